@@ -1,0 +1,35 @@
+import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLRequest } from "@apollo/server";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+
+/**
+ * Serves an Apollo Server on a Fastify route. Small enough to own, so Fastify and Apollo Server
+ * can be upgraded independently of an integration package.
+ */
+export function mountApollo<TContext extends BaseContext>(
+  app: FastifyInstance,
+  path: string,
+  server: ApolloServer<TContext>,
+  context: (request: FastifyRequest) => Promise<TContext>,
+): void {
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const headers = new HeaderMap();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+    }
+    const httpGraphQLRequest: HTTPGraphQLRequest = {
+      method: request.method.toUpperCase(),
+      headers,
+      search: new URL(request.url, "http://local").search,
+      body: request.body,
+    };
+    const response = await server.executeHTTPGraphQLRequest({ httpGraphQLRequest, context: () => context(request) });
+    for (const [name, value] of response.headers) reply.header(name, value);
+    reply.code(response.status ?? 200);
+    if (response.body.kind === "complete") return reply.send(response.body.string);
+    // Incremental delivery (@defer): stream the chunks as they come.
+    const chunks = response.body.asyncIterator;
+    const { Readable } = await import("node:stream");
+    return reply.send(Readable.from(chunks));
+  };
+  app.route({ method: ["GET", "POST"], url: path, handler, schema: { hide: true } });
+}

@@ -1,0 +1,16 @@
+import type { Role } from "./roles.js";
+
+/** Who is asking: read from a verified access token, passed to every service method first. */
+export interface Caller {
+  accountId: string;
+  username: string;
+  roles: Role[];
+  organisationId: number | null;
+  environment: "sandbox" | "production";
+  sessionId: string;
+  /** Time of the password grant that opened the session. */
+  authTime: Date;
+  expiresAt: Date;
+}
+
+export const hasAnyRole = (caller: Caller, wanted: readonly Role[]): boolean => caller.roles.some((role) => wanted.includes(role));

@@ -1,0 +1,115 @@
+import path from "node:path";
+import { z } from "zod";
+
+/** Roles a process can take; `all` runs every role in one process (the `npm start` default). */
+export const processRoles = ["all", "edge", "catalogue", "booking", "reporting", "worker"] as const;
+export type ProcessRole = (typeof processRoles)[number];
+
+const booleanFromEnv = z
+  .enum(["true", "false", "1", "0", "yes", "no"], {
+    errorMap: () => ({ message: "must be true or false" }),
+  })
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const optionalUrl = z.string().url("must be an absolute URL").optional();
+
+const environmentSchema = z.object({
+  PORT: z.coerce.number({ invalid_type_error: "must be a port number" }).int().min(0).max(65535).default(4000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  PUBLIC_URL: optionalUrl,
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  ENVIRONMENT: z.enum(["sandbox", "production"], {
+    errorMap: () => ({ message: "must be sandbox or production" }),
+  }).default("sandbox"),
+  AUTH_REALM: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1 to 64 letters, digits, - or _").default("activities"),
+  SEED_DEMO: booleanFromEnv.default("true"),
+  ROLE: z.enum(processRoles, { errorMap: () => ({ message: `must be one of ${processRoles.join(", ")}` }) }).default("all"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  PASSWORD_SETUP_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(72),
+  CATALOGUE_URL: optionalUrl,
+  BOOKING_URL: optionalUrl,
+  REPORTING_URL: optionalUrl,
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Base address integrators see; links in e-mails and discovery documents are built from it. */
+  publicUrl: string;
+  databaseUrl: string | undefined;
+  /** Folder of the embedded database, or the string `memory` for an in-memory one. */
+  dataDir: string;
+  environment: "sandbox" | "production";
+  authRealm: string;
+  seedDemo: boolean;
+  role: ProcessRole;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  passwordSetupTtlSeconds: number;
+  subgraphUrls: { catalogue?: string; booking?: string; reporting?: string };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Reads the environment once; every problem is reported with the variable that caused it. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = []): Config {
+  const raw: Record<string, string | undefined> = {};
+  for (const key of Object.keys(environmentSchema.shape)) {
+    const value = env[key];
+    raw[key] = value === undefined || value === "" ? undefined : value;
+  }
+  const roleFlag = readFlag(argv, "--role");
+  if (roleFlag !== undefined) raw.ROLE = roleFlag;
+
+  const parsed = environmentSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const variable = String(issue.path[0]);
+        const shown = variable === "ROLE" && roleFlag !== undefined ? "--role (or ROLE)" : variable;
+        return `${shown}=${JSON.stringify(raw[variable])}: ${issue.message}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  if (e.ROLE !== "all" && !e.DATABASE_URL) {
+    problems.push(`ROLE=${e.ROLE}: running one role needs DATABASE_URL; the embedded database serves one process only`);
+  }
+  if (e.ROLE === "edge") {
+    for (const name of ["CATALOGUE_URL", "BOOKING_URL", "REPORTING_URL"] as const) {
+      if (!e[name]) problems.push(`${name}: required when ROLE=edge (the address of that subgraph's /graphql)`);
+    }
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR === "memory" ? "memory" : path.resolve(e.DATA_DIR),
+    environment: e.ENVIRONMENT,
+    authRealm: e.AUTH_REALM,
+    seedDemo: e.SEED_DEMO,
+    role: e.ROLE,
+    logLevel: e.LOG_LEVEL,
+    passwordSetupTtlSeconds: e.PASSWORD_SETUP_TTL_HOURS * 3600,
+    subgraphUrls: { catalogue: e.CATALOGUE_URL, booking: e.BOOKING_URL, reporting: e.REPORTING_URL },
+  };
+}
+
+function readFlag(argv: string[], flag: string): string | undefined {
+  const index = argv.findIndex((arg) => arg === flag || arg.startsWith(`${flag}=`));
+  if (index === -1) return undefined;
+  const arg = argv[index];
+  return arg.includes("=") ? arg.slice(flag.length + 1) : argv[index + 1];
+}

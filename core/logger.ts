@@ -1,0 +1,27 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import pino, { type Logger } from "pino";
+
+export type { Logger };
+
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    base: { service: "activities" },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: { paths: ["req.headers.authorization", "password", "*.password"], censor: "[redacted]" },
+  });
+}
+
+/** Secrets that travel in query strings (password-setup links) never reach the logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&](?:token|refresh_token|password)=)[^&]*/gi, "$1[redacted]");
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Keeps the caller's X-Request-Id when it is sane, so one id follows a request across services. */
+export function requestIdFor(req: IncomingMessage): string {
+  const given = req.headers["x-request-id"];
+  return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+}

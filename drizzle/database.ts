@@ -1,0 +1,145 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import { EventChannel, PgliteEventChannel, PostgresEventChannel } from "./events.js";
+import * as schema from "./schema.js";
+
+export type Schema = typeof schema;
+/** The drizzle database both drivers give; repositories depend on this and never on a driver. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction handle or the database itself: repositories accept either. */
+export type Executor = Pick<Db, "select" | "insert" | "update" | "delete" | "execute" | "transaction">;
+
+export type DriverName = "pglite" | "postgres";
+
+export interface Database {
+  db: Db;
+  driver: DriverName;
+  events: EventChannel;
+  /** Cheap round trip for readiness checks. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres:// URL; when absent the embedded PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite data folder, or `memory`. */
+  dataDir?: string;
+  /** Run migrations on open (the default; start-up always does). */
+  migrate?: boolean;
+  /** Connection pool size for postgres.js. */
+  maxConnections?: number;
+}
+
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+
+/** Serialises concurrent migrators (several replicas starting at once) on PostgreSQL. */
+const MIGRATION_LOCK = 7_318_204_551;
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options.dataDir ?? "memory", options);
+}
+
+async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Database> {
+  let client: PGlite;
+  let releaseLock = () => {};
+  if (dataDir === "memory") {
+    client = new PGlite();
+  } else {
+    mkdirSync(dataDir, { recursive: true });
+    releaseLock = claimDataDir(dataDir);
+    client = new PGlite(dataDir);
+  }
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  if (options.migrate !== false) await migratePglite(drizzlePglite(client), { migrationsFolder });
+  const events = new PgliteEventChannel(client);
+  return {
+    db,
+    driver: "pglite",
+    events,
+    ping: async () => {
+      await client.query("select 1");
+    },
+    close: async () => {
+      await events.close();
+      await client.close();
+      releaseLock();
+    },
+  };
+}
+
+async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+  const client = postgres(url, {
+    max: options.maxConnections ?? 10,
+    onnotice: () => {},
+  });
+  const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  if (options.migrate !== false) {
+    // A single-connection client, so the session lock and the migration share one session.
+    const migrator = postgres(url, { max: 1, onnotice: () => {} });
+    try {
+      await migrator`select pg_advisory_lock(${MIGRATION_LOCK})`;
+      await migratePostgres(drizzlePostgres(migrator), { migrationsFolder });
+    } finally {
+      await migrator.end({ timeout: 5 });
+    }
+  }
+  const events = new PostgresEventChannel(client);
+  return {
+    db,
+    driver: "postgres",
+    events,
+    ping: async () => {
+      await client`select 1`;
+    },
+    close: async () => {
+      await events.close();
+      await client.end({ timeout: 5 });
+    },
+  };
+}
+
+/** Used by code that must behave the same on both drivers but needs the raw row list. */
+export async function rows<T>(executor: Pick<Db, "execute">, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result = (await executor.execute(query)) as unknown as { rows?: T[] } | T[];
+  return Array.isArray(result) ? result : (result.rows ?? []);
+}
+
+/**
+ * PGlite files must be opened by one process at a time; a second opener (the operator CLI while
+ * `npm start` runs) would corrupt them, so it is refused with a message instead.
+ */
+function claimDataDir(dataDir: string): () => void {
+  const lockFile = path.join(dataDir, "activities.pid");
+  try {
+    const holder = Number(readFileSync(lockFile, "utf8"));
+    if (holder && holder !== process.pid && processAlive(holder)) {
+      throw new Error(
+        `The embedded database in ${dataDir} is in use by process ${holder}. Stop that process first, or use DATABASE_URL with PostgreSQL to share one database.`,
+      );
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  writeFileSync(lockFile, String(process.pid));
+  return () => rmSync(lockFile, { force: true });
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

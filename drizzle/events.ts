@@ -1,0 +1,115 @@
+import type { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import type postgres from "postgres";
+import type { Db } from "./database.js";
+
+export type EventHandler = (payload: unknown) => void;
+
+/**
+ * Cross-process events over PostgreSQL LISTEN/NOTIFY. A notification is part of the transaction
+ * that sends it: subscribers see it only when that transaction commits, so an event never
+ * announces a change that was rolled back.
+ */
+export interface EventChannel {
+  publish(executor: Pick<Db, "execute">, channel: string, payload: unknown): Promise<void>;
+  subscribe(channel: string, handler: EventHandler): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+/** Channels the service uses; one place so that publishers and listeners cannot drift apart. */
+export const channels = {
+  bookingEvents: "booking_events",
+} as const;
+
+const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+/** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
+const MAX_PAYLOAD_BYTES = 7999;
+
+function assertChannel(channel: string): void {
+  if (!CHANNEL_NAME.test(channel)) throw new Error(`invalid event channel name: ${channel}`);
+}
+
+abstract class FanOutChannel implements EventChannel {
+  private readonly handlers = new Map<string, Set<EventHandler>>();
+  private readonly listening = new Map<string, Promise<() => Promise<void>>>();
+  private closed = false;
+
+  async publish(executor: Pick<Db, "execute">, channel: string, payload: unknown): Promise<void> {
+    assertChannel(channel);
+    const text = JSON.stringify(payload);
+    if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES) {
+      throw new Error(`event payload on ${channel} exceeds ${MAX_PAYLOAD_BYTES} bytes; send an id and let listeners read the rest`);
+    }
+    await executor.execute(sql`select pg_notify(${channel}, ${text})`);
+  }
+
+  async subscribe(channel: string, handler: EventHandler): Promise<() => Promise<void>> {
+    assertChannel(channel);
+    if (this.closed) throw new Error("event channel is closed");
+    let set = this.handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+    }
+    set.add(handler);
+    if (!this.listening.has(channel)) {
+      this.listening.set(channel, this.listen(channel, (text) => this.dispatch(channel, text)));
+    }
+    await this.listening.get(channel);
+    return async () => {
+      set.delete(handler);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const stops = [...this.listening.values()];
+    this.listening.clear();
+    this.handlers.clear();
+    await Promise.allSettled(stops.map(async (stop) => (await stop)()));
+  }
+
+  protected abstract listen(channel: string, onText: (text: string) => void): Promise<() => Promise<void>>;
+
+  private dispatch(channel: string, text: string): void {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(text);
+    } catch {
+      payload = text;
+    }
+    for (const handler of this.handlers.get(channel) ?? []) {
+      try {
+        handler(payload);
+      } catch {
+        // One failing listener must not starve the others; listeners log their own failures.
+      }
+    }
+  }
+}
+
+export class PgliteEventChannel extends FanOutChannel {
+  constructor(private readonly client: PGlite) {
+    super();
+  }
+
+  protected async listen(channel: string, onText: (text: string) => void) {
+    const unlisten = await this.client.listen(channel, onText);
+    return async () => {
+      if (!this.client.closed) await unlisten();
+    };
+  }
+}
+
+export class PostgresEventChannel extends FanOutChannel {
+  constructor(private readonly client: postgres.Sql) {
+    super();
+  }
+
+  protected async listen(channel: string, onText: (text: string) => void) {
+    const subscription = await this.client.listen(channel, onText);
+    return async () => {
+      await subscription.unlisten().catch(() => undefined);
+    };
+  }
+}

@@ -1,0 +1,40 @@
+import { RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from "@apollo/gateway";
+import type { GatewayGraphQLResponse } from "@apollo/server-gateway-interface";
+import { GraphQLError } from "graphql";
+import type { RunningSubgraph } from "../subgraphs/common/subgraph-server.js";
+import { type EdgeContext, forwardedHeaders } from "./edge-context.js";
+
+/**
+ * Calls a subgraph's own Apollo Server in the same process. The subgraph still builds its
+ * context from the forwarded headers, so it verifies the token exactly as over HTTP.
+ */
+export class InProcessDataSource implements GraphQLDataSource<EdgeContext> {
+  constructor(private readonly subgraph: RunningSubgraph) {}
+
+  async process(options: GraphQLDataSourceProcessOptions<EdgeContext>): Promise<GatewayGraphQLResponse> {
+    const edgeContext = "context" in options ? (options.context as EdgeContext) : undefined;
+    if (!edgeContext?.token) return { errors: [{ message: "No caller to forward", extensions: { code: "UNAUTHENTICATED" } }] };
+    let contextValue;
+    try {
+      contextValue = await this.subgraph.createContext(forwardedHeaders(edgeContext));
+    } catch (error) {
+      if (error instanceof GraphQLError) return { errors: [error.toJSON()] };
+      throw error;
+    }
+    const { request } = options;
+    const response = await this.subgraph.server.executeOperation(
+      { query: request.query, variables: request.variables, operationName: request.operationName, extensions: request.extensions },
+      { contextValue },
+    );
+    if (response.body.kind !== "single") throw new Error(`subgraph ${this.subgraph.name} answered with incremental delivery`);
+    return response.body.singleResult as GatewayGraphQLResponse;
+  }
+}
+
+/** Calls a subgraph run as its own role over HTTP, forwarding the caller's token. */
+export class ForwardingRemoteDataSource extends RemoteGraphQLDataSource<EdgeContext> {
+  override willSendRequest({ request, context }: Parameters<NonNullable<RemoteGraphQLDataSource<EdgeContext>["willSendRequest"]>>[0]) {
+    if (!context?.token) return;
+    for (const [name, value] of Object.entries(forwardedHeaders(context as EdgeContext))) request.http?.headers.set(name, value);
+  }
+}

@@ -1,0 +1,77 @@
+import { ApolloGateway, type GraphQLDataSource } from "@apollo/gateway";
+import { ApolloServer } from "@apollo/server";
+import type { GraphQLFormattedError, GraphQLSchema } from "graphql";
+import type { Logger } from "../core/logger.js";
+import type { RunningSubgraph } from "../subgraphs/common/subgraph-server.js";
+import { hideUnexpected } from "../subgraphs/common/subgraph-server.js";
+import type { SubgraphName } from "../subgraphs/subgraphs.js";
+import { ForwardingRemoteDataSource, InProcessDataSource } from "./data-sources.js";
+import { depthLimit } from "./depth-limit.js";
+import type { EdgeContext } from "./edge-context.js";
+
+export const MAX_QUERY_DEPTH = 12;
+
+/** Where the gateway finds each subgraph: in this process, or at a URL when run as separate roles. */
+export type SubgraphTargets =
+  | { kind: "in-process"; subgraphs: Record<SubgraphName, RunningSubgraph> }
+  | { kind: "remote"; urls: Record<SubgraphName, string> };
+
+export interface OperationRequest {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+}
+
+export interface OperationResult<TData = Record<string, unknown>> {
+  data?: TData | null;
+  errors?: readonly GraphQLFormattedError[];
+}
+
+export interface EdgeGraph {
+  server: ApolloServer<EdgeContext>;
+  /** The supergraph's API schema, as clients see it. */
+  apiSchema: GraphQLSchema;
+  /** Runs one operation through the gateway as the given caller (REST routes and subscriptions use this). */
+  execute<TData = Record<string, unknown>>(request: OperationRequest, context: EdgeContext): Promise<OperationResult<TData>>;
+  stop(): Promise<void>;
+}
+
+/** @apollo/gateway on the static supergraph composed in code, served by the edge's Apollo Server. */
+export async function startEdgeGraph(options: { supergraphSdl: string; targets: SubgraphTargets; logger: Logger }): Promise<EdgeGraph> {
+  const { targets, logger } = options;
+  let apiSchema: GraphQLSchema | undefined;
+  const gateway = new ApolloGateway({
+    supergraphSdl: options.supergraphSdl,
+    logger,
+    buildService: ({ name, url }): GraphQLDataSource<EdgeContext> => {
+      const subgraph = name as SubgraphName;
+      if (targets.kind === "in-process") return new InProcessDataSource(targets.subgraphs[subgraph]);
+      return new ForwardingRemoteDataSource({ url: targets.urls[subgraph] ?? url });
+    },
+  });
+  gateway.onSchemaLoadOrUpdate(({ apiSchema: schema }) => {
+    apiSchema = schema;
+  });
+  const edgeLogger = logger.child({ component: "gateway" });
+  const server = new ApolloServer<EdgeContext>({
+    gateway,
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    validationRules: [depthLimit(MAX_QUERY_DEPTH)],
+    formatError: (formatted, error) => hideUnexpected(formatted, error, edgeLogger),
+    logger: edgeLogger,
+  });
+  await server.start();
+  if (!apiSchema) throw new Error("gateway started without a schema");
+
+  return {
+    server,
+    apiSchema,
+    async execute<TData>(request: OperationRequest, contextValue: EdgeContext) {
+      const response = await server.executeOperation<TData & Record<string, unknown>>(request, { contextValue });
+      if (response.body.kind !== "single") throw new Error("incremental delivery is not used by internal operations");
+      return response.body.singleResult as OperationResult<TData>;
+    },
+    stop: () => server.stop(),
+  };
+}

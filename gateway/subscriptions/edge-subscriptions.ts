@@ -1,0 +1,47 @@
+import { hasAnyRole, type Caller } from "../../core/caller.js";
+import { forbidden } from "../../core/errors.js";
+import { platformRoles } from "../../core/roles.js";
+import { channels } from "../../drizzle/events.js";
+
+/**
+ * Subscriptions are served by the edge, since @apollo/gateway executes only queries and
+ * mutations. Each subscription field names the event channel it listens to, which events a
+ * subscriber may see, and the entity query that, run through the gateway with the subscriber's
+ * own selection, produces each message (the federation subscription pattern).
+ */
+export interface EdgeSubscription {
+  field: string;
+  channel: string;
+  /** Throws a GraphQLError when the caller may not subscribe with these arguments. */
+  authorize(caller: Caller, args: Record<string, unknown>): void;
+  /** The entity id this event is about, when this subscriber should receive it. */
+  match(event: Record<string, unknown>, args: Record<string, unknown>): string | number | undefined;
+  entityQuery: { field: string; idType: string };
+  /** True when the message just sent is the last one (the subscription then completes). */
+  isFinal?(entity: Record<string, unknown> | null): boolean;
+}
+
+export const edgeSubscriptionsSdl = `extend schema {
+  subscription: Subscription
+}
+
+"""Served by the edge from the booking event channel; each message is the entity read through the gateway."""
+type Subscription {
+  """A booking engine was registered (platform roles only)."""
+  bookingEngineRegistered: BookingEngine!
+}
+`;
+
+export const edgeSubscriptions: EdgeSubscription[] = [
+  {
+    field: "bookingEngineRegistered",
+    channel: channels.bookingEvents,
+    authorize(caller) {
+      if (!hasAnyRole(caller, platformRoles)) throw forbidden(`This subscription needs one of the roles ${platformRoles.join(", ")}`);
+    },
+    match(event) {
+      return event.type === "booking-engine.registered" && typeof event.bookingEngineId === "number" ? event.bookingEngineId : undefined;
+    },
+    entityQuery: { field: "bookingEngine", idType: "Int!" },
+  },
+];

@@ -1,0 +1,150 @@
+import {
+  GraphQLError,
+  Kind,
+  print,
+  visit,
+  type DocumentNode,
+  type ExecutionResult,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from "graphql";
+import { getArgumentValues } from "graphql/execution/values.js";
+import type { Caller } from "../../core/caller.js";
+import type { Logger } from "../../core/logger.js";
+import type { EventChannel } from "../../drizzle/events.js";
+import type { EdgeContext } from "../edge-context.js";
+import type { EdgeGraph } from "../gateway.js";
+import { AsyncQueue } from "./async-queue.js";
+import type { EdgeSubscription } from "./edge-subscriptions.js";
+
+export interface SubscriptionRequest {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  variableValues: Record<string, unknown>;
+  caller: Caller;
+  requestId: string;
+  acceptLanguage?: string;
+}
+
+export interface SubscriptionEngineDeps {
+  graph: EdgeGraph;
+  events: EventChannel;
+  subscriptions: EdgeSubscription[];
+  /** A fresh token for the caller for each message; throws when the session is over. */
+  delegatedToken: (caller: Caller) => Promise<string>;
+  logger: Logger;
+}
+
+/**
+ * Turns a subscription operation into a stream of results: listens on the field's event channel
+ * and, for each event the subscriber may see, runs the subscriber's own selection as an entity
+ * query through the gateway.
+ */
+export class SubscriptionEngine {
+  constructor(private readonly deps: SubscriptionEngineDeps) {}
+
+  async subscribe(request: SubscriptionRequest): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+    const fieldNode = request.operation.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD);
+    if (!fieldNode || request.operation.selectionSet.selections.length !== 1) {
+      return failure("A subscription selects exactly one field directly (no fragments at the top level)", "BAD_USER_INPUT");
+    }
+    const definition = this.deps.subscriptions.find((s) => s.field === fieldNode.name.value);
+    const fieldDef = request.schema.getSubscriptionType()?.getFields()[fieldNode.name.value];
+    if (!definition || !fieldDef) return failure(`Unknown subscription ${fieldNode.name.value}`, "BAD_USER_INPUT");
+    const args = getArgumentValues(fieldDef, fieldNode, request.variableValues);
+    try {
+      definition.authorize(request.caller, args);
+    } catch (error) {
+      if (error instanceof GraphQLError) return { errors: [error] };
+      throw error;
+    }
+    const query = entityQuery(request.document, request.operation, fieldNode, definition);
+    const responseKey = fieldNode.alias?.value ?? fieldNode.name.value;
+    const logger = this.deps.logger.child({ subscription: definition.field, requestId: request.requestId });
+
+    let stopListening: () => Promise<void> = async () => {};
+    const output = new AsyncQueue<ExecutionResult>(() => stopListening());
+    // Events are handled one at a time, in arrival order, so messages keep the order of changes.
+    let chain = Promise.resolve();
+    const onEvent = (payload: unknown) => {
+      if (typeof payload !== "object" || payload === null) return;
+      const id = definition.match(payload as Record<string, unknown>, args);
+      if (id === undefined) return;
+      chain = chain.then(() => this.deliver(request, query, id, responseKey, definition, output, logger));
+    };
+    stopListening = await this.deps.events.subscribe(definition.channel, onEvent);
+    return output;
+  }
+
+  private async deliver(
+    request: SubscriptionRequest,
+    query: string,
+    id: string | number,
+    responseKey: string,
+    definition: EdgeSubscription,
+    output: AsyncQueue<ExecutionResult>,
+    logger: Logger,
+  ): Promise<void> {
+    let token: string;
+    try {
+      token = await this.deps.delegatedToken(request.caller);
+    } catch {
+      output.push({ errors: [new GraphQLError("The session has ended; subscribe again with a new token", { extensions: { code: "UNAUTHENTICATED" } })] });
+      await output.close();
+      return;
+    }
+    const context: EdgeContext = { caller: request.caller, token, requestId: request.requestId, acceptLanguage: request.acceptLanguage };
+    try {
+      const result = await this.deps.graph.execute<{ __entity: Record<string, unknown> | null }>(
+        { query, variables: { ...request.variableValues, __entityId: id } },
+        context,
+      );
+      const entity = result.data?.__entity ?? null;
+      output.push({
+        data: result.data ? { [responseKey]: entity } : null,
+        ...(result.errors?.length ? { errors: result.errors.map(toGraphQLError) } : {}),
+      } as ExecutionResult);
+      if (definition.isFinal?.(entity)) await output.close();
+    } catch (error) {
+      logger.error({ err: error }, "subscription message failed");
+      output.push({ errors: [new GraphQLError("Internal server error", { extensions: { code: "INTERNAL_SERVER_ERROR" } })] });
+    }
+  }
+}
+
+/** The subscriber's selection under the entity query, with the fragments and variables it uses. */
+function entityQuery(document: DocumentNode, operation: OperationDefinitionNode, field: FieldNode, definition: EdgeSubscription): string {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const usedFragments = new Set<string>();
+  const usedVariables = new Set<string>();
+  const collect = (node: FieldNode | FragmentDefinitionNode) =>
+    visit(node.selectionSet!, {
+      FragmentSpread(spread) {
+        if (usedFragments.has(spread.name.value)) return;
+        usedFragments.add(spread.name.value);
+        const fragment = fragments.get(spread.name.value);
+        if (fragment) collect(fragment);
+      },
+      Variable(variable) {
+        usedVariables.add(variable.name.value);
+      },
+    });
+  if (field.selectionSet) collect(field);
+  const variableDefinitions = (operation.variableDefinitions ?? [])
+    .filter((v) => usedVariables.has(v.variable.name.value))
+    .map((v) => print(v));
+  const selection = field.selectionSet ? print(field.selectionSet) : "";
+  const header = [`$__entityId: ${definition.entityQuery.idType}`, ...variableDefinitions].join(", ");
+  const fragmentText = [...usedFragments].map((name) => fragments.get(name)).filter(Boolean).map((f) => print(f!)).join("\n");
+  return `query EdgeSubscriptionMessage(${header}) { __entity: ${definition.entityQuery.field}(id: $__entityId) ${selection} }\n${fragmentText}`;
+}
+
+const failure = (message: string, code: string): ExecutionResult => ({ errors: [new GraphQLError(message, { extensions: { code } })] });
+
+export function toGraphQLError(error: { message: string; path?: readonly (string | number)[]; extensions?: Record<string, unknown> }): GraphQLError {
+  return new GraphQLError(error.message, { path: error.path, extensions: error.extensions });
+}

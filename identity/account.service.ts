@@ -1,0 +1,202 @@
+import countries from "i18n-iso-countries";
+import type { Clock } from "../core/clock.js";
+import { isRole, organisationRoles, type Role } from "../core/roles.js";
+import type { Database } from "../drizzle/database.js";
+import { channels } from "../drizzle/events.js";
+import { accountRepository as repo, type AccountRow, type OrganisationRow } from "./account.repository.js";
+import { hashPassword, passwordProblem } from "./passwords.js";
+import { newSecret, secretHash } from "./tokens.js";
+
+/** A refused account operation; the message says which input is wrong and why. */
+export class AccountError extends Error {
+  constructor(
+    readonly code: "INVALID_INPUT" | "CONFLICT" | "NOT_FOUND" | "LINK_INVALID" | "LINK_USED" | "LINK_EXPIRED",
+    message: string,
+  ) {
+    super(message);
+    this.name = "AccountError";
+  }
+}
+
+export interface CreateAccountInput {
+  username: string;
+  role: string;
+  organisation?: string;
+  country?: string;
+  model?: string;
+  bookingEngine?: string;
+  password?: string;
+}
+
+export interface CreatedAccount {
+  account: AccountRow;
+  organisation: OrganisationRow | undefined;
+  /** Present when no password was given: the one-time link the user sets a password through. */
+  passwordSetupUrl?: string;
+  passwordSetupExpiresAt?: Date;
+}
+
+const USERNAME = /^[A-Za-z0-9._@+-]{3,128}$/;
+export const BOOKING_ENGINE_NAME = /^[A-Z][A-Z0-9_]{1,63}$/;
+
+export interface AccountServiceSettings {
+  clock: Clock;
+  passwordSetupTtlSeconds: number;
+  /** Base of the password-setup page, e.g. https://host/auth/realms/activities/password-setup */
+  passwordSetupPageUrl: () => string;
+}
+
+/** Accounts, organisations and password-setup links: what the operator CLI and demo seed drive. */
+export class AccountService {
+  constructor(
+    private readonly database: Database,
+    private readonly settings: AccountServiceSettings,
+  ) {}
+
+  async createAccount(input: CreateAccountInput): Promise<CreatedAccount> {
+    const username = input.username?.trim() ?? "";
+    if (!USERNAME.test(username)) {
+      throw new AccountError("INVALID_INPUT", "--username must be 3 to 128 letters, digits or . _ @ + -");
+    }
+    if (!isRole(input.role)) {
+      throw new AccountError("INVALID_INPUT", `--role must be one of PLATFORM_CATALOG_MANAGEMENT, CONTENT_PARTNER, CONSUMER, OPERATOR`);
+    }
+    const role: Role = input.role;
+    if (organisationRoles.includes(role) && !input.organisation) {
+      throw new AccountError("INVALID_INPUT", `--organisation is required for a ${role} account`);
+    }
+    if (input.password !== undefined) {
+      const problem = passwordProblem(input.password, username);
+      if (problem) throw new AccountError("INVALID_INPUT", `--password ${problem}`);
+    }
+    const country = input.country?.toUpperCase();
+    if (country !== undefined && !countries.isValid(country)) {
+      throw new AccountError("INVALID_INPUT", "--country must be an ISO 3166-1 alpha-2 code");
+    }
+    const model = input.model?.toUpperCase();
+    if (model !== undefined && model !== "AGENT" && model !== "RESELLER") {
+      throw new AccountError("INVALID_INPUT", "--model must be agent or reseller");
+    }
+    if (input.bookingEngine !== undefined && !BOOKING_ENGINE_NAME.test(input.bookingEngine)) {
+      throw new AccountError("INVALID_INPUT", "--booking-engine must be an upper-case identifier (A-Z, 0-9, _)");
+    }
+    if (!input.organisation && (country || model || input.bookingEngine)) {
+      throw new AccountError("INVALID_INPUT", "--country, --model and --booking-engine describe an organisation: give --organisation too");
+    }
+    const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+    const now = this.settings.clock.now();
+
+    return this.database.db.transaction(async (tx) => {
+      if (await repo.byUsername(tx, username)) {
+        throw new AccountError("CONFLICT", `an account named ${username} already exists`);
+      }
+      let organisation: OrganisationRow | undefined;
+      if (input.organisation) {
+        organisation = await repo.organisationByName(tx, input.organisation);
+        let engineId: number | null = null;
+        if (input.bookingEngine) {
+          const { engine, created } = await repo.ensureBookingEngine(tx, input.bookingEngine);
+          engineId = engine.id;
+          if (created) {
+            await this.database.events.publish(tx, channels.bookingEvents, {
+              type: "booking-engine.registered",
+              bookingEngineId: engine.id,
+            });
+          }
+        }
+        if (organisation) {
+          const conflicts = [
+            country && country !== organisation.countryCode ? `country ${organisation.countryCode}` : undefined,
+            model && model !== organisation.commercialModel ? `model ${organisation.commercialModel.toLowerCase()}` : undefined,
+            engineId !== null && engineId !== organisation.bookingEngineId ? "another booking engine" : undefined,
+          ].filter(Boolean);
+          if (conflicts.length) {
+            throw new AccountError("CONFLICT", `organisation ${organisation.name} already exists with ${conflicts.join(", ")}`);
+          }
+        } else {
+          if (!country || !model) {
+            throw new AccountError("INVALID_INPUT", `organisation ${input.organisation} is new: --country and --model are required to create it`);
+          }
+          organisation = await repo.insertOrganisation(tx, {
+            name: input.organisation,
+            countryCode: country,
+            commercialModel: model,
+            bookingEngineId: engineId,
+          });
+        }
+      }
+      const account = await repo.insert(tx, {
+        username,
+        roles: [role],
+        organisationId: organisation?.id ?? null,
+        passwordHash,
+        createdAt: now,
+        updatedAt: now,
+      });
+      if (passwordHash) return { account, organisation };
+      const link = await this.issueLink(tx, account.id, now);
+      return { account, organisation, passwordSetupUrl: link.url, passwordSetupExpiresAt: link.expiresAt };
+    });
+  }
+
+  async listAccounts() {
+    return repo.list(this.database.db);
+  }
+
+  async disableAccount(username: string): Promise<AccountRow> {
+    const account = await repo.byUsername(this.database.db, username);
+    if (!account) throw new AccountError("NOT_FOUND", `no account named ${username}`);
+    if (!account.disabledAt) {
+      const now = this.settings.clock.now();
+      await repo.update(this.database.db, account.id, { disabledAt: now, updatedAt: now });
+      return { ...account, disabledAt: now };
+    }
+    return account;
+  }
+
+  /** A fresh link for an account that lost or never used its first one. */
+  async issuePasswordSetupLink(username: string) {
+    const account = await repo.byUsername(this.database.db, username);
+    if (!account) throw new AccountError("NOT_FOUND", `no account named ${username}`);
+    return this.issueLink(this.database.db, account.id, this.settings.clock.now());
+  }
+
+  /** Tells the setup page whether to show the form; spends nothing. */
+  async checkPasswordSetupToken(token: string): Promise<AccountRow> {
+    const row = await repo.passwordSetupToken(this.database.db, secretHash(token));
+    this.assertUsable(row);
+    const account = await repo.byId(this.database.db, row!.accountId);
+    if (!account) throw new AccountError("LINK_INVALID", "This link is not valid.");
+    return account;
+  }
+
+  async setPasswordWithToken(token: string, password: string): Promise<AccountRow> {
+    return this.database.db.transaction(async (tx) => {
+      const row = await repo.passwordSetupTokenForUpdate(tx, secretHash(token));
+      this.assertUsable(row);
+      const account = await repo.byId(tx, row!.accountId);
+      if (!account) throw new AccountError("LINK_INVALID", "This link is not valid.");
+      const problem = passwordProblem(password, account.username);
+      if (problem) throw new AccountError("INVALID_INPUT", `The password ${problem}.`);
+      const now = this.settings.clock.now();
+      await repo.update(tx, account.id, { passwordHash: await hashPassword(password), updatedAt: now });
+      await repo.spendPasswordSetupTokens(tx, account.id, now);
+      return account;
+    });
+  }
+
+  private assertUsable(row: { usedAt: Date | null; expiresAt: Date } | undefined): void {
+    if (!row) throw new AccountError("LINK_INVALID", "This link is not valid.");
+    if (row.usedAt) throw new AccountError("LINK_USED", "This link has already been used. Ask the operator for a new one.");
+    if (row.expiresAt <= this.settings.clock.now()) {
+      throw new AccountError("LINK_EXPIRED", "This link has expired. Ask the operator for a new one.");
+    }
+  }
+
+  private async issueLink(db: Parameters<typeof repo.insertPasswordSetupToken>[0], accountId: string, now: Date) {
+    const token = newSecret();
+    const expiresAt = new Date(now.getTime() + this.settings.passwordSetupTtlSeconds * 1000);
+    await repo.insertPasswordSetupToken(db, { tokenHash: secretHash(token), accountId, expiresAt, createdAt: now });
+    return { url: `${this.settings.passwordSetupPageUrl()}?token=${token}`, expiresAt };
+  }
+}

@@ -1,0 +1,135 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import type { Config } from "../core/config.js";
+import { AccountError } from "./account.service.js";
+import type { Identity } from "./identity.js";
+import { passwordSetupPage } from "./password-setup.page.js";
+import { CLIENT_ID, OAuthError } from "./token.service.js";
+
+const FORM = "application/x-www-form-urlencoded";
+
+/**
+ * The OpenID-Connect-shaped issuer (spec 1, Authentication): token endpoint, JWKS, discovery,
+ * and the page where a new user sets a password. These are the only paths without a bearer token.
+ */
+export async function identityRoutes(app: FastifyInstance, options: { identity: Identity; config: Config }) {
+  const { identity, config } = options;
+  const { paths } = identity;
+  const issuer = () => `${config.publicUrl}${paths.realmBase}`;
+
+  app.post(paths.token, { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+    noStore(reply);
+    try {
+      if (!String(request.headers["content-type"] ?? "").toLowerCase().startsWith(FORM)) {
+        throw new OAuthError("invalid_request", `The token request body must be ${FORM}`);
+      }
+      const form = (request.body ?? {}) as Record<string, unknown>;
+      const field = (name: string): string | undefined => {
+        const value = form[name];
+        if (Array.isArray(value)) throw new OAuthError("invalid_request", `Parameter ${name} must be sent once`);
+        return typeof value === "string" && value !== "" ? value : undefined;
+      };
+      const clientId = field("client_id");
+      if (!clientId) throw new OAuthError("invalid_client", "Missing parameter: client_id", 401);
+      if (clientId !== CLIENT_ID) throw new OAuthError("invalid_client", "Invalid client credentials", 401);
+      const grantType = field("grant_type");
+      if (!grantType) throw new OAuthError("invalid_request", "Missing parameter: grant_type");
+      if (grantType === "password") {
+        const username = field("username");
+        const password = field("password");
+        if (!username || !password) throw new OAuthError("invalid_request", "Missing parameter: username and password are required");
+        return await identity.tokens.passwordGrant(username, password);
+      }
+      if (grantType === "refresh_token") {
+        const refreshToken = field("refresh_token");
+        if (!refreshToken) throw new OAuthError("invalid_request", "Missing parameter: refresh_token");
+        return await identity.tokens.refreshGrant(refreshToken);
+      }
+      throw new OAuthError("unsupported_grant_type", `Unsupported grant_type ${grantType}; use password or refresh_token`);
+    } catch (error) {
+      if (!(error instanceof OAuthError)) throw error;
+      if (error.status === 401) reply.header("www-authenticate", 'Basic realm="content-partner-api"');
+      return reply.code(error.status).send({ error: error.error, error_description: error.description });
+    }
+  });
+
+  app.get(paths.certs, { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
+    reply.header("cache-control", "public, max-age=300");
+    return identity.keys.jwks();
+  });
+
+  app.get(paths.discovery, { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
+    reply.header("cache-control", "public, max-age=300");
+    return {
+      issuer: issuer(),
+      token_endpoint: `${issuer()}/protocol/openid-connect/token`,
+      jwks_uri: `${issuer()}/protocol/openid-connect/certs`,
+      grant_types_supported: ["password", "refresh_token"],
+      response_types_supported: ["token"],
+      subject_types_supported: ["public"],
+      id_token_signing_alg_values_supported: ["ES256"],
+      token_endpoint_auth_methods_supported: ["none"],
+      scopes_supported: ["profile"],
+      claims_supported: ["sub", "iss", "aud", "exp", "iat", "auth_time", "preferred_username", "realm_access", "org_id", "env"],
+    };
+  });
+
+  app.get(paths.passwordSetup, { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+    const token = String((request.query as Record<string, unknown>).token ?? "");
+    noStore(reply);
+    try {
+      const account = await identity.accounts.checkPasswordSetupToken(token);
+      return sendPage(reply, 200, { kind: "form", username: account.username, token, action: paths.passwordSetup });
+    } catch (error) {
+      return refusePage(reply, error);
+    }
+  });
+
+  app.post(paths.passwordSetup, { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+    noStore(reply);
+    const form = (request.body ?? {}) as Record<string, unknown>;
+    const token = typeof form.token === "string" ? form.token : "";
+    const password = typeof form.password === "string" ? form.password : "";
+    const confirmation = typeof form.confirmation === "string" ? form.confirmation : "";
+    if (password !== confirmation) {
+      const account = await identity.accounts.checkPasswordSetupToken(token).catch(() => undefined);
+      if (!account) return refusePage(reply, new AccountError("LINK_INVALID", "This link is not valid."));
+      return sendPage(reply, 400, {
+        kind: "form",
+        username: account.username,
+        token,
+        action: paths.passwordSetup,
+        problem: "The two passwords differ.",
+      });
+    }
+    try {
+      const account = await identity.accounts.setPasswordWithToken(token, password);
+      return sendPage(reply, 200, { kind: "done", username: account.username, tokenUrl: `${issuer()}/protocol/openid-connect/token` });
+    } catch (error) {
+      if (error instanceof AccountError && error.code === "INVALID_INPUT") {
+        const account = await identity.accounts.checkPasswordSetupToken(token);
+        return sendPage(reply, 400, { kind: "form", username: account.username, token, action: paths.passwordSetup, problem: error.message });
+      }
+      return refusePage(reply, error);
+    }
+  });
+}
+
+function noStore(reply: FastifyReply): void {
+  reply.header("cache-control", "no-store").header("pragma", "no-cache");
+}
+
+function sendPage(reply: FastifyReply, status: number, page: Parameters<typeof passwordSetupPage>[0]) {
+  return reply
+    .code(status)
+    .header("content-type", "text/html; charset=utf-8")
+    .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
+    .header("referrer-policy", "no-referrer")
+    .send(passwordSetupPage(page));
+}
+
+function refusePage(reply: FastifyReply, error: unknown) {
+  if (!(error instanceof AccountError)) throw error;
+  // 410 for a link that existed but is spent or expired; 404 for one that never did.
+  const status = error.code === "LINK_USED" || error.code === "LINK_EXPIRED" ? 410 : 404;
+  return sendPage(reply, status, { kind: "refused", message: error.message });
+}

@@ -1,0 +1,53 @@
+import type { Clock } from "../core/clock.js";
+import type { Config } from "../core/config.js";
+import type { Database } from "../drizzle/database.js";
+import { AccountService } from "./account.service.js";
+import { SigningKeyStore } from "./signing-keys.js";
+import { TokenService } from "./token.service.js";
+import { TokenVerifier } from "./token-verifier.js";
+
+/** The identity pieces every role needs, wired once per process. */
+export interface Identity {
+  keys: SigningKeyStore;
+  verifier: TokenVerifier;
+  tokens: TokenService;
+  accounts: AccountService;
+  paths: IdentityPaths;
+}
+
+export interface IdentityPaths {
+  realmBase: string;
+  token: string;
+  certs: string;
+  discovery: string;
+  passwordSetup: string;
+}
+
+export function identityPaths(realm: string): IdentityPaths {
+  const realmBase = `/auth/realms/${realm}`;
+  return {
+    realmBase,
+    token: `${realmBase}/protocol/openid-connect/token`,
+    certs: `${realmBase}/protocol/openid-connect/certs`,
+    discovery: `${realmBase}/.well-known/openid-configuration`,
+    passwordSetup: `${realmBase}/password-setup`,
+  };
+}
+
+/** `config.publicUrl` is read on each use: a test server learns its address only after it listens. */
+export function createIdentity(config: Config, database: Database, clock: Clock): Identity {
+  const paths = identityPaths(config.authRealm);
+  const issuer = () => `${config.publicUrl}${paths.realmBase}`;
+  const keys = new SigningKeyStore(database.db, config.environment);
+  return {
+    keys,
+    paths,
+    verifier: new TokenVerifier(keys, { issuer, environment: config.environment, clock }),
+    tokens: new TokenService(database, keys, { clock, environment: config.environment, issuer }),
+    accounts: new AccountService(database, {
+      clock,
+      passwordSetupTtlSeconds: config.passwordSetupTtlSeconds,
+      passwordSetupPageUrl: () => `${config.publicUrl}${paths.passwordSetup}`,
+    }),
+  };
+}

@@ -1,0 +1,138 @@
+import { parseArgs } from "node:util";
+import { systemClock } from "../core/clock.js";
+import { ConfigError, loadConfig } from "../core/config.js";
+import { openDatabase } from "../drizzle/database.js";
+import { AccountError } from "./account.service.js";
+import { createIdentity } from "./identity.js";
+
+const USAGE = `Usage: npm run operator -- <command> [options]
+
+Commands:
+  create-account --username U --role ROLE [--organisation NAME] [--country CC]
+                 [--model agent|reseller] [--booking-engine NAME] [--password P]
+      Creates an account. Without --password, prints a one-time link where the user sets one.
+      ROLE is PLATFORM_CATALOG_MANAGEMENT, CONTENT_PARTNER, CONSUMER or OPERATOR.
+      A new --organisation needs --country (ISO 3166-1 alpha-2) and --model.
+  list-accounts [--json]
+      Lists every account with its roles, organisation and state.
+  disable-account --username U
+      Stops the account from getting tokens; refreshes are refused from then on.
+  password-link --username U
+      Prints a new one-time password-setup link for the account.
+
+The database is the service's: DATABASE_URL, or the embedded one in DATA_DIR (default ./data).`;
+
+/** Runs one operator command; returns the process exit code. Output goes to `out`, problems to `err`. */
+export async function runOperatorCommand(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: { out: (line: string) => void; err: (line: string) => void } = { out: console.log, err: console.error },
+): Promise<number> {
+  const [command, ...rest] = argv;
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: rest,
+      strict: true,
+      options: {
+        username: { type: "string" },
+        role: { type: "string" },
+        organisation: { type: "string" },
+        country: { type: "string" },
+        model: { type: "string" },
+        "booking-engine": { type: "string" },
+        password: { type: "string" },
+        json: { type: "boolean" },
+      },
+    }));
+  } catch (error) {
+    io.err(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (!command || !["create-account", "list-accounts", "disable-account", "password-link"].includes(command)) {
+    io.err(command ? `Unknown command ${command}\n\n${USAGE}` : USAGE);
+    return 2;
+  }
+  const need = (name: string): string | undefined => {
+    const value = values[name];
+    if (typeof value !== "string" || value === "") io.err(`--${name} is required for ${command}`);
+    return typeof value === "string" && value !== "" ? value : undefined;
+  };
+
+  let config;
+  try {
+    config = loadConfig({ ...env, ROLE: undefined });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.err(error.message);
+      return 1;
+    }
+    throw error;
+  }
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const { accounts } = createIdentity(config, database, systemClock);
+    if (command === "create-account") {
+      const username = need("username");
+      const role = need("role");
+      if (!username || !role) return 2;
+      const created = await accounts.createAccount({
+        username,
+        role: role.toUpperCase(),
+        organisation: values.organisation as string | undefined,
+        country: values.country as string | undefined,
+        model: values.model as string | undefined,
+        bookingEngine: values["booking-engine"] as string | undefined,
+        password: values.password as string | undefined,
+      });
+      io.out(`Created account ${created.account.username} (${created.account.roles.join(", ")})${created.organisation ? ` in ${created.organisation.name}` : ""}.`);
+      if (created.passwordSetupUrl) {
+        io.out(`Send the user this one-time link to set a password (valid until ${created.passwordSetupExpiresAt!.toISOString()}):`);
+        io.out(created.passwordSetupUrl);
+      }
+    } else if (command === "list-accounts") {
+      const rows = await accounts.listAccounts();
+      const items = rows.map(({ account, organisation }) => ({
+        username: account.username,
+        roles: account.roles,
+        organisation: organisation?.name ?? null,
+        country: organisation?.countryCode ?? null,
+        state: account.disabledAt ? "disabled" : account.passwordHash ? "active" : "awaiting password",
+        createdAt: account.createdAt.toISOString(),
+      }));
+      if (values.json) io.out(JSON.stringify(items, null, 2));
+      else if (!items.length) io.out("No accounts.");
+      else for (const item of items) io.out(`${item.username.padEnd(24)} ${item.roles.join(",").padEnd(28)} ${(item.organisation ?? "-").padEnd(28)} ${item.state}`);
+    } else if (command === "disable-account") {
+      const username = need("username");
+      if (!username) return 2;
+      const account = await accounts.disableAccount(username);
+      io.out(`Account ${account.username} is disabled (since ${account.disabledAt!.toISOString()}).`);
+    } else {
+      const username = need("username");
+      if (!username) return 2;
+      const link = await accounts.issuePasswordSetupLink(username);
+      io.out(`One-time link for ${username} (valid until ${link.expiresAt.toISOString()}):`);
+      io.out(link.url);
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof AccountError) {
+      io.err(error.message);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await database.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  runOperatorCommand(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error instanceof Error ? error.stack : error);
+      process.exit(1);
+    },
+  );
+}

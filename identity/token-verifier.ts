@@ -1,0 +1,91 @@
+import { errors, jwtVerify, type JWTPayload } from "jose";
+import type { Caller } from "../core/caller.js";
+import type { Clock } from "../core/clock.js";
+import { isRole } from "../core/roles.js";
+import { SIGNING_ALGORITHM, type SigningKeyStore } from "./signing-keys.js";
+
+export const ACCESS_TOKEN_AUDIENCE = "activities-api";
+
+export class InvalidTokenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidTokenError";
+  }
+}
+
+interface AccessTokenClaims extends JWTPayload {
+  typ?: string;
+  sid?: string;
+  auth_time?: number;
+  preferred_username?: string;
+  env?: string;
+  org_id?: number | null;
+  realm_access?: { roles?: string[] };
+}
+
+/**
+ * Verifies bearer access tokens: signature by a key of this environment (ES256 only, so `none`
+ * and HMAC tricks fail), issuer, audience, expiry, and the environment claim. Used by the edge
+ * and by every subgraph, which never trust a caller they did not verify themselves.
+ */
+export class TokenVerifier {
+  constructor(
+    private readonly keys: SigningKeyStore,
+    private readonly settings: { issuer: () => string; environment: "sandbox" | "production"; clock: Clock },
+  ) {}
+
+  async verify(token: string): Promise<Caller> {
+    let payload: AccessTokenClaims;
+    try {
+      ({ payload } = await jwtVerify<AccessTokenClaims>(
+        token,
+        async (header) => {
+          const key = await this.keys.verificationKey(header.kid);
+          if (!key) throw new InvalidTokenError("token was not signed by a key of this environment");
+          return key;
+        },
+        {
+          algorithms: [SIGNING_ALGORITHM],
+          issuer: this.settings.issuer(),
+          audience: ACCESS_TOKEN_AUDIENCE,
+          currentDate: this.settings.clock.now(),
+          typ: "at+jwt",
+          requiredClaims: ["exp", "iat", "sub", "sid", "auth_time", "env"],
+        },
+      ));
+    } catch (error) {
+      throw new InvalidTokenError(describe(error));
+    }
+    if (payload.env !== this.settings.environment) {
+      throw new InvalidTokenError(`token was issued for the ${payload.env} environment`);
+    }
+    const tokenRoles = payload.realm_access?.roles ?? [];
+    return {
+      accountId: payload.sub!,
+      username: payload.preferred_username ?? payload.sub!,
+      roles: tokenRoles.filter(isRole),
+      organisationId: typeof payload.org_id === "number" ? payload.org_id : null,
+      environment: this.settings.environment,
+      sessionId: payload.sid!,
+      authTime: new Date(payload.auth_time! * 1000),
+      expiresAt: new Date(payload.exp! * 1000),
+    };
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof InvalidTokenError) return error.message;
+  if (error instanceof errors.JWTExpired) return "token has expired";
+  if (error instanceof errors.JWSSignatureVerificationFailed) return "token signature is invalid";
+  if (error instanceof errors.JOSEAlgNotAllowed) return "token signing algorithm is not accepted";
+  if (error instanceof errors.JWTClaimValidationFailed) return `token claim ${error.claim} is invalid`;
+  if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid) return "token is malformed";
+  return "token is invalid";
+}
+
+/** Reads `Authorization: Bearer <token>`; anything else is treated as no token. */
+export function bearerToken(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  const match = value?.match(/^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i);
+  return match?.[1];
+}

@@ -1,0 +1,180 @@
+import { randomUUID } from "node:crypto";
+import { SignJWT } from "jose";
+import type { Caller } from "../core/caller.js";
+import { epochSeconds, type Clock } from "../core/clock.js";
+import type { Database } from "../drizzle/database.js";
+import { accountRepository } from "./account.repository.js";
+import { verifyPassword } from "./passwords.js";
+import { refreshTokenRepository as refreshRepo } from "./refresh-token.repository.js";
+import { SIGNING_ALGORITHM, type SigningKeyStore } from "./signing-keys.js";
+import { ACCESS_TOKEN_AUDIENCE } from "./token-verifier.js";
+import { newSecret, secretHash } from "./tokens.js";
+
+/** The one OAuth client of the contract (spec 1, Authentication). */
+export const CLIENT_ID = "content-partner-api";
+export const ACCESS_TOKEN_SECONDS = 300;
+/** A session's refreshes end this long after its password grant. */
+export const SESSION_MAX_SECONDS = 30 * 60;
+
+export interface TokenResponse {
+  access_token: string;
+  expires_in: number;
+  refresh_token: string;
+  refresh_expires_in: number;
+  token_type: "Bearer";
+  session_state: string;
+  scope: string;
+}
+
+/** An OAuth 2.0 error (RFC 6749 section 5.2), carried to the token endpoint as is. */
+export class OAuthError extends Error {
+  constructor(
+    readonly error: "invalid_request" | "invalid_client" | "invalid_grant" | "unsupported_grant_type" | "unauthorized_client",
+    readonly description: string,
+    readonly status: 400 | 401 = 400,
+  ) {
+    super(description);
+    this.name = "OAuthError";
+  }
+}
+
+type Environment = "sandbox" | "production";
+
+export interface TokenServiceSettings {
+  clock: Clock;
+  environment: Environment;
+  issuer: () => string;
+}
+
+export class TokenService {
+  constructor(
+    private readonly database: Database,
+    private readonly keys: SigningKeyStore,
+    private readonly settings: TokenServiceSettings,
+  ) {}
+
+  async passwordGrant(username: string, password: string): Promise<TokenResponse> {
+    const account = await accountRepository.byUsername(this.database.db, username);
+    const valid = await verifyPassword(account?.passwordHash, password);
+    if (!account || !valid) throw new OAuthError("invalid_grant", "Invalid user credentials");
+    if (account.disabledAt) throw new OAuthError("invalid_grant", "Account disabled");
+    const now = this.settings.clock.now();
+    const session = { id: randomUUID(), startedAt: now };
+    return this.database.db.transaction(async (tx) => {
+      const refreshToken = await this.storeRefreshToken(tx, account.id, session, now);
+      return this.respond(account, session, refreshToken, now);
+    });
+  }
+
+  async refreshGrant(refreshToken: string): Promise<TokenResponse> {
+    const now = this.settings.clock.now();
+    const outcome = await this.database.db.transaction(async (tx) => {
+      const row = await refreshRepo.forUpdate(tx, secretHash(refreshToken));
+      if (!row) return new OAuthError("invalid_grant", "Invalid refresh token");
+      if (row.environment !== this.settings.environment) {
+        return new OAuthError("invalid_grant", `Refresh token was issued by the ${row.environment} environment`);
+      }
+      if (row.revoked) return new OAuthError("invalid_grant", "Session has been revoked");
+      if (row.usedAt) {
+        // Replay of a rotated token: whoever holds the chain may be an attacker, so end it (RFC 6819 5.2.2.3).
+        await refreshRepo.revokeSession(tx, row.sessionId);
+        return new OAuthError("invalid_grant", "Refresh token has already been used; the session is revoked");
+      }
+      if (row.expiresAt <= now) return new OAuthError("invalid_grant", "Session max lifespan reached (30 minutes after sign-in)");
+      const account = await accountRepository.byId(tx, row.accountId);
+      if (!account || account.disabledAt) return new OAuthError("invalid_grant", "Account disabled");
+      await refreshRepo.markUsed(tx, row.tokenHash, now);
+      const session = { id: row.sessionId, startedAt: row.sessionStartedAt };
+      const next = await this.storeRefreshToken(tx, account.id, session, now);
+      return this.respond(account, session, next, now);
+    });
+    if (outcome instanceof OAuthError) throw outcome;
+    return outcome;
+  }
+
+  /**
+   * A short-lived access token for a caller already verified, used by the edge for work it does
+   * on the caller's behalf after the original token may have expired (subscription messages).
+   * It never outlives the session cap of the password grant.
+   */
+  async delegatedAccessToken(caller: Caller, lifetimeSeconds = 60): Promise<string> {
+    const now = this.settings.clock.now();
+    const capAt = epochSeconds(sessionEnd(caller.authTime));
+    if (epochSeconds(now) >= capAt) throw new OAuthError("invalid_grant", "Session max lifespan reached (30 minutes after sign-in)");
+    const issuedAt = epochSeconds(now);
+    return this.sign(
+      { id: caller.accountId, username: caller.username, roles: caller.roles, organisationId: caller.organisationId },
+      { id: caller.sessionId, startedAt: caller.authTime },
+      issuedAt,
+      Math.min(issuedAt + lifetimeSeconds, capAt),
+    );
+  }
+
+  private async storeRefreshToken(
+    tx: Parameters<typeof refreshRepo.insert>[0],
+    accountId: string,
+    session: { id: string; startedAt: Date },
+    now: Date,
+  ): Promise<string> {
+    const token = newSecret();
+    await refreshRepo.insert(tx, {
+      tokenHash: secretHash(token),
+      sessionId: session.id,
+      accountId,
+      environment: this.settings.environment,
+      sessionStartedAt: session.startedAt,
+      expiresAt: sessionEnd(session.startedAt),
+      createdAt: now,
+    });
+    return token;
+  }
+
+  private async respond(
+    account: { id: string; username: string; roles: string[]; organisationId: number | null },
+    session: { id: string; startedAt: Date },
+    refreshToken: string,
+    now: Date,
+  ): Promise<TokenResponse> {
+    const issuedAt = epochSeconds(now);
+    const capAt = epochSeconds(sessionEnd(session.startedAt));
+    const expiresAt = Math.min(issuedAt + ACCESS_TOKEN_SECONDS, capAt);
+    return {
+      access_token: await this.sign(account, session, issuedAt, expiresAt),
+      expires_in: expiresAt - issuedAt,
+      refresh_token: refreshToken,
+      refresh_expires_in: Math.max(0, capAt - issuedAt),
+      token_type: "Bearer",
+      session_state: session.id,
+      scope: "profile",
+    };
+  }
+
+  private async sign(
+    account: { id: string; username: string; roles: string[]; organisationId: number | null },
+    session: { id: string; startedAt: Date },
+    issuedAt: number,
+    expiresAt: number,
+  ): Promise<string> {
+    const { kid, key } = await this.keys.signingKey();
+    return new SignJWT({
+      azp: CLIENT_ID,
+      sid: session.id,
+      auth_time: epochSeconds(session.startedAt),
+      preferred_username: account.username,
+      realm_access: { roles: account.roles },
+      org_id: account.organisationId,
+      env: this.settings.environment,
+      scope: "profile",
+    })
+      .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid, typ: "at+jwt" })
+      .setIssuer(this.settings.issuer())
+      .setSubject(account.id)
+      .setAudience(ACCESS_TOKEN_AUDIENCE)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .setJti(randomUUID())
+      .sign(key);
+  }
+}
+
+const sessionEnd = (startedAt: Date): Date => new Date(startedAt.getTime() + SESSION_MAX_SECONDS * 1000);

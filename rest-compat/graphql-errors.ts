@@ -1,0 +1,25 @@
+import type { GraphQLFormattedError } from "graphql";
+import type { FieldProblem } from "../core/errors.js";
+import { RestError } from "./error-body.js";
+
+const statusOfCode: Record<string, number> = {
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  BAD_USER_INPUT: 400,
+  CONFLICT: 409,
+};
+
+/**
+ * Maps the first error of a GraphQL result to the REST error a route answers with. A route may
+ * pass `overrides` for codes the contract gives another status on that path.
+ */
+export function restErrorFrom(errors: readonly GraphQLFormattedError[], overrides: Record<string, number> = {}): RestError {
+  const first = errors[0];
+  const code = typeof first.extensions?.code === "string" ? first.extensions.code : "INTERNAL_SERVER_ERROR";
+  const status = overrides[code] ?? statusOfCode[code] ?? 500;
+  if (status === 500) return new RestError(500, "INTERNAL_SERVER_ERROR", "Internal server error");
+  const problems = first.extensions?.problems as FieldProblem[] | undefined;
+  const errorCode = typeof first.extensions?.errorCode === "number" ? first.extensions.errorCode : undefined;
+  return new RestError(status, code === "BAD_USER_INPUT" ? "VALIDATION_FAILED" : code, first.message, problems, errorCode);
+}

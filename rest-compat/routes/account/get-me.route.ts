@@ -1,0 +1,83 @@
+import type { RestRoute } from "../../rest-route.js";
+
+interface Data {
+  me: {
+    id: string;
+    username: string;
+    roles: string[];
+    environment: string;
+    organisation: {
+      id: number;
+      name: string;
+      countryCode: string;
+      commercialModel: string;
+      bookingEngine: { id: number; name: string } | null;
+    } | null;
+  };
+}
+
+const organisationSchema = {
+  type: ["object", "null"],
+  properties: {
+    id: { type: "integer" },
+    name: { type: "string" },
+    country: { type: "string", description: "ISO 3166-1 alpha-2" },
+    commercialModel: { type: "string", enum: ["AGENT", "RESELLER"] },
+    bookingEngine: { type: ["string", "null"], description: "Booking engine name" },
+    bookingEngineId: { type: ["integer", "null"] },
+  },
+} as const;
+
+/** Extension path (docs/spec-decisions.md): who the token belongs to, for integrators checking their setup. */
+export const getMeRoute: RestRoute<Data> = {
+  method: "GET",
+  url: "/api/me",
+  schema: {
+    summary: "The caller's account and organisation",
+    description: "Extension to the contract: shows whom the bearer token identifies, its roles and its organisation.",
+    tags: ["Account"],
+    response: {
+      200: {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          username: { type: "string" },
+          roles: { type: "array", items: { type: "string" } },
+          environment: { type: "string", enum: ["sandbox", "production"] },
+          organisation: organisationSchema,
+        },
+      },
+    },
+  },
+  operation: /* GraphQL */ `
+    query RestGetMe {
+      me {
+        id
+        username
+        roles
+        environment
+        organisation { id name countryCode commercialModel bookingEngine { id name } }
+      }
+    }
+  `,
+  respond: ({ me }) => ({
+    id: me.id,
+    username: me.username,
+    roles: me.roles,
+    environment: me.environment,
+    organisation: me.organisation && toOrganisationBody(me.organisation),
+  }),
+};
+
+export function toOrganisationBody(organisation: NonNullable<Data["me"]["organisation"]>) {
+  return {
+    id: organisation.id,
+    name: organisation.name,
+    country: organisation.countryCode,
+    commercialModel: organisation.commercialModel,
+    bookingEngine: organisation.bookingEngine?.name ?? null,
+    bookingEngineId: organisation.bookingEngine?.id ?? null,
+  };
+}
+
+export { organisationSchema };

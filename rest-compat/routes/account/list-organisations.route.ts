@@ -1,0 +1,26 @@
+import type { RestRoute } from "../../rest-route.js";
+import { organisationSchema, toOrganisationBody } from "./get-me.route.js";
+
+interface Data {
+  organisations: Parameters<typeof toOrganisationBody>[0][];
+}
+
+/** Extension path (docs/spec-decisions.md): every organisation, for platform roles. */
+export const listOrganisationsRoute: RestRoute<Data> = {
+  method: "GET",
+  url: "/api/organisations",
+  schema: {
+    summary: "Every organisation (platform roles only)",
+    description: "Extension to the contract. 403 for CONTENT_PARTNER and CONSUMER accounts.",
+    tags: ["Account"],
+    response: {
+      200: { type: "object", properties: { items: { type: "array", items: organisationSchema } } },
+    },
+  },
+  operation: /* GraphQL */ `
+    query RestListOrganisations {
+      organisations { id name countryCode commercialModel bookingEngine { id name } }
+    }
+  `,
+  respond: ({ organisations }) => ({ items: organisations.map(toOrganisationBody) }),
+};

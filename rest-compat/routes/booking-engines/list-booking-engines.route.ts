@@ -1,0 +1,33 @@
+import type { RestRoute } from "../../rest-route.js";
+
+interface Data {
+  bookingEngines: { id: number; name: string; kind: string }[];
+}
+
+/** Extension path (docs/spec-decisions.md): the ids that supplier requests carry as `bookingEngine`. */
+export const listBookingEnginesRoute: RestRoute<Data> = {
+  method: "GET",
+  url: "/api/booking-engines",
+  schema: {
+    summary: "Booking engines and their ids",
+    description: "Extension to the contract: supplier requests carry a booking engine id; this lists the ids and names.",
+    tags: ["Booking engines"],
+    response: {
+      200: {
+        type: "object",
+        properties: {
+          items: {
+            type: "array",
+            items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" }, kind: { type: "string" } } },
+          },
+        },
+      },
+    },
+  },
+  operation: /* GraphQL */ `
+    query RestListBookingEngines {
+      bookingEngines { id name kind }
+    }
+  `,
+  respond: ({ bookingEngines }) => ({ items: bookingEngines }),
+};

@@ -1,0 +1,79 @@
+import formbody from "@fastify/formbody";
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
+import type { Logger } from "../core/logger.js";
+import { redactUrl, requestIdFor } from "../core/logger.js";
+import { CONSOLE_PREFIX } from "../rest-compat/rest-compat.plugin.js";
+import { RestError, sendError } from "../rest-compat/error-body.js";
+
+const statusCodes: Record<number, string> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHENTICATED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  406: "NOT_ACCEPTABLE",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  429: "TOO_MANY_REQUESTS",
+};
+
+/**
+ * The Fastify instance every role serves on: request ids that follow a request across
+ * services, JSON-schema validation reporting every problem, and one error body for every path.
+ */
+export async function createHttpApp(options: { logger: Logger; readiness: () => Promise<boolean> }): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    genReqId: requestIdFor,
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    rewriteUrl: (request: { url?: string }) => (request.url === `${CONSOLE_PREFIX}/index.html` ? `${CONSOLE_PREFIX}/` : (request.url ?? "/")),
+    ajv: { customOptions: { allErrors: true, coerceTypes: "array", useDefaults: true, removeAdditional: false } },
+  });
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof RestError) {
+      return sendError(request, reply, { status: error.status, code: error.code, message: error.message, details: error.details, errorCode: error.errorCode });
+    }
+    if (error.validation) {
+      return sendError(request, reply, {
+        status: 400,
+        code: "VALIDATION_FAILED",
+        message: "The request is not valid",
+        details: error.validation.map((problem) => ({
+          field: fieldOf(error.validationContext, problem.instancePath, problem.params),
+          rule: problem.keyword,
+          message: problem.message ?? "is not valid",
+        })),
+      });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return sendError(request, reply, { status, code: statusCodes[status] ?? "BAD_REQUEST", message: error.message });
+    }
+    request.log.error({ err: error }, "unhandled error");
+    return sendError(request, reply, { status: 500, code: "INTERNAL_SERVER_ERROR", message: "Internal server error" });
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, { status: 404, code: "NOT_FOUND", message: `No route ${request.method} ${redactUrl(request.url.split("?")[0])}` }),
+  );
+  await app.register(formbody);
+
+  app.get("/health/live", { config: { public: true }, schema: { hide: true } }, async () => ({ status: "ok" }));
+  app.get("/health/ready", { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
+    const ready = await options.readiness().catch(() => false);
+    return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not ready" });
+  });
+  return app;
+}
+
+function fieldOf(context: string | undefined, instancePath: string, params: Record<string, unknown>): string {
+  const path = instancePath.replace(/^\//, "").replace(/\//g, ".");
+  const missing = typeof params.missingProperty === "string" ? params.missingProperty : undefined;
+  const extra = typeof params.additionalProperty === "string" ? params.additionalProperty : undefined;
+  return [context, path, missing ?? extra].filter(Boolean).join(".");
+}

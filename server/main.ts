@@ -1,0 +1,70 @@
+import { ConfigError, loadConfig } from "../core/config.js";
+import { createService } from "./service.js";
+import { GRAPHQL_PATH } from "./edge.js";
+import { CONSOLE_PREFIX } from "../rest-compat/rest-compat.plugin.js";
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig(process.env, process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const service = await createService(config);
+  await service.listen();
+  const base = config.publicUrl;
+  const lines = [`activities service: role ${config.role}, ${config.environment}, ${service.database.driver}${service.database.driver === "pglite" ? ` (${config.dataDir})` : ""}`];
+  if (service.edge) {
+    lines.push(
+      `  GraphQL (HTTP and graphql-ws): ${base}${GRAPHQL_PATH}`,
+      `  REST paths:                    ${base}/api/..., ${base}/booking-flow/v1/..., ${base}/reporting/v1/...`,
+      `  Console (Swagger UI):          ${base}${CONSOLE_PREFIX}/index.html`,
+      `  Token endpoint:                ${base}${service.identity.paths.token}`,
+      `  OpenID discovery:              ${base}${service.identity.paths.discovery}`,
+    );
+    if (config.role === "all") lines.push(`  Subgraphs:                     ${base}/subgraphs/{catalogue,booking,reporting}/graphql`);
+  }
+  lines.push(`  Health:                        ${base}/health/live, ${base}/health/ready`);
+  if (service.seeded.length) {
+    lines.push(`  Demo accounts created (${config.environment} passwords, shown once):`);
+    for (const account of service.seeded) {
+      lines.push(`    ${account.role.padEnd(28)} ${account.username.padEnd(15)} ${account.password}${account.organisation ? `  (${account.organisation})` : ""}`);
+    }
+    lines.push(
+      `  Get a token: curl -s ${base}${service.identity.paths.token} -d client_id=content-partner-api -d grant_type=password -d username=${service.seeded[0].username} -d password=${service.seeded[0].password}`,
+    );
+  }
+  console.log(lines.join("\n"));
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    service.logger.info({ signal }, "shutting down");
+    const force = setTimeout(() => {
+      service.logger.error("shutdown took too long; exiting");
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    try {
+      await service.close();
+      process.exit(0);
+    } catch (error) {
+      service.logger.error({ err: error }, "shutdown failed");
+      process.exit(1);
+    }
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exit(1);
+});

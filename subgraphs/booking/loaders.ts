@@ -1,0 +1,19 @@
+import DataLoader from "dataloader";
+import type { Database } from "../../drizzle/database.js";
+import type { SubgraphContext } from "../common/context.js";
+import { byKey } from "../common/loaders.js";
+import { bookingEngineRepository, type BookingEngineRow } from "./booking-engine/booking-engine.repository.js";
+
+export interface BookingLoaders {
+  bookingEngine: DataLoader<number, BookingEngineRow | undefined>;
+}
+
+export type BookingContext = SubgraphContext<BookingLoaders>;
+
+export function bookingLoaders(database: Database): BookingLoaders {
+  return {
+    bookingEngine: new DataLoader(async (ids) =>
+      byKey(ids, await bookingEngineRepository.byIds(database.db, ids), (row) => row.id),
+    ),
+  };
+}

@@ -1,0 +1,52 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { Caller } from "../../core/caller.js";
+import { unauthenticated } from "../../core/errors.js";
+import { acceptedLanguages } from "../../core/language.js";
+import type { Database } from "../../drizzle/database.js";
+import { bearerToken, InvalidTokenError, type TokenVerifier } from "../../identity/token-verifier.js";
+
+/** What every resolver of every subgraph receives. Loaders are made per request, so caches never leak between callers. */
+export interface SubgraphContext<Loaders = unknown> {
+  caller: Caller;
+  requestId: string;
+  languages: string[];
+  database: Database;
+  loaders: Loaders;
+}
+
+export type HeaderMap = IncomingHttpHeaders | Map<string, string> | Record<string, string | string[] | undefined>;
+
+export function header(headers: HeaderMap, name: string): string | undefined {
+  if (headers instanceof Map) return headers.get(name) ?? undefined;
+  const value = (headers as Record<string, string | string[] | undefined>)[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Builds a subgraph's context from request headers. The subgraph verifies the bearer token
+ * itself: it may be reached directly, not only through the gateway.
+ */
+export function subgraphContextFactory<Loaders>(
+  verifier: TokenVerifier,
+  database: Database,
+  makeLoaders: (database: Database, caller: Caller) => Loaders,
+) {
+  return async (headers: HeaderMap): Promise<SubgraphContext<Loaders>> => {
+    const token = bearerToken(header(headers, "authorization"));
+    if (!token) throw unauthenticated();
+    let caller: Caller;
+    try {
+      caller = await verifier.verify(token);
+    } catch (error) {
+      if (error instanceof InvalidTokenError) throw unauthenticated(`Invalid access token: ${error.message}`);
+      throw error;
+    }
+    return {
+      caller,
+      requestId: header(headers, "x-request-id") ?? "",
+      languages: acceptedLanguages(header(headers, "accept-language")),
+      database,
+      loaders: makeLoaders(database, caller),
+    };
+  };
+}

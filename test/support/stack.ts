@@ -1,0 +1,120 @@
+import { randomUUID } from "node:crypto";
+import { ManualClock, systemClock, type Clock } from "../../core/clock.js";
+import { loadConfig, type Config } from "../../core/config.js";
+import { createLogger } from "../../core/logger.js";
+import type { Role } from "../../core/roles.js";
+import { openDatabase, type Database } from "../../drizzle/database.js";
+import { createService, type Service } from "../../server/service.js";
+
+export { ManualClock };
+
+/** The database every test file shares: PostgreSQL when DATABASE_URL is set, else an in-memory PGlite. */
+export function openTestDatabase(): Promise<Database> {
+  return openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: "memory", maxConnections: 5 });
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    DATA_DIR: "memory",
+    SEED_DEMO: "false",
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...overrides,
+  });
+}
+
+export interface Stack {
+  url: string;
+  service: Service;
+  config: Config;
+  clock: Clock;
+  tokenUrl: string;
+  /** Creates an account with a fresh unique name and a password; returns its credentials. */
+  createAccount(role: Role, organisation?: { name?: string; country?: string; model?: "agent" | "reseller"; bookingEngine?: string }): Promise<{ username: string; password: string; organisationName?: string }>;
+  /** Password grant; returns the parsed token response. */
+  login(username: string, password: string): Promise<TokenBody>;
+  /** A fresh account of the role, signed in; returns its access token. */
+  tokenFor(role: Role): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface TokenBody {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+  refresh_expires_in: number;
+  token_type: string;
+}
+
+/** The whole service listening on a loopback port, over a shared database. */
+export async function startStack(options: { database: Database; clock?: Clock; env?: Record<string, string> }): Promise<Stack> {
+  const config = testConfig(options.env);
+  const clock = options.clock ?? systemClock;
+  const service = await createService(config, { clock, database: options.database, logger: createLogger(config.logLevel) });
+  await service.listen();
+  const url = service.url!;
+  // The issuer must be the address clients reach; a test server learns it only once listening.
+  config.publicUrl = url;
+  const tokenUrl = `${url}${service.identity.paths.token}`;
+
+  const stack: Stack = {
+    url,
+    service,
+    config,
+    clock,
+    tokenUrl,
+    async createAccount(role, organisation) {
+      const username = `${role.toLowerCase().replace(/_/g, "-")}-${randomUUID().slice(0, 8)}`;
+      const password = `pw-${randomUUID()}`;
+      const needsOrganisation = role === "CONSUMER" || role === "CONTENT_PARTNER" || organisation;
+      const organisationName = needsOrganisation ? (organisation?.name ?? `Org ${randomUUID().slice(0, 8)}`) : undefined;
+      await service.identity.accounts.createAccount({
+        username,
+        role,
+        password,
+        organisation: organisationName,
+        country: needsOrganisation ? (organisation?.country ?? "NL") : undefined,
+        model: needsOrganisation ? (organisation?.model ?? "agent") : undefined,
+        bookingEngine: organisation?.bookingEngine,
+      });
+      return { username, password, organisationName };
+    },
+    async login(username, password) {
+      const response = await fetch(tokenUrl, {
+        method: "POST",
+        body: new URLSearchParams({ client_id: "content-partner-api", grant_type: "password", username, password }),
+      });
+      if (response.status !== 200) throw new Error(`login failed: ${response.status} ${await response.text()}`);
+      return (await response.json()) as TokenBody;
+    },
+    async tokenFor(role) {
+      const { username, password } = await stack.createAccount(role);
+      return (await stack.login(username, password)).access_token;
+    },
+    close: () => service.close(),
+  };
+  return stack;
+}
+
+/** Posts a GraphQL operation to the stack's /graphql (or another path) and returns status and body. */
+export async function graphql(
+  url: string,
+  token: string | undefined,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<{ status: number; body: { data?: Record<string, any> | null; errors?: { message: string; extensions?: { code?: string } }[] } }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: response.status, body: (await response.json()) as never };
+}
+
+export async function getJson(url: string, token?: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url, { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
