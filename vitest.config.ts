@@ -1,6 +1,10 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  resolve: {
+    // One copy of graphql: type-graphql and Apollo load its CommonJS build, so ours must too.
+    alias: [{ find: /^graphql$/, replacement: "graphql/index.js" }],
+  },
   test: {
     include: ["test/**/*.test.ts"],
     setupFiles: ["test/support/setup.ts"],

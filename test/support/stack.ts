@@ -56,7 +56,7 @@ export async function startStack(options: { database: Database; clock?: Clock; e
   await service.listen();
   const url = service.url!;
   // The issuer must be the address clients reach; a test server learns it only once listening.
-  config.publicUrl = url;
+  if (!options.env?.PUBLIC_URL) config.publicUrl = url;
   const tokenUrl = `${url}${service.identity.paths.token}`;
 
   const stack: Stack = {
