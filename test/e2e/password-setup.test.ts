@@ -1,0 +1,160 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runOperatorCommand } from "../../identity/operator-cli.js";
+import { openDatabase, type Database } from "../../drizzle/database.js";
+import { startStack, type Stack } from "../support/stack.js";
+
+/**
+ * The operator CLI against the service's own database, then the user's side: the one-time link
+ * to a page that sets the password, used once and refused after.
+ */
+describe("operator CLI and the password-setup link", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "activities-cli-"));
+  const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent", PUBLIC_URL: "https://sandbox.activities.test" };
+  const run = async (...argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runOperatorCommand(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) });
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  };
+  const username = `cli-user-${Date.now().toString(36)}`;
+  let link: URL;
+  let database: Database;
+  let stack: Stack;
+
+  afterAll(async () => {
+    await stack?.close();
+    await database?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  describe("the CLI", () => {
+    it("creates an account without a password and prints a one-time, expiring link", async () => {
+      const result = await run("create-account", "--username", username, "--role", "CONTENT_PARTNER", "--organisation", `CLI Org ${username}`, "--country", "it", "--model", "reseller", "--booking-engine", "CLI_ENGINE");
+      expect(result.err).toBe("");
+      expect(result.code).toBe(0);
+      expect(result.out).toContain(`Created account ${username} (CONTENT_PARTNER) in CLI Org ${username}.`);
+      const url = result.out.match(/https:\/\/\S+/)?.[0];
+      expect(url).toMatch(/^https:\/\/sandbox\.activities\.test\/auth\/realms\/activities\/password-setup\?token=[A-Za-z0-9_-]{43}$/);
+      link = new URL(url!);
+      expect(result.out).toMatch(/valid until \d{4}-\d\d-\d\dT/);
+    });
+
+    it.each([
+      [["create-account", "--role", "CONSUMER"], /--username is required/],
+      [["create-account", "--username", "x-user", "--role", "CHEF"], /--role must be one of/],
+      [["create-account", "--username", "x-user", "--role", "CONSUMER"], /--organisation is required/],
+      [["create-account", "--username", "x-user", "--role", "CONSUMER", "--organisation", "New Org X", "--model", "agent"], /--country and --model are required/],
+      [["create-account", "--username", "x-user", "--role", "CONSUMER", "--organisation", "New Org Y", "--country", "XX", "--model", "agent"], /ISO 3166-1/],
+      [["create-account", "--username", "x-user", "--role", "CONSUMER", "--organisation", "New Org Z", "--country", "FR", "--model", "broker"], /--model must be agent or reseller/],
+      [["create-account", "--username", "x-user", "--role", "OPERATOR", "--password", "short"], /at least 12/],
+      [["create-account", "--username", "x-user", "--role", "OPERATOR", "--bogus"], /Unknown option/],
+      [["make-coffee"], /Unknown command/],
+    ])("refuses %j with a message naming the problem", async (argv, message) => {
+      const result = await run(...argv);
+      expect(result.code).not.toBe(0);
+      expect(result.err).toMatch(message);
+    });
+
+    it("refuses a second account with the same name, whatever its case", async () => {
+      const result = await run("create-account", "--username", username.toUpperCase(), "--role", "OPERATOR");
+      expect(result.code).toBe(1);
+      expect(result.err).toMatch(/already exists/);
+    });
+
+    it("lists accounts with their state", async () => {
+      const result = await run("list-accounts", "--json");
+      expect(result.code).toBe(0);
+      const items = JSON.parse(result.out) as { username: string; state: string; country: string | null }[];
+      expect(items.find((i) => i.username === username)).toMatchObject({ state: "awaiting password", country: "IT" });
+    });
+  });
+
+  describe("the page behind the link", () => {
+    beforeAll(async () => {
+      database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
+      stack = await startStack({ database, env: { PUBLIC_URL: "https://sandbox.activities.test" } });
+    });
+    const pageUrl = () => `${stack.url}${link.pathname}${link.search}`;
+    const submit = (fields: Record<string, string>) =>
+      fetch(`${stack.url}${link.pathname}`, { method: "POST", body: new URLSearchParams(fields), redirect: "manual" });
+    const token = () => link.searchParams.get("token")!;
+    const newPassword = "correct horse battery staple";
+
+    it("shows a form for a valid link, without spending it", async () => {
+      for (let i = 0; i < 2; i++) {
+        const response = await fetch(pageUrl());
+        expect(response.status).toBe(200);
+        expect(response.headers.get("content-type")).toMatch(/text\/html/);
+        expect(response.headers.get("cache-control")).toBe("no-store");
+        const html = await response.text();
+        expect(html).toContain(username);
+        expect(html).toContain('type="password"');
+      }
+    });
+
+    it("keeps the link usable when the password is refused", async () => {
+      const mismatch = await submit({ token: token(), password: newPassword, confirmation: "something else entirely" });
+      expect(mismatch.status).toBe(400);
+      expect(await mismatch.text()).toContain("The two passwords differ.");
+      const short = await submit({ token: token(), password: "short", confirmation: "short" });
+      expect(short.status).toBe(400);
+      expect(await short.text()).toContain("at least 12 characters");
+    });
+
+    it("sets the password once; the account can then sign in", async () => {
+      const response = await submit({ token: token(), password: newPassword, confirmation: newPassword });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain("Password set");
+      const tokens = await stack.login(username, newPassword);
+      expect(tokens.access_token).toEqual(expect.any(String));
+    });
+
+    it("refuses the link the second and third time", async () => {
+      const again = await submit({ token: token(), password: "another password 123", confirmation: "another password 123" });
+      expect(again.status).toBe(410);
+      expect(await again.text()).toContain("already been used");
+      const view = await fetch(pageUrl());
+      expect(view.status).toBe(410);
+      // The first password still holds.
+      await expect(stack.login(username, "another password 123")).rejects.toThrow(/400/);
+      expect((await stack.login(username, newPassword)).access_token).toBeTruthy();
+    });
+
+    it("refuses a link that never existed", async () => {
+      const response = await fetch(`${stack.url}${link.pathname}?token=made-up-token`);
+      expect(response.status).toBe(404);
+    });
+
+    it("refuses an expired link", async () => {
+      const other = `cli-expiring-${Date.now().toString(36)}`;
+      const { passwordSetupUrl } = await stack.service.identity.accounts.createAccount({ username: other, role: "OPERATOR" });
+      const expiring = new URL(passwordSetupUrl!);
+      const { passwordSetupTokens } = await import("../../drizzle/schema.js");
+      const { secretHash } = await import("../../identity/tokens.js");
+      const { eq } = await import("drizzle-orm");
+      await database.db
+        .update(passwordSetupTokens)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(passwordSetupTokens.tokenHash, secretHash(expiring.searchParams.get("token")!)));
+      const response = await fetch(`${stack.url}${expiring.pathname}${expiring.search}`);
+      expect(response.status).toBe(410);
+      expect(await response.text()).toContain("expired");
+    });
+  });
+
+  describe("disabling", () => {
+    it("stops the account from signing in", async () => {
+      await stack.close();
+      await database.close();
+      const result = await run("disable-account", "--username", username);
+      expect(result.code).toBe(0);
+      expect(result.out).toContain(`Account ${username} is disabled`);
+      database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
+      stack = await startStack({ database, env: { PUBLIC_URL: "https://sandbox.activities.test" } });
+      await expect(stack.login(username, "correct horse battery staple")).rejects.toThrow(/Account disabled/);
+    });
+  });
+});
