@@ -28,6 +28,15 @@ export interface RestRoute<TData> {
   respond: (data: TData, request: FastifyRequest, reply: FastifyReply) => unknown;
 }
 
+const errorReference = (description: string) => ({ description, $ref: "ErrorBody#" });
+/** Every REST path can answer these; a route's own schema adds or overrides statuses. */
+const documentedErrors = {
+  400: errorReference("Bad request or validation failure"),
+  401: errorReference("No valid bearer token"),
+  403: errorReference("Authenticated but not permitted"),
+  500: errorReference("Internal server error"),
+};
+
 /**
  * Registers one documented REST path: input validated by its JSON schema (which also feeds the
  * OpenAPI document), one operation on the gateway, errors mapped to the REST error body. No
@@ -37,7 +46,11 @@ export function registerRestRoute<TData>(app: FastifyInstance, graph: EdgeGraph,
   app.route({
     method: route.method,
     url: route.url,
-    schema: { security: [{ bearerAuth: [] }, { oauth2Password: [] }], ...route.schema },
+    schema: {
+      security: [{ bearerAuth: [] }, { oauth2Password: [] }],
+      ...route.schema,
+      response: { ...documentedErrors, ...(route.schema.response as object) },
+    },
     handler: async (request, reply) => {
       const context = request.edgeContext;
       if (!context) throw new RestError(401, "UNAUTHENTICATED", "A valid bearer access token is required");

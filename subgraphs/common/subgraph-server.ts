@@ -52,12 +52,16 @@ const EXPECTED_CODES = new Set([
   "OPERATION_RESOLUTION_FAILURE",
 ]);
 
+const PUBLIC_EXTENSIONS = ["problems", "errorCode"] as const;
+
 /** Expected errors pass through; anything else is logged in full and shown only as an internal error. */
 export function hideUnexpected(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
   const code = formatted.extensions?.code;
   if (typeof code === "string" && EXPECTED_CODES.has(code)) {
-    const { http: _http, stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
-    return { ...formatted, extensions };
+    // Only the documented extensions leave the service: never a downstream response, URL or stack.
+    const extensions: Record<string, unknown> = { code };
+    for (const key of PUBLIC_EXTENSIONS) if (formatted.extensions?.[key] !== undefined) extensions[key] = formatted.extensions[key];
+    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions };
   }
   logger.error({ err: error }, "unexpected GraphQL error");
   return { message: "Internal server error", path: formatted.path, extensions: { code: "INTERNAL_SERVER_ERROR" } };

@@ -140,3 +140,44 @@ describe("authentication and authorisation on GraphQL and REST", () => {
     });
   });
 });
+
+describe("REST input validation", () => {
+  let database: Database;
+  let stack: Stack;
+  let token: string;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    stack = await startStack({ database });
+    token = await stack.tokenFor("CONSUMER");
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await database?.close();
+  });
+
+  it("answers a value outside the schema with 400 naming the field and the rule", async () => {
+    const response = await getJson(`${stack.url}/api/booking-engines?kind=TELEPATHY`, token);
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({
+      status: 400,
+      code: "VALIDATION_FAILED",
+      details: [{ field: "querystring.kind", rule: "enum", message: expect.stringContaining("allowed values") }],
+    });
+  });
+
+  it("answers an unknown parameter with 400 naming it", async () => {
+    const response = await getJson(`${stack.url}/api/booking-engines?colour=blue`, token);
+    expect(response.status).toBe(400);
+    expect(response.body.details).toEqual([expect.objectContaining({ field: "querystring.colour", rule: "additionalProperties" })]);
+  });
+
+  it("filters by a valid value", async () => {
+    await stack.createAccount("CONTENT_PARTNER", { bookingEngine: `FILTER_${Date.now()}` });
+    const inventory = await getJson(`${stack.url}/api/booking-engines?kind=INVENTORY`, token);
+    expect(inventory.status).toBe(200);
+    expect(inventory.body.items.length).toBeGreaterThan(0);
+    expect(inventory.body.items.every((e: { kind: string }) => e.kind === "INVENTORY")).toBe(true);
+    const octo = await getJson(`${stack.url}/api/booking-engines?kind=OCTO`, token);
+    expect(octo.body.items.every((e: { kind: string }) => e.kind === "OCTO")).toBe(true);
+  });
+});

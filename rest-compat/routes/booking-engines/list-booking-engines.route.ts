@@ -12,6 +12,11 @@ export const listBookingEnginesRoute: RestRoute<Data> = {
     summary: "Booking engines and their ids",
     description: "Extension to the contract: supplier requests carry a booking engine id; this lists the ids and names.",
     tags: ["Booking engines"],
+    querystring: {
+      type: "object",
+      additionalProperties: false,
+      properties: { kind: { type: "string", enum: ["INVENTORY", "OCTO"], description: "Only engines of this adapter kind" } },
+    },
     response: {
       200: {
         type: "object",
@@ -25,9 +30,10 @@ export const listBookingEnginesRoute: RestRoute<Data> = {
     },
   },
   operation: /* GraphQL */ `
-    query RestListBookingEngines {
-      bookingEngines { id name kind }
+    query RestListBookingEngines($kind: BookingEngineKind) {
+      bookingEngines(kind: $kind) { id name kind }
     }
   `,
+  variables: (request) => ({ kind: (request.query as { kind?: string }).kind ?? null }),
   respond: ({ bookingEngines }) => ({ items: bookingEngines }),
 };

@@ -1,13 +1,16 @@
 import { Arg, Ctx, Int, Query, Resolver } from "type-graphql";
 import type { BookingContext } from "../loaders.js";
 import { bookingEngineRepository } from "./booking-engine.repository.js";
-import { BookingEngine } from "./booking-engine.type.js";
+import { BookingEngine, BookingEngineKind } from "./booking-engine.type.js";
 
 @Resolver()
 export class BookingEngineResolver {
-  @Query(() => [BookingEngine], { description: "Every booking engine products can be booked through" })
-  bookingEngines(@Ctx() ctx: BookingContext): Promise<BookingEngine[]> {
-    return bookingEngineRepository.all(ctx.database.db);
+  @Query(() => [BookingEngine], { description: "Every booking engine products can be booked through, optionally of one adapter kind" })
+  bookingEngines(
+    @Ctx() ctx: BookingContext,
+    @Arg("kind", () => BookingEngineKind, { nullable: true }) kind?: BookingEngineKind | null,
+  ): Promise<BookingEngine[]> {
+    return bookingEngineRepository.all(ctx.database.db, kind ?? undefined);
   }
 
   @Query(() => BookingEngine, { nullable: true, description: "One booking engine, or null when the id is unknown" })

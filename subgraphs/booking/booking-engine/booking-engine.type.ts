@@ -1,4 +1,10 @@
-import { Directive, Field, Int, ObjectType } from "type-graphql";
+import { Directive, Field, Int, ObjectType, registerEnumType } from "type-graphql";
+
+export enum BookingEngineKind {
+  INVENTORY = "INVENTORY",
+  OCTO = "OCTO",
+}
+registerEnumType(BookingEngineKind, { name: "BookingEngineKind", description: "The adapter that books through the engine" });
 
 @ObjectType({ description: "An upstream system products are booked through, named by the product's bookingEngine" })
 @Directive('@key(fields: "id")')
@@ -9,6 +15,6 @@ export class BookingEngine {
   @Field(() => String, { description: "Upper-case identifier shown in catalogue responses" })
   name!: string;
 
-  @Field(() => String, { description: "Adapter that talks to it: INVENTORY (built in) or OCTO" })
+  @Field(() => BookingEngineKind, { description: "Adapter that talks to it: INVENTORY (built in) or OCTO" })
   kind!: string;
 }

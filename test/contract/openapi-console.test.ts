@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../drizzle/database.js";
+import { getJson, openTestDatabase, startStack, type Stack } from "../support/stack.js";
+
+const CONSOLE = "/api/content-partner/swagger-ui";
+
+describe("OpenAPI document and the interactive console (spec 1, Authentication item 9)", () => {
+  let database: Database;
+  let stack: Stack;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    stack = await startStack({ database });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await database?.close();
+  });
+
+  it("serves Swagger UI at the documented address from the service itself, no CDN", async () => {
+    const page = await fetch(`${stack.url}${CONSOLE}/index.html`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/text\/html/);
+    const html = await page.text();
+    const scripts = [...html.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const src of scripts) {
+      expect(src).not.toMatch(/^https?:/);
+      const asset = await fetch(new URL(src, `${stack.url}${CONSOLE}/index.html`));
+      expect(asset.status, src).toBe(200);
+    }
+    const initializer = await (await fetch(`${stack.url}${CONSOLE}/static/swagger-initializer.js`)).text();
+    expect(initializer).toContain("persistAuthorization");
+  });
+
+  it("publishes an OpenAPI document generated from the route schemas, with the token schemes Authorize uses", async () => {
+    const { status, body } = await getJson(`${stack.url}${CONSOLE}/json`);
+    expect(status).toBe(200);
+    expect(body.openapi).toBe("3.1.0");
+    expect(body.components.securitySchemes).toEqual({
+      bearerAuth: expect.objectContaining({ type: "http", scheme: "bearer", bearerFormat: "JWT" }),
+      oauth2Password: expect.objectContaining({
+        type: "oauth2",
+        flows: { password: { tokenUrl: "/auth/realms/activities/protocol/openid-connect/token", scopes: {} } },
+      }),
+    });
+    expect(Object.keys(body.paths)).toEqual(expect.arrayContaining(["/api/me", "/api/organisations", "/api/booking-engines"]));
+    const me = body.paths["/api/me"].get;
+    expect(me.security).toEqual([{ bearerAuth: [] }, { oauth2Password: [] }]);
+    expect(Object.keys(me.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "403", "500"]));
+    expect(me.responses["401"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ErrorBody" });
+    expect(body.components.schemas.ErrorBody.required).toEqual(["status", "code", "message", "requestId"]);
+    // Identity, health, GraphQL and subgraph endpoints are not REST paths of the contract.
+    for (const hidden of ["/graphql", "/health/live", "/auth/realms/activities/protocol/openid-connect/token", "/subgraphs/catalogue/graphql"]) {
+      expect(body.paths[hidden]).toBeUndefined();
+    }
+  });
+
+  it("answers the console's own calls with a pasted token", async () => {
+    const token = await stack.tokenFor("CONSUMER");
+    const response = await getJson(`${stack.url}/api/booking-engines`, token);
+    expect(response.status).toBe(200);
+    expect(response.body.items).toEqual(expect.any(Array));
+  });
+});

@@ -1,0 +1,165 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+/** The real entry point, as `npm start` runs it, in child processes. */
+const root = path.resolve(import.meta.dirname, "../..");
+
+interface Running {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(env: Record<string, string>, args: string[] = []): Running {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "warn", ...env };
+  if (!("DATABASE_URL" in env)) delete childEnv.DATABASE_URL;
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts", ...args], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  let text = "";
+  child.stdout!.on("data", (chunk) => (text += chunk));
+  child.stderr!.on("data", (chunk) => (text += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => text, exited };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 45_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const ready = (base: string) => until(`${base} ready`, async () => ((await fetch(`${base}/health/ready`)).status === 200 ? true : undefined));
+
+async function login(base: string, username: string, password: string): Promise<string> {
+  const response = await fetch(`${base}/auth/realms/activities/protocol/openid-connect/token`, {
+    method: "POST",
+    body: new URLSearchParams({ client_id: "content-partner-api", grant_type: "password", username, password }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+const stopAndWait = async (running: Running) => {
+  running.child.kill("SIGTERM");
+  return running.exited;
+};
+
+describe("npm start: one process on the embedded database", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "activities-start-"));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("seeds demo accounts on first start, prints URLs and credentials, stops on SIGTERM, and keeps tokens valid across a restart", async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const env = { DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: base };
+    const first = start(env);
+    await ready(base);
+    const printed = await until("credentials printed", async () => (first.output().includes("demo-reseller") ? first.output() : undefined));
+    expect(printed).toContain(`GraphQL (HTTP and graphql-ws): ${base}/graphql`);
+    expect(printed).toContain(`Console (Swagger UI):          ${base}/api/content-partner/swagger-ui/index.html`);
+    expect(printed).toContain(`Token endpoint:                ${base}/auth/realms/activities/protocol/openid-connect/token`);
+    const roles = ["PLATFORM_CATALOG_MANAGEMENT", "OPERATOR", "CONTENT_PARTNER", "CONSUMER"];
+    for (const role of roles) expect(printed).toMatch(new RegExp(`${role}\\s+demo-\\S+\\s+sandbox-\\S+`));
+
+    const [, username, password] = printed.match(/CONTENT_PARTNER\s+(demo-\S+)\s+(sandbox-\S+)/)!;
+    const token = await login(base, username, password);
+    const me = await fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await me.json()).toMatchObject({ username: "demo-partner", organisation: { bookingEngine: "ACTIVITIES_INVENTORY" } });
+    expect((await fetch(`${base}/api/content-partner/swagger-ui/index.html`)).status).toBe(200);
+
+    expect(await stopAndWait(first)).toBe(0);
+
+    const second = start(env);
+    try {
+      await ready(base);
+      expect(second.output()).not.toContain("Demo accounts created");
+      const again = await fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+      expect(again.status).toBe(200);
+    } finally {
+      expect(await stopAndWait(second)).toBe(0);
+    }
+  }, 120_000);
+
+  it("refuses to start on a wrong setting, naming the variable", async () => {
+    const bad = start({ DATA_DIR: "memory", PORT: "not-a-port" });
+    expect(await bad.exited).toBe(1);
+    expect(bad.output()).toMatch(/PORT="not-a-port": must be a port number/);
+  });
+
+  it("refuses a single role on the embedded database", async () => {
+    const bad = start({ DATA_DIR: "memory" }, ["--role", "booking"]);
+    expect(await bad.exited).toBe(1);
+    expect(bad.output()).toMatch(/ROLE=booking: running one role needs DATABASE_URL/);
+  });
+});
+
+if (process.env.DATABASE_URL) {
+  describe("scale-out: each role its own process against PostgreSQL", () => {
+    it("serves the graph through an edge whose subgraphs run as separate processes", async () => {
+      const databaseUrl = process.env.DATABASE_URL!;
+      const ports = { catalogue: await freePort(), booking: await freePort(), reporting: await freePort(), edge: await freePort(), worker: await freePort() };
+      const url = (role: keyof typeof ports) => `http://127.0.0.1:${ports[role]}`;
+      const processes: Running[] = [];
+      try {
+        for (const role of ["catalogue", "booking", "reporting", "worker"] as const) {
+          // Every role names the same public address: it is the token issuer they all check.
+          processes.push(start({ DATABASE_URL: databaseUrl, PORT: String(ports[role]), PUBLIC_URL: url("edge") }, ["--role", role]));
+        }
+        const edgeEnv = {
+          DATABASE_URL: databaseUrl,
+          PORT: String(ports.edge),
+          PUBLIC_URL: url("edge"),
+          CATALOGUE_URL: `${url("catalogue")}/graphql`,
+          BOOKING_URL: `${url("booking")}/graphql`,
+          REPORTING_URL: `${url("reporting")}/graphql`,
+        };
+        processes.push(start(edgeEnv, ["--role", "edge"]));
+        for (const role of Object.keys(ports) as (keyof typeof ports)[]) await ready(url(role));
+
+        // Accounts are made by the operator CLI in production; here through the edge's own database.
+        const { runOperatorCommand } = await import("../../identity/operator-cli.js");
+        const username = `scale-${Date.now().toString(36)}`;
+        const code = await runOperatorCommand(
+          ["create-account", "--username", username, "--role", "CONTENT_PARTNER", "--organisation", `Scale ${username}`, "--country", "ES", "--model", "agent", "--booking-engine", "SCALE_ENGINE", "--password", "scale-out password 1"],
+          { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" },
+          { out: () => {}, err: () => {} },
+        );
+        expect(code).toBe(0);
+        const token = await login(url("edge"), username, "scale-out password 1");
+        const response = await fetch(`${url("edge")}/graphql`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query: "{ me { organisation { countryCode bookingEngine { name } } } reportingAccess { scope organisation { name } } }" }),
+        });
+        expect(await response.json()).toEqual({
+          data: {
+            me: { organisation: { countryCode: "ES", bookingEngine: { name: "SCALE_ENGINE" } } },
+            reportingAccess: { scope: "OWN_ORGANISATION", organisation: { name: `Scale ${username}` } },
+          },
+        });
+        // The subgraph processes verify tokens themselves.
+        const direct = await fetch(`${url("booking")}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ bookingEngines { id } }" }) });
+        expect(direct.status).toBe(401);
+      } finally {
+        const codes = await Promise.all(processes.map(stopAndWait));
+        expect(codes.every((c) => c === 0)).toBe(true);
+      }
+    }, 120_000);
+  });
+}
