@@ -4,13 +4,24 @@ import pino, { type Logger } from "pino";
 
 export type { Logger };
 
-export function createLogger(level: string): Logger {
-  return pino({
-    level,
-    base: { service: "activities" },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: ["req.headers.authorization", "password", "*.password"], censor: "[redacted]" },
-  });
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service: "activities" },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: ["req.headers.authorization", "password", "*.password"], censor: "[redacted]" },
+      serializers: {
+        req: (req: { method?: string; url?: string; headers?: Record<string, unknown>; socket?: { remoteAddress?: string } }) => ({
+          method: req.method,
+          url: redactUrl(req.url ?? ""),
+          remoteAddress: req.socket?.remoteAddress,
+          userAgent: req.headers?.["user-agent"],
+        }),
+      },
+    },
+    destination,
+  );
 }
 
 /** Secrets that travel in query strings (password-setup links) never reach the logs. */
