@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLRequest } from "@apollo/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
@@ -27,9 +28,7 @@ export function mountApollo<TContext extends BaseContext>(
     reply.code(response.status ?? 200);
     if (response.body.kind === "complete") return reply.send(response.body.string);
     // Incremental delivery (@defer): stream the chunks as they come.
-    const chunks = response.body.asyncIterator;
-    const { Readable } = await import("node:stream");
-    return reply.send(Readable.from(chunks));
+    return reply.send(Readable.from(response.body.asyncIterator));
   };
   app.route({ method: ["GET", "POST"], url: path, handler, schema: { hide: true } });
 }

@@ -7,6 +7,7 @@ import { openDatabase, type Database } from "../drizzle/database.js";
 import { seedDemo, type SeededAccount } from "../drizzle/seed/demo.js";
 import { createIdentity, type Identity } from "../identity/identity.js";
 import { buildEdge, type Edge } from "./edge.js";
+import { createHttpApp } from "./http-app.js";
 import { buildSubgraphApp } from "./subgraph-app.js";
 import { startWorker, type Worker } from "./worker.js";
 
@@ -54,8 +55,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
     app = edge.app;
     closeApp = edge.close;
   } else if (config.role === "worker") {
-    const { createHttpApp } = await import("./http-app.js");
-    app = await createHttpApp({ logger, readiness: async () => (await database.ping(), true) });
+    app = await createHttpApp({
+      logger,
+      readiness: async () => {
+        await database.ping();
+        return true;
+      },
+    });
     closeApp = () => app.close();
   } else {
     const subgraph = await buildSubgraphApp(config.role, { database, identity, logger });

@@ -1,6 +1,5 @@
 import type { AuthChecker } from "type-graphql";
 import { forbidden, unauthenticated } from "../../core/errors.js";
-import type { Role } from "../../core/roles.js";
 import type { SubgraphContext } from "./context.js";
 
 /**
@@ -14,5 +13,3 @@ export const authChecker: AuthChecker<SubgraphContext> = ({ context }, wanted) =
   }
   return true;
 };
-
-export type { Role };

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../drizzle/database.js";
-import { getJson, graphql, openTestDatabase, startStack, type Stack } from "../support/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getJson, graphql, useStack } from "../support/stack.js";
 
 describe("authentication and authorisation on GraphQL and REST", () => {
-  let database: Database;
-  let stack: Stack;
+  const t = useStack();
   let consumer: string;
   let operator: string;
 
   beforeAll(async () => {
-    database = await openTestDatabase();
-    stack = await startStack({ database });
-    consumer = await stack.tokenFor("CONSUMER");
-    operator = await stack.tokenFor("OPERATOR");
-  });
-  afterAll(async () => {
-    await stack?.close();
-    await database?.close();
+    consumer = await t.stack.tokenFor("CONSUMER");
+    operator = await t.stack.tokenFor("OPERATOR");
   });
 
   describe("401 without a valid token", () => {
@@ -24,7 +16,7 @@ describe("authentication and authorisation on GraphQL and REST", () => {
       ["no Authorization header", undefined],
       ["a token that is not a JWT", "not-a-jwt"],
     ])("REST answers 401 in the error body for %s", async (_case, token) => {
-      const response = await getJson(`${stack.url}/api/me`, token);
+      const response = await getJson(`${t.stack.url}/api/me`, token);
       expect(response.status).toBe(401);
       expect(response.body).toEqual({
         status: 401,
@@ -35,26 +27,26 @@ describe("authentication and authorisation on GraphQL and REST", () => {
     });
 
     it("REST answers 401 for a Basic scheme instead of Bearer", async () => {
-      const response = await fetch(`${stack.url}/api/me`, { headers: { authorization: "Basic dXNlcjpwYXNz" } });
+      const response = await fetch(`${t.stack.url}/api/me`, { headers: { authorization: "Basic dXNlcjpwYXNz" } });
       expect(response.status).toBe(401);
     });
 
     it("GraphQL answers 401 with extensions.code UNAUTHENTICATED", async () => {
-      const response = await graphql(`${stack.url}/graphql`, undefined, "{ me { username } }");
+      const response = await graphql(`${t.stack.url}/graphql`, undefined, "{ me { username } }");
       expect(response.status).toBe(401);
       expect(response.body.errors?.[0].extensions?.code).toBe("UNAUTHENTICATED");
       expect(response.body.data).toBeUndefined();
-      const bad = await graphql(`${stack.url}/graphql`, "garbage", "{ __typename }");
+      const bad = await graphql(`${t.stack.url}/graphql`, "garbage", "{ __typename }");
       expect(bad.status).toBe(401);
     });
 
     it("a subgraph reached directly verifies the token itself", async () => {
-      const anonymous = await graphql(`${stack.url}/subgraphs/booking/graphql`, undefined, "{ bookingEngines { id } }");
+      const anonymous = await graphql(`${t.stack.url}/subgraphs/booking/graphql`, undefined, "{ bookingEngines { id } }");
       expect(anonymous.status).toBe(401);
       expect(anonymous.body.errors?.[0].extensions?.code).toBe("UNAUTHENTICATED");
-      const forged = await graphql(`${stack.url}/subgraphs/catalogue/graphql`, `${consumer.slice(0, -4)}AAAA`, "{ me { id } }");
+      const forged = await graphql(`${t.stack.url}/subgraphs/catalogue/graphql`, `${consumer.slice(0, -4)}AAAA`, "{ me { id } }");
       expect(forged.status).toBe(401);
-      const allowed = await graphql(`${stack.url}/subgraphs/catalogue/graphql`, consumer, "{ me { roles } }");
+      const allowed = await graphql(`${t.stack.url}/subgraphs/catalogue/graphql`, consumer, "{ me { roles } }");
       expect(allowed.status).toBe(200);
       expect(allowed.body.data?.me.roles).toEqual(["CONSUMER"]);
     });
@@ -62,40 +54,40 @@ describe("authentication and authorisation on GraphQL and REST", () => {
 
   describe("403 when authenticated but not permitted", () => {
     it("REST answers 403 in the error body", async () => {
-      const response = await getJson(`${stack.url}/api/organisations`, consumer);
+      const response = await getJson(`${t.stack.url}/api/organisations`, consumer);
       expect(response.status).toBe(403);
       expect(response.body).toMatchObject({ status: 403, code: "FORBIDDEN", message: expect.stringContaining("OPERATOR") });
     });
 
     it("GraphQL answers with extensions.code FORBIDDEN and no data", async () => {
-      const response = await graphql(`${stack.url}/graphql`, consumer, "{ organisations { id } }");
+      const response = await graphql(`${t.stack.url}/graphql`, consumer, "{ organisations { id } }");
       expect(response.body.errors?.[0].extensions?.code).toBe("FORBIDDEN");
       expect(response.body.data).toBeNull();
     });
 
     it("lets a platform role through the same paths", async () => {
-      const rest = await getJson(`${stack.url}/api/organisations`, operator);
+      const rest = await getJson(`${t.stack.url}/api/organisations`, operator);
       expect(rest.status).toBe(200);
       expect(Array.isArray(rest.body.items)).toBe(true);
-      const graph = await graphql(`${stack.url}/graphql`, operator, "{ organisations { id name } }");
+      const graph = await graphql(`${t.stack.url}/graphql`, operator, "{ organisations { id name } }");
       expect(graph.body.errors).toBeUndefined();
     });
 
     it("hides another organisation: its id reads as not found", async () => {
-      const other = await stack.createAccount("CONSUMER");
-      const otherToken = (await stack.login(other.username, other.password)).access_token;
-      const otherOrg = (await getJson(`${stack.url}/api/me`, otherToken)).body.organisation.id;
-      const response = await graphql(`${stack.url}/graphql`, consumer, "query ($id: Int!) { organisation(id: $id) { name } }", { id: otherOrg });
+      const other = await t.stack.createAccount("CONSUMER");
+      const otherToken = (await t.stack.login(other.username, other.password)).access_token;
+      const otherOrg = (await getJson(`${t.stack.url}/api/me`, otherToken)).body.organisation.id;
+      const response = await graphql(`${t.stack.url}/graphql`, consumer, "query ($id: Int!) { organisation(id: $id) { name } }", { id: otherOrg });
       expect(response.body.errors?.[0].extensions?.code).toBe("NOT_FOUND");
     });
   });
 
   describe("the federated graph answers as the caller", () => {
     it("resolves the caller's organisation and booking engine across subgraphs", async () => {
-      const partner = await stack.createAccount("CONTENT_PARTNER", { country: "CH", bookingEngine: "ALPINE_ENGINE" });
-      const token = (await stack.login(partner.username, partner.password)).access_token;
+      const partner = await t.stack.createAccount("CONTENT_PARTNER", { country: "CH", bookingEngine: "ALPINE_ENGINE" });
+      const token = (await t.stack.login(partner.username, partner.password)).access_token;
       const response = await graphql(
-        `${stack.url}/graphql`,
+        `${t.stack.url}/graphql`,
         token,
         `{ me { username roles organisation { name countryCode commercialModel bookingEngine { name kind } } }
            reportingAccess { scope testMode organisation { name countryCode } } }`,
@@ -109,14 +101,14 @@ describe("authentication and authorisation on GraphQL and REST", () => {
         },
         reportingAccess: { scope: "OWN_ORGANISATION", testMode: true, organisation: { name: partner.organisationName, countryCode: "CH" } },
       });
-      const rest = await getJson(`${stack.url}/api/me`, token);
+      const rest = await getJson(`${t.stack.url}/api/me`, token);
       expect(rest.body.organisation).toMatchObject({ country: "CH", bookingEngine: "ALPINE_ENGINE" });
     });
 
     it("refuses operations nested beyond the depth limit before calling any subgraph", async () => {
       let selection = "id";
       for (let level = 0; level < 10; level++) selection = `f${level} { ${selection} }`;
-      const response = await graphql(`${stack.url}/graphql`, consumer, `{ me { organisation { bookingEngine { ${selection} } } } }`);
+      const response = await graphql(`${t.stack.url}/graphql`, consumer, `{ me { organisation { bookingEngine { ${selection} } } } }`);
       expect(response.status).toBe(400);
       expect(response.body.errors?.map((e) => e.message)).toContain("Operation is 14 levels deep; the limit is 12");
     });
@@ -124,39 +116,32 @@ describe("authentication and authorisation on GraphQL and REST", () => {
 
   describe("the REST error body and public endpoints", () => {
     it("answers unknown paths with 404 in the error body", async () => {
-      const response = await getJson(`${stack.url}/api/no-such-thing`, consumer);
+      const response = await getJson(`${t.stack.url}/api/no-such-thing`, consumer);
       expect(response.status).toBe(404);
       expect(response.body).toMatchObject({ status: 404, code: "NOT_FOUND", requestId: expect.any(String) });
     });
 
     it("keeps the caller's X-Request-Id", async () => {
-      const response = await getJson(`${stack.url}/api/me`, consumer, { "x-request-id": "trace-abc.123" });
+      const response = await getJson(`${t.stack.url}/api/me`, consumer, { "x-request-id": "trace-abc.123" });
       expect(response.headers.get("x-request-id")).toBe("trace-abc.123");
     });
 
     it("serves health without a token", async () => {
-      expect(await getJson(`${stack.url}/health/live`)).toMatchObject({ status: 200, body: { status: "ok" } });
-      expect(await getJson(`${stack.url}/health/ready`)).toMatchObject({ status: 200, body: { status: "ready" } });
+      expect(await getJson(`${t.stack.url}/health/live`)).toMatchObject({ status: 200, body: { status: "ok" } });
+      expect(await getJson(`${t.stack.url}/health/ready`)).toMatchObject({ status: 200, body: { status: "ready" } });
     });
   });
 });
 
 describe("REST input validation", () => {
-  let database: Database;
-  let stack: Stack;
+  const t = useStack();
   let token: string;
   beforeAll(async () => {
-    database = await openTestDatabase();
-    stack = await startStack({ database });
-    token = await stack.tokenFor("CONSUMER");
-  });
-  afterAll(async () => {
-    await stack?.close();
-    await database?.close();
+    token = await t.stack.tokenFor("CONSUMER");
   });
 
   it("answers a value outside the schema with 400 naming the field and the rule", async () => {
-    const response = await getJson(`${stack.url}/api/booking-engines?kind=TELEPATHY`, token);
+    const response = await getJson(`${t.stack.url}/api/booking-engines?kind=TELEPATHY`, token);
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({
       status: 400,
@@ -166,18 +151,18 @@ describe("REST input validation", () => {
   });
 
   it("answers an unknown parameter with 400 naming it", async () => {
-    const response = await getJson(`${stack.url}/api/booking-engines?colour=blue`, token);
+    const response = await getJson(`${t.stack.url}/api/booking-engines?colour=blue`, token);
     expect(response.status).toBe(400);
     expect(response.body.details).toEqual([expect.objectContaining({ field: "querystring.colour", rule: "additionalProperties" })]);
   });
 
   it("filters by a valid value", async () => {
-    await stack.createAccount("CONTENT_PARTNER", { bookingEngine: `FILTER_${Date.now()}` });
-    const inventory = await getJson(`${stack.url}/api/booking-engines?kind=INVENTORY`, token);
+    await t.stack.createAccount("CONTENT_PARTNER", { bookingEngine: `FILTER_${Date.now()}` });
+    const inventory = await getJson(`${t.stack.url}/api/booking-engines?kind=INVENTORY`, token);
     expect(inventory.status).toBe(200);
     expect(inventory.body.items.length).toBeGreaterThan(0);
     expect(inventory.body.items.every((e: { kind: string }) => e.kind === "INVENTORY")).toBe(true);
-    const octo = await getJson(`${stack.url}/api/booking-engines?kind=OCTO`, token);
+    const octo = await getJson(`${t.stack.url}/api/booking-engines?kind=OCTO`, token);
     expect(octo.body.items.every((e: { kind: string }) => e.kind === "OCTO")).toBe(true);
   });
 });

@@ -1,38 +1,27 @@
 import { decodeJwt, decodeProtectedHeader, SignJWT } from "jose";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../drizzle/database.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { accounts, refreshTokens } from "../../drizzle/schema.js";
-import { getJson, ManualClock, openTestDatabase, startStack, type Stack } from "../support/stack.js";
+import { getJson, ManualClock, useStack } from "../support/stack.js";
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields);
 
 describe("token endpoint (spec 1, Authentication)", () => {
-  let database: Database;
-  let stack: Stack;
   const clock = new ManualClock(new Date("2026-11-22T10:00:00Z"));
-
-  beforeAll(async () => {
-    database = await openTestDatabase();
-    stack = await startStack({ database, clock });
-  });
-  afterAll(async () => {
-    await stack?.close();
-    await database?.close();
-  });
+  const t = useStack({ clock });
 
   const post = async (body: URLSearchParams | string, contentType = "application/x-www-form-urlencoded") => {
-    const response = await fetch(stack.tokenUrl, { method: "POST", headers: { "content-type": contentType }, body });
+    const response = await fetch(t.stack.tokenUrl, { method: "POST", headers: { "content-type": contentType }, body });
     return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
   };
   const passwordGrant = (username: string, password: string) =>
     post(form({ client_id: "content-partner-api", grant_type: "password", username, password }));
   const refreshGrant = (refreshToken: string) =>
     post(form({ client_id: "content-partner-api", grant_type: "refresh_token", refresh_token: refreshToken }));
-  const me = (token: string) => getJson(`${stack.url}/api/me`, token);
+  const me = (token: string) => getJson(`${t.stack.url}/api/me`, token);
 
   it("grants a 300-second bearer token for good credentials, in the OAuth 2.0 shape", async () => {
-    const { username, password } = await stack.createAccount("CONSUMER");
+    const { username, password } = await t.stack.createAccount("CONSUMER");
     const response = await passwordGrant(username, password);
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
@@ -43,7 +32,7 @@ describe("token endpoint (spec 1, Authentication)", () => {
     expect(header.alg).toBe("ES256");
     const claims = decodeJwt(response.body.access_token);
     expect(claims).toMatchObject({
-      iss: `${stack.url}/auth/realms/activities`,
+      iss: `${t.stack.url}/auth/realms/activities`,
       aud: "activities-api",
       azp: "content-partner-api",
       preferred_username: username,
@@ -57,14 +46,14 @@ describe("token endpoint (spec 1, Authentication)", () => {
   });
 
   it("stores passwords with argon2id, never in clear", async () => {
-    const { username, password } = await stack.createAccount("CONSUMER");
-    const [row] = await database.db.select().from(accounts).where(eq(accounts.username, username));
+    const { username, password } = await t.stack.createAccount("CONSUMER");
+    const [row] = await t.database.db.select().from(accounts).where(eq(accounts.username, username));
     expect(row.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(row.passwordHash).not.toContain(password);
   });
 
   it("refuses a wrong password and an unknown user alike with invalid_grant", async () => {
-    const { username } = await stack.createAccount("CONSUMER");
+    const { username } = await t.stack.createAccount("CONSUMER");
     for (const attempt of [await passwordGrant(username, "wrong-password-123"), await passwordGrant("nobody-at-all", "whatever-password")]) {
       expect(attempt.status).toBe(400);
       expect(attempt.body).toEqual({ error: "invalid_grant", error_description: "Invalid user credentials" });
@@ -102,9 +91,9 @@ describe("token endpoint (spec 1, Authentication)", () => {
   });
 
   it("refuses a disabled account", async () => {
-    const { username, password } = await stack.createAccount("CONSUMER");
+    const { username, password } = await t.stack.createAccount("CONSUMER");
     const before = await passwordGrant(username, password);
-    await stack.service.identity.accounts.disableAccount(username);
+    await t.stack.service.identity.accounts.disableAccount(username);
     const after = await passwordGrant(username, password);
     expect(after.status).toBe(400);
     expect(after.body).toEqual({ error: "invalid_grant", error_description: "Account disabled" });
@@ -114,7 +103,7 @@ describe("token endpoint (spec 1, Authentication)", () => {
   });
 
   it("lets an access token expire after 300 seconds", async () => {
-    const { username, password } = await stack.createAccount("CONSUMER");
+    const { username, password } = await t.stack.createAccount("CONSUMER");
     const { body } = await passwordGrant(username, password);
     clock.advance(299);
     expect((await me(body.access_token)).status).toBe(200);
@@ -126,7 +115,7 @@ describe("token endpoint (spec 1, Authentication)", () => {
   });
 
   it("extends by 300 seconds per refresh, never beyond 30 minutes after the password grant", async () => {
-    const { username, password } = await stack.createAccount("CONSUMER");
+    const { username, password } = await t.stack.createAccount("CONSUMER");
     const first = await passwordGrant(username, password);
     let refreshToken = first.body.refresh_token;
     // Five refreshes, each just before the access token runs out: 25 minutes in.
@@ -157,7 +146,7 @@ describe("token endpoint (spec 1, Authentication)", () => {
   });
 
   it("rotates refresh tokens: a reused one is refused and ends the session", async () => {
-    const { username, password } = await stack.createAccount("CONSUMER");
+    const { username, password } = await t.stack.createAccount("CONSUMER");
     const first = await passwordGrant(username, password);
     const second = await refreshGrant(first.body.refresh_token);
     expect(second.status).toBe(200);
@@ -171,11 +160,11 @@ describe("token endpoint (spec 1, Authentication)", () => {
   });
 
   it("lets only one of two concurrent refreshes with the same token succeed", async () => {
-    const { username, password } = await stack.createAccount("CONSUMER");
+    const { username, password } = await t.stack.createAccount("CONSUMER");
     const first = await passwordGrant(username, password);
     const results = await Promise.all([refreshGrant(first.body.refresh_token), refreshGrant(first.body.refresh_token)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
-    const rows = await database.db.select().from(refreshTokens).where(eq(refreshTokens.sessionId, decodeJwt(first.body.access_token).sid as string));
+    const rows = await t.database.db.select().from(refreshTokens).where(eq(refreshTokens.sessionId, decodeJwt(first.body.access_token).sid as string));
     expect(rows.filter((r) => !r.usedAt && !r.revoked)).toHaveLength(0);
   });
 
@@ -188,7 +177,7 @@ describe("token endpoint (spec 1, Authentication)", () => {
   describe("forged tokens", () => {
     let good: string;
     beforeAll(async () => {
-      const { username, password } = await stack.createAccount("CONSUMER");
+      const { username, password } = await t.stack.createAccount("CONSUMER");
       good = (await passwordGrant(username, password)).body.access_token;
     });
     const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -216,7 +205,7 @@ describe("token endpoint (spec 1, Authentication)", () => {
     });
 
     it("refuses an HMAC token keyed with the published public key", async () => {
-      const jwks = (await getJson(`${stack.url}/auth/realms/activities/protocol/openid-connect/certs`)).body;
+      const jwks = (await getJson(`${t.stack.url}/auth/realms/activities/protocol/openid-connect/certs`)).body;
       const claims = decodeJwt(good);
       const forged = await new SignJWT(claims)
         .setProtectedHeader({ alg: "HS256", kid: jwks.keys[0].kid, typ: "at+jwt" })
@@ -235,12 +224,12 @@ describe("token endpoint (spec 1, Authentication)", () => {
   });
 
   it("publishes its signing keys and a discovery document without a token", async () => {
-    const discovery = await getJson(`${stack.url}/auth/realms/activities/.well-known/openid-configuration`);
+    const discovery = await getJson(`${t.stack.url}/auth/realms/activities/.well-known/openid-configuration`);
     expect(discovery.status).toBe(200);
     expect(discovery.body).toMatchObject({
-      issuer: `${stack.url}/auth/realms/activities`,
-      token_endpoint: `${stack.url}/auth/realms/activities/protocol/openid-connect/token`,
-      jwks_uri: `${stack.url}/auth/realms/activities/protocol/openid-connect/certs`,
+      issuer: `${t.stack.url}/auth/realms/activities`,
+      token_endpoint: `${t.stack.url}/auth/realms/activities/protocol/openid-connect/token`,
+      jwks_uri: `${t.stack.url}/auth/realms/activities/protocol/openid-connect/certs`,
       grant_types_supported: ["password", "refresh_token"],
     });
     const jwks = await getJson(discovery.body.jwks_uri);

@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../drizzle/database.js";
-import { getJson, openTestDatabase, startStack, type Stack } from "../support/stack.js";
+import { describe, expect, it } from "vitest";
+import { getJson, useStack } from "../support/stack.js";
 
 const CONSOLE = "/api/content-partner/swagger-ui";
 
 describe("OpenAPI document and the interactive console (spec 1, Authentication item 9)", () => {
-  let database: Database;
-  let stack: Stack;
-  beforeAll(async () => {
-    database = await openTestDatabase();
-    stack = await startStack({ database });
-  });
-  afterAll(async () => {
-    await stack?.close();
-    await database?.close();
-  });
+  const t = useStack();
 
   it("serves Swagger UI at the documented address from the service itself, no CDN", async () => {
-    const page = await fetch(`${stack.url}${CONSOLE}/index.html`);
+    const page = await fetch(`${t.stack.url}${CONSOLE}/index.html`);
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toMatch(/text\/html/);
     const html = await page.text();
@@ -25,15 +15,15 @@ describe("OpenAPI document and the interactive console (spec 1, Authentication i
     expect(scripts.length).toBeGreaterThan(0);
     for (const src of scripts) {
       expect(src).not.toMatch(/^https?:/);
-      const asset = await fetch(new URL(src, `${stack.url}${CONSOLE}/index.html`));
+      const asset = await fetch(new URL(src, `${t.stack.url}${CONSOLE}/index.html`));
       expect(asset.status, src).toBe(200);
     }
-    const initializer = await (await fetch(`${stack.url}${CONSOLE}/static/swagger-initializer.js`)).text();
+    const initializer = await (await fetch(`${t.stack.url}${CONSOLE}/static/swagger-initializer.js`)).text();
     expect(initializer).toContain("persistAuthorization");
   });
 
   it("publishes an OpenAPI document generated from the route schemas, with the token schemes Authorize uses", async () => {
-    const { status, body } = await getJson(`${stack.url}${CONSOLE}/json`);
+    const { status, body } = await getJson(`${t.stack.url}${CONSOLE}/json`);
     expect(status).toBe(200);
     expect(body.openapi).toBe("3.1.0");
     expect(body.components.securitySchemes).toEqual({
@@ -56,8 +46,8 @@ describe("OpenAPI document and the interactive console (spec 1, Authentication i
   });
 
   it("answers the console's own calls with a pasted token", async () => {
-    const token = await stack.tokenFor("CONSUMER");
-    const response = await getJson(`${stack.url}/api/booking-engines`, token);
+    const token = await t.stack.tokenFor("CONSUMER");
+    const response = await getJson(`${t.stack.url}/api/booking-engines`, token);
     expect(response.status).toBe(200);
     expect(response.body.items).toEqual(expect.any(Array));
   });

@@ -1,35 +1,27 @@
 import { randomUUID } from "node:crypto";
 import { createClient, type Client, type ExecutionResult } from "graphql-ws";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import type { Database } from "../../drizzle/database.js";
-import { openTestDatabase, startStack, type Stack } from "../support/stack.js";
+import { useStack } from "../support/stack.js";
 
 /** graphql-ws on /graphql: authenticated connections, queries through the gateway, subscriptions from the event channel. */
 describe("graphql-ws at /graphql", () => {
-  let database: Database;
-  let stack: Stack;
+  const t = useStack();
   let platformToken: string;
   let consumerToken: string;
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    database = await openTestDatabase();
-    stack = await startStack({ database });
-    platformToken = await stack.tokenFor("PLATFORM_CATALOG_MANAGEMENT");
-    consumerToken = await stack.tokenFor("CONSUMER");
+    platformToken = await t.stack.tokenFor("PLATFORM_CATALOG_MANAGEMENT");
+    consumerToken = await t.stack.tokenFor("CONSUMER");
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((c) => c.dispose()));
   });
-  afterAll(async () => {
-    await stack?.close();
-    await database?.close();
-  });
 
   const connect = (token: string | undefined, onClose?: (code: number, reason: string) => void) => {
     const client = createClient({
-      url: `${stack.url.replace("http", "ws")}/graphql`,
+      url: `${t.stack.url.replace("http", "ws")}/graphql`,
       webSocketImpl: WebSocket,
       retryAttempts: 0,
       lazy: false,
@@ -92,9 +84,9 @@ describe("graphql-ws at /graphql", () => {
     await new Promise((r) => setTimeout(r, 300));
     // An engine made in a transaction that fails is never announced.
     await expect(
-      stack.service.identity.accounts.createAccount({ username: "x", role: "CONSUMER", organisation: "Nope", country: "FR", model: "agent", bookingEngine: `${engineName}_GONE` }),
+      t.stack.service.identity.accounts.createAccount({ username: "x", role: "CONSUMER", organisation: "Nope", country: "FR", model: "agent", bookingEngine: `${engineName}_GONE` }),
     ).rejects.toThrow();
-    await stack.createAccount("CONTENT_PARTNER", { bookingEngine: engineName });
+    await t.stack.createAccount("CONTENT_PARTNER", { bookingEngine: engineName });
     await Promise.race([firstMessage, new Promise((_, reject) => setTimeout(() => reject(new Error("no message within 5 s")), 5000))]);
     unsubscribe();
     expect(received).toHaveLength(1);

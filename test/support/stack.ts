@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll } from "vitest";
 import { ManualClock, systemClock, type Clock } from "../../core/clock.js";
 import { loadConfig, type Config } from "../../core/config.js";
 import { createLogger } from "../../core/logger.js";
@@ -117,4 +118,21 @@ export async function getJson(url: string, token?: string, headers: Record<strin
   const response = await fetch(url, { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/**
+ * One database and one running service for the tests of a `describe` block, started before them
+ * and stopped after. Read `.stack` and `.database` inside tests and hooks.
+ */
+export function useStack(options: { clock?: Clock; env?: Record<string, string> } = {}): { stack: Stack; database: Database } {
+  const handle = {} as { stack: Stack; database: Database };
+  beforeAll(async () => {
+    handle.database = await openTestDatabase();
+    handle.stack = await startStack({ database: handle.database, ...options });
+  });
+  afterAll(async () => {
+    await handle.stack?.close();
+    await handle.database?.close();
+  });
+  return handle;
 }
