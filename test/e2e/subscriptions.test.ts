@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createClient, type Client, type ExecutionResult } from "graphql-ws";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { useStack } from "../support/stack.js";
+import { ManualClock, useStack } from "../support/stack.js";
 
 /** graphql-ws on /graphql: authenticated connections, queries through the gateway, subscriptions from the event channel. */
 describe("graphql-ws at /graphql", () => {
@@ -92,5 +92,39 @@ describe("graphql-ws at /graphql", () => {
     expect(received).toHaveLength(1);
     expect(received[0].errors).toBeUndefined();
     expect(received[0].data).toEqual({ registered: { name: engineName, kind: "INVENTORY", engineId: expect.any(Number) } });
+  });
+});
+
+describe("subscriptions and the session cap", () => {
+  const clock = new ManualClock(new Date("2031-03-01T08:00:00Z"));
+  const t = useStack({ clock });
+
+  it("ends a subscription with UNAUTHENTICATED once its session's 30 minutes are over", async () => {
+    const token = await t.stack.tokenFor("OPERATOR");
+    const client = createClient({
+      url: `${t.stack.url.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { Authorization: `Bearer ${token}` },
+    });
+    try {
+      const outcome = new Promise<{ results: ExecutionResult[]; completed: boolean }>((resolve) => {
+        const results: ExecutionResult[] = [];
+        client.subscribe(
+          { query: "subscription { bookingEngineRegistered { name } }" },
+          { next: (r) => results.push(r as ExecutionResult), error: () => resolve({ results, completed: false }), complete: () => resolve({ results, completed: true }) },
+        );
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      clock.advance(31 * 60);
+      await t.stack.createAccount("CONTENT_PARTNER", { bookingEngine: `LATE_${randomUUID().slice(0, 8).toUpperCase().replace(/-/g, "")}` });
+      const { results, completed } = await outcome;
+      expect(completed).toBe(true);
+      expect(results).toHaveLength(1);
+      expect(results[0].errors?.[0]).toMatchObject({ extensions: { code: "UNAUTHENTICATED" } });
+      expect(results[0].data).toBeUndefined();
+    } finally {
+      await client.dispose();
+    }
   });
 });

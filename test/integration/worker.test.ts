@@ -1,0 +1,47 @@
+import { randomUUID } from "node:crypto";
+import { eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualClock } from "../../core/clock.js";
+import { createLogger } from "../../core/logger.js";
+import type { Database } from "../../drizzle/database.js";
+import { accounts, passwordSetupTokens, refreshTokens } from "../../drizzle/schema.js";
+import { startWorker } from "../../server/worker.js";
+import { openTestDatabase } from "../support/stack.js";
+
+describe("worker housekeeping", () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(async () => database?.close());
+
+  it("removes expired refresh tokens and long-expired setup links, and keeps live ones", async () => {
+    const clock = new ManualClock(new Date("2030-01-01T12:00:00Z"));
+    const [account] = await database.db.insert(accounts).values({ username: `worker-${randomUUID()}`, roles: ["OPERATOR"] }).returning();
+    const at = (minutes: number) => new Date(clock.now().getTime() + minutes * 60_000);
+    const refresh = (hash: string, expiresAt: Date) => ({
+      tokenHash: hash,
+      sessionId: randomUUID(),
+      accountId: account.id,
+      environment: "sandbox" as const,
+      sessionStartedAt: at(-60),
+      expiresAt,
+    });
+    const ids = { expired: randomUUID(), live: randomUUID(), oldLink: randomUUID(), recentLink: randomUUID() };
+    await database.db.insert(refreshTokens).values([refresh(ids.expired, at(-1)), refresh(ids.live, at(10))]);
+    await database.db.insert(passwordSetupTokens).values([
+      { tokenHash: ids.oldLink, accountId: account.id, expiresAt: at(-8 * 24 * 60) },
+      { tokenHash: ids.recentLink, accountId: account.id, expiresAt: at(-60) },
+    ]);
+
+    const worker = startWorker({ database, clock, logger: createLogger("silent"), intervalMs: 3_600_000 });
+    await worker.runOnce();
+    await worker.stop();
+
+    const refreshLeft = await database.db.select().from(refreshTokens).where(inArray(refreshTokens.tokenHash, [ids.expired, ids.live]));
+    expect(refreshLeft.map((r) => r.tokenHash)).toEqual([ids.live]);
+    const linksLeft = await database.db.select().from(passwordSetupTokens).where(eq(passwordSetupTokens.accountId, account.id));
+    // A recently expired link stays a while, so the page can still say "expired" rather than "unknown".
+    expect(linksLeft.map((l) => l.tokenHash)).toEqual([ids.recentLink]);
+  });
+});
