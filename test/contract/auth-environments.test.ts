@@ -76,3 +76,22 @@ describe("signing keys survive a restart", () => {
     }
   });
 });
+
+describe("the realm comes from configuration", () => {
+  it("serves the identity paths under AUTH_REALM", async () => {
+    const database = await openTestDatabase();
+    const stack = await startStack({ database, env: { AUTH_REALM: "partners" } });
+    try {
+      expect(stack.tokenUrl).toBe(`${stack.url}/auth/realms/partners/protocol/openid-connect/token`);
+      const discovery = await getJson(`${stack.url}/auth/realms/partners/.well-known/openid-configuration`);
+      expect(discovery.body.issuer).toBe(`${stack.url}/auth/realms/partners`);
+      const { username, password } = await stack.createAccount("OPERATOR");
+      const token = (await stack.login(username, password)).access_token;
+      expect((await getJson(`${stack.url}/api/me`, token)).status).toBe(200);
+      expect((await getJson(`${stack.url}/auth/realms/activities/.well-known/openid-configuration`)).status).toBe(404);
+    } finally {
+      await stack.close();
+      await database.close();
+    }
+  });
+});
