@@ -5,6 +5,8 @@ export interface Caller {
   accountId: string;
   username: string;
   roles: Role[];
+  /** OAuth scopes of the presented token. */
+  scopes: string[];
   organisationId: number | null;
   environment: "sandbox" | "production";
   sessionId: string;
@@ -14,3 +16,5 @@ export interface Caller {
 }
 
 export const hasAnyRole = (caller: Caller, wanted: readonly Role[]): boolean => caller.roles.some((role) => wanted.includes(role));
+
+export const hasScope = (caller: Caller, scope: string): boolean => caller.scopes.includes(scope);

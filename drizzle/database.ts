@@ -16,7 +16,7 @@ export type Schema = typeof schema;
 /** The drizzle database both drivers give; repositories depend on this and never on a driver. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction handle or the database itself: repositories accept either. */
-export type Executor = Pick<Db, "select" | "insert" | "update" | "delete" | "execute" | "transaction">;
+export type Executor = Pick<Db, "select" | "selectDistinct" | "insert" | "update" | "delete" | "execute" | "transaction">;
 
 export type DriverName = "pglite" | "postgres";
 

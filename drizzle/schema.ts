@@ -1,12 +1,16 @@
 import { sql } from "drizzle-orm";
 import {
+  bigserial,
   boolean,
   char,
+  date,
+  doublePrecision,
   index,
   integer,
   jsonb,
   pgEnum,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -94,10 +98,177 @@ export const refreshTokens = pgTable(
     environment: environmentName("environment").notNull(),
     /** Time of the password grant that opened the session; the refresh cap counts from here. */
     sessionStartedAt: utc("session_started_at").notNull(),
+    /** OAuth scopes granted at the password grant; refreshes keep them. */
+    scope: text("scope").notNull().default(""),
     expiresAt: utc("expires_at").notNull(),
     usedAt: utc("used_at"),
     revoked: boolean("revoked").notNull().default(false),
     createdAt: utc("created_at").notNull().defaultNow(),
   },
   (t) => [index("refresh_tokens_session").on(t.sessionId), index("refresh_tokens_expires").on(t.expiresAt)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Catalogue (owned by the catalogue subgraph)
+// ---------------------------------------------------------------------------------------------
+
+/** A language object of the contract: ISO 639-1 code → text. */
+export type LanguageText = Record<string, string>;
+
+export const suppliers = pgTable(
+  "suppliers",
+  {
+    id: serial("id").primaryKey(),
+    bookingEngineId: integer("booking_engine_id")
+      .notNull()
+      .references(() => bookingEngines.id),
+    externalId: text("external_id").notNull(),
+    countryCode: char("country_code", { length: 2 }).notNull(),
+    channel: text("channel"),
+    name: text("name"),
+    endpoint: text("endpoint"),
+    logo: text("logo"),
+    website: text("website"),
+    email: text("email"),
+    telephone: text("telephone"),
+    address: text("address"),
+    latitude: doublePrecision("latitude"),
+    longitude: doublePrecision("longitude"),
+    geoHash: text("geo_hash"),
+    creationDate: utc("creation_date").notNull().defaultNow(),
+    updateDate: utc("update_date").notNull().defaultNow(),
+    /** Deleted suppliers are gone for the API; the row stays so their products' history can say DELETED. */
+    deletedAt: utc("deleted_at"),
+  },
+  (t) => [
+    uniqueIndex("suppliers_engine_external_id_live").on(t.bookingEngineId, t.externalId).where(sql`${t.deletedAt} is null`),
+    index("suppliers_engine_live").on(t.bookingEngineId, t.id).where(sql`${t.deletedAt} is null`),
+  ],
+);
+
+export const products = pgTable(
+  "products",
+  {
+    id: serial("id").primaryKey(),
+    supplierId: integer("supplier_id")
+      .notNull()
+      .references(() => suppliers.id),
+    /** The supplier's booking engine: externalIds are unique within it, and a push moves a product between its suppliers. */
+    scopeEngineId: integer("scope_engine_id")
+      .notNull()
+      .references(() => bookingEngines.id),
+    externalId: text("external_id").notNull(),
+    /** The engine the product is booked through; the supplier's unless the product names another. */
+    bookingEngineId: integer("booking_engine_id")
+      .notNull()
+      .references(() => bookingEngines.id),
+    title: jsonb("title").$type<LanguageText>().notNull(),
+    subtitle: jsonb("subtitle").$type<LanguageText>(),
+    shortDescription: jsonb("short_description").$type<LanguageText>(),
+    description: jsonb("description").$type<LanguageText>(),
+    experienceHighlights: jsonb("experience_highlights").$type<LanguageText>(),
+    bookingUrl: jsonb("booking_url").$type<LanguageText>(),
+    cancellationCutOff: jsonb("cancellation_cut_off").$type<LanguageText>(),
+    modalitiesIncluded: jsonb("modalities_included").$type<LanguageText>(),
+    modalitiesExcluded: jsonb("modalities_excluded").$type<LanguageText>(),
+    modalitiesAdditionalInfo: jsonb("modalities_additional_info").$type<LanguageText>(),
+    countryCode: char("country_code", { length: 2 }),
+    zipCode: text("zip_code"),
+    cityName: text("city_name"),
+    rating: doublePrecision("rating"),
+    numberOfRatings: integer("number_of_ratings"),
+    channel: text("channel"),
+    internalName: text("internal_name"),
+    reference: text("reference"),
+    instantConfirmation: boolean("instant_confirmation"),
+    instantDelivery: boolean("instant_delivery"),
+    availabilityType: text("availability_type"),
+    redemptionMethod: text("redemption_method"),
+    thumbnailImage: text("thumbnail_image"),
+    minPrice: doublePrecision("min_price"),
+    maxPrice: doublePrecision("max_price"),
+    priceCurrency: char("price_currency", { length: 3 }),
+    pricingUnit: text("pricing_unit"),
+    priceLevel: integer("price_level"),
+    averagePrice: doublePrecision("average_price"),
+    minParticipants: integer("min_participants"),
+    maxParticipants: integer("max_participants"),
+    address: text("address"),
+    placeId: text("place_id"),
+    website: text("website"),
+    latitude: doublePrecision("latitude"),
+    longitude: doublePrecision("longitude"),
+    geoHash: text("geo_hash"),
+    duration: text("duration"),
+    galleryImages: jsonb("gallery_images").$type<{ title?: string; url: string; order?: number }[]>(),
+    categories: jsonb("categories").$type<{ level: number; code: string; name?: LanguageText; description?: LanguageText }[]>(),
+    availabilityPeriods: jsonb("availability_periods").$type<Record<string, unknown>>(),
+    itinerary: jsonb("itinerary").$type<Record<string, unknown>>(),
+    isCancellable: boolean("is_cancellable"),
+    cancellationCutOffAmount: integer("cancellation_cut_off_amount"),
+    cancellationCutOffUnit: text("cancellation_cut_off_unit"),
+    handiAccess: boolean("handi_access"),
+    estCommNet: doublePrecision("est_comm_net"),
+    estCommFrpricePerc: doublePrecision("est_comm_frprice_perc"),
+    likelyToBeSoldOut: boolean("likely_to_be_sold_out"),
+    skipTheLine: boolean("skip_the_line"),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>(),
+    deprecated: boolean("deprecated").notNull().default(false),
+    creationDate: utc("creation_date").notNull().defaultNow(),
+    updateDate: utc("update_date").notNull().defaultNow(),
+    deletedAt: utc("deleted_at"),
+  },
+  (t) => [
+    uniqueIndex("products_scope_external_id_live").on(t.scopeEngineId, t.externalId).where(sql`${t.deletedAt} is null`),
+    index("products_supplier_live").on(t.supplierId, t.id).where(sql`${t.deletedAt} is null`),
+  ],
+);
+
+export const productChangeType = pgEnum("product_change_type", ["NEW", "UPDATED", "DELETED", "DEPRECATED", "UNDEPRECATED"]);
+
+/** Append-only log of product changes, written in the transaction of the change; spec 3 reads it. */
+export const productChanges = pgTable(
+  "product_changes",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id),
+    changeType: productChangeType("change_type").notNull(),
+    changedAt: utc("changed_at").notNull().defaultNow(),
+  },
+  (t) => [index("product_changes_changed_at").on(t.changedAt), index("product_changes_product").on(t.productId, t.changedAt)],
+);
+
+/** The activities taxonomy of spec 3: level 1 categories and their level 2 subcategories. */
+export const taxonomyNodes = pgTable(
+  "taxonomy_nodes",
+  {
+    uuid: uuid("uuid").primaryKey(),
+    family: text("family").notNull(),
+    level: integer("level").notNull(),
+    /** The code content partners send in product categories. */
+    code: text("code").notNull(),
+    parentUuid: uuid("parent_uuid"),
+    slug: text("slug").notNull(),
+    name: jsonb("name").$type<LanguageText>().notNull(),
+    version: integer("version").notNull().default(1),
+    isCurrent: boolean("is_current").notNull().default(true),
+    startDate: date("start_date", { mode: "string" }).notNull(),
+  },
+  (t) => [uniqueIndex("taxonomy_nodes_slug_version").on(t.slug, t.version), index("taxonomy_nodes_code").on(t.level, t.code)],
+);
+
+/** Which taxonomy nodes a product's categories map to. */
+export const productTaxonomies = pgTable(
+  "product_taxonomies",
+  {
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id),
+    nodeUuid: uuid("node_uuid")
+      .notNull()
+      .references(() => taxonomyNodes.uuid),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.nodeUuid] }), index("product_taxonomies_node").on(t.nodeUuid)],
 );

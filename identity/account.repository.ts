@@ -64,6 +64,10 @@ export const accountRepository = {
     return row;
   },
 
+  async bookingEnginesByIds(db: Executor, ids: readonly number[]): Promise<BookingEngineRow[]> {
+    return ids.length ? db.select().from(bookingEngines).where(inArray(bookingEngines.id, [...ids])) : [];
+  },
+
   /** Inserts the engine unless it exists; `created` tells whether this call made it. */
   async ensureBookingEngine(db: Executor, name: string): Promise<{ engine: BookingEngineRow; created: boolean }> {
     const [inserted] = await db.insert(bookingEngines).values({ name }).onConflictDoNothing().returning();

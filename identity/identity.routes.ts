@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Config } from "../core/config.js";
+import { scopes } from "../core/roles.js";
 import { AccountError } from "./account.service.js";
 import type { Identity } from "./identity.js";
 import { passwordSetupPage } from "./password-setup.page.js";
@@ -37,7 +38,7 @@ export async function identityRoutes(app: FastifyInstance, options: { identity: 
         const username = field("username");
         const password = field("password");
         if (!username || !password) throw new OAuthError("invalid_request", "Missing parameter: username and password are required");
-        return await identity.tokens.passwordGrant(username, password);
+        return await identity.tokens.passwordGrant(username, password, field("scope"));
       }
       if (grantType === "refresh_token") {
         const refreshToken = field("refresh_token");
@@ -68,7 +69,7 @@ export async function identityRoutes(app: FastifyInstance, options: { identity: 
       subject_types_supported: ["public"],
       id_token_signing_alg_values_supported: ["ES256"],
       token_endpoint_auth_methods_supported: ["none"],
-      scopes_supported: ["profile"],
+      scopes_supported: [...scopes],
       claims_supported: ["sub", "iss", "aud", "exp", "iat", "auth_time", "preferred_username", "realm_access", "org_id", "env"],
     };
   });

@@ -21,6 +21,7 @@ interface AccessTokenClaims extends JWTPayload {
   env?: string;
   org_id?: number | null;
   realm_access?: { roles?: string[] };
+  scope?: string;
 }
 
 /**
@@ -64,6 +65,7 @@ export class TokenVerifier {
       accountId: payload.sub!,
       username: payload.preferred_username ?? payload.sub!,
       roles: tokenRoles.filter(isRole),
+      scopes: typeof payload.scope === "string" ? payload.scope.split(" ").filter(Boolean) : [],
       organisationId: typeof payload.org_id === "number" ? payload.org_id : null,
       environment: this.settings.environment,
       sessionId: payload.sid!,

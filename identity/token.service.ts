@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
 import type { Caller } from "../core/caller.js";
 import { epochSeconds, type Clock } from "../core/clock.js";
+import { grantableScopes } from "../core/roles.js";
 import type { Database } from "../drizzle/database.js";
 import { accountRepository } from "./account.repository.js";
 import { verifyPassword } from "./passwords.js";
@@ -29,7 +30,7 @@ export interface TokenResponse {
 /** An OAuth 2.0 error (RFC 6749 section 5.2), carried to the token endpoint as is. */
 export class OAuthError extends Error {
   constructor(
-    readonly error: "invalid_request" | "invalid_client" | "invalid_grant" | "unsupported_grant_type" | "unauthorized_client",
+    readonly error: "invalid_request" | "invalid_client" | "invalid_grant" | "unsupported_grant_type" | "unauthorized_client" | "invalid_scope",
     readonly description: string,
     readonly status: 400 | 401 = 400,
   ) {
@@ -53,13 +54,15 @@ export class TokenService {
     private readonly settings: TokenServiceSettings,
   ) {}
 
-  async passwordGrant(username: string, password: string): Promise<TokenResponse> {
+  /** `requestedScope`: the space-separated `scope` form field; absent means every scope the roles allow. */
+  async passwordGrant(username: string, password: string, requestedScope?: string): Promise<TokenResponse> {
     const account = await accountRepository.byUsername(this.database.db, username);
     const valid = await verifyPassword(account?.passwordHash, password);
     if (!account || !valid) throw new OAuthError("invalid_grant", "Invalid user credentials");
     if (account.disabledAt) throw new OAuthError("invalid_grant", "Account disabled");
+    const scope = grantedScope(account.roles, requestedScope);
     const now = this.settings.clock.now();
-    const session = { id: randomUUID(), startedAt: now };
+    const session = { id: randomUUID(), startedAt: now, scope };
     return this.database.db.transaction(async (tx) => {
       const refreshToken = await this.storeRefreshToken(tx, account.id, session, now);
       return this.respond(account, session, refreshToken, now);
@@ -84,7 +87,7 @@ export class TokenService {
       const account = await accountRepository.byId(tx, row.accountId);
       if (!account || account.disabledAt) return new OAuthError("invalid_grant", "Account disabled");
       await refreshRepo.markUsed(tx, row.tokenHash, now);
-      const session = { id: row.sessionId, startedAt: row.sessionStartedAt };
+      const session = { id: row.sessionId, startedAt: row.sessionStartedAt, scope: row.scope };
       const next = await this.storeRefreshToken(tx, account.id, session, now);
       return this.respond(account, session, next, now);
     });
@@ -104,7 +107,7 @@ export class TokenService {
     const issuedAt = epochSeconds(now);
     return this.sign(
       { id: caller.accountId, username: caller.username, roles: caller.roles, organisationId: caller.organisationId },
-      { id: caller.sessionId, startedAt: caller.authTime },
+      { id: caller.sessionId, startedAt: caller.authTime, scope: caller.scopes.join(" ") },
       issuedAt,
       Math.min(issuedAt + lifetimeSeconds, capAt),
     );
@@ -113,7 +116,7 @@ export class TokenService {
   private async storeRefreshToken(
     tx: Parameters<typeof refreshRepo.insert>[0],
     accountId: string,
-    session: { id: string; startedAt: Date },
+    session: Session,
     now: Date,
   ): Promise<string> {
     const token = newSecret();
@@ -123,6 +126,7 @@ export class TokenService {
       accountId,
       environment: this.settings.environment,
       sessionStartedAt: session.startedAt,
+      scope: session.scope,
       expiresAt: sessionEnd(session.startedAt),
       createdAt: now,
     });
@@ -131,7 +135,7 @@ export class TokenService {
 
   private async respond(
     account: { id: string; username: string; roles: string[]; organisationId: number | null },
-    session: { id: string; startedAt: Date },
+    session: Session,
     refreshToken: string,
     now: Date,
   ): Promise<TokenResponse> {
@@ -145,13 +149,13 @@ export class TokenService {
       refresh_expires_in: Math.max(0, capAt - issuedAt),
       token_type: "Bearer",
       session_state: session.id,
-      scope: "profile",
+      scope: session.scope,
     };
   }
 
   private async sign(
     account: { id: string; username: string; roles: string[]; organisationId: number | null },
-    session: { id: string; startedAt: Date },
+    session: Session,
     issuedAt: number,
     expiresAt: number,
   ): Promise<string> {
@@ -164,7 +168,7 @@ export class TokenService {
       realm_access: { roles: account.roles },
       org_id: account.organisationId,
       env: this.settings.environment,
-      scope: "profile",
+      scope: session.scope,
     })
       .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid, typ: "at+jwt" })
       .setIssuer(this.settings.issuer())
@@ -175,6 +179,22 @@ export class TokenService {
       .setJti(randomUUID())
       .sign(key);
   }
+}
+
+interface Session {
+  id: string;
+  startedAt: Date;
+  /** Space-separated OAuth scopes, fixed at the password grant. */
+  scope: string;
+}
+
+function grantedScope(accountRoles: string[], requested: string | undefined): string {
+  const allowed = grantableScopes(accountRoles);
+  if (requested === undefined || requested.trim() === "") return allowed.join(" ");
+  const asked = [...new Set(requested.split(" ").filter(Boolean))];
+  const refused = asked.filter((scope) => !(allowed as string[]).includes(scope));
+  if (refused.length) throw new OAuthError("invalid_scope", `Scope not allowed for this account: ${refused.join(" ")}`);
+  return allowed.filter((scope) => asked.includes(scope)).join(" ");
 }
 
 const sessionEnd = (startedAt: Date): Date => new Date(startedAt.getTime() + SESSION_MAX_SECONDS * 1000);

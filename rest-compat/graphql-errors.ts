@@ -21,5 +21,7 @@ export function restErrorFrom(errors: readonly GraphQLFormattedError[], override
   if (status === 500) return new RestError(500, "INTERNAL_SERVER_ERROR", "Internal server error");
   const problems = first.extensions?.problems as FieldProblem[] | undefined;
   const errorCode = typeof first.extensions?.errorCode === "number" ? first.extensions.errorCode : undefined;
-  return new RestError(status, code === "BAD_USER_INPUT" ? "VALIDATION_FAILED" : code, first.message, problems, errorCode);
+  const reason = typeof first.extensions?.reason === "string" ? first.extensions.reason : undefined;
+  const restCode = reason ?? (code === "BAD_USER_INPUT" ? "VALIDATION_FAILED" : code);
+  return new RestError(status, restCode, first.message, problems, errorCode);
 }

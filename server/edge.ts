@@ -64,6 +64,7 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
         database,
         verifier: identity.verifier,
         logger,
+        clock: deps.clock,
         schema: composed.subgraphs[name].schema,
       });
       subgraphs[name] = running;

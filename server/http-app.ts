@@ -71,9 +71,15 @@ export async function createHttpApp(options: { logger: Logger; readiness: () => 
   return app;
 }
 
-function fieldOf(context: string | undefined, instancePath: string, params: Record<string, unknown>): string {
-  const path = instancePath.replace(/^\//, "").replace(/\//g, ".");
+/** The offending field as the subgraph validators name it: `geoLocation.latitude`, `galleryImage[0].url`, `pageNumber`. */
+function fieldOf(_context: string | undefined, instancePath: string, params: Record<string, unknown>): string {
+  const path = instancePath
+    .split("/")
+    .filter(Boolean)
+    .map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`))
+    .join("")
+    .replace(/^\./, "");
   const missing = typeof params.missingProperty === "string" ? params.missingProperty : undefined;
   const extra = typeof params.additionalProperty === "string" ? params.additionalProperty : undefined;
-  return [context, path, missing ?? extra].filter(Boolean).join(".");
+  return [path, missing ?? extra].filter(Boolean).join(".");
 }

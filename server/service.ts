@@ -6,6 +6,7 @@ import { createLogger, type Logger } from "../core/logger.js";
 import { openDatabase, type Database } from "../drizzle/database.js";
 import { seedDemo, type SeededAccount } from "../drizzle/seed/demo.js";
 import { createIdentity, type Identity } from "../identity/identity.js";
+import { taxonomyRepository } from "../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
 import { buildEdge, type Edge } from "./edge.js";
 import { createHttpApp } from "./http-app.js";
 import { buildSubgraphApp } from "./subgraph-app.js";
@@ -42,6 +43,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const identity = createIdentity(config, database, clock);
   // The first key is made before serving, so concurrent first requests cannot each make one.
   await identity.keys.signingKey();
+  // Reference data every role relies on (category codes are validated against it).
+  await taxonomyRepository.ensureSeed(database.db);
 
   let seeded: SeededAccount[] = [];
   let edge: Edge | undefined;
@@ -64,7 +67,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     });
     closeApp = () => app.close();
   } else {
-    const subgraph = await buildSubgraphApp(config.role, { database, identity, logger });
+    const subgraph = await buildSubgraphApp(config.role, { database, identity, logger, clock });
     app = subgraph.app;
     closeApp = subgraph.close;
   }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { mountApollo } from "../core/apollo-fastify.js";
+import type { Clock } from "../core/clock.js";
 import type { Logger } from "../core/logger.js";
 import type { Database } from "../drizzle/database.js";
 import type { Identity } from "../identity/identity.js";
@@ -8,8 +9,13 @@ import { subgraphDefinitions, type SubgraphName } from "../subgraphs/subgraphs.j
 import { createHttpApp } from "./http-app.js";
 
 /** One subgraph run as its own role: its Apollo Server at /graphql, plus health endpoints. */
-export async function buildSubgraphApp(name: SubgraphName, deps: { database: Database; identity: Identity; logger: Logger }) {
-  const subgraph = await startSubgraph(subgraphDefinitions[name], { database: deps.database, verifier: deps.identity.verifier, logger: deps.logger });
+export async function buildSubgraphApp(name: SubgraphName, deps: { database: Database; identity: Identity; logger: Logger; clock: Clock }) {
+  const subgraph = await startSubgraph(subgraphDefinitions[name], {
+    database: deps.database,
+    verifier: deps.identity.verifier,
+    logger: deps.logger,
+    clock: deps.clock,
+  });
   const app: FastifyInstance = await createHttpApp({
     logger: deps.logger,
     readiness: async () => {

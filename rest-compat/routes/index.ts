@@ -1,7 +1,34 @@
 import type { RestRoute } from "../rest-route.js";
 import { getMeRoute } from "./account/get-me.route.js";
 import { listOrganisationsRoute } from "./account/list-organisations.route.js";
+import { createSupplierRoute } from "./api-supplier/create-supplier.route.js";
+import { deleteSupplierRoute } from "./api-supplier/delete-supplier.route.js";
+import { getSupplierRoute } from "./api-supplier/get-supplier.route.js";
+import { updateSupplierRoute } from "./api-supplier/update-supplier.route.js";
+import { createProductRoute } from "./api-supplier-product/create-product.route.js";
+import { listProductsNoSlashRoute, listProductsRoute } from "./api-supplier-product/list-products.route.js";
+import { deleteProductRoute, deprecateProductRoute, undeprecateProductRoute, updateProductRoute } from "./api-supplier-product/manage-product.routes.js";
+import { listSuppliersRoute } from "./api-suppliers/list-suppliers.route.js";
 import { listBookingEnginesRoute } from "./booking-engines/list-booking-engines.route.js";
 
-/** Every REST path the layer serves; folder names follow the path's first segments. */
-export const restRoutes: RestRoute<never>[] = [getMeRoute, listOrganisationsRoute, listBookingEnginesRoute] as RestRoute<never>[];
+/**
+ * Every REST path the layer serves. Folders follow the path: api-supplier (/api/supplier/…),
+ * api-suppliers (/api/suppliers), api-supplier-product (/api/supplier/{id}/product…).
+ */
+export const restRoutes = [
+  getMeRoute,
+  listOrganisationsRoute,
+  listBookingEnginesRoute,
+  createSupplierRoute,
+  getSupplierRoute,
+  updateSupplierRoute,
+  deleteSupplierRoute,
+  listSuppliersRoute,
+  createProductRoute,
+  listProductsRoute,
+  listProductsNoSlashRoute,
+  updateProductRoute,
+  deleteProductRoute,
+  deprecateProductRoute,
+  undeprecateProductRoute,
+] as RestRoute<never>[];

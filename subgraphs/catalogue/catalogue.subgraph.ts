@@ -1,20 +1,39 @@
 import type { GraphQLSchema } from "graphql";
-import { buildFederatedSchema } from "../common/build-subgraph.js";
-import type { CatalogueContext } from "./loaders.js";
-import { toOrganisation } from "./organisation/organisation.service.js";
-import { OrganisationResolver } from "./organisation/organisation.resolver.js";
 import { notFound } from "../../core/errors.js";
+import { buildFederatedSchema } from "../common/build-subgraph.js";
+import { LocalizedTextResolver } from "./language/localized-text.js";
+import type { CatalogueContext } from "./loaders.js";
+import { OrganisationResolver } from "./organisation/organisation.resolver.js";
+import { toOrganisation } from "./organisation/organisation.service.js";
+import { ProductResolver } from "./product/product.resolver.js";
+import { toProduct } from "./product/product.service.js";
+import { SupplierResolver } from "./supplier/supplier.resolver.js";
+import { toSupplier } from "./supplier/supplier.service.js";
 
 export { catalogueLoaders } from "./loaders.js";
 
-/** The catalogue subgraph: organisations and accounts now; suppliers, products and taxonomy next. */
+/** The catalogue subgraph: organisations, suppliers, products and their taxonomy. */
 export function buildCatalogueSchema(): Promise<GraphQLSchema> {
-  return buildFederatedSchema([OrganisationResolver], {
+  return buildFederatedSchema([OrganisationResolver, SupplierResolver, ProductResolver, LocalizedTextResolver], {
     Organisation: {
       async __resolveReference(reference: { id: number }, ctx: CatalogueContext) {
         const row = await ctx.loaders.organisation.load(reference.id);
         if (!row) throw notFound(`Organisation ${reference.id} not found`);
         return toOrganisation(row);
+      },
+    },
+    Supplier: {
+      async __resolveReference(reference: { id: number }, ctx: CatalogueContext) {
+        const row = await ctx.loaders.supplier.load(reference.id);
+        if (!row) throw notFound(`Supplier ${reference.id} not found`);
+        return toSupplier(row);
+      },
+    },
+    Product: {
+      async __resolveReference(reference: { id: number }, ctx: CatalogueContext) {
+        const row = await ctx.loaders.product.load(reference.id);
+        if (!row) throw notFound(`Product ${reference.id} not found`);
+        return toProduct(row, await ctx.loaders.bookingEngine.load(row.bookingEngineId));
       },
     },
   });

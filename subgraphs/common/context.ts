@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Caller } from "../../core/caller.js";
+import type { Clock } from "../../core/clock.js";
 import { unauthenticated } from "../../core/errors.js";
 import { acceptedLanguages } from "../../core/language.js";
 import type { Database } from "../../drizzle/database.js";
@@ -12,6 +13,8 @@ export interface SubgraphContext<Loaders = unknown> {
   languages: string[];
   database: Database;
   loaders: Loaders;
+  /** The service's clock: change dates and expiries come from here, so tests can move time. */
+  clock: Clock;
 }
 
 export type HeaderMap = IncomingHttpHeaders | Map<string, string> | Record<string, string | string[] | undefined>;
@@ -30,6 +33,7 @@ export function subgraphContextFactory<Loaders>(
   verifier: TokenVerifier,
   database: Database,
   makeLoaders: (database: Database, caller: Caller) => Loaders,
+  clock: Clock,
 ) {
   return async (headers: HeaderMap): Promise<SubgraphContext<Loaders>> => {
     const token = bearerToken(header(headers, "authorization"));
@@ -47,6 +51,7 @@ export function subgraphContextFactory<Loaders>(
       languages: acceptedLanguages(header(headers, "accept-language")),
       database,
       loaders: makeLoaders(database, caller),
+      clock,
     };
   };
 }

@@ -1,6 +1,7 @@
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
 import type { GraphQLFormattedError, GraphQLSchema } from "graphql";
+import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../core/logger.js";
 import type { Database } from "../../drizzle/database.js";
 import type { TokenVerifier } from "../../identity/token-verifier.js";
@@ -17,7 +18,7 @@ export interface RunningSubgraph {
 /** One subgraph on its own Apollo Server, whether mounted in the single process or run as a role. */
 export async function startSubgraph(
   definition: SubgraphDefinition,
-  deps: { database: Database; verifier: TokenVerifier; logger: Logger; schema?: GraphQLSchema },
+  deps: { database: Database; verifier: TokenVerifier; logger: Logger; clock: Clock; schema?: GraphQLSchema },
 ): Promise<RunningSubgraph> {
   const schema = deps.schema ?? (await definition.buildSchema());
   const logger = deps.logger.child({ subgraph: definition.name });
@@ -35,7 +36,7 @@ export async function startSubgraph(
     name: definition.name,
     schema,
     server,
-    createContext: subgraphContextFactory(deps.verifier, deps.database, definition.makeLoaders) as RunningSubgraph["createContext"],
+    createContext: subgraphContextFactory(deps.verifier, deps.database, definition.makeLoaders, deps.clock) as RunningSubgraph["createContext"],
   };
 }
 
@@ -52,7 +53,7 @@ const EXPECTED_CODES = new Set([
   "OPERATION_RESOLUTION_FAILURE",
 ]);
 
-const PUBLIC_EXTENSIONS = ["problems", "errorCode"] as const;
+const PUBLIC_EXTENSIONS = ["problems", "errorCode", "reason"] as const;
 
 /** Expected errors pass through; anything else is logged in full and shown only as an internal error. */
 export function hideUnexpected(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {

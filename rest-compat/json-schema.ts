@@ -1,0 +1,41 @@
+/** Small helpers for route schemas: they validate JSON types (rules are the subgraph's) and document the contract. */
+export type JsonSchema = Record<string, unknown> & { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema };
+
+export const str = (description: string): JsonSchema => ({ type: "string", description });
+export const int = (description: string): JsonSchema => ({ type: "integer", description });
+export const num = (description: string): JsonSchema => ({ type: "number", description });
+export const bool = (description: string): JsonSchema => ({ type: "boolean", description });
+export const languageObject = (description: string): JsonSchema => ({
+  type: "object",
+  description: `${description}. Language object: ISO 639-1 code → text`,
+  additionalProperties: { type: "string" },
+});
+export const freeObject = (description: string): JsonSchema => ({ type: "object", description, additionalProperties: true });
+export const obj = (properties: Record<string, JsonSchema>, extra: Partial<JsonSchema> = {}): JsonSchema => ({ type: "object", properties, ...extra });
+export const arr = (items: JsonSchema, description: string): JsonSchema => ({ type: "array", items, description });
+
+/** A database id in a path: a positive 32-bit integer, so a non-numeric or absurd id is a 400. */
+export const idParam = (description: string): JsonSchema => ({ type: "integer", minimum: 1, maximum: 2_147_483_647, description });
+
+/**
+ * Keeps only what the schema names (recursively), so that fields the service sets (id,
+ * creationDate, onlineBookable) or does not know are ignored rather than refused by GraphQL.
+ * Objects whose schema allows any property are kept whole.
+ */
+export function pickBySchema(value: unknown, schema: JsonSchema): unknown {
+  if (value === null || value === undefined) return value;
+  if (schema.type === "array" && Array.isArray(value) && schema.items) return value.map((item) => pickBySchema(item, schema.items!));
+  if (schema.type === "object" && typeof value === "object" && !Array.isArray(value) && schema.properties) {
+    const picked: Record<string, unknown> = {};
+    for (const [key, property] of Object.entries(schema.properties)) {
+      if (key in (value as Record<string, unknown>)) picked[key] = pickBySchema((value as Record<string, unknown>)[key], property);
+    }
+    return picked;
+  }
+  return value;
+}
+
+/** Drops null and undefined members: the contract says unset optional fields may be absent. */
+export function compact<T extends Record<string, unknown>>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
+}

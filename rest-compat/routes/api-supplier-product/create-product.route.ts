@@ -1,0 +1,34 @@
+import { pickBySchema } from "../../json-schema.js";
+import type { RestRoute } from "../../rest-route.js";
+import { supplierIdParams } from "../api-supplier/supplier-body.js";
+import { PRODUCT_FIELDS, productBody, productRequestSchema, productResponseSchema, type ProductData } from "./product-body.js";
+
+/**
+ * POST /api/supplier/{supplierId}/product (spec 1, "Create a product"). When another supplier of
+ * the same booking engine holds the externalId, that product moves here (still 201, same id);
+ * the same externalId under this supplier is 400 PRODUCT_EXTERNAL_ID_EXISTS.
+ */
+export const createProductRoute: RestRoute<{ createProduct: { product: ProductData; moved: boolean } }> = {
+  method: "POST",
+  url: "/api/supplier/:supplierId/product",
+  schema: {
+    summary: "Create a product",
+    description:
+      "201 with the product as returned. A product of another supplier of the same booking engine with this externalId moves to this supplier (header X-Product-Moved: true). 400: non-numeric supplier id, invalid field, PRODUCT_EXTERNAL_ID_EXISTS (same externalId under this supplier), UNSUPPORTED_CURRENCY. 404: unknown supplier.",
+    tags: ["Products"],
+    params: supplierIdParams,
+    body: productRequestSchema,
+    response: { 201: productResponseSchema },
+  },
+  operation: /* GraphQL */ `
+    mutation RestCreateProduct($supplierId: Int!, $input: ProductInput!) {
+      createProduct(supplierId: $supplierId, input: $input) { moved product { ...RestProduct } }
+    }
+    ${PRODUCT_FIELDS}
+  `,
+  variables: (request) => ({ supplierId: (request.params as { supplierId: number }).supplierId, input: pickBySchema(request.body, productRequestSchema) }),
+  respond: ({ createProduct }, _request, reply) => {
+    reply.code(201).header("x-product-moved", String(createProduct.moved));
+    return productBody(createProduct.product);
+  },
+};

@@ -1,0 +1,149 @@
+import { arr, bool, compact, freeObject, idParam, int, languageObject, num, obj, str, type JsonSchema } from "../../json-schema.js";
+
+/** The product request body of spec 1 ("Product (request fields for create)"); update takes the same. */
+export const productRequestSchema: JsonSchema = obj(
+  {
+    externalId: str("Identifier of the product on the supplier side (at most 255)"),
+    title: languageObject("Product name per language (at most 255 each)"),
+    countryCode: str("ISO 3166-1 alpha-2"),
+    zipCode: str("At most 20"),
+    cityName: str("At most 255"),
+    rating: num("Average rating, 0 to 5"),
+    numberOfRatings: int("Rating count"),
+    channel: str("Upload channel (at most 32)"),
+    internalName: str("At most 255"),
+    reference: str("Same meaning as externalId (at most 255)"),
+    instantConfirmation: bool("Instant booking confirmation offered"),
+    instantDelivery: bool("Instant ticket delivery offered"),
+    availabilityType: str("START_TIME or OPENING_HOURS"),
+    redemptionMethod: str("MANIFEST, DIGITAL or PRINT"),
+    subtitle: languageObject("Subtitle"),
+    shortDescription: languageObject("Short description"),
+    description: languageObject("Description"),
+    experienceHighlights: languageObject("Highlights; lines separated by the two characters '/n'"),
+    thumbnailImage: str("Link to thumbnail (at most 255)"),
+    bookingEngine: str("Booking engine name; the supplier's engine when absent"),
+    bookingUrl: languageObject("Booking URL per language"),
+    minPrice: num("Minimum price"),
+    maxPrice: num("Maximum price, not below minPrice"),
+    priceCurrency: str("ISO 4217; required with any price"),
+    pricingUnit: str("PER_PERSON, PER_VEHICLE, GROUP, FAMILY, PER_EQUIPMENT, PACKAGE or PER_BOAT"),
+    priceLevel: int("Quartile 1 to 4"),
+    averagePrice: num("Average price (restaurants: average meal price)"),
+    minParticipants: int("Participant minimum"),
+    maxParticipants: int("Participant maximum"),
+    address: str("At most 512"),
+    placeId: str("Place identifier of a map provider (at most 255)"),
+    website: str("At most 512"),
+    geoLocation: obj({ latitude: num("-90 to 90"), longitude: num("-180 to 180"), geoHash: str("Computed when absent") }),
+    duration: str("ISO 8601 duration, e.g. PT3H"),
+    galleryImage: arr(obj({ title: str("Image title"), url: str("Image URL"), order: int("Position in the gallery") }, { required: ["url"] }), "Gallery; responses name it galleryImages"),
+    categories: arr(
+      obj(
+        { level: int("1 = category, 2 = subcategory, 3 = next level"), code: str("Taxonomy code at that level (levels 1 and 2)"), name: languageObject("Name"), description: languageObject("Description") },
+        { required: ["level", "code"] },
+      ),
+      "Categories; level 1 and 2 codes map onto the activities taxonomy",
+    ),
+    availabilityPeriods: freeObject("{weeklyPeriods: [{description, startDate, endDate, sunday..saturday: {open, hours: null | [{start 'HH:MM', end 'HH:MM'}]}, closedDayList}], spontaneousPeriod: {description, eventDateList}}"),
+    itinerary: freeObject("{type: STANDARD|MULTIDAY|HOP_ON_HOP_OFF|UNSTRUCTURED, unitType: ITEM|DAY|ROUTE, unstructuredItinerary (required for UNSTRUCTURED), units: [{title, items: [{title, location: {name, address, placeId, latitude, longitude}}]}]}"),
+    isCancellable: bool("Product cancellable"),
+    cancellationCutOffAmount: int("Numeric cut-off"),
+    cancellationCutOffUnit: str("hour, minute or day"),
+    cancellationCutOff: languageObject("How long before the tour cancellation is still possible"),
+    handiAccess: bool("Accessible to disabled people"),
+    modalitiesIncluded: languageObject("Included"),
+    modalitiesExcluded: languageObject("Excluded"),
+    modalitiesAdditionalInfo: languageObject("Additional information"),
+    estCommNet: num("Estimated net commission"),
+    estCommFrpricePerc: num("Estimated commission as a ratio of retail price, 0 to 1"),
+    likelyToBeSoldOut: bool("Limited remaining spots or high demand"),
+    skipTheLine: bool("Priority access"),
+    metadata: freeObject("Free-form metadata"),
+  },
+  { required: ["externalId", "title"] },
+);
+
+export const supplierProductParams = obj(
+  { supplierId: idParam("Supplier id"), productId: idParam("Product id") },
+  { required: ["supplierId", "productId"] },
+);
+
+const text = "{ translations }";
+/** The GraphQL selection every product response is built from. */
+export const PRODUCT_FIELDS = /* GraphQL */ `
+  fragment RestProduct on Product {
+    id supplierId externalId creationDate updateDate deprecated onlineBookable
+    title ${text} subtitle ${text} shortDescription ${text} description ${text} experienceHighlights ${text}
+    bookingUrl ${text} cancellationCutOff ${text} modalitiesIncluded ${text} modalitiesExcluded ${text} modalitiesAdditionalInfo ${text}
+    country { code name ${text} }
+    zipCode cityName rating numberOfRatings channel internalName reference instantConfirmation instantDelivery
+    availabilityType redemptionMethod thumbnailImage bookingEngine { name }
+    minPrice maxPrice priceCurrency pricingUnit priceLevel averagePrice minParticipants maxParticipants
+    address placeId website geoLocation { latitude longitude geoHash } duration
+    galleryImages { title url order }
+    categories { level code name ${text} description ${text} }
+    availabilityPeriods itinerary isCancellable cancellationCutOffAmount cancellationCutOffUnit handiAccess
+    estCommNet estCommFrpricePerc likelyToBeSoldOut skipTheLine metadata
+  }
+`;
+
+type Localized = { translations: Record<string, string> } | null;
+export interface ProductData {
+  [field: string]: unknown;
+  id: number;
+  title: Localized;
+  country: { code: string; name: Localized } | null;
+  bookingEngine: { name: string };
+  galleryImages: { title: string | null; url: string; order: number | null }[];
+  categories: { level: number; code: string; name: Localized; description: Localized }[];
+  geoLocation: Record<string, unknown> | null;
+}
+
+const localizedFields = [
+  "title",
+  "subtitle",
+  "shortDescription",
+  "description",
+  "experienceHighlights",
+  "bookingUrl",
+  "cancellationCutOff",
+  "modalitiesIncluded",
+  "modalitiesExcluded",
+  "modalitiesAdditionalInfo",
+] as const;
+
+/**
+ * "Product as returned" (spec 1): the supplied fields as language objects, plus id,
+ * creationDate, onlineBookable per language, and country {code, name} instead of countryCode.
+ */
+export function productBody(p: ProductData) {
+  const body: Record<string, unknown> = { ...p };
+  for (const field of localizedFields) body[field] = (p[field] as Localized)?.translations ?? null;
+  body.country = p.country ? { code: p.country.code, name: p.country.name?.translations ?? {} } : null;
+  body.bookingEngine = p.bookingEngine.name;
+  body.galleryImages = p.galleryImages.map((image) => compact(image));
+  body.categories = p.categories.map((c) => compact({ level: c.level, code: c.code, name: c.name?.translations, description: c.description?.translations }));
+  body.geoLocation = p.geoLocation ? compact(p.geoLocation) : null;
+  if (!p.galleryImages.length) delete body.galleryImages;
+  if (!p.categories.length) delete body.categories;
+  return compact(body);
+}
+
+export const productResponseSchema: JsonSchema = {
+  type: "object",
+  description: "Product as returned: supplied fields as sent (language objects), id, creationDate, updateDate, country {code, name}, onlineBookable per language, galleryImages; unset fields absent",
+  additionalProperties: true,
+  properties: {
+    id: { type: "integer" },
+    supplierId: { type: "integer" },
+    externalId: { type: "string" },
+    creationDate: { type: "string", format: "date-time" },
+    updateDate: { type: "string", format: "date-time" },
+    deprecated: { type: "boolean" },
+    title: { type: "object", additionalProperties: { type: "string" } },
+    country: { type: "object", properties: { code: { type: "string" }, name: { type: "object", additionalProperties: { type: "string" } } } },
+    onlineBookable: { type: "object", additionalProperties: { type: "boolean" } },
+    bookingEngine: { type: "string" },
+  },
+};

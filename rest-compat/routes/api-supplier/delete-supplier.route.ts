@@ -1,0 +1,25 @@
+import type { RestRoute } from "../../rest-route.js";
+import { supplierIdParams } from "./supplier-body.js";
+
+/** DELETE /api/supplier/{supplierId} (spec 1, "Delete a supplier"): permanent. */
+export const deleteSupplierRoute: RestRoute<{ deleteSupplier: { id: number; deletedProducts: number } }> = {
+  method: "DELETE",
+  url: "/api/supplier/:supplierId",
+  schema: {
+    summary: "Delete a supplier",
+    description: "Permanent and not reversible: the supplier leaves every list and its products leave the catalogue. 400 non-numeric id; 404 unknown supplier.",
+    tags: ["Suppliers"],
+    params: supplierIdParams,
+    response: {
+      200: {
+        type: "object",
+        properties: { id: { type: "integer" }, deleted: { type: "boolean" }, deletedProducts: { type: "integer", description: "Products that left the catalogue with it" } },
+      },
+    },
+  },
+  operation: /* GraphQL */ `
+    mutation RestDeleteSupplier($id: Int!) { deleteSupplier(id: $id) { id deletedProducts } }
+  `,
+  variables: (request) => ({ id: (request.params as { supplierId: number }).supplierId }),
+  respond: ({ deleteSupplier }) => ({ id: deleteSupplier.id, deleted: true, deletedProducts: deleteSupplier.deletedProducts }),
+};

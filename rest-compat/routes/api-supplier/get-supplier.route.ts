@@ -1,0 +1,21 @@
+import type { RestRoute } from "../../rest-route.js";
+import { SUPPLIER_FIELDS, supplierBody, supplierIdParams, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
+
+/** GET /api/supplier/{supplierId} (spec 1, "Retrieve a supplier"). */
+export const getSupplierRoute: RestRoute<{ supplier: SupplierData }> = {
+  method: "GET",
+  url: "/api/supplier/:supplierId",
+  schema: {
+    summary: "Retrieve a supplier",
+    description: "400 for a non-numeric id; 404 for an unknown or deleted supplier, or one of another booking engine.",
+    tags: ["Suppliers"],
+    params: supplierIdParams,
+    response: { 200: supplierResponseSchema },
+  },
+  operation: /* GraphQL */ `
+    query RestGetSupplier($id: Int!) { supplier(id: $id) { ...RestSupplier } }
+    ${SUPPLIER_FIELDS}
+  `,
+  variables: (request) => ({ id: (request.params as { supplierId: number }).supplierId }),
+  respond: ({ supplier }) => supplierBody(supplier),
+};

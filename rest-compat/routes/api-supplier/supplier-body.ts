@@ -1,0 +1,108 @@
+import { compact, idParam, int, num, obj, str, type JsonSchema } from "../../json-schema.js";
+
+/** The supplier request body of spec 1 (create and update). */
+export const supplierRequestSchema: JsonSchema = obj(
+  {
+    externalId: str("Caller's identifier of the supplier (at most 255)"),
+    country: str("ISO 3166-1 alpha-2"),
+    bookingEngine: int("Booking engine id: required for PLATFORM_CATALOG_MANAGEMENT callers, the caller's own otherwise"),
+    channel: str("Upload channel (at most 32)"),
+    name: str("Supplier name (at most 255)"),
+    endpoint: str("Supplier endpoint (at most 255)"),
+    logo: str("Logo (at most 255)"),
+    supplierContact: obj({
+      website: str("At most 512"),
+      email: str("E-mail address, at most 255"),
+      telephone: str("At most 255"),
+      address: str("At most 255"),
+    }),
+    geoLocation: obj({
+      latitude: num("-90 to 90"),
+      longitude: num("-180 to 180"),
+      geoHash: str("Computed from the coordinates when absent"),
+    }),
+  },
+  { required: ["externalId", "country"] },
+);
+
+export const supplierIdParams = obj({ supplierId: idParam("Supplier id assigned at creation") }, { required: ["supplierId"] });
+
+/** The GraphQL selection every supplier response is built from. */
+export const SUPPLIER_FIELDS = /* GraphQL */ `
+  fragment RestSupplier on Supplier {
+    id name externalId channel endpoint logo country creationDate updateDate onlineBookable
+    bookingEngine { name }
+    supplierContact { website email telephone address }
+    geoLocation { latitude longitude geoHash }
+  }
+`;
+
+export interface SupplierData {
+  id: number;
+  name: string | null;
+  externalId: string;
+  channel: string | null;
+  endpoint: string | null;
+  logo: string | null;
+  country: string;
+  creationDate: string;
+  updateDate: string;
+  onlineBookable: boolean;
+  bookingEngine: { name: string };
+  supplierContact: Record<string, string | null> | null;
+  geoLocation: Record<string, number | string | null> | null;
+}
+
+/** "Supplier as returned" (spec 1); the engine is shown by name although requests carry its id. */
+export function supplierBody(s: SupplierData) {
+  return compact({
+    id: s.id,
+    name: s.name,
+    externalId: s.externalId,
+    channel: s.channel,
+    creationDate: s.creationDate,
+    updateDate: s.updateDate,
+    endpoint: s.endpoint,
+    logo: s.logo,
+    supplierContact: s.supplierContact ? compact(s.supplierContact) : null,
+    geoLocation: s.geoLocation ? compact(s.geoLocation) : null,
+    country: s.country,
+    bookingEngine: s.bookingEngine.name,
+    onlineBookable: s.onlineBookable,
+  });
+}
+
+/** Items of the supplier list carry the documented subset only. */
+export function supplierListItem(s: SupplierData) {
+  return compact({
+    id: s.id,
+    name: s.name,
+    externalId: s.externalId,
+    channel: s.channel,
+    creationDate: s.creationDate,
+    updateDate: s.updateDate,
+    country: s.country,
+    bookingEngine: s.bookingEngine.name,
+    onlineBookable: s.onlineBookable,
+  });
+}
+
+export const supplierResponseSchema: JsonSchema = {
+  type: "object",
+  description: "Supplier as returned; unset optional fields are absent",
+  properties: {
+    id: { type: "integer" },
+    name: { type: "string" },
+    externalId: { type: "string" },
+    channel: { type: "string" },
+    creationDate: { type: "string", format: "date-time" },
+    updateDate: { type: "string", format: "date-time" },
+    endpoint: { type: "string" },
+    logo: { type: "string" },
+    supplierContact: { type: "object", properties: { website: { type: "string" }, email: { type: "string" }, telephone: { type: "string" }, address: { type: "string" } } },
+    geoLocation: { type: "object", properties: { latitude: { type: "number" }, longitude: { type: "number" }, geoHash: { type: "string" } } },
+    country: { type: "string" },
+    bookingEngine: { type: "string", description: "Booking engine name" },
+    onlineBookable: { type: "boolean" },
+  },
+};

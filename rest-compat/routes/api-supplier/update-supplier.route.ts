@@ -1,0 +1,23 @@
+import { pickBySchema } from "../../json-schema.js";
+import type { RestRoute } from "../../rest-route.js";
+import { SUPPLIER_FIELDS, supplierBody, supplierIdParams, supplierRequestSchema, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
+
+/** POST /api/supplier/{supplierId} (spec 1, "Update a supplier"): the body replaces the supplier's fields. */
+export const updateSupplierRoute: RestRoute<{ updateSupplier: SupplierData }> = {
+  method: "POST",
+  url: "/api/supplier/:supplierId",
+  schema: {
+    summary: "Update a supplier",
+    description: "Replaces every field with the body (absent optional fields become unset); updateDate changes. 400 missing booking engine; 404 unknown supplier.",
+    tags: ["Suppliers"],
+    params: supplierIdParams,
+    body: supplierRequestSchema,
+    response: { 200: supplierResponseSchema },
+  },
+  operation: /* GraphQL */ `
+    mutation RestUpdateSupplier($id: Int!, $input: SupplierInput!) { updateSupplier(id: $id, input: $input) { ...RestSupplier } }
+    ${SUPPLIER_FIELDS}
+  `,
+  variables: (request) => ({ id: (request.params as { supplierId: number }).supplierId, input: pickBySchema(request.body, supplierRequestSchema) }),
+  respond: ({ updateSupplier }) => supplierBody(updateSupplier),
+};

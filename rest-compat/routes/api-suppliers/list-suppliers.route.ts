@@ -1,0 +1,72 @@
+import { int, obj, str } from "../../json-schema.js";
+import type { RestRoute } from "../../rest-route.js";
+import { SUPPLIER_FIELDS, supplierListItem, type SupplierData } from "../api-supplier/supplier-body.js";
+
+interface Data {
+  suppliers: { pageNumber: number; resultsPerPage: number; totalResults: number; items: SupplierData[] };
+}
+
+/** GET /api/suppliers (spec 1, "List the suppliers of a booking engine"). */
+export const listSuppliersRoute: RestRoute<Data> = {
+  method: "GET",
+  url: "/api/suppliers",
+  schema: {
+    summary: "List the suppliers of a booking engine",
+    description:
+      "Deleted suppliers are not listed. 400 reasons (error code): INSUFFICIENT_SCOPE (token lacks catalogue:manage), WRONG_BOOKING_ENGINE (another engine than the caller's), UNKNOWN_BOOKING_ENGINE, ACCOUNT_NOT_FOUND (account deleted or disabled), NO_BOOKING_ENGINE (account's organisation has none).",
+    tags: ["Suppliers"],
+    querystring: obj(
+      {
+        bookingEngineName: { ...str("Booking engine name"), minLength: 1, maxLength: 255 },
+        pageNumber: { ...int("Page number, from 1"), default: 1, maximum: 2_147_483_647 },
+        resultsPerPage: { ...int("Items per page, 1 to 1000"), default: 100, maximum: 2_147_483_647 },
+      },
+      { required: ["bookingEngineName"], additionalProperties: false },
+    ),
+    response: {
+      200: {
+        type: "object",
+        properties: {
+          pageNumber: { type: "integer" },
+          totalResults: { type: "integer" },
+          resultsPerPage: { type: "integer" },
+          items: {
+            type: "array",
+            items: {
+              type: "object",
+              properties: {
+                id: { type: "integer" },
+                name: { type: "string" },
+                externalId: { type: "string" },
+                channel: { type: "string" },
+                creationDate: { type: "string", format: "date-time" },
+                updateDate: { type: "string", format: "date-time" },
+                country: { type: "string" },
+                bookingEngine: { type: "string" },
+                onlineBookable: { type: "boolean" },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  operation: /* GraphQL */ `
+    query RestListSuppliers($bookingEngineName: String!, $pageNumber: Int!, $resultsPerPage: Int!) {
+      suppliers(bookingEngineName: $bookingEngineName, pageNumber: $pageNumber, resultsPerPage: $resultsPerPage) {
+        pageNumber resultsPerPage totalResults items { ...RestSupplier }
+      }
+    }
+    ${SUPPLIER_FIELDS}
+  `,
+  variables: (request) => {
+    const query = request.query as { bookingEngineName: string; pageNumber: number; resultsPerPage: number };
+    return { bookingEngineName: query.bookingEngineName, pageNumber: query.pageNumber, resultsPerPage: query.resultsPerPage };
+  },
+  respond: ({ suppliers }) => ({
+    pageNumber: suppliers.pageNumber,
+    totalResults: suppliers.totalResults,
+    resultsPerPage: suppliers.resultsPerPage,
+    items: suppliers.items.map(supplierListItem),
+  }),
+};

@@ -1,0 +1,32 @@
+import { Ctx, Field, FieldResolver, ObjectType, Resolver, Root } from "type-graphql";
+import type { LanguageText } from "../../../drizzle/schema.js";
+import type { SubgraphContext } from "../../common/context.js";
+import { LanguageObjectScalar } from "./language-object.scalar.js";
+
+@ObjectType({ description: "A text in several languages: `text` in the caller's language (Accept-Language, then en), `translations` all of them" })
+export class LocalizedText {
+  @Field(() => LanguageObjectScalar, { description: "The language object: ISO 639-1 code → text" })
+  translations!: LanguageText;
+}
+
+/** The language `text` is in: the first accepted language present, then en, then any. */
+function chosenLanguage(translations: LanguageText, languages: readonly string[]): string | null {
+  for (const language of languages) if (typeof translations[language] === "string") return language;
+  return Object.keys(translations)[0] ?? null;
+}
+
+@Resolver(() => LocalizedText)
+export class LocalizedTextResolver {
+  @FieldResolver(() => String, { nullable: true })
+  text(@Root() root: LocalizedText, @Ctx() ctx: SubgraphContext): string | null {
+    const language = chosenLanguage(root.translations, ctx.languages);
+    return language ? root.translations[language] : null;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: "ISO 639-1 code of `text`" })
+  language(@Root() root: LocalizedText, @Ctx() ctx: SubgraphContext): string | null {
+    return chosenLanguage(root.translations, ctx.languages);
+  }
+}
+
+export const localized = (translations: LanguageText | null | undefined): LocalizedText | null => (translations ? { translations } : null);

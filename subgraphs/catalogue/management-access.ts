@@ -1,0 +1,68 @@
+import { hasAnyRole, hasScope, type Caller } from "../../core/caller.js";
+import { forbidden, rejected } from "../../core/errors.js";
+import type { Role } from "../../core/roles.js";
+import type { BookingEngineRow } from "../../identity/account.repository.js";
+import type { CatalogueContext } from "./loaders.js";
+
+/** Roles that manage suppliers and products (docs/spec-decisions.md, "Roles and permissions"). */
+export const managementRoles: readonly Role[] = ["PLATFORM_CATALOG_MANAGEMENT", "CONTENT_PARTNER"];
+export const MANAGE_SCOPE = "catalogue:manage";
+
+export interface ManagementAccess {
+  caller: Caller;
+  isPlatform: boolean;
+  /** The booking engine of a content partner's organisation; platform callers have none of their own. */
+  ownEngine: BookingEngineRow | null;
+}
+
+/**
+ * Who may manage content, checked in the order the contract's statuses suggest: a role that
+ * never manages content is 403; a token without the management scope, an account that no
+ * longer exists, or a content partner without a booking engine is a 400 with its own reason.
+ */
+export async function managementAccess(ctx: CatalogueContext): Promise<ManagementAccess> {
+  const { caller } = ctx;
+  if (!hasAnyRole(caller, managementRoles)) throw forbidden(`Content management needs one of the roles ${managementRoles.join(", ")}`);
+  if (!hasScope(caller, MANAGE_SCOPE)) {
+    throw rejected("INSUFFICIENT_SCOPE", `The access token lacks the ${MANAGE_SCOPE} scope needed for content management`);
+  }
+  const account = await ctx.loaders.account.load(caller.accountId);
+  if (!account || account.disabledAt) throw rejected("ACCOUNT_NOT_FOUND", "The caller's account does not exist or is disabled");
+  const isPlatform = caller.roles.includes("PLATFORM_CATALOG_MANAGEMENT");
+  if (isPlatform) return { caller, isPlatform, ownEngine: null };
+  const organisation = account.organisationId === null ? undefined : await ctx.loaders.organisation.load(account.organisationId);
+  const ownEngine = organisation?.bookingEngineId ? ((await ctx.loaders.bookingEngine.load(organisation.bookingEngineId)) ?? null) : null;
+  if (!ownEngine) throw rejected("NO_BOOKING_ENGINE", "The caller's account is not set up with a booking engine");
+  return { caller, isPlatform, ownEngine };
+}
+
+/**
+ * The booking engine a supplier request acts on. A platform caller must name an existing one;
+ * a content partner gets its own, and may name only that one.
+ */
+export async function engineForRequest(ctx: CatalogueContext, access: ManagementAccess, requestedId: number | null | undefined): Promise<BookingEngineRow> {
+  if (access.isPlatform) {
+    if (requestedId === null || requestedId === undefined) {
+      throw rejected("MISSING_BOOKING_ENGINE", "bookingEngine is required for a PLATFORM_CATALOG_MANAGEMENT caller", [
+        { field: "bookingEngine", rule: "required", message: "bookingEngine is required for a PLATFORM_CATALOG_MANAGEMENT caller" },
+      ]);
+    }
+    const engine = await ctx.loaders.bookingEngine.load(requestedId);
+    if (!engine) {
+      throw rejected("UNKNOWN_BOOKING_ENGINE", `Booking engine ${requestedId} does not exist`, [
+        { field: "bookingEngine", rule: "exists", message: `booking engine ${requestedId} does not exist` },
+      ]);
+    }
+    return engine;
+  }
+  const own = access.ownEngine!;
+  if (requestedId !== null && requestedId !== undefined && requestedId !== own.id) {
+    throw rejected("WRONG_BOOKING_ENGINE", `The caller manages booking engine ${own.id} (${own.name}) only`, [
+      { field: "bookingEngine", rule: "ownEngine", message: `bookingEngine must be the caller's own engine, ${own.id}` },
+    ]);
+  }
+  return own;
+}
+
+/** Content partners see only their own engine's suppliers; others read as unknown. */
+export const canManageEngine = (access: ManagementAccess, engineId: number): boolean => access.isPlatform || access.ownEngine?.id === engineId;

@@ -1,0 +1,85 @@
+import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import type { Executor } from "../../../drizzle/database.js";
+import { products } from "../../../drizzle/schema.js";
+
+export type ProductRow = typeof products.$inferSelect;
+export type ProductValues = Omit<typeof products.$inferInsert, "id" | "creationDate" | "updateDate" | "deletedAt" | "deprecated">;
+
+const live = isNull(products.deletedAt);
+
+export interface ProductFilter {
+  countryCode?: string | null;
+  zipCode?: string | null;
+  cityName?: string | null;
+  /** At least this rating. */
+  rating?: number | null;
+  /** At least this many ratings. */
+  numberOfRatings?: number | null;
+}
+
+export const productRepository = {
+  async liveByIds(db: Executor, ids: readonly number[]): Promise<ProductRow[]> {
+    return ids.length ? db.select().from(products).where(and(inArray(products.id, [...ids]), live)) : [];
+  },
+
+  async liveForUpdate(db: Executor, id: number): Promise<ProductRow | undefined> {
+    const [row] = await db.select().from(products).where(and(eq(products.id, id), live)).for("update");
+    return row;
+  },
+
+  async liveByExternalIdForUpdate(db: Executor, scopeEngineId: number, externalId: string): Promise<ProductRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(products)
+      .where(and(eq(products.scopeEngineId, scopeEngineId), eq(products.externalId, externalId), live))
+      .for("update");
+    return row;
+  },
+
+  /**
+   * Serialises writers of one externalId within an engine for the rest of the transaction, so
+   * two concurrent pushes cannot both create it.
+   */
+  async lockExternalId(db: Executor, scopeEngineId: number, externalId: string): Promise<void> {
+    await db.execute(sql`select pg_advisory_xact_lock(${scopeEngineId}, hashtext(${externalId}))`);
+  },
+
+  async ofSupplier(db: Executor, supplierId: number, filter: ProductFilter): Promise<ProductRow[]> {
+    const conditions = [eq(products.supplierId, supplierId), live];
+    if (filter.countryCode) conditions.push(eq(products.countryCode, filter.countryCode));
+    if (filter.zipCode) conditions.push(eq(products.zipCode, filter.zipCode));
+    if (filter.cityName) conditions.push(sql`lower(${products.cityName}) = lower(${filter.cityName})`);
+    if (filter.rating !== null && filter.rating !== undefined) conditions.push(gte(products.rating, filter.rating));
+    if (filter.numberOfRatings !== null && filter.numberOfRatings !== undefined) conditions.push(gte(products.numberOfRatings, filter.numberOfRatings));
+    return db.select().from(products).where(and(...conditions)).orderBy(asc(products.id));
+  },
+
+  async insert(db: Executor, values: ProductValues, now: Date): Promise<ProductRow> {
+    const [row] = await db.insert(products).values({ ...values, creationDate: now, updateDate: now }).returning();
+    return row;
+  },
+
+  async replace(db: Executor, id: number, values: ProductValues, updateDate: Date): Promise<ProductRow> {
+    const [row] = await db.update(products).set({ ...values, updateDate }).where(eq(products.id, id)).returning();
+    return row;
+  },
+
+  async setDeprecated(db: Executor, id: number, deprecated: boolean, updateDate: Date): Promise<ProductRow> {
+    const [row] = await db.update(products).set({ deprecated, updateDate }).where(eq(products.id, id)).returning();
+    return row;
+  },
+
+  async markDeleted(db: Executor, id: number, at: Date): Promise<void> {
+    await db.update(products).set({ deletedAt: at, updateDate: at }).where(eq(products.id, id));
+  },
+
+  /** Takes every live product of a supplier out of the catalogue; returns their ids. */
+  async markDeletedOfSupplier(db: Executor, supplierId: number, at: Date): Promise<number[]> {
+    const rows = await db
+      .update(products)
+      .set({ deletedAt: at, updateDate: at })
+      .where(and(eq(products.supplierId, supplierId), live))
+      .returning({ id: products.id });
+    return rows.map((r) => r.id);
+  },
+};

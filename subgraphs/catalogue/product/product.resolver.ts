@@ -1,0 +1,66 @@
+import { Arg, Ctx, Field, FieldResolver, Int, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
+import type { CatalogueContext } from "../loaders.js";
+import { toSupplier } from "../supplier/supplier.service.js";
+import { Supplier } from "../supplier/supplier.type.js";
+import { productService } from "./product.service.js";
+import { DeletedProduct, Product, ProductFilterInput, ProductInput } from "./product.type.js";
+
+@ObjectType()
+export class ProductPushResult {
+  @Field(() => Product) product!: Product;
+  @Field(() => Boolean, { description: "True when the externalId belonged to another supplier's product, which moved to this supplier" })
+  moved!: boolean;
+}
+
+@Resolver(() => Product)
+export class ProductResolver {
+  @Query(() => [Product], { description: "The live products of a supplier the caller manages" })
+  supplierProducts(
+    @Arg("supplierId", () => Int) supplierId: number,
+    @Arg("filter", () => ProductFilterInput, { nullable: true }) filter: ProductFilterInput | null,
+    @Ctx() ctx: CatalogueContext,
+  ): Promise<Product[]> {
+    return productService.listOfSupplier(ctx, supplierId, filter ?? {});
+  }
+
+  @Mutation(() => ProductPushResult, { description: "Creates a product, or moves the product holding its externalId to this supplier" })
+  createProduct(
+    @Arg("supplierId", () => Int) supplierId: number,
+    @Arg("input", () => ProductInput) input: ProductInput,
+    @Ctx() ctx: CatalogueContext,
+  ): Promise<ProductPushResult> {
+    return productService.push(ctx, supplierId, input);
+  }
+
+  @Mutation(() => Product, { description: "Replaces the product's fields; updateDate changes" })
+  updateProduct(
+    @Arg("supplierId", () => Int) supplierId: number,
+    @Arg("productId", () => Int) productId: number,
+    @Arg("input", () => ProductInput) input: ProductInput,
+    @Ctx() ctx: CatalogueContext,
+  ): Promise<Product> {
+    return productService.update(ctx, supplierId, productId, input);
+  }
+
+  @Mutation(() => DeletedProduct, { description: "The product leaves the catalogue (DELETED in change detection)" })
+  deleteProduct(@Arg("supplierId", () => Int) supplierId: number, @Arg("productId", () => Int) productId: number, @Ctx() ctx: CatalogueContext): Promise<DeletedProduct> {
+    return productService.delete(ctx, supplierId, productId);
+  }
+
+  @Mutation(() => Product)
+  deprecateProduct(@Arg("supplierId", () => Int) supplierId: number, @Arg("productId", () => Int) productId: number, @Ctx() ctx: CatalogueContext): Promise<Product> {
+    return productService.setDeprecated(ctx, supplierId, productId, true);
+  }
+
+  @Mutation(() => Product)
+  undeprecateProduct(@Arg("supplierId", () => Int) supplierId: number, @Arg("productId", () => Int) productId: number, @Ctx() ctx: CatalogueContext): Promise<Product> {
+    return productService.setDeprecated(ctx, supplierId, productId, false);
+  }
+
+  @FieldResolver(() => Supplier)
+  async supplier(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<Supplier> {
+    const row = await ctx.loaders.supplier.load(product.supplierId);
+    if (!row) throw new Error(`live product ${product.id} has no live supplier ${product.supplierId}`);
+    return toSupplier(row);
+  }
+}

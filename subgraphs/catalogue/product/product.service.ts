@@ -1,0 +1,308 @@
+import { badInput, notFound, rejected, type FieldProblem } from "../../../core/errors.js";
+import type { BookingEngineRow } from "../../../identity/account.repository.js";
+import { accountRepository } from "../../../identity/account.repository.js";
+import { localized } from "../language/localized-text.js";
+import type { CatalogueContext } from "../loaders.js";
+import { canManageEngine, managementAccess, type ManagementAccess } from "../management-access.js";
+import { supplierRepository, type SupplierRow } from "../supplier/supplier.repository.js";
+import { taxonomyRepository } from "../taxonomy/taxonomy.repository.js";
+import { nextUpdateDate } from "../timestamps.js";
+import { Problems, country, number, string } from "../validation/checks.js";
+import { countryNameLanguages, countryNames } from "../validation/iso.js";
+import type { Executor } from "../../../drizzle/database.js";
+import { productChangeRepository } from "./product-change.repository.js";
+import { productRepository, type ProductFilter, type ProductRow, type ProductValues } from "./product.repository.js";
+import { productProblems, withGeoHash, type ProductRequest } from "./product.rules.js";
+import type { Product } from "./product.type.js";
+
+/**
+ * Per language of the title: bookable online when the product is live and not deprecated, and
+ * is booked through the built-in inventory engine or has a booking URL in that language.
+ */
+export function onlineBookable(row: ProductRow, engine: Pick<BookingEngineRow, "kind"> | undefined): Record<string, boolean> {
+  const flags: Record<string, boolean> = {};
+  for (const language of Object.keys(row.title)) {
+    flags[language] = !row.deprecated && !row.deletedAt && (engine?.kind === "INVENTORY" || Boolean(row.bookingUrl?.[language]));
+  }
+  return flags;
+}
+
+export function toProduct(row: ProductRow, engine: Pick<BookingEngineRow, "kind"> | undefined): Product {
+  const languages = [...new Set([...Object.keys(row.title), ...countryNameLanguages])];
+  return {
+    id: row.id,
+    externalId: row.externalId,
+    supplierId: row.supplierId,
+    title: localized(row.title)!,
+    subtitle: localized(row.subtitle),
+    shortDescription: localized(row.shortDescription),
+    description: localized(row.description),
+    experienceHighlights: localized(row.experienceHighlights),
+    bookingUrl: localized(row.bookingUrl),
+    cancellationCutOff: localized(row.cancellationCutOff),
+    modalitiesIncluded: localized(row.modalitiesIncluded),
+    modalitiesExcluded: localized(row.modalitiesExcluded),
+    modalitiesAdditionalInfo: localized(row.modalitiesAdditionalInfo),
+    countryCode: row.countryCode,
+    country: row.countryCode ? { code: row.countryCode, name: localized(countryNames(row.countryCode, languages))! } : null,
+    zipCode: row.zipCode,
+    cityName: row.cityName,
+    rating: row.rating,
+    numberOfRatings: row.numberOfRatings,
+    channel: row.channel,
+    internalName: row.internalName,
+    reference: row.reference,
+    instantConfirmation: row.instantConfirmation,
+    instantDelivery: row.instantDelivery,
+    availabilityType: row.availabilityType,
+    redemptionMethod: row.redemptionMethod,
+    thumbnailImage: row.thumbnailImage,
+    bookingEngine: { id: row.bookingEngineId },
+    minPrice: row.minPrice,
+    maxPrice: row.maxPrice,
+    priceCurrency: row.priceCurrency,
+    pricingUnit: row.pricingUnit,
+    priceLevel: row.priceLevel,
+    averagePrice: row.averagePrice,
+    minParticipants: row.minParticipants,
+    maxParticipants: row.maxParticipants,
+    address: row.address,
+    placeId: row.placeId,
+    website: row.website,
+    geoLocation: row.latitude !== null || row.geoHash ? { latitude: row.latitude, longitude: row.longitude, geoHash: row.geoHash } : null,
+    duration: row.duration,
+    galleryImages: (row.galleryImages ?? []).map((image) => ({ title: image.title ?? null, url: image.url, order: image.order ?? null })),
+    categories: (row.categories ?? []).map((category) => ({
+      level: category.level,
+      code: category.code,
+      name: localized(category.name),
+      description: localized(category.description),
+    })),
+    availabilityPeriods: row.availabilityPeriods,
+    itinerary: row.itinerary,
+    isCancellable: row.isCancellable,
+    cancellationCutOffAmount: row.cancellationCutOffAmount,
+    cancellationCutOffUnit: row.cancellationCutOffUnit,
+    handiAccess: row.handiAccess,
+    estCommNet: row.estCommNet,
+    estCommFrpricePerc: row.estCommFrpricePerc,
+    likelyToBeSoldOut: row.likelyToBeSoldOut,
+    skipTheLine: row.skipTheLine,
+    metadata: row.metadata,
+    onlineBookable: onlineBookable(row, engine),
+    deprecated: row.deprecated,
+    creationDate: row.creationDate,
+    updateDate: row.updateDate,
+  };
+}
+
+interface Resolved {
+  values: ProductValues;
+  nodeUuids: string[];
+  engine: BookingEngineRow;
+}
+
+/** Validates a request completely (fields, taxonomy codes, booking engine) and turns it into column values. */
+async function resolveRequest(ctx: CatalogueContext, access: ManagementAccess, supplier: SupplierRow, input: ProductRequest): Promise<Resolved> {
+  const problems = productProblems(input);
+  const nodeUuids: string[] = [];
+  const categories = Array.isArray(input.categories) ? input.categories : [];
+  for (const level of [1, 2]) {
+    const wanted = categories.map((c, index) => ({ c, index })).filter(({ c }) => c?.level === level && typeof c.code === "string");
+    const nodes = await taxonomyRepository.currentByCodes(ctx.database.db, level, wanted.map(({ c }) => c.code!));
+    for (const { c, index } of wanted) {
+      const node = nodes.find((n) => n.code === c.code);
+      if (node) nodeUuids.push(node.uuid);
+      else problems.add(`categories[${index}].code`, "taxonomy", `${c.code} is not a level ${level} code of the activities taxonomy`);
+    }
+  }
+  let engine = (await ctx.loaders.bookingEngine.load(supplier.bookingEngineId))!;
+  if (typeof input.bookingEngine === "string" && input.bookingEngine !== "") {
+    const named = await accountRepository.bookingEngineByName(ctx.database.db, input.bookingEngine);
+    if (!named) problems.add("bookingEngine", "exists", `booking engine ${input.bookingEngine} does not exist`);
+    else if (!access.isPlatform && named.id !== supplier.bookingEngineId) problems.add("bookingEngine", "ownEngine", `bookingEngine must be ${engine.name}`);
+    else engine = named;
+  }
+  if (!problems.empty) {
+    const currencyProblem = problems.list.find((p) => p.field === "priceCurrency");
+    const reason = problems.list.length === 1 && currencyProblem ? "UNSUPPORTED_CURRENCY" : undefined;
+    const message = `The product is not valid: ${problems.list.map((p) => p.message).join("; ")}`;
+    throw reason ? rejected(reason, message, problems.list) : badInput(message, problems.list);
+  }
+  const geo = withGeoHash(input.geoLocation);
+  const values: ProductValues = {
+    supplierId: supplier.id,
+    scopeEngineId: supplier.bookingEngineId,
+    externalId: input.externalId!,
+    bookingEngineId: engine.id,
+    title: input.title!,
+    subtitle: input.subtitle ?? null,
+    shortDescription: input.shortDescription ?? null,
+    description: input.description ?? null,
+    experienceHighlights: input.experienceHighlights ?? null,
+    bookingUrl: input.bookingUrl ?? null,
+    cancellationCutOff: input.cancellationCutOff ?? null,
+    modalitiesIncluded: input.modalitiesIncluded ?? null,
+    modalitiesExcluded: input.modalitiesExcluded ?? null,
+    modalitiesAdditionalInfo: input.modalitiesAdditionalInfo ?? null,
+    countryCode: input.countryCode ?? null,
+    zipCode: input.zipCode ?? null,
+    cityName: input.cityName ?? null,
+    rating: input.rating ?? null,
+    numberOfRatings: input.numberOfRatings ?? null,
+    channel: input.channel ?? null,
+    internalName: input.internalName ?? null,
+    reference: input.reference ?? null,
+    instantConfirmation: input.instantConfirmation ?? null,
+    instantDelivery: input.instantDelivery ?? null,
+    availabilityType: input.availabilityType ?? null,
+    redemptionMethod: input.redemptionMethod ?? null,
+    thumbnailImage: input.thumbnailImage ?? null,
+    minPrice: input.minPrice ?? null,
+    maxPrice: input.maxPrice ?? null,
+    priceCurrency: input.priceCurrency ?? null,
+    pricingUnit: input.pricingUnit ?? null,
+    priceLevel: input.priceLevel ?? null,
+    averagePrice: input.averagePrice ?? null,
+    minParticipants: input.minParticipants ?? null,
+    maxParticipants: input.maxParticipants ?? null,
+    address: input.address ?? null,
+    placeId: input.placeId ?? null,
+    website: input.website ?? null,
+    latitude: geo.latitude,
+    longitude: geo.longitude,
+    geoHash: geo.geoHash,
+    duration: input.duration ?? null,
+    galleryImages: input.galleryImage?.map((image) => ({ title: image.title ?? undefined, url: image.url!, order: image.order ?? undefined })) ?? null,
+    categories:
+      input.categories?.map((c) => ({ level: c.level!, code: c.code!, ...(c.name ? { name: c.name } : {}), ...(c.description ? { description: c.description } : {}) })) ?? null,
+    availabilityPeriods: input.availabilityPeriods ?? null,
+    itinerary: input.itinerary ?? null,
+    isCancellable: input.isCancellable ?? null,
+    cancellationCutOffAmount: input.cancellationCutOffAmount ?? null,
+    cancellationCutOffUnit: input.cancellationCutOffUnit ?? null,
+    handiAccess: input.handiAccess ?? null,
+    estCommNet: input.estCommNet ?? null,
+    estCommFrpricePerc: input.estCommFrpricePerc ?? null,
+    likelyToBeSoldOut: input.likelyToBeSoldOut ?? null,
+    skipTheLine: input.skipTheLine ?? null,
+    metadata: input.metadata ?? null,
+  };
+  return { values, nodeUuids, engine };
+}
+
+async function manageableSupplier(ctx: CatalogueContext, access: ManagementAccess, db: Executor, supplierId: number, lock: boolean): Promise<SupplierRow> {
+  const supplier = lock ? await supplierRepository.liveForUpdate(db, supplierId) : await ctx.loaders.supplier.load(supplierId);
+  if (!supplier || !canManageEngine(access, supplier.bookingEngineId)) throw notFound(`Supplier ${supplierId} not found`);
+  return supplier;
+}
+
+async function productOfSupplier(db: Executor, supplierId: number, productId: number): Promise<ProductRow> {
+  const product = await productRepository.liveForUpdate(db, productId);
+  if (!product || product.supplierId !== supplierId) throw notFound(`Product ${productId} not found for supplier ${supplierId}`);
+  return product;
+}
+
+export interface PushResult {
+  product: Product;
+  /** True when the externalId belonged to another supplier's product, which moved here. */
+  moved: boolean;
+}
+
+/** Products (spec 1): pushed, updated, deprecated and deleted by their supplier's content partner. */
+export const productService = {
+  /**
+   * Creates the product, or, when its externalId is held by a product of another supplier of the
+   * same booking engine, moves that product here with the new content. The same externalId under
+   * the same supplier is refused (PRODUCT_EXTERNAL_ID_EXISTS): update it instead.
+   */
+  async push(ctx: CatalogueContext, supplierId: number, input: ProductRequest): Promise<PushResult> {
+    const access = await managementAccess(ctx);
+    const supplier = await manageableSupplier(ctx, access, ctx.database.db, supplierId, false);
+    const { values, nodeUuids, engine } = await resolveRequest(ctx, access, supplier, input);
+    const now = ctx.clock.now();
+    return ctx.database.db.transaction(async (tx) => {
+      await manageableSupplier(ctx, access, tx, supplierId, true);
+      await productRepository.lockExternalId(tx, supplier.bookingEngineId, values.externalId);
+      const holder = await productRepository.liveByExternalIdForUpdate(tx, supplier.bookingEngineId, values.externalId);
+      if (holder && holder.supplierId === supplierId) {
+        throw rejected("PRODUCT_EXTERNAL_ID_EXISTS", `Product externalId ${values.externalId} already exists for supplier ${supplierId}`, [
+          { field: "externalId", rule: "unique", message: `externalId ${values.externalId} already exists for this supplier (product ${holder.id}); update that product instead` },
+        ]);
+      }
+      const row = holder
+        ? await productRepository.replace(tx, holder.id, values, nextUpdateDate(now, holder.updateDate))
+        : await productRepository.insert(tx, values, now);
+      await taxonomyRepository.replaceProductNodes(tx, row.id, nodeUuids);
+      await productChangeRepository.append(tx, [row.id], holder ? "UPDATED" : "NEW", now);
+      return { product: toProduct(row, engine), moved: Boolean(holder) };
+    });
+  },
+
+  async update(ctx: CatalogueContext, supplierId: number, productId: number, input: ProductRequest): Promise<Product> {
+    const access = await managementAccess(ctx);
+    const supplier = await manageableSupplier(ctx, access, ctx.database.db, supplierId, false);
+    const { values, nodeUuids, engine } = await resolveRequest(ctx, access, supplier, input);
+    const now = ctx.clock.now();
+    return ctx.database.db.transaction(async (tx) => {
+      await manageableSupplier(ctx, access, tx, supplierId, true);
+      const current = await productOfSupplier(tx, supplierId, productId);
+      if (values.externalId !== current.externalId) {
+        await productRepository.lockExternalId(tx, supplier.bookingEngineId, values.externalId);
+        const clash = await productRepository.liveByExternalIdForUpdate(tx, supplier.bookingEngineId, values.externalId);
+        if (clash) {
+          throw rejected("PRODUCT_EXTERNAL_ID_EXISTS", `Product externalId ${values.externalId} is held by product ${clash.id}`, [
+            { field: "externalId", rule: "unique", message: `externalId ${values.externalId} is already used by product ${clash.id}` },
+          ]);
+        }
+      }
+      const row = await productRepository.replace(tx, productId, values, nextUpdateDate(now, current.updateDate));
+      await taxonomyRepository.replaceProductNodes(tx, productId, nodeUuids);
+      await productChangeRepository.append(tx, [productId], "UPDATED", now);
+      return toProduct(row, engine);
+    });
+  },
+
+  async delete(ctx: CatalogueContext, supplierId: number, productId: number): Promise<{ id: number }> {
+    const access = await managementAccess(ctx);
+    const now = ctx.clock.now();
+    return ctx.database.db.transaction(async (tx) => {
+      await manageableSupplier(ctx, access, tx, supplierId, true);
+      await productOfSupplier(tx, supplierId, productId);
+      await productRepository.markDeleted(tx, productId, now);
+      await productChangeRepository.append(tx, [productId], "DELETED", now);
+      return { id: productId };
+    });
+  },
+
+  /** Deprecating a deprecated product (or the reverse) changes nothing and logs nothing. */
+  async setDeprecated(ctx: CatalogueContext, supplierId: number, productId: number, deprecated: boolean): Promise<Product> {
+    const access = await managementAccess(ctx);
+    const now = ctx.clock.now();
+    return ctx.database.db.transaction(async (tx) => {
+      await manageableSupplier(ctx, access, tx, supplierId, true);
+      const current = await productOfSupplier(tx, supplierId, productId);
+      const engine = await ctx.loaders.bookingEngine.load(current.bookingEngineId);
+      if (current.deprecated === deprecated) return toProduct(current, engine);
+      const row = await productRepository.setDeprecated(tx, productId, deprecated, nextUpdateDate(now, current.updateDate));
+      await productChangeRepository.append(tx, [productId], deprecated ? "DEPRECATED" : "UNDEPRECATED", now);
+      return toProduct(row, engine);
+    });
+  },
+
+  async listOfSupplier(ctx: CatalogueContext, supplierId: number, filter: ProductFilter): Promise<Product[]> {
+    const access = await managementAccess(ctx);
+    const problems = new Problems();
+    country(problems, "countryCode", filter.countryCode);
+    string(problems, "zipCode", filter.zipCode, { max: 20 });
+    string(problems, "cityName", filter.cityName, { max: 255 });
+    number(problems, "rating", filter.rating, { min: 0, max: 5 });
+    number(problems, "numberOfRatings", filter.numberOfRatings, { min: 0, integer: true });
+    if (!problems.empty) throw badInput(problems.list.map((p: FieldProblem) => p.message).join("; "), problems.list);
+    await manageableSupplier(ctx, access, ctx.database.db, supplierId, false);
+    const rows = await productRepository.ofSupplier(ctx.database.db, supplierId, filter);
+    const engines = await ctx.loaders.bookingEngine.loadMany([...new Set(rows.map((r) => r.bookingEngineId))]);
+    const byId = new Map(engines.filter((e): e is BookingEngineRow => Boolean(e && !(e instanceof Error))).map((e) => [e.id, e]));
+    return rows.map((row) => toProduct(row, byId.get(row.bookingEngineId)));
+  },
+};

@@ -1,0 +1,72 @@
+import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { Executor } from "../../../drizzle/database.js";
+import { bookingEngines, products, suppliers } from "../../../drizzle/schema.js";
+
+export type SupplierRow = typeof suppliers.$inferSelect;
+export type SupplierValues = Omit<typeof suppliers.$inferInsert, "id" | "creationDate" | "updateDate" | "deletedAt">;
+
+const live = isNull(suppliers.deletedAt);
+
+export const supplierRepository = {
+  async liveByIds(db: Executor, ids: readonly number[]): Promise<SupplierRow[]> {
+    return ids.length ? db.select().from(suppliers).where(and(inArray(suppliers.id, [...ids]), live)) : [];
+  },
+
+  /** Locks the supplier row, so that concurrent writes to one supplier apply one after another. */
+  async liveForUpdate(db: Executor, id: number): Promise<SupplierRow | undefined> {
+    const [row] = await db.select().from(suppliers).where(and(eq(suppliers.id, id), live)).for("update");
+    return row;
+  },
+
+  async liveByExternalId(db: Executor, engineId: number, externalId: string): Promise<SupplierRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(suppliers)
+      .where(and(eq(suppliers.bookingEngineId, engineId), eq(suppliers.externalId, externalId), live));
+    return row;
+  },
+
+  async pageOfEngine(db: Executor, engineId: number, offset: number, limit: number): Promise<{ rows: SupplierRow[]; total: number }> {
+    const where = and(eq(suppliers.bookingEngineId, engineId), live);
+    const [rows, [{ total }]] = await Promise.all([
+      db.select().from(suppliers).where(where).orderBy(asc(suppliers.id)).limit(limit).offset(offset),
+      db.select({ total: count() }).from(suppliers).where(where),
+    ]);
+    return { rows, total: Number(total) };
+  },
+
+  async insert(db: Executor, values: SupplierValues, now: Date): Promise<SupplierRow> {
+    const [row] = await db.insert(suppliers).values({ ...values, creationDate: now, updateDate: now }).returning();
+    return row;
+  },
+
+  async update(db: Executor, id: number, values: SupplierValues, now: Date): Promise<SupplierRow> {
+    const [row] = await db.update(suppliers).set({ ...values, updateDate: now }).where(eq(suppliers.id, id)).returning();
+    return row;
+  },
+
+  async markDeleted(db: Executor, id: number, now: Date): Promise<void> {
+    await db.update(suppliers).set({ deletedAt: now, updateDate: now }).where(eq(suppliers.id, id));
+  },
+
+  /**
+   * Suppliers (of those given) with at least one live, non-deprecated product that can be booked
+   * online: through the built-in inventory engine, or at a booking URL.
+   */
+  async withBookableProducts(db: Executor, ids: readonly number[]): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const rows = await db
+      .selectDistinct({ supplierId: products.supplierId })
+      .from(products)
+      .innerJoin(bookingEngines, eq(bookingEngines.id, products.bookingEngineId))
+      .where(
+        and(
+          inArray(products.supplierId, [...ids]),
+          isNull(products.deletedAt),
+          eq(products.deprecated, false),
+          sql`(${bookingEngines.kind} = 'INVENTORY' or coalesce(${products.bookingUrl}, '{}'::jsonb) <> '{}'::jsonb)`,
+        ),
+      );
+    return new Set(rows.map((r) => r.supplierId));
+  },
+};

@@ -1,0 +1,35 @@
+import currencyCodes from "currency-codes";
+import countries from "i18n-iso-countries";
+import languages from "iso-639-1";
+
+/** ISO lists come from maintained packages, never from tables typed here. */
+export const isCountryCode = (value: string): boolean => /^[A-Z]{2}$/.test(value) && countries.isValid(value);
+export const isCurrencyCode = (value: string): boolean => /^[A-Z]{3}$/.test(value) && currencyCodes.code(value) !== undefined;
+
+/**
+ * ISO 4217 also lists codes that are no money to price an activity in: funds, precious metals,
+ * units of account, the testing and no-currency codes. Those are "unsupported currencies".
+ */
+const NOT_RETAIL_MONEY = /fund|unidad|unidades|mvdol|^wir |bond markets|special drawing|\bsdr\b|testing|no currency|^sucre$|adb unit|^gold$|^silver$|^platinum$|^palladium$/i;
+export const isSupportedCurrency = (value: string): boolean => {
+  const entry = /^[A-Z]{3}$/.test(value) ? currencyCodes.code(value) : undefined;
+  return entry !== undefined && !NOT_RETAIL_MONEY.test(entry.currency);
+};
+export const isLanguageCode = (value: string): boolean => /^[a-z]{2}$/.test(value) && languages.validate(value);
+
+/** The country's name as a language object, in the languages the package knows among those asked for. */
+export function countryNames(code: string, languageCodes: readonly string[]): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const language of languageCodes) {
+    const name = countries.getName(code, language);
+    if (name) names[language] = name;
+  }
+  if (!names.en) {
+    const english = countries.getName(code, "en");
+    if (english) names.en = english;
+  }
+  return names;
+}
+
+/** Languages i18n-iso-countries ships names for, registered once. */
+export const countryNameLanguages = ["en", "de", "fr", "es", "it", "nl", "pt"] as const;
