@@ -31,6 +31,9 @@ async function main() {
     if (config.role === "all") lines.push(`  Subgraphs:                     ${base}/subgraphs/{catalogue,booking,reporting}/graphql`);
   }
   lines.push(`  Health:                        ${base}/health/live, ${base}/health/ready`);
+  if (service.demoCatalogue.products) {
+    lines.push(`  Demo catalogue created: ${service.demoCatalogue.suppliers} suppliers, ${service.demoCatalogue.products} products (booking engine ACTIVITIES_INVENTORY)`);
+  }
   if (service.seeded.length) {
     lines.push(`  Demo accounts created (${config.environment} passwords, shown once):`);
     for (const account of service.seeded) {

@@ -4,6 +4,7 @@ import { systemClock, type Clock } from "../core/clock.js";
 import type { Config } from "../core/config.js";
 import { createLogger, type Logger } from "../core/logger.js";
 import { openDatabase, type Database } from "../drizzle/database.js";
+import { seedDemoCatalogue } from "../drizzle/seed/catalogue.js";
 import { seedDemo, type SeededAccount } from "../drizzle/seed/demo.js";
 import { createIdentity, type Identity } from "../identity/identity.js";
 import { taxonomyRepository } from "../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
@@ -21,6 +22,8 @@ export interface Service {
   edge?: Edge;
   worker?: Worker;
   seeded: SeededAccount[];
+  /** What the demo seed added to the catalogue on this start (zeros when it was already there). */
+  demoCatalogue: { suppliers: number; products: number };
   /** Address it listens on, once `listen` has run. */
   url?: string;
   listen(): Promise<string>;
@@ -47,13 +50,17 @@ export async function createService(config: Config, options: ServiceOptions = {}
   await taxonomyRepository.ensureSeed(database.db);
 
   let seeded: SeededAccount[] = [];
+  let demoCatalogue = { suppliers: 0, products: 0 };
   let edge: Edge | undefined;
   let worker: Worker | undefined;
   let app: FastifyInstance;
   let closeApp: () => Promise<void>;
 
   if (config.role === "all" || config.role === "edge") {
-    if (config.role === "all" && config.seedDemo) seeded = await seedDemo(database, identity.accounts, config.environment);
+    if (config.role === "all" && config.seedDemo) {
+      seeded = await seedDemo(database, identity.accounts, config.environment);
+      demoCatalogue = await seedDemoCatalogue(database, clock.now());
+    }
     edge = await buildEdge({ config, database, identity, logger, clock, mode: config.role === "all" ? "in-process" : "remote" });
     app = edge.app;
     closeApp = edge.close;
@@ -82,6 +89,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     edge,
     worker,
     seeded,
+    demoCatalogue,
     async listen() {
       const address = await app.listen({ port: config.port, host: config.host });
       const { port } = app.server.address() as { port: number };

@@ -82,6 +82,11 @@ describe("npm start: one process on the embedded database", () => {
     const me = await fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(await me.json()).toMatchObject({ username: "demo-partner", organisation: { bookingEngine: "ACTIVITIES_INVENTORY" } });
     expect((await fetch(`${base}/api/content-partner/swagger-ui/index.html`)).status).toBe(200);
+    expect(printed).toMatch(/Demo catalogue created: 8 suppliers, 252 products/);
+    const demoSuppliers = (await (await fetch(`${base}/api/suppliers?bookingEngineName=ACTIVITIES_INVENTORY`, { headers: { authorization: `Bearer ${token}` } })).json()) as { items: { id: number }[] };
+    expect(demoSuppliers).toMatchObject({ totalResults: 8, pageNumber: 1 });
+    const firstProducts = (await (await fetch(`${base}/api/supplier/${demoSuppliers.items[0].id}/products/`, { headers: { authorization: `Bearer ${token}` } })).json()) as unknown[];
+    expect(firstProducts.length).toBeGreaterThan(20);
 
     expect(await stopAndWait(first)).toBe(0);
 

@@ -105,7 +105,7 @@ export async function graphql(
   token: string | undefined,
   query: string,
   variables: Record<string, unknown> = {},
-): Promise<{ status: number; body: { data?: Record<string, any> | null; errors?: { message: string; extensions?: { code?: string } }[] } }> {
+): Promise<{ status: number; body: { data?: Record<string, any> | null; errors?: { message: string; extensions?: { code?: string; [key: string]: unknown } }[] } }> {
   const response = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },

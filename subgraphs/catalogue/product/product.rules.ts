@@ -1,5 +1,6 @@
 import geohash from "ngeohash";
 import type { LanguageText } from "../../../drizzle/schema.js";
+import type { ProductValues } from "./product.repository.js";
 import {
   array,
   booleanValue,
@@ -261,5 +262,68 @@ export function withGeoHash(location: ProductRequest["geoLocation"]): { latitude
     latitude,
     longitude,
     geoHash: location?.geoHash ?? (latitude !== null && longitude !== null ? geohash.encode(latitude, longitude, 9) : null),
+  };
+}
+
+/** Column values of a valid request, for the given supplier and the engine it is booked through. */
+export function productValues(input: ProductRequest, supplier: { id: number; bookingEngineId: number }, bookingEngineId: number): ProductValues {
+  const geo = withGeoHash(input.geoLocation);
+  return {
+    supplierId: supplier.id,
+    scopeEngineId: supplier.bookingEngineId,
+    externalId: input.externalId!,
+    bookingEngineId,
+    title: input.title!,
+    subtitle: input.subtitle ?? null,
+    shortDescription: input.shortDescription ?? null,
+    description: input.description ?? null,
+    experienceHighlights: input.experienceHighlights ?? null,
+    bookingUrl: input.bookingUrl ?? null,
+    cancellationCutOff: input.cancellationCutOff ?? null,
+    modalitiesIncluded: input.modalitiesIncluded ?? null,
+    modalitiesExcluded: input.modalitiesExcluded ?? null,
+    modalitiesAdditionalInfo: input.modalitiesAdditionalInfo ?? null,
+    countryCode: input.countryCode ?? null,
+    zipCode: input.zipCode ?? null,
+    cityName: input.cityName ?? null,
+    rating: input.rating ?? null,
+    numberOfRatings: input.numberOfRatings ?? null,
+    channel: input.channel ?? null,
+    internalName: input.internalName ?? null,
+    reference: input.reference ?? null,
+    instantConfirmation: input.instantConfirmation ?? null,
+    instantDelivery: input.instantDelivery ?? null,
+    availabilityType: input.availabilityType ?? null,
+    redemptionMethod: input.redemptionMethod ?? null,
+    thumbnailImage: input.thumbnailImage ?? null,
+    minPrice: input.minPrice ?? null,
+    maxPrice: input.maxPrice ?? null,
+    priceCurrency: input.priceCurrency ?? null,
+    pricingUnit: input.pricingUnit ?? null,
+    priceLevel: input.priceLevel ?? null,
+    averagePrice: input.averagePrice ?? null,
+    minParticipants: input.minParticipants ?? null,
+    maxParticipants: input.maxParticipants ?? null,
+    address: input.address ?? null,
+    placeId: input.placeId ?? null,
+    website: input.website ?? null,
+    latitude: geo.latitude,
+    longitude: geo.longitude,
+    geoHash: geo.geoHash,
+    duration: input.duration ?? null,
+    galleryImages: input.galleryImage?.map((image) => ({ title: image.title ?? undefined, url: image.url!, order: image.order ?? undefined })) ?? null,
+    categories:
+      input.categories?.map((c) => ({ level: c.level!, code: c.code!, ...(c.name ? { name: c.name } : {}), ...(c.description ? { description: c.description } : {}) })) ?? null,
+    availabilityPeriods: input.availabilityPeriods ?? null,
+    itinerary: input.itinerary ?? null,
+    isCancellable: input.isCancellable ?? null,
+    cancellationCutOffAmount: input.cancellationCutOffAmount ?? null,
+    cancellationCutOffUnit: input.cancellationCutOffUnit ?? null,
+    handiAccess: input.handiAccess ?? null,
+    estCommNet: input.estCommNet ?? null,
+    estCommFrpricePerc: input.estCommFrpricePerc ?? null,
+    likelyToBeSoldOut: input.likelyToBeSoldOut ?? null,
+    skipTheLine: input.skipTheLine ?? null,
+    metadata: input.metadata ?? null,
   };
 }

@@ -12,7 +12,7 @@ import { countryNameLanguages, countryNames } from "../validation/iso.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { productChangeRepository } from "./product-change.repository.js";
 import { productRepository, type ProductFilter, type ProductRow, type ProductValues } from "./product.repository.js";
-import { productProblems, withGeoHash, type ProductRequest } from "./product.rules.js";
+import { productProblems, productValues, type ProductRequest } from "./product.rules.js";
 import type { Product } from "./product.type.js";
 
 /**
@@ -129,65 +129,7 @@ async function resolveRequest(ctx: CatalogueContext, access: ManagementAccess, s
     const message = `The product is not valid: ${problems.list.map((p) => p.message).join("; ")}`;
     throw reason ? rejected(reason, message, problems.list) : badInput(message, problems.list);
   }
-  const geo = withGeoHash(input.geoLocation);
-  const values: ProductValues = {
-    supplierId: supplier.id,
-    scopeEngineId: supplier.bookingEngineId,
-    externalId: input.externalId!,
-    bookingEngineId: engine.id,
-    title: input.title!,
-    subtitle: input.subtitle ?? null,
-    shortDescription: input.shortDescription ?? null,
-    description: input.description ?? null,
-    experienceHighlights: input.experienceHighlights ?? null,
-    bookingUrl: input.bookingUrl ?? null,
-    cancellationCutOff: input.cancellationCutOff ?? null,
-    modalitiesIncluded: input.modalitiesIncluded ?? null,
-    modalitiesExcluded: input.modalitiesExcluded ?? null,
-    modalitiesAdditionalInfo: input.modalitiesAdditionalInfo ?? null,
-    countryCode: input.countryCode ?? null,
-    zipCode: input.zipCode ?? null,
-    cityName: input.cityName ?? null,
-    rating: input.rating ?? null,
-    numberOfRatings: input.numberOfRatings ?? null,
-    channel: input.channel ?? null,
-    internalName: input.internalName ?? null,
-    reference: input.reference ?? null,
-    instantConfirmation: input.instantConfirmation ?? null,
-    instantDelivery: input.instantDelivery ?? null,
-    availabilityType: input.availabilityType ?? null,
-    redemptionMethod: input.redemptionMethod ?? null,
-    thumbnailImage: input.thumbnailImage ?? null,
-    minPrice: input.minPrice ?? null,
-    maxPrice: input.maxPrice ?? null,
-    priceCurrency: input.priceCurrency ?? null,
-    pricingUnit: input.pricingUnit ?? null,
-    priceLevel: input.priceLevel ?? null,
-    averagePrice: input.averagePrice ?? null,
-    minParticipants: input.minParticipants ?? null,
-    maxParticipants: input.maxParticipants ?? null,
-    address: input.address ?? null,
-    placeId: input.placeId ?? null,
-    website: input.website ?? null,
-    latitude: geo.latitude,
-    longitude: geo.longitude,
-    geoHash: geo.geoHash,
-    duration: input.duration ?? null,
-    galleryImages: input.galleryImage?.map((image) => ({ title: image.title ?? undefined, url: image.url!, order: image.order ?? undefined })) ?? null,
-    categories:
-      input.categories?.map((c) => ({ level: c.level!, code: c.code!, ...(c.name ? { name: c.name } : {}), ...(c.description ? { description: c.description } : {}) })) ?? null,
-    availabilityPeriods: input.availabilityPeriods ?? null,
-    itinerary: input.itinerary ?? null,
-    isCancellable: input.isCancellable ?? null,
-    cancellationCutOffAmount: input.cancellationCutOffAmount ?? null,
-    cancellationCutOffUnit: input.cancellationCutOffUnit ?? null,
-    handiAccess: input.handiAccess ?? null,
-    estCommNet: input.estCommNet ?? null,
-    estCommFrpricePerc: input.estCommFrpricePerc ?? null,
-    likelyToBeSoldOut: input.likelyToBeSoldOut ?? null,
-    skipTheLine: input.skipTheLine ?? null,
-    metadata: input.metadata ?? null,
-  };
+  const values = productValues(input, supplier, engine.id);
   return { values, nodeUuids, engine };
 }
 

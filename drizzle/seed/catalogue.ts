@@ -1,0 +1,184 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { productProblems, productValues, type ProductRequest } from "../../subgraphs/catalogue/product/product.rules.js";
+import { supplierValues } from "../../subgraphs/catalogue/supplier/supplier.rules.js";
+import { taxonomyRepository } from "../../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
+import type { Database, Executor } from "../database.js";
+import { bookingEngines, productChanges, products, productTaxonomies, suppliers } from "../schema.js";
+import { cities, eurTo, inCity, templates, type City } from "./catalogue-data.js";
+import { INVENTORY_ENGINE } from "./demo.js";
+
+/** A small deterministic PRNG (mulberry32): the same seed gives the same catalogue on every machine. */
+export function randomSource(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)],
+    chance: (probability: number) => next() < probability,
+  };
+}
+type Random = ReturnType<typeof randomSource>;
+
+const round = (value: number, currency: string) => (currency === "JPY" ? Math.round(value / 100) * 100 : Math.round(value));
+
+/** One realistic product: an activity template placed in a city, in the city's languages and English. */
+export function productFor(index: number, city: City, random: Random, externalPrefix: string): ProductRequest {
+  const template = templates[index % templates.length];
+  const languages = ["en", ...city.languages].filter((language) => template.title[language as keyof typeof template.title]);
+  const title = Object.fromEntries(languages.map((language) => [language, `${template.title[language as "en"]} ${inCity[language]} ${city.name}`]));
+  const rate = eurTo[city.currency] ?? 1;
+  const low = round(template.price[0] * rate * (0.85 + random.next() * 0.3), city.currency);
+  const high = Math.max(low, round(template.price[1] * rate * (0.85 + random.next() * 0.3), city.currency));
+  const jitter = () => (random.next() - 0.5) * 0.06;
+  const rating = Math.round((3.4 + random.next() * 1.6) * 10) / 10;
+  const request: ProductRequest = {
+    externalId: `${externalPrefix}-${index.toString().padStart(7, "0")}`,
+    title,
+    description: { en: `${template.description} Meeting point in central ${city.name}.` },
+    shortDescription: { en: template.description },
+    countryCode: city.country,
+    cityName: city.name,
+    zipCode: city.zip,
+    rating,
+    numberOfRatings: random.int(0, 4000),
+    availabilityType: template.availabilityType,
+    redemptionMethod: random.pick(["DIGITAL", "DIGITAL", "PRINT", "MANIFEST"]),
+    instantConfirmation: random.chance(0.8),
+    instantDelivery: random.chance(0.7),
+    duration: template.duration,
+    pricingUnit: template.pricingUnit,
+    priceCurrency: city.currency,
+    geoLocation: { latitude: Math.round((city.latitude + jitter()) * 1e6) / 1e6, longitude: Math.round((city.longitude + jitter()) * 1e6) / 1e6 },
+    categories: [
+      { level: 1, code: template.category },
+      { level: 2, code: template.subcategory },
+    ],
+    thumbnailImage: `https://images.activities.example/${template.subcategory}/${(index % 97) + 1}.jpg`,
+    galleryImage: [1, 2, 3].map((order) => ({ url: `https://images.activities.example/${template.subcategory}/${((index + order) % 97) + 1}-large.jpg`, order })),
+    isCancellable: random.chance(0.85),
+    cancellationCutOffAmount: 24,
+    cancellationCutOffUnit: "hour",
+    cancellationCutOff: { en: "Free cancellation up to 24 hours before the start" },
+    handiAccess: random.chance(0.4),
+    likelyToBeSoldOut: random.chance(0.15),
+    skipTheLine: template.category === "tickets-attractions" && random.chance(0.6),
+    minParticipants: template.pricingUnit === "GROUP" ? 2 : 1,
+    maxParticipants: template.pricingUnit === "PER_BOAT" ? 8 : random.int(8, 30),
+    modalitiesIncluded: { en: "Professional guide/nAll entrance fees listed" },
+    modalitiesExcluded: { en: "Hotel pick-up/nTips" },
+  };
+  if (template.restaurant) {
+    request.averagePrice = Math.round((low + high) / 2);
+    request.priceLevel = Math.min(4, Math.max(1, Math.ceil((template.price[1] / 260) * 4)));
+  } else {
+    request.minPrice = low;
+    request.maxPrice = high;
+  }
+  if (random.chance(0.3)) request.bookingUrl = { en: `https://book.activities.example/${request.externalId}` };
+  return request;
+}
+
+/**
+ * Inserts products for one supplier in batches, with their NEW change records and taxonomy
+ * links, the rows the service itself would write. Every request is validated first: a generator
+ * that produced an invalid product is a bug, and fails loudly.
+ */
+export async function insertProducts(
+  db: Executor,
+  supplier: { id: number; bookingEngineId: number },
+  requests: ProductRequest[],
+  now: Date,
+  batchSize = 500,
+): Promise<number[]> {
+  const nodes = await taxonomyRepository.allCurrent(db);
+  const nodeByCode = new Map(nodes.map((node) => [`${node.level}:${node.code}`, node.uuid]));
+  const ids: number[] = [];
+  for (let start = 0; start < requests.length; start += batchSize) {
+    const batch = requests.slice(start, start + batchSize);
+    for (const request of batch) {
+      const problems = productProblems(request);
+      if (!problems.empty) throw new Error(`generated product ${request.externalId} is invalid: ${JSON.stringify(problems.list)}`);
+    }
+    const rows = await db
+      .insert(products)
+      .values(batch.map((request) => ({ ...productValues(request, supplier, supplier.bookingEngineId), creationDate: now, updateDate: now })))
+      .returning({ id: products.id });
+    const batchIds = rows.map((row) => row.id);
+    ids.push(...batchIds);
+    await db.insert(productChanges).values(batchIds.map((productId) => ({ productId, changeType: "NEW" as const, changedAt: now })));
+    const links = batch.flatMap((request, i) =>
+      (request.categories ?? []).map((c) => nodeByCode.get(`${c.level}:${c.code}`)).filter((uuid): uuid is string => Boolean(uuid)).map((nodeUuid) => ({ productId: batchIds[i], nodeUuid })),
+    );
+    if (links.length) await db.insert(productTaxonomies).values(links);
+  }
+  return ids;
+}
+
+/** The demo suppliers: one per region, each with the cities it runs activities in. */
+export const demoSuppliers = [
+  { externalId: "DEMO-ALPINE", name: "Alpine Experiences", country: "CH", cities: ["Zermatt", "Lucerne", "Vienna", "Munich"] },
+  { externalId: "DEMO-PARIS", name: "Paris Insiders", country: "FR", cities: ["Paris", "Nice", "Marrakesh"] },
+  { externalId: "DEMO-ROMA", name: "Roma Autentica", country: "IT", cities: ["Rome", "Florence", "Athens"] },
+  { externalId: "DEMO-IBERIA", name: "Iberia Trails", country: "ES", cities: ["Barcelona", "Seville", "Lisbon"] },
+  { externalId: "DEMO-NORTH", name: "Northern Lights Tours", country: "GB", cities: ["London", "Edinburgh", "Dublin", "Copenhagen", "Amsterdam", "Berlin", "Prague"] },
+  { externalId: "DEMO-AMERICAS", name: "Big Apple Adventures", country: "US", cities: ["New York", "San Francisco", "Cancún"] },
+  { externalId: "DEMO-ASIAPAC", name: "Asia Pacific Journeys", country: "AU", cities: ["Kyoto", "Bangkok", "Sydney"] },
+  { externalId: "DEMO-AFRICA", name: "Cape and Gulf Expeditions", country: "ZA", cities: ["Cape Town", "Dubai"] },
+];
+
+export const DEMO_PRODUCTS_PER_CITY = 9;
+
+/**
+ * The demo catalogue of `npm start`: the suppliers above under the built-in inventory engine,
+ * with 9 activities in each of their 28 cities (252 products). Skipped when already there.
+ */
+export async function seedDemoCatalogue(database: Database, now: Date): Promise<{ suppliers: number; products: number }> {
+  const [engine] = await database.db.select().from(bookingEngines).where(eq(bookingEngines.name, INVENTORY_ENGINE));
+  if (!engine) return { suppliers: 0, products: 0 };
+  const existing = await database.db
+    .select({ id: suppliers.id })
+    .from(suppliers)
+    .where(and(eq(suppliers.bookingEngineId, engine.id), inArray(suppliers.externalId, demoSuppliers.map((s) => s.externalId)), isNull(suppliers.deletedAt)));
+  if (existing.length) return { suppliers: 0, products: 0 };
+  const random = randomSource(20261122);
+  let count = 0;
+  await database.db.transaction(async (tx) => {
+    for (const demo of demoSuppliers) {
+      const home = cities.find((c) => c.name === demo.cities[0])!;
+      const [supplier] = await tx
+        .insert(suppliers)
+        .values({
+          ...supplierValues(
+            {
+              externalId: demo.externalId,
+              country: demo.country,
+              name: demo.name,
+              channel: "demo",
+              supplierContact: { website: `https://${demo.externalId.toLowerCase()}.activities.example`, email: `hello@${demo.externalId.toLowerCase()}.activities.example` },
+              geoLocation: { latitude: home.latitude, longitude: home.longitude },
+            },
+            engine.id,
+          ),
+          creationDate: now,
+          updateDate: now,
+        })
+        .returning();
+      const requests: ProductRequest[] = [];
+      for (const cityName of demo.cities) {
+        const city = cities.find((c) => c.name === cityName)!;
+        for (let i = 0; i < DEMO_PRODUCTS_PER_CITY; i++) {
+          requests.push(productFor(count + requests.length, city, random, demo.externalId));
+        }
+      }
+      count += (await insertProducts(tx, supplier, requests, now)).length;
+    }
+  });
+  return { suppliers: demoSuppliers.length, products: count };
+}

@@ -1,0 +1,84 @@
+import "reflect-metadata";
+import { parseArgs } from "node:util";
+import { ConfigError, loadConfig } from "../../core/config.js";
+import { accountRepository } from "../../identity/account.repository.js";
+import { supplierValues } from "../../subgraphs/catalogue/supplier/supplier.rules.js";
+import { taxonomyRepository } from "../../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
+import { openDatabase } from "../database.js";
+import { suppliers } from "../schema.js";
+import { cities } from "./catalogue-data.js";
+import { insertProducts, productFor, randomSource } from "./catalogue.js";
+
+/**
+ * `npm run seed -- --products N [--suppliers S] [--engine NAME] [--seed X]`: adds N generated
+ * products (for benchmarks) to the configured database, under S new suppliers of the engine.
+ */
+async function main() {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      products: { type: "string" },
+      suppliers: { type: "string" },
+      engine: { type: "string", default: "BENCHMARK_ENGINE" },
+      seed: { type: "string", default: "1" },
+    },
+  });
+  const total = Number(values.products);
+  if (!Number.isInteger(total) || total < 1) {
+    console.error("Usage: npm run seed -- --products N [--suppliers S] [--engine NAME] [--seed X]\n--products must be a whole number of 1 or more");
+    process.exit(2);
+  }
+  const supplierCount = values.suppliers ? Number(values.suppliers) : Math.max(1, Math.ceil(total / 5000));
+  if (!Number.isInteger(supplierCount) || supplierCount < 1) {
+    console.error("--suppliers must be a whole number of 1 or more");
+    process.exit(2);
+  }
+  let config;
+  try {
+    config = loadConfig({ ...process.env, ROLE: undefined });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await taxonomyRepository.ensureSeed(database.db);
+    const { engine } = await accountRepository.ensureBookingEngine(database.db, values.engine!);
+    const random = randomSource(Number(values.seed));
+    const runId = Date.now().toString(36).toUpperCase();
+    const started = Date.now();
+    const perSupplier = Math.ceil(total / supplierCount);
+    let written = 0;
+    for (let s = 0; s < supplierCount && written < total; s++) {
+      const home = cities[s % cities.length];
+      const [supplier] = await database.db
+        .insert(suppliers)
+        .values({
+          ...supplierValues({ externalId: `GEN-${runId}-${s}`, country: home.country, name: `Generated supplier ${s + 1} (${home.name})`, channel: "generator" }, engine.id),
+        })
+        .returning();
+      const count = Math.min(perSupplier, total - written);
+      // One transaction per chunk: a crash leaves whole chunks, and PostgreSQL is not holding one huge transaction.
+      for (let offset = 0; offset < count; offset += 5000) {
+        const chunk = Array.from({ length: Math.min(5000, count - offset) }, (_, i) =>
+          productFor(written + offset + i, cities[(s + offset + i) % cities.length], random, `GEN-${runId}-${s}`),
+        );
+        await database.db.transaction((tx) => insertProducts(tx, supplier, chunk, new Date()));
+      }
+      written += count;
+      const seconds = (Date.now() - started) / 1000;
+      console.log(`${written}/${total} products (${Math.round(written / seconds)} per second)`);
+    }
+    console.log(`Done: ${written} products under ${supplierCount} suppliers of ${engine.name} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await database.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exit(1);
+});

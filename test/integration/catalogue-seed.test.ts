@@ -1,0 +1,101 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, rows, type Database } from "../../drizzle/database.js";
+import { bookingEngines, productChanges, products, productTaxonomies, suppliers } from "../../drizzle/schema.js";
+import { seedDemoCatalogue } from "../../drizzle/seed/catalogue.js";
+import { INVENTORY_ENGINE } from "../../drizzle/seed/demo.js";
+import { taxonomyRepository } from "../../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
+
+/** The demo catalogue runs in its own in-memory database, so that counts are exact whatever else runs. */
+describe("demo catalogue", () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openDatabase({ dataDir: "memory" });
+    await taxonomyRepository.ensureSeed(database.db);
+    await database.db.insert(bookingEngines).values({ name: INVENTORY_ENGINE });
+  });
+  afterAll(async () => database?.close());
+
+  it("seeds several suppliers and at least 200 varied, valid products, each with its NEW change and taxonomy", async () => {
+    const result = await seedDemoCatalogue(database, new Date("2026-11-22T09:00:00Z"));
+    expect(result.suppliers).toBeGreaterThanOrEqual(5);
+    expect(result.products).toBeGreaterThanOrEqual(200);
+    const [stats] = await rows<Record<string, number>>(
+      database.db,
+      sql`select count(*)::int as products,
+                 count(distinct country_code)::int as countries,
+                 count(distinct city_name)::int as cities,
+                 count(distinct price_currency)::int as currencies,
+                 count(distinct supplier_id)::int as suppliers,
+                 min(min_price)::float as cheapest,
+                 max(max_price)::float as dearest,
+                 count(*) filter (where average_price is not null)::int as restaurants
+          from products where deleted_at is null`,
+    );
+    expect(stats.products).toBe(result.products);
+    expect(stats.countries).toBeGreaterThanOrEqual(15);
+    expect(stats.cities).toBeGreaterThanOrEqual(25);
+    expect(stats.currencies).toBeGreaterThanOrEqual(8);
+    expect(stats.suppliers).toBe(result.suppliers);
+    expect(stats.cheapest).toBeLessThan(30);
+    expect(stats.dearest).toBeGreaterThan(500);
+    expect(stats.restaurants).toBeGreaterThan(0);
+    const [languages] = await rows<{ languages: number }>(database.db, sql`select count(distinct key)::int as languages from products, jsonb_object_keys(title) as key`);
+    expect(languages.languages).toBeGreaterThanOrEqual(5);
+    const [categories] = await rows<{ level1: number; level2: number }>(
+      database.db,
+      sql`select count(distinct n.uuid) filter (where n.level = 1)::int as level1, count(distinct n.uuid) filter (where n.level = 2)::int as level2
+          from product_taxonomies pt join taxonomy_nodes n on n.uuid = pt.node_uuid`,
+    );
+    expect(categories.level1).toBeGreaterThanOrEqual(8);
+    expect(categories.level2).toBeGreaterThanOrEqual(25);
+    const [{ changes }] = await rows<{ changes: number }>(database.db, sql`select count(*)::int as changes from product_changes where change_type = 'NEW'`);
+    expect(changes).toBe(result.products);
+    const linked = await database.db.selectDistinct({ productId: productTaxonomies.productId }).from(productTaxonomies);
+    expect(linked).toHaveLength(result.products);
+  });
+
+  it("does nothing on the next start", async () => {
+    const before = await database.db.select({ id: products.id }).from(products);
+    expect(await seedDemoCatalogue(database, new Date())).toEqual({ suppliers: 0, products: 0 });
+    expect(await database.db.select({ id: products.id }).from(products)).toHaveLength(before.length);
+    const live = await database.db.select().from(suppliers).where(isNull(suppliers.deletedAt));
+    expect(live.every((s) => s.externalId.startsWith("DEMO-"))).toBe(true);
+  });
+});
+
+describe("npm run seed -- --products N", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "activities-generate-"));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const root = path.resolve(import.meta.dirname, "../..");
+  const run = (args: string[]) =>
+    promisify(execFile)(process.execPath, ["--import", "tsx", "drizzle/seed/generate.ts", ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir },
+    });
+
+  it("adds exactly N valid products under new suppliers of the benchmark engine", async () => {
+    const { stdout } = await run(["--products", "1200", "--suppliers", "3", "--engine", "SEED_TEST_ENGINE"]);
+    expect(stdout).toMatch(/Done: 1200 products under 3 suppliers of SEED_TEST_ENGINE/);
+    const database = await openDatabase({ dataDir });
+    try {
+      const [engine] = await database.db.select().from(bookingEngines).where(eq(bookingEngines.name, "SEED_TEST_ENGINE"));
+      const generated = await database.db.select({ id: products.id, supplierId: products.supplierId }).from(products).where(eq(products.bookingEngineId, engine.id));
+      expect(generated).toHaveLength(1200);
+      expect(new Set(generated.map((p) => p.supplierId)).size).toBe(3);
+      const news = await database.db.select({ id: productChanges.id }).from(productChanges).where(and(eq(productChanges.changeType, "NEW")));
+      expect(news).toHaveLength(1200);
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
+
+  it("refuses a missing or bad count", async () => {
+    await expect(run(["--products", "many"])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--products must be a whole number") });
+  });
+});
