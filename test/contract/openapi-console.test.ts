@@ -33,7 +33,21 @@ describe("OpenAPI document and the interactive console (spec 1, Authentication i
         flows: { password: { tokenUrl: "/auth/realms/activities/protocol/openid-connect/token", scopes: {} } },
       }),
     });
-    expect(Object.keys(body.paths)).toEqual(expect.arrayContaining(["/api/me", "/api/organisations", "/api/booking-engines"]));
+    expect(Object.keys(body.paths)).toEqual(
+      expect.arrayContaining([
+        "/api/me",
+        "/api/organisations",
+        "/api/booking-engines",
+        "/api/supplier",
+        "/api/supplier/{supplierId}",
+        "/api/suppliers",
+        "/api/supplier/{supplierId}/product",
+        "/api/supplier/{supplierId}/products/",
+        "/api/supplier/{supplierId}/product/{productId}",
+      ]),
+    );
+    expect(Object.keys(body.paths["/api/supplier/{supplierId}"]).sort()).toEqual(["delete", "get", "post"]);
+    expect(body.paths["/api/supplier"].post.requestBody.content["application/json"].schema.required).toEqual(["externalId", "country"]);
     const me = body.paths["/api/me"].get;
     expect(me.security).toEqual([{ bearerAuth: [] }, { oauth2Password: [] }]);
     expect(Object.keys(me.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "403", "500"]));

@@ -73,18 +73,11 @@ export function supplierBody(s: SupplierData) {
 }
 
 /** Items of the supplier list carry the documented subset only. */
+export const supplierListFields = ["id", "name", "externalId", "channel", "creationDate", "updateDate", "country", "bookingEngine", "onlineBookable"] as const;
+
 export function supplierListItem(s: SupplierData) {
-  return compact({
-    id: s.id,
-    name: s.name,
-    externalId: s.externalId,
-    channel: s.channel,
-    creationDate: s.creationDate,
-    updateDate: s.updateDate,
-    country: s.country,
-    bookingEngine: s.bookingEngine.name,
-    onlineBookable: s.onlineBookable,
-  });
+  const body = supplierBody(s) as Record<string, unknown>;
+  return Object.fromEntries(supplierListFields.filter((field) => field in body).map((field) => [field, body[field]]));
 }
 
 export const supplierResponseSchema: JsonSchema = {
@@ -105,4 +98,10 @@ export const supplierResponseSchema: JsonSchema = {
     bookingEngine: { type: "string", description: "Booking engine name" },
     onlineBookable: { type: "boolean" },
   },
+};
+
+export const supplierListItemSchema: JsonSchema = {
+  type: "object",
+  description: "Supplier list item: the documented subset",
+  properties: Object.fromEntries(supplierListFields.map((field) => [field, supplierResponseSchema.properties![field]])),
 };

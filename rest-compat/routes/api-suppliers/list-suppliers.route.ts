@@ -1,6 +1,6 @@
 import { int, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
-import { SUPPLIER_FIELDS, supplierListItem, type SupplierData } from "../api-supplier/supplier-body.js";
+import { SUPPLIER_FIELDS, supplierListItem, supplierListItemSchema, type SupplierData } from "../api-supplier/supplier-body.js";
 
 interface Data {
   suppliers: { pageNumber: number; resultsPerPage: number; totalResults: number; items: SupplierData[] };
@@ -30,23 +30,7 @@ export const listSuppliersRoute: RestRoute<Data> = {
           pageNumber: { type: "integer" },
           totalResults: { type: "integer" },
           resultsPerPage: { type: "integer" },
-          items: {
-            type: "array",
-            items: {
-              type: "object",
-              properties: {
-                id: { type: "integer" },
-                name: { type: "string" },
-                externalId: { type: "string" },
-                channel: { type: "string" },
-                creationDate: { type: "string", format: "date-time" },
-                updateDate: { type: "string", format: "date-time" },
-                country: { type: "string" },
-                bookingEngine: { type: "string" },
-                onlineBookable: { type: "boolean" },
-              },
-            },
-          },
+          items: { type: "array", items: supplierListItemSchema },
         },
       },
     },

@@ -1,37 +1,31 @@
-import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from "graphql";
+import { GraphQLError, GraphQLScalarType, Kind, type ObjectValueNode, type ValueNode } from "graphql";
 
-/**
- * A language object of the contract: `{ "en": "…", "fr": "…" }`. The scalar accepts any JSON
- * object so that the service can name the offending key and rule; rules live in the validators.
- */
-export const LanguageObjectScalar = new GraphQLScalarType({
-  name: "LanguageObject",
-  description: "A JSON object whose keys are ISO 639-1 language codes and whose values are strings",
-  serialize: (value) => value,
-  parseValue: (value) => {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new GraphQLError("LanguageObject must be a JSON object");
-    return value;
-  },
-  parseLiteral: (ast) => {
-    if (ast.kind !== Kind.OBJECT) throw new GraphQLError("LanguageObject must be an object literal");
-    return Object.fromEntries(ast.fields.map((field) => [field.name.value, literal(field.value)]));
-  },
-});
+/** A scalar for JSON objects; rules live in the validators so that they can name the key at fault. */
+function objectScalar(name: string, description: string, literalOf: (ast: ObjectValueNode) => unknown) {
+  return new GraphQLScalarType({
+    name,
+    description,
+    serialize: (value) => value,
+    parseValue: (value) => {
+      if (typeof value !== "object" || value === null || Array.isArray(value)) throw new GraphQLError(`${name} must be a JSON object`);
+      return value;
+    },
+    parseLiteral: (ast) => {
+      if (ast.kind !== Kind.OBJECT) throw new GraphQLError(`${name} must be an object literal`);
+      return literalOf(ast);
+    },
+  });
+}
+
+/** A language object of the contract: `{ "en": "…", "fr": "…" }`. */
+export const LanguageObjectScalar = objectScalar(
+  "LanguageObject",
+  "A JSON object whose keys are ISO 639-1 language codes and whose values are strings",
+  (ast) => Object.fromEntries(ast.fields.map((field) => [field.name.value, literal(field.value)])),
+);
 
 /** Free-form JSON objects (metadata, availability periods, itineraries): validated by the service. */
-export const JSONObjectScalar = new GraphQLScalarType({
-  name: "JSONObject",
-  description: "A JSON object",
-  serialize: (value) => value,
-  parseValue: (value) => {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new GraphQLError("JSONObject must be a JSON object");
-    return value;
-  },
-  parseLiteral: (ast) => {
-    if (ast.kind !== Kind.OBJECT) throw new GraphQLError("JSONObject must be an object literal");
-    return literal(ast);
-  },
-});
+export const JSONObjectScalar = objectScalar("JSONObject", "A JSON object", literal);
 
 function literal(ast: ValueNode): unknown {
   switch (ast.kind) {

@@ -145,6 +145,19 @@ async function productOfSupplier(db: Executor, supplierId: number, productId: nu
   return product;
 }
 
+/** Everything a create or update needs before its transaction: the caller's rights and a fully validated request. */
+async function prepareWrite(ctx: CatalogueContext, supplierId: number, input: ProductRequest) {
+  const access = await managementAccess(ctx);
+  const supplier = await manageableSupplier(ctx, access, ctx.database.db, supplierId, false);
+  const resolved = await resolveRequest(ctx, access, supplier, input);
+  return { access, supplier, ...resolved, now: ctx.clock.now() };
+}
+
+const externalIdTaken = (externalId: string, holderId: number) =>
+  rejected("PRODUCT_EXTERNAL_ID_EXISTS", `Product externalId ${externalId} already exists (product ${holderId})`, [
+    { field: "externalId", rule: "unique", message: `externalId ${externalId} is already used by product ${holderId}; update that product instead` },
+  ]);
+
 export interface PushResult {
   product: Product;
   /** True when the externalId belonged to another supplier's product, which moved here. */
@@ -159,19 +172,12 @@ export const productService = {
    * the same supplier is refused (PRODUCT_EXTERNAL_ID_EXISTS): update it instead.
    */
   async push(ctx: CatalogueContext, supplierId: number, input: ProductRequest): Promise<PushResult> {
-    const access = await managementAccess(ctx);
-    const supplier = await manageableSupplier(ctx, access, ctx.database.db, supplierId, false);
-    const { values, nodeUuids, engine } = await resolveRequest(ctx, access, supplier, input);
-    const now = ctx.clock.now();
+    const { access, supplier, values, nodeUuids, engine, now } = await prepareWrite(ctx, supplierId, input);
     return ctx.database.db.transaction(async (tx) => {
       await manageableSupplier(ctx, access, tx, supplierId, true);
       await productRepository.lockExternalId(tx, supplier.bookingEngineId, values.externalId);
       const holder = await productRepository.liveByExternalIdForUpdate(tx, supplier.bookingEngineId, values.externalId);
-      if (holder && holder.supplierId === supplierId) {
-        throw rejected("PRODUCT_EXTERNAL_ID_EXISTS", `Product externalId ${values.externalId} already exists for supplier ${supplierId}`, [
-          { field: "externalId", rule: "unique", message: `externalId ${values.externalId} already exists for this supplier (product ${holder.id}); update that product instead` },
-        ]);
-      }
+      if (holder && holder.supplierId === supplierId) throw externalIdTaken(values.externalId, holder.id);
       const row = holder
         ? await productRepository.replace(tx, holder.id, values, nextUpdateDate(now, holder.updateDate))
         : await productRepository.insert(tx, values, now);
@@ -182,21 +188,14 @@ export const productService = {
   },
 
   async update(ctx: CatalogueContext, supplierId: number, productId: number, input: ProductRequest): Promise<Product> {
-    const access = await managementAccess(ctx);
-    const supplier = await manageableSupplier(ctx, access, ctx.database.db, supplierId, false);
-    const { values, nodeUuids, engine } = await resolveRequest(ctx, access, supplier, input);
-    const now = ctx.clock.now();
+    const { access, supplier, values, nodeUuids, engine, now } = await prepareWrite(ctx, supplierId, input);
     return ctx.database.db.transaction(async (tx) => {
       await manageableSupplier(ctx, access, tx, supplierId, true);
       const current = await productOfSupplier(tx, supplierId, productId);
       if (values.externalId !== current.externalId) {
         await productRepository.lockExternalId(tx, supplier.bookingEngineId, values.externalId);
         const clash = await productRepository.liveByExternalIdForUpdate(tx, supplier.bookingEngineId, values.externalId);
-        if (clash) {
-          throw rejected("PRODUCT_EXTERNAL_ID_EXISTS", `Product externalId ${values.externalId} is held by product ${clash.id}`, [
-            { field: "externalId", rule: "unique", message: `externalId ${values.externalId} is already used by product ${clash.id}` },
-          ]);
-        }
+        if (clash) throw externalIdTaken(values.externalId, clash.id);
       }
       const row = await productRepository.replace(tx, productId, values, nextUpdateDate(now, current.updateDate));
       await taxonomyRepository.replaceProductNodes(tx, productId, nodeUuids);
