@@ -1,0 +1,159 @@
+/**
+ * The `Search` expression of spec 3: criteria `field:value`, joined with AND or OR, with the
+ * operators ^ (starts with), < and > (numeric bounds) and ~ (approximate, typo-tolerant).
+ * The grammar is in docs/search.md; this is its recursive-descent parser.
+ *
+ *   expression := orTerm
+ *   orTerm     := andTerm ( "OR" andTerm )*
+ *   andTerm    := factor ( "AND" factor )*
+ *   factor     := "(" expression ")" | criterion
+ *   criterion  := FIELD ":" [ "^" | "<" | ">" | "~" ] VALUE
+ *   VALUE      := QUOTED | WORD
+ */
+
+export type SearchOperator = "=" | "^" | "<" | ">" | "~";
+
+export type SearchNode =
+  | { kind: "criterion"; field: string; operator: SearchOperator; value: string; position: number }
+  | { kind: "and" | "or"; operands: SearchNode[] };
+
+export class SearchSyntaxError extends Error {
+  constructor(
+    message: string,
+    /** Zero-based character offset of the problem in the expression. */
+    readonly position: number,
+  ) {
+    super(`${message} (at character ${position + 1})`);
+    this.name = "SearchSyntaxError";
+  }
+}
+
+type Token =
+  | { type: "word" | "quoted"; text: string; position: number }
+  | { type: "colon" | "open" | "close" | "operator"; text: string; position: number }
+  | { type: "end"; text: ""; position: number };
+
+const MAX_LENGTH = 2000;
+const MAX_CRITERIA = 20;
+
+function tokenize(input: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < input.length) {
+    const c = input[i];
+    if (/\s/.test(c)) {
+      i++;
+    } else if (c === "(" || c === ")") {
+      tokens.push({ type: c === "(" ? "open" : "close", text: c, position: i });
+      i++;
+    } else if (c === ":") {
+      tokens.push({ type: "colon", text: c, position: i });
+      i++;
+    } else if (c === '"') {
+      const start = i;
+      let text = "";
+      i++;
+      while (i < input.length && input[i] !== '"') {
+        if (input[i] === "\\" && i + 1 < input.length) i++;
+        text += input[i];
+        i++;
+      }
+      if (i >= input.length) throw new SearchSyntaxError("Unclosed quotation mark", start);
+      i++;
+      tokens.push({ type: "quoted", text, position: start });
+    } else {
+      const start = i;
+      // An operator directly after a colon belongs to the criterion, not to the word.
+      if ("^<>~".includes(c) && tokens.at(-1)?.type === "colon") {
+        tokens.push({ type: "operator", text: c, position: i });
+        i++;
+        continue;
+      }
+      while (i < input.length && !/[\s():"]/.test(input[i])) i++;
+      tokens.push({ type: "word", text: input.slice(start, i), position: start });
+    }
+  }
+  tokens.push({ type: "end", text: "", position: input.length });
+  return tokens;
+}
+
+/** Parses an expression; throws SearchSyntaxError saying what is wrong and where. */
+export function parseSearch(input: string): SearchNode {
+  if (input.length > MAX_LENGTH) throw new SearchSyntaxError(`The expression is longer than ${MAX_LENGTH} characters`, MAX_LENGTH);
+  if (input.trim() === "") throw new SearchSyntaxError("The expression is empty: give at least one criterion such as title:museum", 0);
+  const tokens = tokenize(input);
+  let index = 0;
+  let criteria = 0;
+  const peek = () => tokens[index];
+  const isKeyword = (token: Token, keyword: "AND" | "OR") => token.type === "word" && token.text.toUpperCase() === keyword;
+
+  const expression = (): SearchNode => {
+    const operands = [andTerm()];
+    while (isKeyword(peek(), "OR")) {
+      index++;
+      operands.push(andTerm());
+    }
+    return operands.length === 1 ? operands[0] : { kind: "or", operands };
+  };
+  const andTerm = (): SearchNode => {
+    const operands = [factor()];
+    while (isKeyword(peek(), "AND")) {
+      index++;
+      operands.push(factor());
+    }
+    return operands.length === 1 ? operands[0] : { kind: "and", operands };
+  };
+  const factor = (): SearchNode => {
+    const token = peek();
+    if (token.type === "open") {
+      index++;
+      const inner = expression();
+      if (peek().type !== "close") throw new SearchSyntaxError("Expected a closing parenthesis", peek().position);
+      index++;
+      return inner;
+    }
+    return criterion();
+  };
+  const criterion = (): SearchNode => {
+    const field = peek();
+    if (field.type === "end") throw new SearchSyntaxError("Expected a criterion field:value but the expression ends", field.position);
+    if (field.type !== "word" || isKeyword(field, "AND") || isKeyword(field, "OR")) {
+      throw new SearchSyntaxError(`Expected a field name, found ${describe(field)}`, field.position);
+    }
+    index++;
+    if (peek().type !== "colon") throw new SearchSyntaxError(`Expected ':' after the field ${field.text}`, peek().position);
+    index++;
+    let operator: SearchOperator = "=";
+    if (peek().type === "operator") {
+      operator = peek().text as SearchOperator;
+      index++;
+    }
+    const value = peek();
+    if (value.type !== "word" && value.type !== "quoted") throw new SearchSyntaxError(`Expected a value for ${field.text}, found ${describe(value)}`, value.position);
+    if (value.text.trim() === "") throw new SearchSyntaxError(`The value of ${field.text} is empty`, value.position);
+    index++;
+    if (++criteria > MAX_CRITERIA) throw new SearchSyntaxError(`At most ${MAX_CRITERIA} criteria`, field.position);
+    return { kind: "criterion", field: field.text, operator, value: value.text, position: field.position };
+  };
+
+  const tree = expression();
+  const rest = peek();
+  if (rest.type !== "end") {
+    throw new SearchSyntaxError(
+      rest.type === "close" ? "Unexpected closing parenthesis" : `Expected AND, OR or the end, found ${describe(rest)}`,
+      rest.position,
+    );
+  }
+  return tree;
+}
+
+function describe(token: Token): string {
+  if (token.type === "end") return "the end";
+  if (token.type === "quoted") return `"${token.text}"`;
+  return `'${token.text}'`;
+}
+
+/** Every criterion of a tree, in order. */
+export function criteriaOf(node: SearchNode): Extract<SearchNode, { kind: "criterion" }>[] {
+  return node.kind === "criterion" ? [node] : node.operands.flatMap(criteriaOf);
+}
