@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -52,12 +53,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Database> {
   let client: PGlite;
   let releaseLock = () => {};
+  // pg_trgm gives typo-tolerant search; PostgreSQL servers ship it as a contrib extension.
+  const extensions = { pg_trgm };
   if (dataDir === "memory") {
-    client = new PGlite();
+    client = new PGlite({ extensions });
   } else {
     mkdirSync(dataDir, { recursive: true });
     releaseLock = claimDataDir(dataDir);
-    client = new PGlite(dataDir);
+    client = new PGlite(dataDir, { extensions });
   }
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  customType,
   bigserial,
   boolean,
   char,
@@ -112,6 +113,31 @@ export const refreshTokens = pgTable(
 // Catalogue (owned by the catalogue subgraph)
 // ---------------------------------------------------------------------------------------------
 
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+/**
+ * Full-text documents of a product, under each language's own dictionary, plus 'simple' over
+ * every language for those without one: the title, and the descriptions.
+ */
+const SEARCH_LANGUAGES: [string, string][] = [
+  ["en", "english"],
+  ["de", "german"],
+  ["fr", "french"],
+  ["es", "spanish"],
+  ["it", "italian"],
+  ["nl", "dutch"],
+  ["pt", "portuguese"],
+  ["da", "danish"],
+];
+export const searchConfigs = Object.fromEntries(SEARCH_LANGUAGES) as Record<string, string>;
+const documentOf = (columns: string[]) =>
+  sql.raw(
+    [
+      ...SEARCH_LANGUAGES.map(([code, config]) => `to_tsvector('${config}'::regconfig, ${columns.map((c) => `coalesce(${c}->>'${code}', '')`).join(" || ' ' || ")})`),
+      ...columns.map((c) => `to_tsvector('simple'::regconfig, coalesce(${c}, '{}'::jsonb))`),
+    ].join(" || "),
+  );
+
 /** A language object of the contract: ISO 639-1 code → text. */
 export type LanguageText = Record<string, string>;
 
@@ -213,6 +239,10 @@ export const products = pgTable(
     likelyToBeSoldOut: boolean("likely_to_be_sold_out"),
     skipTheLine: boolean("skip_the_line"),
     metadata: jsonb("metadata").$type<Record<string, unknown>>(),
+    titleDocument: tsvector("title_document").generatedAlwaysAs(documentOf(["title"])),
+    descriptionDocument: tsvector("description_document").generatedAlwaysAs(documentOf(["short_description", "description"])),
+    /** Every title in lower case, for typo-tolerant (trigram) matching. */
+    titleText: text("title_text").generatedAlwaysAs(sql`lower(jsonb_path_query_array(title, '$.*')::text)`),
     deprecated: boolean("deprecated").notNull().default(false),
     creationDate: utc("creation_date").notNull().defaultNow(),
     updateDate: utc("update_date").notNull().defaultNow(),
@@ -221,6 +251,10 @@ export const products = pgTable(
   (t) => [
     uniqueIndex("products_scope_external_id_live").on(t.scopeEngineId, t.externalId).where(sql`${t.deletedAt} is null`),
     index("products_supplier_live").on(t.supplierId, t.id).where(sql`${t.deletedAt} is null`),
+    index("products_title_document").using("gin", t.titleDocument),
+    index("products_description_document").using("gin", t.descriptionDocument),
+    index("products_title_trgm").using("gin", sql`${t.titleText} gin_trgm_ops`),
+    index("products_update_date").on(t.updateDate, t.id),
   ],
 );
 

@@ -10,10 +10,13 @@ import { listProductsNoSlashRoute, listProductsRoute } from "./api-supplier-prod
 import { deleteProductRoute, deprecateProductRoute, undeprecateProductRoute, updateProductRoute } from "./api-supplier-product/manage-product.routes.js";
 import { listSuppliersRoute } from "./api-suppliers/list-suppliers.route.js";
 import { listBookingEnginesRoute } from "./booking-engines/list-booking-engines.route.js";
+import { getConsumerProductRoute } from "./api-consumer/get-product.route.js";
+import { getTaxonomyRoute } from "./api-consumer/get-taxonomy.route.js";
+import { searchProductsRoute } from "./api-consumer/search-products.route.js";
 
 /**
  * Every REST path the layer serves. Folders follow the path: api-supplier (/api/supplier/…),
- * api-suppliers (/api/suppliers), api-supplier-product (/api/supplier/{id}/product…).
+ * api-suppliers (/api/suppliers), api-supplier-product (/api/supplier/{id}/product…), api-consumer (/api/consumer/…).
  */
 export const restRoutes = [
   getMeRoute,
@@ -31,4 +34,7 @@ export const restRoutes = [
   deleteProductRoute,
   deprecateProductRoute,
   undeprecateProductRoute,
+  searchProductsRoute,
+  getConsumerProductRoute,
+  getTaxonomyRoute,
 ] as RestRoute<never>[];

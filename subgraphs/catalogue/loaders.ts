@@ -5,6 +5,7 @@ import type { SubgraphContext } from "../common/context.js";
 import { byKey } from "../common/loaders.js";
 import { productRepository, type ProductRow } from "./product/product.repository.js";
 import { supplierRepository, type SupplierRow } from "./supplier/supplier.repository.js";
+import { taxonomyRepository, type TaxonomyNodeRow } from "./taxonomy/taxonomy.repository.js";
 
 export interface CatalogueLoaders {
   organisation: DataLoader<number, OrganisationRow | undefined>;
@@ -15,6 +16,10 @@ export interface CatalogueLoaders {
   supplierOnlineBookable: DataLoader<number, boolean>;
   /** Live (not deleted) products by id. */
   product: DataLoader<number, ProductRow | undefined>;
+  /** The taxonomy nodes linked to each product. */
+  productTaxonomyNodes: DataLoader<number, TaxonomyNodeRow[]>;
+  /** Every current taxonomy node by uuid, read once per request. */
+  taxonomy: () => Promise<Map<string, TaxonomyNodeRow>>;
 }
 
 export type CatalogueContext = SubgraphContext<CatalogueLoaders>;
@@ -28,9 +33,19 @@ export function catalogueLoaders(database: Database): CatalogueLoaders {
     bookingEngine: new DataLoader(async (ids) => byKey(ids, await accountRepository.bookingEnginesByIds(db, ids), (row) => row.id)),
     supplier: new DataLoader(async (ids) => byKey(ids, await supplierRepository.liveByIds(db, ids), (row) => row.id)),
     product: new DataLoader(async (ids) => byKey(ids, await productRepository.liveByIds(db, ids), (row) => row.id)),
+    productTaxonomyNodes: new DataLoader(async (ids) => {
+      const links = await taxonomyRepository.nodesOfProducts(db, ids);
+      return ids.map((id) => links.filter((link) => link.productId === id).map((link) => link.node));
+    }),
+    taxonomy: once(async () => new Map((await taxonomyRepository.allCurrent(db)).map((node) => [node.uuid, node]))),
     supplierOnlineBookable: new DataLoader(async (ids) => {
       const bookable = await supplierRepository.withBookableProducts(db, ids);
       return ids.map((id) => bookable.has(id));
     }),
   };
+}
+
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => (value ??= load());
 }

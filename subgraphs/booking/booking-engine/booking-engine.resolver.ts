@@ -1,9 +1,9 @@
-import { Arg, Ctx, Int, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from "type-graphql";
 import type { BookingContext } from "../loaders.js";
 import { bookingEngineRepository } from "./booking-engine.repository.js";
 import { BookingEngine, BookingEngineKind } from "./booking-engine.type.js";
 
-@Resolver()
+@Resolver(() => BookingEngine)
 export class BookingEngineResolver {
   @Query(() => [BookingEngine], { description: "Every booking engine products can be booked through, optionally of one adapter kind" })
   bookingEngines(
@@ -16,5 +16,14 @@ export class BookingEngineResolver {
   @Query(() => BookingEngine, { nullable: true, description: "One booking engine, or null when the id is unknown" })
   async bookingEngine(@Arg("id", () => Int) id: number, @Ctx() ctx: BookingContext): Promise<BookingEngine | null> {
     return (await ctx.loaders.bookingEngine.load(id)) ?? null;
+  }
+
+  @FieldResolver(() => String, { description: "Display name: ACTIVITIES_INVENTORY reads 'Activities Inventory'" })
+  displayName(@Root() engine: BookingEngine): string {
+    return engine.name
+      .split("_")
+      .filter(Boolean)
+      .map((word) => word[0] + word.slice(1).toLowerCase())
+      .join(" ");
   }
 }

@@ -17,4 +17,5 @@ export class BookingEngine {
 
   @Field(() => BookingEngineKind, { description: "Adapter that talks to it: INVENTORY (built in) or OCTO" })
   kind!: string;
+
 }

@@ -1,9 +1,13 @@
-import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gte, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../../drizzle/database.js";
 import { products } from "../../../drizzle/schema.js";
 
-export type ProductRow = typeof products.$inferSelect;
-export type ProductValues = Omit<typeof products.$inferInsert, "id" | "creationDate" | "updateDate" | "deletedAt" | "deprecated">;
+/** Every column but the search ones, which are large and only ever used inside SQL. */
+const { titleDocument: _title, descriptionDocument: _description, titleText: _titleText, ...productColumns } = getTableColumns(products);
+export { productColumns };
+
+export type ProductRow = Omit<typeof products.$inferSelect, "titleDocument" | "descriptionDocument" | "titleText">;
+export type ProductValues = Omit<typeof products.$inferInsert, "id" | "creationDate" | "updateDate" | "deletedAt" | "deprecated" | "titleDocument" | "descriptionDocument" | "titleText">;
 
 const live = isNull(products.deletedAt);
 
@@ -19,17 +23,17 @@ export interface ProductFilter {
 
 export const productRepository = {
   async liveByIds(db: Executor, ids: readonly number[]): Promise<ProductRow[]> {
-    return ids.length ? db.select().from(products).where(and(inArray(products.id, [...ids]), live)) : [];
+    return ids.length ? db.select(productColumns).from(products).where(and(inArray(products.id, [...ids]), live)) : [];
   },
 
   async liveForUpdate(db: Executor, id: number): Promise<ProductRow | undefined> {
-    const [row] = await db.select().from(products).where(and(eq(products.id, id), live)).for("update");
+    const [row] = await db.select(productColumns).from(products).where(and(eq(products.id, id), live)).for("update");
     return row;
   },
 
   async liveByExternalIdForUpdate(db: Executor, scopeEngineId: number, externalId: string): Promise<ProductRow | undefined> {
     const [row] = await db
-      .select()
+      .select(productColumns)
       .from(products)
       .where(and(eq(products.scopeEngineId, scopeEngineId), eq(products.externalId, externalId), live))
       .for("update");
@@ -51,21 +55,21 @@ export const productRepository = {
     if (filter.cityName) conditions.push(sql`lower(${products.cityName}) = lower(${filter.cityName})`);
     if (filter.rating !== null && filter.rating !== undefined) conditions.push(gte(products.rating, filter.rating));
     if (filter.numberOfRatings !== null && filter.numberOfRatings !== undefined) conditions.push(gte(products.numberOfRatings, filter.numberOfRatings));
-    return db.select().from(products).where(and(...conditions)).orderBy(asc(products.id));
+    return db.select(productColumns).from(products).where(and(...conditions)).orderBy(asc(products.id));
   },
 
   async insert(db: Executor, values: ProductValues, now: Date): Promise<ProductRow> {
-    const [row] = await db.insert(products).values({ ...values, creationDate: now, updateDate: now }).returning();
+    const [row] = await db.insert(products).values({ ...values, creationDate: now, updateDate: now }).returning(productColumns);
     return row;
   },
 
   async replace(db: Executor, id: number, values: ProductValues, updateDate: Date): Promise<ProductRow> {
-    const [row] = await db.update(products).set({ ...values, updateDate }).where(eq(products.id, id)).returning();
+    const [row] = await db.update(products).set({ ...values, updateDate }).where(eq(products.id, id)).returning(productColumns);
     return row;
   },
 
   async setDeprecated(db: Executor, id: number, deprecated: boolean, updateDate: Date): Promise<ProductRow> {
-    const [row] = await db.update(products).set({ deprecated, updateDate }).where(eq(products.id, id)).returning();
+    const [row] = await db.update(products).set({ deprecated, updateDate }).where(eq(products.id, id)).returning(productColumns);
     return row;
   },
 

@@ -1,4 +1,7 @@
-import { Arg, Ctx, Field, FieldResolver, Int, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, Field, FieldResolver, Float, Int, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
+import { Descriptor, TaxonomyNode } from "../taxonomy/taxonomy.type.js";
+import { taxonomyPaths } from "../taxonomy/taxonomy.service.js";
+import { bookingLink, durationInHours } from "./product.consumer.js";
 import type { CatalogueContext } from "../loaders.js";
 import { toSupplier } from "../supplier/supplier.service.js";
 import { Supplier } from "../supplier/supplier.type.js";
@@ -55,6 +58,36 @@ export class ProductResolver {
   @Mutation(() => Product)
   undeprecateProduct(@Arg("supplierId", () => Int) supplierId: number, @Arg("productId", () => Int) productId: number, @Ctx() ctx: CatalogueContext): Promise<Product> {
     return productService.setDeprecated(ctx, supplierId, productId, false);
+  }
+
+  @FieldResolver(() => [[TaxonomyNode]], { description: "Taxonomy paths: [level 1, level 2] for each subcategory, [level 1] for a category alone" })
+  async taxonomies(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<TaxonomyNode[][]> {
+    const [linked, nodes] = await Promise.all([ctx.loaders.productTaxonomyNodes.load(product.id), ctx.loaders.taxonomy()]);
+    return taxonomyPaths(linked, nodes);
+  }
+
+  @FieldResolver(() => [String], { description: "Languages of the title (ISO 639-1)" })
+  availableLanguages(@Root() product: Product): string[] {
+    return Object.keys(product.title.translations).sort();
+  }
+
+  @FieldResolver(() => Float, { nullable: true, description: "The duration in hours, when it is given in weeks, days, hours, minutes or seconds" })
+  durationHours(@Root() product: Product): number | null {
+    return durationInHours(product.duration);
+  }
+
+  @FieldResolver(() => [Descriptor], { description: "Why a product is flagged: EXCLUDED because DEPRECATED" })
+  descriptors(@Root() product: Product): Descriptor[] {
+    return product.deprecated ? [{ type: "EXCLUDED", reason: "DEPRECATED" }] : [];
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: "The booking URL in the caller's language, with externalClientId appended when given" })
+  bookingLink(
+    @Root() product: Product,
+    @Arg("externalClientId", () => String, { nullable: true }) externalClientId: string | null,
+    @Ctx() ctx: CatalogueContext,
+  ): string | null {
+    return bookingLink(product.bookingUrl?.translations ?? null, ctx.languages, externalClientId);
   }
 
   @FieldResolver(() => Supplier)

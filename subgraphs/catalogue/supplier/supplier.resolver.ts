@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { CatalogueContext } from "../loaders.js";
+import { countryNames } from "../validation/iso.js";
 import { productService } from "../product/product.service.js";
 import { Product, ProductFilterInput } from "../product/product.type.js";
 import { supplierService } from "./supplier.service.js";
@@ -35,6 +36,12 @@ export class SupplierResolver {
   @Mutation(() => DeletedSupplier, { description: "Permanent: the supplier and its products leave the catalogue" })
   deleteSupplier(@Arg("id", () => Int) id: number, @Ctx() ctx: CatalogueContext): Promise<DeletedSupplier> {
     return supplierService.delete(ctx, id);
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: "The country's name in the caller's language" })
+  countryName(@Root() supplier: Supplier, @Ctx() ctx: CatalogueContext): string | null {
+    const names = countryNames(supplier.country, ctx.languages);
+    return ctx.languages.map((language) => names[language]).find(Boolean) ?? null;
   }
 
   @FieldResolver(() => Boolean, { description: "True when at least one of its products can be booked online" })

@@ -1,0 +1,30 @@
+import { acceptedLanguages } from "../../../core/language.js";
+import { idParam, obj } from "../../json-schema.js";
+import type { RestRoute } from "../../rest-route.js";
+import { CONSUMER_PRODUCT_FIELDS, consumerProductBody, consumerProductSchema, externalClientIdParam, type ConsumerProductData } from "./consumer-product.js";
+
+/** GET /api/consumer/product/{productId} (spec 3, "Get a product"). */
+export const getConsumerProductRoute: RestRoute<{ product: ConsumerProductData }> = {
+  method: "GET",
+  url: "/api/consumer/product/:productId",
+  schema: {
+    summary: "Get a product",
+    description: "The consumer product record. Deprecated products are returned with the descriptor {type: EXCLUDED, reason: DEPRECATED}; deleted ones are 404. 400 for a malformed id or externalClientId.",
+    tags: ["Catalogue consumption"],
+    params: obj({ productId: idParam("Product id") }, { required: ["productId"] }),
+    querystring: obj({ externalClientId: externalClientIdParam }, { additionalProperties: false }),
+    response: { 200: consumerProductSchema },
+  },
+  operation: /* GraphQL */ `
+    query RestConsumerProduct($id: Int!, $externalClientId: String) { product(id: $id) { ...ConsumerProduct } }
+    ${CONSUMER_PRODUCT_FIELDS}
+  `,
+  variables: (request) => ({
+    id: (request.params as { productId: number }).productId,
+    externalClientId: (request.query as { externalClientId?: string }).externalClientId ?? null,
+  }),
+  respond: ({ product }, request) => {
+    const body = consumerProductBody(product, acceptedLanguages(request.headers["accept-language"]));
+    return { ...body, productId: body.id };
+  },
+};

@@ -1,0 +1,42 @@
+import { Arg, Ctx, Field, Int, ObjectType, Query, Resolver } from "type-graphql";
+import { consumerAccess } from "../consumer-access.js";
+import type { CatalogueContext } from "../loaders.js";
+import { Product } from "../product/product.type.js";
+import { taxonomyRepository } from "../taxonomy/taxonomy.repository.js";
+import { taxonomyTree } from "../taxonomy/taxonomy.service.js";
+import { TaxonomyNode } from "../taxonomy/taxonomy.type.js";
+import { consumerProduct, searchProducts } from "./search.service.js";
+
+@ObjectType()
+export class ProductSearchPage {
+  @Field(() => Int) pageNumber!: number;
+  @Field(() => Int) resultsPerPage!: number;
+  @Field(() => Int) totalResults!: number;
+  @Field(() => [Product]) items!: Product[];
+}
+
+@Resolver()
+export class CatalogueConsumerResolver {
+  @Query(() => ProductSearchPage, { description: "Search the catalogue with a Search expression (docs/search.md)" })
+  searchProducts(
+    @Arg("search", () => String) search: string,
+    @Arg("pageNumber", () => Int, { defaultValue: 1 }) pageNumber: number,
+    @Arg("resultsPerPage", () => Int, { defaultValue: 100 }) resultsPerPage: number,
+    @Arg("sortingField", () => String, { defaultValue: "title" }) sortingField: string,
+    @Arg("sortingOrder", () => String, { defaultValue: "asc" }) sortingOrder: string,
+    @Ctx() ctx: CatalogueContext,
+  ): Promise<ProductSearchPage> {
+    return searchProducts(ctx, { search, pageNumber, resultsPerPage, sortingField, sortingOrder });
+  }
+
+  @Query(() => Product, { description: "One product of the catalogue" })
+  product(@Arg("id", () => Int) id: number, @Ctx() ctx: CatalogueContext): Promise<Product> {
+    return consumerProduct(ctx, id);
+  }
+
+  @Query(() => [TaxonomyNode], { description: "The current activities taxonomy: level 1 nodes with their children" })
+  async taxonomy(@Ctx() ctx: CatalogueContext): Promise<TaxonomyNode[]> {
+    await consumerAccess(ctx);
+    return taxonomyTree(await taxonomyRepository.allCurrent(ctx.database.db));
+  }
+}
