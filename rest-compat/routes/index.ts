@@ -10,6 +10,7 @@ import { listProductsNoSlashRoute, listProductsRoute } from "./api-supplier-prod
 import { deleteProductRoute, deprecateProductRoute, undeprecateProductRoute, updateProductRoute } from "./api-supplier-product/manage-product.routes.js";
 import { listSuppliersRoute } from "./api-suppliers/list-suppliers.route.js";
 import { listBookingEnginesRoute } from "./booking-engines/list-booking-engines.route.js";
+import { diffProductsRoute } from "./api-consumer/diff-products.route.js";
 import { getConsumerProductRoute } from "./api-consumer/get-product.route.js";
 import { getTaxonomyRoute } from "./api-consumer/get-taxonomy.route.js";
 import { searchProductsRoute } from "./api-consumer/search-products.route.js";
@@ -35,6 +36,7 @@ export const restRoutes = [
   deprecateProductRoute,
   undeprecateProductRoute,
   searchProductsRoute,
+  diffProductsRoute,
   getConsumerProductRoute,
   getTaxonomyRoute,
 ] as RestRoute<never>[];

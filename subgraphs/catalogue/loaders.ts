@@ -13,6 +13,8 @@ export interface CatalogueLoaders {
   bookingEngine: DataLoader<number, BookingEngineRow | undefined>;
   /** Live (not deleted) suppliers by id. */
   supplier: DataLoader<number, SupplierRow | undefined>;
+  /** Suppliers by id, deleted ones included (for the records of deleted products). */
+  anySupplier: DataLoader<number, SupplierRow | undefined>;
   supplierOnlineBookable: DataLoader<number, boolean>;
   /** Live (not deleted) products by id. */
   product: DataLoader<number, ProductRow | undefined>;
@@ -32,6 +34,7 @@ export function catalogueLoaders(database: Database): CatalogueLoaders {
     account: new DataLoader(async (ids) => byKey(ids, await accountRepository.byIds(db, ids), (row) => row.id)),
     bookingEngine: new DataLoader(async (ids) => byKey(ids, await accountRepository.bookingEnginesByIds(db, ids), (row) => row.id)),
     supplier: new DataLoader(async (ids) => byKey(ids, await supplierRepository.liveByIds(db, ids), (row) => row.id)),
+    anySupplier: new DataLoader(async (ids) => byKey(ids, await supplierRepository.byIds(db, ids), (row) => row.id)),
     product: new DataLoader(async (ids) => byKey(ids, await productRepository.liveByIds(db, ids), (row) => row.id)),
     productTaxonomyNodes: new DataLoader(async (ids) => {
       const links = await taxonomyRepository.nodesOfProducts(db, ids);

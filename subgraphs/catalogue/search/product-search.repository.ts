@@ -7,7 +7,8 @@ export const sortingFields = ["title", "rating", "numberOfRatings", "minPrice", 
 export type SortingField = (typeof sortingFields)[number];
 
 export interface SearchPageQuery {
-  condition: SQL;
+  /** The whole filter, visibility included. */
+  where: SQL;
   sortingField: SortingField;
   descending: boolean;
   /** The caller's organisation's country: its products come first. */
@@ -39,7 +40,7 @@ function sortExpression(field: SortingField, language: string): SQL {
 
 export const productSearchRepository = {
   async page(db: Executor, query: SearchPageQuery): Promise<{ rows: ProductRow[]; total: number }> {
-    const where = and(visibleToConsumers, query.condition);
+    const where = query.where;
     const direction = query.descending ? desc : asc;
     const order: SQL[] = [];
     if (query.preferredCountry) order.push(sql`(${products.countryCode} = ${query.preferredCountry}) desc`);

@@ -5,7 +5,10 @@ import { toProduct } from "../product/product.service.js";
 import type { Product } from "../product/product.type.js";
 import { criteriaOf, parseSearch, SearchSyntaxError } from "./search-expression.js";
 import { compileSearch } from "./search-sql.js";
-import { productSearchRepository, sortingFields, type SortingField } from "./product-search.repository.js";
+import { productSearchRepository, sortingFields, visibleToConsumers, type SortingField } from "./product-search.repository.js";
+import { and, type SQL } from "drizzle-orm";
+import type { BookingEngineRow } from "../../../identity/account.repository.js";
+import type { ProductRow } from "../product/product.repository.js";
 
 export const MAX_SEARCH_PAGE_SIZE = 1000;
 
@@ -24,11 +27,19 @@ export interface SearchPage {
   items: Product[];
 }
 
+export interface SearchRows {
+  pageNumber: number;
+  resultsPerPage: number;
+  totalResults: number;
+  rows: ProductRow[];
+  engines: Map<number, BookingEngineRow>;
+}
+
 /**
- * Search (spec 3): a parsed expression over the catalogue, the caller's country first, then the
- * sorting field. Each documented 400 has its reason.
+ * The paging, sorting and expression rules shared by search and change detection, over a base
+ * condition (which products are in play). Each documented 400 has its reason.
  */
-export async function searchProducts(ctx: CatalogueContext, request: SearchRequest): Promise<SearchPage> {
+export async function pageSearch(ctx: CatalogueContext, request: Omit<SearchRequest, "search"> & { search: string | null }, base: SQL): Promise<SearchRows> {
   const { country } = await consumerAccess(ctx);
   if (!Number.isInteger(request.resultsPerPage) || request.resultsPerPage < 1 || request.resultsPerPage > MAX_SEARCH_PAGE_SIZE) {
     throw rejected("INVALID_PAGE_SIZE", `resultsPerPage must be 1 to ${MAX_SEARCH_PAGE_SIZE}`, [
@@ -47,33 +58,45 @@ export async function searchProducts(ctx: CatalogueContext, request: SearchReque
   if (order !== "asc" && order !== "desc") {
     throw rejected("INVALID_SORTING_ORDER", "sortingOrder must be asc or desc", [{ field: "sortingOrder", rule: "enum", message: "sortingOrder must be asc or desc" }]);
   }
-  let condition;
+  let where = base;
   let fuzzy = false;
   const language = ctx.languages[0] ?? "en";
-  try {
-    const tree = parseSearch(request.search);
-    fuzzy = criteriaOf(tree).some((criterion) => criterion.operator === "~");
-    condition = compileSearch(tree, { language });
-  } catch (error) {
-    if (!(error instanceof SearchSyntaxError)) throw error;
-    throw rejected("INVALID_SEARCH", `Search: ${error.message}`, [{ field: "Search", rule: "syntax", message: error.message }]);
+  if (request.search !== null) {
+    try {
+      const tree = parseSearch(request.search);
+      fuzzy = criteriaOf(tree).some((criterion) => criterion.operator === "~");
+      where = and(base, compileSearch(tree, { language }))!;
+    } catch (error) {
+      if (!(error instanceof SearchSyntaxError)) throw error;
+      throw rejected("INVALID_SEARCH", `Search: ${error.message}`, [{ field: "Search", rule: "syntax", message: error.message }]);
+    }
   }
-  const offset = (request.pageNumber - 1) * request.resultsPerPage;
   const { rows, total } = await productSearchRepository.page(ctx.database.db, {
-    condition,
+    where,
     sortingField: request.sortingField as SortingField,
     descending: order === "desc",
     preferredCountry: country,
     language,
-    offset,
+    offset: (request.pageNumber - 1) * request.resultsPerPage,
     limit: request.resultsPerPage,
     fuzzy,
   });
   if (rows.length === 0 && total > 0) throw notFound(`Page ${request.pageNumber} is past the last page (${Math.ceil(total / request.resultsPerPage)})`);
   const engines = await ctx.loaders.bookingEngine.loadMany([...new Set(rows.map((row) => row.bookingEngineId))]);
-  const engineById = new Map(engines.flatMap((engine) => (engine && !(engine instanceof Error) ? [[engine.id, engine] as const] : [])));
-  for (const row of rows) ctx.loaders.product.prime(row.id, row);
-  return { pageNumber: request.pageNumber, resultsPerPage: request.resultsPerPage, totalResults: total, items: rows.map((row) => toProduct(row, engineById.get(row.bookingEngineId))) };
+  for (const row of rows) if (!row.deletedAt) ctx.loaders.product.prime(row.id, row);
+  return {
+    pageNumber: request.pageNumber,
+    resultsPerPage: request.resultsPerPage,
+    totalResults: total,
+    rows,
+    engines: new Map(engines.flatMap((engine) => (engine && !(engine instanceof Error) ? [[engine.id, engine] as const] : []))),
+  };
+}
+
+/** Search (spec 3): live, non-deprecated products matching the expression. */
+export async function searchProducts(ctx: CatalogueContext, request: SearchRequest): Promise<SearchPage> {
+  const page = await pageSearch(ctx, request, visibleToConsumers);
+  return { ...page, items: page.rows.map((row) => toProduct(row, page.engines.get(row.bookingEngineId))) };
 }
 
 /** One product for a consumer: deprecated ones too (flagged by descriptors); deleted ones are 404. */

@@ -12,6 +12,11 @@ export const supplierRepository = {
     return ids.length ? db.select().from(suppliers).where(and(inArray(suppliers.id, [...ids]), live)) : [];
   },
 
+  /** Deleted ones included: a deleted product in change detection still names its supplier. */
+  async byIds(db: Executor, ids: readonly number[]): Promise<SupplierRow[]> {
+    return ids.length ? db.select().from(suppliers).where(inArray(suppliers.id, [...ids])) : [];
+  },
+
   /** Locks the supplier row, so that concurrent writes to one supplier apply one after another. */
   async liveForUpdate(db: Executor, id: number): Promise<SupplierRow | undefined> {
     const [row] = await db.select().from(suppliers).where(and(eq(suppliers.id, id), live)).for("update");
