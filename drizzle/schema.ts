@@ -306,3 +306,10 @@ export const productTaxonomies = pgTable(
   },
   (t) => [primaryKey({ columns: [t.productId, t.nodeUuid] }), index("product_taxonomies_node").on(t.nodeUuid)],
 );
+
+/** Service-wide secrets (e.g. the key that signs import cursors), made once and shared by every replica. */
+export const serviceSecrets = pgTable("service_secrets", {
+  name: text("name").primaryKey(),
+  secret: text("secret").notNull(),
+  createdAt: utc("created_at").notNull().defaultNow(),
+});

@@ -11,13 +11,15 @@ import { deleteProductRoute, deprecateProductRoute, undeprecateProductRoute, upd
 import { listSuppliersRoute } from "./api-suppliers/list-suppliers.route.js";
 import { listBookingEnginesRoute } from "./booking-engines/list-booking-engines.route.js";
 import { diffProductsRoute } from "./api-consumer/diff-products.route.js";
+import { activeActivitiesRoute } from "./content-import/active-activities.route.js";
+import { inactiveActivitiesRoute } from "./content-import/inactive-activities.route.js";
 import { getConsumerProductRoute } from "./api-consumer/get-product.route.js";
 import { getTaxonomyRoute } from "./api-consumer/get-taxonomy.route.js";
 import { searchProductsRoute } from "./api-consumer/search-products.route.js";
 
 /**
  * Every REST path the layer serves. Folders follow the path: api-supplier (/api/supplier/…),
- * api-suppliers (/api/suppliers), api-supplier-product (/api/supplier/{id}/product…), api-consumer (/api/consumer/…).
+ * api-suppliers (/api/suppliers), api-supplier-product (/api/supplier/{id}/product…), api-consumer (/api/consumer/…), content-import (/content/v0/import/…).
  */
 export const restRoutes = [
   getMeRoute,
@@ -39,4 +41,6 @@ export const restRoutes = [
   diffProductsRoute,
   getConsumerProductRoute,
   getTaxonomyRoute,
+  activeActivitiesRoute,
+  inactiveActivitiesRoute,
 ] as RestRoute<never>[];

@@ -29,3 +29,10 @@ export function bookingLink(urls: LanguageText | null, languages: readonly strin
     return `${url}${url.includes("?") ? "&" : "?"}externalClientId=${encodeURIComponent(externalClientId)}`;
   }
 }
+
+/** The commission as a ratio of the retail price: estCommFrpricePerc, else estCommNet over minPrice. */
+export function commissionRate(product: { estCommFrpricePerc: number | null; estCommNet: number | null; minPrice: number | null }): number | null {
+  if (product.estCommFrpricePerc !== null) return product.estCommFrpricePerc;
+  if (product.estCommNet !== null && product.minPrice) return Math.round((product.estCommNet / product.minPrice) * 10_000) / 10_000;
+  return null;
+}

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Field, FieldResolver, Float, Int, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
 import { Descriptor, TaxonomyNode } from "../taxonomy/taxonomy.type.js";
 import { taxonomyPaths } from "../taxonomy/taxonomy.service.js";
-import { bookingLink, durationInHours } from "./product.consumer.js";
+import { bookingLink, commissionRate, durationInHours } from "./product.consumer.js";
 import type { CatalogueContext } from "../loaders.js";
 import { toSupplier } from "../supplier/supplier.service.js";
 import { Supplier } from "../supplier/supplier.type.js";
@@ -90,10 +90,32 @@ export class ProductResolver {
     return bookingLink(product.bookingUrl?.translations ?? null, ctx.languages, externalClientId);
   }
 
+  @FieldResolver(() => Float, { nullable: true, description: "First adult retail price: exact for agents, recommended for resellers" })
+  retailPrice(@Root() product: Product): number | null {
+    return product.minPrice;
+  }
+
+  @FieldResolver(() => Float, { nullable: true, description: "Agent model only: the commission as a ratio of the retail price" })
+  async estimatedCommissionRate(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<number | null> {
+    return (await callerModel(ctx)) === "AGENT" ? commissionRate(product) : null;
+  }
+
+  @FieldResolver(() => Float, { nullable: true, description: "Reseller model only: the estimated net price" })
+  async estimatedNetPrice(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<number | null> {
+    if ((await callerModel(ctx)) !== "RESELLER" || product.minPrice === null) return null;
+    const rate = commissionRate(product);
+    return rate === null ? null : Math.round(product.minPrice * (1 - rate) * 100) / 100;
+  }
+
   @FieldResolver(() => Supplier)
   async supplier(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<Supplier> {
     const row = await ctx.loaders.anySupplier.load(product.supplierId);
     if (!row) throw new Error(`product ${product.id} has no supplier ${product.supplierId}`);
     return toSupplier(row);
   }
+}
+
+async function callerModel(ctx: CatalogueContext): Promise<string | null> {
+  if (ctx.caller.organisationId === null) return null;
+  return (await ctx.loaders.organisation.load(ctx.caller.organisationId))?.commercialModel ?? null;
 }

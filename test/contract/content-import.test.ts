@@ -1,0 +1,176 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { contentPartner, productRequest, restClient, signIn, supplierRequest, type RestClient } from "../support/catalogue.js";
+import { useStack } from "../support/stack.js";
+
+type Partner = Awaited<ReturnType<typeof contentPartner>>;
+
+/** Bulk import (spec 3, REST paths 29 and 30). Every request is narrowed to this file's booking engine. */
+describe("bulk import of activities", () => {
+  const t = useStack();
+  let partner: Partner;
+  let agent: RestClient;
+  let reseller: RestClient;
+  let supplierId: number;
+  let productIds: number[];
+  const started = new Date(Date.now() - 1000).toISOString();
+
+  beforeAll(async () => {
+    partner = await contentPartner(t.stack);
+    supplierId = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
+    productIds = [];
+    for (let i = 0; i < 25; i++) {
+      const overrides = i % 5 === 0 ? { title: { fr: `Activité ${i}` }, countryCode: "FR" } : { title: { en: `Activity ${i}`, de: `Aktivität ${i}` } };
+      productIds.push((await partner.rest.post(`/api/supplier/${supplierId}/product`, productRequest({ ...overrides, minPrice: 100, maxPrice: 150, estCommFrpricePerc: 0.2 }))).body.id);
+    }
+    const agentAccount = await t.stack.createAccount("CONSUMER", { model: "agent" });
+    agent = restClient(t.stack, await signIn(t.stack, agentAccount.username, agentAccount.password));
+    const resellerAccount = await t.stack.createAccount("CONSUMER", { model: "reseller" });
+    reseller = restClient(t.stack, await signIn(t.stack, resellerAccount.username, resellerAccount.password));
+  });
+
+  const active = (query: string, client = agent) => client.get(`/content/v0/import/activities/active?bookingEngineList=${partner.engineName}${query}`);
+  const inactive = (query: string, client = agent) => client.get(`/content/v0/import/activities/inactive?bookingEngineList=${partner.engineName}${query}`);
+  const follow = (next: string, client = agent) => client.get(next.slice(next.indexOf("/content/")));
+
+  describe("GET /content/v0/import/activities/active", () => {
+    it("pages by cursor with links, 100 per page by default, the last page's next empty", async () => {
+      const all = await active("");
+      expect(all.status).toBe(200);
+      expect(all.body.data.map((r: { id: number }) => r.id)).toEqual(productIds);
+      expect(all.body.meta).toMatchObject({ estimatedCount: 25, nextCursor: "", links: { next: "" } });
+      expect(all.body.meta.links.self).toContain("/content/v0/import/activities/active?bookingEngineList=");
+
+      const first = await active("&page[limit]=10");
+      expect(first.body.data).toHaveLength(10);
+      expect(first.body.meta.nextCursor).not.toBe("");
+      expect(first.body.meta.links.next).toContain(`cursor=${encodeURIComponent(first.body.meta.nextCursor)}`);
+      const second = await follow(first.body.meta.links.next);
+      const third = await follow(second.body.meta.links.next);
+      expect(third.body.meta).toMatchObject({ nextCursor: "", links: { next: "" } });
+      const seen = [first, second, third].flatMap((page) => page.body.data.map((r: { id: number }) => r.id));
+      expect(seen).toEqual(productIds);
+    });
+
+    it("neither skips nor repeats an activity while the catalogue changes between pages", async () => {
+      const fresh = await contentPartner(t.stack);
+      const sid = (await fresh.rest.post("/api/supplier", supplierRequest())).body.id;
+      const ids: number[] = [];
+      for (let i = 0; i < 12; i++) ids.push((await fresh.rest.post(`/api/supplier/${sid}/product`, productRequest())).body.id);
+      const page1 = await agent.get(`/content/v0/import/activities/active?bookingEngineList=${fresh.engineName}&page[limit]=5`);
+      // Between pages: an already-seen product changes, a later one is deleted, another deprecated, a new one arrives.
+      await fresh.rest.put(`/api/supplier/${sid}/product/${ids[1]}`, productRequest({ title: { en: "changed" } }));
+      await fresh.rest.delete(`/api/supplier/${sid}/product/${ids[7]}`);
+      await fresh.rest.post(`/api/supplier/${sid}/product/${ids[9]}/deprecate`);
+      const added = (await fresh.rest.post(`/api/supplier/${sid}/product`, productRequest())).body.id;
+      const pages = [page1];
+      while (pages.at(-1)!.body.meta.links.next) pages.push(await follow(pages.at(-1)!.body.meta.links.next));
+      const seen = pages.flatMap((page) => page.body.data.map((r: { id: number }) => r.id));
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen).toEqual([...ids.filter((id) => id !== ids[7] && id !== ids[9]), added]);
+    });
+
+    it("gives prices by the caller's commercial model", async () => {
+      const [asAgent] = (await active("&page[limit]=1")).body.data;
+      expect(asAgent).toMatchObject({ minPrice: 100, maxPrice: 150, retailPrice: 100, estimatedCommissionRate: 0.2 });
+      expect(asAgent.estimatedNetPrice).toBeUndefined();
+      const [asReseller] = (await active("&page[limit]=1", reseller)).body.data;
+      expect(asReseller).toMatchObject({ retailPrice: 100, estimatedNetPrice: 80 });
+      expect(asReseller.estimatedCommissionRate).toBeUndefined();
+    });
+
+    it("returns the import record with supplier, gallery ids and full taxonomy nodes", async () => {
+      const [record] = (await active("&page[limit]=1")).body.data;
+      expect(record).toMatchObject({
+        id: productIds[0],
+        bookingEngine: partner.engineName,
+        supplier: { id: supplierId, contact: { id: supplierId } },
+        galleryImages: [{ id: `${productIds[0]}-1`, url: expect.any(String), order: 1 }],
+        availableLanguages: ["fr"],
+        countryName: "France",
+      });
+      expect(record.taxonomies[0][1]).toMatchObject({ level: 2, slug: "activities-outdoor-activities-hiking", family: "activities", value: 1, isCurrent: true, nameFullPath: "Outdoor activities#Hiking" });
+      expect(record.taxonomies[0][1].parentUuid).toBe(`${record.taxonomies[0][0].uuid}#${record.taxonomies[0][1].uuid}`);
+    });
+
+    it("filters by country and language, with texts in the languages asked for", async () => {
+      const french = await active("&countryCodeList=FR");
+      expect(french.body.data.map((r: { id: number }) => r.id)).toEqual(productIds.filter((_, i) => i % 5 === 0));
+      const german = await active("&languageList=de");
+      expect(german.body.data).toHaveLength(20);
+      expect(Object.keys(german.body.data[0].title)).toEqual(["de"]);
+      expect(await active("&countryCodeList=FR,CH").then((r) => r.body.data.length)).toBe(25);
+      expect((await active(`&modifiedSince=${new Date(Date.now() + 60_000).toISOString()}`)).body.data).toEqual([]);
+      expect((await active(`&modifiedSince=${started}`)).body.data).toHaveLength(25);
+    });
+
+    it.each([
+      ["&page[limit]=0", "PAGE_SIZE_TOO_SMALL"],
+      ["&page[limit]=1001", "PAGE_SIZE_TOO_LARGE"],
+      ["&modifiedSince=2026-11-01", "INVALID_MODIFIED_SINCE"],
+      ["&modifiedSince=2026-11-01T10:00:00Z", "INVALID_MODIFIED_SINCE"],
+      ["&countryCodeList=FR,XX", "INVALID_COUNTRY"],
+      ["&languageList=english", "INVALID_LANGUAGE"],
+      ["&cursor=abc.def", "INVALID_CURSOR"],
+    ])("answers 400 for %s", async (query, code) => {
+      const response = await active(query);
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe(code);
+    });
+
+    it("refuses a tampered cursor and one for other filters", async () => {
+      const cursor: string = (await active("&page[limit]=5")).body.meta.nextCursor;
+      const [body, mac] = cursor.split(".");
+      const decoded = JSON.parse(Buffer.from(body, "base64url").toString());
+      const forged = `${Buffer.from(JSON.stringify({ ...decoded, i: 0 })).toString("base64url")}.${mac}`;
+      expect((await active(`&cursor=${encodeURIComponent(forged)}`)).body).toMatchObject({ code: "INVALID_CURSOR", message: expect.stringContaining("altered") });
+      expect((await active(`&countryCodeList=FR&cursor=${encodeURIComponent(cursor)}`)).body.message).toContain("other filters");
+      expect((await inactive(`&cursor=${encodeURIComponent(cursor)}`)).body.message).toContain("active import");
+    });
+
+    it("needs an account of an organisation", async () => {
+      const operator = restClient(t.stack, await t.stack.tokenFor("OPERATOR"));
+      const response = await active("", operator);
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe("ORGANISATION_REQUIRED");
+      expect((await fetch(`${t.stack.url}/content/v0/import/activities/active`)).status).toBe(401);
+    });
+  });
+
+  describe("GET /content/v0/import/activities/inactive", () => {
+    it("lists the ids of activities deleted or deprecated since modifiedSince, paged by cursor", async () => {
+      await partner.rest.delete(`/api/supplier/${supplierId}/product/${productIds[3]}`);
+      await partner.rest.post(`/api/supplier/${supplierId}/product/${productIds[4]}/deprecate`);
+      const since = started;
+      const response = await inactive(`&modifiedSince=${since}`);
+      expect(response.status).toBe(200);
+      expect(response.body.data).toEqual([{ id: productIds[3] }, { id: productIds[4] }]);
+      const paged = await inactive(`&modifiedSince=${since}&page[limit]=1`);
+      expect(paged.body.data).toEqual([{ id: productIds[3] }]);
+      const rest = await follow(paged.body.meta.links.next);
+      expect(rest.body.data).toEqual([{ id: productIds[4] }]);
+      expect(rest.body.meta.links.next).toBe("");
+      const cursorOnly = await inactive(`&cursor=${encodeURIComponent(paged.body.meta.nextCursor)}`);
+      expect(cursorOnly.body.data).toEqual([{ id: productIds[4] }]);
+    });
+
+    it.each([
+      ["", "MODIFIED_SINCE_OR_CURSOR_REQUIRED"],
+      [`&modifiedSince=${new Date(Date.now() - 31 * 86_400_000).toISOString()}`, "MODIFIED_SINCE_TOO_OLD"],
+      ["&modifiedSince=yesterday", "INVALID_MODIFIED_SINCE"],
+      [`&modifiedSince=${new Date().toISOString()}&page[limit]=1001`, "PAGE_SIZE_TOO_LARGE"],
+      [`&modifiedSince=${new Date().toISOString()}&page[limit]=0`, "PAGE_SIZE_TOO_SMALL"],
+    ])("answers 400 for %j", async (query, code) => {
+      const response = await inactive(query);
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe(code);
+    });
+
+    it("refuses a modifiedSince newer than the cursor's run", async () => {
+      const paged = await inactive(`&modifiedSince=${started}&page[limit]=1`);
+      const later = new Date(Date.now() + 60_000).toISOString();
+      const response = await inactive(`&modifiedSince=${later}&cursor=${encodeURIComponent(paged.body.meta.nextCursor)}`);
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe("MODIFIED_SINCE_AFTER_CURSOR");
+    });
+  });
+});
