@@ -11,7 +11,17 @@ export const languageObject = (description: string): JsonSchema => ({
   additionalProperties: { type: "string" },
 });
 export const freeObject = (description: string): JsonSchema => ({ type: "object", description, additionalProperties: true });
-export const obj = (properties: Record<string, JsonSchema>, extra: Partial<JsonSchema> = {}): JsonSchema => ({ type: "object", properties, ...extra });
+/**
+ * An object whose optional members may also be null (integrators often send null for "unset");
+ * required members keep their type.
+ */
+export const obj = (properties: Record<string, JsonSchema>, extra: Partial<JsonSchema> & { required?: string[] } = {}): JsonSchema => {
+  const required = new Set(extra.required ?? []);
+  const nullable = Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => [name, required.has(name) || typeof schema.type !== "string" ? schema : { ...schema, type: [schema.type, "null"] }]),
+  );
+  return { type: "object", properties: nullable, ...extra };
+};
 export const arr = (items: JsonSchema, description: string): JsonSchema => ({ type: "array", items, description });
 
 /** A database id in a path: a positive 32-bit integer, so a non-numeric or absurd id is a 400. */
@@ -24,8 +34,9 @@ export const idParam = (description: string): JsonSchema => ({ type: "integer", 
  */
 export function pickBySchema(value: unknown, schema: JsonSchema): unknown {
   if (value === null || value === undefined) return value;
-  if (schema.type === "array" && Array.isArray(value) && schema.items) return value.map((item) => pickBySchema(item, schema.items!));
-  if (schema.type === "object" && typeof value === "object" && !Array.isArray(value) && schema.properties) {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes("array") && Array.isArray(value) && schema.items) return value.map((item) => pickBySchema(item, schema.items!));
+  if (types.includes("object") && typeof value === "object" && !Array.isArray(value) && schema.properties) {
     const picked: Record<string, unknown> = {};
     for (const [key, property] of Object.entries(schema.properties)) {
       if (key in (value as Record<string, unknown>)) picked[key] = pickBySchema((value as Record<string, unknown>)[key], property);

@@ -11,6 +11,8 @@ import { deleteProductRoute, deprecateProductRoute, undeprecateProductRoute, upd
 import { listSuppliersRoute } from "./api-suppliers/list-suppliers.route.js";
 import { listBookingEnginesRoute } from "./booking-engines/list-booking-engines.route.js";
 import { diffProductsRoute } from "./api-consumer/diff-products.route.js";
+import { recommendActivitiesGetRoute, recommendActivitiesRoute } from "./recommendation/recommend-activities.route.js";
+import { topActivitiesRoute } from "./recommendation/top-activities.route.js";
 import { activeActivitiesRoute } from "./content-import/active-activities.route.js";
 import { inactiveActivitiesRoute } from "./content-import/inactive-activities.route.js";
 import { getConsumerProductRoute } from "./api-consumer/get-product.route.js";
@@ -19,7 +21,7 @@ import { searchProductsRoute } from "./api-consumer/search-products.route.js";
 
 /**
  * Every REST path the layer serves. Folders follow the path: api-supplier (/api/supplier/…),
- * api-suppliers (/api/suppliers), api-supplier-product (/api/supplier/{id}/product…), api-consumer (/api/consumer/…), content-import (/content/v0/import/…).
+ * api-suppliers (/api/suppliers), api-supplier-product (/api/supplier/{id}/product…), api-consumer (/api/consumer/…), content-import (/content/v0/import/…), recommendation (/recommendation/…).
  */
 export const restRoutes = [
   getMeRoute,
@@ -43,4 +45,7 @@ export const restRoutes = [
   getTaxonomyRoute,
   activeActivitiesRoute,
   inactiveActivitiesRoute,
+  recommendActivitiesRoute,
+  recommendActivitiesGetRoute,
+  topActivitiesRoute,
 ] as RestRoute<never>[];

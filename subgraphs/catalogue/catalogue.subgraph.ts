@@ -8,6 +8,7 @@ import { toOrganisation } from "./organisation/organisation.service.js";
 import { ProductResolver } from "./product/product.resolver.js";
 import { toProduct } from "./product/product.service.js";
 import { ActivityImportResolver } from "./import/activity-import.js";
+import { RecommendationResolver } from "./recommendation/recommendation.resolver.js";
 import { ProductChangesResolver } from "./search/product-changes.js";
 import { CatalogueConsumerResolver } from "./search/search.resolver.js";
 import { SupplierResolver } from "./supplier/supplier.resolver.js";
@@ -17,7 +18,7 @@ export { catalogueLoaders } from "./loaders.js";
 
 /** The catalogue subgraph: organisations, suppliers, products and their taxonomy. */
 export function buildCatalogueSchema(): Promise<GraphQLSchema> {
-  return buildFederatedSchema([OrganisationResolver, SupplierResolver, ProductResolver, CatalogueConsumerResolver, ProductChangesResolver, ActivityImportResolver, LocalizedTextResolver], {
+  return buildFederatedSchema([OrganisationResolver, SupplierResolver, ProductResolver, CatalogueConsumerResolver, ProductChangesResolver, ActivityImportResolver, RecommendationResolver, LocalizedTextResolver], {
     Organisation: {
       async __resolveReference(reference: { id: number }, ctx: CatalogueContext) {
         const row = await ctx.loaders.organisation.load(reference.id);

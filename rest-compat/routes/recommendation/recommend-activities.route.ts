@@ -1,0 +1,121 @@
+import { arr, int, obj, str, freeObject, type JsonSchema } from "../../json-schema.js";
+import type { RestRoute } from "../../rest-route.js";
+import { RECOMMENDATION_FIELDS, recommendationBody, type RecommendationData } from "./recommendation-body.js";
+
+const enumOf = (values: string[], description: string): JsonSchema => ({ type: "string", enum: values, description });
+
+/** The body of POST /recommendation/v2/activities (spec 3); all fields optional. */
+export const recommendationBodySchema = obj(
+  {
+    location: freeObject("{type: continentCode|countryCode (value: array), cityName|iataCode (value: array of one, radius km), geoPoint (value: {latitude, longitude}, radius km)}; radius 1 to 500, default 50"),
+    categories: arr(str("Taxonomy slug"), "Taxonomy slugs; an activity matches any"),
+    interests: arr(str("Free text"), "Free-text interests matched against title and description; an activity matches any"),
+    minPrice: int("Lower price bound in currencyCode"),
+    maxPrice: int("Upper price bound in currencyCode"),
+    currencyCode: str("ISO 4217 display currency; prices and bounds are converted to it (default EUR)"),
+    activityContext: enumOf(["Business", "Leisure", "Staycation"], "Business: at most 4 hours, no family or nightlife; Staycation: no transfers or passes"),
+    groupType: enumOf(["Solo", "Couple", "Family", "Group"], "Family: no nightlife or drinking; Solo: no group, family or boat prices; Couple: no family prices or kids' activities"),
+    travelDate: str("YYYY-MM-DD: open that day; not with a countryCode location"),
+    risk: enumOf(["Safe", "Moderate", "Dangerous"], "Safe: no climbing, paragliding, diving, skiing or safaris; Moderate: no paragliding"),
+    varietyLevel: enumOf(["Low", "Medium", "High"], "High: at most 2 per subcategory; Medium: 4; Low: no limit"),
+    bookingEngines: obj({ include: arr(str("Engine name"), "Only these engines"), exclude: arr(str("Engine name"), "Not these engines") }),
+  },
+  { additionalProperties: false },
+);
+
+const pageQuery = {
+  "page[offset]": { ...int("Items skipped, default 0"), default: 0, minimum: -2_147_483_648, maximum: 2_147_483_647 },
+  "page[limit]": { ...int("Items returned, 1 to 100, default 20"), default: 20, minimum: -2_147_483_648, maximum: 2_147_483_647 },
+  "page[sort]": { ...str("price, rating or pertinence with + (ascending) or - (descending); default pertinence (most relevant first)"), default: "pertinence" },
+};
+
+const OPERATION = /* GraphQL */ `
+  query RestRecommendations($input: RecommendationInput, $offset: Int!, $limit: Int!, $sort: String!, $externalClientId: String) {
+    recommendations(input: $input, offset: $offset, limit: $limit, sort: $sort) { ...RestRecommendation }
+  }
+  ${RECOMMENDATION_FIELDS}
+`;
+
+const responseSchema = { 200: { type: "object", properties: { data: { type: "array", items: { type: "object", additionalProperties: true } } } } };
+const pageVariables = (query: Record<string, unknown>) => ({ offset: query["page[offset]"], limit: query["page[limit]"], sort: query["page[sort]"], externalClientId: null });
+const description =
+  "Filters narrow the catalogue and relevanceScore ranks it (a deterministic function of text match, category match, distance, rating and popularity: docs/search.md). 400 INVALID_RECOMMENDATION_REQUEST names each field at fault.";
+
+/** POST /recommendation/v2/activities (spec 3, Recommendations v2). */
+export const recommendActivitiesRoute: RestRoute<{ recommendations: RecommendationData[] }> = {
+  method: "POST",
+  url: "/recommendation/v2/activities",
+  schema: { summary: "Recommend activities", description, tags: ["Recommendations"], querystring: obj(pageQuery, { additionalProperties: false }), body: recommendationBodySchema, response: responseSchema },
+  operation: OPERATION,
+  variables: (request) => ({ input: request.body ?? null, ...pageVariables(request.query as Record<string, unknown>) }),
+  respond: ({ recommendations }, request) => ({ data: recommendations.map((r) => recommendationBody(r, request)) }),
+};
+
+const list = (value: unknown) => (typeof value === "string" && value !== "" ? value.split(",").map((v) => v.trim()).filter(Boolean) : undefined);
+
+/**
+ * GET /recommendation/v2/activities: the GET form (its shape is not shown in spec 3). The body's
+ * fields as query parameters: locationType, locationValue (comma-separated; "lat,lon" for
+ * geoPoint), radius, categories, interests, bookingEnginesInclude and bookingEnginesExclude
+ * (comma-separated), and the scalar fields by name.
+ */
+export const recommendActivitiesGetRoute: RestRoute<{ recommendations: RecommendationData[] }> = {
+  method: "GET",
+  url: "/recommendation/v2/activities",
+  schema: {
+    summary: "Recommend activities (GET form)",
+    description: `${description} The body's fields as query parameters (locationType, locationValue, radius, comma-separated lists).`,
+    tags: ["Recommendations"],
+    querystring: obj(
+      {
+        ...pageQuery,
+        locationType: enumOf(["continentCode", "countryCode", "cityName", "iataCode", "geoPoint"], "Location type"),
+        locationValue: str("Comma-separated values; 'latitude,longitude' for geoPoint"),
+        radius: { ...int("Kilometres, 1 to 500"), minimum: -2_147_483_648, maximum: 2_147_483_647 },
+        categories: str("Comma-separated taxonomy slugs"),
+        interests: str("Comma-separated free-text interests"),
+        minPrice: { ...int("Lower price bound"), minimum: -2_147_483_648, maximum: 2_147_483_647 },
+        maxPrice: { ...int("Upper price bound"), minimum: -2_147_483_648, maximum: 2_147_483_647 },
+        currencyCode: str("ISO 4217"),
+        activityContext: str("Business, Leisure or Staycation"),
+        groupType: str("Solo, Couple, Family or Group"),
+        travelDate: str("YYYY-MM-DD"),
+        risk: str("Safe, Moderate or Dangerous"),
+        varietyLevel: str("Low, Medium or High"),
+        bookingEnginesInclude: str("Comma-separated engine names"),
+        bookingEnginesExclude: str("Comma-separated engine names"),
+      },
+      { additionalProperties: false },
+    ),
+    response: responseSchema,
+  },
+  operation: OPERATION,
+  variables: (request) => {
+    const q = request.query as Record<string, unknown>;
+    const values = list(q.locationValue);
+    const location =
+      q.locationType === undefined
+        ? undefined
+        : {
+            type: q.locationType,
+            value: q.locationType === "geoPoint" && values?.length === 2 ? { latitude: Number(values[0]), longitude: Number(values[1]) } : values,
+            ...(q.radius !== undefined ? { radius: q.radius } : {}),
+          };
+    const input = {
+      location,
+      categories: list(q.categories),
+      interests: list(q.interests),
+      minPrice: q.minPrice,
+      maxPrice: q.maxPrice,
+      currencyCode: q.currencyCode,
+      activityContext: q.activityContext,
+      groupType: q.groupType,
+      travelDate: q.travelDate,
+      risk: q.risk,
+      varietyLevel: q.varietyLevel,
+      bookingEngines: q.bookingEnginesInclude || q.bookingEnginesExclude ? { include: list(q.bookingEnginesInclude), exclude: list(q.bookingEnginesExclude) } : undefined,
+    };
+    return { input: Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)), ...pageVariables(q) };
+  },
+  respond: ({ recommendations }, request) => ({ data: recommendations.map((r) => recommendationBody(r, request)) }),
+};

@@ -1,0 +1,66 @@
+import { createHash } from "node:crypto";
+import { acceptedLanguages } from "../../../core/language.js";
+import type { FastifyRequest } from "fastify";
+import { CONSUMER_PRODUCT_FIELDS, consumerProductBody, type ConsumerProductData } from "../api-consumer/consumer-product.js";
+
+export interface RecommendationData {
+  product: ConsumerProductData;
+  relevanceScore: number;
+  displayMinPrice: number | null;
+  displayMaxPrice: number | null;
+  displayCurrency: string | null;
+}
+
+export const RECOMMENDATION_FIELDS = /* GraphQL */ `
+  fragment RestRecommendation on Recommendation {
+    relevanceScore displayMinPrice displayMaxPrice displayCurrency
+    product { ...ConsumerProduct }
+  }
+  ${CONSUMER_PRODUCT_FIELDS}
+`;
+
+/** A name-based UUID, so a product's placeDetail id is stable. */
+const stableUuid = (seed: string) => {
+  const hex = createHash("sha1").update(seed).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+};
+
+/**
+ * The consumer product record with relevanceScore, aiGenerated, placeDetail and travelerUrl (spec
+ * 3). Prices are shown in the requested currency when one was given.
+ */
+export function recommendationBody(r: RecommendationData, request: FastifyRequest) {
+  const body = consumerProductBody(r.product, acceptedLanguages(request.headers["accept-language"])) as Record<string, any>;
+  if (r.displayCurrency) {
+    body.minPrice = r.displayMinPrice ?? undefined;
+    body.maxPrice = r.displayMaxPrice ?? undefined;
+    body.priceCurrency = r.displayCurrency;
+  }
+  const location = body.geoLocation as { latitude?: number; longitude?: number } | undefined;
+  const placeDetail =
+    location?.latitude !== undefined && location.longitude !== undefined
+      ? {
+          id: stableUuid(`place:${body.id}`),
+          formattedAddress: [body.address, body.zipCode, body.cityName, body.countryName].filter(Boolean).join(", "),
+          addressComponents: [
+            ...(body.cityName ? [{ types: ["locality"], long_name: body.cityName, short_name: body.cityName }] : []),
+            ...(body.countryName ? [{ types: ["country"], long_name: body.countryName, short_name: body.countryCode ?? body.countryName }] : []),
+          ],
+          geometry: {
+            location: { lat: location.latitude, lng: location.longitude },
+            viewport: {
+              northeast: { lat: location.latitude + 0.005, lng: location.longitude + 0.005 },
+              southwest: { lat: location.latitude - 0.005, lng: location.longitude - 0.005 },
+            },
+          },
+          photos: (body.galleryImages ?? []).map((image: { url: string }) => image.url),
+        }
+      : undefined;
+  return {
+    ...body,
+    relevanceScore: r.relevanceScore,
+    aiGenerated: { translation: false },
+    ...(placeDetail ? { placeDetail } : {}),
+    ...(body.bookingUrl ? { travelerUrl: body.bookingUrl } : {}),
+  };
+}

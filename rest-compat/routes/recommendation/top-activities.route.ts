@@ -1,0 +1,38 @@
+import { int, num, obj, str } from "../../json-schema.js";
+import type { RestRoute } from "../../rest-route.js";
+import { RECOMMENDATION_FIELDS, recommendationBody, type RecommendationData } from "./recommendation-body.js";
+
+/** GET /recommendation/v1/top-activities (spec 3, "Recommendation top activities"). */
+export const topActivitiesRoute: RestRoute<{ topActivities: RecommendationData[] }> = {
+  method: "GET",
+  url: "/recommendation/v1/top-activities",
+  schema: {
+    summary: "Top activities",
+    description:
+      "Activities (restaurants excluded) near an airport (iataCode, which wins) or in a city (cityName), best relevanceScore first. lat and lon, when given, are the centre of the search (with cityName, activities must also be in that city). 400 INVALID_PARAMETER.",
+    tags: ["Recommendations"],
+    querystring: obj(
+      {
+        iataCode: str("IATA airport code"),
+        cityName: str("City"),
+        lat: num("Latitude of the centre"),
+        lon: num("Longitude of the centre"),
+        radius: { ...int("Kilometres, default 100"), default: 100, minimum: -2_147_483_648, maximum: 2_147_483_647 },
+        maxRecommendations: { ...int("1 to 10, default 10"), default: 10, minimum: -2_147_483_648, maximum: 2_147_483_647 },
+      },
+      { additionalProperties: false },
+    ),
+    response: { 200: { type: "array", items: { type: "object", additionalProperties: true } } },
+  },
+  operation: /* GraphQL */ `
+    query RestTopActivities($iataCode: String, $cityName: String, $lat: Float, $lon: Float, $radius: Int!, $max: Int!, $externalClientId: String) {
+      topActivities(iataCode: $iataCode, cityName: $cityName, lat: $lat, lon: $lon, radius: $radius, maxRecommendations: $max) { ...RestRecommendation }
+    }
+    ${RECOMMENDATION_FIELDS}
+  `,
+  variables: (request) => {
+    const q = request.query as Record<string, unknown>;
+    return { iataCode: q.iataCode ?? null, cityName: q.cityName ?? null, lat: q.lat ?? null, lon: q.lon ?? null, radius: q.radius, max: q.maxRecommendations, externalClientId: null };
+  },
+  respond: ({ topActivities }, request) => topActivities.map((r) => recommendationBody(r, request)),
+};

@@ -1,0 +1,306 @@
+import { and, asc, desc, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { rejected, type FieldProblem } from "../../../core/errors.js";
+import { bookingEngines, products, productTaxonomies, searchConfigs, taxonomyNodes } from "../../../drizzle/schema.js";
+import { consumerAccess } from "../consumer-access.js";
+import type { CatalogueContext } from "../loaders.js";
+import { productColumns, type ProductRow } from "../product/product.repository.js";
+import { toProduct } from "../product/product.service.js";
+import type { Product } from "../product/product.type.js";
+import { visibleToConsumers } from "../search/product-search.repository.js";
+import { isDate, Problems } from "../validation/checks.js";
+import { isCountryCode, isCurrencyCode } from "../validation/iso.js";
+import { convert, isConvertible } from "./exchange-rates.js";
+import { airportByIata, continentCodes, countriesOfContinent, distanceKm } from "./places.js";
+
+export interface RecommendationRequest {
+  location?: { type?: unknown; value?: unknown; radius?: unknown } | null;
+  categories?: string[] | null;
+  interests?: string[] | null;
+  minPrice?: number | null;
+  maxPrice?: number | null;
+  currencyCode?: string | null;
+  activityContext?: string | null;
+  groupType?: string | null;
+  travelDate?: string | null;
+  risk?: string | null;
+  varietyLevel?: string | null;
+  bookingEngines?: { include?: string[] | null; exclude?: string[] | null } | null;
+  offset: number;
+  limit: number;
+  sort: string;
+  /** Top activities: restaurants are left out. */
+  excludeRestaurants?: boolean;
+  /** Top activities: a city to stay in besides a point location. */
+  alsoInCity?: string | null;
+}
+
+export interface Recommendation {
+  product: Product;
+  relevanceScore: number;
+  /** Prices in the requested currency, when one was given and a rate is known. */
+  displayMinPrice: number | null;
+  displayMaxPrice: number | null;
+  displayCurrency: string | null;
+}
+
+export const DEFAULT_CITY_RADIUS_KM = 50;
+export const MAX_RADIUS_KM = 500;
+export const MAX_RECOMMENDATION_PAGE = 100;
+/** Candidates scored per request; more specific requests never reach it. */
+const CANDIDATE_CAP = 10_000;
+
+/** Weights of relevanceScore (docs/search.md): renormalised over the components a request uses. */
+export const RELEVANCE_WEIGHTS = { text: 0.3, category: 0.25, distance: 0.2, rating: 0.15, popularity: 0.1 } as const;
+
+const enums = {
+  activityContext: ["Business", "Leisure", "Staycation"],
+  groupType: ["Solo", "Couple", "Family", "Group"],
+  risk: ["Safe", "Moderate", "Dangerous"],
+  varietyLevel: ["Low", "Medium", "High"],
+} as const;
+const sorts = ["pertinence", "+pertinence", "-pertinence", "price", "+price", "-price", "rating", "+rating", "-rating"];
+
+/** Subcategory codes each preference leaves out (docs/spec-decisions.md, "Recommendations"). */
+const excludedSubcategories = {
+  risk: { Safe: ["climbing", "paragliding", "snorkeling-diving", "skiing", "safaris"], Moderate: ["paragliding"], Dangerous: [] as string[] },
+  activityContext: { Business: ["kids-activities", "nightlife", "escape-rooms"], Staycation: ["airport-transfers", "city-passes"], Leisure: [] as string[] },
+  groupType: { Family: ["nightlife", "brewery-tours", "wine-tastings"], Solo: [] as string[], Couple: ["kids-activities"], Group: [] as string[] },
+} as const;
+/** Pricing units that do not suit a group type. */
+const excludedPricingUnits: Record<string, string[]> = { Solo: ["FAMILY", "GROUP", "PER_BOAT"], Couple: ["FAMILY"], Family: [], Group: [] };
+/** Business travellers get activities of at most this many hours. */
+const BUSINESS_MAX_HOURS = 4;
+/** varietyLevel: at most this many results per subcategory in a page. */
+const perSubcategory: Record<string, number> = { Low: Infinity, Medium: 4, High: 2 };
+
+interface Center {
+  latitude: number;
+  longitude: number;
+  radius: number;
+}
+
+function validate(request: RecommendationRequest) {
+  const p = new Problems();
+  let center: Center | null = null;
+  let countryCodes: string[] | null = null;
+  let cityName: string | null = null;
+  const location = request.location;
+  if (location) {
+    const radius = location.radius ?? DEFAULT_CITY_RADIUS_KM;
+    if (typeof radius !== "number" || !Number.isInteger(radius) || radius < 1 || radius > MAX_RADIUS_KM) p.add("location.radius", "range", `location.radius must be 1 to ${MAX_RADIUS_KM} km`);
+    const values = Array.isArray(location.value) ? (location.value as unknown[]) : null;
+    switch (location.type) {
+      case "continentCode":
+        if (!values?.length || !values.every((v) => typeof v === "string" && (continentCodes as readonly string[]).includes(v))) {
+          p.add("location.value", "continentCode", `location.value must list continent codes (${continentCodes.join(", ")})`);
+        } else countryCodes = (values as string[]).flatMap(countriesOfContinent);
+        break;
+      case "countryCode":
+        if (!values?.length || !values.every((v) => typeof v === "string" && isCountryCode(v))) p.add("location.value", "iso3166", "location.value must list ISO 3166-1 alpha-2 codes");
+        else countryCodes = values as string[];
+        break;
+      case "cityName":
+        if (values?.length !== 1 || typeof values[0] !== "string" || values[0].trim() === "") p.add("location.value", "exactlyOne", "location.value must hold exactly one city name");
+        else cityName = (values[0] as string).trim();
+        break;
+      case "iataCode": {
+        const airport = values?.length === 1 && typeof values[0] === "string" ? airportByIata(values[0]) : undefined;
+        if (values?.length !== 1) p.add("location.value", "exactlyOne", "location.value must hold exactly one IATA code");
+        else if (!airport) p.add("location.value", "iata", `${String(values[0])} is not a known IATA airport code`);
+        else center = { latitude: airport.latitude, longitude: airport.longitude, radius: Number(radius) };
+        break;
+      }
+      case "geoPoint": {
+        const point = location.value as { latitude?: unknown; longitude?: unknown } | null;
+        const { latitude, longitude } = point ?? {};
+        if (typeof latitude !== "number" || latitude < -90 || latitude > 90 || typeof longitude !== "number" || longitude < -180 || longitude > 180) {
+          p.add("location.value", "geoPoint", "location.value must be {latitude -90..90, longitude -180..180}");
+        } else center = { latitude, longitude, radius: Number(radius) };
+        break;
+      }
+      default:
+        p.add("location.type", "enum", "location.type must be continentCode, countryCode, cityName, iataCode or geoPoint");
+    }
+  }
+  for (const [field, values] of Object.entries(enums)) {
+    const value = request[field as keyof typeof enums];
+    if (value !== null && value !== undefined && !(values as readonly string[]).includes(value)) p.add(field, "enum", `${field} must be one of ${values.join(", ")}`);
+  }
+  if (request.travelDate !== null && request.travelDate !== undefined) {
+    if (!isDate(request.travelDate)) p.add("travelDate", "date", "travelDate must be YYYY-MM-DD");
+    else if (location?.type === "countryCode") p.add("travelDate", "notWithCountryCode", "travelDate cannot be combined with a countryCode location");
+  }
+  const currency = request.currencyCode ?? "EUR";
+  if (!isCurrencyCode(currency) || !isConvertible(currency)) p.add("currencyCode", "currency", `currencyCode ${currency} is not a currency prices can be converted to`);
+  for (const field of ["minPrice", "maxPrice"] as const) {
+    const value = request[field];
+    if (value !== null && value !== undefined && (!Number.isInteger(value) || value < 0)) p.add(field, "nonNegativeInteger", `${field} must be a whole number of 0 or more`);
+  }
+  if (typeof request.minPrice === "number" && typeof request.maxPrice === "number" && request.minPrice > request.maxPrice) p.add("maxPrice", "minPriceNotAbove", "maxPrice must not be below minPrice");
+  if ((request.interests?.length ?? 0) > 10 || request.interests?.some((i) => typeof i !== "string" || i.trim() === "" || i.length > 100)) {
+    p.add("interests", "list", "interests: at most 10 texts of 1 to 100 characters");
+  }
+  if (!Number.isInteger(request.offset) || request.offset < 0) p.add("page[offset]", "minimum", "page[offset] must be 0 or more");
+  if (!Number.isInteger(request.limit) || request.limit < 1 || request.limit > MAX_RECOMMENDATION_PAGE) p.add("page[limit]", "range", `page[limit] must be 1 to ${MAX_RECOMMENDATION_PAGE}`);
+  if (!sorts.includes(request.sort)) p.add("page[sort]", "enum", "page[sort] must be price, rating or pertinence, with + or -");
+  return { problems: p, center, countryCodes, cityName, currency };
+}
+
+function subcategoryExclusions(request: RecommendationRequest): string[] {
+  const codes: string[] = [];
+  if (request.risk) codes.push(...excludedSubcategories.risk[request.risk as keyof typeof excludedSubcategories.risk]);
+  if (request.activityContext) codes.push(...excludedSubcategories.activityContext[request.activityContext as keyof typeof excludedSubcategories.activityContext]);
+  if (request.groupType) codes.push(...excludedSubcategories.groupType[request.groupType as keyof typeof excludedSubcategories.groupType]);
+  if (request.excludeRestaurants) codes.push("restaurants");
+  return [...new Set(codes)];
+}
+
+/** Open on a date: no periods at all, a weekly period covering it with that weekday open, or a spontaneous event that day. */
+export function availableOn(periods: Record<string, unknown> | null, date: string): boolean {
+  if (!periods) return true;
+  const weekly = (periods.weeklyPeriods as Record<string, any>[] | undefined) ?? [];
+  const events = ((periods.spontaneousPeriod as { eventDateList?: string[] } | undefined)?.eventDateList ?? []).map((e) => e.slice(0, 10));
+  if (!weekly.length && !events.length) return true;
+  if (events.includes(date)) return true;
+  const day = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"][new Date(`${date}T00:00:00Z`).getUTCDay()];
+  return weekly.some((period) => {
+    if ((period.startDate && date < period.startDate) || (period.endDate && date > period.endDate)) return false;
+    if ((period.closedDayList ?? []).includes(date)) return false;
+    const weekday = period[day];
+    return weekday === undefined || weekday === null ? true : weekday.open === true;
+  });
+}
+
+const hoursOf = (duration: string | null): number | null => {
+  const match = duration?.match(/^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?)?$/);
+  return match ? Number(match[1] ?? 0) * 24 + Number(match[2] ?? 0) + Number(match[3] ?? 0) / 60 : null;
+};
+
+/**
+ * Recommendations (spec 3, v2): filters narrow the catalogue, relevanceScore ranks it. Every
+ * filter excludes in SQL where it can, the rest (distance, travel date, converted prices,
+ * variety) on the scored candidates.
+ */
+export async function recommend(ctx: CatalogueContext, request: RecommendationRequest): Promise<Recommendation[]> {
+  await consumerAccess(ctx);
+  const { problems, center, countryCodes, cityName, currency } = validate(request);
+  const known = await ctx.loaders.taxonomy();
+  const slugs = new Map([...known.values()].map((node) => [node.slug, node]));
+  (request.categories ?? []).forEach((slug, index) => {
+    if (!slugs.has(slug)) problems.add(`categories[${index}]`, "taxonomy", `${slug} is not a taxonomy slug`);
+  });
+  if (!problems.empty) throw rejected("INVALID_RECOMMENDATION_REQUEST", problems.list.map((p: FieldProblem) => p.message).join("; "), problems.list);
+
+  const language = ctx.languages[0] ?? "en";
+  const config = searchConfigs[language] ?? "simple";
+  const interests = request.interests ?? [];
+  const interestMatch = (interest: string) =>
+    sql`(${products.titleDocument} @@ websearch_to_tsquery(${config}::regconfig, ${interest}) or ${products.descriptionDocument} @@ websearch_to_tsquery(${config}::regconfig, ${interest}) or ${products.titleDocument} @@ websearch_to_tsquery('simple'::regconfig, ${interest}))`;
+  const conditions: (SQL | undefined)[] = [visibleToConsumers];
+  if (countryCodes) conditions.push(inArray(products.countryCode, countryCodes.length ? countryCodes : ["--"]));
+  for (const city of [cityName, request.alsoInCity]) if (city) conditions.push(sql`lower(${products.cityName}) = ${city.toLowerCase()}`);
+  if (center) {
+    // A bounding box first (cheap), the exact distance on the candidates.
+    const dLat = center.radius / 111;
+    const dLon = center.radius / (111 * Math.max(0.01, Math.cos((center.latitude * Math.PI) / 180)));
+    conditions.push(sql`${products.latitude} between ${center.latitude - dLat} and ${center.latitude + dLat} and ${products.longitude} between ${center.longitude - dLon} and ${center.longitude + dLon}`);
+  }
+  if (request.categories?.length) {
+    conditions.push(sql`exists (select 1 from ${productTaxonomies} join ${taxonomyNodes} on ${taxonomyNodes.uuid} = ${productTaxonomies.nodeUuid} where ${productTaxonomies.productId} = ${products.id} and ${inArray(taxonomyNodes.slug, request.categories)})`);
+  }
+  if (interests.length) conditions.push(or(...interests.map(interestMatch)));
+  const excluded = subcategoryExclusions(request);
+  if (excluded.length) {
+    conditions.push(sql`not exists (select 1 from ${productTaxonomies} join ${taxonomyNodes} on ${taxonomyNodes.uuid} = ${productTaxonomies.nodeUuid} where ${productTaxonomies.productId} = ${products.id} and ${taxonomyNodes.level} = 2 and ${inArray(taxonomyNodes.code, excluded)})`);
+  }
+  if (request.groupType && excludedPricingUnits[request.groupType].length) {
+    conditions.push(or(sql`${products.pricingUnit} is null`, notInArray(products.pricingUnit, excludedPricingUnits[request.groupType])));
+  }
+  const engineNames = (names: string[]) => ctx.database.db.select({ id: bookingEngines.id }).from(bookingEngines).where(inArray(bookingEngines.name, names));
+  if (request.bookingEngines?.include?.length) conditions.push(inArray(products.bookingEngineId, engineNames(request.bookingEngines.include)));
+  if (request.bookingEngines?.exclude?.length) conditions.push(notInArray(products.bookingEngineId, engineNames(request.bookingEngines.exclude)));
+
+  const categoryStrength = request.categories?.length
+    ? sql<number>`(select coalesce(max(case when ${taxonomyNodes.level} = 2 then 1.0 else 0.7 end), 0) from ${productTaxonomies} join ${taxonomyNodes} on ${taxonomyNodes.uuid} = ${productTaxonomies.nodeUuid} where ${productTaxonomies.productId} = ${products.id} and ${inArray(taxonomyNodes.slug, request.categories)})`
+    : sql<number>`0`;
+  const interestHits = interests.length ? sql<number>`(${sql.join(interests.map((i) => sql`(case when ${interestMatch(i)} then 1 else 0 end)`), sql` + `)})` : sql<number>`0`;
+  const candidates = await ctx.database.db
+    .select({ row: productColumns, categoryStrength, interestHits })
+    .from(products)
+    .where(and(...conditions))
+    .orderBy(desc(products.rating), asc(products.id))
+    .limit(CANDIDATE_CAP);
+
+  const weights = {
+    text: interests.length ? RELEVANCE_WEIGHTS.text : 0,
+    category: request.categories?.length ? RELEVANCE_WEIGHTS.category : 0,
+    distance: center ? RELEVANCE_WEIGHTS.distance : 0,
+    rating: RELEVANCE_WEIGHTS.rating,
+    popularity: RELEVANCE_WEIGHTS.popularity,
+  };
+  const weightSum = Object.values(weights).reduce((a, b) => a + b, 0);
+  const scored: { row: ProductRow; score: number; displayMin: number | null; displayMax: number | null }[] = [];
+  for (const candidate of candidates) {
+    const row = candidate.row;
+    let distanceScore = 0;
+    if (center) {
+      if (row.latitude === null || row.longitude === null) continue;
+      const km = distanceKm(center, { latitude: row.latitude, longitude: row.longitude });
+      if (km > center.radius) continue;
+      distanceScore = 1 - km / center.radius;
+    }
+    if (request.travelDate && !availableOn(row.availabilityPeriods, request.travelDate)) continue;
+    if (request.activityContext === "Business") {
+      const hours = hoursOf(row.duration);
+      if (hours !== null && hours > BUSINESS_MAX_HOURS) continue;
+    }
+    const priceCurrency = row.priceCurrency ?? currency;
+    const low = row.minPrice ?? row.averagePrice;
+    const high = row.maxPrice ?? low;
+    const displayMin = low === null ? null : convert(low, priceCurrency, currency);
+    const displayMax = high === null ? null : convert(high, priceCurrency, currency);
+    if (typeof request.minPrice === "number" || typeof request.maxPrice === "number") {
+      if (displayMin === null) continue;
+      if (typeof request.maxPrice === "number" && displayMin > request.maxPrice) continue;
+      if (typeof request.minPrice === "number" && (displayMax ?? displayMin) < request.minPrice) continue;
+    }
+    const components = {
+      text: interests.length ? Number(candidate.interestHits) / interests.length : 0,
+      category: Number(candidate.categoryStrength),
+      distance: distanceScore,
+      rating: row.rating === null ? 0.5 : row.rating / 5,
+      popularity: Math.min(1, Math.log1p(row.numberOfRatings ?? 0) / Math.log1p(10_000)),
+    };
+    const score = (Object.keys(weights) as (keyof typeof weights)[]).reduce((sum, key) => sum + weights[key] * components[key], 0) / weightSum;
+    scored.push({ row, score: Math.round(score * 10_000) / 10_000, displayMin, displayMax });
+  }
+
+  const descending = !request.sort.startsWith("+") && !(request.sort === "price");
+  const key = request.sort.replace(/^[+-]/, "");
+  const value = (s: (typeof scored)[number]) => (key === "price" ? (s.displayMin ?? Infinity) : key === "rating" ? (s.row.rating ?? 0) : s.score);
+  scored.sort((a, b) => (descending ? value(b) - value(a) : value(a) - value(b)) || b.score - a.score || a.row.id - b.row.id);
+
+  let ranked = scored;
+  const cap = perSubcategory[request.varietyLevel ?? "Low"];
+  if (Number.isFinite(cap)) {
+    const links = await ctx.loaders.productTaxonomyNodes.loadMany(scored.map((s) => s.row.id));
+    const counts = new Map<string, number>();
+    ranked = scored.filter((s, index) => {
+      const nodes = links[index];
+      const sub = Array.isArray(nodes) ? (nodes.find((n) => n.level === 2)?.code ?? "none") : "none";
+      const seen = counts.get(sub) ?? 0;
+      counts.set(sub, seen + 1);
+      return seen < cap;
+    });
+  }
+  const page = ranked.slice(request.offset, request.offset + request.limit);
+  const engines = await ctx.loaders.bookingEngine.loadMany([...new Set(page.map((s) => s.row.bookingEngineId))]);
+  const byId = new Map(engines.flatMap((e) => (e && !(e instanceof Error) ? [[e.id, e] as const] : [])));
+  return page.map((s) => ({
+    product: toProduct(s.row, byId.get(s.row.bookingEngineId)),
+    relevanceScore: s.score,
+    displayMinPrice: s.displayMin,
+    displayMaxPrice: s.displayMax,
+    displayCurrency: request.currencyCode ? currency : null,
+  }));
+}
