@@ -39,6 +39,8 @@ export interface DatabaseOptions {
   migrate?: boolean;
   /** Connection pool size for postgres.js. */
   maxConnections?: number;
+  /** Called with every SQL statement the service runs (tests count them to catch N+1 queries). */
+  onQuery?: (query: string) => void;
 }
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
@@ -63,7 +65,7 @@ async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Da
     client = new PGlite(dataDir, { extensions });
   }
   await client.waitReady;
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite(client, { schema, logger: queryLogger(options) }) as unknown as Db;
   if (options.migrate !== false) await migratePglite(drizzlePglite(client), { migrationsFolder });
   const events = new PgliteEventChannel(client);
   return {
@@ -86,7 +88,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     max: options.maxConnections ?? 10,
     onnotice: () => {},
   });
-  const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  const db = drizzlePostgres(client, { schema, logger: queryLogger(options) }) as unknown as Db;
   if (options.migrate !== false) {
     // A single-connection client, so the session lock and the migration share one session.
     const migrator = postgres(url, { max: 1, onnotice: () => {} });
@@ -111,6 +113,8 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     },
   };
 }
+
+const queryLogger = (options: DatabaseOptions) => (options.onQuery ? { logQuery: (query: string) => options.onQuery!(query) } : false);
 
 /** Used by code that must behave the same on both drivers but needs the raw row list. */
 export async function rows<T>(executor: Pick<Db, "execute">, query: ReturnType<typeof sql>): Promise<T[]> {

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../../drizzle/database.js";
+import { contentPartner, productRequest, restClient, supplierRequest } from "../support/catalogue.js";
+import { startStack, type Stack } from "../support/stack.js";
+
+/**
+ * Lists resolve suppliers, engines, taxonomies and organisations in batches: the number of SQL
+ * statements of a page must not grow with its size.
+ */
+describe("no N+1 queries", () => {
+  const statements: string[] = [];
+  let database: Database;
+  let stack: Stack;
+  let engine: string;
+  let consumer: ReturnType<typeof restClient>;
+
+  beforeAll(async () => {
+    database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: "memory", onQuery: (query) => statements.push(query) });
+    stack = await startStack({ database });
+    const partner = await contentPartner(stack);
+    engine = partner.engineName;
+    // Products spread over many suppliers, so that per-row lookups would show.
+    for (let s = 0; s < 20; s++) {
+      const supplierId = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
+      for (let p = 0; p < 6; p++) await partner.rest.post(`/api/supplier/${supplierId}/product`, productRequest({ title: { en: `Batch ${s}-${p}`, de: `Stapel ${s}-${p}` } }));
+    }
+    consumer = restClient(stack, await stack.tokenFor("CONSUMER"));
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.close();
+    await database?.close();
+  });
+
+  const countFor = async (path: string) => {
+    statements.length = 0;
+    const response = await consumer.get(path);
+    expect(response.status).toBe(200);
+    return { count: statements.length, body: response.body };
+  };
+
+  it.each([
+    ["search", (n: number) => `/api/consumer/products?Search=bookingEngine:${engine}&resultsPerPage=${n}`, (b: any) => b.items.length],
+    ["change detection", (n: number) => `/api/consumer/diff/products?Search=bookingEngine:${engine}&resultsPerPage=${n}`, (b: any) => b.items.length],
+    ["active import", (n: number) => `/content/v0/import/activities/active?bookingEngineList=${engine}&page[limit]=${n}`, (b: any) => b.data.length],
+  ])("%s runs as many statements for 100 products as for 10", async (_name, path, size) => {
+    // Warm-up: one-off work (the cursor secret, first loads) is not per product.
+    await countFor(path(10));
+    const small = await countFor(path(10));
+    const large = await countFor(path(100));
+    expect(size(small.body)).toBe(10);
+    expect(size(large.body)).toBe(100);
+    expect(large.count).toBe(small.count);
+    expect(large.count).toBeLessThan(20);
+  });
+});
