@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   customType,
+  bigint,
   bigserial,
   boolean,
   char,
@@ -39,6 +40,8 @@ export const organisations = pgTable("organisations", {
   countryCode: char("country_code", { length: 2 }).notNull(),
   commercialModel: commercialModel("commercial_model").notNull(),
   bookingEngineId: integer("booking_engine_id").references(() => bookingEngines.id),
+  /** The trackingId feature of spec 3: product reads carry a per-call id instead of the static one. */
+  trackingIdsEnabled: boolean("tracking_ids_enabled").notNull().default(false),
   createdAt: utc("created_at").notNull().defaultNow(),
 });
 
@@ -313,3 +316,19 @@ export const serviceSecrets = pgTable("service_secrets", {
   secret: text("secret").notNull(),
   createdAt: utc("created_at").notNull().defaultNow(),
 });
+
+/** Per-call ids handed out by product reads of organisations with the trackingId feature. */
+export const productTrackingIds = pgTable(
+  "product_tracking_ids",
+  {
+    trackingId: bigint("tracking_id", { mode: "number" }).primaryKey(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id),
+    organisationId: integer("organisation_id")
+      .notNull()
+      .references(() => organisations.id),
+    createdAt: utc("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("product_tracking_ids_product").on(t.productId)],
+);

@@ -59,6 +59,11 @@ export const accountRepository = {
     return row;
   },
 
+  async updateOrganisation(db: Executor, id: number, values: Partial<typeof organisations.$inferInsert>): Promise<OrganisationRow> {
+    const [row] = await db.update(organisations).set(values).where(eq(organisations.id, id)).returning();
+    return row;
+  },
+
   async bookingEngineByName(db: Executor, name: string): Promise<BookingEngineRow | undefined> {
     const [row] = await db.select().from(bookingEngines).where(eq(bookingEngines.name, name));
     return row;

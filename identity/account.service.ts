@@ -154,6 +154,13 @@ export class AccountService {
     return account;
   }
 
+  /** Turns the trackingId feature (spec 3, product read) on or off for an organisation. */
+  async setTrackingIds(organisationName: string, enabled: boolean): Promise<OrganisationRow> {
+    const organisation = await repo.organisationByName(this.database.db, organisationName);
+    if (!organisation) throw new AccountError("NOT_FOUND", `no organisation named ${organisationName}`);
+    return repo.updateOrganisation(this.database.db, organisation.id, { trackingIdsEnabled: enabled });
+  }
+
   /** A fresh link for an account that lost or never used its first one. */
   async issuePasswordSetupLink(username: string) {
     const account = await repo.byUsername(this.database.db, username);

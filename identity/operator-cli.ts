@@ -19,6 +19,8 @@ Commands:
       Stops the account from getting tokens; refreshes are refused from then on.
   password-link --username U
       Prints a new one-time password-setup link for the account.
+  set-tracking --organisation NAME --enabled true|false
+      Turns the trackingId feature on or off: product reads then carry a per-call id.
 
 The database is the service's: DATABASE_URL, or the embedded one in DATA_DIR (default ./data).`;
 
@@ -43,13 +45,14 @@ export async function runOperatorCommand(
         "booking-engine": { type: "string" },
         password: { type: "string" },
         json: { type: "boolean" },
+        enabled: { type: "string" },
       },
     }));
   } catch (error) {
     io.err(`${(error as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  if (!command || !["create-account", "list-accounts", "disable-account", "password-link"].includes(command)) {
+  if (!command || !["create-account", "list-accounts", "disable-account", "password-link", "set-tracking"].includes(command)) {
     io.err(command ? `Unknown command ${command}\n\n${USAGE}` : USAGE);
     return 2;
   }
@@ -108,6 +111,16 @@ export async function runOperatorCommand(
       if (!username) return 2;
       const account = await accounts.disableAccount(username);
       io.out(`Account ${account.username} is disabled (since ${account.disabledAt!.toISOString()}).`);
+    } else if (command === "set-tracking") {
+      const organisation = need("organisation");
+      const enabled = need("enabled");
+      if (!organisation || !enabled) return 2;
+      if (enabled !== "true" && enabled !== "false") {
+        io.err("--enabled must be true or false");
+        return 2;
+      }
+      const row = await accounts.setTrackingIds(organisation, enabled === "true");
+      io.out(`trackingId feature ${row.trackingIdsEnabled ? "on" : "off"} for ${row.name}.`);
     } else {
       const username = need("username");
       if (!username) return 2;

@@ -1,5 +1,7 @@
 import DataLoader from "dataloader";
+import type { Caller } from "../../core/caller.js";
 import type { Database } from "../../drizzle/database.js";
+import { trackingIdRepository } from "./product/tracking-id.repository.js";
 import { accountRepository, type AccountRow, type BookingEngineRow, type OrganisationRow } from "../../identity/account.repository.js";
 import type { SubgraphContext } from "../common/context.js";
 import { byKey } from "../common/loaders.js";
@@ -18,6 +20,8 @@ export interface CatalogueLoaders {
   supplierOnlineBookable: DataLoader<number, boolean>;
   /** Live (not deleted) products by id. */
   product: DataLoader<number, ProductRow | undefined>;
+  /** A fresh tracking id per product for this call, when the caller's organisation has the feature; null otherwise. */
+  trackingId: DataLoader<number, number | null>;
   /** The taxonomy nodes linked to each product. */
   productTaxonomyNodes: DataLoader<number, TaxonomyNodeRow[]>;
   /** Every current taxonomy node by uuid, read once per request. */
@@ -27,10 +31,16 @@ export interface CatalogueLoaders {
 export type CatalogueContext = SubgraphContext<CatalogueLoaders>;
 
 /** One set per request: every entity fetch of a request is batched, and nothing is cached across callers. */
-export function catalogueLoaders(database: Database): CatalogueLoaders {
+export function catalogueLoaders(database: Database, caller: Caller): CatalogueLoaders {
   const db = database.db;
+  const organisation = new DataLoader<number, OrganisationRow | undefined>(async (ids) => byKey(ids, await accountRepository.organisationsByIds(db, ids), (row) => row.id));
   return {
-    organisation: new DataLoader(async (ids) => byKey(ids, await accountRepository.organisationsByIds(db, ids), (row) => row.id)),
+    trackingId: new DataLoader(async (productIds) => {
+      const own = caller.organisationId === null ? undefined : await organisation.load(caller.organisationId);
+      if (!own?.trackingIdsEnabled) return productIds.map(() => null);
+      return trackingIdRepository.issue(db, productIds, own.id);
+    }),
+    organisation,
     account: new DataLoader(async (ids) => byKey(ids, await accountRepository.byIds(db, ids), (row) => row.id)),
     bookingEngine: new DataLoader(async (ids) => byKey(ids, await accountRepository.bookingEnginesByIds(db, ids), (row) => row.id)),
     supplier: new DataLoader(async (ids) => byKey(ids, await supplierRepository.liveByIds(db, ids), (row) => row.id)),

@@ -4,7 +4,7 @@ import type { RestRoute } from "../../rest-route.js";
 import { CONSUMER_PRODUCT_FIELDS, consumerProductBody, consumerProductSchema, externalClientIdParam, type ConsumerProductData } from "./consumer-product.js";
 
 /** GET /api/consumer/product/{productId} (spec 3, "Get a product"). */
-export const getConsumerProductRoute: RestRoute<{ product: ConsumerProductData }> = {
+export const getConsumerProductRoute: RestRoute<{ product: ConsumerProductData & { trackingId: number | null } }> = {
   method: "GET",
   url: "/api/consumer/product/:productId",
   schema: {
@@ -16,7 +16,7 @@ export const getConsumerProductRoute: RestRoute<{ product: ConsumerProductData }
     response: { 200: consumerProductSchema },
   },
   operation: /* GraphQL */ `
-    query RestConsumerProduct($id: Int!, $externalClientId: String) { product(id: $id) { ...ConsumerProduct } }
+    query RestConsumerProduct($id: Int!, $externalClientId: String) { product(id: $id) { ...ConsumerProduct trackingId } }
     ${CONSUMER_PRODUCT_FIELDS}
   `,
   variables: (request) => ({
@@ -24,7 +24,8 @@ export const getConsumerProductRoute: RestRoute<{ product: ConsumerProductData }
     externalClientId: (request.query as { externalClientId?: string }).externalClientId ?? null,
   }),
   respond: ({ product }, request) => {
-    const body = consumerProductBody(product, acceptedLanguages(request.headers["accept-language"]));
-    return { ...body, productId: body.id };
+    const { trackingId, ...record } = consumerProductBody(product, acceptedLanguages(request.headers["accept-language"]));
+    // trackingId feature: a per-call id in `id`, the catalogue id in `productId`.
+    return { ...record, id: trackingId ?? record.id, productId: record.id };
   },
 };

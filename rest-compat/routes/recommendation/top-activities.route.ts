@@ -26,7 +26,7 @@ export const topActivitiesRoute: RestRoute<{ topActivities: RecommendationData[]
   },
   operation: /* GraphQL */ `
     query RestTopActivities($iataCode: String, $cityName: String, $lat: Float, $lon: Float, $radius: Int!, $max: Int!, $externalClientId: String) {
-      topActivities(iataCode: $iataCode, cityName: $cityName, lat: $lat, lon: $lon, radius: $radius, maxRecommendations: $max) { ...RestRecommendation }
+      topActivities(iataCode: $iataCode, cityName: $cityName, lat: $lat, lon: $lon, radius: $radius, maxRecommendations: $max) { ...RestRecommendation product { trackingId } }
     }
     ${RECOMMENDATION_FIELDS}
   `,
@@ -34,5 +34,10 @@ export const topActivitiesRoute: RestRoute<{ topActivities: RecommendationData[]
     const q = request.query as Record<string, unknown>;
     return { iataCode: q.iataCode ?? null, cityName: q.cityName ?? null, lat: q.lat ?? null, lon: q.lon ?? null, radius: q.radius, max: q.maxRecommendations, externalClientId: null };
   },
-  respond: ({ topActivities }, request) => topActivities.map((r) => recommendationBody(r, request)),
+  respond: ({ topActivities }, request) =>
+    topActivities.map((r) => {
+      const { trackingId, ...record } = recommendationBody(r, request) as unknown as Record<string, unknown> & { id: number; trackingId?: number | null };
+      // trackingId feature: a per-call id in `id`, the catalogue id in `productId`.
+      return { ...record, id: trackingId ?? record.id, productId: record.id };
+    }),
 };

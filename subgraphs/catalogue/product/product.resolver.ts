@@ -90,6 +90,11 @@ export class ProductResolver {
     return bookingLink(product.bookingUrl?.translations ?? null, ctx.languages, externalClientId);
   }
 
+  @FieldResolver(() => Float, { nullable: true, description: "A per-call id for this product, when the caller's organisation has the trackingId feature (null otherwise)" })
+  trackingId(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<number | null> {
+    return ctx.loaders.trackingId.load(product.id);
+  }
+
   @FieldResolver(() => Float, { nullable: true, description: "First adult retail price: exact for agents, recommended for resellers" })
   retailPrice(@Root() product: Product): number | null {
     return product.minPrice;
