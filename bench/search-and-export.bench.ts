@@ -1,0 +1,137 @@
+import "reflect-metadata";
+import { appendFileSync } from "node:fs";
+import os from "node:os";
+import { parseArgs } from "node:util";
+import { and, asc, gt, sql } from "drizzle-orm";
+import { loadConfig } from "../core/config.js";
+import { createLogger } from "../core/logger.js";
+import { openDatabase, rows } from "../drizzle/database.js";
+import { products } from "../drizzle/schema.js";
+import { productColumns } from "../subgraphs/catalogue/product/product.repository.js";
+import { parseSearch } from "../subgraphs/catalogue/search/search-expression.js";
+import { productSearchRepository, visibleToConsumers } from "../subgraphs/catalogue/search/product-search.repository.js";
+import { compileSearch } from "../subgraphs/catalogue/search/search-sql.js";
+import { createService } from "../server/service.js";
+
+/**
+ * Search latency (p50, p95, p99) through REST, the gateway and the subgraph directly, beside the
+ * same page as raw SQL; and the full export through the import endpoint beside a raw keyset scan.
+ * Run on demand: `npm run bench -- [--requests 200] [--export]`, against DATABASE_URL or DATA_DIR.
+ * Appends its results to docs/benchmarks.md.
+ */
+const { values } = parseArgs({ args: process.argv.slice(2), options: { requests: { type: "string", default: "200" }, export: { type: "boolean", default: false }, note: { type: "string", default: "" } } });
+const requests = Number(values.requests);
+
+const expressions = {
+  text: "title:museum",
+  taxonomy: "taxonomy:activities-tours-walking-tours",
+  combined: "title:tour AND countryCode:FR AND rating:>4",
+};
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const ms = (value: number) => value.toFixed(1);
+
+async function measure(concurrency: number, total: number, run: () => Promise<void>) {
+  const durations: number[] = [];
+  let next = 0;
+  await run(); // warm-up
+  const worker = async () => {
+    while (next < total) {
+      next++;
+      const started = performance.now();
+      await run();
+      durations.push(performance.now() - started);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  durations.sort((a, b) => a - b);
+  return { p50: percentile(durations, 50), p95: percentile(durations, 95), p99: percentile(durations, 99) };
+}
+
+async function main() {
+  const config = loadConfig({ ...process.env, PORT: "0", HOST: "127.0.0.1", SEED_DEMO: "false", LOG_LEVEL: "error" });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, maxConnections: 20 });
+  const service = await createService(config, { database, logger: createLogger("error") });
+  await service.listen();
+  config.publicUrl = service.url!;
+  const username = `bench-${Date.now()}`;
+  await service.identity.accounts.createAccount({ username, role: "CONSUMER", organisation: `Bench ${username}`, country: "FR", model: "agent", password: "benchmark password 1" });
+  const token = (await service.identity.tokens.passwordGrant(username, "benchmark password 1")).access_token;
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const [{ count: total }] = await rows<{ count: number }>(database.db, sql`select count(*)::int as count from products where deleted_at is null`);
+
+  const lines: string[] = [];
+  const header = `\n## ${new Date().toISOString().slice(0, 10)}: ${database.driver}, ${total.toLocaleString("en")} live products${values.note ? ` (${values.note})` : ""}\n\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}. ${requests} requests per cell, page of 100, after one warm-up request.\n`;
+  lines.push(header, "| expression | path | concurrency | p50 ms | p95 ms | p99 ms |", "|---|---|---|---|---|---|");
+  const graphQuery = `query ($s: String!) { searchProducts(search: $s) { totalResults items { id title { text } bookingEngine { name } supplier { id } } } }`;
+  for (const [name, expression] of Object.entries(expressions)) {
+    const where = and(visibleToConsumers, compileSearch(parseSearch(expression), { language: "en" }))!;
+    const paths: Record<string, () => Promise<void>> = {
+      REST: async () => {
+        const response = await fetch(`${service.url}/api/consumer/products?Search=${encodeURIComponent(expression)}`, { headers });
+        if (response.status !== 200) throw new Error(`REST ${response.status}`);
+        await response.arrayBuffer();
+      },
+      gateway: async () => {
+        const response = await fetch(`${service.url}/graphql`, { method: "POST", headers, body: JSON.stringify({ query: graphQuery, variables: { s: expression } }) });
+        await response.arrayBuffer();
+      },
+      subgraph: async () => {
+        const response = await fetch(`${service.url}/subgraphs/catalogue/graphql`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ query: `query ($s: String!) { searchProducts(search: $s) { totalResults items { id title { text } bookingEngine { id } supplier { id } } } }`, variables: { s: expression } }),
+        });
+        await response.arrayBuffer();
+      },
+      "raw SQL": async () => {
+        await productSearchRepository.page(database.db, { where, sortingField: "title", descending: false, preferredCountry: "FR", language: "en", offset: 0, limit: 100, fuzzy: false });
+      },
+    };
+    for (const concurrency of [1, 16]) {
+      for (const [path, run] of Object.entries(paths)) {
+        const result = await measure(concurrency, requests, run);
+        lines.push(`| ${name} \`${expression}\` | ${path} | ${concurrency} | ${ms(result.p50)} | ${ms(result.p95)} | ${ms(result.p99)} |`);
+        console.log(lines.at(-1));
+      }
+    }
+  }
+
+  if (values.export) {
+    lines.push("", "| export | records | seconds | records per second |", "|---|---|---|---|");
+    let started = performance.now();
+    let url: string | null = `${service.url}/content/v0/import/activities/active?page[limit]=1000`;
+    let exported = 0;
+    while (url) {
+      const response = await fetch(url, { headers });
+      const body = (await response.json()) as { data: unknown[]; meta: { links: { next: string } } };
+      exported += body.data.length;
+      url = body.meta.links.next || null;
+    }
+    let seconds = (performance.now() - started) / 1000;
+    lines.push(`| import endpoint, page[limit]=1000 | ${exported} | ${seconds.toFixed(1)} | ${Math.round(exported / seconds)} |`);
+    console.log(lines.at(-1));
+    started = performance.now();
+    let lastId = 0;
+    let scanned = 0;
+    for (;;) {
+      const page = await database.db.select(productColumns).from(products).where(and(visibleToConsumers, gt(products.id, lastId))).orderBy(asc(products.id)).limit(1000);
+      if (!page.length) break;
+      JSON.stringify({ data: page });
+      scanned += page.length;
+      lastId = page.at(-1)!.id;
+    }
+    seconds = (performance.now() - started) / 1000;
+    lines.push(`| raw keyset scan, 1000 rows a page, JSON | ${scanned} | ${seconds.toFixed(1)} | ${Math.round(scanned / seconds)} |`);
+    console.log(lines.at(-1));
+  }
+
+  appendFileSync(new URL("../docs/benchmarks.md", import.meta.url), `${lines.join("\n")}\n`);
+  await service.close();
+  await database.close();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
