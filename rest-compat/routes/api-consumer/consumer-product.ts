@@ -1,4 +1,4 @@
-import { compact, type JsonSchema } from "../../json-schema.js";
+import { compact, int, str, type JsonSchema } from "../../json-schema.js";
 
 const text = "{ text }";
 /** The GraphQL selection of the consumer product record (spec 3), texts in the caller's language. */
@@ -105,3 +105,30 @@ export const consumerProductSchema: JsonSchema = {
 
 /** externalClientId: at most 255 alphanumeric characters (spec 3). */
 export const externalClientIdParam: JsonSchema = { type: "string", pattern: "^[A-Za-z0-9]{1,255}$", description: "At most 255 alphanumeric characters; appended to bookingUrl" };
+
+/** Query parameters search and change detection share (spec 3). */
+export const searchPagingQuery = {
+  Search: { ...str("The search expression (docs/search.md), e.g. title:museum AND countryCode:FR"), maxLength: 2000 },
+  resultsPerPage: { ...int("Default 100, at most 1000"), default: 100, minimum: -2_147_483_648, maximum: 2_147_483_647 },
+  pageNumber: { ...int("From 1"), default: 1, minimum: -2_147_483_648, maximum: 2_147_483_647 },
+  sortingField: { ...str("title (default), rating, numberOfRatings, minPrice, maxPrice, cityName, creationDate, updateDate or id"), default: "title" },
+  sortingOrder: { ...str("asc (default) or desc"), default: "asc" },
+  externalClientId: externalClientIdParam,
+} satisfies Record<string, JsonSchema>;
+
+export function searchPagingVariables(query: Record<string, unknown>) {
+  return {
+    search: query.Search ?? null,
+    pageNumber: query.pageNumber,
+    resultsPerPage: query.resultsPerPage,
+    sortingField: query.sortingField,
+    sortingOrder: query.sortingOrder,
+    externalClientId: query.externalClientId ?? null,
+  };
+}
+
+/** The {pageNumber, resultsPerPage, totalResults, items} envelope of search-style lists. */
+export const pageEnvelope = (items: JsonSchema): JsonSchema => ({
+  type: "object",
+  properties: { pageNumber: { type: "integer" }, resultsPerPage: { type: "integer" }, totalResults: { type: "integer" }, items: { type: "array", items } },
+});

@@ -1,7 +1,7 @@
 import { acceptedLanguages } from "../../../core/language.js";
-import { int, obj, str } from "../../json-schema.js";
+import { obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
-import { CONSUMER_PRODUCT_FIELDS, consumerProductBody, consumerProductSchema, externalClientIdParam, type ConsumerProductData } from "./consumer-product.js";
+import { CONSUMER_PRODUCT_FIELDS, consumerProductBody, consumerProductSchema, pageEnvelope, searchPagingQuery, searchPagingVariables, type ConsumerProductData } from "./consumer-product.js";
 
 interface Data {
   productChanges: {
@@ -23,36 +23,20 @@ export const diffProductsRoute: RestRoute<Data> = {
     tags: ["Catalogue consumption"],
     querystring: obj(
       {
-        Search: { ...str("Optional search expression (docs/search.md)"), maxLength: 2000 },
-        resultsPerPage: { ...int("Default 100, at most 1000"), default: 100, minimum: -2_147_483_648, maximum: 2_147_483_647 },
-        pageNumber: { ...int("From 1"), default: 1, minimum: -2_147_483_648, maximum: 2_147_483_647 },
-        sortingField: { ...str("As for search; default title"), default: "title" },
-        sortingOrder: { ...str("asc (default) or desc"), default: "asc" },
+        ...searchPagingQuery,
         changeType: { type: "string", enum: ["NEW", "UPDATED", "DELETED", "DEPRECATED", "UNDEPRECATED", "ALL"], default: "ALL", description: "Default ALL" },
         date: str("YYYY-MM-DD, UTC; at most 8 days back"),
-        externalClientId: externalClientIdParam,
       },
       { additionalProperties: false },
     ),
     response: {
-      200: {
+      200: pageEnvelope({
         type: "object",
         properties: {
-          pageNumber: { type: "integer" },
-          totalResults: { type: "integer" },
-          resultsPerPage: { type: "integer" },
-          items: {
-            type: "array",
-            items: {
-              type: "object",
-              properties: {
-                product: consumerProductSchema,
-                changeLog: { type: "array", items: { type: "object", properties: { status: { type: "string" }, date: { type: "string", format: "date-time" } } } },
-              },
-            },
-          },
+          product: consumerProductSchema,
+          changeLog: { type: "array", items: { type: "object", properties: { status: { type: "string" }, date: { type: "string", format: "date-time" } } } },
         },
-      },
+      }),
     },
   },
   operation: /* GraphQL */ `
@@ -66,16 +50,7 @@ export const diffProductsRoute: RestRoute<Data> = {
   `,
   variables: (request) => {
     const q = request.query as Record<string, unknown>;
-    return {
-      date: q.date ?? null,
-      changeType: q.changeType,
-      search: q.Search ?? null,
-      pageNumber: q.pageNumber,
-      resultsPerPage: q.resultsPerPage,
-      sortingField: q.sortingField,
-      sortingOrder: q.sortingOrder,
-      externalClientId: q.externalClientId ?? null,
-    };
+    return { ...searchPagingVariables(q), date: q.date ?? null, changeType: q.changeType };
   },
   respond: ({ productChanges }, request) => {
     const languages = acceptedLanguages(request.headers["accept-language"]);
