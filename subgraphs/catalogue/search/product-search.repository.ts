@@ -46,9 +46,18 @@ export const productSearchRepository = {
     if (query.preferredCountry) order.push(sql`(${products.countryCode} = ${query.preferredCountry}) desc`);
     order.push(sql`${direction(sortExpression(query.sortingField, query.language))} nulls last`, asc(products.id));
     const run = async (executor: Executor) => {
-      const rows = await executor.select(productColumns).from(products).where(where).orderBy(...order).limit(query.limit).offset(query.offset);
+      // One pass gives the page and the total: the sort reads every match anyway.
+      const found = await executor
+        .select({ row: productColumns, total: sql<number>`count(*) over ()` })
+        .from(products)
+        .where(where)
+        .orderBy(...order)
+        .limit(query.limit)
+        .offset(query.offset);
+      if (found.length) return { rows: found.map((f) => f.row), total: Number(found[0].total) };
+      // Past the last page the window has no row to report on.
       const [{ total }] = await executor.select({ total: count() }).from(products).where(where);
-      return { rows, total: Number(total) };
+      return { rows: [], total: Number(total) };
     };
     if (!query.fuzzy) return run(db);
     // The `<%` operator reads its threshold from the session; SET LOCAL keeps it to this transaction.
