@@ -11,6 +11,7 @@ import { productColumns } from "../subgraphs/catalogue/product/product.repositor
 import { parseSearch } from "../subgraphs/catalogue/search/search-expression.js";
 import { productSearchRepository, visibleToConsumers } from "../subgraphs/catalogue/search/product-search.repository.js";
 import { compileSearch } from "../subgraphs/catalogue/search/search-sql.js";
+import { searchProductsRoute } from "../rest-compat/routes/api-consumer/search-products.route.js";
 import { createService } from "../server/service.js";
 
 /**
@@ -63,7 +64,10 @@ async function main() {
   const lines: string[] = [];
   const header = `\n## ${new Date().toISOString().slice(0, 10)}: ${database.driver}, ${total.toLocaleString("en")} live products${values.note ? ` (${values.note})` : ""}\n\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}. ${requests} requests per cell, page of 100, after one warm-up request.\n`;
   lines.push(header, "| expression | path | concurrency | p50 ms | p95 ms | p99 ms |", "|---|---|---|---|---|---|");
-  const graphQuery = `query ($s: String!) { searchProducts(search: $s) { totalResults items { id title { text } bookingEngine { name } supplier { id } } } }`;
+  // The gateway and the subgraph answer the REST route's own operation, so the paths differ only by their layers.
+  const graphQuery = searchProductsRoute.operation;
+  const subgraphQuery = graphQuery.replace("bookingEngine { name displayName }", "bookingEngine { id }");
+  const variablesFor = (s: string) => ({ search: s, pageNumber: 1, resultsPerPage: 100, sortingField: "title", sortingOrder: "asc", externalClientId: null });
   for (const [name, expression] of Object.entries(expressions)) {
     const where = and(visibleToConsumers, compileSearch(parseSearch(expression), { language: "en" }))!;
     const paths: Record<string, () => Promise<void>> = {
@@ -73,14 +77,14 @@ async function main() {
         await response.arrayBuffer();
       },
       gateway: async () => {
-        const response = await fetch(`${service.url}/graphql`, { method: "POST", headers, body: JSON.stringify({ query: graphQuery, variables: { s: expression } }) });
+        const response = await fetch(`${service.url}/graphql`, { method: "POST", headers, body: JSON.stringify({ query: graphQuery, variables: variablesFor(expression) }) });
         await response.arrayBuffer();
       },
       subgraph: async () => {
         const response = await fetch(`${service.url}/subgraphs/catalogue/graphql`, {
           method: "POST",
           headers,
-          body: JSON.stringify({ query: `query ($s: String!) { searchProducts(search: $s) { totalResults items { id title { text } bookingEngine { id } supplier { id } } } }`, variables: { s: expression } }),
+          body: JSON.stringify({ query: subgraphQuery, variables: variablesFor(expression) }),
         });
         await response.arrayBuffer();
       },
