@@ -61,3 +61,11 @@ export function registerRestRoute<TData>(app: FastifyInstance, graph: EdgeGraph,
     },
   });
 }
+
+/** The {pageNumber, resultsPerPage, totalResults, items} page the list operations answer with. */
+export interface PageOf<T> {
+  pageNumber: number;
+  resultsPerPage: number;
+  totalResults: number;
+  items: T[];
+}

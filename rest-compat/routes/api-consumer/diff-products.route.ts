@@ -1,15 +1,10 @@
 import { acceptedLanguages } from "../../../core/language.js";
 import { obj, str } from "../../json-schema.js";
-import type { RestRoute } from "../../rest-route.js";
+import type { PageOf, RestRoute } from "../../rest-route.js";
 import { CONSUMER_PRODUCT_FIELDS, consumerProductBody, consumerProductSchema, pageEnvelope, searchPagingQuery, searchPagingVariables, type ConsumerProductData } from "./consumer-product.js";
 
 interface Data {
-  productChanges: {
-    pageNumber: number;
-    resultsPerPage: number;
-    totalResults: number;
-    items: { product: ConsumerProductData; changeLog: { status: string; date: string }[] }[];
-  };
+  productChanges: PageOf<{ product: ConsumerProductData; changeLog: { status: string; date: string }[] }>;
 }
 
 /** GET /api/consumer/diff/products (spec 3, "Search products: change detection"). */

@@ -1,10 +1,10 @@
 import { obj } from "../../json-schema.js";
-import type { RestRoute } from "../../rest-route.js";
+import type { PageOf, RestRoute } from "../../rest-route.js";
 import { CONSUMER_PRODUCT_FIELDS, consumerProductBody, consumerProductSchema, pageEnvelope, searchPagingQuery, searchPagingVariables, type ConsumerProductData } from "./consumer-product.js";
 import { acceptedLanguages } from "../../../core/language.js";
 
 interface Data {
-  searchProducts: { pageNumber: number; resultsPerPage: number; totalResults: number; items: ConsumerProductData[] };
+  searchProducts: PageOf<ConsumerProductData>;
 }
 
 /** GET /api/consumer/products (spec 3, "Search products"). */

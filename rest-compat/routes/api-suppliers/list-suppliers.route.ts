@@ -1,9 +1,9 @@
 import { int, obj, str } from "../../json-schema.js";
-import type { RestRoute } from "../../rest-route.js";
+import type { PageOf, RestRoute } from "../../rest-route.js";
 import { SUPPLIER_FIELDS, supplierListItem, supplierListItemSchema, type SupplierData } from "../api-supplier/supplier-body.js";
 
 interface Data {
-  suppliers: { pageNumber: number; resultsPerPage: number; totalResults: number; items: SupplierData[] };
+  suppliers: PageOf<SupplierData>;
 }
 
 /** GET /api/suppliers (spec 1, "List the suppliers of a booking engine"). */
