@@ -17,6 +17,8 @@ describe("OpenAPI document and the interactive console (spec 1, Authentication i
       expect(src).not.toMatch(/^https?:/);
       const asset = await fetch(new URL(src, `${t.stack.url}${CONSOLE}/index.html`));
       expect(asset.status, src).toBe(200);
+      // Read the body: an unread streamed response keeps its connection busy and the server from closing.
+      expect((await asset.arrayBuffer()).byteLength, src).toBeGreaterThan(0);
     }
     const initializer = await (await fetch(`${t.stack.url}${CONSOLE}/static/swagger-initializer.js`)).text();
     expect(initializer).toContain("persistAuthorization");

@@ -28,9 +28,10 @@ describe("request logs", () => {
   });
 
   it("logs each request with its request id and without query-string secrets or tokens", async () => {
-    await fetch(`${service.url}/auth/realms/activities/password-setup?token=super-secret-link-token`, {
+    const response = await fetch(`${service.url}/auth/realms/activities/password-setup?token=super-secret-link-token`, {
       headers: { "x-request-id": "log-test-1", authorization: "Bearer secret-bearer" },
     });
+    await response.text();
     await new Promise((r) => setTimeout(r, 50));
     const incoming = lines.find((l) => l.reqId === "log-test-1" && l.msg === "incoming request");
     expect(incoming).toMatchObject({ service: "activities", req: { method: "GET", url: "/auth/realms/activities/password-setup?token=[redacted]" } });
