@@ -27,6 +27,7 @@ const environmentSchema = z.object({
   }).default("sandbox"),
   AUTH_REALM: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1 to 64 letters, digits, - or _").default("activities"),
   SEED_DEMO: booleanFromEnv.default("true"),
+  WORKER_LOOPS: booleanFromEnv.default("true"),
   ROLE: z.enum(processRoles, { errorMap: () => ({ message: `must be one of ${processRoles.join(", ")}` }) }).default("all"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PASSWORD_SETUP_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(72),
@@ -46,6 +47,8 @@ export interface Config {
   environment: "sandbox" | "production";
   authRealm: string;
   seedDemo: boolean;
+  /** The worker runs its tasks on timers; off, they run only when asked (tests that move the clock). */
+  workerLoops: boolean;
   role: ProcessRole;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   passwordSetupTtlSeconds: number;
@@ -100,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     environment: e.ENVIRONMENT,
     authRealm: e.AUTH_REALM,
     seedDemo: e.SEED_DEMO,
+    workerLoops: e.WORKER_LOOPS,
     role: e.ROLE,
     logLevel: e.LOG_LEVEL,
     passwordSetupTtlSeconds: e.PASSWORD_SETUP_TTL_HOURS * 3600,

@@ -4,7 +4,7 @@ import { GraphQLError } from "graphql";
  * GraphQL error codes the service produces (extensions.code). The REST layer maps them to HTTP
  * statuses in one table (rest-compat/errors.ts).
  */
-export type ErrorCode = "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "BAD_USER_INPUT" | "CONFLICT" | "INTERNAL_SERVER_ERROR";
+export type ErrorCode = "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "BAD_USER_INPUT" | "CONFLICT" | "GONE" | "NO_LONGER_AVAILABLE" | "INTERNAL_SERVER_ERROR";
 
 export interface FieldProblem {
   field: string;
@@ -18,6 +18,9 @@ const httpStatus: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   BAD_USER_INPUT: 400,
   CONFLICT: 409,
+  GONE: 410,
+  /** The contract answers "no longer available" (9563) with a 500. */
+  NO_LONGER_AVAILABLE: 500,
   INTERNAL_SERVER_ERROR: 500,
 };
 
@@ -26,7 +29,7 @@ export function serviceError(code: ErrorCode, message: string, extra: Record<str
 }
 
 export const unauthenticated = (message = "A valid bearer access token is required") => serviceError("UNAUTHENTICATED", message);
-export const forbidden = (message = "The caller's roles do not permit this operation") => serviceError("FORBIDDEN", message);
+export const forbidden = (message = "The caller's roles do not permit this operation", extra: Record<string, unknown> = {}) => serviceError("FORBIDDEN", message, extra);
 export const notFound = (message: string) => serviceError("NOT_FOUND", message);
 export const badInput = (message: string, problems: FieldProblem[] = []) =>
   serviceError("BAD_USER_INPUT", message, problems.length ? { problems } : {});

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  check,
   customType,
   bigint,
   bigserial,
@@ -331,4 +332,159 @@ export const productTrackingIds = pgTable(
     createdAt: utc("created_at").notNull().defaultNow(),
   },
   (t) => [index("product_tracking_ids_product").on(t.productId)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Booking (owned by the booking subgraph)
+
+/** The built-in inventory engine's setup of a product (subgraphs/booking/engines/inventory/booking-setup.ts). */
+export const bookingSetups = pgTable("booking_setups", {
+  productId: integer("product_id")
+    .primaryKey()
+    .references(() => products.id),
+  setup: jsonb("setup").$type<Record<string, unknown>>().notNull(),
+  updatedAt: utc("updated_at").notNull().defaultNow(),
+});
+
+/**
+ * Places of one slot. `taken` counts places held by ON_HOLD, PENDING_CONFIRM and CONFIRMED
+ * bookings; the check constraint makes overbooking impossible whatever the code does.
+ */
+export const slotInventory = pgTable(
+  "slot_inventory",
+  {
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id),
+    startsAt: utc("starts_at").notNull(),
+    capacity: integer("capacity").notNull(),
+    taken: integer("taken").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.startsAt] }), check("slot_inventory_not_overbooked", sql`${t.taken} >= 0 and ${t.taken} <= ${t.capacity}`)],
+);
+
+/** An availability (steps 2 and 3): the date, options and quantities a booking is made from. */
+export const availabilities = pgTable(
+  "availabilities",
+  {
+    id: uuid("id").primaryKey(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id),
+    organisationId: integer("organisation_id").references(() => organisations.id),
+    accountId: uuid("account_id").notNull(),
+    engineName: text("engine_name").notNull(),
+    availabilityDate: date("availability_date", { mode: "string" }).notNull(),
+    language: text("language").notNull(),
+    /** Chosen in the prices step; holds to the end of the flow. */
+    currency: char("currency", { length: 3 }),
+    /** The engine's setup as it was when the availability was made, so later steps see one product. */
+    setup: jsonb("setup").$type<Record<string, unknown>>().notNull(),
+    /** Option key to chosen value. */
+    selections: jsonb("selections").$type<Record<string, string>>().notNull().default({}),
+    quantities: jsonb("quantities").$type<Record<string, number>>().notNull().default({}),
+    /** Total the client last saw, in `currency`: compared at booking creation (error 9573). */
+    quotedTotal: doublePrecision("quoted_total"),
+    createdAt: utc("created_at").notNull().defaultNow(),
+    expiresAt: utc("expires_at").notNull(),
+  },
+  (t) => [index("availabilities_expires").on(t.expiresAt)],
+);
+
+export const bookingStatus = pgEnum("booking_status", [
+  "ON_HOLD",
+  "PENDING",
+  "PENDING_CONFIRM",
+  "EXPIRED",
+  "CONFIRMED",
+  "REJECTED",
+  "CANCELLED",
+  "REDEEMED",
+]);
+export const paymentStatus = pgEnum("payment_status", ["PAID", "ON_HOLD", "REFUND", "REFUNDED", "FAILED"]);
+
+export const bookings = pgTable(
+  "bookings",
+  {
+    id: uuid("id").primaryKey(),
+    availabilityId: uuid("availability_id")
+      .notNull()
+      .references(() => availabilities.id),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id),
+    organisationId: integer("organisation_id").references(() => organisations.id),
+    accountId: uuid("account_id").notNull(),
+    environment: environmentName("environment").notNull(),
+    resellerRef: text("reseller_ref").notNull(),
+    externalClientId: text("external_client_id"),
+    status: bookingStatus("status").notNull(),
+    paymentStatus: paymentStatus("payment_status").notNull(),
+    language: text("language").notNull(),
+    currency: char("currency", { length: 3 }).notNull(),
+    availabilityDate: date("availability_date", { mode: "string" }).notNull(),
+    startsAt: utc("starts_at").notNull(),
+    /** Local start with offset and zone, as shown (availabilityDateTime). */
+    startsAtLocal: text("starts_at_local").notNull(),
+    engineName: text("engine_name").notNull(),
+    setup: jsonb("setup").$type<Record<string, unknown>>().notNull(),
+    selections: jsonb("selections").$type<Record<string, string>>().notNull(),
+    quantities: jsonb("quantities").$type<Record<string, number>>().notNull(),
+    participants: integer("participants").notNull(),
+    totalRetail: doublePrecision("total_retail").notNull(),
+    /** Question id to answer; personal data, emptied by the redaction job. */
+    answers: jsonb("answers").$type<Record<string, string>>().notNull().default({}),
+    answersUpdatedAt: utc("answers_updated_at"),
+    answersRedactedAt: utc("answers_redacted_at"),
+    /** ON_HOLD bookings not confirmed by then become EXPIRED and give their places back. */
+    holdExpiresAt: utc("hold_expires_at").notNull(),
+    bookingCode: text("booking_code"),
+    bookingExternalId: text("booking_external_id"),
+    productExternalId: text("product_external_id").notNull(),
+    confirmRequestedAt: utc("confirm_requested_at"),
+    confirmedAt: utc("confirmed_at"),
+    voucherCreatedAt: utc("voucher_created_at"),
+    rejectedAt: utc("rejected_at"),
+    rejectionReason: text("rejection_reason"),
+    cancelledAt: utc("cancelled_at"),
+    cancellationReason: text("cancellation_reason"),
+    refundPercentage: doublePrecision("refund_percentage"),
+    expiredAt: utc("expired_at"),
+    creationDate: utc("creation_date").notNull().defaultNow(),
+    updateDate: utc("update_date").notNull().defaultNow(),
+  },
+  (t) => [
+    /** Creating twice with the same resellerRef and availability finds the first booking. */
+    uniqueIndex("bookings_idempotency").on(t.availabilityId, t.resellerRef),
+    index("bookings_organisation_created").on(t.organisationId, t.creationDate),
+    index("bookings_hold").on(t.holdExpiresAt).where(sql`${t.status} = 'ON_HOLD'`),
+    index("bookings_answers_retained").on(t.answersUpdatedAt).where(sql`${t.answersRedactedAt} is null`),
+  ],
+);
+
+/**
+ * Durable work for the worker (supplier confirmation), written in the transaction that asks for
+ * it. A worker leases a job (`leaseId`, `lockedUntil`); one that dies lets the lease lapse and
+ * another takes the job over; only the lease holder can complete it.
+ */
+export const bookingJobs = pgTable(
+  "booking_jobs",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    bookingId: uuid("booking_id")
+      .notNull()
+      .references(() => bookings.id),
+    kind: text("kind").notNull(),
+    runAt: utc("run_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    leaseId: uuid("lease_id"),
+    lockedUntil: utc("locked_until"),
+    lastError: text("last_error"),
+    doneAt: utc("done_at"),
+    createdAt: utc("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("booking_jobs_due").on(t.runAt).where(sql`${t.doneAt} is null`),
+    uniqueIndex("booking_jobs_one_per_kind").on(t.bookingId, t.kind),
+  ],
 );

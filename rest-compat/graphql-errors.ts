@@ -8,6 +8,8 @@ const statusOfCode: Record<string, number> = {
   NOT_FOUND: 404,
   BAD_USER_INPUT: 400,
   CONFLICT: 409,
+  GONE: 410,
+  NO_LONGER_AVAILABLE: 500,
 };
 
 /**
@@ -18,7 +20,8 @@ export function restErrorFrom(errors: readonly GraphQLFormattedError[], override
   const first = errors[0];
   const code = typeof first.extensions?.code === "string" ? first.extensions.code : "INTERNAL_SERVER_ERROR";
   const status = overrides[code] ?? statusOfCode[code] ?? 500;
-  if (status === 500) return new RestError(500, "INTERNAL_SERVER_ERROR", "Internal server error");
+  // A documented refusal answered with 500 (9563) keeps its message and code; other 500s say nothing.
+  if (status === 500 && code !== "NO_LONGER_AVAILABLE") return new RestError(500, "INTERNAL_SERVER_ERROR", "Internal server error");
   const problems = first.extensions?.problems as FieldProblem[] | undefined;
   const errorCode = typeof first.extensions?.errorCode === "number" ? first.extensions.errorCode : undefined;
   const reason = typeof first.extensions?.reason === "string" ? first.extensions.reason : undefined;

@@ -8,6 +8,8 @@ import { bearerToken, InvalidTokenError, type TokenVerifier } from "../identity/
 import { errorBodySchema, RestError } from "./error-body.js";
 import { registerRestRoute } from "./rest-route.js";
 import { restRoutes } from "./routes/index.js";
+import { registerVoucherRoute } from "./routes/booking-flow/voucher.route.js";
+import type { EdgeContext } from "../gateway/edge-context.js";
 
 export const CONSOLE_PREFIX = "/api/content-partner/swagger-ui";
 
@@ -50,7 +52,10 @@ export async function registerOpenApi(app: FastifyInstance, options: { config: C
 }
 
 /** Every REST route, behind the bearer-token check; answers in the one REST error body. */
-export async function restCompatPlugin(app: FastifyInstance, options: { graph: EdgeGraph; verifier: TokenVerifier }) {
+export async function restCompatPlugin(
+  app: FastifyInstance,
+  options: { graph: EdgeGraph; verifier: TokenVerifier; linkContext: (requestId: string) => Promise<EdgeContext> },
+) {
   app.addHook("onRequest", async (request) => {
     if (request.routeOptions.config?.public) return;
     const token = bearerToken(request.headers.authorization);
@@ -69,4 +74,5 @@ export async function restCompatPlugin(app: FastifyInstance, options: { graph: E
     }
   });
   for (const route of restRoutes) registerRestRoute(app, options.graph, route);
+  registerVoucherRoute(app, options.graph, options.linkContext);
 }

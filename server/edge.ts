@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { unauthenticated } from "../core/errors.js";
 import type { Clock } from "../core/clock.js";
@@ -18,6 +19,9 @@ import { composeGraph } from "../schema/compose.js";
 import { startSubgraph, type RunningSubgraph } from "../subgraphs/common/subgraph-server.js";
 import { subgraphDefinitions, subgraphNames, type SubgraphName } from "../subgraphs/subgraphs.js";
 import { createHttpApp } from "./http-app.js";
+
+/** The principal signed links act as: no roles, no scopes, no organisation. */
+const LINK_PRINCIPAL = "00000000-0000-0000-0000-000000000000";
 
 export const GRAPHQL_PATH = "/graphql";
 
@@ -65,6 +69,7 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
         verifier: identity.verifier,
         logger,
         clock: deps.clock,
+        publicUrl: () => deps.config.publicUrl,
         schema: composed.subgraphs[name].schema,
       });
       subgraphs[name] = running;
@@ -90,7 +95,23 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
   });
 
   await registerOpenApi(app, { config, identityPaths: identity.paths });
-  await app.register(restCompatPlugin, { graph: edgeGraph, verifier: identity.verifier });
+  // Signed links (vouchers) carry their own authorisation; the graph still wants a verified caller.
+  const linkContext = async (requestId: string): Promise<EdgeContext> => {
+    const now = deps.clock.now();
+    const caller: EdgeContext["caller"] = {
+      accountId: LINK_PRINCIPAL,
+      username: "signed-link",
+      roles: [],
+      scopes: [],
+      organisationId: null,
+      environment: config.environment,
+      sessionId: randomUUID(),
+      authTime: now,
+      expiresAt: new Date(now.getTime() + 60_000),
+    };
+    return { caller, token: await identity.tokens.delegatedAccessToken(caller, 30), requestId };
+  };
+  await app.register(restCompatPlugin, { graph: edgeGraph, verifier: identity.verifier, linkContext });
 
   const delegatedToken = (caller: EdgeContext["caller"]) => identity.tokens.delegatedAccessToken(caller);
   const ws = attachGraphqlWs({

@@ -74,11 +74,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
     });
     closeApp = () => app.close();
   } else {
-    const subgraph = await buildSubgraphApp(config.role, { database, identity, logger, clock });
+    const subgraph = await buildSubgraphApp(config.role, { database, identity, logger, clock, publicUrl: () => config.publicUrl });
     app = subgraph.app;
     closeApp = subgraph.close;
   }
-  if (config.role === "all" || config.role === "worker") worker = startWorker({ database, logger, clock });
+  if (config.role === "all" || config.role === "worker") worker = startWorker({ database, logger, clock, loops: config.workerLoops });
 
   const service: Service = {
     config,

@@ -9,12 +9,13 @@ import { subgraphDefinitions, type SubgraphName } from "../subgraphs/subgraphs.j
 import { createHttpApp } from "./http-app.js";
 
 /** One subgraph run as its own role: its Apollo Server at /graphql, plus health endpoints. */
-export async function buildSubgraphApp(name: SubgraphName, deps: { database: Database; identity: Identity; logger: Logger; clock: Clock }) {
+export async function buildSubgraphApp(name: SubgraphName, deps: { database: Database; identity: Identity; logger: Logger; clock: Clock; publicUrl: () => string }) {
   const subgraph = await startSubgraph(subgraphDefinitions[name], {
     database: deps.database,
     verifier: deps.identity.verifier,
     logger: deps.logger,
     clock: deps.clock,
+    publicUrl: deps.publicUrl,
   });
   const app: FastifyInstance = await createHttpApp({
     logger: deps.logger,

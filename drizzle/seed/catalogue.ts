@@ -3,7 +3,9 @@ import { productProblems, productValues, type ProductRequest } from "../../subgr
 import { supplierValues } from "../../subgraphs/catalogue/supplier/supplier.rules.js";
 import { taxonomyRepository } from "../../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
 import type { Database, Executor } from "../database.js";
-import { bookingEngines, productChanges, products, productTaxonomies, suppliers } from "../schema.js";
+import { bookingEngines, bookingSetups, productChanges, products, productTaxonomies, suppliers } from "../schema.js";
+import { bookingSetupSchema, type BookingSetup } from "../../subgraphs/booking/engines/inventory/booking-setup.js";
+import { demoBookingSetup } from "./booking-setups.js";
 import { cities, eurTo, inCity, templates, type City } from "./catalogue-data.js";
 import { INVENTORY_ENGINE } from "./demo.js";
 
@@ -148,6 +150,9 @@ export async function seedDemoCatalogue(database: Database, now: Date): Promise<
     .where(and(eq(suppliers.bookingEngineId, engine.id), inArray(suppliers.externalId, demoSuppliers.map((s) => s.externalId)), isNull(suppliers.deletedAt)));
   if (existing.length) return { suppliers: 0, products: 0 };
   const random = randomSource(20261122);
+  // A source of its own, so that booking setups do not change the catalogue content the seed makes.
+  const setupRandom = randomSource(5);
+  const today = now.toISOString().slice(0, 10);
   let count = 0;
   await database.db.transaction(async (tx) => {
     for (const demo of demoSuppliers) {
@@ -171,13 +176,28 @@ export async function seedDemoCatalogue(database: Database, now: Date): Promise<
         })
         .returning();
       const requests: ProductRequest[] = [];
+      const setups: (BookingSetup | undefined)[] = [];
       for (const cityName of demo.cities) {
         const city = cities.find((c) => c.name === cityName)!;
         for (let i = 0; i < DEMO_PRODUCTS_PER_CITY; i++) {
-          requests.push(productFor(count + requests.length, city, random, demo.externalId));
+          const index = count + requests.length;
+          const request = productFor(index, city, random, demo.externalId);
+          const template = templates[index % templates.length];
+          // Two products in three are bookable through the built-in inventory; restaurants are not.
+          if (!template.restaurant && index % 3 !== 2) {
+            const demoSetup = demoBookingSetup(template, city, setupRandom, request.minPrice ?? 30, today);
+            request.availabilityPeriods = demoSetup.periods;
+            setups.push(bookingSetupSchema.parse(demoSetup.setup));
+          } else {
+            setups.push(undefined);
+          }
+          requests.push(request);
         }
       }
-      count += (await insertProducts(tx, supplier, requests, now)).length;
+      const ids = await insertProducts(tx, supplier, requests, now);
+      const setupRows = ids.flatMap((productId, i) => (setups[i] ? [{ productId, setup: setups[i], updatedAt: now }] : []));
+      if (setupRows.length) await tx.insert(bookingSetups).values(setupRows);
+      count += ids.length;
     }
   });
   return { suppliers: demoSuppliers.length, products: count };

@@ -1,7 +1,10 @@
-import { hasAnyRole, type Caller } from "../../core/caller.js";
+import { hasAnyRole, hasScope, type Caller } from "../../core/caller.js";
 import { forbidden } from "../../core/errors.js";
 import { platformRoles } from "../../core/roles.js";
 import { channels } from "../../drizzle/events.js";
+
+/** A booking in one of these no longer changes through the flow. */
+const FINAL_BOOKING_STATUSES = ["CONFIRMED", "REJECTED", "CANCELLED", "EXPIRED", "REDEEMED"];
 
 /**
  * Subscriptions are served by the edge, since @apollo/gateway executes only queries and
@@ -17,8 +20,13 @@ export interface EdgeSubscription {
   /** The entity id this event is about, when this subscriber should receive it. */
   match(event: Record<string, unknown>, args: Record<string, unknown>): string | number | undefined;
   entityQuery: { field: string; idType: string };
+  /**
+   * The argument naming one entity: before listening, the entity is read through the gateway
+   * as the subscriber, so only those who may read it (its owner) can subscribe.
+   */
+  entityArgument?: string;
   /** True when the message just sent is the last one (the subscription then completes). */
-  isFinal?(entity: Record<string, unknown> | null): boolean;
+  isFinal?(entity: Record<string, unknown> | null, event: Record<string, unknown>): boolean;
 }
 
 export const edgeSubscriptionsSdl = `extend schema {
@@ -29,6 +37,13 @@ export const edgeSubscriptionsSdl = `extend schema {
 type Subscription {
   """A booking engine was registered (platform roles only)."""
   bookingEngineRegistered: BookingEngine!
+
+  """
+  The booking, with the fields selected (catalogue fields of its product included), on every
+  status change; completes after a final status (CONFIRMED, REJECTED, CANCELLED, EXPIRED).
+  Only the booking's owner may subscribe (consumer accounts of its organisation).
+  """
+  bookingStatusChanged(bookingId: String!): Booking!
 }
 `;
 
@@ -43,5 +58,18 @@ export const edgeSubscriptions: EdgeSubscription[] = [
       return event.type === "booking-engine.registered" && typeof event.bookingEngineId === "number" ? event.bookingEngineId : undefined;
     },
     entityQuery: { field: "bookingEngine", idType: "Int!" },
+  },
+  {
+    field: "bookingStatusChanged",
+    channel: channels.bookingEvents,
+    authorize(caller) {
+      if (!hasScope(caller, "booking")) throw forbidden("This subscription needs the booking scope", { errorCode: 6501 });
+    },
+    entityArgument: "bookingId",
+    match(event, args) {
+      return event.type === "booking.status" && event.bookingId === args.bookingId ? (args.bookingId as string) : undefined;
+    },
+    entityQuery: { field: "booking", idType: "String!" },
+    isFinal: (_entity, event) => FINAL_BOOKING_STATUSES.includes(String(event.status)),
   },
 ];

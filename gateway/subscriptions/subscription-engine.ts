@@ -62,6 +62,10 @@ export class SubscriptionEngine {
       throw error;
     }
     const query = entityQuery(request.document, request.operation, fieldNode, definition);
+    if (definition.entityArgument) {
+      const refusal = await this.canRead(request, definition, args[definition.entityArgument] as string | number);
+      if (refusal) return refusal;
+    }
     const responseKey = fieldNode.alias?.value ?? fieldNode.name.value;
     const logger = this.deps.logger.child({ subscription: definition.field, requestId: request.requestId });
 
@@ -73,10 +77,21 @@ export class SubscriptionEngine {
       if (typeof payload !== "object" || payload === null) return;
       const id = definition.match(payload as Record<string, unknown>, args);
       if (id === undefined) return;
-      chain = chain.then(() => this.deliver(request, query, id, responseKey, definition, output, logger));
+      chain = chain.then(() => this.deliver(request, query, id, responseKey, definition, output, logger, payload as Record<string, unknown>));
     };
     stopListening = await this.deps.events.subscribe(definition.channel, onEvent);
     return output;
+  }
+
+  /** Reads the entity as the subscriber; an error result when they may not (or it does not exist). */
+  private async canRead(request: SubscriptionRequest, definition: EdgeSubscription, id: string | number): Promise<ExecutionResult | undefined> {
+    const token = await this.deps.delegatedToken(request.caller);
+    const context: EdgeContext = { caller: request.caller, token, requestId: request.requestId, acceptLanguage: request.acceptLanguage };
+    const result = await this.deps.graph.execute(
+      { query: `query EdgeSubscriptionCheck($id: ${definition.entityQuery.idType}) { ${definition.entityQuery.field}(id: $id) { __typename } }`, variables: { id } },
+      context,
+    );
+    return result.errors?.length ? { errors: result.errors.map(toGraphQLError) } : undefined;
   }
 
   private async deliver(
@@ -87,6 +102,7 @@ export class SubscriptionEngine {
     definition: EdgeSubscription,
     output: AsyncQueue<ExecutionResult>,
     logger: Logger,
+    event: Record<string, unknown>,
   ): Promise<void> {
     let token: string;
     try {
@@ -107,7 +123,7 @@ export class SubscriptionEngine {
         data: result.data ? { [responseKey]: entity } : null,
         ...(result.errors?.length ? { errors: result.errors.map(toGraphQLError) } : {}),
       } as ExecutionResult);
-      if (definition.isFinal?.(entity)) await output.close();
+      if (definition.isFinal?.(entity, event)) await output.close();
     } catch (error) {
       logger.error({ err: error }, "subscription message failed");
       output.push({ errors: [new GraphQLError("Internal server error", { extensions: { code: "INTERNAL_SERVER_ERROR" } })] });

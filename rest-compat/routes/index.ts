@@ -17,11 +17,17 @@ import { activeActivitiesRoute } from "./content-import/active-activities.route.
 import { inactiveActivitiesRoute } from "./content-import/inactive-activities.route.js";
 import { getConsumerProductRoute } from "./api-consumer/get-product.route.js";
 import { getTaxonomyRoute } from "./api-consumer/get-taxonomy.route.js";
+import { deleteBookingSetupRoute, getBookingSetupRoute, putBookingSetupRoute } from "./api-supplier-product/booking-setup.routes.js";
+import { availabilityDatesRoute, nextAvailabilityDatesRoute } from "./booking-flow/availability-dates.routes.js";
+import { getOptionsRoute, setOptionRoute } from "./booking-flow/availability-options.routes.js";
+import { getPricesRoute, setPricesRoute } from "./booking-flow/availability-prices.routes.js";
+import { cancelBookingRoute, confirmBookingRoute, createBookingRoute, getBookingRoute, getQuestionsRoute, setAnswersRoute } from "./booking-flow/bookings.routes.js";
 import { searchProductsRoute } from "./api-consumer/search-products.route.js";
 
 /**
  * Every REST path the layer serves. Folders follow the path: api-supplier (/api/supplier/…),
- * api-suppliers (/api/suppliers), api-supplier-product (/api/supplier/{id}/product…), api-consumer (/api/consumer/…), content-import (/content/v0/import/…), recommendation (/recommendation/…).
+ * api-suppliers (/api/suppliers), api-supplier-product (/api/supplier/{id}/product…), api-consumer (/api/consumer/…), content-import (/content/v0/import/…), recommendation (/recommendation/…),
+ * booking-flow (/booking-flow/v1/…; the signed voucher link in voucher.route.ts).
  */
 export const restRoutes = [
   getMeRoute,
@@ -48,4 +54,19 @@ export const restRoutes = [
   recommendActivitiesRoute,
   recommendActivitiesGetRoute,
   topActivitiesRoute,
+  putBookingSetupRoute,
+  getBookingSetupRoute,
+  deleteBookingSetupRoute,
+  availabilityDatesRoute,
+  nextAvailabilityDatesRoute,
+  getOptionsRoute,
+  setOptionRoute,
+  getPricesRoute,
+  setPricesRoute,
+  createBookingRoute,
+  getQuestionsRoute,
+  setAnswersRoute,
+  confirmBookingRoute,
+  getBookingRoute,
+  cancelBookingRoute,
 ] as RestRoute<never>[];

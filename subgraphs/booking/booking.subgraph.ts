@@ -1,19 +1,28 @@
 import type { GraphQLSchema } from "graphql";
 import { notFound } from "../../core/errors.js";
 import { buildFederatedSchema } from "../common/build-subgraph.js";
+import { AvailabilityResolver } from "./availability/availability.resolver.js";
+import { BookingResolver } from "./booking/booking.resolver.js";
+import { bookingService } from "./booking/booking.service.js";
 import { BookingEngineResolver } from "./booking-engine/booking-engine.resolver.js";
+import { BookingSetupResolver } from "./booking-setup/booking-setup.resolver.js";
 import type { BookingContext } from "./loaders.js";
 
 export { bookingLoaders } from "./loaders.js";
 
-/** The booking subgraph: booking engines now; the booking flow steps next. */
+/** The booking subgraph: booking engines, booking setups and the booking flow (spec 2). */
 export function buildBookingSchema(): Promise<GraphQLSchema> {
-  return buildFederatedSchema([BookingEngineResolver], {
+  return buildFederatedSchema([BookingEngineResolver, BookingSetupResolver, AvailabilityResolver, BookingResolver], {
     BookingEngine: {
       async __resolveReference(reference: { id: number }, ctx: BookingContext) {
         const row = await ctx.loaders.bookingEngine.load(reference.id);
         if (!row) throw notFound(`Booking engine ${reference.id} not found`);
         return row;
+      },
+    },
+    Booking: {
+      __resolveReference(reference: { id: string }, ctx: BookingContext) {
+        return bookingService.reference(ctx, reference.id);
       },
     },
   });

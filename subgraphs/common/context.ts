@@ -15,6 +15,8 @@ export interface SubgraphContext<Loaders = unknown> {
   loaders: Loaders;
   /** The service's clock: change dates and expiries come from here, so tests can move time. */
   clock: Clock;
+  /** The service's public base URL, for links it hands out (voucher links). */
+  publicUrl: string;
 }
 
 export type HeaderMap = IncomingHttpHeaders | Map<string, string> | Record<string, string | string[] | undefined>;
@@ -34,6 +36,7 @@ export function subgraphContextFactory<Loaders>(
   database: Database,
   makeLoaders: (database: Database, caller: Caller) => Loaders,
   clock: Clock,
+  publicUrl: () => string,
 ) {
   return async (headers: HeaderMap): Promise<SubgraphContext<Loaders>> => {
     const token = bearerToken(header(headers, "authorization"));
@@ -52,6 +55,7 @@ export function subgraphContextFactory<Loaders>(
       database,
       loaders: makeLoaders(database, caller),
       clock,
+      publicUrl: publicUrl(),
     };
   };
 }

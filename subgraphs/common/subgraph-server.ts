@@ -18,7 +18,7 @@ export interface RunningSubgraph {
 /** One subgraph on its own Apollo Server, whether mounted in the single process or run as a role. */
 export async function startSubgraph(
   definition: SubgraphDefinition,
-  deps: { database: Database; verifier: TokenVerifier; logger: Logger; clock: Clock; schema?: GraphQLSchema },
+  deps: { database: Database; verifier: TokenVerifier; logger: Logger; clock: Clock; publicUrl: () => string; schema?: GraphQLSchema },
 ): Promise<RunningSubgraph> {
   const schema = deps.schema ?? (await definition.buildSchema());
   const logger = deps.logger.child({ subgraph: definition.name });
@@ -36,7 +36,7 @@ export async function startSubgraph(
     name: definition.name,
     schema,
     server,
-    createContext: subgraphContextFactory(deps.verifier, deps.database, definition.makeLoaders, deps.clock) as RunningSubgraph["createContext"],
+    createContext: subgraphContextFactory(deps.verifier, deps.database, definition.makeLoaders, deps.clock, deps.publicUrl) as RunningSubgraph["createContext"],
   };
 }
 
@@ -46,6 +46,8 @@ const EXPECTED_CODES = new Set([
   "NOT_FOUND",
   "BAD_USER_INPUT",
   "CONFLICT",
+  "GONE",
+  "NO_LONGER_AVAILABLE",
   "GRAPHQL_VALIDATION_FAILED",
   "GRAPHQL_PARSE_FAILED",
   "BAD_REQUEST",

@@ -34,7 +34,7 @@ describe("worker housekeeping", () => {
       { tokenHash: ids.recentLink, accountId: account.id, expiresAt: at(-60) },
     ]);
 
-    const worker = startWorker({ database, clock, logger: createLogger("silent"), intervalMs: 3_600_000 });
+    const worker = startWorker({ database, clock, logger: createLogger("silent"), loops: false });
     await worker.runOnce();
     await worker.stop();
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import postgres from "postgres";
 import { afterAll, beforeAll } from "vitest";
 import { ManualClock, systemClock, type Clock } from "../../core/clock.js";
 import { loadConfig, type Config } from "../../core/config.js";
@@ -124,15 +125,45 @@ export async function getJson(url: string, token?: string, headers: Record<strin
  * One database and one running service for the tests of a `describe` block, started before them
  * and stopped after. Read `.stack` and `.database` inside tests and hooks.
  */
-export function useStack(options: { clock?: Clock; env?: Record<string, string> } = {}): { stack: Stack; database: Database } {
-  const handle = {} as { stack: Stack; database: Database };
+export function useStack(options: { clock?: Clock; env?: Record<string, string>; ownDatabase?: boolean } = {}): { stack: Stack; database: Database } {
+  const handle = {} as { stack: Stack; database: Database; drop?: () => Promise<void> };
   beforeAll(async () => {
-    handle.database = await openTestDatabase();
-    handle.stack = await startStack({ database: handle.database, ...options });
+    if (options.ownDatabase) {
+      const own = await openOwnTestDatabase();
+      handle.database = own.database;
+      handle.drop = own.drop;
+    } else {
+      handle.database = await openTestDatabase();
+    }
+    handle.stack = await startStack({ database: handle.database, clock: options.clock, env: options.env });
   });
   afterAll(async () => {
     await handle.stack?.close();
     await handle.database?.close();
+    await handle.drop?.();
   });
   return handle;
+}
+
+/**
+ * A database no other test file writes to. Files that move the clock need one on PostgreSQL:
+ * their worker would otherwise expire or confirm other files' bookings at the wrong time.
+ * PGlite databases are per file already.
+ */
+export async function openOwnTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const base = process.env.DATABASE_URL;
+  if (!base) return { database: await openTestDatabase(), drop: async () => {} };
+  const name = `test_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: "memory", maxConnections: 8 });
+  return {
+    database,
+    drop: async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
 }

@@ -1,7 +1,6 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { Executor } from "../../../drizzle/database.js";
-import { serviceSecrets } from "../../../drizzle/schema.js";
+import { serviceSecret } from "../../../drizzle/service-secret.js";
 
 /**
  * Import cursors are opaque and tamper-evident: the position (last id), the time the run began
@@ -21,15 +20,7 @@ const SECRET_NAME = "import-cursor";
 /** A run must finish within a day; an older cursor is refused (CURSOR_EXPIRED). */
 export const CURSOR_LIFETIME_MS = 24 * 3600 * 1000;
 
-let cachedSecret: { db: Executor; key: Buffer } | undefined;
-
-async function secret(db: Executor): Promise<Buffer> {
-  if (cachedSecret?.db === db) return cachedSecret.key;
-  await db.insert(serviceSecrets).values({ name: SECRET_NAME, secret: randomBytes(32).toString("base64url") }).onConflictDoNothing();
-  const [row] = await db.select().from(serviceSecrets).where(eq(serviceSecrets.name, SECRET_NAME));
-  cachedSecret = { db, key: Buffer.from(row.secret, "base64url") };
-  return cachedSecret.key;
-}
+const secret = (db: Executor) => serviceSecret(db, SECRET_NAME);
 
 export const filtersDigest = (filters: unknown): string => createHash("sha256").update(JSON.stringify(filters)).digest("base64url").slice(0, 16);
 

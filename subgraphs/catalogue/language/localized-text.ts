@@ -1,7 +1,7 @@
 import { Ctx, Field, FieldResolver, ObjectType, Resolver, Root } from "type-graphql";
 import type { LanguageText } from "../../../drizzle/schema.js";
 import type { SubgraphContext } from "../../common/context.js";
-import { LanguageObjectScalar } from "./language-object.scalar.js";
+import { LanguageObjectScalar } from "../../common/json-scalars.js";
 
 @ObjectType({ description: "A text in several languages: `text` in the caller's language (Accept-Language, then en), `translations` all of them" })
 export class LocalizedText {

@@ -1,6 +1,6 @@
 import { Directive, Field, Float, InputType, Int, ObjectType } from "type-graphql";
 import type { LanguageText } from "../../../drizzle/schema.js";
-import { JSONObjectScalar, LanguageObjectScalar } from "../language/language-object.scalar.js";
+import { JSONObjectScalar, LanguageObjectScalar } from "../../common/json-scalars.js";
 import { LocalizedText } from "../language/localized-text.js";
 import { BookingEngineReference } from "../organisation/organisation.type.js";
 import { GeoLocation, GeoLocationInput } from "../supplier/supplier.type.js";

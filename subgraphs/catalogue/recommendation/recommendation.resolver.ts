@@ -1,6 +1,6 @@
 import { Arg, Ctx, Field, Float, InputType, Int, ObjectType, Query, Resolver } from "type-graphql";
 import { rejected } from "../../../core/errors.js";
-import { JSONObjectScalar } from "../language/language-object.scalar.js";
+import { JSONObjectScalar } from "../../common/json-scalars.js";
 import type { CatalogueContext } from "../loaders.js";
 import { Product } from "../product/product.type.js";
 import { recommend, type Recommendation as RecommendationResult } from "./recommendation.service.js";

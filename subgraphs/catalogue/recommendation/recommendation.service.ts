@@ -9,7 +9,7 @@ import type { Product } from "../product/product.type.js";
 import { visibleToConsumers } from "../search/product-search.repository.js";
 import { isDate, Problems } from "../validation/checks.js";
 import { isCountryCode, isCurrencyCode } from "../validation/iso.js";
-import { convert, isConvertible } from "./exchange-rates.js";
+import { convert, isConvertible } from "../../../core/exchange-rates.js";
 import { airportByIata, continentCodes, countriesOfContinent, distanceKm } from "./places.js";
 
 export interface RecommendationRequest {

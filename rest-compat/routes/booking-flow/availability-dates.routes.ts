@@ -1,0 +1,59 @@
+import { obj, str } from "../../json-schema.js";
+import type { RestRoute } from "../../rest-route.js";
+import { params, query } from "./booking-body.js";
+
+type Dates = { availabilityDates: string[] };
+const productParams = obj({ productId: { type: "integer", minimum: 1, maximum: 2_147_483_647, description: "Product id" } }, { required: ["productId"] });
+const datesResponse = { type: "object", properties: { availabilityDates: { type: "array", items: { type: "string" }, description: "YYYY-MM-DD" } } };
+/** Spec 2: results may be cached for up to an hour; five minutes keeps sold-out dates from lingering. */
+const CACHE_CONTROL = "private, max-age=300";
+
+/** GET /booking-flow/v1/products/{productId}/availabilities (spec 2, step 1). */
+export const availabilityDatesRoute: RestRoute<{ availabilityDates: Dates }> = {
+  method: "GET",
+  url: "/booking-flow/v1/products/:productId/availabilities",
+  schema: {
+    summary: "Available dates in a range",
+    description:
+      "Dates (YYYY-MM-DD) with places between startDate and endDate, both YYYY-MM-DD and inclusive; startDate defaults to today and endDate to 30 days after startDate; a range covers at most 366 days. 404 unknown product; 400 a product not sold through the booking flow.",
+    tags: ["Booking flow"],
+    params: productParams,
+    querystring: obj({ startDate: str("YYYY-MM-DD, default today"), endDate: str("YYYY-MM-DD, default startDate + 30 days") }),
+    response: { 200: datesResponse },
+  },
+  operation: /* GraphQL */ `
+    query RestAvailabilityDates($productId: Int!, $startDate: String, $endDate: String) {
+      availabilityDates(productId: $productId, startDate: $startDate, endDate: $endDate) { availabilityDates }
+    }
+  `,
+  variables: (request) => ({
+    productId: params<{ productId: number }>(request).productId,
+    startDate: query<{ startDate?: string | null }>(request).startDate ?? null,
+    endDate: query<{ endDate?: string | null }>(request).endDate ?? null,
+  }),
+  respond: ({ availabilityDates }, _request, reply) => {
+    reply.header("cache-control", CACHE_CONTROL);
+    return availabilityDates;
+  },
+};
+
+/** GET /booking-flow/v1/products/{productId}/availabilities/next (spec 2, step 1 alternative). */
+export const nextAvailabilityDatesRoute: RestRoute<{ nextAvailabilityDates: Dates }> = {
+  method: "GET",
+  url: "/booking-flow/v1/products/:productId/availabilities/next",
+  schema: {
+    summary: "Next available dates",
+    description: "The first available date within a year and every other available date of that month, to its last day; empty when none within the year.",
+    tags: ["Booking flow"],
+    params: productParams,
+    response: { 200: datesResponse },
+  },
+  operation: /* GraphQL */ `
+    query RestNextAvailabilityDates($productId: Int!) { nextAvailabilityDates(productId: $productId) { availabilityDates } }
+  `,
+  variables: (request) => ({ productId: params<{ productId: number }>(request).productId }),
+  respond: ({ nextAvailabilityDates }, _request, reply) => {
+    reply.header("cache-control", CACHE_CONTROL);
+    return nextAvailabilityDates;
+  },
+};

@@ -1,0 +1,193 @@
+import type { FastifyRequest } from "fastify";
+import { arr, bool, freeObject, int, num, obj, str, type JsonSchema } from "../../json-schema.js";
+import { RestError } from "../../error-body.js";
+import { MAX_FOLLOW_UP_DEPTH } from "../../../subgraphs/booking/engines/inventory/booking-setup.js";
+
+/** The Availability of spec 2, and the GraphQL selection it is built from. */
+export const AVAILABILITY_FIELDS = /* GraphQL */ `
+  fragment RestAvailability on Availability {
+    id availabilityDate maxParticipants minParticipants isOptionStepCompleted isPricingStepCompleted expiresAt participants
+    availabilityOptions { id label level dataType optionChoices selectedOptionId selectedOptionValue }
+    unitOptions {
+      id label description unitQuantity minAge maxAge unitPriceType
+      restrictions { minQuantity maxQuantity accompagniedBy }
+      price { retail currency }
+    }
+    totalPrice { retail currency }
+    pricingIssues { unitId rule message }
+  }
+`;
+
+const QUESTION_LEAF = "id question value dataType dataFormat questionChoices parentId level requirementType conditions { op value }";
+const questionSelection = (depth: number): string =>
+  depth === 0 ? QUESTION_LEAF : `${QUESTION_LEAF} followUpQuestions { ${questionSelection(depth - 1)} }`;
+
+export const BOOKING_FIELDS = /* GraphQL */ `
+  fragment RestBooking on Booking {
+    id availabilityDateTime resellerRef status paymentStatus voucherUrl creationDate updateDate isQuestionStepComplete
+    holdExpiresAt answersRedactedAt rejectionReason
+    availability { ...RestAvailability }
+    questions {
+      customer { ${questionSelection(MAX_FOLLOW_UP_DEPTH)} }
+      booking { ${questionSelection(MAX_FOLLOW_UP_DEPTH)} }
+      participants { id questions { ${questionSelection(MAX_FOLLOW_UP_DEPTH)} } }
+    }
+    cancellation { isCancellable cancellationPolicy { label duration refundPercentage } }
+    bookingEngineDetails { bookingExternalId bookingEngineName productExternalId bookingCode }
+    travelerDetails { externalClientId }
+    totalPrice { retail currency }
+  }
+  ${AVAILABILITY_FIELDS}
+`;
+
+type Json = Record<string, unknown>;
+
+/** Drops null members at every depth: the contract's optional fields are absent when unset. */
+export function withoutNulls<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutNulls) as T;
+  if (value !== null && typeof value === "object" && !(value instanceof Date)) {
+    return Object.fromEntries(
+      Object.entries(value as Json)
+        .filter(([, v]) => v !== null && v !== undefined)
+        .map(([k, v]) => [k, withoutNulls(v)]),
+    ) as T;
+  }
+  return value;
+}
+
+const money = obj({ retail: num("Amount"), currency: str("ISO 4217") }, { required: ["retail", "currency"] });
+
+export const availabilitySchema: JsonSchema = {
+  type: "object",
+  properties: {
+    id: str("Availability id (UUID)"),
+    availabilityDate: str("YYYY-MM-DD"),
+    availabilityOptions: arr(
+      {
+        type: "object",
+        properties: {
+          id: str("Option id (UUID)"),
+          label: str("Label"),
+          level: str("'0' is the first level"),
+          dataType: str("OPTIONS, TEXT or BOOLEAN"),
+          optionChoices: { type: "object", additionalProperties: { type: "string" }, description: "Choice key → label" },
+          selectedOptionId: str("Chosen choice key, text or boolean; absent until set"),
+          selectedOptionValue: str("Label of the chosen choice, or the value"),
+        },
+      },
+      "Options set so far and the next one to set; empty when the product has none",
+    ),
+    unitOptions: arr(
+      {
+        type: "object",
+        properties: {
+          id: str("Unit id"),
+          label: str("For example an age class"),
+          description: str("Optional"),
+          restrictions: {
+            type: "object",
+            properties: {
+              minQuantity: int("Minimum"),
+              maxQuantity: int("Maximum"),
+              accompagniedBy: arr(str("Unit id"), "Ids of the units whose participants must accompany this one (spelled as in the contract)"),
+            },
+          },
+          price: money,
+          unitQuantity: int("Chosen quantity"),
+          minAge: int("Minimum age"),
+          maxAge: int("Maximum age (optional)"),
+          unitPriceType: str("PER_PERSON or GROUP"),
+        },
+      },
+      "Ticket types, from the prices step",
+    ),
+    maxParticipants: int("Most participants"),
+    minParticipants: int("Fewest participants"),
+    isOptionStepCompleted: bool("All options set"),
+    isPricingStepCompleted: bool("Quantities bookable"),
+    totalPrice: { ...money, description: "Extension: the exact total of the chosen quantities" },
+    participants: int("Extension: participants chosen"),
+    pricingIssues: arr(obj({ unitId: str("Unit"), rule: str("Rule"), message: str("Why") }), "Extension: why the quantities are not bookable yet"),
+    expiresAt: str("Extension: after this the availability is refused"),
+  },
+};
+
+const cancellationSchema: JsonSchema = {
+  type: "object",
+  properties: {
+    isCancellable: bool("Cancellable now"),
+    cancellationPolicy: arr(
+      obj({ label: str("Tier"), duration: str("ISO 8601 duration before the start"), refundPercentage: num("Refund, percent") }),
+      "Tiers",
+    ),
+  },
+};
+
+export const bookingSchema: JsonSchema = {
+  type: "object",
+  properties: {
+    id: str("Booking id (UUID)"),
+    availabilityDateTime: str("Start: local date-time with offset and zone id"),
+    resellerRef: str("Client-side booking identifier"),
+    status: str("ON_HOLD, PENDING_CONFIRM, CONFIRMED, REJECTED, CANCELLED, EXPIRED"),
+    paymentStatus: str("ON_HOLD, PAID, REFUND"),
+    voucherUrl: str("After confirmation: signed link to the PDF voucher, valid 24 hours from this read"),
+    creationDate: str("Date-time"),
+    updateDate: str("Date-time"),
+    availability: availabilitySchema,
+    questions: freeObject("{customer, booking, participants} of questions; follow-ups nest in followUpQuestions"),
+    cancellation: cancellationSchema,
+    isQuestionStepComplete: bool("All questions answered"),
+    bookingEngineDetails: obj({ bookingExternalId: str(""), bookingEngineName: str(""), productExternalId: str(""), bookingCode: str("") }),
+    travelerDetails: obj({ externalClientId: str("") }),
+    totalPrice: { ...money, description: "Extension: the booking's price" },
+    holdExpiresAt: str("Extension: an ON_HOLD booking not confirmed by then expires"),
+    answersRedactedAt: str("Extension: answers erased for privacy; give them again before confirming"),
+    rejectionReason: str("Extension: why the supplier refused"),
+  },
+};
+
+export const cancellationInformationSchema: JsonSchema = {
+  type: "object",
+  properties: {
+    cancellationInformation: {
+      type: "object",
+      properties: {
+        cancellation: cancellationSchema,
+        cancellationReason: str("Reason"),
+        cancellationRequestDateTime: str("Date-time"),
+        refundPercentage: num("Extension: refund of the tier applied"),
+      },
+    },
+  },
+};
+
+export const productAvailabilityParams = (second: "date" | "availabilityId"): JsonSchema =>
+  obj(
+    {
+      productId: { type: "integer", minimum: 1, maximum: 2_147_483_647, description: "Product id" },
+      [second]: str(second === "date" ? "YYYY-MM-DD" : "Availability id (UUID)"),
+    },
+    { required: ["productId", second] },
+  );
+
+export const bookingIdParams = obj({ bookingId: str("Booking id (UUID)") }, { required: ["bookingId"] });
+
+export const currencyQuery = obj({
+  currencyCode: str("AED, AUD, BRL, CAD, CHF, DKK, EGP, EUR, FJD, GBP, INR, MXN, NAD, NOK, NPR, NZD, PEN, QAR, SAR, SEK, SGD, THB, USD or ZAR; default EUR; holds to the end of the flow"),
+});
+
+export const externalClientIdHeader: JsonSchema = {
+  type: "object",
+  properties: { externalClientId: { type: "string", description: "Alphanumeric, at most 255: ties the booking to a traveller" } },
+};
+
+/** Header names are case-insensitive; Node gives them in lower case. */
+export function externalClientId(request: FastifyRequest): string | null {
+  const value = request.headers.externalclientid;
+  if (Array.isArray(value)) throw new RestError(400, "VALIDATION_FAILED", "externalClientId header given more than once");
+  return value ?? null;
+}
+
+export const params = <T>(request: FastifyRequest) => request.params as T;
+export const query = <T>(request: FastifyRequest) => request.query as T;

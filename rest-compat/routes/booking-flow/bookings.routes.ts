@@ -1,0 +1,172 @@
+import { RestError } from "../../error-body.js";
+import { arr, obj, str } from "../../json-schema.js";
+import type { RestRoute } from "../../rest-route.js";
+import {
+  BOOKING_FIELDS,
+  bookingIdParams,
+  bookingSchema,
+  cancellationInformationSchema,
+  externalClientId,
+  externalClientIdHeader,
+  params,
+  query,
+  withoutNulls,
+} from "./booking-body.js";
+
+type BookingData = Record<string, unknown>;
+const bookingId = (request: Parameters<NonNullable<RestRoute<unknown>["variables"]>>[0]) => params<{ bookingId: string }>(request).bookingId;
+
+/** POST /booking-flow/v1/bookings (spec 2, step 4). */
+export const createBookingRoute: RestRoute<{ createBooking: BookingData }> = {
+  method: "POST",
+  url: "/booking-flow/v1/bookings",
+  schema: {
+    summary: "Create a booking",
+    description:
+      "Books an availability: 201 with status ON_HOLD and paymentStatus ON_HOLD; the places are held for an hour (holdExpiresAt). The same resellerRef and availability return the same booking. " +
+      "resellerRef may come in the body or as a query parameter (both: they must agree). Errors (errorCode): 400 9510 invalid, expired, incomplete or already used availability; 400 9520 another language (Accept-Language) than the flow's; " +
+      "400 9531 already confirmed; 400 9548 another currency (currencyCode) than the flow's; 400 9573 prices changed (GET prices shows the new ones; submit again to accept); 400 6606 already cancelled or expired; 403 6501 forbidden; 500 9563 no longer available.",
+    tags: ["Booking flow"],
+    headers: externalClientIdHeader,
+    querystring: obj({ resellerRef: str("Alphanumeric, at most 255"), currencyCode: str("Optional check: the flow's currency") }),
+    body: obj({ availabilityId: str("Availability id"), resellerRef: str("Alphanumeric, at most 255") }, { required: ["availabilityId"] }),
+    response: { 201: bookingSchema, 500: { description: "9563: no longer available (or an internal error)", $ref: "ErrorBody#" } },
+  },
+  operation: /* GraphQL */ `
+    mutation RestCreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { ...RestBooking } }
+    ${BOOKING_FIELDS}
+  `,
+  variables: (request) => {
+    const body = request.body as { availabilityId: string; resellerRef?: string | null };
+    const fromQuery = query<{ resellerRef?: string | null; currencyCode?: string | null }>(request);
+    if (body.resellerRef && fromQuery.resellerRef && body.resellerRef !== fromQuery.resellerRef) {
+      throw new RestError(400, "VALIDATION_FAILED", "resellerRef differs between the body and the query", [
+        { field: "resellerRef", rule: "consistent", message: "give one resellerRef, in the body or the query" },
+      ]);
+    }
+    return {
+      input: {
+        availabilityId: body.availabilityId,
+        resellerRef: body.resellerRef ?? fromQuery.resellerRef ?? "",
+        externalClientId: externalClientId(request),
+        currencyCode: fromQuery.currencyCode ?? null,
+      },
+    };
+  },
+  respond: ({ createBooking }, _request, reply) => {
+    reply.code(201);
+    return withoutNulls(createBooking);
+  },
+};
+
+/** GET /booking-flow/v1/bookings/{bookingId}/questions (spec 2, step 5a). */
+export const getQuestionsRoute: RestRoute<{ booking: BookingData }> = {
+  method: "GET",
+  url: "/booking-flow/v1/bookings/:bookingId/questions",
+  schema: {
+    summary: "Get questions",
+    description: "The booking with its questions: customer, booking and one entry per participant; follow-ups appear in followUpQuestions once their condition holds.",
+    tags: ["Booking flow"],
+    params: bookingIdParams,
+    response: { 200: bookingSchema, 404: { description: "Unknown booking", $ref: "ErrorBody#" } },
+  },
+  operation: /* GraphQL */ `
+    query RestGetQuestions($id: String!) { booking(id: $id) { ...RestBooking } }
+    ${BOOKING_FIELDS}
+  `,
+  variables: (request) => ({ id: bookingId(request) }),
+  respond: ({ booking }) => withoutNulls(booking),
+};
+
+/** PUT /booking-flow/v1/bookings/{bookingId}/questions (spec 2, step 5b). */
+export const setAnswersRoute: RestRoute<{ answerBookingQuestions: BookingData }> = {
+  method: "PUT",
+  url: "/booking-flow/v1/bookings/:bookingId/questions",
+  schema: {
+    summary: "Set answers",
+    description:
+      "The full list of answers known so far (each call replaces the previous list). Values are validated by dataType and dataFormat; 400 INVALID_ANSWERS lists each offending answer in details and changes nothing. Repeat until isQuestionStepComplete.",
+    tags: ["Booking flow"],
+    params: bookingIdParams,
+    body: arr(obj({ id: str("Question id"), value: { type: ["string", "null"], description: "Answer" } }, { required: ["id", "value"] }), "Answers"),
+    response: { 200: bookingSchema, 404: { description: "Unknown booking", $ref: "ErrorBody#" } },
+  },
+  operation: /* GraphQL */ `
+    mutation RestSetAnswers($bookingId: String!, $answers: [AnswerInput!]!) { answerBookingQuestions(bookingId: $bookingId, answers: $answers) { ...RestBooking } }
+    ${BOOKING_FIELDS}
+  `,
+  variables: (request) => ({
+    bookingId: bookingId(request),
+    answers: (request.body as { id: string; value: string | null }[]).map(({ id, value }) => ({ id, value })),
+  }),
+  respond: ({ answerBookingQuestions }) => withoutNulls(answerBookingQuestions),
+};
+
+/** POST /booking-flow/v1/bookings/{bookingId}/confirm (spec 2, step 6). */
+export const confirmBookingRoute: RestRoute<{ confirmBooking: BookingData }> = {
+  method: "POST",
+  url: "/booking-flow/v1/bookings/:bookingId/confirm",
+  schema: {
+    summary: "Confirm a booking (after payment)",
+    description:
+      "Only once options, quantities and every question are complete: status PENDING_CONFIRM, paymentStatus PAID; the supplier's answer follows within seconds (GET booking, or the bookingStatusChanged subscription). Confirming again returns the booking unchanged. " +
+      "400 QUESTIONS_INCOMPLETE (also when answers were erased for privacy), 400 BOOKING_EXPIRED / BOOKING_ALREADY_CANCELLED (6606), 400 BOOKING_REJECTED.",
+    tags: ["Booking flow"],
+    params: bookingIdParams,
+    headers: externalClientIdHeader,
+    response: { 200: bookingSchema, 404: { description: "Unknown booking", $ref: "ErrorBody#" } },
+  },
+  operation: /* GraphQL */ `
+    mutation RestConfirmBooking($bookingId: String!, $externalClientId: String) { confirmBooking(bookingId: $bookingId, externalClientId: $externalClientId) { ...RestBooking } }
+    ${BOOKING_FIELDS}
+  `,
+  variables: (request) => ({ bookingId: bookingId(request), externalClientId: externalClientId(request) }),
+  respond: ({ confirmBooking }) => withoutNulls(confirmBooking),
+};
+
+/** GET /booking-flow/v1/bookings/{bookingId} (spec 2, step 7). */
+export const getBookingRoute: RestRoute<{ booking: BookingData }> = {
+  method: "GET",
+  url: "/booking-flow/v1/bookings/:bookingId",
+  schema: {
+    summary: "Get a booking",
+    description: "At any time after creation. After confirmation voucherUrl (a signed PDF link, valid 24 hours) and bookingEngineDetails.bookingCode are present.",
+    tags: ["Booking flow"],
+    params: bookingIdParams,
+    response: { 200: bookingSchema, 404: { description: "Unknown booking", $ref: "ErrorBody#" } },
+  },
+  operation: /* GraphQL */ `
+    query RestGetBooking($id: String!) { booking(id: $id) { ...RestBooking } }
+    ${BOOKING_FIELDS}
+  `,
+  variables: (request) => ({ id: bookingId(request) }),
+  respond: ({ booking }) => withoutNulls(booking),
+};
+
+/** DELETE /booking-flow/v1/bookings/{bookingId} (spec 2, Cancel booking). */
+export const cancelBookingRoute: RestRoute<{ cancelBooking: { cancellationInformation: Record<string, unknown> } }> = {
+  method: "DELETE",
+  url: "/booking-flow/v1/bookings/:bookingId",
+  schema: {
+    summary: "Cancel a booking",
+    description:
+      "Allowed while isCancellable: an ON_HOLD booking at any time, a CONFIRMED one before its start while a cancellation tier applies (the most generous applicable tier sets refundPercentage). Status becomes CANCELLED; the places return. " +
+      "An optional cancellationReason query parameter is recorded. 400 BOOKING_NOT_CANCELLABLE, 400 BOOKING_ALREADY_CANCELLED (6606).",
+    tags: ["Booking flow"],
+    params: bookingIdParams,
+    querystring: obj({ cancellationReason: str("Recorded with the cancellation (1 to 500 characters)") }),
+    response: { 200: cancellationInformationSchema, 404: { description: "Unknown booking", $ref: "ErrorBody#" } },
+  },
+  operation: /* GraphQL */ `
+    mutation RestCancelBooking($bookingId: String!, $reason: String) {
+      cancelBooking(bookingId: $bookingId, reason: $reason) {
+        cancellationInformation {
+          cancellation { isCancellable cancellationPolicy { label duration refundPercentage } }
+          cancellationReason cancellationRequestDateTime refundPercentage
+        }
+      }
+    }
+  `,
+  variables: (request) => ({ bookingId: bookingId(request), reason: query<{ cancellationReason?: string | null }>(request).cancellationReason ?? null }),
+  respond: ({ cancelBooking }) => withoutNulls(cancelBooking),
+};

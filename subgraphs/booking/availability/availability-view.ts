@@ -1,0 +1,148 @@
+import type { FieldProblem } from "../../../core/errors.js";
+import { derivedUuid } from "../derived-id.js";
+import { localized, type BookingSetup, type OptionSetup } from "../engines/inventory/booking-setup.js";
+import { priceUnits, type PricedAvailability } from "../pricing/price-rules.js";
+
+/** The setup an availability was made with, plus the start times its date offered. */
+export type AvailabilitySetup = BookingSetup & { offeredStartTimes: string[] };
+
+/** The key of the option a date with several start times offers first. */
+export const START_TIME_OPTION = "__startTime";
+
+const startTimeLabel: Record<string, string> = { en: "Start time", fr: "Heure de début", de: "Startzeit", es: "Hora de inicio", it: "Ora di inizio", nl: "Begintijd" };
+
+export interface AvailabilityState {
+  id: string;
+  availabilityDate: string;
+  language: string;
+  currency: string | null;
+  setup: AvailabilitySetup;
+  selections: Record<string, string>;
+  quantities: Record<string, number>;
+  expiresAt: Date;
+}
+
+export interface OptionView {
+  id: string;
+  label: string;
+  level: string;
+  dataType: "OPTIONS" | "TEXT" | "BOOLEAN";
+  optionChoices?: Record<string, string>;
+  selectedOptionId?: string;
+  selectedOptionValue?: string;
+}
+
+export interface AvailabilityView {
+  id: string;
+  availabilityDate: string;
+  availabilityOptions: OptionView[];
+  /** Absent until the prices step (no currency chosen yet). */
+  priced?: PricedAvailability;
+  minParticipants: number;
+  maxParticipants: number;
+  isOptionStepCompleted: boolean;
+  isPricingStepCompleted: boolean;
+  expiresAt: Date;
+}
+
+/** Every option of the setup, the start time first when the date has several. */
+function allOptions(setup: AvailabilitySetup): OptionSetup[] {
+  const startTime: OptionSetup[] =
+    setup.offeredStartTimes.length > 1
+      ? [{ key: START_TIME_OPTION, label: startTimeLabel, dataType: "OPTIONS", choices: setup.offeredStartTimes.map((time) => ({ key: time, label: time })) }]
+      : [];
+  return [...startTime, ...setup.options];
+}
+
+/** Options shown given the choices so far: one whose `shownWhen` does not hold stays hidden. */
+export function visibleOptions(setup: AvailabilitySetup, selections: Record<string, string>): OptionSetup[] {
+  return allOptions(setup).filter((option) => !option.shownWhen || selections[option.shownWhen.option] === option.shownWhen.equals);
+}
+
+export const optionId = (availabilityId: string, key: string) => derivedUuid("option", availabilityId, key);
+
+export function isOptionStepCompleted(setup: AvailabilitySetup, selections: Record<string, string>): boolean {
+  return visibleOptions(setup, selections).every((option) => selections[option.key] !== undefined);
+}
+
+/** The local start time chosen (or the only one offered). */
+export function chosenStartTime(setup: AvailabilitySetup, selections: Record<string, string>): string | undefined {
+  return setup.offeredStartTimes.length === 1 ? setup.offeredStartTimes[0] : selections[START_TIME_OPTION];
+}
+
+/**
+ * The availability as the client sees it: the options already set plus the next one to set
+ * (spec 2, 2a/2b: one level at a time), and the tickets once a currency is chosen.
+ */
+export function availabilityView(state: AvailabilityState): AvailabilityView {
+  const visible = visibleOptions(state.setup, state.selections);
+  const set = visible.filter((o) => state.selections[o.key] !== undefined);
+  const next = visible.find((o) => state.selections[o.key] === undefined);
+  const shown = next ? [...set, next] : set;
+  const availabilityOptions = shown.map((option, index): OptionView => {
+    const selected = state.selections[option.key];
+    const choices = option.choices?.map((c) => [c.key, localized(c.label, state.language) ?? c.key] as const);
+    return {
+      id: optionId(state.id, option.key),
+      label: localized(option.label, state.language) ?? option.key,
+      level: String(index),
+      dataType: option.dataType,
+      ...(choices ? { optionChoices: Object.fromEntries(choices) } : {}),
+      ...(selected !== undefined
+        ? { selectedOptionId: selected, selectedOptionValue: choices?.find(([key]) => key === selected)?.[1] ?? selected }
+        : {}),
+    };
+  });
+  const optionsDone = next === undefined;
+  const priced = state.currency ? priceUnits(state.setup, state.quantities, state.currency, state.language) : undefined;
+  return {
+    id: state.id,
+    availabilityDate: state.availabilityDate,
+    availabilityOptions,
+    priced,
+    minParticipants: state.setup.minParticipants,
+    maxParticipants: state.setup.maxParticipants,
+    isOptionStepCompleted: optionsDone,
+    isPricingStepCompleted: optionsDone && (priced?.isPricingStepCompleted ?? false),
+    expiresAt: state.expiresAt,
+  };
+}
+
+/**
+ * Checks one PUT options call: the option must be one the client has been shown (the next
+ * one or one already set), and the value must fit its type. Returns the new selections, with
+ * choices of options that a changed answer hides again removed.
+ */
+export function applyOption(
+  state: AvailabilityState,
+  optionIdValue: string,
+  value: string,
+): { selections: Record<string, string> } | { problem: FieldProblem } {
+  const visible = visibleOptions(state.setup, state.selections);
+  const offered = visible.filter((o, i) => state.selections[o.key] !== undefined || i === visible.findIndex((v) => state.selections[v.key] === undefined));
+  const option = offered.find((o) => optionId(state.id, o.key) === optionIdValue);
+  if (!option) return { problem: { field: "optionId", rule: "offeredOption", message: "optionId is not an option this availability has offered (set options one level at a time)" } };
+  let normalized: string;
+  if (option.dataType === "OPTIONS") {
+    if (!option.choices!.some((c) => c.key === value)) {
+      return { problem: { field: "value", rule: "optionChoice", message: `value must be one of the choice keys: ${option.choices!.map((c) => c.key).join(", ")}` } };
+    }
+    normalized = value;
+  } else if (option.dataType === "BOOLEAN") {
+    const lowered = value.trim().toLowerCase();
+    if (lowered !== "true" && lowered !== "false") return { problem: { field: "value", rule: "boolean", message: "value must be true or false" } };
+    normalized = lowered;
+  } else {
+    normalized = value.trim();
+    if (normalized.length < 1 || normalized.length > 255) return { problem: { field: "value", rule: "length", message: "value must be 1 to 255 characters" } };
+  }
+  let selections = { ...state.selections, [option.key]: normalized };
+  // A changed choice can hide options further down; their old answers no longer apply.
+  for (;;) {
+    const shown = new Set(visibleOptions(state.setup, selections).map((o) => o.key));
+    const kept = Object.fromEntries(Object.entries(selections).filter(([key]) => shown.has(key)));
+    if (Object.keys(kept).length === Object.keys(selections).length) break;
+    selections = kept;
+  }
+  return { selections };
+}

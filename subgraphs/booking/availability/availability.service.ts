@@ -1,0 +1,231 @@
+import { randomUUID } from "node:crypto";
+import { badInput, notFound } from "../../../core/errors.js";
+import type { Executor } from "../../../drizzle/database.js";
+import type { FieldProblem } from "../../../core/errors.js";
+import { bookingAccess, owns } from "../booking-access.js";
+import { bookingRefusal } from "../booking-errors.js";
+import { engineRegistry } from "../engines/engine-registry.js";
+import type { BookingEngineAdapter } from "../engines/booking-engine.js";
+import type { BookingSetup } from "../engines/inventory/booking-setup.js";
+import { addDays, endOfMonth, instantOf, localDate } from "../engines/inventory/local-time.js";
+import type { BookingContext } from "../loaders.js";
+import { applyQuantities, isAcceptedCurrency, ACCEPTED_CURRENCIES } from "../pricing/price-rules.js";
+import { productFactsRepository, type ProductFacts } from "../product-facts.repository.js";
+import { availabilityRepository, type AvailabilityRow } from "./availability.repository.js";
+import type { Availability } from "./availability.type.js";
+import {
+  applyOption,
+  availabilityView,
+  chosenStartTime,
+  isOptionStepCompleted,
+  type AvailabilitySetup,
+  type AvailabilityState,
+  type AvailabilityView,
+} from "./availability-view.js";
+
+/** Spec 2, Limits: an availability can be worked on for up to one hour. */
+export const AVAILABILITY_LIFETIME_MS = 3600 * 1000;
+/** The widest range of one dates call; a year covers the next-availability look-ahead. */
+const MAX_RANGE_DAYS = 366;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+export const DEFAULT_CURRENCY = "EUR";
+
+export interface Sellable {
+  product: ProductFacts;
+  engine: BookingEngineAdapter;
+  setup: BookingSetup;
+}
+
+/** The product and the engine that sells it; 404 for an unknown product, 400 when nothing sells it. */
+export async function sellable(ctx: BookingContext, productId: number, db: Executor = ctx.database.db): Promise<Sellable> {
+  const product = await productFactsRepository.live(db, productId);
+  if (!product) throw notFound(`Product ${productId} not found`);
+  const engine = engineRegistry.for(product.bookingEngineName);
+  const setup = await engine.setupOf(db, product);
+  if (!setup || product.deprecated) throw bookingRefusal("PRODUCT_NOT_BOOKABLE", `Product ${productId} cannot be booked through the booking flow`);
+  return { product, engine, setup };
+}
+
+export function isRealDate(value: string): boolean {
+  return DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+}
+
+/** The language the flow runs in: the caller's first choice (questions come in it to the end). */
+export const flowLanguage = (ctx: BookingContext): string => ctx.languages[0] ?? "en";
+
+export function stateOf(row: AvailabilityRow): AvailabilityState {
+  return {
+    id: row.id,
+    availabilityDate: row.availabilityDate,
+    language: row.language,
+    currency: row.currency,
+    setup: row.setup as AvailabilitySetup,
+    selections: row.selections,
+    quantities: row.quantities,
+    expiresAt: row.expiresAt,
+  };
+}
+
+export function toAvailability(view: AvailabilityView): Availability {
+  return {
+    id: view.id,
+    availabilityDate: view.availabilityDate,
+    availabilityOptions: view.availabilityOptions,
+    unitOptions: view.priced?.units,
+    maxParticipants: view.maxParticipants,
+    minParticipants: view.minParticipants,
+    isOptionStepCompleted: view.isOptionStepCompleted,
+    isPricingStepCompleted: view.isPricingStepCompleted,
+    totalPrice: view.priced?.total,
+    participants: view.priced?.participants,
+    pricingIssues: view.priced?.issues,
+    expiresAt: view.expiresAt,
+  };
+}
+
+function checkCurrency(currencyCode: string | null | undefined): string {
+  const currency = currencyCode ?? DEFAULT_CURRENCY;
+  if (!isAcceptedCurrency(currency)) {
+    throw bookingRefusal("UNSUPPORTED_CURRENCY", `currencyCode must be one of ${ACCEPTED_CURRENCIES.join(", ")}`, [
+      { field: "currencyCode", rule: "acceptedCurrency", message: `one of ${ACCEPTED_CURRENCIES.join(", ")}` },
+    ]);
+  }
+  return currency;
+}
+
+/** Loads the caller's live availability of this product under a row lock. */
+async function workOn(ctx: BookingContext, tx: Executor, productId: number, availabilityId: string): Promise<AvailabilityRow> {
+  const row = await availabilityRepository.forUpdate(tx, availabilityId);
+  if (!row || row.productId !== productId) throw notFound(`Availability ${availabilityId} of product ${productId} not found`);
+  if (!owns(ctx.caller, { organisationId: row.organisationId, accountId: row.accountId })) {
+    throw bookingRefusal("FORBIDDEN", "This availability belongs to another organisation");
+  }
+  if (ctx.clock.now() >= row.expiresAt) {
+    throw bookingRefusal("AVAILABILITY_EXPIRED", "This availability is more than an hour old: start again with GET options for a new one");
+  }
+  return row;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export function checkUuid(value: string, field: string): void {
+  if (!UUID.test(value)) throw badInput(`${field} must be a UUID`, [{ field, rule: "uuid", message: `${field} must be a UUID` }]);
+}
+
+export const availabilityService = {
+  /** Step 1: dates with places in a range; defaults to the 31 days from today. */
+  async dates(ctx: BookingContext, productId: number, startDate: string | null, endDate: string | null): Promise<string[]> {
+    bookingAccess(ctx.caller);
+    const { product, engine, setup } = await sellable(ctx, productId);
+    const today = localDate(ctx.clock.now(), setup.timeZone);
+    const problems: FieldProblem[] = [];
+    if (startDate !== null && !isRealDate(startDate)) problems.push({ field: "startDate", rule: "isoDate", message: "startDate must be a date YYYY-MM-DD" });
+    if (endDate !== null && !isRealDate(endDate)) problems.push({ field: "endDate", rule: "isoDate", message: "endDate must be a date YYYY-MM-DD" });
+    if (problems.length) throw badInput("Invalid date range", problems);
+    const from = startDate ?? today;
+    const to = endDate ?? addDays(from, 30);
+    if (to < from) throw bookingRefusal("INVALID_DATE_RANGE", "endDate is before startDate", [{ field: "endDate", rule: "notBeforeStartDate", message: "endDate must not be before startDate" }]);
+    if (to > addDays(from, MAX_RANGE_DAYS)) {
+      throw bookingRefusal("INVALID_DATE_RANGE", `A range covers at most ${MAX_RANGE_DAYS} days`, [{ field: "endDate", rule: "maxRange", message: `at most ${MAX_RANGE_DAYS} days after startDate` }]);
+    }
+    return engine.availableDates(ctx.database.db, product, setup, from, to, ctx.clock.now());
+  },
+
+  /** Step 1 alternative: the first month with dates within a year, from its first date to its end. */
+  async nextDates(ctx: BookingContext, productId: number): Promise<string[]> {
+    bookingAccess(ctx.caller);
+    const { product, engine, setup } = await sellable(ctx, productId);
+    const today = localDate(ctx.clock.now(), setup.timeZone);
+    const lastDay = addDays(today, 365);
+    // Month by month, so that a product sold daily costs one month's look-up, not a year's.
+    for (let from = today; from <= lastDay; from = addDays(endOfMonth(from), 1)) {
+      const to = endOfMonth(from) < lastDay ? endOfMonth(from) : lastDay;
+      const dates = await engine.availableDates(ctx.database.db, product, setup, from, to, ctx.clock.now());
+      if (dates.length) return dates;
+    }
+    return [];
+  },
+
+  /** Step 2a: makes the availability of a date and offers its first option. */
+  async create(ctx: BookingContext, productId: number, date: string): Promise<Availability> {
+    const owner = bookingAccess(ctx.caller);
+    if (!isRealDate(date)) throw badInput("date must be a date YYYY-MM-DD", [{ field: "date", rule: "isoDate", message: "a date YYYY-MM-DD" }]);
+    const { product, engine, setup } = await sellable(ctx, productId);
+    const now = ctx.clock.now();
+    const slots = (await engine.slots(ctx.database.db, product, setup, date, now)).filter((slot) => slot.remaining >= setup.minParticipants);
+    if (!slots.length) throw bookingRefusal("DATE_NOT_AVAILABLE", `Product ${productId} has no places on ${date}`);
+    const row = await availabilityRepository.insert(ctx.database.db, {
+      id: randomUUID(),
+      productId,
+      organisationId: owner.organisationId,
+      accountId: owner.accountId,
+      engineName: product.bookingEngineName,
+      availabilityDate: date,
+      language: flowLanguage(ctx),
+      setup: { ...setup, offeredStartTimes: slots.map((s) => s.time) },
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + AVAILABILITY_LIFETIME_MS),
+    });
+    return toAvailability(availabilityView(stateOf(row)));
+  },
+
+  /** Step 2b: sets one option; the next level, if any, comes back. */
+  async setOption(ctx: BookingContext, productId: number, availabilityId: string, optionId: string, value: string): Promise<Availability> {
+    bookingAccess(ctx.caller);
+    checkUuid(availabilityId, "availabilityId");
+    return ctx.database.db.transaction(async (tx) => {
+      const row = await workOn(ctx, tx, productId, availabilityId);
+      const result = applyOption(stateOf(row), optionId, value);
+      if ("problem" in result) throw bookingRefusal("INVALID_OPTION", result.problem.message, [result.problem]);
+      const updated = await availabilityRepository.update(tx, row.id, { selections: result.selections });
+      return toAvailability(availabilityView(stateOf(updated)));
+    });
+  },
+
+  /** Step 3a: the tickets in a currency, which then holds to the end of the flow. */
+  async prices(ctx: BookingContext, productId: number, availabilityId: string, currencyCode: string | null): Promise<Availability> {
+    bookingAccess(ctx.caller);
+    checkUuid(availabilityId, "availabilityId");
+    const currency = checkCurrency(currencyCode);
+    return ctx.database.db.transaction(async (tx) => {
+      const row = await workOn(ctx, tx, productId, availabilityId);
+      const state = stateOf(row);
+      if (!isOptionStepCompleted(state.setup, state.selections)) throw bookingRefusal("OPTIONS_INCOMPLETE", "Set every option before asking for prices");
+      if (row.currency && row.currency !== currency) {
+        throw bookingRefusal("CURRENCY_CHANGE", `This flow runs in ${row.currency}; start a new availability for another currency`);
+      }
+      const updated = row.currency ? row : await availabilityRepository.update(tx, row.id, { currency });
+      const view = availabilityView(stateOf(updated));
+      if (view.priced && updated.quotedTotal !== view.priced.total.retail) await availabilityRepository.update(tx, row.id, { quotedTotal: view.priced.total.retail });
+      return toAvailability(view);
+    });
+  },
+
+  /** Step 3b: quantities, checked against the unit rules and the places left in the slot. */
+  async setQuantities(
+    ctx: BookingContext,
+    productId: number,
+    availabilityId: string,
+    currencyCode: string | null,
+    changes: { unitId: string; value: number }[],
+  ): Promise<Availability> {
+    bookingAccess(ctx.caller);
+    checkUuid(availabilityId, "availabilityId");
+    const currency = checkCurrency(currencyCode);
+    const { product, engine, setup: currentSetup } = await sellable(ctx, productId);
+    return ctx.database.db.transaction(async (tx) => {
+      const row = await workOn(ctx, tx, productId, availabilityId);
+      const state = stateOf(row);
+      if (!isOptionStepCompleted(state.setup, state.selections)) throw bookingRefusal("OPTIONS_INCOMPLETE", "Set every option before choosing quantities");
+      if (!row.currency) throw bookingRefusal("PRICING_INCOMPLETE", "GET prices first: it fixes the currency of the flow");
+      if (row.currency !== currency) throw bookingRefusal("CURRENCY_CHANGE", `This flow runs in ${row.currency}; start a new availability for another currency`);
+      const time = chosenStartTime(state.setup, state.selections)!;
+      const startsAt = instantOf(row.availabilityDate, time, currentSetup.timeZone);
+      const slot = (await engine.slots(tx, product, currentSetup, row.availabilityDate, ctx.clock.now())).find((s) => s.startsAt.getTime() === startsAt.getTime());
+      const { quantities, problems } = applyQuantities(state.setup, state.quantities, changes, slot?.remaining ?? 0);
+      if (problems.length) throw bookingRefusal("INVALID_QUANTITIES", problems.map((p) => p.message).join("; "), problems);
+      const view = availabilityView({ ...state, quantities });
+      await availabilityRepository.update(tx, row.id, { quantities, quotedTotal: view.priced?.total.retail ?? null });
+      return toAvailability(view);
+    });
+  },
+};

@@ -1,0 +1,51 @@
+import type { GraphQLError } from "graphql";
+import { serviceError, type ErrorCode, type FieldProblem } from "../../core/errors.js";
+
+/**
+ * Refusals of the booking flow. Each carries a stable `reason` (REST `code`) and, where the
+ * contract documents one, its numeric `errorCode`; the GraphQL code gives the HTTP status
+ * (spec 2, Errors: 9563 is a 500 by contract, 6501 a 403, the others 400).
+ */
+const refusals = {
+  INVALID_AVAILABILITY: { errorCode: 9510, code: "BAD_USER_INPUT" },
+  AVAILABILITY_EXPIRED: { errorCode: 9510, code: "BAD_USER_INPUT" },
+  AVAILABILITY_INCOMPLETE: { errorCode: 9510, code: "BAD_USER_INPUT" },
+  AVAILABILITY_USED: { errorCode: 9510, code: "BAD_USER_INPUT" },
+  LANGUAGE_CHANGE: { errorCode: 9520, code: "BAD_USER_INPUT" },
+  BOOKING_ALREADY_CONFIRMED: { errorCode: 9531, code: "BAD_USER_INPUT" },
+  CURRENCY_CHANGE: { errorCode: 9548, code: "BAD_USER_INPUT" },
+  PRICES_CHANGED: { errorCode: 9573, code: "BAD_USER_INPUT" },
+  BOOKING_ALREADY_CANCELLED: { errorCode: 6606, code: "BAD_USER_INPUT" },
+  FORBIDDEN: { errorCode: 6501, code: "FORBIDDEN" },
+  NO_LONGER_AVAILABLE: { errorCode: 9563, code: "NO_LONGER_AVAILABLE" },
+  // Steps other than creation: codes of our own (spec: "not shown").
+  PRODUCT_NOT_BOOKABLE: { code: "BAD_USER_INPUT" },
+  DATE_NOT_AVAILABLE: { code: "BAD_USER_INPUT" },
+  INVALID_DATE_RANGE: { code: "BAD_USER_INPUT" },
+  INVALID_OPTION: { code: "BAD_USER_INPUT" },
+  OPTIONS_INCOMPLETE: { code: "BAD_USER_INPUT" },
+  UNSUPPORTED_CURRENCY: { code: "BAD_USER_INPUT" },
+  INVALID_QUANTITIES: { code: "BAD_USER_INPUT" },
+  PRICING_INCOMPLETE: { code: "BAD_USER_INPUT" },
+  INVALID_ANSWERS: { code: "BAD_USER_INPUT" },
+  QUESTIONS_INCOMPLETE: { code: "BAD_USER_INPUT" },
+  BOOKING_NOT_EDITABLE: { code: "BAD_USER_INPUT" },
+  BOOKING_EXPIRED: { errorCode: 6606, code: "BAD_USER_INPUT" },
+  BOOKING_REJECTED: { code: "BAD_USER_INPUT" },
+  BOOKING_NOT_CANCELLABLE: { code: "BAD_USER_INPUT" },
+  INVALID_REFERENCE: { code: "BAD_USER_INPUT" },
+  INVALID_SETUP: { code: "BAD_USER_INPUT" },
+  VOUCHER_LINK_EXPIRED: { code: "GONE" },
+  VOUCHER_LINK_INVALID: { code: "FORBIDDEN" },
+} as const satisfies Record<string, { errorCode?: number; code: ErrorCode }>;
+
+export type BookingRefusal = keyof typeof refusals;
+
+export function bookingRefusal(reason: BookingRefusal, message: string, problems: FieldProblem[] = []): GraphQLError {
+  const refusal: { errorCode?: number; code: ErrorCode } = refusals[reason];
+  return serviceError(refusal.code, message, {
+    reason,
+    ...(refusal.errorCode !== undefined ? { errorCode: refusal.errorCode } : {}),
+    ...(problems.length ? { problems } : {}),
+  });
+}

@@ -1,0 +1,57 @@
+import { eq } from "drizzle-orm";
+import { hasAnyRole, hasScope } from "../../../core/caller.js";
+import { forbidden, notFound, rejected, type FieldProblem } from "../../../core/errors.js";
+import { organisations } from "../../../drizzle/schema.js";
+import { bookingRefusal } from "../booking-errors.js";
+import { bookingSetupSchema, type BookingSetup } from "../engines/inventory/booking-setup.js";
+import { bookingSetupRepository } from "../engines/inventory/booking-setup.repository.js";
+import type { BookingContext } from "../loaders.js";
+import { productFactsRepository, type ProductFacts } from "../product-facts.repository.js";
+
+const managementRoles = ["PLATFORM_CATALOG_MANAGEMENT", "CONTENT_PARTNER"] as const;
+const MANAGE_SCOPE = "catalogue:manage";
+
+/** The same rule as product management: platform callers any product, content partners their engine's. */
+async function managedProduct(ctx: BookingContext, supplierId: number, productId: number): Promise<ProductFacts> {
+  if (!hasAnyRole(ctx.caller, managementRoles)) throw forbidden(`Booking setups are managed by ${managementRoles.join(", ")}`);
+  if (!hasScope(ctx.caller, MANAGE_SCOPE)) throw rejected("INSUFFICIENT_SCOPE", `The access token lacks the ${MANAGE_SCOPE} scope`);
+  const product = await productFactsRepository.live(ctx.database.db, productId);
+  if (!product || product.supplierId !== supplierId) throw notFound(`Product ${productId} of supplier ${supplierId} not found`);
+  if (!ctx.caller.roles.includes("PLATFORM_CATALOG_MANAGEMENT")) {
+    const [organisation] = ctx.caller.organisationId === null
+      ? []
+      : await ctx.database.db.select({ engineId: organisations.bookingEngineId }).from(organisations).where(eq(organisations.id, ctx.caller.organisationId));
+    // Another engine's product reads as unknown, as in product management.
+    if (organisation?.engineId !== product.scopeEngineId) throw notFound(`Product ${productId} of supplier ${supplierId} not found`);
+  }
+  return product;
+}
+
+export const bookingSetupService = {
+  async get(ctx: BookingContext, supplierId: number, productId: number): Promise<BookingSetup | null> {
+    const product = await managedProduct(ctx, supplierId, productId);
+    return (await bookingSetupRepository.setupOf(ctx.database.db, product.id)) ?? null;
+  },
+
+  /** Replaces the setup; bookings already made keep the setup they were made with. */
+  async set(ctx: BookingContext, supplierId: number, productId: number, input: Record<string, unknown>): Promise<BookingSetup> {
+    const product = await managedProduct(ctx, supplierId, productId);
+    const parsed = bookingSetupSchema.safeParse(input);
+    if (!parsed.success) {
+      const problems: FieldProblem[] = parsed.error.issues.map((issue) => ({
+        field: ["setup", ...issue.path].join("."),
+        rule: issue.code,
+        message: issue.message,
+      }));
+      throw bookingRefusal("INVALID_SETUP", `Invalid booking setup: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`, problems);
+    }
+    await bookingSetupRepository.save(ctx.database.db, product.id, parsed.data, ctx.clock.now());
+    return parsed.data;
+  },
+
+  /** The product leaves the booking flow; bookings already made are kept. */
+  async remove(ctx: BookingContext, supplierId: number, productId: number): Promise<boolean> {
+    const product = await managedProduct(ctx, supplierId, productId);
+    return bookingSetupRepository.remove(ctx.database.db, product.id);
+  },
+};

@@ -1,0 +1,90 @@
+import type { Database, Executor } from "../../../drizzle/database.js";
+import { channels } from "../../../drizzle/events.js";
+import { serviceSecret } from "../../../drizzle/service-secret.js";
+import { availabilityView, type AvailabilitySetup } from "../availability/availability-view.js";
+import { toAvailability } from "../availability/availability.service.js";
+import { isQuestionStepComplete, questionGroups, type QuestionGroups } from "../questions/question-rules.js";
+import { signVoucherLink } from "../voucher/voucher-link.js";
+import type { BookingRow } from "./booking.repository.js";
+import type { Booking } from "./booking.type.js";
+import { cancellationTerms } from "./cancellation-rules.js";
+
+/** A voucher link works for a day from the read that handed it out (spec 2: time-limited). */
+export const VOUCHER_LINK_TTL_MS = 24 * 3600 * 1000;
+export const VOUCHER_SECRET = "voucher-links";
+
+/** Statuses after which the booking no longer changes through the flow (the subscription completes). */
+export const FINAL_STATUSES = ["CONFIRMED", "REJECTED", "CANCELLED", "EXPIRED", "REDEEMED"];
+
+export function availabilityOfBooking(row: BookingRow) {
+  return availabilityView({
+    id: row.availabilityId,
+    availabilityDate: row.availabilityDate,
+    language: row.language,
+    currency: row.currency,
+    setup: row.setup as AvailabilitySetup,
+    selections: row.selections,
+    quantities: row.quantities,
+    expiresAt: row.holdExpiresAt,
+  });
+}
+
+export function questionsOf(row: BookingRow): QuestionGroups {
+  const setup = row.setup as AvailabilitySetup;
+  return questionGroups(setup.questions, { bookingId: row.id, participantCount: row.participants, language: row.language }, row.answers);
+}
+
+export interface ViewDeps {
+  db: Executor;
+  publicUrl: string;
+  now: Date;
+}
+
+/** The booking as clients see it (spec 2, Booking). */
+export async function toBooking(row: BookingRow, deps: ViewDeps): Promise<Booking> {
+  const setup = row.setup as AvailabilitySetup;
+  const questions = questionsOf(row);
+  const terms = cancellationTerms(setup, row.status, row.startsAt, deps.now, row.language);
+  const confirmed = row.bookingCode !== null && (row.status === "CONFIRMED" || row.status === "REDEEMED");
+  return {
+    id: row.id,
+    availabilityDateTime: row.startsAtLocal,
+    resellerRef: row.resellerRef,
+    status: row.status,
+    paymentStatus: row.paymentStatus,
+    voucherUrl: confirmed
+      ? signVoucherLink(await serviceSecret(deps.db, VOUCHER_SECRET), deps.publicUrl, row.id, new Date(deps.now.getTime() + VOUCHER_LINK_TTL_MS))
+      : undefined,
+    creationDate: row.creationDate,
+    updateDate: row.updateDate,
+    availability: toAvailability(availabilityOfBooking(row)),
+    questions,
+    cancellation: { isCancellable: terms.isCancellable, cancellationPolicy: terms.cancellationPolicy },
+    isQuestionStepComplete: isQuestionStepComplete(questions),
+    bookingEngineDetails:
+      row.bookingCode !== null
+        ? {
+            bookingExternalId: row.bookingExternalId ?? row.id,
+            bookingEngineName: row.engineName,
+            productExternalId: row.productExternalId,
+            bookingCode: row.bookingCode,
+          }
+        : undefined,
+    travelerDetails: { externalClientId: row.externalClientId ?? undefined },
+    product: { id: row.productId },
+    totalPrice: { retail: row.totalRetail, currency: row.currency },
+    holdExpiresAt: row.status === "ON_HOLD" ? row.holdExpiresAt : undefined,
+    answersRedactedAt: row.answersRedactedAt ?? undefined,
+    rejectionReason: row.rejectionReason ?? undefined,
+  };
+}
+
+/** Tells every edge that a booking's status changed; delivered only if the transaction commits. */
+export async function announceStatus(database: Database, tx: Executor, row: BookingRow): Promise<void> {
+  await database.events.publish(tx, channels.bookingEvents, {
+    type: "booking.status",
+    bookingId: row.id,
+    status: row.status,
+    organisationId: row.organisationId,
+  });
+}

@@ -1,0 +1,48 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Executor } from "../../../drizzle/database.js";
+import { bookingJobs, bookings } from "../../../drizzle/schema.js";
+
+export type BookingRow = typeof bookings.$inferSelect;
+export type BookingPatch = Partial<Omit<BookingRow, "id" | "availabilityId" | "productId" | "creationDate">>;
+
+/** Statuses that hold places in the slot. */
+export const HOLDING_STATUSES = ["ON_HOLD", "PENDING_CONFIRM", "CONFIRMED"] as const;
+
+export const bookingRepository = {
+  async insert(db: Executor, row: typeof bookings.$inferInsert): Promise<BookingRow> {
+    const [inserted] = await db.insert(bookings).values(row).returning();
+    return inserted;
+  },
+
+  async byIds(db: Executor, ids: readonly string[]): Promise<BookingRow[]> {
+    return ids.length ? db.select().from(bookings).where(inArray(bookings.id, [...ids])) : [];
+  },
+
+  async forUpdate(db: Executor, id: string): Promise<BookingRow | undefined> {
+    const [row] = await db.select().from(bookings).where(eq(bookings.id, id)).for("update");
+    return row;
+  },
+
+  async onAvailability(db: Executor, availabilityId: string): Promise<BookingRow[]> {
+    return db.select().from(bookings).where(eq(bookings.availabilityId, availabilityId));
+  },
+
+  async update(db: Executor, id: string, patch: BookingPatch): Promise<BookingRow> {
+    const [row] = await db.update(bookings).set(patch).where(eq(bookings.id, id)).returning();
+    return row;
+  },
+
+  /** Changes the status only from the expected one, so two writers cannot both move a booking. */
+  async transition(db: Executor, id: string, from: BookingRow["status"], patch: BookingPatch): Promise<BookingRow | undefined> {
+    const [row] = await db
+      .update(bookings)
+      .set(patch)
+      .where(and(eq(bookings.id, id), eq(bookings.status, from)))
+      .returning();
+    return row;
+  },
+
+  async addJob(db: Executor, bookingId: string, kind: string, runAt: Date): Promise<void> {
+    await db.insert(bookingJobs).values({ bookingId, kind, runAt, createdAt: runAt }).onConflictDoNothing();
+  },
+};

@@ -1,0 +1,343 @@
+import { randomUUID } from "node:crypto";
+import type { GraphQLError } from "graphql";
+import { badInput, notFound, type FieldProblem } from "../../../core/errors.js";
+import type { Executor } from "../../../drizzle/database.js";
+import { serviceSecret } from "../../../drizzle/service-secret.js";
+import { AVAILABILITY_LIFETIME_MS, checkUuid, flowLanguage, sellable, stateOf } from "../availability/availability.service.js";
+import { availabilityRepository } from "../availability/availability.repository.js";
+import { availabilityView, chosenStartTime, type AvailabilitySetup } from "../availability/availability-view.js";
+import { bookingAccess, owns } from "../booking-access.js";
+import { bookingRefusal } from "../booking-errors.js";
+import { engineRegistry } from "../engines/engine-registry.js";
+import { localized } from "../engines/inventory/booking-setup.js";
+import { instantOf, zonedText } from "../engines/inventory/local-time.js";
+import type { BookingContext } from "../loaders.js";
+import { priceUnits } from "../pricing/price-rules.js";
+import { productFactsRepository } from "../product-facts.repository.js";
+import { validateAnswers } from "../questions/question-rules.js";
+import { renderVoucherPdf } from "../voucher/voucher-pdf.js";
+import { verifyVoucherLink } from "../voucher/voucher-link.js";
+import { announceStatus, availabilityOfBooking, questionsOf, toBooking, VOUCHER_SECRET } from "./booking-view.js";
+import { bookingRepository, type BookingRow } from "./booking.repository.js";
+import type { Booking, CancelBookingResult, CreateBookingInput, VoucherDocument } from "./booking.type.js";
+import { cancellationTerms } from "./cancellation-rules.js";
+import { isQuestionStepComplete } from "../questions/question-rules.js";
+
+/** An ON_HOLD booking keeps its places this long; unconfirmed after that, it expires (EXPIRED). */
+export const BOOKING_HOLD_MS = AVAILABILITY_LIFETIME_MS;
+const REFERENCE = /^[A-Za-z0-9]{1,255}$/;
+
+function checkReference(value: string | null | undefined, field: string, required: boolean): FieldProblem[] {
+  if (value === null || value === undefined || value === "") {
+    return required ? [{ field, rule: "required", message: `${field} is required` }] : [];
+  }
+  return REFERENCE.test(value) ? [] : [{ field, rule: "alphanumeric", message: `${field} must be 1 to 255 letters or digits` }];
+}
+
+const view = (ctx: BookingContext, row: BookingRow, db: Executor = ctx.database.db) => toBooking(row, { db, publicUrl: ctx.publicUrl, now: ctx.clock.now() });
+
+/** The caller's booking under a row lock: 404 unknown, 403 (6501) another organisation's. */
+async function lockOwned(ctx: BookingContext, tx: Executor, bookingId: string): Promise<BookingRow> {
+  checkUuid(bookingId, "bookingId");
+  const row = await bookingRepository.forUpdate(tx, bookingId);
+  if (!row) throw notFound(`Booking ${bookingId} not found`);
+  if (!owns(ctx.caller, row)) throw bookingRefusal("FORBIDDEN", "This booking belongs to another organisation");
+  return row;
+}
+
+/** Gives a booking's places back to its slot (cancellation, expiry, refusal). */
+async function releasePlaces(tx: Executor, row: BookingRow): Promise<void> {
+  await engineRegistry.for(row.engineName).release(tx, row.productId, row.startsAt, row.participants);
+}
+
+/** Moves an ON_HOLD booking whose hold has lapsed to EXPIRED, in the caller's transaction. */
+export async function expireHold(ctx: Pick<BookingContext, "database">, tx: Executor, row: BookingRow, now: Date): Promise<BookingRow | undefined> {
+  const expired = await bookingRepository.transition(tx, row.id, "ON_HOLD", { status: "EXPIRED", expiredAt: now, updateDate: now });
+  if (!expired) return undefined;
+  await releasePlaces(tx, row);
+  await announceStatus(ctx.database, tx, expired);
+  return expired;
+}
+
+type Outcome = { booking: BookingRow } | { refusal: GraphQLError };
+
+export const bookingService = {
+  async byId(ctx: BookingContext, bookingId: string): Promise<Booking> {
+    bookingAccess(ctx.caller);
+    checkUuid(bookingId, "bookingId");
+    const row = await ctx.loaders.booking.load(bookingId);
+    if (!row) throw notFound(`Booking ${bookingId} not found`);
+    if (!owns(ctx.caller, row)) throw bookingRefusal("FORBIDDEN", "This booking belongs to another organisation");
+    return view(ctx, row);
+  },
+
+  /** For entity references (subscription messages): the same rules as byId. */
+  async reference(ctx: BookingContext, bookingId: string): Promise<Booking> {
+    return bookingService.byId(ctx, bookingId);
+  },
+
+  /**
+   * Step 4. The availability is locked first, so two identical requests queue: the second finds
+   * the booking the first made and returns it. Refusals that change the availability (9573 new
+   * prices) commit that change before answering.
+   */
+  async create(ctx: BookingContext, input: CreateBookingInput): Promise<Booking> {
+    const owner = bookingAccess(ctx.caller);
+    const problems = [...checkReference(input.resellerRef, "resellerRef", true), ...checkReference(input.externalClientId, "externalClientId", false)];
+    if (problems.length) throw badInput(problems.map((p) => p.message).join("; "), problems);
+    if (!/^[0-9a-f-]{36}$/i.test(input.availabilityId)) throw bookingRefusal("INVALID_AVAILABILITY", "availabilityId is not an availability id");
+    const now = ctx.clock.now();
+
+    const outcome = await ctx.database.db.transaction(async (tx): Promise<Outcome> => {
+      const availability = await availabilityRepository.forUpdate(tx, input.availabilityId);
+      if (!availability) return { refusal: bookingRefusal("INVALID_AVAILABILITY", `Availability ${input.availabilityId} does not exist`) };
+      if (!owns(ctx.caller, availability)) return { refusal: bookingRefusal("FORBIDDEN", "This availability belongs to another organisation") };
+
+      const existing = await bookingRepository.onAvailability(tx, availability.id);
+      const same = existing.find((b) => b.resellerRef === input.resellerRef);
+      if (same) {
+        if (same.status === "ON_HOLD" && now < same.holdExpiresAt) return { booking: same };
+        if (same.status === "PENDING_CONFIRM" || same.status === "CONFIRMED" || same.status === "REDEEMED") {
+          return { refusal: bookingRefusal("BOOKING_ALREADY_CONFIRMED", `Booking ${same.id} for this availability and resellerRef is already confirmed`) };
+        }
+        if (same.status === "CANCELLED" || same.status === "EXPIRED" || same.status === "ON_HOLD") {
+          if (same.status === "ON_HOLD") await expireHold(ctx, tx, same, now);
+          return { refusal: bookingRefusal("BOOKING_ALREADY_CANCELLED", `Booking ${same.id} for this availability and resellerRef is cancelled or expired: start a new availability`) };
+        }
+        return { refusal: bookingRefusal("NO_LONGER_AVAILABLE", `Booking ${same.id} was refused by the supplier`) };
+      }
+      if (existing.some((b) => b.status === "ON_HOLD" || b.status === "PENDING_CONFIRM" || b.status === "CONFIRMED")) {
+        return { refusal: bookingRefusal("AVAILABILITY_USED", "This availability already has a booking under another resellerRef") };
+      }
+      if (now >= availability.expiresAt) {
+        return { refusal: bookingRefusal("AVAILABILITY_EXPIRED", "This availability is more than an hour old: start again with GET options") };
+      }
+      const state = stateOf(availability);
+      const seen = availabilityView(state);
+      if (!seen.isOptionStepCompleted || !seen.isPricingStepCompleted || !availability.currency) {
+        return { refusal: bookingRefusal("AVAILABILITY_INCOMPLETE", "Set every option and bookable quantities before booking") };
+      }
+      if (input.currencyCode && input.currencyCode !== availability.currency) {
+        return { refusal: bookingRefusal("CURRENCY_CHANGE", `This flow runs in ${availability.currency}, not ${input.currencyCode}`) };
+      }
+      if (ctx.languages.length > 1 && flowLanguage(ctx) !== availability.language) {
+        return { refusal: bookingRefusal("LANGUAGE_CHANGE", `This flow runs in '${availability.language}'; the request asks for '${flowLanguage(ctx)}'`) };
+      }
+
+      let current;
+      try {
+        current = await sellable(ctx, availability.productId, tx);
+      } catch {
+        return { refusal: bookingRefusal("NO_LONGER_AVAILABLE", "The product is no longer sold") };
+      }
+      const { product, engine, setup } = current;
+      // Prices are compared with the product's setup of now, not the one the availability began with.
+      const repriced = priceUnits(setup, availability.quantities, availability.currency, availability.language);
+      if (!repriced.isPricingStepCompleted) return { refusal: bookingRefusal("NO_LONGER_AVAILABLE", "The chosen tickets are no longer offered") };
+      if (repriced.total.retail !== availability.quotedTotal) {
+        await availabilityRepository.update(tx, availability.id, {
+          setup: { ...setup, offeredStartTimes: state.setup.offeredStartTimes },
+          quotedTotal: repriced.total.retail,
+        });
+        return {
+          refusal: bookingRefusal(
+            "PRICES_CHANGED",
+            `Prices changed since the selection: the total is now ${repriced.total.retail} ${repriced.total.currency} (was ${availability.quotedTotal}). GET prices shows them; submit again to accept`,
+          ),
+        };
+      }
+      const time = chosenStartTime(state.setup, state.selections)!;
+      const startsAt = instantOf(availability.availabilityDate, time, setup.timeZone);
+      const slots = await engine.slots(tx, product, setup, availability.availabilityDate, now);
+      if (!slots.some((slot) => slot.startsAt.getTime() === startsAt.getTime())) {
+        return { refusal: bookingRefusal("NO_LONGER_AVAILABLE", "The product is no longer available at the selected date and time") };
+      }
+      if (!(await engine.reserve(tx, product, setup, startsAt, repriced.participants))) {
+        return { refusal: bookingRefusal("NO_LONGER_AVAILABLE", "Not enough places left at the selected date and time") };
+      }
+      const booking = await bookingRepository.insert(tx, {
+        id: randomUUID(),
+        availabilityId: availability.id,
+        productId: product.id,
+        organisationId: owner.organisationId,
+        accountId: owner.accountId,
+        environment: ctx.caller.environment,
+        resellerRef: input.resellerRef,
+        externalClientId: input.externalClientId ?? null,
+        status: "ON_HOLD",
+        paymentStatus: "ON_HOLD",
+        language: availability.language,
+        currency: availability.currency,
+        availabilityDate: availability.availabilityDate,
+        startsAt,
+        startsAtLocal: zonedText(startsAt, setup.timeZone),
+        engineName: product.bookingEngineName,
+        setup: { ...setup, offeredStartTimes: state.setup.offeredStartTimes },
+        selections: availability.selections,
+        quantities: availability.quantities,
+        participants: repriced.participants,
+        totalRetail: repriced.total.retail,
+        holdExpiresAt: new Date(now.getTime() + BOOKING_HOLD_MS),
+        productExternalId: product.externalId,
+        creationDate: now,
+        updateDate: now,
+      });
+      await announceStatus(ctx.database, tx, booking);
+      return { booking };
+    });
+    if ("refusal" in outcome) throw outcome.refusal;
+    return view(ctx, outcome.booking);
+  },
+
+  /** Step 5b: the full list of answers; follow-ups appear and vanish with their parents' answers. */
+  async answer(ctx: BookingContext, bookingId: string, answers: { id: string; value: string | null }[]): Promise<Booking> {
+    bookingAccess(ctx.caller);
+    const now = ctx.clock.now();
+    return ctx.database.db.transaction(async (tx) => {
+      const row = await lockOwned(ctx, tx, bookingId);
+      if (row.status !== "ON_HOLD") {
+        throw bookingRefusal("BOOKING_NOT_EDITABLE", `Answers can change only while the booking is ON_HOLD (it is ${row.status})`);
+      }
+      const setup = row.setup as AvailabilitySetup;
+      const result = validateAnswers(setup.questions, { bookingId: row.id, participantCount: row.participants, language: row.language }, answers);
+      if (result.problems.length) throw bookingRefusal("INVALID_ANSWERS", result.problems.map((p) => p.message).join("; "), result.problems);
+      const updated = await bookingRepository.update(tx, row.id, { answers: result.answers, answersUpdatedAt: now, answersRedactedAt: null, updateDate: now });
+      return view(ctx, updated, tx);
+    });
+  },
+
+  /**
+   * Step 6. The supplier confirmation is a job written in the same transaction, so a payment
+   * acknowledged here is never lost; asking again returns the booking as it is.
+   */
+  async confirm(ctx: BookingContext, bookingId: string, externalClientId: string | null): Promise<Booking> {
+    bookingAccess(ctx.caller);
+    const problems = checkReference(externalClientId, "externalClientId", false);
+    if (problems.length) throw badInput(problems[0].message, problems);
+    const now = ctx.clock.now();
+    const outcome = await ctx.database.db.transaction(async (tx): Promise<Outcome> => {
+      const row = await lockOwned(ctx, tx, bookingId);
+      switch (row.status) {
+        case "PENDING_CONFIRM":
+        case "CONFIRMED":
+        case "REDEEMED":
+          return { booking: row };
+        case "CANCELLED":
+        case "EXPIRED":
+          return { refusal: bookingRefusal("BOOKING_ALREADY_CANCELLED", `Booking ${row.id} is ${row.status}`) };
+        case "REJECTED":
+          return { refusal: bookingRefusal("BOOKING_REJECTED", `Booking ${row.id} was refused by the supplier: ${row.rejectionReason ?? ""}`) };
+        default:
+      }
+      if (now >= row.holdExpiresAt) {
+        await expireHold(ctx, tx, row, now);
+        return { refusal: bookingRefusal("BOOKING_EXPIRED", `Booking ${row.id} was not confirmed within its hold and has expired: start a new availability`) };
+      }
+      if (!isQuestionStepComplete(questionsOf(row))) {
+        const why = row.answersRedactedAt ? "Answers were erased for privacy after the retention time: give them again" : "Answer every question first";
+        return { refusal: bookingRefusal("QUESTIONS_INCOMPLETE", why) };
+      }
+      const setup = row.setup as AvailabilitySetup;
+      const pending = await bookingRepository.transition(tx, row.id, "ON_HOLD", {
+        status: "PENDING_CONFIRM",
+        paymentStatus: "PAID",
+        confirmRequestedAt: now,
+        externalClientId: externalClientId ?? row.externalClientId,
+        updateDate: now,
+      });
+      await bookingRepository.addJob(tx, row.id, "confirm", new Date(now.getTime() + setup.confirmationDelaySeconds * 1000));
+      await announceStatus(ctx.database, tx, pending!);
+      return { booking: pending! };
+    });
+    if ("refusal" in outcome) throw outcome.refusal;
+    return view(ctx, outcome.booking);
+  },
+
+  /** Step 7, DELETE: under the tier in force; the places go back to the slot. */
+  async cancel(ctx: BookingContext, bookingId: string, reason: string | null): Promise<CancelBookingResult> {
+    bookingAccess(ctx.caller);
+    if (reason !== null && (reason.length < 1 || reason.length > 500)) {
+      throw badInput("cancellationReason must be 1 to 500 characters", [{ field: "cancellationReason", rule: "length", message: "1 to 500 characters" }]);
+    }
+    const now = ctx.clock.now();
+    const result = await ctx.database.db.transaction(async (tx) => {
+      const row = await lockOwned(ctx, tx, bookingId);
+      if (row.status === "CANCELLED" || row.status === "EXPIRED") throw bookingRefusal("BOOKING_ALREADY_CANCELLED", `Booking ${row.id} is already ${row.status}`);
+      const setup = row.setup as AvailabilitySetup;
+      const terms = cancellationTerms(setup, row.status, row.startsAt, now, row.language);
+      if (!terms.isCancellable) {
+        const why =
+          row.status === "PENDING_CONFIRM"
+            ? "the supplier has not answered the confirmation yet: try again in a few seconds"
+            : row.status === "CONFIRMED"
+              ? "no cancellation tier applies any more"
+              : `it is ${row.status}`;
+        throw bookingRefusal("BOOKING_NOT_CANCELLABLE", `Booking ${row.id} cannot be cancelled: ${why}`);
+      }
+      const wasConfirmed = row.status === "CONFIRMED";
+      const cancelled = await bookingRepository.transition(tx, row.id, row.status, {
+        status: "CANCELLED",
+        paymentStatus: wasConfirmed ? (terms.refundPercentage > 0 ? "REFUND" : "PAID") : row.paymentStatus,
+        cancelledAt: now,
+        cancellationReason: reason ?? "Cancelled by the customer",
+        refundPercentage: terms.refundPercentage,
+        updateDate: now,
+      });
+      await releasePlaces(tx, row);
+      if (wasConfirmed) await engineRegistry.for(row.engineName).cancel(tx, engineBooking(row));
+      await announceStatus(ctx.database, tx, cancelled!);
+      return { row: cancelled!, terms };
+    });
+    const booking = await view(ctx, result.row);
+    return {
+      cancellationInformation: {
+        cancellation: booking.cancellation,
+        cancellationReason: result.row.cancellationReason!,
+        cancellationRequestDateTime: now,
+        refundPercentage: result.terms.refundPercentage,
+        booking,
+      },
+    };
+  },
+
+  /** The voucher behind a signed link: the signature is the authorisation. */
+  async voucher(ctx: BookingContext, bookingId: string, expires: string, signature: string): Promise<VoucherDocument> {
+    checkUuid(bookingId, "bookingId");
+    const check = verifyVoucherLink(await serviceSecret(ctx.database.db, VOUCHER_SECRET), bookingId, expires, signature, ctx.clock.now());
+    if (check === "expired") throw bookingRefusal("VOUCHER_LINK_EXPIRED", "This voucher link has expired: read the booking again for a fresh one");
+    if (check === "invalid") throw bookingRefusal("VOUCHER_LINK_INVALID", "This voucher link is not valid");
+    const [row] = await bookingRepository.byIds(ctx.database.db, [bookingId]);
+    if (!row || row.bookingCode === null || (row.status !== "CONFIRMED" && row.status !== "REDEEMED")) throw notFound("No voucher for this booking");
+    const product = await productFactsRepository.live(ctx.database.db, row.productId);
+    const availability = availabilityOfBooking(row);
+    const customer = questionsOf(row).customer;
+    const name = customer.filter((q) => /name/i.test(q.question) && q.value).map((q) => q.value).join(" ");
+    const pdf = await renderVoucherPdf({
+      bookingId: row.id,
+      bookingCode: row.bookingCode,
+      productTitle: (product && localized(product.title, row.language)) ?? `Product ${row.productId}`,
+      supplierName: product?.supplierName ?? undefined,
+      startsAt: row.startsAtLocal,
+      participants: (availability.priced?.units ?? []).filter((u) => u.unitQuantity > 0).map((u) => ({ label: u.label, quantity: u.unitQuantity })),
+      options: availability.availabilityOptions.map((o) => ({ label: o.label, value: o.selectedOptionValue ?? "" })),
+      resellerRef: row.resellerRef,
+      leadTraveller: name || undefined,
+      total: { retail: row.totalRetail, currency: row.currency },
+      issuedAt: row.voucherCreatedAt ?? row.confirmedAt ?? row.updateDate,
+      environment: row.environment,
+    });
+    return { fileName: `voucher-${row.bookingCode}.pdf`, pdfBase64: Buffer.from(pdf).toString("base64") };
+  },
+};
+
+export function engineBooking(row: BookingRow) {
+  return {
+    id: row.id,
+    productId: row.productId,
+    productExternalId: row.productExternalId,
+    startsAt: row.startsAt,
+    participants: row.participants,
+    quantities: row.quantities,
+    selections: row.selections,
+  };
+}

@@ -1,0 +1,214 @@
+import { z } from "zod";
+
+/**
+ * The booking setup of a product sold through the built-in inventory engine: when it runs, how
+ * many places a slot has, which options and tickets a buyer chooses, what the supplier asks, and
+ * what a cancellation refunds. Set per product by content management (setProductBookingSetup);
+ * docs/booking-setup.md describes every field with an example.
+ */
+
+const key = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, "a key is 1 to 64 letters, digits, '_' or '-'");
+const localTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "a local time is HH:MM");
+/** Text in one language or a language-keyed object (ISO 639-1 codes). */
+const text = z.union([z.string().min(1).max(500), z.record(z.string().regex(/^[a-z]{2}$/), z.string().min(1).max(500))]);
+const money = z.number().finite().min(0).max(1_000_000);
+
+export const optionDataTypes = ["OPTIONS", "TEXT", "BOOLEAN"] as const;
+
+const optionSetup = z
+  .object({
+    key,
+    label: text,
+    dataType: z.enum(optionDataTypes),
+    /** OPTIONS only: choice key to label. */
+    choices: z.array(z.object({ key, label: text })).min(1).max(100).optional(),
+    /**
+     * Shown only once an earlier option has this choice (or, for BOOLEAN, "true"/"false"): how a
+     * choice reveals the next level.
+     */
+    shownWhen: z.object({ option: key, equals: z.string().min(1).max(64) }).optional(),
+  })
+  .strict()
+  .refine((o) => (o.dataType === "OPTIONS") === (o.choices !== undefined), {
+    message: "choices are given exactly for OPTIONS options",
+    path: ["choices"],
+  });
+export type OptionSetup = z.infer<typeof optionSetup>;
+
+export const unitPriceTypes = ["PER_PERSON", "GROUP"] as const;
+
+const unitSetup = z
+  .object({
+    key,
+    label: text,
+    description: text.optional(),
+    minAge: z.number().int().min(0).max(120),
+    maxAge: z.number().int().min(0).max(120).optional(),
+    unitPriceType: z.enum(unitPriceTypes),
+    /** PER_PERSON: price of one ticket; GROUP: price of the whole group. */
+    price: money,
+    minQuantity: z.number().int().min(0).max(1000).default(0),
+    maxQuantity: z.number().int().min(1).max(1000),
+    /** Keys of the units whose participants must accompany this one (e.g. adults for children). */
+    accompaniedBy: z.array(key).max(10).default([]),
+    /** With accompaniedBy: at most this many of this unit per accompanying participant. */
+    maxPerCompanion: z.number().int().min(1).max(100).optional(),
+  })
+  .strict()
+  .refine((u) => u.maxQuantity >= u.minQuantity, { message: "maxQuantity is at least minQuantity", path: ["maxQuantity"] })
+  .refine((u) => u.maxAge === undefined || u.maxAge >= u.minAge, { message: "maxAge is at least minAge", path: ["maxAge"] });
+export type UnitSetup = z.infer<typeof unitSetup>;
+
+export const questionDataTypes = [
+  "TEXT",
+  "LONG_TEXT",
+  "INT",
+  "DOUBLE",
+  "BOOLEAN",
+  "DATE",
+  "TIME",
+  "DATE_AND_TIME",
+  "CHECKBOX_TOGGLE",
+  "ACCEPT",
+  "OPTIONS",
+] as const;
+export type QuestionDataType = (typeof questionDataTypes)[number];
+/** Follow-ups below a top-level question; clients (and the REST selection) read this deep. */
+export const MAX_FOLLOW_UP_DEPTH = 5;
+
+export const questionDataFormats = ["PHONE_NUMBER", "EMAIL_ADDRESS", "ADDRESS"] as const;
+export type QuestionDataFormat = (typeof questionDataFormats)[number];
+
+export interface QuestionSetup {
+  key: string;
+  question: string | Record<string, string>;
+  dataType: QuestionDataType;
+  dataFormat?: QuestionDataFormat;
+  choices?: { key: string; label: string | Record<string, string> }[];
+  /** Follow-ups asked only when this question's answer equals `equals`; nested to any depth. */
+  followUps?: { equals: string; questions: QuestionSetup[] }[];
+}
+
+const questionSetup: z.ZodType<QuestionSetup> = z.lazy(() =>
+  z
+    .object({
+      key,
+      question: text,
+      dataType: z.enum(questionDataTypes),
+      dataFormat: z.enum(questionDataFormats).optional(),
+      choices: z.array(z.object({ key, label: text })).min(1).max(100).optional(),
+      followUps: z.array(z.object({ equals: z.string().min(1).max(255), questions: z.array(questionSetup).min(1).max(20) })).max(20).optional(),
+    })
+    .strict()
+    .refine((q) => (q.dataType === "OPTIONS") === (q.choices !== undefined), {
+      message: "choices are given exactly for OPTIONS questions",
+      path: ["choices"],
+    })
+    .refine((q) => q.dataFormat === undefined || q.dataType === "TEXT", { message: "dataFormat applies to TEXT questions", path: ["dataFormat"] }),
+);
+
+const cancellationTier = z
+  .object({
+    label: text,
+    /** ISO 8601 duration before the start from which this tier applies; absent: until the start. */
+    duration: z
+      .string()
+      .regex(/^P(?!$)(\d+D)?(T(?=\d)(\d+H)?(\d+M)?)?$/, "an ISO 8601 duration of days, hours and minutes, e.g. P2D or PT12H")
+      .optional(),
+    refundPercentage: z.number().min(0).max(100),
+  })
+  .strict();
+export type CancellationTier = z.infer<typeof cancellationTier>;
+
+export const bookingSetupSchema = z
+  .object({
+    /** IANA zone of the activity's local times. */
+    timeZone: z.string().refine(isTimeZone, "an IANA time zone such as Europe/Paris"),
+    /**
+     * Start times on the open days of the product's weekly periods. Absent: the day's opening
+     * hours give one slot that starts when the day opens (or at 00:00 with no hours).
+     */
+    startTimes: z.array(localTime).max(48).optional(),
+    capacityPerSlot: z.number().int().min(1).max(100_000),
+    minParticipants: z.number().int().min(1).max(1000).default(1),
+    maxParticipants: z.number().int().min(1).max(1000),
+    /** Product currency of the prices below (ISO 4217). */
+    currency: z.string().regex(/^[A-Z]{3}$/),
+    /** Added once to every booking's total (fixed plus variable pricing). */
+    fixedFee: money.default(0),
+    options: z.array(optionSetup).max(20).default([]),
+    units: z.array(unitSetup).min(1).max(20),
+    questions: z
+      .object({
+        customer: z.array(questionSetup).max(30).default([]),
+        booking: z.array(questionSetup).max(30).default([]),
+        participant: z.array(questionSetup).max(30).default([]),
+      })
+      .strict()
+      .default({}),
+    cancellationTiers: z.array(cancellationTier).max(10).default([]),
+    /** Seconds the simulated supplier takes to answer a confirmation. */
+    confirmationDelaySeconds: z.number().int().min(0).max(600).default(2),
+    /** How far ahead slots are sold. */
+    bookingHorizonDays: z.number().int().min(1).max(730).default(365),
+  })
+  .strict()
+  .superRefine((setup, ctx) => {
+    if (setup.maxParticipants < setup.minParticipants) {
+      ctx.addIssue({ code: "custom", path: ["maxParticipants"], message: "maxParticipants is at least minParticipants" });
+    }
+    const unitKeys = new Set<string>();
+    setup.units.forEach((unit, index) => {
+      if (unitKeys.has(unit.key)) ctx.addIssue({ code: "custom", path: ["units", index, "key"], message: "unit keys are unique" });
+      unitKeys.add(unit.key);
+    });
+    setup.units.forEach((unit, index) =>
+      unit.accompaniedBy.forEach((other, j) => {
+        if (!unitKeys.has(other) || other === unit.key) {
+          ctx.addIssue({ code: "custom", path: ["units", index, "accompaniedBy", j], message: "names another unit of this setup" });
+        }
+      }),
+    );
+    const optionKeys = new Set<string>();
+    setup.options.forEach((option, index) => {
+      if (option.key.startsWith("__")) ctx.addIssue({ code: "custom", path: ["options", index, "key"], message: "keys starting with __ are reserved" });
+      if (optionKeys.has(option.key)) ctx.addIssue({ code: "custom", path: ["options", index, "key"], message: "option keys are unique" });
+      if (option.shownWhen && !optionKeys.has(option.shownWhen.option)) {
+        ctx.addIssue({ code: "custom", path: ["options", index, "shownWhen", "option"], message: "names an earlier option" });
+      }
+      optionKeys.add(option.key);
+    });
+    const seen = new Set<string>();
+    const walk = (questions: QuestionSetup[], path: (string | number)[], depth: number) =>
+      questions.forEach((q, i) => {
+        if (seen.has(q.key)) ctx.addIssue({ code: "custom", path: [...path, i, "key"], message: "question keys are unique within the setup" });
+        seen.add(q.key);
+        if (q.followUps?.length && depth >= MAX_FOLLOW_UP_DEPTH) {
+          ctx.addIssue({ code: "custom", path: [...path, i, "followUps"], message: `follow-ups nest at most ${MAX_FOLLOW_UP_DEPTH} levels deep` });
+        }
+        q.followUps?.forEach((f, j) => walk(f.questions, [...path, i, "followUps", j, "questions"], depth + 1));
+      });
+    walk(setup.questions.customer, ["questions", "customer"], 0);
+    walk(setup.questions.booking, ["questions", "booking"], 0);
+    walk(setup.questions.participant, ["questions", "participant"], 0);
+  });
+
+export type BookingSetup = z.infer<typeof bookingSetupSchema>;
+export type BookingSetupInput = z.input<typeof bookingSetupSchema>;
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The text in the flow's language, else English, else the first one given. */
+export function localized(value: string | Record<string, string> | undefined, language: string): string | undefined {
+  if (value === undefined || typeof value === "string") return value;
+  return value[language] ?? value.en ?? Object.values(value)[0];
+}
