@@ -25,6 +25,8 @@ export interface EdgeSubscription {
    * as the subscriber, so only those who may read it (its owner) can subscribe.
    */
   entityArgument?: string;
+  /** Fields of that entity that isFinal reads; the first message is its state when the subscription starts. */
+  stateFields?: string[];
   /** True when the message just sent is the last one (the subscription then completes). */
   isFinal?(entity: Record<string, unknown> | null, event: Record<string, unknown>): boolean;
 }
@@ -39,8 +41,9 @@ type Subscription {
   bookingEngineRegistered: BookingEngine!
 
   """
-  The booking, with the fields selected (catalogue fields of its product included), on every
-  status change; completes after a final status (CONFIRMED, REJECTED, CANCELLED, EXPIRED).
+  The booking, with the fields selected (catalogue fields of its product included): first as it
+  is when the subscription starts, then on every status change; completes after a final status
+  (CONFIRMED, REJECTED, CANCELLED, EXPIRED).
   Only the booking's owner may subscribe (consumer accounts of its organisation).
   """
   bookingStatusChanged(bookingId: String!): Booking!
@@ -66,6 +69,7 @@ export const edgeSubscriptions: EdgeSubscription[] = [
       if (!hasScope(caller, "booking")) throw forbidden("This subscription needs the booking scope", { errorCode: 6501 });
     },
     entityArgument: "bookingId",
+    stateFields: ["status"],
     match(event, args) {
       return event.type === "booking.status" && event.bookingId === args.bookingId ? (args.bookingId as string) : undefined;
     },

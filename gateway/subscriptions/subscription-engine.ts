@@ -62,9 +62,11 @@ export class SubscriptionEngine {
       throw error;
     }
     const query = entityQuery(request.document, request.operation, fieldNode, definition);
+    let current: Record<string, unknown> | undefined;
     if (definition.entityArgument) {
-      const refusal = await this.canRead(request, definition, args[definition.entityArgument] as string | number);
-      if (refusal) return refusal;
+      const read = await this.read(request, definition, args[definition.entityArgument] as string | number);
+      if (!("entity" in read)) return read;
+      current = read.entity;
     }
     const responseKey = fieldNode.alias?.value ?? fieldNode.name.value;
     const logger = this.deps.logger.child({ subscription: definition.field, requestId: request.requestId });
@@ -80,18 +82,26 @@ export class SubscriptionEngine {
       chain = chain.then(() => this.deliver(request, query, id, responseKey, definition, output, logger, payload as Record<string, unknown>));
     };
     stopListening = await this.deps.events.subscribe(definition.channel, onEvent);
+    if (current && definition.entityArgument) {
+      // The current state first: a change made before the subscription started is not missed,
+      // and a subscription to an entity already final completes at once.
+      const id = args[definition.entityArgument] as string | number;
+      chain = chain.then(() => this.deliver(request, query, id, responseKey, definition, output, logger, current!));
+    }
     return output;
   }
 
-  /** Reads the entity as the subscriber; an error result when they may not (or it does not exist). */
-  private async canRead(request: SubscriptionRequest, definition: EdgeSubscription, id: string | number): Promise<ExecutionResult | undefined> {
+  /** Reads the entity as the subscriber (its state fields only); an error result when they may not, or it does not exist. */
+  private async read(request: SubscriptionRequest, definition: EdgeSubscription, id: string | number): Promise<{ entity: Record<string, unknown> } | ExecutionResult> {
     const token = await this.deps.delegatedToken(request.caller);
     const context: EdgeContext = { caller: request.caller, token, requestId: request.requestId, acceptLanguage: request.acceptLanguage };
-    const result = await this.deps.graph.execute(
-      { query: `query EdgeSubscriptionCheck($id: ${definition.entityQuery.idType}) { ${definition.entityQuery.field}(id: $id) { __typename } }`, variables: { id } },
+    const selection = definition.stateFields?.join(" ") ?? "__typename";
+    const result = await this.deps.graph.execute<{ entity: Record<string, unknown> }>(
+      { query: `query EdgeSubscriptionCheck($id: ${definition.entityQuery.idType}) { entity: ${definition.entityQuery.field}(id: $id) { ${selection} } }`, variables: { id } },
       context,
     );
-    return result.errors?.length ? { errors: result.errors.map(toGraphQLError) } : undefined;
+    if (result.errors?.length || !result.data) return { errors: (result.errors ?? []).map(toGraphQLError) };
+    return { entity: result.data.entity };
   }
 
   private async deliver(

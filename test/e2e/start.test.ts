@@ -161,10 +161,70 @@ if (process.env.DATABASE_URL) {
         // The subgraph processes verify tokens themselves.
         const direct = await fetch(`${url("booking")}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ bookingEngines { id } }" }) });
         expect(direct.status).toBe(401);
+
+        // A booking through the edge, confirmed by the worker process, seen by a subscription at the
+        // edge: the event crosses processes through PostgreSQL. The first worker is killed before it
+        // runs the job; a new one takes the job over.
+        const rest = (bearer: string) => async (method: string, path: string, body?: unknown) => {
+          const r = await fetch(`${url("edge")}${path}`, {
+            method,
+            headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
+          const text = await r.text();
+          return { status: r.status, body: text ? JSON.parse(text) : undefined };
+        };
+        const partner = rest(token);
+        const { productRequest, supplierRequest } = await import("../support/catalogue.js");
+        const { everyDay, familySetup, validAnswers, newRef } = await import("../support/booking.js");
+        const supplier = (await partner("POST", "/api/supplier", supplierRequest())).body;
+        const product = (await partner("POST", `/api/supplier/${supplier.id}/product`, productRequest({ availabilityPeriods: everyDay() }))).body;
+        expect((await partner("PUT", `/api/supplier/${supplier.id}/product/${product.id}/booking-setup`, familySetup({ confirmationDelaySeconds: 2, startTimes: ["10:00"] }))).status).toBe(200);
+        const buyerName = `scale-buyer-${Date.now().toString(36)}`;
+        await runOperatorCommand(
+          ["create-account", "--username", buyerName, "--role", "CONSUMER", "--organisation", `Buyer ${buyerName}`, "--country", "NL", "--model", "reseller", "--password", "scale-out password 2"],
+          { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" },
+          { out: () => {}, err: () => {} },
+        );
+        const buyerToken = await login(url("edge"), buyerName, "scale-out password 2");
+        const buyer = rest(buyerToken);
+        const date = new Date(Date.now() + 5 * 86400_000).toISOString().slice(0, 10);
+        const base = `/booking-flow/v1/products/${product.id}/availabilities`;
+        let availability = (await buyer("GET", `${base}/${date}/options`)).body;
+        while (!availability.isOptionStepCompleted) {
+          const next = availability.availabilityOptions.find((o: { selectedOptionId?: string }) => o.selectedOptionId === undefined);
+          availability = (await buyer("PUT", `${base}/${availability.id}/options`, { optionId: next.id, value: next.dataType === "BOOLEAN" ? "true" : Object.keys(next.optionChoices)[0] })).body;
+        }
+        await buyer("GET", `${base}/${availability.id}/prices`);
+        await buyer("PUT", `${base}/${availability.id}/prices`, [{ unitId: "adult", value: 2 }]);
+        let booking = (await buyer("POST", "/booking-flow/v1/bookings", { availabilityId: availability.id, resellerRef: newRef() })).body;
+        while (!booking.isQuestionStepComplete) booking = (await buyer("PUT", `/booking-flow/v1/bookings/${booking.id}/questions`, validAnswers(booking))).body;
+
+        const { createClient } = await import("graphql-ws");
+        const { default: WebSocket } = await import("ws");
+        const client = createClient({ url: `${url("edge").replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { Authorization: `Bearer ${buyerToken}` } });
+        const statuses: string[] = [];
+        let first: () => void;
+        const subscribed = new Promise<void>((resolve) => (first = resolve));
+        const done = new Promise<void>((resolve, reject) =>
+          client.subscribe(
+            { query: "subscription($id: String!) { bookingStatusChanged(bookingId: $id) { status product { cityName } } }", variables: { id: booking.id } },
+            { next: (m) => (statuses.push((m.data as { bookingStatusChanged: { status: string } }).bookingStatusChanged.status), first()), error: reject, complete: resolve },
+          ),
+        );
+        await subscribed;
+        const worker = processes[3];
+        worker.child.kill("SIGKILL");
+        await worker.exited;
+        expect((await buyer("POST", `/booking-flow/v1/bookings/${booking.id}/confirm`)).body.status).toBe("PENDING_CONFIRM");
+        processes[3] = start({ DATABASE_URL: databaseUrl, PORT: String(ports.worker), PUBLIC_URL: url("edge") }, ["--role", "worker"]);
+        await done;
+        await client.dispose();
+        expect(statuses).toEqual(["ON_HOLD", "PENDING_CONFIRM", "CONFIRMED"]);
       } finally {
         const codes = await Promise.all(processes.map(stopAndWait));
         expect(codes.every((c) => c === 0)).toBe(true);
       }
-    }, 120_000);
+    }, 180_000);
   });
 }

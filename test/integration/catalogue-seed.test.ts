@@ -6,7 +6,10 @@ import { promisify } from "node:util";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, rows, type Database } from "../../drizzle/database.js";
-import { bookingEngines, productChanges, products, productTaxonomies, suppliers } from "../../drizzle/schema.js";
+import { bookingEngines, bookingSetups, productChanges, products, productTaxonomies, suppliers } from "../../drizzle/schema.js";
+import { bookingSetupSchema } from "../../subgraphs/booking/engines/inventory/booking-setup.js";
+import { inventoryEngine } from "../../subgraphs/booking/engines/inventory/inventory-engine.js";
+import { productFactsRepository } from "../../subgraphs/booking/product-facts.repository.js";
 import { seedDemoCatalogue } from "../../drizzle/seed/catalogue.js";
 import { INVENTORY_ENGINE } from "../../drizzle/seed/demo.js";
 import { taxonomyRepository } from "../../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
@@ -58,6 +61,26 @@ describe("demo catalogue", () => {
     expect(changes).toBe(result.products);
     const linked = await database.db.selectDistinct({ productId: productTaxonomies.productId }).from(productTaxonomies);
     expect(linked).toHaveLength(result.products);
+  });
+
+  it("makes a good share of the demo products bookable, with varied setups that sell dates", async () => {
+    const now = new Date("2026-11-22T09:00:00Z");
+    // Runs after the test above seeded the demo catalogue.
+    const setups = await database.db.select().from(bookingSetups);
+    const total = (await database.db.select({ id: products.id }).from(products)).length;
+    expect(setups.length).toBeGreaterThan(total / 2);
+    const parsed = setups.map((row) => ({ productId: row.productId, setup: bookingSetupSchema.parse(row.setup) }));
+    expect(new Set(parsed.map((p) => p.setup.units[0].unitPriceType))).toEqual(new Set(["PER_PERSON", "GROUP"]));
+    expect(parsed.some((p) => p.setup.fixedFee > 0)).toBe(true);
+    expect(parsed.some((p) => p.setup.options.some((o) => o.shownWhen))).toBe(true);
+    expect(parsed.some((p) => !p.setup.startTimes)).toBe(true);
+    expect(parsed.some((p) => (p.setup.startTimes?.length ?? 0) > 1)).toBe(true);
+    expect(new Set(parsed.map((p) => p.setup.timeZone)).size).toBeGreaterThan(10);
+    for (const { productId, setup } of parsed.slice(0, 20)) {
+      const facts = (await productFactsRepository.live(database.db, productId))!;
+      const dates = await inventoryEngine.availableDates(database.db, facts, setup, "2026-12-01", "2026-12-14", now);
+      expect(dates.length, `product ${productId}`).toBeGreaterThanOrEqual(10);
+    }
   });
 
   it("does nothing on the next start", async () => {

@@ -1,0 +1,150 @@
+import { createClient, type Client, type ExecutionResult } from "graphql-ws";
+import { afterAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { bookableProduct, consumer, familySetup, newRef } from "../support/booking.js";
+import { graphql, useStack } from "../support/stack.js";
+
+/** The whole flow as a GraphQL client runs it, watching the booking's status over graphql-ws. */
+const t = useStack({ ownDatabase: true });
+const clients: Client[] = [];
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.dispose()));
+});
+
+const connect = (token: string) => {
+  const client = createClient({ url: `${t.stack.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { Authorization: `Bearer ${token}` } });
+  clients.push(client);
+  return client;
+};
+
+const AVAILABILITY = "id isOptionStepCompleted isPricingStepCompleted availabilityOptions { id label dataType optionChoices selectedOptionId } unitOptions { id unitQuantity price { retail currency } } totalPrice { retail currency }";
+const QUESTION = "id dataType dataFormat questionChoices value followUpQuestions { id dataType dataFormat value followUpQuestions { id dataType value } }";
+const BOOKING = `id status paymentStatus isQuestionStepComplete questions { customer { ${QUESTION} } booking { ${QUESTION} } participants { id questions { ${QUESTION} } } }`;
+
+function answersFor(booking: any): { id: string; value: string }[] {
+  const value = (q: any) => (q.dataFormat === "EMAIL_ADDRESS" ? "ada@example.org" : q.dataFormat === "PHONE_NUMBER" ? "+447911123456" : q.dataType === "INT" ? "36" : q.dataType === "BOOLEAN" ? "true" : "Ada");
+  const out: { id: string; value: string }[] = [];
+  const walk = (qs: any[]) => qs.forEach((q) => (out.push({ id: q.id, value: q.value ?? value(q) }), walk(q.followUpQuestions ?? [])));
+  walk(booking.questions.customer);
+  walk(booking.questions.booking);
+  booking.questions.participants.forEach((p: any) => walk(p.questions));
+  return out;
+}
+
+describe("booking through GraphQL with the status subscription", () => {
+  it("runs every step as a mutation and sees PENDING_CONFIRM then CONFIRMED, with catalogue fields of the product", async () => {
+    const { productId } = await bookableProduct(t.stack, familySetup({ confirmationDelaySeconds: 1, startTimes: ["10:00"] }));
+    const buyer = await consumer(t.stack);
+    const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+      const result = await graphql(`${t.stack.url}/graphql`, buyer.token, query, variables);
+      expect(result.body.errors, JSON.stringify(result.body.errors)).toBeUndefined();
+      return result.body.data!;
+    };
+    const date = new Date(Date.now() + 7 * 86400_000).toISOString().slice(0, 10);
+    const dates = await gql(`query($p: Int!) { nextAvailabilityDates(productId: $p) { availabilityDates } }`, { p: productId });
+    expect(dates.nextAvailabilityDates.availabilityDates.length).toBeGreaterThan(0);
+
+    let availability = (await gql(`mutation($p: Int!, $d: String!) { createAvailability(productId: $p, date: $d) { ${AVAILABILITY} } }`, { p: productId, d: date })).createAvailability;
+    while (!availability.isOptionStepCompleted) {
+      const next = availability.availabilityOptions.find((o: any) => o.selectedOptionId === null);
+      const value = next.dataType === "BOOLEAN" ? "false" : Object.keys(next.optionChoices)[0];
+      availability = (
+        await gql(`mutation($p: Int!, $a: String!, $o: String!, $v: String!) { setAvailabilityOption(productId: $p, availabilityId: $a, optionId: $o, value: $v) { ${AVAILABILITY} } }`, {
+          p: productId,
+          a: availability.id,
+          o: next.id,
+          v: value,
+        })
+      ).setAvailabilityOption;
+    }
+    const priced = (await gql(`mutation($p: Int!, $a: String!) { priceAvailability(productId: $p, availabilityId: $a, currencyCode: "GBP") { ${AVAILABILITY} } }`, { p: productId, a: availability.id })).priceAvailability;
+    expect(priced.unitOptions.map((u: any) => u.unitQuantity)).toEqual([0, 0]);
+    expect(priced.unitOptions[0].price.currency).toBe("GBP");
+    const quantities = (
+      await gql(`mutation($p: Int!, $a: String!) { setAvailabilityQuantities(productId: $p, availabilityId: $a, currencyCode: "GBP", quantities: [{unitId: "adult", value: 2}]) { ${AVAILABILITY} } }`, {
+        p: productId,
+        a: availability.id,
+      })
+    ).setAvailabilityQuantities;
+    expect(quantities.isPricingStepCompleted).toBe(true);
+    expect(quantities.totalPrice).toEqual({ retail: 85, currency: "GBP" }); // 2 × 50 EUR at 0.85
+
+    let booking = (await gql(`mutation($i: CreateBookingInput!) { createBooking(input: $i) { ${BOOKING} } }`, { i: { availabilityId: availability.id, resellerRef: newRef() } })).createBooking;
+    expect(booking).toMatchObject({ status: "ON_HOLD", paymentStatus: "ON_HOLD" });
+    while (!booking.isQuestionStepComplete) {
+      booking = (await gql(`mutation($b: String!, $a: [AnswerInput!]!) { answerBookingQuestions(bookingId: $b, answers: $a) { ${BOOKING} } }`, { b: booking.id, a: answersFor(booking) }))
+        .answerBookingQuestions;
+    }
+
+    const received: ExecutionResult[] = [];
+    let firstMessage: () => void;
+    const subscribed = new Promise<void>((resolve) => (firstMessage = resolve));
+    const completed = new Promise<void>((resolve, reject) => {
+      connect(buyer.token).subscribe(
+        {
+          query: `subscription($id: String!) { bookingStatusChanged(bookingId: $id) { id status paymentStatus voucherUrl bookingEngineDetails { bookingCode } product { id externalId cityName } } }`,
+          variables: { id: booking.id },
+        },
+        { next: (r) => (received.push(r as ExecutionResult), firstMessage()), error: reject, complete: resolve },
+      );
+    });
+    // The first message is the booking as it is: from then on no change can be missed.
+    await subscribed;
+    const confirmed = await gql(`mutation($b: String!) { confirmBooking(bookingId: $b) { status paymentStatus } }`, { b: booking.id });
+    expect(confirmed.confirmBooking).toEqual({ status: "PENDING_CONFIRM", paymentStatus: "PAID" });
+    await completed;
+
+    const statuses = received.map((r) => (r.data as any).bookingStatusChanged.status);
+    expect(statuses).toEqual(["ON_HOLD", "PENDING_CONFIRM", "CONFIRMED"]);
+    const last = (received.at(-1)!.data as any).bookingStatusChanged;
+    expect(last).toMatchObject({ id: booking.id, paymentStatus: "PAID", product: { id: productId, cityName: "Zermatt" } });
+    expect(last.product.externalId).toMatch(/^PRD-/);
+    expect(last.bookingEngineDetails.bookingCode).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+    expect(last.voucherUrl).toContain(`/booking-flow/v1/vouchers/${booking.id}.pdf`);
+  });
+
+  it("lets only the booking's owner subscribe", async () => {
+    const { productId } = await bookableProduct(t.stack);
+    const owner = await consumer(t.stack);
+    const stranger = await consumer(t.stack);
+    const date = new Date(Date.now() + 9 * 86400_000).toISOString().slice(0, 10);
+    const options = await owner.rest.get(`/booking-flow/v1/products/${productId}/availabilities/${date}/options`);
+    expect(options.status).toBe(200);
+    const { bookableAvailability } = await import("../support/booking.js");
+    const availability = await bookableAvailability(owner.rest, productId, date);
+    const booking = (await owner.rest.post("/booking-flow/v1/bookings", { availabilityId: availability.id, resellerRef: newRef() })).body;
+    const refused = await new Promise<readonly unknown[]>((resolve) => {
+      connect(stranger.token).subscribe(
+        { query: `subscription($id: String!) { bookingStatusChanged(bookingId: $id) { status } }`, variables: { id: booking.id } },
+        { next: (r) => resolve((r as ExecutionResult).errors ?? []), error: (e) => resolve(e as unknown[]), complete: () => {} },
+      );
+    });
+    expect(refused[0]).toMatchObject({ extensions: { code: "FORBIDDEN", errorCode: 6501 } });
+    const partner = await t.stack.tokenFor("CONTENT_PARTNER");
+    const noScope = await new Promise<readonly unknown[]>((resolve) => {
+      connect(partner).subscribe(
+        { query: `subscription($id: String!) { bookingStatusChanged(bookingId: $id) { status } }`, variables: { id: booking.id } },
+        { next: (r) => resolve((r as ExecutionResult).errors ?? []), error: (e) => resolve(e as unknown[]), complete: () => {} },
+      );
+    });
+    expect(noScope[0]).toMatchObject({ extensions: { code: "FORBIDDEN" } });
+  });
+
+  it("a subscription to a booking already final gets its state and completes", async () => {
+    const { productId } = await bookableProduct(t.stack);
+    const owner = await consumer(t.stack);
+    const date = new Date(Date.now() + 10 * 86400_000).toISOString().slice(0, 10);
+    const { bookableAvailability } = await import("../support/booking.js");
+    const availability = await bookableAvailability(owner.rest, productId, date);
+    const booking = (await owner.rest.post("/booking-flow/v1/bookings", { availabilityId: availability.id, resellerRef: newRef() })).body;
+    expect((await owner.rest.delete(`/booking-flow/v1/bookings/${booking.id}`)).status).toBe(200);
+    const messages: ExecutionResult[] = [];
+    await new Promise<void>((resolve, reject) => {
+      connect(owner.token).subscribe(
+        { query: `subscription($id: String!) { bookingStatusChanged(bookingId: $id) { status } }`, variables: { id: booking.id } },
+        { next: (r) => messages.push(r as ExecutionResult), error: reject, complete: resolve },
+      );
+    });
+    expect(messages.map((m) => (m.data as any).bookingStatusChanged.status)).toEqual(["CANCELLED"]);
+  });
+});
