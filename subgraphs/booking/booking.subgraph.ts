@@ -21,8 +21,9 @@ export function buildBookingSchema(): Promise<GraphQLSchema> {
       },
     },
     Booking: {
+      // Entity references (subscription messages) follow the same rules as the booking query.
       __resolveReference(reference: { id: string }, ctx: BookingContext) {
-        return bookingService.reference(ctx, reference.id);
+        return bookingService.byId(ctx, reference.id);
       },
     },
   });

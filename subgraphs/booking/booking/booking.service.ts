@@ -14,14 +14,13 @@ import { instantOf, zonedText } from "../engines/inventory/local-time.js";
 import type { BookingContext } from "../loaders.js";
 import { priceUnits } from "../pricing/price-rules.js";
 import { productFactsRepository } from "../product-facts.repository.js";
-import { validateAnswers } from "../questions/question-rules.js";
+import { isQuestionStepComplete, validateAnswers } from "../questions/question-rules.js";
 import { renderVoucherPdf } from "../voucher/voucher-pdf.js";
 import { verifyVoucherLink } from "../voucher/voucher-link.js";
 import { announceStatus, availabilityOfBooking, questionsOf, toBooking, VOUCHER_SECRET } from "./booking-view.js";
 import { bookingRepository, type BookingRow } from "./booking.repository.js";
 import type { Booking, CancelBookingResult, CreateBookingInput, VoucherDocument } from "./booking.type.js";
 import { cancellationTerms } from "./cancellation-rules.js";
-import { isQuestionStepComplete } from "../questions/question-rules.js";
 
 /** An ON_HOLD booking keeps its places this long; unconfirmed after that, it expires (EXPIRED). */
 export const BOOKING_HOLD_MS = AVAILABILITY_LIFETIME_MS;
@@ -69,11 +68,6 @@ export const bookingService = {
     if (!row) throw notFound(`Booking ${bookingId} not found`);
     if (!owns(ctx.caller, row)) throw bookingRefusal("FORBIDDEN", "This booking belongs to another organisation");
     return view(ctx, row);
-  },
-
-  /** For entity references (subscription messages): the same rules as byId. */
-  async reference(ctx: BookingContext, bookingId: string): Promise<Booking> {
-    return bookingService.byId(ctx, bookingId);
   },
 
   /**
