@@ -10,6 +10,10 @@ export const isRole = (value: string): value is Role => (roles as readonly strin
 /** Roles that see every organisation's data rather than only their own. */
 export const platformRoles: readonly Role[] = ["PLATFORM_CATALOG_MANAGEMENT", "OPERATOR"];
 
+/** Roles that manage suppliers, products and their booking setups (docs/spec-decisions.md, "Roles and permissions"). */
+export const managementRoles: readonly Role[] = ["PLATFORM_CATALOG_MANAGEMENT", "CONTENT_PARTNER"];
+export const MANAGE_SCOPE = "catalogue:manage";
+
 /** Roles whose accounts must belong to an organisation. */
 export const organisationRoles: readonly Role[] = ["CONTENT_PARTNER", "CONSUMER"];
 

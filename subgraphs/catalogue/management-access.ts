@@ -1,12 +1,9 @@
 import { hasAnyRole, hasScope, type Caller } from "../../core/caller.js";
 import { forbidden, rejected } from "../../core/errors.js";
-import type { Role } from "../../core/roles.js";
+import { MANAGE_SCOPE, managementRoles } from "../../core/roles.js";
 import type { BookingEngineRow } from "../../identity/account.repository.js";
 import type { CatalogueContext } from "./loaders.js";
 
-/** Roles that manage suppliers and products (docs/spec-decisions.md, "Roles and permissions"). */
-export const managementRoles: readonly Role[] = ["PLATFORM_CATALOG_MANAGEMENT", "CONTENT_PARTNER"];
-export const MANAGE_SCOPE = "catalogue:manage";
 
 export interface ManagementAccess {
   caller: Caller;

@@ -114,7 +114,7 @@ describe("create booking: each documented error code from its real condition", (
     // The availability is incomplete as well, but the language check names the mismatch the caller caused.
     expect(response.status).toBe(400);
     expect([9520, 9510]).toContain(response.body.errorCode);
-    const full = await bookableAvailabilityIn(buyer, productId, "2027-03-15", "de");
+    const full = await bookableAvailability(buyer.rest, productId, "2027-03-15", { language: "de", adults: 1 });
     const french = await buyer.rest.send("POST", BOOKINGS, { availabilityId: full.id, resellerRef: newRef() }, { "accept-language": "fr" });
     expect(french.body).toMatchObject({ status: 400, code: "LANGUAGE_CHANGE", errorCode: 9520 });
   });
@@ -327,16 +327,4 @@ describe("the other steps' refusals", () => {
 
 function allOpen() {
   return Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, { open: true, hours: null }]));
-}
-
-async function bookableAvailabilityIn(buyer: Awaited<ReturnType<typeof consumer>>, productId: number, date: string, language: string) {
-  const base = availabilities(productId);
-  const headers = { "accept-language": language };
-  let availability = (await buyer.rest.send("GET", `${base}/${date}/options`, undefined, headers)).body;
-  for (let next = availability.availabilityOptions.find((o: { selectedOptionId?: string }) => !o.selectedOptionId); next; next = availability.availabilityOptions.find((o: { selectedOptionId?: string }) => !o.selectedOptionId)) {
-    const value = next.dataType === "BOOLEAN" ? "false" : Object.keys(next.optionChoices)[0];
-    availability = (await buyer.rest.send("PUT", `${base}/${availability.id}/options`, { optionId: next.id, value }, headers)).body;
-  }
-  await buyer.rest.send("GET", `${base}/${availability.id}/prices`, undefined, headers);
-  return (await buyer.rest.send("PUT", `${base}/${availability.id}/prices`, [{ unitId: "adult", value: 1 }], headers)).body;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { contentPartner, productRequest, restClient, supplierRequest, type RestClient } from "./catalogue.js";
+import { contentPartner, productRequest, restClient, supplierRequest } from "./catalogue.js";
 import type { Stack } from "./stack.js";
 
 /** Open every day from a year ago to two years ahead, so that tests pick dates freely. */
@@ -97,13 +97,18 @@ export type BookingClient = ReturnType<typeof bookingClient>;
 
 export const newRef = () => `REF${randomUUID().replace(/-/g, "").slice(0, 12)}`;
 
-/** Runs steps 2 and 3 to a bookable availability: the route, adults and children given. */
+/** Runs steps 2 and 3 to a bookable availability: the route, adults and children given; `language` is sent as Accept-Language. */
 export async function bookableAvailability(
-  rest: RestClient,
+  client: BookingClient,
   productId: number,
   date: string,
-  choice: { time?: string; adults?: number; children?: number; currency?: string } = {},
+  choice: { time?: string; adults?: number; children?: number; currency?: string; language?: string } = {},
 ) {
+  const headers: Record<string, string> = choice.language ? { "accept-language": choice.language } : {};
+  const rest = {
+    get: (path: string) => client.send("GET", path, undefined, headers),
+    put: (path: string, body: unknown) => client.send("PUT", path, body, headers),
+  };
   const base = `/booking-flow/v1/products/${productId}/availabilities`;
   let availability = (await rest.get(`${base}/${date}/options`)).body;
   for (;;) {

@@ -53,7 +53,8 @@ export function isRealDate(value: string): boolean {
 /** The language the flow runs in: the caller's first choice (questions come in it to the end). */
 export const flowLanguage = (ctx: BookingContext): string => ctx.languages[0] ?? "en";
 
-export function stateOf(row: AvailabilityRow): AvailabilityState {
+/** The state of an availability row, or of the availability a booking was made from. */
+export function stateOf(row: Pick<AvailabilityRow, "id" | "availabilityDate" | "language" | "currency" | "setup" | "selections" | "quantities" | "expiresAt">): AvailabilityState {
   return {
     id: row.id,
     availabilityDate: row.availabilityDate,

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { hasAnyRole, hasScope } from "../../../core/caller.js";
 import { forbidden, notFound, rejected, type FieldProblem } from "../../../core/errors.js";
+import { MANAGE_SCOPE, managementRoles } from "../../../core/roles.js";
 import { organisations } from "../../../drizzle/schema.js";
 import { bookingRefusal } from "../booking-errors.js";
 import { bookingSetupSchema, type BookingSetup } from "../engines/inventory/booking-setup.js";
@@ -8,8 +9,6 @@ import { bookingSetupRepository } from "../engines/inventory/booking-setup.repos
 import type { BookingContext } from "../loaders.js";
 import { productFactsRepository, type ProductFacts } from "../product-facts.repository.js";
 
-const managementRoles = ["PLATFORM_CATALOG_MANAGEMENT", "CONTENT_PARTNER"] as const;
-const MANAGE_SCOPE = "catalogue:manage";
 
 /** The same rule as product management: platform callers any product, content partners their engine's. */
 async function managedProduct(ctx: BookingContext, supplierId: number, productId: number): Promise<ProductFacts> {

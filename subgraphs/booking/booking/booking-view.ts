@@ -2,7 +2,7 @@ import type { Database, Executor } from "../../../drizzle/database.js";
 import { channels } from "../../../drizzle/events.js";
 import { serviceSecret } from "../../../drizzle/service-secret.js";
 import { availabilityView, type AvailabilitySetup } from "../availability/availability-view.js";
-import { toAvailability } from "../availability/availability.service.js";
+import { stateOf, toAvailability } from "../availability/availability.service.js";
 import { isQuestionStepComplete, questionGroups, type QuestionGroups } from "../questions/question-rules.js";
 import { signVoucherLink } from "../voucher/voucher-link.js";
 import type { BookingRow } from "./booking.repository.js";
@@ -17,16 +17,7 @@ export const VOUCHER_SECRET = "voucher-links";
 export const FINAL_STATUSES = ["CONFIRMED", "REJECTED", "CANCELLED", "EXPIRED", "REDEEMED"];
 
 export function availabilityOfBooking(row: BookingRow) {
-  return availabilityView({
-    id: row.availabilityId,
-    availabilityDate: row.availabilityDate,
-    language: row.language,
-    currency: row.currency,
-    setup: row.setup as AvailabilitySetup,
-    selections: row.selections,
-    quantities: row.quantities,
-    expiresAt: row.holdExpiresAt,
-  });
+  return availabilityView(stateOf({ ...row, id: row.availabilityId, expiresAt: row.holdExpiresAt }));
 }
 
 export function questionsOf(row: BookingRow): QuestionGroups {
