@@ -432,6 +432,10 @@ export const bookings = pgTable(
     quantities: jsonb("quantities").$type<Record<string, number>>().notNull(),
     participants: integer("participants").notNull(),
     totalRetail: doublePrecision("total_retail").notNull(),
+    /** The product's commission ratio when booked (reports derive the net price from it); null: none agreed. */
+    commissionRate: doublePrecision("commission_rate"),
+    /** Start plus the product's duration when booked; null when the product gives none. */
+    endsAt: utc("ends_at"),
     /** Question id to answer; personal data, emptied by the redaction job. */
     answers: jsonb("answers").$type<Record<string, string>>().notNull().default({}),
     answersUpdatedAt: utc("answers_updated_at"),
@@ -486,5 +490,61 @@ export const bookingJobs = pgTable(
   (t) => [
     index("booking_jobs_due").on(t.runAt).where(sql`${t.doneAt} is null`),
     uniqueIndex("booking_jobs_one_per_kind").on(t.bookingId, t.kind),
+  ],
+);
+
+/**
+ * The reporting subgraph's read model (spec 2, reporting records): one narrow row per booking
+ * that reached the supplier-facing states (never ON_HOLD or EXPIRED carts). Kept by the trigger
+ * `bookings_report_projection` (migration 0006) in the same transaction as every booking change,
+ * so reports can neither lag nor miss an event; indexed for each documented filter, with and
+ * without the organisation a consumer is limited to.
+ */
+export const bookingReports = pgTable(
+  "booking_reports",
+  {
+    bookingId: uuid("booking_id")
+      .primaryKey()
+      .references(() => bookings.id),
+    organisationId: integer("organisation_id"),
+    accountId: uuid("account_id").notNull(),
+    testMode: boolean("test_mode").notNull(),
+    status: bookingStatus("status").notNull(),
+    bookingCode: text("booking_code"),
+    bookingExternalId: text("booking_external_id"),
+    externalClientId: text("external_client_id"),
+    bookingEngineName: text("booking_engine_name").notNull(),
+    bookedAt: utc("booked_at").notNull(),
+    confirmedAt: utc("confirmed_at"),
+    voucherCreatedAt: utc("voucher_created_at"),
+    cancelledAt: utc("cancelled_at"),
+    cancellationReason: text("cancellation_reason"),
+    activityStartAt: utc("activity_start_at").notNull(),
+    activityEndAt: utc("activity_end_at"),
+    priceGross: doublePrecision("price_gross").notNull(),
+    priceNet: doublePrecision("price_net").notNull(),
+    currency: char("currency", { length: 3 }).notNull(),
+    paxBooked: integer("pax_booked").notNull(),
+    productId: integer("product_id").notNull(),
+    /** The username of the API account that booked: the partner's sales channel. */
+    partnerChannelName: text("partner_channel_name"),
+    updatedAt: utc("updated_at").notNull(),
+  },
+  (t) => [
+    index("booking_reports_booked").on(t.bookedAt, t.bookingId),
+    index("booking_reports_org_booked").on(t.organisationId, t.bookedAt, t.bookingId),
+    index("booking_reports_status").on(t.status, t.bookedAt, t.bookingId),
+    index("booking_reports_org_status").on(t.organisationId, t.status, t.bookedAt, t.bookingId),
+    index("booking_reports_confirmed").on(t.confirmedAt).where(sql`${t.confirmedAt} is not null`),
+    index("booking_reports_org_confirmed").on(t.organisationId, t.confirmedAt).where(sql`${t.confirmedAt} is not null`),
+    index("booking_reports_cancelled").on(t.cancelledAt).where(sql`${t.cancelledAt} is not null`),
+    index("booking_reports_org_cancelled").on(t.organisationId, t.cancelledAt).where(sql`${t.cancelledAt} is not null`),
+    index("booking_reports_test_mode").on(t.testMode, t.bookedAt, t.bookingId),
+    index("booking_reports_org_test_mode").on(t.organisationId, t.testMode, t.bookedAt, t.bookingId),
+    index("booking_reports_engine").on(t.bookingEngineName, t.bookedAt, t.bookingId),
+    index("booking_reports_org_engine").on(t.organisationId, t.bookingEngineName, t.bookedAt, t.bookingId),
+    index("booking_reports_code").on(t.bookingCode),
+    index("booking_reports_external_id").on(t.bookingExternalId),
+    index("booking_reports_client").on(t.externalClientId),
   ],
 );

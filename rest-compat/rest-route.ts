@@ -1,4 +1,6 @@
+import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from "fastify";
+import Negotiator from "negotiator";
 import type { EdgeContext } from "../gateway/edge-context.js";
 import type { EdgeGraph } from "../gateway/gateway.js";
 import { RestError } from "./error-body.js";
@@ -26,7 +28,21 @@ export interface RestRoute<TData> {
   statusOverrides?: Record<string, number>;
   /** Shapes the documented body from the operation's data; may set the status on `reply`. */
   respond: (data: TData, request: FastifyRequest, reply: FastifyReply) => unknown;
+  /** A CSV form of the same resource, answered for `Accept: text/csv` (JSON stays the default). */
+  csv?: CsvExport;
 }
+
+/** Runs one operation on the gateway as the caller; GraphQL errors become the REST error. */
+export type RunOperation = <T>(query: string, variables: Record<string, unknown>) => Promise<T>;
+
+export interface CsvExport {
+  filename: (request: FastifyRequest) => string;
+  /** The lines of the file, header first; may run as many operations as the export needs. */
+  lines: (request: FastifyRequest, run: RunOperation) => AsyncIterable<string>;
+}
+
+const JSON_TYPE = "application/json";
+const CSV_TYPE = "text/csv";
 
 const errorReference = (description: string) => ({ description, $ref: "ErrorBody#" });
 /** Every REST path can answer these; a route's own schema adds or overrides statuses. */
@@ -54,12 +70,39 @@ export function registerRestRoute<TData>(app: FastifyInstance, graph: EdgeGraph,
     handler: async (request, reply) => {
       const context = request.edgeContext;
       if (!context) throw new RestError(401, "UNAUTHENTICATED", "A valid bearer access token is required");
-      const result = await graph.execute<TData>({ query: route.operation, variables: route.variables?.(request) ?? {} }, context);
-      if (result.errors?.length) throw restErrorFrom(result.errors, route.statusOverrides);
-      if (!result.data) throw new RestError(500, "INTERNAL_SERVER_ERROR", "Internal server error");
-      return route.respond(result.data, request, reply);
+      const run: RunOperation = async <T>(query: string, variables: Record<string, unknown>) => {
+        const result = await graph.execute<T>({ query, variables }, context);
+        if (result.errors?.length) throw restErrorFrom(result.errors, route.statusOverrides);
+        if (!result.data) throw new RestError(500, "INTERNAL_SERVER_ERROR", "Internal server error");
+        return result.data;
+      };
+      if (route.csv) {
+        reply.header("vary", "Accept");
+        const chosen = new Negotiator(request).mediaType([JSON_TYPE, CSV_TYPE]);
+        if (!chosen) throw new RestError(406, "NOT_ACCEPTABLE", `This path answers ${JSON_TYPE} or ${CSV_TYPE}`);
+        if (chosen === CSV_TYPE) return streamCsv(route.csv, request, reply, run);
+      }
+      return route.respond(await run<TData>(route.operation, route.variables?.(request) ?? {}), request, reply);
     },
   });
+}
+
+/**
+ * The first lines are read before the status is sent, so a refused request (400, 403) still gets
+ * the JSON error body; a failure later can only cut the transfer short, which clients see as an
+ * incomplete response rather than a silently shorter file.
+ */
+async function streamCsv(csv: CsvExport, request: FastifyRequest, reply: FastifyReply, run: RunOperation) {
+  const lines = csv.lines(request, run)[Symbol.asyncIterator]();
+  const first = await lines.next();
+  async function* rest() {
+    if (!first.done) yield first.value;
+    for (let next = await lines.next(); !next.done; next = await lines.next()) yield next.value;
+  }
+  return reply
+    .type(`${CSV_TYPE}; charset=utf-8`)
+    .header("content-disposition", `attachment; filename="${csv.filename(request)}"`)
+    .send(Readable.from(rest()));
 }
 
 /** The {pageNumber, resultsPerPage, totalResults, items} page the list operations answer with. */

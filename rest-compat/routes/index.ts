@@ -23,11 +23,13 @@ import { getOptionsRoute, setOptionRoute } from "./booking-flow/availability-opt
 import { getPricesRoute, setPricesRoute } from "./booking-flow/availability-prices.routes.js";
 import { cancelBookingRoute, confirmBookingRoute, createBookingRoute, getBookingRoute, getQuestionsRoute, setAnswersRoute } from "./booking-flow/bookings.routes.js";
 import { searchProductsRoute } from "./api-consumer/search-products.route.js";
+import { getBookingReportRoute } from "./reporting/get-booking.route.js";
+import { listBookingReportsRoute } from "./reporting/list-bookings.route.js";
 
 /**
  * Every REST path the layer serves. Folders follow the path: api-supplier (/api/supplier/…),
  * api-suppliers (/api/suppliers), api-supplier-product (/api/supplier/{id}/product…), api-consumer (/api/consumer/…), content-import (/content/v0/import/…), recommendation (/recommendation/…),
- * booking-flow (/booking-flow/v1/…; the signed voucher link in voucher.route.ts).
+ * booking-flow (/booking-flow/v1/…; the signed voucher link in voucher.route.ts), reporting (/reporting/v1/…).
  */
 export const restRoutes = [
   getMeRoute,
@@ -69,4 +71,6 @@ export const restRoutes = [
   confirmBookingRoute,
   getBookingRoute,
   cancelBookingRoute,
+  listBookingReportsRoute,
+  getBookingReportRoute,
 ] as RestRoute<never>[];

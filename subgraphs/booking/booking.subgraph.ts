@@ -4,15 +4,16 @@ import { buildFederatedSchema } from "../common/build-subgraph.js";
 import { AvailabilityResolver } from "./availability/availability.resolver.js";
 import { BookingResolver } from "./booking/booking.resolver.js";
 import { bookingService } from "./booking/booking.service.js";
+import { BookingReportTerms, BookingReportTermsResolver, reportedBooking } from "./booking-report/booking-report-terms.js";
 import { BookingEngineResolver } from "./booking-engine/booking-engine.resolver.js";
 import { BookingSetupResolver } from "./booking-setup/booking-setup.resolver.js";
 import type { BookingContext } from "./loaders.js";
 
 export { bookingLoaders } from "./loaders.js";
 
-/** The booking subgraph: booking engines, booking setups and the booking flow (spec 2). */
+/** The booking subgraph: booking engines, booking setups and the booking flow (spec 2), and the terms of reported bookings. */
 export function buildBookingSchema(): Promise<GraphQLSchema> {
-  return buildFederatedSchema([BookingEngineResolver, BookingSetupResolver, AvailabilityResolver, BookingResolver], {
+  return buildFederatedSchema([BookingEngineResolver, BookingSetupResolver, AvailabilityResolver, BookingResolver, BookingReportTermsResolver], {
     BookingEngine: {
       async __resolveReference(reference: { id: number }, ctx: BookingContext) {
         const row = await ctx.loaders.bookingEngine.load(reference.id);
@@ -26,5 +27,10 @@ export function buildBookingSchema(): Promise<GraphQLSchema> {
         return bookingService.byId(ctx, reference.id);
       },
     },
-  });
+    BookingReport: {
+      __resolveReference(reference: { id: string }, ctx: BookingContext) {
+        return reportedBooking(ctx, reference.id);
+      },
+    },
+  }, [BookingReportTerms]);
 }

@@ -17,6 +17,11 @@ export interface ProductFacts {
   bookingEngineName: string;
   availabilityPeriods: Record<string, unknown> | null;
   deprecated: boolean;
+  /** ISO 8601; the booked activity ends this long after its start. */
+  duration: string | null;
+  estCommFrpricePerc: number | null;
+  estCommNet: number | null;
+  minPrice: number | null;
 }
 
 export const productFactsRepository = {
@@ -32,6 +37,10 @@ export const productFactsRepository = {
         bookingEngineName: bookingEngines.name,
         availabilityPeriods: products.availabilityPeriods,
         deprecated: products.deprecated,
+        duration: products.duration,
+        estCommFrpricePerc: products.estCommFrpricePerc,
+        estCommNet: products.estCommNet,
+        minPrice: products.minPrice,
       })
       .from(products)
       .innerJoin(suppliers, eq(suppliers.id, products.supplierId))

@@ -34,8 +34,9 @@ export function buildCatalogueSchema(): Promise<GraphQLSchema> {
       },
     },
     Product: {
+      // Bookings and reports refer to what was sold, even once its supplier deleted it.
       async __resolveReference(reference: { id: number }, ctx: CatalogueContext) {
-        const row = await ctx.loaders.product.load(reference.id);
+        const row = await ctx.loaders.anyProduct.load(reference.id);
         if (!row) throw notFound(`Product ${reference.id} not found`);
         return toProduct(row, await ctx.loaders.bookingEngine.load(row.bookingEngineId));
       },

@@ -20,6 +20,8 @@ export interface CatalogueLoaders {
   supplierOnlineBookable: DataLoader<number, boolean>;
   /** Live (not deleted) products by id. */
   product: DataLoader<number, ProductRow | undefined>;
+  /** Deleted products included: for entity references from bookings and reports. */
+  anyProduct: DataLoader<number, ProductRow | undefined>;
   /** A fresh tracking id per product for this call, when the caller's organisation has the feature; null otherwise. */
   trackingId: DataLoader<number, number | null>;
   /** The taxonomy nodes linked to each product. */
@@ -46,6 +48,7 @@ export function catalogueLoaders(database: Database, caller: Caller): CatalogueL
     supplier: new DataLoader(async (ids) => byKey(ids, await supplierRepository.liveByIds(db, ids), (row) => row.id)),
     anySupplier: new DataLoader(async (ids) => byKey(ids, await supplierRepository.byIds(db, ids), (row) => row.id)),
     product: new DataLoader(async (ids) => byKey(ids, await productRepository.liveByIds(db, ids), (row) => row.id)),
+    anyProduct: new DataLoader(async (ids) => byKey(ids, await productRepository.anyByIds(db, ids), (row) => row.id)),
     productTaxonomyNodes: new DataLoader(async (ids) => {
       const links = await taxonomyRepository.nodesOfProducts(db, ids);
       return ids.map((id) => links.filter((link) => link.productId === id).map((link) => link.node));

@@ -1,10 +1,20 @@
 import type { GraphQLSchema } from "graphql";
 import { buildFederatedSchema } from "../common/build-subgraph.js";
+import { BookingReportResolver } from "./booking-report/booking-report.resolver.js";
+import { bookingReportService } from "./booking-report/booking-report.service.js";
+import type { ReportingContext } from "./loaders.js";
 import { ReportingAccessResolver } from "./reporting-access/reporting-access.resolver.js";
 
-/** The reporting subgraph: the caller's reporting scope now; booking reports next. */
-export function buildReportingSchema(): Promise<GraphQLSchema> {
-  return buildFederatedSchema([ReportingAccessResolver]);
-}
+export { reportingLoaders } from "./loaders.js";
 
-export const reportingLoaders = (): Record<string, never> => ({});
+/** The reporting subgraph: booking reports (spec 2) over its own read model, booking_reports. */
+export function buildReportingSchema(): Promise<GraphQLSchema> {
+  return buildFederatedSchema([ReportingAccessResolver, BookingReportResolver], {
+    BookingReport: {
+      // References follow the rules of the bookingReport query.
+      __resolveReference(reference: { id: string }, ctx: ReportingContext) {
+        return bookingReportService.byId(ctx, reference.id);
+      },
+    },
+  });
+}

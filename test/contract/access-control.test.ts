@@ -89,8 +89,7 @@ describe("authentication and authorisation on GraphQL and REST", () => {
       const response = await graphql(
         `${t.stack.url}/graphql`,
         token,
-        `{ me { username roles organisation { name countryCode commercialModel bookingEngine { name kind } } }
-           reportingAccess { scope testMode organisation { name countryCode } } }`,
+        `{ me { username roles organisation { name countryCode commercialModel bookingEngine { name kind } } } }`,
       );
       expect(response.body.errors).toBeUndefined();
       expect(response.body.data).toEqual({
@@ -99,7 +98,15 @@ describe("authentication and authorisation on GraphQL and REST", () => {
           roles: ["CONTENT_PARTNER"],
           organisation: { name: partner.organisationName, countryCode: "CH", commercialModel: "AGENT", bookingEngine: { name: "ALPINE_ENGINE", kind: "INVENTORY" } },
         },
-        reportingAccess: { scope: "OWN_ORGANISATION", testMode: true, organisation: { name: partner.organisationName, countryCode: "CH" } },
+      });
+      // Reports cover bookings the caller's organisation made: a consumer's, not a content partner's.
+      const partnerReports = await graphql(`${t.stack.url}/graphql`, token, "{ reportingAccess { scope } }");
+      expect(partnerReports.body.errors?.[0].extensions?.code).toBe("FORBIDDEN");
+      const buyer = await t.stack.createAccount("CONSUMER", { country: "AT" });
+      const buyerToken = (await t.stack.login(buyer.username, buyer.password)).access_token;
+      const buyerReports = await graphql(`${t.stack.url}/graphql`, buyerToken, "{ reportingAccess { scope testMode organisation { name countryCode } } }");
+      expect(buyerReports.body.data).toEqual({
+        reportingAccess: { scope: "OWN_ORGANISATION", testMode: true, organisation: { name: buyer.organisationName, countryCode: "AT" } },
       });
       const rest = await getJson(`${t.stack.url}/api/me`, token);
       expect(rest.body.organisation).toMatchObject({ country: "CH", bookingEngine: "ALPINE_ENGINE" });

@@ -46,9 +46,12 @@ describe("OpenAPI document and the interactive console (spec 1, Authentication i
         "/api/supplier/{supplierId}/product",
         "/api/supplier/{supplierId}/products/",
         "/api/supplier/{supplierId}/product/{productId}",
+        "/reporting/v1/bookings",
+        "/reporting/v1/bookings/{id}",
       ]),
     );
     expect(Object.keys(body.paths["/api/supplier/{supplierId}"]).sort()).toEqual(["delete", "get", "post"]);
+    expect(Object.keys(body.paths["/reporting/v1/bookings"].get.responses["200"].content).sort()).toEqual(["application/json", "text/csv"]);
     expect(body.paths["/api/supplier"].post.requestBody.content["application/json"].schema.required).toEqual(["externalId", "country"]);
     const me = body.paths["/api/me"].get;
     expect(me.security).toEqual([{ bearerAuth: [] }, { oauth2Password: [] }]);

@@ -62,11 +62,16 @@ export interface BookableProduct {
 }
 
 /** A content partner's product with a booking setup, made through the REST management paths. */
-export async function bookableProduct(stack: Stack, setup: Record<string, unknown> = familySetup(), periods: Record<string, unknown> = everyDay()): Promise<BookableProduct> {
+export async function bookableProduct(
+  stack: Stack,
+  setup: Record<string, unknown> = familySetup(),
+  periods: Record<string, unknown> = everyDay(),
+  productFields: Record<string, unknown> = {},
+): Promise<BookableProduct> {
   const partner = await contentPartner(stack);
   const supplier = await partner.rest.post("/api/supplier", supplierRequest());
   if (supplier.status !== 201) throw new Error(`supplier: ${JSON.stringify(supplier.body)}`);
-  const product = await partner.rest.post(`/api/supplier/${supplier.body.id}/product`, productRequest({ availabilityPeriods: periods }));
+  const product = await partner.rest.post(`/api/supplier/${supplier.body.id}/product`, productRequest({ availabilityPeriods: periods, ...productFields }));
   if (product.status !== 201) throw new Error(`product: ${JSON.stringify(product.body)}`);
   const put = await partner.rest.put(`/api/supplier/${supplier.body.id}/product/${product.body.id}/booking-setup`, setup);
   if (put.status !== 200) throw new Error(`setup: ${JSON.stringify(put.body)}`);

@@ -57,26 +57,25 @@ export function withoutNulls<T>(value: T): T {
 
 const money = obj({ retail: num("Amount"), currency: str("ISO 4217") }, { required: ["retail", "currency"] });
 
+export const availabilityOptionSchema: JsonSchema = {
+  type: "object",
+  properties: {
+    id: str("Option id (UUID)"),
+    label: str("Label"),
+    level: str("'0' is the first level"),
+    dataType: str("OPTIONS, TEXT or BOOLEAN"),
+    optionChoices: { type: "object", additionalProperties: { type: "string" }, description: "Choice key → label" },
+    selectedOptionId: str("Chosen choice key, text or boolean; absent until set"),
+    selectedOptionValue: str("Label of the chosen choice, or the value"),
+  },
+};
+
 export const availabilitySchema: JsonSchema = {
   type: "object",
   properties: {
     id: str("Availability id (UUID)"),
     availabilityDate: str("YYYY-MM-DD"),
-    availabilityOptions: arr(
-      {
-        type: "object",
-        properties: {
-          id: str("Option id (UUID)"),
-          label: str("Label"),
-          level: str("'0' is the first level"),
-          dataType: str("OPTIONS, TEXT or BOOLEAN"),
-          optionChoices: { type: "object", additionalProperties: { type: "string" }, description: "Choice key → label" },
-          selectedOptionId: str("Chosen choice key, text or boolean; absent until set"),
-          selectedOptionValue: str("Label of the chosen choice, or the value"),
-        },
-      },
-      "Options set so far and the next one to set; empty when the product has none",
-    ),
+    availabilityOptions: arr(availabilityOptionSchema, "Options set so far and the next one to set; empty when the product has none"),
     unitOptions: arr(
       {
         type: "object",
@@ -112,14 +111,16 @@ export const availabilitySchema: JsonSchema = {
   },
 };
 
+export const cancellationPolicySchema = arr(
+  obj({ label: str("Tier"), duration: str("ISO 8601 duration before the start"), refundPercentage: num("Refund, percent") }),
+  "Tiers",
+);
+
 const cancellationSchema: JsonSchema = {
   type: "object",
   properties: {
     isCancellable: bool("Cancellable now"),
-    cancellationPolicy: arr(
-      obj({ label: str("Tier"), duration: str("ISO 8601 duration before the start"), refundPercentage: num("Refund, percent") }),
-      "Tiers",
-    ),
+    cancellationPolicy: cancellationPolicySchema,
   },
 };
 

@@ -1,3 +1,4 @@
+import { checkUuid } from "../../../core/uuid.js";
 import { randomUUID } from "node:crypto";
 import { badInput, notFound } from "../../../core/errors.js";
 import type { Executor } from "../../../drizzle/database.js";
@@ -105,11 +106,6 @@ async function workOn(ctx: BookingContext, tx: Executor, productId: number, avai
     throw bookingRefusal("AVAILABILITY_EXPIRED", "This availability is more than an hour old: start again with GET options for a new one");
   }
   return row;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export function checkUuid(value: string, field: string): void {
-  if (!UUID.test(value)) throw badInput(`${field} must be a UUID`, [{ field, rule: "uuid", message: `${field} must be a UUID` }]);
 }
 
 export const availabilityService = {

@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { GraphQLError } from "graphql";
+import { commissionRate } from "../../../core/commission.js";
 import { badInput, notFound, type FieldProblem } from "../../../core/errors.js";
+import { isoDurationMs } from "../../../core/iso-duration.js";
+import { checkUuid } from "../../../core/uuid.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { serviceSecret } from "../../../drizzle/service-secret.js";
-import { AVAILABILITY_LIFETIME_MS, checkUuid, flowLanguage, sellable, stateOf } from "../availability/availability.service.js";
+import { AVAILABILITY_LIFETIME_MS, flowLanguage, sellable, stateOf } from "../availability/availability.service.js";
 import { availabilityRepository } from "../availability/availability.repository.js";
 import { availabilityView, chosenStartTime, type AvailabilitySetup } from "../availability/availability-view.js";
 import { bookingAccess, owns } from "../booking-access.js";
@@ -171,6 +174,8 @@ export const bookingService = {
         quantities: availability.quantities,
         participants: repriced.participants,
         totalRetail: repriced.total.retail,
+        commissionRate: commissionRate(product),
+        endsAt: endOf(startsAt, product.duration),
         holdExpiresAt: new Date(now.getTime() + BOOKING_HOLD_MS),
         productExternalId: product.externalId,
         creationDate: now,
@@ -334,4 +339,10 @@ export function engineBooking(row: BookingRow) {
     quantities: row.quantities,
     selections: row.selections,
   };
+}
+
+/** When the booked activity ends: its start plus the product's duration, unknown without one. */
+function endOf(startsAt: Date, duration: string | null): Date | null {
+  const ms = isoDurationMs(duration);
+  return ms === null ? null : new Date(startsAt.getTime() + ms);
 }

@@ -1,14 +1,10 @@
+import { isoDurationMs } from "../../../core/iso-duration.js";
 import type { LanguageText } from "../../../drizzle/schema.js";
-
-const DURATION = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
 
 /** Hours of an ISO 8601 duration; null for years or months (their length varies) or for no duration. */
 export function durationInHours(duration: string | null): number | null {
-  const match = duration?.match(DURATION);
-  if (!match || duration === "P") return null;
-  const [, weeks, days, hours, minutes, seconds] = match.map((part) => Number(part ?? 0));
-  const total = weeks * 168 + days * 24 + hours + minutes / 60 + seconds / 3600;
-  return Math.round(total * 100) / 100;
+  const ms = isoDurationMs(duration);
+  return ms === null ? null : Math.round((ms / 3_600_000) * 100) / 100;
 }
 
 /**
@@ -28,11 +24,4 @@ export function bookingLink(urls: LanguageText | null, languages: readonly strin
   } catch {
     return `${url}${url.includes("?") ? "&" : "?"}externalClientId=${encodeURIComponent(externalClientId)}`;
   }
-}
-
-/** The commission as a ratio of the retail price: estCommFrpricePerc, else estCommNet over minPrice. */
-export function commissionRate(product: { estCommFrpricePerc: number | null; estCommNet: number | null; minPrice: number | null }): number | null {
-  if (product.estCommFrpricePerc !== null) return product.estCommFrpricePerc;
-  if (product.estCommNet !== null && product.minPrice) return Math.round((product.estCommNet / product.minPrice) * 10_000) / 10_000;
-  return null;
 }

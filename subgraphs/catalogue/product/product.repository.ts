@@ -26,6 +26,11 @@ export const productRepository = {
     return ids.length ? db.select(productColumns).from(products).where(and(inArray(products.id, [...ids]), live)) : [];
   },
 
+  /** Deleted products too: bookings and reports keep referring to what was sold. */
+  async anyByIds(db: Executor, ids: readonly number[]): Promise<ProductRow[]> {
+    return ids.length ? db.select(productColumns).from(products).where(inArray(products.id, [...ids])) : [];
+  },
+
   async liveForUpdate(db: Executor, id: number): Promise<ProductRow | undefined> {
     const [row] = await db.select(productColumns).from(products).where(and(eq(products.id, id), live)).for("update");
     return row;

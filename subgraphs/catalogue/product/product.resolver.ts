@@ -1,7 +1,8 @@
 import { Arg, Ctx, Field, FieldResolver, Float, Int, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
 import { Descriptor, TaxonomyNode } from "../taxonomy/taxonomy.type.js";
 import { taxonomyPaths } from "../taxonomy/taxonomy.service.js";
-import { bookingLink, commissionRate, durationInHours } from "./product.consumer.js";
+import { commissionRate } from "../../../core/commission.js";
+import { bookingLink, durationInHours } from "./product.consumer.js";
 import type { CatalogueContext } from "../loaders.js";
 import { toSupplier } from "../supplier/supplier.service.js";
 import { Supplier } from "../supplier/supplier.type.js";

@@ -1,3 +1,4 @@
+import { isoDurationMs } from "../../../../core/iso-duration.js";
 /**
  * Local dates and times of a time zone, with no date library: Intl knows every IANA zone and
  * its offsets, which is all a slot needs (its instant and its "2026-12-01T09:00:00+01:00[Europe/Paris]").
@@ -74,10 +75,9 @@ export function endOfMonth(date: string): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** ISO 8601 durations of days, hours and minutes (cancellation tiers) in milliseconds. */
+/** ISO 8601 durations of cancellation tiers (days, hours and minutes, checked by the setup schema) in milliseconds. */
 export function durationMs(duration: string): number {
-  const match = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?)?$/.exec(duration);
-  if (!match) throw new Error(`unsupported duration ${duration}`);
-  const [, d = "0", h = "0", m = "0"] = match;
-  return ((+d * 24 + +h) * 60 + +m) * 60_000;
+  const ms = isoDurationMs(duration);
+  if (ms === null) throw new Error(`unsupported duration ${duration}`);
+  return ms;
 }

@@ -1,0 +1,9 @@
+/**
+ * The commission as a ratio of the retail price: estCommFrpricePerc, else estCommNet over
+ * minPrice; null when the product states neither. The catalogue shows it, bookings keep it.
+ */
+export function commissionRate(product: { estCommFrpricePerc: number | null; estCommNet: number | null; minPrice: number | null }): number | null {
+  if (product.estCommFrpricePerc !== null) return product.estCommFrpricePerc;
+  if (product.estCommNet !== null && product.minPrice) return Math.round((product.estCommNet / product.minPrice) * 10_000) / 10_000;
+  return null;
+}

@@ -1,0 +1,175 @@
+import type { FastifyRequest } from "fastify";
+import { arr, bool, int, num, str, type JsonSchema } from "../../json-schema.js";
+import { availabilityOptionSchema, cancellationPolicySchema, withoutNulls } from "../booking-flow/booking-body.js";
+import type { CsvValue } from "../../csv.js";
+
+/** The list item of spec 2 ("Reporting record (list item)"), in the contract's field order. */
+export const REPORT_FIELDS = /* GraphQL */ `
+  fragment RestReport on BookingReport {
+    id bookingCode bookingExternalId externalClientId bookingEngineName testMode status
+    bookedAt confirmedAt voucherCreatedAt cancelledAt activityStartDate priceGross priceCurrency flowType partnerChannelName productId
+  }
+`;
+
+export interface ReportData {
+  id: string;
+  bookingCode: string | null;
+  bookingExternalId: string | null;
+  externalClientId: string | null;
+  bookingEngineName: string;
+  testMode: boolean;
+  status: string;
+  bookedAt: string;
+  confirmedAt: string | null;
+  voucherCreatedAt: string | null;
+  cancelledAt: string | null;
+  activityStartDate: string;
+  priceGross: number;
+  priceCurrency: string;
+  flowType: string;
+  partnerChannelName: string | null;
+  productId: number;
+}
+
+export interface ReportDetailData extends ReportData {
+  partnerId: string | null;
+  price: { gross: number; net: number; currency: string };
+  paxBooked: number;
+  activityEndDate: string | null;
+  isCancellable: boolean;
+  cancellationReason: string | null;
+  product: { id: number; externalId: string; title: { text: string | null } };
+  availabilityOptions: Record<string, unknown>[];
+  cancellationPolicy: Record<string, unknown>[];
+}
+
+/** yyyy-MM-dd'T'HH:mm:ss'Z', the contract's UTC format for report times. */
+export const utcSeconds = (iso: string | null): string | null => (iso === null ? null : `${iso.slice(0, 19)}Z`);
+/** yyyy-MM-dd'T'HH:mm:ss.SSS'Z' (the cancellation request time). */
+export const utcMillis = (iso: string | null): string | null => (iso === null ? null : new Date(iso).toISOString());
+
+export function reportBody(report: ReportData) {
+  return withoutNulls({
+    id: report.id,
+    bookingCode: report.bookingCode,
+    bookingExternalId: report.bookingExternalId,
+    externalClientId: report.externalClientId,
+    bookingEngineName: report.bookingEngineName,
+    testMode: report.testMode,
+    status: report.status,
+    bookedAt: utcSeconds(report.bookedAt),
+    confirmedAt: utcSeconds(report.confirmedAt),
+    voucherCreatedAt: utcSeconds(report.voucherCreatedAt),
+    cancelledAt: utcSeconds(report.cancelledAt),
+    activityStartDate: utcSeconds(report.activityStartDate),
+    priceGross: report.priceGross,
+    priceCurrency: report.priceCurrency,
+    flowType: report.flowType,
+    partnerChannelName: report.partnerChannelName,
+    productId: report.productId,
+  });
+}
+
+export function reportDetailBody(report: ReportDetailData) {
+  return withoutNulls({
+    ...reportBody(report),
+    partnerId: report.partnerId,
+    price: report.price,
+    paxBooked: report.paxBooked,
+    activityEndDate: utcSeconds(report.activityEndDate),
+    isCancellable: report.isCancellable,
+    product: { id: report.product.id, externalId: report.product.externalId, title: report.product.title.text },
+    options: { availabilityOptions: report.availabilityOptions },
+    cancellationInformation: {
+      cancellationRequestDateTime: utcMillis(report.cancelledAt),
+      cancellationReason: report.cancellationReason,
+      cancellation: { cancellationPolicy: report.cancellationPolicy },
+    },
+  });
+}
+
+/** Columns of the CSV export: the list item's fields, in order. */
+export const CSV_COLUMNS: (keyof ReturnType<typeof reportBody>)[] = [
+  "id",
+  "bookingCode",
+  "bookingExternalId",
+  "externalClientId",
+  "bookingEngineName",
+  "testMode",
+  "status",
+  "bookedAt",
+  "confirmedAt",
+  "voucherCreatedAt",
+  "cancelledAt",
+  "activityStartDate",
+  "priceGross",
+  "priceCurrency",
+  "flowType",
+  "partnerChannelName",
+  "productId",
+];
+
+export const csvValues = (report: ReportData): CsvValue[] => {
+  const body = reportBody(report) as Record<string, CsvValue>;
+  return CSV_COLUMNS.map((column) => body[column]);
+};
+
+const time = (description: string): JsonSchema => ({ type: "string", description: `${description}; UTC yyyy-MM-dd'T'HH:mm:ss'Z'` });
+
+export const reportSchema: JsonSchema = {
+  type: "object",
+  properties: {
+    id: str("Booking id (UUID)"),
+    bookingCode: str("Supplier-friendly code; once confirmed"),
+    bookingExternalId: str("The supplier's booking id"),
+    externalClientId: str("Client identifier"),
+    bookingEngineName: str("Booking engine (supplier system)"),
+    testMode: bool("Made in the sandbox environment"),
+    status: str("PENDING_CONFIRM, CONFIRMED, REJECTED, CANCELLED or REDEEMED"),
+    bookedAt: time("Booking created"),
+    confirmedAt: time("Supplier confirmed"),
+    voucherCreatedAt: time("Voucher issued"),
+    cancelledAt: time("Cancelled"),
+    activityStartDate: time("Activity start"),
+    priceGross: num("What the customer paid"),
+    priceCurrency: str("ISO 4217"),
+    flowType: str("quick-connect (booking-flow API)"),
+    partnerChannelName: str("The partner's API account that booked"),
+    productId: int("Product id"),
+  },
+};
+
+export const reportDetailSchema: JsonSchema = {
+  type: "object",
+  properties: {
+    ...reportSchema.properties,
+    partnerId: str("The booking organisation's id"),
+    price: { type: "object", properties: { gross: num("Paid by the customer"), net: num("Gross less commission"), currency: str("ISO 4217") } },
+    paxBooked: num("Participants"),
+    activityEndDate: time("Activity end (start plus the product's duration)"),
+    isCancellable: bool("Cancellable now"),
+    product: { type: "object", properties: { id: int("Product id"), externalId: str("Supplier's product id"), title: str("In the Accept-Language, else English") } },
+    options: { type: "object", properties: { availabilityOptions: arr(availabilityOptionSchema, "Options with selectedOptionId and selectedOptionValue") } },
+    cancellationInformation: {
+      type: "object",
+      properties: {
+        cancellationRequestDateTime: str("When cancelled; yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"),
+        cancellationReason: str("Given with the cancellation"),
+        cancellation: { type: "object", properties: { cancellationPolicy: cancellationPolicySchema } },
+      },
+    },
+  },
+};
+
+/** links.self is the request as made; next and last the same with another page[offset]; next is empty on the last page. */
+export function pageLinks(request: FastifyRequest, count: number, offset: number, limit: number) {
+  const self = new URL(request.url, `${request.protocol}://${request.host}`);
+  const at = (pageOffset: number) => {
+    const url = new URL(self);
+    url.searchParams.set("page[offset]", String(pageOffset));
+    url.searchParams.set("page[limit]", String(limit));
+    return url.toString();
+  };
+  const lastOffset = count > offset ? offset + Math.floor((count - 1 - offset) / limit) * limit : Math.max(0, Math.floor((count - 1) / limit) * limit);
+  return { self: self.toString(), next: offset + limit < count ? at(offset + limit) : "", last: at(lastOffset) };
+}

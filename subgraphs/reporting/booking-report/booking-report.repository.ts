@@ -1,0 +1,63 @@
+import { and, asc, count, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import type { ReportingVisibility } from "../../../core/reporting-visibility.js";
+import type { Executor } from "../../../drizzle/database.js";
+import { bookingReports } from "../../../drizzle/schema.js";
+import type { Range, ReportQuery, ReportSort } from "./report-query.js";
+
+export type BookingReportRow = typeof bookingReports.$inferSelect;
+
+const t = bookingReports;
+
+function within(column: AnyPgColumn, range: Range): SQL[] {
+  const conditions: SQL[] = [];
+  if (range.from) conditions.push(gte(column, range.from));
+  if (range.until) conditions.push(lt(column, range.until));
+  return conditions;
+}
+
+/** Visibility first, so every query carries the caller's organisation whatever the filters. */
+function where(visibility: ReportingVisibility, query: ReportQuery): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [
+    visibility.organisationId === null ? undefined : eq(t.organisationId, visibility.organisationId),
+    visibility.testModeOnly ? eq(t.testMode, true) : undefined,
+    query.status === undefined ? undefined : eq(t.status, query.status as BookingReportRow["status"]),
+    ...within(t.cancelledAt, query.cancelled),
+    ...within(t.confirmedAt, query.confirmed),
+    ...within(t.bookedAt, query.booked),
+    query.testMode === undefined ? undefined : eq(t.testMode, query.testMode),
+    query.bookingCode === undefined ? undefined : eq(t.bookingCode, query.bookingCode),
+    query.bookingExternalId === undefined ? undefined : eq(t.bookingExternalId, query.bookingExternalId),
+    query.externalClientId === undefined ? undefined : eq(t.externalClientId, query.externalClientId),
+    query.bookingEngineName === undefined ? undefined : eq(t.bookingEngineName, query.bookingEngineName),
+  ];
+  return and(...conditions.filter((c): c is SQL => c !== undefined));
+}
+
+const order = (sort: ReportSort) => (sort === "bookedAt" ? [asc(t.bookedAt), asc(t.bookingId)] : [desc(t.bookedAt), desc(t.bookingId)]);
+
+export const bookingReportRepository = {
+  async page(db: Executor, visibility: ReportingVisibility, query: ReportQuery, sort: ReportSort, offset: number, limit: number) {
+    const condition = where(visibility, query);
+    const [rows, [{ total }]] = await Promise.all([
+      db.select().from(t).where(condition).orderBy(...order(sort)).limit(limit).offset(offset),
+      db.select({ total: count() }).from(t).where(condition),
+    ]);
+    return { rows, total };
+  },
+
+  /** Keyset reads for exports: each row once, however many there are, while bookings keep coming. */
+  async slice(db: Executor, visibility: ReportingVisibility, query: ReportQuery, sort: ReportSort, after: { bookedAt: Date; id: string } | null, limit: number) {
+    const position = after
+      ? sort === "bookedAt"
+        ? sql`(${t.bookedAt}, ${t.bookingId}) > (${after.bookedAt.toISOString()}::timestamptz, ${after.id}::uuid)`
+        : sql`(${t.bookedAt}, ${t.bookingId}) < (${after.bookedAt.toISOString()}::timestamptz, ${after.id}::uuid)`
+      : undefined;
+    return db.select().from(t).where(and(where(visibility, query), position)).orderBy(...order(sort)).limit(limit);
+  },
+
+  async byIds(db: Executor, ids: readonly string[]): Promise<BookingReportRow[]> {
+    return ids.length ? db.select().from(t).where(inArray(t.bookingId, [...ids])) : [];
+  },
+};
+
