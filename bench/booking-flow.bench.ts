@@ -10,7 +10,6 @@ import { parseArgs } from "node:util";
 import { inArray } from "drizzle-orm";
 import { PostgresJsPreparedQuery, PostgresJsSession } from "drizzle-orm/postgres-js/session";
 import { createClient, type Client, type ExecutionResult } from "graphql-ws";
-import postgres from "postgres";
 import WebSocket from "ws";
 import { loadConfig } from "../core/config.js";
 import { createLogger } from "../core/logger.js";
@@ -18,6 +17,7 @@ import { openDatabase } from "../drizzle/database.js";
 import { bookings } from "../drizzle/schema.js";
 import type { EdgeGraph } from "../gateway/gateway.js";
 import { createService, type Service } from "../server/service.js";
+import { freshBenchDatabase } from "./bench-database.js";
 import { everyDay, familySetup, newRef, validAnswers } from "../test/support/booking.js";
 import { productRequest, supplierRequest } from "../test/support/catalogue.js";
 
@@ -433,13 +433,8 @@ const nodeCpuMs = () => {
 };
 
 async function main() {
-  const adminUrl = values["admin-url"];
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  const databaseName = `bench_booking_${new Date().toISOString().replace(/\D/g, "").slice(0, 14)}`;
-  await admin.unsafe(`create database ${databaseName}`);
-  const databaseUrl = new URL(adminUrl);
-  databaseUrl.pathname = `/${databaseName}`;
-  const [{ version: postgresVersion }] = await admin<{ version: string }[]>`select split_part(version(), ' on ', 1) as version`;
+  const benchDatabase = await freshBenchDatabase(values["admin-url"], "bench_booking");
+  const { admin, name: databaseName, url: databaseUrl, version: postgresVersion } = benchDatabase;
   console.log(`database ${databaseName} (${postgresVersion})`);
 
   let child: ChildProcess | undefined;
@@ -447,8 +442,8 @@ async function main() {
   let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
   try {
     instrumentSql();
-    database = await openDatabase({ databaseUrl: databaseUrl.toString(), maxConnections: poolSize });
-    const config = loadConfig({ DATABASE_URL: databaseUrl.toString(), PORT: "0", HOST: "127.0.0.1", SEED_DEMO: "false", LOG_LEVEL: "silent", ROLE: "all" });
+    database = await openDatabase({ databaseUrl: databaseUrl, maxConnections: poolSize });
+    const config = loadConfig({ DATABASE_URL: databaseUrl, PORT: "0", HOST: "127.0.0.1", SEED_DEMO: "false", LOG_LEVEL: "silent", ROLE: "all" });
     // Made inside the worker's scope: the worker's timers, and so its statements, carry it.
     service = await als.run({ source: "worker", layer: "rest" }, () => createService(config, { database: database!, logger: createLogger("silent") }));
     instrumentService(service);
@@ -806,8 +801,7 @@ async function main() {
     }
     await service?.close();
     await database?.close();
-    if (!values["keep-database"]) await admin.unsafe(`drop database if exists ${databaseName} with (force)`);
-    await admin.end();
+    await benchDatabase.close(values["keep-database"]);
   }
 }
 

@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { openDatabase, type Database } from "../drizzle/database.js";
+import { freshBenchDatabase } from "./bench-database.js";
 import { accountOf, templateBooking } from "../test/support/reporting.js";
 import { startStack, type Stack } from "../test/support/stack.js";
 
@@ -189,19 +190,14 @@ async function csvRate(stack: Stack, caller: Caller, databaseUrl: string) {
 }
 
 async function main() {
-  const adminUrl = values["admin-url"];
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  const databaseName = `bench_reporting_${new Date().toISOString().replace(/\D/g, "").slice(0, 14)}`;
-  await admin.unsafe(`create database ${databaseName}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
-  const [{ version }] = await admin<{ version: string }[]>`select split_part(version(), ' on ', 1) as version`;
+  const benchDatabase = await freshBenchDatabase(values["admin-url"], "bench_reporting");
+  const { name: databaseName, url, version } = benchDatabase;
   let database: Database | undefined;
   let stack: Stack | undefined;
-  const bench = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  const bench = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    database = await openDatabase({ databaseUrl: url.toString(), maxConnections: 10 });
-    stack = await startStack({ database, env: { ENVIRONMENT: "production", WORKER_LOOPS: "false", DATABASE_URL: url.toString() } });
+    database = await openDatabase({ databaseUrl: url, maxConnections: 10 });
+    stack = await startStack({ database, env: { ENVIRONMENT: "production", WORKER_LOOPS: "false", DATABASE_URL: url } });
     const { bookingId } = await templateBooking(stack);
     const consumers: { organisationId: number; accountId: string }[] = [];
     const credentials: { username: string; password: string }[] = [];
@@ -228,7 +224,7 @@ async function main() {
     };
     const platformCaller: Caller = { name: "platform (all)", token: async () => (await s.login(operator.username, operator.password)).access_token, visibility: "true" };
     const latency = [...(await listLatency(stack, consumerCaller, bench)), ...(await listLatency(stack, platformCaller, bench))];
-    const exports = [await csvRate(stack, consumerCaller, url.toString()), await csvRate(stack, platformCaller, url.toString())];
+    const exports = [await csvRate(stack, consumerCaller, url), await csvRate(stack, platformCaller, url)];
 
     const cpus = os.cpus();
     const report = [
@@ -248,7 +244,7 @@ async function main() {
       "|---|---|---:|---:|---:|---:|",
       ...latency,
       "",
-      "CSV export (`Accept: text/csv`, every row, slices of 2,000 through the gateway) beside `COPY (the same columns, visibility and order) TO STDOUT` read by one postgres.js connection:",
+      "CSV export (`Accept: text/csv`, every row, slices of 5,000 through the gateway, each slice one CSV string written by the reporting subgraph) beside `COPY (the same columns, visibility and order) TO STDOUT` read by one postgres.js connection:",
       "",
       "| Caller | Rows | Size | REST time | REST rows/s | Raw rows | Raw time | Raw rows/s |",
       "|---|---:|---:|---:|---:|---:|---:|---:|",
@@ -261,8 +257,7 @@ async function main() {
     await stack?.close();
     await database?.close();
     await bench.end();
-    if (!values["keep-database"]) await admin.unsafe(`drop database if exists ${databaseName} with (force)`);
-    await admin.end();
+    await benchDatabase.close(values["keep-database"]);
   }
 }
 

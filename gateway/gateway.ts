@@ -1,5 +1,6 @@
 import { ApolloGateway, type GraphQLDataSource } from "@apollo/gateway";
 import { ApolloServer } from "@apollo/server";
+import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
 import type { GraphQLFormattedError, GraphQLSchema } from "graphql";
 import type { Logger } from "../core/logger.js";
 import type { RunningSubgraph } from "../subgraphs/common/subgraph-server.js";
@@ -60,6 +61,8 @@ export async function startEdgeGraph(options: { supergraphSdl: string; targets: 
     validationRules: [depthLimit(MAX_QUERY_DEPTH)],
     formatError: (formatted, error) => hideUnexpected(formatted, error, edgeLogger),
     logger: edgeLogger,
+    // Answers are per caller: no cache hints for shared HTTP caches (and no per-field hook for them).
+    plugins: [ApolloServerPluginCacheControlDisabled()],
   });
   await server.start();
   if (!apiSchema) throw new Error("gateway started without a schema");

@@ -72,6 +72,7 @@ describe("GET /reporting/v1/bookings: filters", () => {
     ["externalClientId=client1", ["b1", "b3"]],
     ["bookingEngineName=ENGINE_TWO", ["b3", "b4", "b5"]],
     ["bookingEngineName=ENGINE_ONE&status=CANCELLED&confirmedStartDate=2026-03-01", ["b2"]],
+    ["confirmedStartDate=2026-03-01&sort=-bookedAt", ["b7", "b5", "b2", "b1"]],
   ];
   it.each(cases)("?%s takes exactly %j", async (query, expected) => {
     const response = await owner.list(`?${query}`);
@@ -95,6 +96,14 @@ describe("GET /reporting/v1/bookings: filters", () => {
     expect(page.items.map((i: { id: string }) => i.id)).toEqual([b.b2, b.b7]);
     expect(page.items[0]).toMatchObject({ status: "CANCELLED", bookingCode: "CODE-0002", partner: { name: owner.organisationName } });
     expect(page.items[0].product).toMatchObject({ externalId: expect.stringMatching(/^PRD-/), title: { text: "Matterhorn glacier hike" } });
+  });
+
+  it("pages a date-range filter like any other", async () => {
+    const second = await owner.list("?cancelledStartDate=2026-03-01&page[offset]=1&page[limit]=1");
+    expect(ids(second.body)).toEqual([b.b6]);
+    expect(second.body.meta).toMatchObject({ count: 2, page: { count: 1, offset: 1, limit: 1 }, links: { next: "" } });
+    const beyond = await owner.list("?cancelledStartDate=2026-03-01&page[offset]=2");
+    expect(beyond.body).toMatchObject({ meta: { count: 2, page: { count: 0, offset: 2 } }, data: [] });
   });
 
   it("orders by creation, oldest first, or newest first with sort=-bookedAt", async () => {
@@ -353,6 +362,25 @@ describe("CSV export", () => {
     const rows = (await response.text()).trimEnd().split("\r\n").slice(1).map((line) => line.split(",")[0]);
     expect(rows).toHaveLength(4500);
     expect(new Set(rows)).toEqual(new Set(made));
+
+    const slices: string[][] = [];
+    let after: string | null = null;
+    do {
+      const reply = await graphql(
+        `${ctx.stack.url}/graphql`,
+        owner.token,
+        "query ($after: String) { bookingReportExport(after: $after, first: 1000, sort: \"-bookedAt\") { nextCursor csv items { id } } }",
+        { after },
+      );
+      const slice = reply.body.data!.bookingReportExport as { nextCursor: string | null; csv: string; items: { id: string }[] };
+      expect(slice.csv.split("\r\n").slice(0, -1).map((line) => line.split(",")[0])).toEqual(slice.items.map((item) => item.id));
+      slices.push(slice.items.map((item) => item.id));
+      after = slice.nextCursor;
+    } while (after);
+    expect(slices.map((slice) => slice.length)).toEqual([1000, 1000, 1000, 1000, 500]);
+    expect(slices.flat()).toEqual([...rows].reverse());
+    const tampered = await graphql(`${ctx.stack.url}/graphql`, owner.token, '{ bookingReportExport(after: "not-a-cursor") { nextCursor } }');
+    expect(tampered.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [expect.objectContaining({ field: "after" })] });
   });
 
   it("answers a refused request with the JSON error body and an unknown media type with 406", async () => {

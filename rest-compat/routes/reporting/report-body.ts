@@ -1,7 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { arr, bool, int, num, str, type JsonSchema } from "../../json-schema.js";
 import { availabilityOptionSchema, cancellationPolicySchema, withoutNulls } from "../booking-flow/booking-body.js";
-import type { CsvValue } from "../../csv.js";
 
 /** The list item of spec 2 ("Reporting record (list item)"), in the contract's field order. */
 export const REPORT_FIELDS = /* GraphQL */ `
@@ -87,32 +86,6 @@ export function reportDetailBody(report: ReportDetailData) {
     },
   });
 }
-
-/** Columns of the CSV export: the list item's fields, in order. */
-export const CSV_COLUMNS: (keyof ReturnType<typeof reportBody>)[] = [
-  "id",
-  "bookingCode",
-  "bookingExternalId",
-  "externalClientId",
-  "bookingEngineName",
-  "testMode",
-  "status",
-  "bookedAt",
-  "confirmedAt",
-  "voucherCreatedAt",
-  "cancelledAt",
-  "activityStartDate",
-  "priceGross",
-  "priceCurrency",
-  "flowType",
-  "partnerChannelName",
-  "productId",
-];
-
-export const csvValues = (report: ReportData): CsvValue[] => {
-  const body = reportBody(report) as Record<string, CsvValue>;
-  return CSV_COLUMNS.map((column) => body[column]);
-};
 
 const time = (description: string): JsonSchema => ({ type: "string", description: `${description}; UTC yyyy-MM-dd'T'HH:mm:ss'Z'` });
 

@@ -36,13 +36,35 @@ function where(visibility: ReportingVisibility, query: ReportQuery): SQL | undef
 
 const order = (sort: ReportSort) => (sort === "bookedAt" ? [asc(t.bookedAt), asc(t.bookingId)] : [desc(t.bookedAt), desc(t.bookingId)]);
 
+/**
+ * The same order through an expression no index serves: the planner then reads the matches by
+ * the filter's own index and sorts them, instead of walking every booking in creation order.
+ */
+const sortedOrder = (sort: ReportSort) => {
+  const bookedAt = sql`${t.bookedAt} + interval '0 seconds'`;
+  return sort === "bookedAt" ? [asc(bookedAt), asc(t.bookingId)] : [desc(bookedAt), desc(t.bookingId)];
+};
+
+/** Matches that are cheaper to sort than to find by walking the creation order (about 20 ms at 40,000). */
+const SORT_AT_MOST = 50_000;
+
+const hasRange = (range: Range) => range.from !== undefined || range.until !== undefined;
+
 export const bookingReportRepository = {
   async page(db: Executor, visibility: ReportingVisibility, query: ReportQuery, sort: ReportSort, offset: number, limit: number) {
     const condition = where(visibility, query);
-    const [rows, [{ total }]] = await Promise.all([
-      db.select().from(t).where(condition).orderBy(...order(sort)).limit(limit).offset(offset),
-      db.select({ total: count() }).from(t).where(condition),
-    ]);
+    const counted = () => db.select({ total: count() }).from(t).where(condition);
+    // Cancelled and confirmed times correlate with creation in ways the planner cannot see: it may
+    // walk the creation order through months of bookings to find a month's cancellations. Their
+    // count (cheap, from the range index) decides the plan instead.
+    if (hasRange(query.cancelled) || hasRange(query.confirmed)) {
+      const [{ total }] = await counted();
+      if (offset >= total) return { rows: [], total };
+      const ordering = total <= SORT_AT_MOST ? sortedOrder(sort) : order(sort);
+      const rows = await db.select().from(t).where(condition).orderBy(...ordering).limit(limit).offset(offset);
+      return { rows, total };
+    }
+    const [rows, [{ total }]] = await Promise.all([db.select().from(t).where(condition).orderBy(...order(sort)).limit(limit).offset(offset), counted()]);
     return { rows, total };
   },
 

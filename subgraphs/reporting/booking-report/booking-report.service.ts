@@ -4,6 +4,7 @@ import { checkUuid } from "../../../core/uuid.js";
 import type { ReportingContext } from "../loaders.js";
 import { bookingReportRepository, type BookingReportRow } from "./booking-report.repository.js";
 import type { BookingReport, BookingReportFilter, BookingReportPage, BookingReportSlice } from "./booking-report.type.js";
+import { REPORT_CSV_HEADER, reportCsvLine } from "./report-csv.js";
 import { checkPage, checkSort, decodeCursor, encodeCursor, MAX_SLICE, reportQuery } from "./report-query.js";
 
 /** Every booking here is made by the partner's own system through the booking-flow API. */
@@ -57,7 +58,15 @@ export const bookingReportService = {
     const position = after ? decodeCursor(after) : null;
     const rows = await bookingReportRepository.slice(ctx.database.db, visibility, query, order, position, first);
     const last = rows.at(-1);
-    return { items: rows.map(toBookingReport), nextCursor: rows.length === first && last ? encodeCursor(last.bookedAt, last.bookingId) : null };
+    const items = rows.map(toBookingReport);
+    return {
+      items,
+      get csv() {
+        return items.map(reportCsvLine).join("");
+      },
+      csvHeader: REPORT_CSV_HEADER,
+      nextCursor: rows.length === first && last ? encodeCursor(last.bookedAt, last.bookingId) : null,
+    };
   },
 
   /** Another organisation's booking reads as unknown: ids cannot be probed. */

@@ -77,5 +77,7 @@ export class BookingReportPage {
 @ObjectType({ description: "A run of reports after a cursor, for exports that read every row once" })
 export class BookingReportSlice {
   @Field(() => [BookingReport]) items!: BookingReport[];
+  @Field(() => String, { description: "The items as CSV lines (RFC 4180, CRLF, spreadsheet-safe cells), without the header" }) csv!: string;
+  @Field(() => String, { description: "The CSV header line: the list item's field names in the contract's order" }) csvHeader!: string;
   @Field(() => String, { nullable: true, description: "Pass as `after` for the next slice; null after the last" }) nextCursor!: string | null;
 }
