@@ -1,13 +1,7 @@
 import { Directive, Field, Float, InputType, Int, ObjectType } from "type-graphql";
+import { ProductReference } from "../../common/product-reference.js";
 import { JSONObjectScalar } from "../../common/json-scalars.js";
 import { Availability, Money } from "../availability/availability.type.js";
-
-/** Owned by the catalogue; a booking names its product by key and the gateway resolves the rest. */
-@ObjectType("Product")
-@Directive('@key(fields: "id", resolvable: false)')
-export class ProductReference {
-  @Field(() => Int) id!: number;
-}
 
 @ObjectType({ description: "A question to answer (spec 2, Question); follow-ups nest to any depth" })
 export class Question {

@@ -1,12 +1,6 @@
 import { Directive, Field, Float, InputType, Int, ObjectType } from "type-graphql";
+import { ProductReference } from "../../common/product-reference.js";
 import { OrganisationReference } from "../reporting-access/reporting-access.type.js";
-
-/** Owned by the catalogue; a report names its product by key and the gateway resolves the rest. */
-@ObjectType("Product")
-@Directive('@key(fields: "id", resolvable: false)')
-export class ProductReference {
-  @Field(() => Int) id!: number;
-}
 
 @ObjectType("ReportPrice")
 export class ReportPrice {
