@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from "../core/config.js";
-import { createService } from "./service.js";
+import { createService, type Service } from "./service.js";
 import { GRAPHQL_PATH } from "./edge.js";
 import { CONSOLE_PREFIX } from "../rest-compat/rest-compat.plugin.js";
 
@@ -16,7 +16,27 @@ async function main() {
     }
     throw error;
   }
-  const service = await createService(config);
+  // Signals are handled from the start: the worker claims jobs as soon as the service exists, before
+  // it listens, and a SIGTERM then must stop it cleanly rather than kill it mid-transaction.
+  let service: Service | undefined;
+  let stopping: string | undefined;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = signal;
+    const force = setTimeout(() => {
+      console.error("shutdown took too long; exiting");
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    // During start-up the service is closed as soon as it exists (below).
+    if (service) await stop(service, signal);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  console.log(`activities service starting: role ${config.role}`);
+
+  service = await createService(config);
+  if (stopping) return stop(service, stopping);
   await service.listen();
   const base = config.publicUrl;
   const lines = [`activities service: role ${config.role}, ${config.environment}, ${service.database.driver}${service.database.driver === "pglite" ? ` (${config.dataDir})` : ""}`];
@@ -44,27 +64,17 @@ async function main() {
     );
   }
   console.log(lines.join("\n"));
+}
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    service.logger.info({ signal }, "shutting down");
-    const force = setTimeout(() => {
-      service.logger.error("shutdown took too long; exiting");
-      process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
-    force.unref();
-    try {
-      await service.close();
-      process.exit(0);
-    } catch (error) {
-      service.logger.error({ err: error }, "shutdown failed");
-      process.exit(1);
-    }
-  };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
+async function stop(service: Service, signal: string): Promise<void> {
+  service.logger.info({ signal }, "shutting down");
+  try {
+    await service.close();
+    process.exit(0);
+  } catch (error) {
+    service.logger.error({ err: error }, "shutdown failed");
+    process.exit(1);
+  }
 }
 
 main().catch((error) => {

@@ -101,6 +101,14 @@ describe("npm start: one process on the embedded database", () => {
     }
   }, 120_000);
 
+  it("stops cleanly on SIGTERM while it is still starting", async () => {
+    const starting = start({ DATA_DIR: "memory", PORT: String(await freePort()) });
+    await until("the start-up line", async () => (starting.output().includes("activities service starting") ? true : undefined));
+    starting.child.kill("SIGTERM");
+    expect(await starting.exited).toBe(0);
+    expect(starting.output()).not.toContain("GraphQL (HTTP and graphql-ws)");
+  }, 60_000);
+
   it("refuses to start on a wrong setting, naming the variable", async () => {
     const bad = start({ DATA_DIR: "memory", PORT: "not-a-port" });
     expect(await bad.exited).toBe(1);
