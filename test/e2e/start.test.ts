@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { openOwnTestDatabase } from "../support/stack.js";
 
 /** The real entry point, as `npm start` runs it, in child processes. */
 const root = path.resolve(import.meta.dirname, "../..");
@@ -21,7 +22,8 @@ function start(env: Record<string, string>, args: string[] = []): Running {
   let text = "";
   child.stdout!.on("data", (chunk) => (text += chunk));
   child.stderr!.on("data", (chunk) => (text += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  // "close", not "exit": only then has all the child's output been read.
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   return { child, output: () => text, exited };
 }
 
@@ -125,7 +127,11 @@ describe("npm start: one process on the embedded database", () => {
 if (process.env.DATABASE_URL) {
   describe("scale-out: each role its own process against PostgreSQL", () => {
     it("serves the graph through an edge whose subgraphs run as separate processes", async () => {
-      const databaseUrl = process.env.DATABASE_URL!;
+      // Its own database, migrated here once: other test files' workers share the suite's
+      // database and would otherwise confirm this test's booking in place of its worker process.
+      const own = await openOwnTestDatabase();
+      await own.database.close();
+      const databaseUrl = own.url!;
       const ports = { catalogue: await freePort(), booking: await freePort(), reporting: await freePort(), edge: await freePort(), worker: await freePort() };
       const url = (role: keyof typeof ports) => `http://127.0.0.1:${ports[role]}`;
       const processes: Running[] = [];
@@ -232,7 +238,9 @@ if (process.env.DATABASE_URL) {
       } finally {
         const codes = await Promise.all(processes.map(stopAndWait));
         // Each role stops cleanly on SIGTERM; the logs of any that did not say why.
-        const unclean = processes.flatMap((p, i) => (codes[i] === 0 ? [] : [`exit ${codes[i]}:\n${p.output().slice(-3000)}`]));
+        const roles = ["catalogue", "booking", "reporting", "worker", "edge"];
+        const unclean = processes.flatMap((p, i) => (codes[i] === 0 ? [] : [`${roles[i]} exit ${codes[i]} (${p.child.signalCode}):\n${p.output().slice(-3000)}`]));
+        await own.drop();
         expect(unclean, unclean.join("\n---\n")).toEqual([]);
       }
     }, 180_000);

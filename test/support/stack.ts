@@ -150,7 +150,7 @@ export function useStack(options: { clock?: Clock; env?: Record<string, string>;
  * their worker would otherwise expire or confirm other files' bookings at the wrong time.
  * PGlite databases are per file already.
  */
-export async function openOwnTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+export async function openOwnTestDatabase(): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
   const base = process.env.DATABASE_URL;
   if (!base) return { database: await openTestDatabase(), drop: async () => {} };
   const name = `test_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
@@ -161,6 +161,7 @@ export async function openOwnTestDatabase(): Promise<{ database: Database; drop:
   const database = await openDatabase({ databaseUrl: url.toString(), dataDir: "memory", maxConnections: 8 });
   return {
     database,
+    url: url.toString(),
     drop: async () => {
       await admin.unsafe(`drop database if exists ${name} with (force)`);
       await admin.end();
