@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLRequest } from "@apollo/server";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 
 /**
  * Serves an Apollo Server on a Fastify route. Small enough to own, so Fastify and Apollo Server
@@ -11,6 +11,7 @@ export function mountApollo<TContext extends BaseContext>(
   path: string,
   server: ApolloServer<TContext>,
   context: (request: FastifyRequest) => Promise<TContext>,
+  routeOptions: Partial<RouteOptions> = {},
 ): void {
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const headers = new HeaderMap();
@@ -30,5 +31,5 @@ export function mountApollo<TContext extends BaseContext>(
     // Incremental delivery (@defer): stream the chunks as they come.
     return reply.send(Readable.from(response.body.asyncIterator));
   };
-  app.route({ method: ["GET", "POST"], url: path, handler, schema: { hide: true } });
+  app.route({ ...routeOptions, method: ["GET", "POST"], url: path, handler, schema: { hide: true } });
 }

@@ -26,7 +26,19 @@ const environmentSchema = z.object({
     errorMap: () => ({ message: "must be sandbox or production" }),
   }).default("sandbox"),
   AUTH_REALM: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1 to 64 letters, digits, - or _").default("activities"),
-  SEED_DEMO: booleanFromEnv.default("true"),
+  SEED_DEMO: booleanFromEnv.optional(),
+  GRAPHQL_INTROSPECTION: booleanFromEnv.optional(),
+  GRAPHQL_SUGGESTIONS: booleanFromEnv.optional(),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/, "must be true, false, or the comma-separated addresses/CIDR ranges of the proxies")
+    .default("false"),
+  SIGN_IN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(1).max(1_000_000).default(10),
+  SIGN_IN_MAX_FAILURES_PER_ADDRESS: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(1).max(1_000_000).default(100),
+  SIGN_IN_WINDOW_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).int().min(1).max(86_400).default(900),
+  API_RATE_LIMIT: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(0).max(10_000_000).default(1200),
+  API_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).int().min(1).max(3600).default(60),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(0).max(3_600_000).default(15_000),
   WORKER_LOOPS: booleanFromEnv.default("true"),
   ROLE: z.enum(processRoles, { errorMap: () => ({ message: `must be one of ${processRoles.join(", ")}` }) }).default("all"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -46,7 +58,21 @@ export interface Config {
   dataDir: string;
   environment: "sandbox" | "production";
   authRealm: string;
+  /** Demo accounts and catalogue on first start: the sandbox default; production only when asked. */
   seedDemo: boolean;
+  /** What clients may learn of the schema: on in the sandbox, off in production unless configured. */
+  graphql: { introspection: boolean; suggestions: boolean };
+  /**
+   * Whose X-Forwarded-* headers to believe (Fastify's trustProxy): none by default, so a caller
+   * cannot choose the address it is throttled by. Links never use them: they come from PUBLIC_URL.
+   */
+  trustProxy: boolean | string;
+  /** PostgreSQL statement_timeout of every pooled connection, in ms (0: none). */
+  statementTimeoutMs: number;
+  /** Failed sign-ins allowed per username and per client address in a sliding window. */
+  signIn: { maxFailuresPerAccount: number; maxFailuresPerAddress: number; windowSeconds: number };
+  /** API requests (REST, GraphQL over HTTP and graphql-ws) per account per window; 0: no limit. */
+  apiRateLimit: { requests: number; windowSeconds: number };
   /** The worker runs its tasks on timers; off, they run only when asked (tests that move the clock). */
   workerLoops: boolean;
   role: ProcessRole;
@@ -93,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     }
   }
   if (problems.length) throw new ConfigError(problems);
+  const sandbox = e.ENVIRONMENT === "sandbox";
 
   return {
     port: e.PORT,
@@ -102,13 +129,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     dataDir: e.DATA_DIR === "memory" ? "memory" : path.resolve(e.DATA_DIR),
     environment: e.ENVIRONMENT,
     authRealm: e.AUTH_REALM,
-    seedDemo: e.SEED_DEMO,
+    seedDemo: e.SEED_DEMO ?? sandbox,
+    graphql: { introspection: e.GRAPHQL_INTROSPECTION ?? sandbox, suggestions: e.GRAPHQL_SUGGESTIONS ?? sandbox },
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
+    statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    signIn: {
+      maxFailuresPerAccount: e.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
+      maxFailuresPerAddress: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
+      windowSeconds: e.SIGN_IN_WINDOW_SECONDS,
+    },
+    apiRateLimit: { requests: e.API_RATE_LIMIT, windowSeconds: e.API_RATE_LIMIT_WINDOW_SECONDS },
     workerLoops: e.WORKER_LOOPS,
     role: e.ROLE,
     logLevel: e.LOG_LEVEL,
     passwordSetupTtlSeconds: e.PASSWORD_SETUP_TTL_HOURS * 3600,
     subgraphUrls: { catalogue: e.CATALOGUE_URL, booking: e.BOOKING_URL, reporting: e.REPORTING_URL },
   };
+}
+
+function trustProxyOf(value: string): boolean | string {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  return value;
 }
 
 function readFlag(argv: string[], flag: string): string | undefined {

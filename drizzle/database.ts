@@ -41,7 +41,17 @@ export interface DatabaseOptions {
   maxConnections?: number;
   /** Called with every SQL statement the service runs (tests count them to catch N+1 queries). */
   onQuery?: (query: string) => void;
+  /**
+   * PostgreSQL: a statement running longer is cancelled (SQLSTATE 57014), so one heavy request
+   * cannot hold a pooled connection for others; 0 or absent: no limit. Migrations run without it.
+   * PGlite runs statements on the process's own thread and cannot interrupt them (it ignores
+   * statement_timeout): there, the operation limits are what bound a request's work.
+   */
+  statementTimeoutMs?: number;
 }
+
+/** A transaction left open without a statement (a stalled caller) gives its locks back after this. */
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 
@@ -87,6 +97,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const client = postgres(url, {
     max: options.maxConnections ?? 10,
     onnotice: () => {},
+    connection: {
+      statement_timeout: options.statementTimeoutMs ?? 0,
+      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
   });
   const db = drizzlePostgres(client, { schema, logger: queryLogger(options) }) as unknown as Db;
   if (options.migrate !== false) {

@@ -19,6 +19,8 @@ export interface EventChannel {
 /** Channels the service uses; one place so that publishers and listeners cannot drift apart. */
 export const channels = {
   bookingEvents: "booking_events",
+  /** Sessions revoked and accounts disabled: every process stops accepting their tokens. */
+  identityEvents: "identity_events",
 } as const;
 
 const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;

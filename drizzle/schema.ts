@@ -312,6 +312,20 @@ export const productTaxonomies = pgTable(
 );
 
 /** Service-wide secrets (e.g. the key that signs import cursors), made once and shared by every replica. */
+/**
+ * Failed sign-ins, one row per key they count against (`account:<username>`, `address:<ip>`):
+ * shared by every replica, so throttling cannot be sidestepped by spreading guesses over them.
+ */
+export const signInFailures = pgTable(
+  "sign_in_failures",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    key: text("key").notNull(),
+    failedAt: utc("failed_at").notNull(),
+  },
+  (t) => [index("sign_in_failures_key_time").on(t.key, t.failedAt)],
+);
+
 export const serviceSecrets = pgTable("service_secrets", {
   name: text("name").primaryKey(),
   secret: text("secret").notNull(),

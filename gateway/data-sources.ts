@@ -3,6 +3,7 @@ import type { GatewayGraphQLResponse } from "@apollo/server-gateway-interface";
 import { GraphQLError } from "graphql";
 import type { RunningSubgraph } from "../subgraphs/common/subgraph-server.js";
 import { type EdgeContext, forwardedHeaders } from "./edge-context.js";
+import { GATEWAY_CREDENTIAL_HEADER, type GatewayCredential } from "./gateway-credential.js";
 
 /**
  * Calls a subgraph's own Apollo Server in the same process. The subgraph still builds its
@@ -31,10 +32,21 @@ export class InProcessDataSource implements GraphQLDataSource<EdgeContext> {
   }
 }
 
-/** Calls a subgraph run as its own role over HTTP, forwarding the caller's token. */
+/**
+ * Calls a subgraph run as its own role over HTTP, forwarding the caller's token with the
+ * gateway's signed credential: subgraphs answer nobody else.
+ */
 export class ForwardingRemoteDataSource extends RemoteGraphQLDataSource<EdgeContext> {
+  constructor(
+    config: ConstructorParameters<typeof RemoteGraphQLDataSource<EdgeContext>>[0],
+    private readonly credential: GatewayCredential,
+  ) {
+    super(config);
+  }
+
   override willSendRequest({ request, context }: Parameters<NonNullable<RemoteGraphQLDataSource<EdgeContext>["willSendRequest"]>>[0]) {
     if (!context?.token) return;
     for (const [name, value] of Object.entries(forwardedHeaders(context as EdgeContext))) request.http?.headers.set(name, value);
+    request.http?.headers.set(GATEWAY_CREDENTIAL_HEADER, this.credential.sign(context.token));
   }
 }

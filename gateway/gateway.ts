@@ -7,15 +7,14 @@ import type { RunningSubgraph } from "../subgraphs/common/subgraph-server.js";
 import { hideUnexpected } from "../subgraphs/common/subgraph-server.js";
 import type { SubgraphName } from "../subgraphs/subgraphs.js";
 import { ForwardingRemoteDataSource, InProcessDataSource } from "./data-sources.js";
-import { depthLimit } from "./depth-limit.js";
 import type { EdgeContext } from "./edge-context.js";
-
-export const MAX_QUERY_DEPTH = 12;
+import type { GatewayCredential } from "./gateway-credential.js";
+import { apolloLimitOptions } from "./operation-limits.js";
 
 /** Where the gateway finds each subgraph: in this process, or at a URL when run as separate roles. */
 export type SubgraphTargets =
   | { kind: "in-process"; subgraphs: Record<SubgraphName, RunningSubgraph> }
-  | { kind: "remote"; urls: Record<SubgraphName, string> };
+  | { kind: "remote"; urls: Record<SubgraphName, string>; credential: GatewayCredential };
 
 export interface OperationRequest {
   query: string;
@@ -37,8 +36,20 @@ export interface EdgeGraph {
   stop(): Promise<void>;
 }
 
+/** What clients may learn of the schema (both off in production unless configured). */
+export interface SchemaDisclosure {
+  introspection: boolean;
+  /** "Did you mean …?" in validation errors: they name fields a caller did not know of. */
+  suggestions: boolean;
+}
+
 /** @apollo/gateway on the static supergraph composed in code, served by the edge's Apollo Server. */
-export async function startEdgeGraph(options: { supergraphSdl: string; targets: SubgraphTargets; logger: Logger }): Promise<EdgeGraph> {
+export async function startEdgeGraph(options: {
+  supergraphSdl: string;
+  targets: SubgraphTargets;
+  logger: Logger;
+  disclosure: SchemaDisclosure;
+}): Promise<EdgeGraph> {
   const { targets, logger } = options;
   let apiSchema: GraphQLSchema | undefined;
   const gateway = new ApolloGateway({
@@ -47,22 +58,26 @@ export async function startEdgeGraph(options: { supergraphSdl: string; targets: 
     buildService: ({ name, url }): GraphQLDataSource<EdgeContext> => {
       const subgraph = name as SubgraphName;
       if (targets.kind === "in-process") return new InProcessDataSource(targets.subgraphs[subgraph]);
-      return new ForwardingRemoteDataSource({ url: targets.urls[subgraph] ?? url });
+      return new ForwardingRemoteDataSource({ url: targets.urls[subgraph] ?? url }, targets.credential);
     },
   });
   gateway.onSchemaLoadOrUpdate(({ apiSchema: schema }) => {
     apiSchema = schema;
   });
   const edgeLogger = logger.child({ component: "gateway" });
+  const { limitPlugins, ...limits } = apolloLimitOptions<EdgeContext>("edge");
   const server = new ApolloServer<EdgeContext>({
     gateway,
-    introspection: true,
+    ...limits,
+    introspection: options.disclosure.introspection,
+    hideSchemaDetailsFromClientErrors: !options.disclosure.suggestions,
     includeStacktraceInErrorResponses: false,
-    validationRules: [depthLimit(MAX_QUERY_DEPTH)],
     formatError: (formatted, error) => hideUnexpected(formatted, error, edgeLogger),
     logger: edgeLogger,
+    // The process stops its servers itself, in order, after the HTTP requests have drained.
+    stopOnTerminationSignals: false,
     // Answers are per caller: no cache hints for shared HTTP caches (and no per-field hook for them).
-    plugins: [ApolloServerPluginCacheControlDisabled()],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ...limitPlugins],
   });
   await server.start();
   if (!apiSchema) throw new Error("gateway started without a schema");

@@ -5,6 +5,7 @@ import type { Database } from "../drizzle/database.js";
 import { channels } from "../drizzle/events.js";
 import { accountRepository as repo, type AccountRow, type OrganisationRow } from "./account.repository.js";
 import { hashPassword, passwordProblem } from "./passwords.js";
+import { publishRevocation } from "./session-revocations.js";
 import { newSecret, secretHash } from "./tokens.js";
 
 /** A refused account operation; the message says which input is wrong and why. */
@@ -148,7 +149,11 @@ export class AccountService {
     if (!account) throw new AccountError("NOT_FOUND", `no account named ${username}`);
     if (!account.disabledAt) {
       const now = this.settings.clock.now();
-      await repo.update(this.database.db, account.id, { disabledAt: now, updatedAt: now });
+      // Every process stops accepting the account's tokens once this commits.
+      await this.database.db.transaction(async (tx) => {
+        await repo.update(tx, account.id, { disabledAt: now, updatedAt: now });
+        await publishRevocation(this.database, tx, { kind: "account", accountId: account.id });
+      });
       return { ...account, disabledAt: now };
     }
     return account;

@@ -38,7 +38,7 @@ export async function identityRoutes(app: FastifyInstance, options: { identity: 
         const username = field("username");
         const password = field("password");
         if (!username || !password) throw new OAuthError("invalid_request", "Missing parameter: username and password are required");
-        return await identity.tokens.passwordGrant(username, password, field("scope"));
+        return await identity.tokens.passwordGrant(username, password, field("scope"), request.ip);
       }
       if (grantType === "refresh_token") {
         const refreshToken = field("refresh_token");
@@ -49,6 +49,7 @@ export async function identityRoutes(app: FastifyInstance, options: { identity: 
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
       if (error.status === 401) reply.header("www-authenticate", 'Basic realm="content-partner-api"');
+      if (error.retryAfterSeconds !== undefined) reply.header("retry-after", String(error.retryAfterSeconds));
       return reply.code(error.status).send({ error: error.error, error_description: error.description });
     }
   });

@@ -2,6 +2,8 @@ import type { Clock } from "../core/clock.js";
 import type { Config } from "../core/config.js";
 import type { Database } from "../drizzle/database.js";
 import { AccountService } from "./account.service.js";
+import { SessionRevocations } from "./session-revocations.js";
+import { SignInThrottle } from "./sign-in-throttle.js";
 import { SigningKeyStore } from "./signing-keys.js";
 import { TokenService } from "./token.service.js";
 import { TokenVerifier } from "./token-verifier.js";
@@ -10,6 +12,8 @@ import { TokenVerifier } from "./token-verifier.js";
 export interface Identity {
   keys: SigningKeyStore;
   verifier: TokenVerifier;
+  /** Started by processes that verify tokens (not the worker, not the CLI). */
+  revocations: SessionRevocations;
   tokens: TokenService;
   accounts: AccountService;
   paths: IdentityPaths;
@@ -39,11 +43,13 @@ export function createIdentity(config: Config, database: Database, clock: Clock)
   const paths = identityPaths(config.authRealm);
   const issuer = () => `${config.publicUrl}${paths.realmBase}`;
   const keys = new SigningKeyStore(database.db, config.environment);
+  const revocations = new SessionRevocations(database, clock);
   return {
     keys,
     paths,
-    verifier: new TokenVerifier(keys, { issuer, environment: config.environment, clock }),
-    tokens: new TokenService(database, keys, { clock, environment: config.environment, issuer }),
+    revocations,
+    verifier: new TokenVerifier(keys, { issuer, environment: config.environment, clock }, revocations),
+    tokens: new TokenService(database, keys, { clock, environment: config.environment, issuer, throttle: new SignInThrottle(database.db, config.signIn) }),
     accounts: new AccountService(database, {
       clock,
       passwordSetupTtlSeconds: config.passwordSetupTtlSeconds,

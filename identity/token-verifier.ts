@@ -2,6 +2,7 @@ import { errors, jwtVerify, type JWTPayload } from "jose";
 import type { Caller } from "../core/caller.js";
 import type { Clock } from "../core/clock.js";
 import { isRole } from "../core/roles.js";
+import type { SessionRevocations } from "./session-revocations.js";
 import { SIGNING_ALGORITHM, type SigningKeyStore } from "./signing-keys.js";
 
 export const ACCESS_TOKEN_AUDIENCE = "activities-api";
@@ -33,6 +34,8 @@ export class TokenVerifier {
   constructor(
     private readonly keys: SigningKeyStore,
     private readonly settings: { issuer: () => string; environment: "sandbox" | "production"; clock: Clock },
+    /** Ended sessions and disabled accounts, whose tokens are refused before they expire. */
+    private readonly revocations?: SessionRevocations,
   ) {}
 
   async verify(token: string): Promise<Caller> {
@@ -60,6 +63,8 @@ export class TokenVerifier {
     if (payload.env !== this.settings.environment) {
       throw new InvalidTokenError(`token was issued for the ${payload.env} environment`);
     }
+    const revoked = this.revocations?.reasonAgainst({ sessionId: payload.sid!, accountId: payload.sub! });
+    if (revoked) throw new InvalidTokenError(revoked === "account disabled" ? "the account is disabled" : "the session has been revoked");
     const tokenRoles = payload.realm_access?.roles ?? [];
     return {
       accountId: payload.sub!,

@@ -5,7 +5,9 @@ import { epochSeconds, type Clock } from "../core/clock.js";
 import { grantableScopes } from "../core/roles.js";
 import type { Database } from "../drizzle/database.js";
 import { accountRepository } from "./account.repository.js";
-import { verifyPassword } from "./passwords.js";
+import { PasswordHashingBusy, verifyPassword } from "./passwords.js";
+import { publishRevocation } from "./session-revocations.js";
+import { SignInThrottled, type SignInThrottle } from "./sign-in-throttle.js";
 import { refreshTokenRepository as refreshRepo } from "./refresh-token.repository.js";
 import { SIGNING_ALGORITHM, type SigningKeyStore } from "./signing-keys.js";
 import { ACCESS_TOKEN_AUDIENCE } from "./token-verifier.js";
@@ -30,9 +32,19 @@ export interface TokenResponse {
 /** An OAuth 2.0 error (RFC 6749 section 5.2), carried to the token endpoint as is. */
 export class OAuthError extends Error {
   constructor(
-    readonly error: "invalid_request" | "invalid_client" | "invalid_grant" | "unsupported_grant_type" | "unauthorized_client" | "invalid_scope",
+    readonly error:
+      | "invalid_request"
+      | "invalid_client"
+      | "invalid_grant"
+      | "unsupported_grant_type"
+      | "unauthorized_client"
+      | "invalid_scope"
+      | "slow_down"
+      | "temporarily_unavailable",
     readonly description: string,
-    readonly status: 400 | 401 = 400,
+    readonly status: 400 | 401 | 429 | 503 = 400,
+    /** Seconds to wait before asking again (429 and 503 answers carry it as Retry-After). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(description);
     this.name = "OAuthError";
@@ -45,6 +57,7 @@ export interface TokenServiceSettings {
   clock: Clock;
   environment: Environment;
   issuer: () => string;
+  throttle: SignInThrottle;
 }
 
 export class TokenService {
@@ -54,11 +67,30 @@ export class TokenService {
     private readonly settings: TokenServiceSettings,
   ) {}
 
-  /** `requestedScope`: the space-separated `scope` form field; absent means every scope the roles allow. */
-  async passwordGrant(username: string, password: string, requestedScope?: string): Promise<TokenResponse> {
-    const account = await accountRepository.byUsername(this.database.db, username);
-    const valid = await verifyPassword(account?.passwordHash, password);
+  /**
+   * `requestedScope`: the space-separated `scope` form field; absent means every scope the roles
+   * allow. `clientAddress`: where the request came from, for throttling guesses.
+   */
+  async passwordGrant(username: string, password: string, requestedScope: string | undefined, clientAddress: string): Promise<TokenResponse> {
+    const { throttle, clock } = this.settings;
+    const guard = {
+      admit: () => throttle.check(username, clientAddress, clock.now()),
+      recordFailure: () => throttle.recordFailure(username, clientAddress, clock.now()),
+    };
+    let valid: boolean;
+    let account: Awaited<ReturnType<typeof accountRepository.byUsername>>;
+    try {
+      // Refused at once when over the limit, and judged again once a hashing slot is free.
+      await guard.admit();
+      account = await accountRepository.byUsername(this.database.db, username);
+      valid = await verifyPassword(account?.passwordHash, password, guard);
+    } catch (error) {
+      if (error instanceof SignInThrottled) throw new OAuthError("slow_down", error.message, 429, error.retryAfterSeconds);
+      if (error instanceof PasswordHashingBusy) throw new OAuthError("temporarily_unavailable", error.message, 503, 1);
+      throw error;
+    }
     if (!account || !valid) throw new OAuthError("invalid_grant", "Invalid user credentials");
+    await throttle.recordSuccess(username);
     if (account.disabledAt) throw new OAuthError("invalid_grant", "Account disabled");
     const scope = grantedScope(account.roles, requestedScope);
     const now = this.settings.clock.now();
@@ -81,6 +113,7 @@ export class TokenService {
       if (row.usedAt) {
         // Replay of a rotated token: whoever holds the chain may be an attacker, so end it (RFC 6819 5.2.2.3).
         await refreshRepo.revokeSession(tx, row.sessionId);
+        await publishRevocation(this.database, tx, { kind: "session", sessionId: row.sessionId, accountId: row.accountId, endsAt: row.expiresAt.getTime() });
         return new OAuthError("invalid_grant", "Refresh token has already been used; the session is revoked");
       }
       if (row.expiresAt <= now) return new OAuthError("invalid_grant", "Session max lifespan reached (30 minutes after sign-in)");

@@ -10,6 +10,8 @@ const statusOfCode: Record<string, number> = {
   CONFLICT: 409,
   GONE: 410,
   NO_LONGER_AVAILABLE: 500,
+  TOO_MANY_REQUESTS: 429,
+  OPERATION_TIMEOUT: 503,
 };
 
 /**

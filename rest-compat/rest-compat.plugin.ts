@@ -1,11 +1,10 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import type { Config } from "../core/config.js";
 import type { EdgeGraph } from "../gateway/gateway.js";
 import type { IdentityPaths } from "../identity/identity.js";
-import { bearerToken, InvalidTokenError, type TokenVerifier } from "../identity/token-verifier.js";
-import { errorBodySchema, RestError } from "./error-body.js";
+import { errorBodySchema } from "./error-body.js";
 import { registerRestRoute } from "./rest-route.js";
 import { restRoutes } from "./routes/index.js";
 import { registerVoucherRoute } from "./routes/booking-flow/voucher.route.js";
@@ -47,32 +46,22 @@ export async function registerOpenApi(app: FastifyInstance, options: { config: C
   await app.register(swaggerUi, {
     routePrefix: CONSOLE_PREFIX,
     uiConfig: { persistAuthorization: true, displayRequestDuration: true },
+    // The console's own policy; without upgrade-insecure-requests, which breaks it on plain-HTTP sandboxes.
+    staticCSP: true,
+    transformStaticCSP: (header: string) => header.replace(/\s*upgrade-insecure-requests;?/, ""),
     initOAuth: { clientId: "content-partner-api", usePkceWithAuthorizationCodeGrant: false },
   });
 }
 
-/** Every REST route, behind the bearer-token check; answers in the one REST error body. */
+/** Every REST route, behind the API's access hook (bearer token, rate); answers in the one REST error body. */
 export async function restCompatPlugin(
   app: FastifyInstance,
-  options: { graph: EdgeGraph; verifier: TokenVerifier; linkContext: (requestId: string) => Promise<EdgeContext> },
+  options: { graph: EdgeGraph; access: onRequestAsyncHookHandler; linkContext: (requestId: string) => Promise<EdgeContext>; publicUrl: () => string },
 ) {
-  app.addHook("onRequest", async (request) => {
-    if (request.routeOptions.config?.public) return;
-    const token = bearerToken(request.headers.authorization);
-    if (!token) throw new RestError(401, "UNAUTHENTICATED", "A bearer access token is required (Authorization: Bearer <token>)");
-    try {
-      const caller = await options.verifier.verify(token);
-      request.edgeContext = {
-        caller,
-        token,
-        requestId: String(request.id),
-        acceptLanguage: request.headers["accept-language"],
-      };
-    } catch (error) {
-      if (error instanceof InvalidTokenError) throw new RestError(401, "UNAUTHENTICATED", `Invalid access token: ${error.message}`);
-      throw error;
-    }
-  });
+  app.addHook("onRequest", options.access);
+  // Links in answers (paging) are built from the configured public address, never from a
+  // caller's Host or X-Forwarded-Host.
+  app.decorateRequest("publicUrl", { getter: options.publicUrl });
   for (const route of restRoutes) registerRestRoute(app, options.graph, route);
   registerVoucherRoute(app, options.graph, options.linkContext);
 }

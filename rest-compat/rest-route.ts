@@ -10,6 +10,8 @@ declare module "fastify" {
   interface FastifyRequest {
     /** Set by the REST layer's authentication hook for every protected route. */
     edgeContext?: EdgeContext;
+    /** The service's configured public base URL (PUBLIC_URL): links in answers start with it. */
+    readonly publicUrl: string;
   }
   interface FastifyContextConfig {
     /** Reachable without a bearer token. */
@@ -50,7 +52,9 @@ const documentedErrors = {
   400: errorReference("Bad request or validation failure"),
   401: errorReference("No valid bearer token"),
   403: errorReference("Authenticated but not permitted"),
+  429: errorReference("The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)"),
   500: errorReference("Internal server error"),
+  503: errorReference("OPERATION_TIMEOUT: the operation took longer than the service allows"),
 };
 
 /**
@@ -103,6 +107,18 @@ async function streamCsv(csv: CsvExport, request: FastifyRequest, reply: Fastify
     .type(`${CSV_TYPE}; charset=utf-8`)
     .header("content-disposition", `attachment; filename="${csv.filename(request)}"`)
     .send(Readable.from(rest()));
+}
+
+/**
+ * The request as an absolute link under the configured public address (a path prefix of
+ * PUBLIC_URL kept, for a proxy that strips it); the caller's Host and forwarded headers play no part.
+ */
+export function selfLink(request: FastifyRequest): URL {
+  const { pathname, search } = new URL(request.url, "http://request.invalid");
+  const link = new URL(request.publicUrl);
+  link.pathname = `${link.pathname.replace(/\/$/, "")}${pathname}`;
+  link.search = search;
+  return link;
 }
 
 /** The {pageNumber, resultsPerPage, totalResults, items} page the list operations answer with. */

@@ -1,20 +1,22 @@
 import { randomUUID } from "node:crypto";
-import type { FastifyInstance } from "fastify";
-import { unauthenticated } from "../core/errors.js";
+import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import type { Clock } from "../core/clock.js";
 import type { Config } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import type { Database } from "../drizzle/database.js";
 import type { EdgeContext } from "../gateway/edge-context.js";
 import { startEdgeGraph, type EdgeGraph, type SubgraphTargets } from "../gateway/gateway.js";
+import { GatewayCredential } from "../gateway/gateway-credential.js";
 import { edgeSubscriptions } from "../gateway/subscriptions/edge-subscriptions.js";
 import { SubscriptionEngine } from "../gateway/subscriptions/subscription-engine.js";
 import { attachGraphqlWs } from "../gateway/subscriptions/ws-server.js";
 import { identityRoutes } from "../identity/identity.routes.js";
 import type { Identity } from "../identity/identity.js";
-import { bearerToken, InvalidTokenError } from "../identity/token-verifier.js";
 import { mountApollo } from "../core/apollo-fastify.js";
 import { registerOpenApi, restCompatPlugin } from "../rest-compat/rest-compat.plugin.js";
+import { sendError } from "../rest-compat/error-body.js";
+import { apiAccessHook, graphqlRefusal } from "./api-access.js";
+import { AccountRateLimiter } from "./rate-limit.js";
 import { composeGraph } from "../schema/compose.js";
 import { startSubgraph, type RunningSubgraph } from "../subgraphs/common/subgraph-server.js";
 import { subgraphDefinitions, subgraphNames, type SubgraphName } from "../subgraphs/subgraphs.js";
@@ -44,14 +46,15 @@ export interface Edge {
 
 /**
  * The edge: identity endpoints, the gateway at /graphql (HTTP and graphql-ws), the REST
- * compatibility layer and its console. In the single-process start it also hosts the three
- * subgraphs, each on its own Apollo Server at /subgraphs/<name>/graphql.
+ * compatibility layer and its console. In the single-process start it also runs the three
+ * subgraphs, each on its own Apollo Server, called by the gateway in process.
  */
 export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
   const { config, database, identity, logger } = deps;
   let graph: EdgeGraph | undefined;
   const app = await createHttpApp({
     logger,
+    trustProxy: config.trustProxy,
     readiness: async () => {
       await database.ping();
       return graph !== undefined;
@@ -63,35 +66,33 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
   const subgraphs: Partial<Record<SubgraphName, RunningSubgraph>> = {};
   let targets: SubgraphTargets;
   if (deps.mode === "in-process") {
+    // Called in process only, never mounted on HTTP: a subgraph resolves entity references
+    // (`_entities`) without the graph's read rules, so it must not be reachable from outside.
     for (const name of subgraphNames) {
-      const running = await startSubgraph(subgraphDefinitions[name], {
+      subgraphs[name] = await startSubgraph(subgraphDefinitions[name], {
         database,
         verifier: identity.verifier,
         logger,
         clock: deps.clock,
         publicUrl: () => deps.config.publicUrl,
+        disclosure: config.graphql,
         schema: composed.subgraphs[name].schema,
       });
-      subgraphs[name] = running;
-      mountApollo(app, `/subgraphs/${name}/graphql`, running.server, (request) => running.createContext(request.headers));
     }
     targets = { kind: "in-process", subgraphs: subgraphs as Record<SubgraphName, RunningSubgraph> };
   } else {
-    targets = { kind: "remote", urls: config.subgraphUrls as Record<SubgraphName, string> };
+    const credential = await GatewayCredential.load(database.db, deps.clock);
+    targets = { kind: "remote", urls: config.subgraphUrls as Record<SubgraphName, string>, credential };
   }
-  graph = await startEdgeGraph({ supergraphSdl: composed.supergraphSdl, targets, logger });
+  graph = await startEdgeGraph({ supergraphSdl: composed.supergraphSdl, targets, logger, disclosure: config.graphql });
   const edgeGraph = graph;
 
-  mountApollo(app, GRAPHQL_PATH, edgeGraph.server, async (request): Promise<EdgeContext> => {
-    const token = bearerToken(request.headers.authorization);
-    if (!token) throw unauthenticated();
-    try {
-      const caller = await identity.verifier.verify(token);
-      return { caller, token, requestId: String(request.id), acceptLanguage: request.headers["accept-language"] };
-    } catch (error) {
-      if (error instanceof InvalidTokenError) throw unauthenticated(`Invalid access token: ${error.message}`);
-      throw error;
-    }
+  const rateLimiter = new AccountRateLimiter(config.apiRateLimit, deps.clock);
+  const admit = rateLimiter.admission();
+  await app.register(async (api) => {
+    api.addHook("onRequest", landingPageOr(apiAccessHook({ verifier: identity.verifier, admit, refuse: graphqlRefusal })));
+    // Apollo's landing page for browsers loads its scripts from Apollo's CDN.
+    mountApollo(api, GRAPHQL_PATH, edgeGraph.server, async (request) => request.edgeContext!, { helmet: { contentSecurityPolicy: false } });
   });
 
   await registerOpenApi(app, { config, identityPaths: identity.paths });
@@ -111,15 +112,25 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
     };
     return { caller, token: await identity.tokens.delegatedAccessToken(caller, 30), requestId };
   };
-  await app.register(restCompatPlugin, { graph: edgeGraph, verifier: identity.verifier, linkContext });
+  const restAccess = apiAccessHook({ verifier: identity.verifier, admit, refuse: (request, reply, refusal) => sendError(request, reply, refusal) });
+  await app.register(restCompatPlugin, { graph: edgeGraph, access: restAccess, linkContext, publicUrl: () => config.publicUrl });
 
-  const delegatedToken = (caller: EdgeContext["caller"]) => identity.tokens.delegatedAccessToken(caller);
+  // Work the edge does later on a caller's behalf (subscription messages) stops with the session.
+  const delegatedToken = async (caller: EdgeContext["caller"]) => {
+    const revoked = identity.revocations.reasonAgainst(caller);
+    if (revoked) throw new Error(revoked);
+    return identity.tokens.delegatedAccessToken(caller);
+  };
   const ws = attachGraphqlWs({
     httpServer: app.server,
     path: GRAPHQL_PATH,
     graph: edgeGraph,
     engine: new SubscriptionEngine({ graph: edgeGraph, events: database.events, subscriptions: edgeSubscriptions, delegatedToken, logger }),
     verifier: identity.verifier,
+    revocations: identity.revocations,
+    clock: deps.clock,
+    disclosure: config.graphql,
+    rateLimiter: config.apiRateLimit.requests > 0 ? rateLimiter : undefined,
     delegatedToken,
     logger,
   });
@@ -134,5 +145,16 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
       await edgeGraph.stop();
       await Promise.all(Object.values(subgraphs).map((s) => s.server.stop()));
     },
+  };
+}
+
+/**
+ * A browser opening /graphql (GET, no operation, asking for HTML) gets Apollo's landing page,
+ * which carries no data; every operation needs the caller's token.
+ */
+function landingPageOr(access: onRequestAsyncHookHandler): onRequestAsyncHookHandler {
+  return async function (request, reply) {
+    const wantsPage = request.method === "GET" && !Object.hasOwn(request.query as object, "query") && /text\/html/.test(request.headers.accept ?? "");
+    if (!wantsPage) return access.call(this, request, reply);
   };
 }

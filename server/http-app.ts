@@ -1,4 +1,5 @@
 import formbody from "@fastify/formbody";
+import helmet from "@fastify/helmet";
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
 import type { Logger } from "../core/logger.js";
 import { redactUrl, requestIdFor } from "../core/logger.js";
@@ -22,12 +23,17 @@ const statusCodes: Record<number, string> = {
  * The Fastify instance every role serves on: request ids that follow a request across
  * services, JSON-schema validation reporting every problem, and one error body for every path.
  */
-export async function createHttpApp(options: { logger: Logger; readiness: () => Promise<boolean> }): Promise<FastifyInstance> {
+export async function createHttpApp(options: {
+  logger: Logger;
+  readiness: () => Promise<boolean>;
+  /** Config.trustProxy: whose forwarded headers set `request.ip` (throttling keys on it). */
+  trustProxy: boolean | string;
+}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
     genReqId: requestIdFor,
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: options.trustProxy,
     rewriteUrl: (request: { url?: string }) => (request.url === `${CONSOLE_PREFIX}/index.html` ? `${CONSOLE_PREFIX}/` : (request.url ?? "/")),
     ajv: { customOptions: { allErrors: true, coerceTypes: "array", useDefaults: true, removeAdditional: false } },
   });
@@ -62,6 +68,12 @@ export async function createHttpApp(options: { logger: Logger; readiness: () => 
     sendError(request, reply, { status: 404, code: "NOT_FOUND", message: `No route ${request.method} ${redactUrl(request.url.split("?")[0])}` }),
   );
   await app.register(formbody);
+  // nosniff, frame and referrer protection on every answer; answers are JSON, so the default
+  // policy allows nothing (HTML pages — the console, the password page — set their own).
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] } },
+  });
 
   app.get("/health/live", { config: { public: true }, schema: { hide: true } }, async () => ({ status: "ok" }));
   app.get("/health/ready", { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {

@@ -42,10 +42,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const ownsDatabase = !options.database;
-  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, statementTimeoutMs: config.statementTimeoutMs }));
   const identity = createIdentity(config, database, clock);
   // The first key is made before serving, so concurrent first requests cannot each make one.
   await identity.keys.signingKey();
+  if (config.role !== "worker") await identity.revocations.start(logger);
   // Reference data every role relies on (category codes are validated against it).
   await taxonomyRepository.ensureSeed(database.db);
 
@@ -67,6 +68,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   } else if (config.role === "worker") {
     app = await createHttpApp({
       logger,
+      trustProxy: config.trustProxy,
       readiness: async () => {
         await database.ping();
         return true;
@@ -74,11 +76,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
     });
     closeApp = () => app.close();
   } else {
-    const subgraph = await buildSubgraphApp(config.role, { database, identity, logger, clock, publicUrl: () => config.publicUrl });
+    const subgraph = await buildSubgraphApp(config.role, { config, database, identity, logger, clock });
     app = subgraph.app;
     closeApp = subgraph.close;
   }
-  if (config.role === "all" || config.role === "worker") worker = startWorker({ database, logger, clock, loops: config.workerLoops });
+  if (config.role === "all" || config.role === "worker") worker = startWorker({ database, logger, clock, loops: config.workerLoops, signIn: config.signIn });
 
   const service: Service = {
     config,
@@ -99,6 +101,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     async close() {
       await worker?.stop();
       await closeApp();
+      await identity.revocations.close();
       if (ownsDatabase) await database.close();
     },
   };

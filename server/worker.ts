@@ -4,6 +4,7 @@ import type { Logger } from "../core/logger.js";
 import type { Database } from "../drizzle/database.js";
 import { passwordSetupTokens } from "../drizzle/schema.js";
 import { refreshTokenRepository } from "../identity/refresh-token.repository.js";
+import { SignInThrottle, type SignInThrottleSettings } from "../identity/sign-in-throttle.js";
 import { expireHolds, redactAnswers, runDueBookingJobs } from "../subgraphs/booking/jobs/booking-jobs.js";
 
 export interface Worker {
@@ -27,6 +28,8 @@ export interface WorkerOptions {
   credentialIntervalMs?: number;
   /** False: no timers; tasks run only through runOnce (tests that move the clock). */
   loops?: boolean;
+  /** Failed sign-ins older than this window no longer count and are removed. */
+  signIn: SignInThrottleSettings;
 }
 
 /**
@@ -41,6 +44,7 @@ export function startWorker(options: WorkerOptions): Worker {
   const removeCredentials = async () => {
     const now = options.clock.now();
     const refreshRemoved = await refreshTokenRepository.deleteExpired(options.database.db, now);
+    await new SignInThrottle(options.database.db, options.signIn).removeExpired(now);
     const linksRemoved = await options.database.db
       .delete(passwordSetupTokens)
       .where(lt(passwordSetupTokens.expiresAt, new Date(now.getTime() - SPENT_LINK_RETENTION_MS)))

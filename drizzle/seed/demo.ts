@@ -50,14 +50,19 @@ export interface SeededAccount {
   password: string;
 }
 
+/** Accounts that administer the platform: never made by a seed in production, where the operator CLI makes them. */
+const platformAdministration: Role[] = ["PLATFORM_CATALOG_MANAGEMENT", "OPERATOR"];
+
 /**
  * Seeds the demo accounts on a first start (an account already present is left alone). In the
- * sandbox the passwords are the fixed ones above; in production each gets a random password,
- * printed once.
+ * sandbox the passwords are the fixed ones above. In production (only when SEED_DEMO asks for it)
+ * only the content partner and consumer accounts are made, each with a random password printed
+ * once: an account that administers the platform is never seeded with a printed password.
  */
 export async function seedDemo(database: Database, accounts: AccountService, environment: "sandbox" | "production"): Promise<SeededAccount[]> {
   const created: SeededAccount[] = [];
-  for (const demo of demoAccounts) {
+  const seeded = environment === "sandbox" ? demoAccounts : demoAccounts.filter((demo) => !platformAdministration.includes(demo.role));
+  for (const demo of seeded) {
     if (await accountRepository.byUsername(database.db, demo.username)) continue;
     const password = environment === "sandbox" ? demo.sandboxPassword : randomBytes(18).toString("base64url");
     const { sandboxPassword: _unused, ...input } = demo;

@@ -13,6 +13,10 @@ export class AsyncQueue<T> implements AsyncIterableIterator<T> {
     else this.buffered.push(value);
   }
 
+  get isClosed(): boolean {
+    return this.done;
+  }
+
   async close(): Promise<void> {
     if (this.done) return;
     this.done = true;

@@ -25,10 +25,14 @@ export interface EdgeSubscription {
    * as the subscriber, so only those who may read it (its owner) can subscribe.
    */
   entityArgument?: string;
-  /** Fields of that entity that isFinal reads; the first message is its state when the subscription starts. */
+  /**
+   * Fields of that entity that make its state. Each message reads them with the subscriber's
+   * selection; a message is sent only when they changed since the last one, and isFinal judges
+   * them as read — never the event, which may be older than the entity.
+   */
   stateFields?: string[];
-  /** True when the message just sent is the last one (the subscription then completes). */
-  isFinal?(entity: Record<string, unknown> | null, event: Record<string, unknown>): boolean;
+  /** True when the state just sent is the last one (the subscription then completes). */
+  isFinal?(state: Record<string, unknown>): boolean;
 }
 
 export const edgeSubscriptionsSdl = `extend schema {
@@ -42,8 +46,9 @@ type Subscription {
 
   """
   The booking, with the fields selected (catalogue fields of its product included): first as it
-  is when the subscription starts, then on every status change; completes after a final status
-  (CONFIRMED, REJECTED, CANCELLED, EXPIRED).
+  is when the subscription starts, then as it is after each status change (changes in quick
+  succession may arrive as one message with the latest status); completes after a final status
+  (CONFIRMED, REJECTED, CANCELLED, EXPIRED, REDEEMED).
   Only the booking's owner may subscribe (consumer accounts of its organisation).
   """
   bookingStatusChanged(bookingId: String!): Booking!
@@ -74,6 +79,6 @@ export const edgeSubscriptions: EdgeSubscription[] = [
       return event.type === "booking.status" && event.bookingId === args.bookingId ? (args.bookingId as string) : undefined;
     },
     entityQuery: { field: "booking", idType: "String!" },
-    isFinal: (_entity, event) => FINAL_BOOKING_STATUSES.includes(String(event.status)),
+    isFinal: (state) => FINAL_BOOKING_STATUSES.includes(String(state.status)),
   },
 ];

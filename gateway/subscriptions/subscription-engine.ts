@@ -73,20 +73,22 @@ export class SubscriptionEngine {
 
     let stopListening: () => Promise<void> = async () => {};
     const output = new AsyncQueue<ExecutionResult>(() => stopListening());
+    const delivery: Delivery = { request, query, responseKey, definition, output, logger };
     // Events are handled one at a time, in arrival order, so messages keep the order of changes.
     let chain = Promise.resolve();
     const onEvent = (payload: unknown) => {
       if (typeof payload !== "object" || payload === null) return;
       const id = definition.match(payload as Record<string, unknown>, args);
       if (id === undefined) return;
-      chain = chain.then(() => this.deliver(request, query, id, responseKey, definition, output, logger, payload as Record<string, unknown>));
+      chain = chain.then(() => this.deliver(delivery, id));
     };
     stopListening = await this.deps.events.subscribe(definition.channel, onEvent);
     if (current && definition.entityArgument) {
-      // The current state first: a change made before the subscription started is not missed,
-      // and a subscription to an entity already final completes at once.
+      // The entity is read again only now that the listener runs: a change made at any moment
+      // before is in this read, and any change after brings an event. An entity already final
+      // completes the subscription at once.
       const id = args[definition.entityArgument] as string | number;
-      chain = chain.then(() => this.deliver(request, query, id, responseKey, definition, output, logger, current!));
+      chain = chain.then(() => this.deliver(delivery, id));
     }
     return output;
   }
@@ -104,16 +106,9 @@ export class SubscriptionEngine {
     return { entity: result.data.entity };
   }
 
-  private async deliver(
-    request: SubscriptionRequest,
-    query: string,
-    id: string | number,
-    responseKey: string,
-    definition: EdgeSubscription,
-    output: AsyncQueue<ExecutionResult>,
-    logger: Logger,
-    event: Record<string, unknown>,
-  ): Promise<void> {
+  private async deliver(delivery: Delivery, id: string | number): Promise<void> {
+    const { request, query, responseKey, definition, output, logger } = delivery;
+    if (output.isClosed) return;
     let token: string;
     try {
       token = await this.deps.delegatedToken(request.caller);
@@ -128,17 +123,49 @@ export class SubscriptionEngine {
         { query, variables: { ...request.variableValues, __entityId: id } },
         context,
       );
-      const entity = result.data?.__entity ?? null;
+      const { entity, state } = splitState(result.data?.__entity ?? null, definition);
+      if (state) {
+        // The entity as read, not the event, says whether anything changed and whether it is final.
+        const seen = JSON.stringify(state);
+        if (seen === delivery.lastState && !result.errors?.length) return;
+        delivery.lastState = seen;
+      }
       output.push({
         data: result.data ? { [responseKey]: entity } : null,
         ...(result.errors?.length ? { errors: result.errors.map(toGraphQLError) } : {}),
       } as ExecutionResult);
-      if (definition.isFinal?.(entity, event)) await output.close();
+      if (state && definition.isFinal?.(state)) await output.close();
     } catch (error) {
       logger.error({ err: error }, "subscription message failed");
       output.push({ errors: [new GraphQLError("Internal server error", { extensions: { code: "INTERNAL_SERVER_ERROR" } })] });
     }
   }
+}
+
+/** One subscription's message pipeline, and the state its last message showed. */
+interface Delivery {
+  request: SubscriptionRequest;
+  query: string;
+  responseKey: string;
+  definition: EdgeSubscription;
+  output: AsyncQueue<ExecutionResult>;
+  logger: Logger;
+  lastState?: string;
+}
+
+/** State fields are read under aliases of their own, whatever the subscriber selected. */
+const stateAlias = (field: string) => `_edgeState_${field}`;
+
+/** The entity as the subscriber selected it, and its state fields (undefined when it has none or was not read). */
+function splitState(raw: Record<string, unknown> | null, definition: EdgeSubscription): { entity: Record<string, unknown> | null; state?: Record<string, unknown> } {
+  if (!raw || !definition.stateFields?.length) return { entity: raw };
+  const entity = { ...raw };
+  const state: Record<string, unknown> = {};
+  for (const field of definition.stateFields) {
+    state[field] = entity[stateAlias(field)];
+    delete entity[stateAlias(field)];
+  }
+  return { entity, state };
 }
 
 /** The subscriber's selection under the entity query, with the fragments and variables it uses. */
@@ -163,7 +190,12 @@ function entityQuery(document: DocumentNode, operation: OperationDefinitionNode,
   const variableDefinitions = (operation.variableDefinitions ?? [])
     .filter((v) => usedVariables.has(v.variable.name.value))
     .map((v) => print(v));
-  const selection = field.selectionSet ? print(field.selectionSet) : "";
+  const stateSelections: FieldNode[] = (definition.stateFields ?? []).map((name) => ({
+    kind: Kind.FIELD,
+    alias: { kind: Kind.NAME, value: stateAlias(name) },
+    name: { kind: Kind.NAME, value: name },
+  }));
+  const selection = field.selectionSet ? print({ ...field.selectionSet, selections: [...field.selectionSet.selections, ...stateSelections] }) : "";
   const header = [`$__entityId: ${definition.entityQuery.idType}`, ...variableDefinitions].join(", ");
   const fragmentText = [...usedFragments].map((name) => fragments.get(name)).filter(Boolean).map((f) => print(f!)).join("\n");
   return `query EdgeSubscriptionMessage(${header}) { __entity: ${definition.entityQuery.field}(id: $__entityId) ${selection} }\n${fragmentText}`;

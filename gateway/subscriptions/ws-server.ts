@@ -1,41 +1,43 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
-import {
-  extendSchema,
-  getOperationAST,
-  GraphQLError,
-  parse,
-  print,
-  specifiedRules,
-  validate,
-  type DocumentNode,
-  type ExecutionResult,
-  type GraphQLSchema,
-} from "graphql";
+import { extendSchema, getOperationAST, GraphQLError, parse, print, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { CloseCode } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import type { Caller } from "../../core/caller.js";
+import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../core/logger.js";
+import type { SessionRevocations } from "../../identity/session-revocations.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "../../identity/token-verifier.js";
-import { depthLimit } from "../depth-limit.js";
-import type { EdgeGraph } from "../gateway.js";
-import { MAX_QUERY_DEPTH } from "../gateway.js";
+import type { EdgeGraph, SchemaDisclosure } from "../gateway.js";
+import { checkEdgeOperation } from "../operation-limits.js";
+import { rateLimited, type AccountRateLimiter } from "../../server/rate-limit.js";
 import { edgeSubscriptionsSdl } from "./edge-subscriptions.js";
 import { toGraphQLError, type SubscriptionEngine } from "./subscription-engine.js";
 
 interface ConnectionState {
   caller?: Caller;
   acceptLanguage?: string;
+  socket?: { close(code: number, reason: string): void };
 }
+
+/** How often open connections are compared with the expiry of the token they were opened with. */
+const EXPIRY_SWEEP_MS = 1000;
+
+/** Close codes: the token or its session no longer holds (reconnect with a new token), or the account may no longer sign in. */
+const SESSION_ENDED = 4401;
+const ACCOUNT_DISABLED = 4403;
 
 /** The client-visible schema over WebSocket: the gateway's API schema plus the edge's subscriptions. */
 export const edgeSchema = (graph: EdgeGraph): GraphQLSchema => extendSchema(graph.apiSchema, parse(edgeSubscriptionsSdl));
 
 /**
- * graphql-ws on the same path as the HTTP endpoint. The connection is authenticated once, by
- * the bearer token in the connection_init payload (`{ "Authorization": "Bearer …" }`); queries and
+ * graphql-ws on the same path as the HTTP endpoint. The connection is authenticated by the
+ * bearer token in the connection_init payload (`{ "Authorization": "Bearer …" }`) and lives as
+ * long as that token would be accepted on HTTP: it closes with 4401 when the token expires or its
+ * session is revoked, and with 4403 when the account is disabled (clients reconnect with a fresh
+ * token; a subscription's first message is the current state, so nothing is missed). Queries and
  * mutations go through the gateway, subscriptions through the subscription engine.
  */
 export function attachGraphqlWs(options: {
@@ -44,6 +46,11 @@ export function attachGraphqlWs(options: {
   graph: EdgeGraph;
   engine: SubscriptionEngine;
   verifier: TokenVerifier;
+  revocations: SessionRevocations;
+  clock: Clock;
+  disclosure: SchemaDisclosure;
+  /** Operations over the socket count against the account's API rate like HTTP requests. */
+  rateLimiter?: AccountRateLimiter;
   delegatedToken: (caller: Caller) => Promise<string>;
   logger: Logger;
 }): { close(): Promise<void> } {
@@ -65,6 +72,29 @@ export function attachGraphqlWs(options: {
     if (!state) states.set(extra, (state = {}));
     return state;
   };
+  const open = new Set<ConnectionState>();
+  /** The close a connection is due, or undefined while its token would still be accepted on HTTP. */
+  const endOf = (caller: Caller): { code: number; reason: string } | undefined => {
+    const revoked = options.revocations.reasonAgainst(caller);
+    if (revoked === "account disabled") return { code: ACCOUNT_DISABLED, reason: "Forbidden: the account is disabled" };
+    if (revoked) return { code: SESSION_ENDED, reason: "Unauthorized: the session has been revoked" };
+    if (options.clock.now() >= caller.expiresAt) return { code: SESSION_ENDED, reason: "Unauthorized: the access token has expired" };
+    return undefined;
+  };
+  const closeIfEnded = (state: ConnectionState): boolean => {
+    const end = state.caller && endOf(state.caller);
+    if (!end) return false;
+    open.delete(state);
+    state.socket?.close(end.code, end.reason);
+    return true;
+  };
+  const sweep = setInterval(() => {
+    for (const state of open) closeIfEnded(state);
+  }, EXPIRY_SWEEP_MS);
+  sweep.unref();
+  const stopHearingRevocations = options.revocations.onRevocation(() => {
+    for (const state of open) closeIfEnded(state);
+  });
 
   useServer(
     {
@@ -79,6 +109,9 @@ export function attachGraphqlWs(options: {
           state.caller = await verifier.verify(token);
           const language = params["Accept-Language"] ?? params["accept-language"] ?? ctx.extra.request.headers["accept-language"];
           state.acceptLanguage = typeof language === "string" ? language : undefined;
+          state.socket = ctx.extra.socket;
+          open.add(state);
+          ctx.extra.socket.once("close", () => open.delete(state));
           return true;
         } catch (error) {
           if (!(error instanceof InvalidTokenError)) throw error;
@@ -87,17 +120,18 @@ export function attachGraphqlWs(options: {
         }
       },
       onSubscribe: (ctx, _id, payload) => {
-        let document: DocumentNode;
-        try {
-          document = parse(payload.query);
-        } catch (error) {
-          return [error instanceof GraphQLError ? error : new GraphQLError("Query could not be parsed")];
-        }
-        const errors = validate(schema, document, [...specifiedRules, depthLimit(MAX_QUERY_DEPTH)]);
-        if (errors.length) return errors;
+        const state = stateOf(ctx.extra);
+        // Judged again for every operation: the sweep and the revocation events close the socket
+        // soon, but never after an operation has been let through on a dead session.
+        if (closeIfEnded(state)) return [new GraphQLError("The session has ended; reconnect with a new token", { extensions: { code: "UNAUTHENTICATED" } })];
+        const caller = state.caller;
+        const decision = caller && options.rateLimiter?.take(caller.accountId);
+        if (decision && !decision.allowed) return [new GraphQLError(rateLimited(decision).message, { extensions: { code: "TOO_MANY_REQUESTS" } })];
+        const checked = checkEdgeOperation(schema, { ...payload, operationName: payload.operationName ?? undefined, variables: payload.variables ?? undefined }, options.disclosure);
+        if ("errors" in checked) return checked.errors;
         return {
           schema,
-          document,
+          document: checked.document,
           operationName: payload.operationName,
           variableValues: payload.variables ?? {},
           contextValue: { ...stateOf(ctx.extra), requestId: randomUUID() },
@@ -136,6 +170,8 @@ export function attachGraphqlWs(options: {
 
   return {
     close: async () => {
+      clearInterval(sweep);
+      stopHearingRevocations();
       options.httpServer.off("upgrade", onUpgrade);
       for (const client of wss.clients) client.close(1001, "Server shutting down");
       await new Promise<void>((resolve) => wss.close(() => resolve()));

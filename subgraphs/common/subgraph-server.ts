@@ -1,10 +1,12 @@
-import { ApolloServer } from "@apollo/server";
+import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
 import type { GraphQLFormattedError, GraphQLSchema } from "graphql";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../core/logger.js";
 import type { Database } from "../../drizzle/database.js";
 import type { TokenVerifier } from "../../identity/token-verifier.js";
+import type { SchemaDisclosure } from "../../gateway/gateway.js";
+import { apolloLimitOptions } from "../../gateway/operation-limits.js";
 import type { SubgraphDefinition, SubgraphName } from "../subgraphs.js";
 import { type HeaderMap, subgraphContextFactory, type SubgraphContext } from "./context.js";
 
@@ -18,20 +20,32 @@ export interface RunningSubgraph {
 /** One subgraph on its own Apollo Server, whether mounted in the single process or run as a role. */
 export async function startSubgraph(
   definition: SubgraphDefinition,
-  deps: { database: Database; verifier: TokenVerifier; logger: Logger; clock: Clock; publicUrl: () => string; schema?: GraphQLSchema },
+  deps: {
+    database: Database;
+    verifier: TokenVerifier;
+    logger: Logger;
+    clock: Clock;
+    publicUrl: () => string;
+    disclosure: SchemaDisclosure;
+    schema?: GraphQLSchema;
+  },
 ): Promise<RunningSubgraph> {
   const schema = deps.schema ?? (await definition.buildSchema());
   const logger = deps.logger.child({ subgraph: definition.name });
+  const { limitPlugins, ...limits } = apolloLimitOptions<SubgraphContext>("subgraph");
   const server = new ApolloServer<SubgraphContext>({
     schema,
-    introspection: true,
+    ...limits,
+    introspection: deps.disclosure.introspection,
+    hideSchemaDetailsFromClientErrors: !deps.disclosure.suggestions,
+    stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     formatError: (formatted, error) => hideUnexpected(formatted, error, logger),
     logger,
     // Traces are for Apollo's hosted studio, which this service does not report to; cache hints
     // would serve shared HTTP caches, which per-caller answers must not use. Both wrap every field
     // resolver: without them a 500-row report resolves in about half the time.
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled()],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), executionResultsAnswer200, ...limitPlugins],
   });
   await server.start();
   return {
@@ -41,6 +55,22 @@ export async function startSubgraph(
     createContext: subgraphContextFactory(deps.verifier, deps.database, definition.makeLoaders, deps.clock, deps.publicUrl) as RunningSubgraph["createContext"],
   };
 }
+
+/**
+ * A subgraph's execution result is answered with 200 whatever its errors say about HTTP: the
+ * gateway reads a non-2xx answer over HTTP as a failed fetch and drops the errors in it (a 400
+ * for bad input would reach the client as an internal error). Refusals before execution (no
+ * credential, no token, invalid operation) keep their status.
+ */
+const executionResultsAnswer200: ApolloServerPlugin<SubgraphContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        if (response.body.kind === "single" && "data" in response.body.singleResult) response.http.status = 200;
+      },
+    };
+  },
+};
 
 const EXPECTED_CODES = new Set([
   "UNAUTHENTICATED",
@@ -55,7 +85,18 @@ const EXPECTED_CODES = new Set([
   "BAD_REQUEST",
   "PERSISTED_QUERY_NOT_FOUND",
   "OPERATION_RESOLUTION_FAILURE",
+  "OPERATION_TIMEOUT",
+  "TOO_MANY_REQUESTS",
 ]);
+
+/** PostgreSQL cancelled a statement at its statement_timeout (drizzle wraps the driver's error as `cause`). */
+function isStatementTimeout(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; depth++) {
+    if ((current as { code?: unknown }).code === "57014") return true;
+    current = (current as { originalError?: unknown; cause?: unknown }).originalError ?? (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
 
 const PUBLIC_EXTENSIONS = ["problems", "errorCode", "reason"] as const;
 
@@ -67,6 +108,10 @@ export function hideUnexpected(formatted: GraphQLFormattedError, error: unknown,
     const extensions: Record<string, unknown> = { code };
     for (const key of PUBLIC_EXTENSIONS) if (formatted.extensions?.[key] !== undefined) extensions[key] = formatted.extensions[key];
     return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions };
+  }
+  if (isStatementTimeout(error)) {
+    logger.warn({ err: error }, "statement timeout");
+    return { message: "The operation took longer than the service allows; try again, or ask for less", path: formatted.path, extensions: { code: "OPERATION_TIMEOUT" } };
   }
   logger.error({ err: error }, "unexpected GraphQL error");
   return { message: "Internal server error", path: formatted.path, extensions: { code: "INTERNAL_SERVER_ERROR" } };

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { suppliers } from "../../drizzle/schema.js";
+import { accounts, suppliers } from "../../drizzle/schema.js";
 import { contentPartner, restClient, signIn, supplierRequest, type RestClient } from "../support/catalogue.js";
 import { useStack } from "../support/stack.js";
 
@@ -211,11 +211,19 @@ describe("supplier management (spec 1, REST paths 2 to 6)", () => {
         expect(response.status, code).toBe(400);
         expect(response.body.code).toBe(code);
       }
+      // "Account does not exist": a valid token whose account is no longer in the account store
+      // (removed by the operator's database administration; there is no API for it).
       const gone = await contentPartner(t.stack);
-      await t.stack.service.identity.accounts.disableAccount(gone.username);
-      const disabled = await gone.rest.get(`/api/suppliers?bookingEngineName=${gone.engineName}`);
-      expect(disabled.status).toBe(400);
-      expect(disabled.body.code).toBe("ACCOUNT_NOT_FOUND");
+      await t.stack.service.database.db.delete(accounts).where(eq(accounts.username, gone.username));
+      const missing = await gone.rest.get(`/api/suppliers?bookingEngineName=${gone.engineName}`);
+      expect(missing.status).toBe(400);
+      expect(missing.body.code).toBe("ACCOUNT_NOT_FOUND");
+      // A disabled account's tokens stop at the gate, on this path as on every other.
+      const disabledPartner = await contentPartner(t.stack);
+      await t.stack.service.identity.accounts.disableAccount(disabledPartner.username);
+      const disabled = await disabledPartner.rest.get(`/api/suppliers?bookingEngineName=${disabledPartner.engineName}`);
+      expect(disabled.status).toBe(401);
+      expect(disabled.body.message).toBe("Invalid access token: the account is disabled");
       const noEngine = await t.stack.createAccount("CONTENT_PARTNER");
       const noEngineClient = restClient(t.stack, await signIn(t.stack, noEngine.username, noEngine.password));
       const unset = await noEngineClient.get(`/api/suppliers?bookingEngineName=${partner.engineName}`);

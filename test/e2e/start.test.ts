@@ -169,9 +169,14 @@ if (process.env.DATABASE_URL) {
         const answer = (await response.json()) as { data: { me: unknown; bookingEngines: { name: string }[] } };
         expect(answer.data.me).toEqual({ organisation: { countryCode: "ES", bookingEngine: { name: "SCALE_ENGINE" } } });
         expect(answer.data.bookingEngines.map((engine) => engine.name)).toContain("SCALE_ENGINE");
-        // The subgraph processes verify tokens themselves.
-        const direct = await fetch(`${url("booking")}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ bookingEngines { id } }" }) });
-        expect(direct.status).toBe(401);
+        // The subgraph processes answer nobody but the gateway, a valid token notwithstanding.
+        const direct = await fetch(`${url("booking")}/graphql`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query: "{ bookingEngines { id } }" }),
+        });
+        expect(direct.status).toBe(403);
+        expect(await direct.json()).toMatchObject({ code: "FORBIDDEN", message: "This subgraph answers only the gateway" });
 
         // A booking through the edge, confirmed by the worker process, seen by a subscription at the
         // edge: the event crosses processes through PostgreSQL. The first worker is killed before it

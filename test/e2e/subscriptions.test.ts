@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { createClient, type Client, type ExecutionResult } from "graphql-ws";
+import type { Client, ExecutionResult } from "graphql-ws";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
-import { ManualClock, useStack } from "../support/stack.js";
+import { useStack } from "../support/stack.js";
+import { closeOf, wsClient } from "../support/ws-client.js";
 
 /** graphql-ws on /graphql: authenticated connections, queries through the gateway, subscriptions from the event channel. */
 describe("graphql-ws at /graphql", () => {
@@ -20,15 +20,7 @@ describe("graphql-ws at /graphql", () => {
   });
 
   const connect = (token: string | undefined, onClose?: (code: number, reason: string) => void) => {
-    const client = createClient({
-      url: `${t.stack.url.replace("http", "ws")}/graphql`,
-      webSocketImpl: WebSocket,
-      retryAttempts: 0,
-      lazy: false,
-      onNonLazyError: () => {},
-      connectionParams: token ? { Authorization: `Bearer ${token}` } : {},
-      on: { closed: (event) => onClose?.((event as { code: number }).code, (event as { reason: string }).reason) },
-    });
+    const client = wsClient(t.stack, token, { closed: (event) => onClose?.(closeOf(event).code, closeOf(event).reason) });
     clients.push(client);
     return client;
   };
@@ -103,41 +95,5 @@ describe("graphql-ws at /graphql", () => {
     expect(received.find((r) => (r.data as { registered: { name: string } }).registered.name === engineName)?.data).toEqual({
       registered: { name: engineName, kind: "INVENTORY", engineId: expect.any(Number) },
     });
-  });
-});
-
-describe("subscriptions and the session cap", () => {
-  const clock = new ManualClock(new Date("2031-03-01T08:00:00Z"));
-  const t = useStack({ clock });
-
-  it("ends a subscription with UNAUTHENTICATED once its session's 30 minutes are over", async () => {
-    const token = await t.stack.tokenFor("OPERATOR");
-    const client = createClient({
-      url: `${t.stack.url.replace("http", "ws")}/graphql`,
-      webSocketImpl: WebSocket,
-      retryAttempts: 0,
-      connectionParams: { Authorization: `Bearer ${token}` },
-    });
-    try {
-      const outcome = new Promise<{ results: ExecutionResult[]; completed: boolean }>((resolve) => {
-        const results: ExecutionResult[] = [];
-        client.subscribe(
-          { query: "subscription { bookingEngineRegistered { name } }" },
-          { next: (r) => results.push(r as ExecutionResult), error: () => resolve({ results, completed: false }), complete: () => resolve({ results, completed: true }) },
-        );
-      });
-      await new Promise((r) => setTimeout(r, 300));
-      clock.advance(31 * 60);
-      await t.stack.createAccount("CONTENT_PARTNER", { bookingEngine: `LATE_${randomUUID().slice(0, 8).toUpperCase().replace(/-/g, "")}` });
-      const { results, completed } = await outcome;
-      expect(completed).toBe(true);
-      // Events of other test files may come first on a shared database; the session's end is the last word.
-      const last = results.at(-1)!;
-      expect(last.errors?.[0]).toMatchObject({ extensions: { code: "UNAUTHENTICATED" } });
-      expect(last.data).toBeUndefined();
-      expect(results.slice(0, -1).every((r) => r.errors === undefined)).toBe(true);
-    } finally {
-      await client.dispose();
-    }
   });
 });

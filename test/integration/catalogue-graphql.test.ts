@@ -134,12 +134,16 @@ describe("catalogue management through GraphQL", () => {
   it("resolves Product and Supplier as federated entities", async () => {
     const supplierId = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
     const productId = (await partner.rest.post(`/api/supplier/${supplierId}/product`, productRequest())).body.id;
-    const entities = await graphql(
-      `${t.stack.url}/subgraphs/catalogue/graphql`,
-      partner.token,
-      `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { id externalId } ... on Supplier { id country } } }`,
-      { r: [{ __typename: "Product", id: productId }, { __typename: "Supplier", id: supplierId }] },
+    // As the gateway calls it: the subgraph's own server in process, with the caller's token.
+    const catalogue = t.stack.service.edge!.subgraphs.catalogue!;
+    const response = await catalogue.server.executeOperation(
+      {
+        query: `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { id externalId } ... on Supplier { id country } } }`,
+        variables: { r: [{ __typename: "Product", id: productId }, { __typename: "Supplier", id: supplierId }] },
+      },
+      { contextValue: await catalogue.createContext({ authorization: `Bearer ${partner.token}` }) },
     );
-    expect(entities.body.data!._entities).toEqual([{ id: productId, externalId: expect.any(String) }, { id: supplierId, country: "CH" }]);
+    const result = response.body.kind === "single" ? response.body.singleResult : undefined;
+    expect(result?.data?._entities).toEqual([{ id: productId, externalId: expect.any(String) }, { id: supplierId, country: "CH" }]);
   });
 });

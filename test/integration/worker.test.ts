@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../core/clock.js";
 import { createLogger } from "../../core/logger.js";
 import type { Database } from "../../drizzle/database.js";
-import { accounts, passwordSetupTokens, refreshTokens } from "../../drizzle/schema.js";
+import { accounts, passwordSetupTokens, refreshTokens, signInFailures } from "../../drizzle/schema.js";
 import { startWorker } from "../../server/worker.js";
 import { openTestDatabase } from "../support/stack.js";
 
@@ -15,7 +15,7 @@ describe("worker housekeeping", () => {
   });
   afterAll(async () => database?.close());
 
-  it("removes expired refresh tokens and long-expired setup links, and keeps live ones", async () => {
+  it("removes expired refresh tokens, long-expired setup links and sign-in failures past their window, and keeps live ones", async () => {
     const clock = new ManualClock(new Date("2030-01-01T12:00:00Z"));
     const [account] = await database.db.insert(accounts).values({ username: `worker-${randomUUID()}`, roles: ["OPERATOR"] }).returning();
     const at = (minutes: number) => new Date(clock.now().getTime() + minutes * 60_000);
@@ -34,9 +34,19 @@ describe("worker housekeeping", () => {
       { tokenHash: ids.recentLink, accountId: account.id, expiresAt: at(-60) },
     ]);
 
-    const worker = startWorker({ database, clock, logger: createLogger("silent"), loops: false });
+    const failureKey = `address:worker-test-${randomUUID()}`;
+    await database.db.insert(signInFailures).values([
+      { key: failureKey, failedAt: at(-16) },
+      { key: failureKey, failedAt: at(-14) },
+    ]);
+
+    const worker = startWorker({ database, clock, logger: createLogger("silent"), loops: false, signIn: { maxFailuresPerAccount: 10, maxFailuresPerAddress: 100, windowSeconds: 900 } });
     await worker.runOnce();
     await worker.stop();
+
+    // Failed sign-ins older than the 15-minute window no longer count, and go.
+    const failuresLeft = await database.db.select().from(signInFailures).where(eq(signInFailures.key, failureKey));
+    expect(failuresLeft.map((f) => f.failedAt)).toEqual([at(-14)]);
 
     const refreshLeft = await database.db.select().from(refreshTokens).where(inArray(refreshTokens.tokenHash, [ids.expired, ids.live]));
     expect(refreshLeft.map((r) => r.tokenHash)).toEqual([ids.live]);

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Database } from "../../drizzle/database.js";
 import { accounts, bookings } from "../../drizzle/schema.js";
-import { bookableAvailability, bookableProduct, consumer, newRef, validAnswers } from "./booking.js";
+import { bookableAvailability, bookableProduct, consumer, familySetup, newRef, validAnswers } from "./booking.js";
 import type { Stack } from "./stack.js";
 
 export type BookingInsert = typeof bookings.$inferInsert;
@@ -17,8 +17,8 @@ export async function accountOf(database: Database, username: string) {
  * A booking made through the REST flow up to ON_HOLD with every question answered: the template
  * that report fixtures copy, so that every copy carries a real setup snapshot and selections.
  */
-export async function templateBooking(stack: Stack, date = "2027-03-10") {
-  const { productId } = await bookableProduct(stack);
+export async function templateBooking(stack: Stack, date = "2027-03-10", setup: Record<string, unknown> = familySetup()) {
+  const { productId } = await bookableProduct(stack, setup);
   const buyer = await consumer(stack);
   const availability = await bookableAvailability(buyer.rest, productId, date, { time: "14:00", adults: 2 });
   const created = await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: availability.id, resellerRef: newRef() });

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { compact, int, str, type JsonSchema } from "../../json-schema.js";
+import { selfLink } from "../../rest-route.js";
 
 /** Query parameters both imports share (spec 3, bulk import). */
 export const importQuery = {
@@ -15,7 +16,7 @@ export const list = (value: unknown): string[] | null =>
 
 /** links.self is the request as made; links.next the same with the next cursor, empty on the last page. */
 export function importLinks(request: FastifyRequest, nextCursor: string | null) {
-  const self = new URL(request.url, `${request.protocol}://${request.host}`);
+  const self = selfLink(request);
   let next = "";
   if (nextCursor) {
     const url = new URL(self);

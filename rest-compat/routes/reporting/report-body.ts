@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { arr, bool, int, num, str, type JsonSchema } from "../../json-schema.js";
+import { selfLink } from "../../rest-route.js";
 import { availabilityOptionSchema, cancellationPolicySchema, withoutNulls } from "../booking-flow/booking-body.js";
 
 /** The list item of spec 2 ("Reporting record (list item)"), in the contract's field order. */
@@ -136,7 +137,7 @@ export const reportDetailSchema: JsonSchema = {
 
 /** links.self is the request as made; next and last the same with another page[offset]; next is empty on the last page. */
 export function pageLinks(request: FastifyRequest, count: number, offset: number, limit: number) {
-  const self = new URL(request.url, `${request.protocol}://${request.host}`);
+  const self = selfLink(request);
   const at = (pageOffset: number) => {
     const url = new URL(self);
     url.searchParams.set("page[offset]", String(pageOffset));

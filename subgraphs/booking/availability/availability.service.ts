@@ -133,11 +133,12 @@ export const availabilityService = {
     const { product, engine, setup } = await sellable(ctx, productId);
     const today = localDate(ctx.clock.now(), setup.timeZone);
     const lastDay = addDays(today, 365);
-    // Month by month, so that a product sold daily costs one month's look-up, not a year's.
+    // Month by month, so that a product sold daily costs one month's look-up, not a year's. The
+    // first date must fall within the year; its month is then listed to its last day (spec 2,
+    // Limits: "1 year, to the end of the first month with dates").
     for (let from = today; from <= lastDay; from = addDays(endOfMonth(from), 1)) {
-      const to = endOfMonth(from) < lastDay ? endOfMonth(from) : lastDay;
-      const dates = await engine.availableDates(ctx.database.db, product, setup, from, to, ctx.clock.now());
-      if (dates.length) return dates;
+      const dates = await engine.availableDates(ctx.database.db, product, setup, from, endOfMonth(from), ctx.clock.now());
+      if (dates.length && dates[0] <= lastDay) return dates;
     }
     return [];
   },

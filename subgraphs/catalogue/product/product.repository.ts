@@ -53,14 +53,15 @@ export const productRepository = {
     await db.execute(sql`select pg_advisory_xact_lock(${scopeEngineId}, hashtext(${externalId}))`);
   },
 
-  async ofSupplier(db: Executor, supplierId: number, filter: ProductFilter): Promise<ProductRow[]> {
+  async ofSupplier(db: Executor, supplierId: number, filter: ProductFilter, limit?: number): Promise<ProductRow[]> {
     const conditions = [eq(products.supplierId, supplierId), live];
     if (filter.countryCode) conditions.push(eq(products.countryCode, filter.countryCode));
     if (filter.zipCode) conditions.push(eq(products.zipCode, filter.zipCode));
     if (filter.cityName) conditions.push(sql`lower(${products.cityName}) = lower(${filter.cityName})`);
     if (filter.rating !== null && filter.rating !== undefined) conditions.push(gte(products.rating, filter.rating));
     if (filter.numberOfRatings !== null && filter.numberOfRatings !== undefined) conditions.push(gte(products.numberOfRatings, filter.numberOfRatings));
-    return db.select(productColumns).from(products).where(and(...conditions)).orderBy(asc(products.id));
+    const query = db.select(productColumns).from(products).where(and(...conditions)).orderBy(asc(products.id));
+    return limit === undefined ? query : query.limit(limit);
   },
 
   async insert(db: Executor, values: ProductValues, now: Date): Promise<ProductRow> {

@@ -165,6 +165,10 @@ export interface PushResult {
 }
 
 /** Products (spec 1): pushed, updated, deprecated and deleted by their supplier's content partner. */
+/** Products listed under a supplier in GraphQL by default, and at most: the nesting product → supplier → products is otherwise unbounded. */
+export const DEFAULT_NESTED_PRODUCTS = 100;
+export const MAX_NESTED_PRODUCTS = 1000;
+
 export const productService = {
   /**
    * Creates the product, or, when its externalId is held by a product of another supplier of the
@@ -231,9 +235,11 @@ export const productService = {
     });
   },
 
-  async listOfSupplier(ctx: CatalogueContext, supplierId: number, filter: ProductFilter): Promise<Product[]> {
+  /** Every product of the supplier (REST path 8 has no paging), or its first `page.first` under a supplier. */
+  async listOfSupplier(ctx: CatalogueContext, supplierId: number, filter: ProductFilter, page?: { first: number; max: number }): Promise<Product[]> {
     const access = await managementAccess(ctx);
     const problems = new Problems();
+    if (page) number(problems, "first", page.first, { min: 1, max: page.max, integer: true });
     country(problems, "countryCode", filter.countryCode);
     string(problems, "zipCode", filter.zipCode, { max: 20 });
     string(problems, "cityName", filter.cityName, { max: 255 });
@@ -241,7 +247,7 @@ export const productService = {
     number(problems, "numberOfRatings", filter.numberOfRatings, { min: 0, integer: true });
     if (!problems.empty) throw badInput(problems.list.map((p: FieldProblem) => p.message).join("; "), problems.list);
     await manageableSupplier(ctx, access, ctx.database.db, supplierId, false);
-    const rows = await productRepository.ofSupplier(ctx.database.db, supplierId, filter);
+    const rows = await productRepository.ofSupplier(ctx.database.db, supplierId, filter, page?.first);
     const engines = await ctx.loaders.bookingEngine.loadMany([...new Set(rows.map((r) => r.bookingEngineId))]);
     const byId = new Map(engines.filter((e): e is BookingEngineRow => Boolean(e && !(e instanceof Error))).map((e) => [e.id, e]));
     return rows.map((row) => toProduct(row, byId.get(row.bookingEngineId)));

@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { CatalogueContext } from "../loaders.js";
 import { countryNames } from "../validation/iso.js";
-import { productService } from "../product/product.service.js";
+import { DEFAULT_NESTED_PRODUCTS, MAX_NESTED_PRODUCTS, productService } from "../product/product.service.js";
 import { Product, ProductFilterInput } from "../product/product.type.js";
 import { supplierService } from "./supplier.service.js";
 import { DeletedSupplier, Supplier, SupplierInput, SupplierPage } from "./supplier.type.js";
@@ -49,12 +49,13 @@ export class SupplierResolver {
     return ctx.loaders.supplierOnlineBookable.load(supplier.id);
   }
 
-  @FieldResolver(() => [Product], { description: "The supplier's live products (deprecated ones included), by id" })
+  @FieldResolver(() => [Product], { description: "The supplier's first live products (deprecated ones included), by id; `supplierProducts` lists them all" })
   products(
     @Root() supplier: Supplier,
     @Arg("filter", () => ProductFilterInput, { nullable: true }) filter: ProductFilterInput | null,
+    @Arg("first", () => Int, { defaultValue: DEFAULT_NESTED_PRODUCTS, description: `1 to ${MAX_NESTED_PRODUCTS}` }) first: number,
     @Ctx() ctx: CatalogueContext,
   ): Promise<Product[]> {
-    return productService.listOfSupplier(ctx, supplier.id, filter ?? {});
+    return productService.listOfSupplier(ctx, supplier.id, filter ?? {}, { first, max: MAX_NESTED_PRODUCTS });
   }
 }

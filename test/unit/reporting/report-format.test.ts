@@ -37,7 +37,7 @@ describe("report times", () => {
 });
 
 describe("page links", () => {
-  const request = { url: "/reporting/v1/bookings?status=CONFIRMED", protocol: "https", host: "api.example" } as FastifyRequest;
+  const request = { url: "/reporting/v1/bookings?status=CONFIRMED", publicUrl: "https://api.example" } as FastifyRequest;
   const offsetOf = (link: string) => (link === "" ? null : Number(new URL(link).searchParams.get("page[offset]")));
 
   it.each([

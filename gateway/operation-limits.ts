@@ -1,0 +1,340 @@
+import type { ApolloServerOptions, ApolloServerPlugin, BaseContext } from "@apollo/server";
+import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
+import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
+import { maxDirectivesRule } from "@escape.tech/graphql-armor-max-directives";
+import {
+  getNamedType,
+  NoSchemaIntrospectionCustomRule,
+  parse,
+  specifiedRules,
+  validate,
+  getNullableType,
+  GraphQLError,
+  isCompositeType,
+  isListType,
+  Kind,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+} from "graphql";
+import { getComplexity, type ComplexityEstimator } from "graphql-query-complexity";
+import { MAX_NESTED_PRODUCTS } from "../subgraphs/catalogue/product/product.service.js";
+import { MAX_IMPORT_PAGE } from "../subgraphs/catalogue/import/activity-import.js";
+import { MAX_TOP_ACTIVITIES } from "../subgraphs/catalogue/recommendation/recommendation.resolver.js";
+import { MAX_RECOMMENDATION_PAGE } from "../subgraphs/catalogue/recommendation/recommendation.service.js";
+import { MAX_SEARCH_PAGE_SIZE } from "../subgraphs/catalogue/search/search.service.js";
+import { MAX_RESULTS_PER_PAGE } from "../subgraphs/catalogue/supplier/supplier.service.js";
+import { MAX_LIMIT as MAX_REPORT_PAGE, MAX_SLICE as MAX_REPORT_SLICE } from "../subgraphs/reporting/booking-report/report-query.js";
+
+/**
+ * Every bound on a GraphQL operation, in one place (docs/spec-decisions.md, "Operation limits").
+ * Each check is linear in the size of the document: fragments are expanded with memoisation or
+ * under a node budget, so a small document of nested fragments cannot make a check exponential.
+ * The REST layer's own operations pass the same limits at their largest pages (tested).
+ */
+export const OPERATION_LIMITS = {
+  /** Lexical tokens in a document: the parser stops counting there, before any tree is built. */
+  maxTokens: 3_000,
+  /** Field selections with every fragment spread expanded (Apollo's recursive-selection rule). */
+  maxSelections: 2_000,
+  /** Aliased fields, fragments expanded: the 1,000-alias batch of one expensive field. */
+  maxAliases: 30,
+  /** Directives used in one operation. */
+  maxDirectives: 30,
+  /** Nesting of fields; fragments and inline fragments add no level. */
+  maxDepth: 12,
+  /** Root fields of a mutation operation: each is a state change run in turn. */
+  maxMutations: 5,
+  /** Estimated work: list fields multiply what they select by their page size (see listSize). */
+  maxCost: 300_000,
+} as const;
+
+/**
+ * Subgraphs see only the gateway's query plans, which can be longer and (for `_entities`) wider
+ * than the operation a client sent; their bounds are a backstop against a misbehaving gateway,
+ * set so that no plan of an operation within the edge's limits reaches them.
+ */
+const SUBGRAPH_FACTOR = 4;
+
+export type LimitsScope = "edge" | "subgraph";
+
+const limitsFor = (scope: LimitsScope) => {
+  const factor = scope === "edge" ? 1 : SUBGRAPH_FACTOR;
+  return {
+    maxTokens: OPERATION_LIMITS.maxTokens * factor,
+    maxSelections: OPERATION_LIMITS.maxSelections * factor,
+    maxAliases: OPERATION_LIMITS.maxAliases * factor,
+    maxDirectives: OPERATION_LIMITS.maxDirectives * factor,
+    maxDepth: OPERATION_LIMITS.maxDepth + (scope === "edge" ? 0 : 2),
+    maxMutations: OPERATION_LIMITS.maxMutations,
+    maxCost: OPERATION_LIMITS.maxCost * factor,
+  };
+};
+
+/** Arguments that set how many items a field returns: the field's cost is multiplied by them. */
+export const PAGE_SIZE_ARGUMENTS = ["resultsPerPage", "limit", "first", "maxRecommendations"] as const;
+
+/**
+ * The largest page each paged field accepts. A larger request is refused by the field itself,
+ * naming its argument (REST callers see their own parameter named), so the estimate counts at
+ * most this many items rather than refusing the operation as too costly.
+ */
+export const PAGE_SIZE_MAXIMA: Record<string, number> = {
+  "Query.searchProducts": MAX_SEARCH_PAGE_SIZE,
+  "Query.productChanges": MAX_SEARCH_PAGE_SIZE,
+  "Query.suppliers": MAX_RESULTS_PER_PAGE,
+  "Query.activeActivities": MAX_IMPORT_PAGE,
+  "Query.inactiveActivities": MAX_IMPORT_PAGE,
+  "Query.bookingReports": MAX_REPORT_PAGE,
+  "Query.bookingReportExport": MAX_REPORT_SLICE,
+  "Query.recommendations": MAX_RECOMMENDATION_PAGE,
+  "Query.topActivities": MAX_TOP_ACTIVITIES,
+  // The cyclic walk product → supplier → products → … multiplies by this at every turn.
+  "Supplier.products": MAX_NESTED_PRODUCTS,
+};
+
+/**
+ * How many items a list field is assumed to hold when the caller does not choose a page size.
+ * Items of a page object count 1: the field returning the page was already multiplied by its
+ * page-size argument. A test requires every list field of the API schema to be named here, so
+ * a new list gets a deliberate size.
+ */
+export const LIST_SIZES: Record<string, number> = {
+  // Pages: sized by the page-size argument of the field that returns them.
+  "ActiveActivityPage.data": 1,
+  "InactiveActivityPage.data": 1,
+  "ProductSearchPage.items": 1,
+  "ProductChangePage.items": 1,
+  "SupplierPage.items": 1,
+  "BookingReportPage.items": 1,
+  "BookingReportSlice.items": 1,
+  // Unpaged by contract (spec 1, path 8: every product of a supplier); a root field, so only
+  // aliases multiply it.
+  "Query.supplierProducts": 500,
+  "Query.organisations": 100,
+  "Query.bookingEngines": 50,
+  "Query.taxonomy": 50,
+  "TaxonomyNode.children": 20,
+  "Product.taxonomies": 3,
+  "Product.categories": 5,
+  "Product.descriptors": 5,
+  "Product.galleryImages": 10,
+  "ProductChangeItem.changeLog": 20,
+  "Availability.availabilityOptions": 10,
+  "Availability.pricingIssues": 10,
+  "Availability.unitOptions": 10,
+  "BookingReport.availabilityOptions": 10,
+  "BookingReport.cancellationPolicy": 5,
+  "Cancellation.cancellationPolicy": 5,
+  "BookingQuestions.booking": 10,
+  "BookingQuestions.customer": 10,
+  "BookingQuestions.participants": 10,
+  "ParticipantQuestions.questions": 10,
+  "Question.conditions": 2,
+  "Question.followUpQuestions": 2,
+  // Introspection (sandbox only, by default): sizes of this schema, so the standard introspection
+  // query fits while a walk of types → fields → type → fields → … multiplies out of bounds.
+  "__Schema.types": 100,
+  "__Schema.directives": 15,
+  "__Type.fields": 15,
+  "__Type.inputFields": 15,
+  "__Type.enumValues": 10,
+  "__Type.interfaces": 2,
+  "__Type.possibleTypes": 5,
+  "__Field.args": 3,
+  "__Directive.args": 3,
+};
+
+/** A page-size argument on a field missing from PAGE_SIZE_MAXIMA counts at face value up to this. */
+const MAX_UNLISTED_PAGE = 1_000_000;
+
+/** A list not named in LIST_SIZES (a test keeps every list of the API schema named). */
+const DEFAULT_LIST_SIZE = 20;
+
+function listSize(typeName: string, fieldName: string, returnsList: boolean, args: Record<string, unknown>): number {
+  if (fieldName === "_entities" && Array.isArray(args.representations)) return Math.max(1, args.representations.length);
+  for (const name of PAGE_SIZE_ARGUMENTS) {
+    const value = args[name];
+    if (typeof value !== "number" || !Number.isFinite(value)) continue;
+    const maximum = PAGE_SIZE_MAXIMA[`${typeName}.${fieldName}`] ?? MAX_UNLISTED_PAGE;
+    return Math.min(Math.max(1, value), maximum);
+  }
+  if (!returnsList) return 1;
+  return LIST_SIZES[`${typeName}.${fieldName}`] ?? DEFAULT_LIST_SIZE;
+}
+
+/** One for the field, plus what it selects times the number of items it returns. */
+const listAwareEstimator: ComplexityEstimator = ({ type, field, args, childComplexity }) => {
+  const nullable = getNullableType(field.type);
+  const returnsList = isListType(nullable) && isCompositeType(getNamedType(field.type));
+  return 1 + listSize(type.name, field.name, returnsList, args) * childComplexity;
+};
+
+/** The operation's estimated cost; throws the refusal when it is over the scope's limit. */
+export function checkOperationCost(
+  scope: LimitsScope,
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName: string | undefined,
+): number {
+  const { maxCost, maxSelections } = limitsFor(scope);
+  let cost: number;
+  try {
+    cost = getComplexity({
+      estimators: [listAwareEstimator],
+      schema,
+      query: document,
+      variables: variables ?? {},
+      operationName,
+      // A budget of visited nodes keeps the estimate linear even where fragments are expanded.
+      maxQueryNodes: maxSelections * 2,
+    });
+  } catch (error) {
+    if (!(error instanceof GraphQLError)) throw error;
+    throw refusal("OPERATION_TOO_LARGE", error.message);
+  }
+  if (cost > maxCost) throw refusal("COST_LIMIT_EXCEEDED", `The operation's estimated cost is ${cost}; the limit is ${maxCost}. Ask for smaller pages or fewer nested lists.`);
+  return cost;
+}
+
+function refusal(reason: string, message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: "GRAPHQL_VALIDATION_FAILED", reason, http: { status: 400 } } });
+}
+
+/** graphql-armor's rules report through the validation context instead of throwing out of validate(). */
+const reportAs = (reason: string) => ({
+  propagateOnRejection: false,
+  exposeLimits: true,
+  onReject: [
+    (context: ValidationContext | null, error: GraphQLError) =>
+      context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, ""), { extensions: { code: "GRAPHQL_VALIDATION_FAILED", reason } })),
+  ],
+});
+
+/** At most `max` root fields in a mutation operation (fragments at the root expanded). */
+function maxMutationsRule(max: number): ValidationRule {
+  return (context) => ({
+    OperationDefinition(node: OperationDefinitionNode) {
+      if (node.operation !== "mutation") return;
+      const fragments = new Map<string, FragmentDefinitionNode>();
+      for (const definition of context.getDocument().definitions) {
+        if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+      }
+      const seen = new Set<string>();
+      const count = (selectionSet: SelectionSetNode): number => {
+        let fields = 0;
+        for (const selection of selectionSet.selections) {
+          if (selection.kind === Kind.FIELD) {
+            if (selection.name.value !== "__typename") fields++;
+          } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+            fields += count(selection.selectionSet);
+          } else if (!seen.has(selection.name.value)) {
+            // A fragment spread twice at the root selects the same fields: they merge.
+            seen.add(selection.name.value);
+            const fragment = fragments.get(selection.name.value);
+            if (fragment) fields += count(fragment.selectionSet);
+          }
+        }
+        return fields;
+      };
+      const mutations = count(node.selectionSet);
+      if (mutations > max) {
+        context.reportError(
+          new GraphQLError(`The operation runs ${mutations} mutations; the limit is ${max} per operation`, {
+            nodes: [node],
+            extensions: { code: "GRAPHQL_VALIDATION_FAILED", reason: "TOO_MANY_MUTATIONS" },
+          }),
+        );
+      }
+    },
+  });
+}
+
+/** Rules that depend on the document only, so a validated document may be cached. */
+export function limitValidationRules(scope: LimitsScope): ValidationRule[] {
+  const limits = limitsFor(scope);
+  return [
+    maxAliasesRule({ n: limits.maxAliases, ...reportAs("TOO_MANY_ALIASES") }) as ValidationRule,
+    maxDirectivesRule({ n: limits.maxDirectives, ...reportAs("TOO_MANY_DIRECTIVES") }) as ValidationRule,
+    // The standard introspection query is 15 levels deep (nested ofType); introspection is
+    // bounded by the cost estimate instead, with this schema's sizes.
+    maxDepthRule({ n: limits.maxDepth, flattenFragments: true, ignoreIntrospection: true, ...reportAs("TOO_DEEP") }) as ValidationRule,
+    maxMutationsRule(limits.maxMutations),
+  ];
+}
+
+export const parseOptionsFor = (scope: LimitsScope) => ({ maxTokens: limitsFor(scope).maxTokens });
+
+export const maxSelectionsFor = (scope: LimitsScope) => limitsFor(scope).maxSelections;
+
+/**
+ * The cost depends on variables (page sizes), and Apollo caches validated documents by their
+ * text: so it is checked per request, once the operation is resolved, not as a validation rule.
+ */
+function costLimitPlugin<TContext extends BaseContext>(scope: LimitsScope): ApolloServerPlugin<TContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ schema, document, request, operationName }) {
+          checkOperationCost(scope, schema, document, request.variables, operationName ?? undefined);
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Parses and validates an operation with every limit of the edge, as the gateway's Apollo Server
+ * does: for operations the edge runs itself (graphql-ws). Refusals carry `extensions.code`.
+ */
+export function checkEdgeOperation(
+  schema: GraphQLSchema,
+  request: { query: string; variables?: Record<string, unknown>; operationName?: string },
+  disclosure: { introspection: boolean; suggestions: boolean },
+): { document: DocumentNode } | { errors: GraphQLError[] } {
+  let document: DocumentNode;
+  try {
+    document = parse(request.query, parseOptionsFor("edge"));
+  } catch (error) {
+    const message = error instanceof GraphQLError ? error.message : "The operation could not be parsed";
+    return { errors: [new GraphQLError(message, { extensions: { code: "GRAPHQL_PARSE_FAILED" } })] };
+  }
+  const rules = [...specifiedRules, ...(disclosure.introspection ? [] : [NoSchemaIntrospectionCustomRule]), ...limitValidationRules("edge")];
+  const invalid = validate(schema, document, rules, { maxErrors: 20 });
+  if (invalid.length) {
+    return {
+      errors: invalid.map(
+        (error) =>
+          new GraphQLError(disclosure.suggestions ? error.message : withoutSuggestions(error.message), {
+            nodes: error.nodes,
+            extensions: { ...error.extensions, code: "GRAPHQL_VALIDATION_FAILED" },
+          }),
+      ),
+    };
+  }
+  try {
+    checkOperationCost("edge", schema, document, request.variables, request.operationName);
+  } catch (error) {
+    if (error instanceof GraphQLError) return { errors: [error] };
+    throw error;
+  }
+  return { document };
+}
+
+/** Apollo's own rule for hiding schema details (plugin/disableSuggestions). */
+const withoutSuggestions = (message: string) => message.replace(/ ?Did you mean(.+?)\?$/, "");
+
+/** The Apollo Server options that enforce every limit of the scope. */
+export function apolloLimitOptions<TContext extends BaseContext>(scope: LimitsScope) {
+  return {
+    parseOptions: parseOptionsFor(scope),
+    maxRecursiveSelections: maxSelectionsFor(scope),
+    validationRules: limitValidationRules(scope),
+    limitPlugins: [costLimitPlugin<TContext>(scope)],
+  } satisfies Partial<ApolloServerOptions<TContext>> & { limitPlugins: ApolloServerPlugin<TContext>[] };
+}

@@ -1,0 +1,76 @@
+import { createHash } from "node:crypto";
+import { and, count, inArray, lte, min, sql } from "drizzle-orm";
+import type { Executor } from "../drizzle/database.js";
+import { signInFailures } from "../drizzle/schema.js";
+
+export interface SignInThrottleSettings {
+  /** Failed sign-ins one username may have in the window before it waits. */
+  maxFailuresPerAccount: number;
+  /** Failed sign-ins one client address may have in the window, whatever the usernames. */
+  maxFailuresPerAddress: number;
+  windowSeconds: number;
+}
+
+/** A sign-in refused before its password was checked; the caller may try again after `retryAfterSeconds`. */
+export class SignInThrottled extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Too many failed sign-ins; try again in ${retryAfterSeconds} seconds`);
+    this.name = "SignInThrottled";
+  }
+}
+
+/**
+ * Limits password guessing by counting failed sign-ins in a sliding window, per username and per
+ * client address, in the shared database (every replica counts the same failures). A key over its
+ * limit waits until its oldest failure leaves the window: never a permanent lockout, so a stranger
+ * failing on purpose can delay a real user by one window at most; a successful sign-in clears its
+ * username's failures. Unknown usernames count like known ones, so the answer reveals nothing.
+ */
+export class SignInThrottle {
+  constructor(
+    private readonly db: Executor,
+    private readonly settings: SignInThrottleSettings,
+  ) {}
+
+  /** Throws SignInThrottled when the username or the address is over its limit. */
+  async check(username: string, address: string, now: Date): Promise<void> {
+    const keys = { [accountKey(username)]: this.settings.maxFailuresPerAccount, [addressKey(address)]: this.settings.maxFailuresPerAddress };
+    const rows = await this.db
+      .select({ key: signInFailures.key, failures: count(), oldest: min(signInFailures.failedAt) })
+      .from(signInFailures)
+      .where(and(inArray(signInFailures.key, Object.keys(keys)), sql`${signInFailures.failedAt} > ${this.windowStart(now).toISOString()}::timestamptz`))
+      .groupBy(signInFailures.key);
+    let waitMs = 0;
+    for (const row of rows) {
+      if (row.failures < keys[row.key] || !row.oldest) continue;
+      waitMs = Math.max(waitMs, row.oldest.getTime() + this.settings.windowSeconds * 1000 - now.getTime());
+    }
+    if (waitMs > 0) throw new SignInThrottled(Math.max(1, Math.ceil(waitMs / 1000)));
+  }
+
+  async recordFailure(username: string, address: string, now: Date): Promise<void> {
+    await this.db.insert(signInFailures).values([
+      { key: accountKey(username), failedAt: now },
+      { key: addressKey(address), failedAt: now },
+    ]);
+  }
+
+  /** The username's failures are forgiven once its password is given; the address's are not. */
+  async recordSuccess(username: string): Promise<void> {
+    await this.db.delete(signInFailures).where(inArray(signInFailures.key, [accountKey(username)]));
+  }
+
+  /** Removes failures that no longer count (the worker runs this). */
+  async removeExpired(now: Date): Promise<number> {
+    const removed = await this.db.delete(signInFailures).where(lte(signInFailures.failedAt, this.windowStart(now))).returning({ id: signInFailures.id });
+    return removed.length;
+  }
+
+  private windowStart(now: Date): Date {
+    return new Date(now.getTime() - this.settings.windowSeconds * 1000);
+  }
+}
+
+/** Digested: any string a caller sends is a key of fixed size; `Demo` and `demo` share one count. */
+const accountKey = (username: string) => `account:${createHash("sha256").update(username.toLowerCase()).digest("hex")}`;
+const addressKey = (address: string) => `address:${address}`;

@@ -1,0 +1,40 @@
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
+import type { Caller } from "../core/caller.js";
+import { bearerToken, InvalidTokenError, type TokenVerifier } from "../identity/token-verifier.js";
+
+/** How a path answers a refused request: the REST error body, or a GraphQL response. */
+export type Refusal = (request: FastifyRequest, reply: FastifyReply, refusal: { status: number; code: string; message: string }) => FastifyReply;
+
+/** Admits a verified caller or refuses (rate limits, later); may set answer headers. */
+export type Admission = (caller: Caller, reply: FastifyReply) => { status: number; code: string; message: string } | undefined;
+
+/**
+ * The gate of every API path (REST and /graphql over HTTP): a verified bearer token, the
+ * caller's admission (request rate), and `Cache-Control: no-store` on every answer, since each
+ * carries one caller's data (bookings, accounts, tokens) that no shared cache may keep.
+ * Paths marked `public` (signed links, the console) pass without a token.
+ */
+export function apiAccessHook(deps: { verifier: TokenVerifier; admit?: Admission; refuse: Refusal }): onRequestAsyncHookHandler {
+  return async function apiAccess(request, reply) {
+    if (request.routeOptions.config?.public) return;
+    reply.header("cache-control", "no-store");
+    const token = bearerToken(request.headers.authorization);
+    if (!token) return deps.refuse(request, reply, { status: 401, code: "UNAUTHENTICATED", message: "A bearer access token is required (Authorization: Bearer <token>)" });
+    let caller: Caller;
+    try {
+      caller = await deps.verifier.verify(token);
+    } catch (error) {
+      if (!(error instanceof InvalidTokenError)) throw error;
+      return deps.refuse(request, reply, { status: 401, code: "UNAUTHENTICATED", message: `Invalid access token: ${error.message}` });
+    }
+    const refused = deps.admit?.(caller, reply);
+    if (refused) return deps.refuse(request, reply, refused);
+    request.edgeContext = { caller, token, requestId: String(request.id), acceptLanguage: request.headers["accept-language"] };
+  };
+}
+
+/** GraphQL clients read errors from `errors[].extensions.code`, whatever the HTTP status. */
+export const graphqlRefusal: Refusal = (_request, reply, { status, code, message }) => {
+  if (status === 401) reply.header("www-authenticate", 'Bearer realm="activities", error="invalid_token"');
+  return reply.code(status).type("application/json; charset=utf-8").send({ errors: [{ message, extensions: { code } }] });
+};

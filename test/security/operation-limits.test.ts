@@ -1,0 +1,192 @@
+import { sql } from "drizzle-orm";
+import { getIntrospectionQuery, getNamedType, getNullableType, isCompositeType, isListType, isObjectType, parse, specifiedRules, validate } from "graphql";
+import type { Client } from "graphql-ws";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, rows, type Database } from "../../drizzle/database.js";
+import { checkOperationCost, LIST_SIZES, limitValidationRules, OPERATION_LIMITS, PAGE_SIZE_ARGUMENTS, PAGE_SIZE_MAXIMA } from "../../gateway/operation-limits.js";
+import { restRoutes } from "../../rest-compat/routes/index.js";
+import { bookableProduct } from "../support/booking.js";
+import { sampleVariables } from "../support/operation-variables.js";
+import { graphql, startStack, type Stack } from "../support/stack.js";
+import { wsClient, wsOutcome } from "../support/ws-client.js";
+
+/**
+ * Hostile operations are refused before any work is done, over HTTP and graphql-ws, and every
+ * operation the REST layer runs itself fits the same limits at its largest page.
+ */
+describe("operation limits", () => {
+  const statements: string[] = [];
+  let database: Database;
+  let stack: Stack;
+  let partnerToken: string;
+  let consumerToken: string;
+  let productId: number;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: "memory", onQuery: (query) => statements.push(query) });
+    stack = await startStack({ database, env: { WORKER_LOOPS: "false" } });
+    const product = await bookableProduct(stack);
+    productId = product.productId;
+    partnerToken = product.partner.token;
+    consumerToken = await stack.tokenFor("CONSUMER");
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.dispose()));
+    await stack?.close();
+    await database?.close();
+  });
+
+  /** Posts the operation and returns its answer with the SQL statements it ran. */
+  const run = async (token: string, query: string, variables: Record<string, unknown> = {}) => {
+    statements.length = 0;
+    const response = await graphql(`${stack.url}/graphql`, token, query, variables);
+    return { ...response, statements: statements.length };
+  };
+  const apiSchema = () => stack.service.edge!.graph.apiSchema;
+
+  /** product → supplier → products → supplier → …, `turns` times round. */
+  const cycle = (turns: number) => {
+    let selection = "id";
+    for (let turn = 0; turn < turns; turn++) selection = `supplier { products { ${selection} } }`;
+    return `query ($id: Int!) { product(id: $id) { ${selection} } }`;
+  };
+
+  describe("over HTTP", () => {
+    it("refuses the cyclic walk of the graph by its cost, running no SQL", async () => {
+      const refused = await run(partnerToken, cycle(4), { id: productId });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual([expect.objectContaining({ extensions: { code: "GRAPHQL_VALIDATION_FAILED", reason: "COST_LIMIT_EXCEEDED" } })]);
+      expect(refused.body.errors![0].message).toMatch(/estimated cost is \d+; the limit is 300000/);
+      expect(refused.statements).toBe(0);
+      // One turn is an ordinary question and is answered.
+      const allowed = await run(partnerToken, cycle(1), { id: productId });
+      expect(allowed.body.errors).toBeUndefined();
+      expect(allowed.body.data!.product.supplier.products).toContainEqual({ id: productId });
+    });
+
+    it("counts a page size given by a variable, not only a literal", async () => {
+      const query = `query ($size: Int!) { searchProducts(search: "", resultsPerPage: $size) { items { supplier { products(first: 1000) { id title { text } } } } } }`;
+      const refused = await run(consumerToken, query, { size: 1000 });
+      expect(refused.body.errors?.[0].extensions).toMatchObject({ reason: "COST_LIMIT_EXCEEDED" });
+      expect(refused.statements).toBe(0);
+    });
+
+    it("refuses 1,000 aliases of a search, and of recommendations, running no SQL", async () => {
+      for (const field of ['searchProducts(search: "") { totalResults }', "recommendations { relevanceScore }"]) {
+        const batch = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(" ")} }`;
+        // 1,000 of them are past the token limit before the document is even parsed whole.
+        const thousand = await run(consumerToken, batch(1000));
+        expect(thousand.status).toBe(400);
+        expect(thousand.body.errors?.[0].extensions).toEqual({ code: "GRAPHQL_PARSE_FAILED" });
+        expect(thousand.statements).toBe(0);
+        const hundred = await run(consumerToken, batch(100));
+        expect(hundred.status).toBe(400);
+        expect(hundred.body.errors?.[0]).toMatchObject({ message: `Aliases limit of ${OPERATION_LIMITS.maxAliases} exceeded, found 100.`, extensions: { reason: "TOO_MANY_ALIASES" } });
+        expect(hundred.statements).toBe(0);
+      }
+    });
+
+    it("refuses 300 aliased mutations without changing anything, and caps mutations per operation", async () => {
+      const count = async () => (await rows<{ n: number }>(database.db, sql`select count(*)::int as n from availabilities`))[0].n;
+      const before = await count();
+      const aliases = Array.from({ length: 300 }, (_, i) => `a${i}: createAvailability(productId: ${productId}, date: "2027-03-01") { id }`).join(" ");
+      const refused = await run(consumerToken, `mutation { ${aliases} }`);
+      expect(refused.status).toBe(400);
+      expect(refused.statements).toBe(0);
+      expect(await count()).toBe(before);
+
+      const six = ["me", "me", "me", "me", "me", "me"].map((_, i) => `m${i}: createAvailability(productId: ${productId}, date: "2027-03-0${i + 1}") { id }`);
+      // Five aliases stay under the alias limit; the mutation cap is what refuses six.
+      const sixRefused = await run(consumerToken, `mutation { ${six.join(" ")} }`);
+      expect(sixRefused.body.errors).toEqual([
+        expect.objectContaining({ message: `The operation runs 6 mutations; the limit is ${OPERATION_LIMITS.maxMutations} per operation`, extensions: { code: "GRAPHQL_VALIDATION_FAILED", reason: "TOO_MANY_MUTATIONS" } }),
+      ]);
+      expect(await count()).toBe(before);
+    });
+
+    it("refuses a document of nested fragments at once, however many levels it doubles", async () => {
+      // Each fragment spreads the next twice under different fields: expanded, 2^40 selections.
+      const levels = 40;
+      const fragments = Array.from({ length: levels }, (_, i) =>
+        i === levels - 1 ? `fragment F${i} on Organisation { name }` : `fragment F${i} on Organisation { bookingEngine { organisations: __typename } ...F${i + 1} x${i}: bookingEngine { id } ...F${i + 1} }`,
+      );
+      const bomb = `{ me { organisation { ...F0 } } } ${fragments.join(" ")}`;
+      const refused = await run(consumerToken, bomb);
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors?.[0].extensions?.code).toBe("GRAPHQL_VALIDATION_FAILED");
+      expect(refused.statements).toBe(0);
+    });
+
+    it("refuses operations nested beyond the depth limit, and documents beyond the token limit", async () => {
+      const deep = await run(consumerToken, cycle(6), { id: productId });
+      expect(deep.body.errors?.[0].extensions).toMatchObject({ code: "GRAPHQL_VALIDATION_FAILED", reason: "TOO_DEEP" });
+      const huge = await run(consumerToken, `{ ${"me { id } ".repeat(OPERATION_LIMITS.maxTokens)} }`);
+      expect(huge.status).toBe(400);
+      // graphql-js's own wording ("more that").
+      expect(huge.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(`more th.. ${OPERATION_LIMITS.maxTokens} tokens`), extensions: { code: "GRAPHQL_PARSE_FAILED" } });
+      expect(huge.statements).toBe(0);
+    });
+  });
+
+  describe("over graphql-ws", () => {
+    const connect = (token: string) => {
+      const client = wsClient(stack, token);
+      clients.push(client);
+      return client;
+    };
+    const outcome = wsOutcome;
+
+    it("applies the same limits to queries, mutations and subscriptions", async () => {
+      const client = connect(partnerToken);
+      const cyclic = await outcome(client, cycle(4), { id: productId });
+      expect(cyclic.errors?.[0].extensions).toMatchObject({ code: "GRAPHQL_VALIDATION_FAILED", reason: "COST_LIMIT_EXCEEDED" });
+      const aliases = await outcome(client, `{ ${Array.from({ length: 100 }, (_, i) => `a${i}: me { id }`).join(" ")} }`);
+      expect(aliases.errors?.[0].extensions).toMatchObject({ reason: "TOO_MANY_ALIASES" });
+      const mutations = await outcome(client, `mutation { ${Array.from({ length: 6 }, (_, i) => `m${i}: createAvailability(productId: ${productId}, date: "2027-04-0${i + 1}") { id }`).join(" ")} }`);
+      expect(mutations.errors?.[0].extensions).toMatchObject({ reason: "TOO_MANY_MUTATIONS" });
+      const huge = await outcome(client, `{ ${"me { id } ".repeat(OPERATION_LIMITS.maxTokens)} }`);
+      expect(huge.errors?.[0].extensions).toMatchObject({ code: "GRAPHQL_PARSE_FAILED" });
+      let deep = "id";
+      for (let i = 0; i < 6; i++) deep = `product { supplier { products { ${deep} } } }`;
+      const subscription = await outcome(client, `subscription { bookingStatusChanged(bookingId: "00000000-0000-4000-8000-000000000000") { ${deep} } }`);
+      expect(subscription.errors?.[0].extensions).toMatchObject({ code: "GRAPHQL_VALIDATION_FAILED" });
+      // The connection survives its refusals.
+      const ordinary = await outcome(client, "{ me { roles } }");
+      expect(ordinary.result?.data).toEqual({ me: { roles: ["CONTENT_PARTNER"] } });
+    });
+  });
+
+  describe("what the limits allow", () => {
+    it("fits every REST operation at its largest page", () => {
+      const largest = { resultsPerPage: 1_000_000, limit: 1_000_000, first: 1_000_000, max: 1_000_000 };
+      for (const route of restRoutes) {
+        const document = parse(route.operation);
+        expect(validate(apiSchema(), document, [...specifiedRules, ...limitValidationRules("edge")]), `${route.method} ${route.url}`).toEqual([]);
+        const cost = checkOperationCost("edge", apiSchema(), document, sampleVariables(apiSchema(), document, largest), undefined);
+        expect(cost, `${route.method} ${route.url}`).toBeLessThanOrEqual(OPERATION_LIMITS.maxCost);
+      }
+    });
+
+    it("fits the standard introspection query (sandbox)", async () => {
+      const answered = await run(consumerToken, getIntrospectionQuery());
+      expect(answered.body.errors).toBeUndefined();
+      expect(answered.body.data!.__schema.queryType.name).toBe("Query");
+    });
+
+    it("sizes every list of the API schema deliberately", () => {
+      const unsized: string[] = [];
+      for (const type of Object.values(apiSchema().getTypeMap())) {
+        if (!isObjectType(type) || type.name.startsWith("__")) continue;
+        for (const field of Object.values(type.getFields())) {
+          const key = `${type.name}.${field.name}`;
+          const paged = field.args.some((arg) => (PAGE_SIZE_ARGUMENTS as readonly string[]).includes(arg.name));
+          if (paged && !(key in PAGE_SIZE_MAXIMA)) unsized.push(`${key} (page size without a maximum)`);
+          const list = isListType(getNullableType(field.type)) && isCompositeType(getNamedType(field.type));
+          if (list && !paged && !(key in LIST_SIZES)) unsized.push(key);
+        }
+      }
+      expect(unsized).toEqual([]);
+    });
+  });
+});
