@@ -39,6 +39,7 @@ const environmentSchema = z.object({
   API_RATE_LIMIT: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(0).max(10_000_000).default(1200),
   API_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).int().min(1).max(3600).default(60),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(0).max(3_600_000).default(15_000),
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(1).max(3600).default(25),
   WORKER_LOOPS: booleanFromEnv.default("true"),
   ROLE: z.enum(processRoles, { errorMap: () => ({ message: `must be one of ${processRoles.join(", ")}` }) }).default("all"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -73,6 +74,11 @@ export interface Config {
   signIn: { maxFailuresPerAccount: number; maxFailuresPerAddress: number; windowSeconds: number };
   /** API requests (REST, GraphQL over HTTP and graphql-ws) per account per window; 0: no limit. */
   apiRateLimit: { requests: number; windowSeconds: number };
+  /**
+   * How long a stop may take: in-flight requests, operations and the worker's current job finish
+   * within it. Shorter than the usual 30 s before a supervisor's SIGKILL, so we exit on our own.
+   */
+  shutdownGraceMs: number;
   /** The worker runs its tasks on timers; off, they run only when asked (tests that move the clock). */
   workerLoops: boolean;
   role: ProcessRole;
@@ -139,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
       windowSeconds: e.SIGN_IN_WINDOW_SECONDS,
     },
     apiRateLimit: { requests: e.API_RATE_LIMIT, windowSeconds: e.API_RATE_LIMIT_WINDOW_SECONDS },
+    shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     workerLoops: e.WORKER_LOOPS,
     role: e.ROLE,
     logLevel: e.LOG_LEVEL,

@@ -140,8 +140,10 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
     graph: edgeGraph,
     subgraphs,
     close: async () => {
-      await ws.close();
-      await app.close();
+      // Both drain at once: HTTP answers what is in flight (and 503 to anything new on an open
+      // connection); the sockets close once their running operations answered. The graph serves
+      // both until then.
+      await Promise.all([ws.close(), app.close()]);
       await edgeGraph.stop();
       await Promise.all(Object.values(subgraphs).map((s) => s.server.stop()));
     },

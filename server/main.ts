@@ -1,9 +1,7 @@
 import { ConfigError, loadConfig } from "../core/config.js";
-import { createService, type Service } from "./service.js";
+import { createService, StartAborted, type Service } from "./service.js";
 import { GRAPHQL_PATH } from "./edge.js";
 import { CONSOLE_PREFIX } from "../rest-compat/rest-compat.plugin.js";
-
-const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main() {
   let config;
@@ -17,27 +15,38 @@ async function main() {
     throw error;
   }
   // Signals are handled from the start: the worker claims jobs as soon as the service exists, before
-  // it listens, and a SIGTERM then must stop it cleanly rather than kill it mid-transaction.
+  // it listens, and a SIGTERM then must stop it cleanly rather than kill it mid-transaction. A
+  // signal reaches us once from a terminal or systemd (the whole process group) and again from
+  // npm relaying it: the second changes nothing.
   let service: Service | undefined;
   let stopping: string | undefined;
-  const shutdown = async (signal: string) => {
+  const startAborted = new AbortController();
+  const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = signal;
     const force = setTimeout(() => {
-      console.error("shutdown took too long; exiting");
+      console.error(`shutdown took longer than SHUTDOWN_GRACE_SECONDS (${config.shutdownGraceMs / 1000} s); exiting with requests unanswered`);
+      service?.app.server.closeAllConnections();
       process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
+    }, config.shutdownGraceMs);
     force.unref();
-    // During start-up the service is closed as soon as it exists (below).
-    if (service) await stop(service, signal);
+    if (service) void stop(service, signal);
+    else startAborted.abort();
   };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
   console.log(`activities service starting: role ${config.role}`);
 
-  service = await createService(config);
+  try {
+    service = await createService(config, { signal: startAborted.signal });
+  } catch (error) {
+    if (!(error instanceof StartAborted)) throw error;
+    console.log(`activities service stopped during start-up (${stopping})`);
+    process.exit(0);
+  }
   if (stopping) return stop(service, stopping);
   await service.listen();
+  if (stopping) return;
   const base = config.publicUrl;
   const lines = [`activities service: role ${config.role}, ${config.environment}, ${service.database.driver}${service.database.driver === "pglite" ? ` (${config.dataDir})` : ""}`];
   if (service.edge) {
@@ -48,7 +57,7 @@ async function main() {
       `  Token endpoint:                ${base}${service.identity.paths.token}`,
       `  OpenID discovery:              ${base}${service.identity.paths.discovery}`,
     );
-    if (config.role === "all") lines.push(`  Subgraphs:                     ${base}/subgraphs/{catalogue,booking,reporting}/graphql`);
+
   }
   lines.push(`  Health:                        ${base}/health/live, ${base}/health/ready`);
   if (service.demoCatalogue.products) {
@@ -70,6 +79,7 @@ async function stop(service: Service, signal: string): Promise<void> {
   service.logger.info({ signal }, "shutting down");
   try {
     await service.close();
+    service.logger.info({ signal }, "stopped");
     process.exit(0);
   } catch (error) {
     service.logger.error({ err: error }, "shutdown failed");

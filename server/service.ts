@@ -12,6 +12,7 @@ import { buildEdge, type Edge } from "./edge.js";
 import { createHttpApp } from "./http-app.js";
 import { buildSubgraphApp } from "./subgraph-app.js";
 import { startWorker, type Worker } from "./worker.js";
+import type { SubgraphName } from "../subgraphs/subgraphs.js";
 
 export interface Service {
   config: Config;
@@ -35,20 +36,50 @@ export interface ServiceOptions {
   logger?: Logger;
   /** An already open database (tests share one per file). */
   database?: Database;
+  /** Aborted by a stop signal during start-up: what was opened is closed, and StartAborted thrown. */
+  signal?: AbortSignal;
+}
+
+/** Start-up was stopped by a signal before the service was complete; everything it opened is closed. */
+export class StartAborted extends Error {
+  constructor() {
+    super("start-up stopped by a signal");
+    this.name = "StartAborted";
+  }
 }
 
 /** Builds the process for its configured role; `npm start`, the role launcher and the tests all come through here. */
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
+  // What start-up has opened so far, closed in reverse if a stop signal interrupts it. Each step
+  // runs to its end (a seed is one transaction); the signal is looked at between steps.
+  const opened: (() => Promise<unknown>)[] = [];
+  const step = async <T>(run: () => Promise<T>): Promise<T> => {
+    const value = await run();
+    if (options.signal?.aborted) {
+      for (const close of opened.reverse()) await close().catch((error) => logger.warn({ err: error }, "closing after an interrupted start failed"));
+      throw new StartAborted();
+    }
+    return value;
+  };
   const ownsDatabase = !options.database;
-  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, statementTimeoutMs: config.statementTimeoutMs }));
+  const database = await step(async () => {
+    const db = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, statementTimeoutMs: config.statementTimeoutMs }));
+    if (ownsDatabase) opened.push(() => db.close());
+    return db;
+  });
   const identity = createIdentity(config, database, clock);
   // The first key is made before serving, so concurrent first requests cannot each make one.
-  await identity.keys.signingKey();
-  if (config.role !== "worker") await identity.revocations.start(logger);
+  await step(() => identity.keys.signingKey());
+  if (config.role !== "worker") {
+    await step(async () => {
+      opened.push(() => identity.revocations.close());
+      await identity.revocations.start(logger);
+    });
+  }
   // Reference data every role relies on (category codes are validated against it).
-  await taxonomyRepository.ensureSeed(database.db);
+  await step(() => taxonomyRepository.ensureSeed(database.db));
 
   let seeded: SeededAccount[] = [];
   let demoCatalogue = { suppliers: 0, products: 0 };
@@ -59,10 +90,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
   if (config.role === "all" || config.role === "edge") {
     if (config.role === "all" && config.seedDemo) {
-      seeded = await seedDemo(database, identity.accounts, config.environment);
-      demoCatalogue = await seedDemoCatalogue(database, clock.now());
+      seeded = await step(() => seedDemo(database, identity.accounts, config.environment));
+      demoCatalogue = await step(() => seedDemoCatalogue(database, clock.now()));
     }
-    edge = await buildEdge({ config, database, identity, logger, clock, mode: config.role === "all" ? "in-process" : "remote" });
+    edge = await step(async () => {
+      const built = await buildEdge({ config, database, identity, logger, clock, mode: config.role === "all" ? "in-process" : "remote" });
+      opened.push(() => built.close());
+      return built;
+    });
     app = edge.app;
     closeApp = edge.close;
   } else if (config.role === "worker") {
@@ -76,7 +111,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
     });
     closeApp = () => app.close();
   } else {
-    const subgraph = await buildSubgraphApp(config.role, { config, database, identity, logger, clock });
+    const subgraph = await step(async () => {
+      const built = await buildSubgraphApp(config.role as SubgraphName, { config, database, identity, logger, clock });
+      opened.push(() => built.close());
+      return built;
+    });
     app = subgraph.app;
     closeApp = subgraph.close;
   }
@@ -98,9 +137,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
       service.url = `http://127.0.0.1:${port}`;
       return address;
     },
+    /**
+     * Drains, then closes: HTTP stops accepting and answers every request in flight (GraphQL
+     * operations over WebSocket too) while the worker finishes its current job; only then do the
+     * graph and the database close.
+     */
     async close() {
-      await worker?.stop();
-      await closeApp();
+      await Promise.all([worker?.stop(), closeApp()]);
       await identity.revocations.close();
       if (ownsDatabase) await database.close();
     },

@@ -39,7 +39,8 @@ export interface WorkerOptions {
  */
 export function startWorker(options: WorkerOptions): Worker {
   const logger = options.logger.child({ role: "worker" });
-  const deps = { database: options.database, logger, now: () => options.clock.now() };
+  const stopping = new AbortController();
+  const deps = { database: options.database, logger, now: () => options.clock.now(), stopping: stopping.signal };
 
   const removeCredentials = async () => {
     const now = options.clock.now();
@@ -71,7 +72,9 @@ export function startWorker(options: WorkerOptions): Worker {
       await bookingHousekeeping();
       await jobs();
     },
+    /** Takes no new job and waits for the one running (a supplier call, then its transaction). */
     stop: async () => {
+      stopping.abort();
       await Promise.all(loops.map((l) => l.stop()));
     },
   };

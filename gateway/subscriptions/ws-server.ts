@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { extendSchema, getOperationAST, GraphQLError, parse, print, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { extendSchema, getOperationAST, GraphQLError, parse, print, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { CloseCode } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
@@ -54,12 +54,15 @@ export function attachGraphqlWs(options: {
   delegatedToken: (caller: Caller) => Promise<string>;
   logger: Logger;
 }): { close(): Promise<void> } {
+  let stopping = false;
+  /** Queries and mutations being executed: a stop lets them answer before closing their socket. */
+  const inFlight = new Set<Promise<unknown>>();
   const { graph, engine, verifier, logger } = options;
   const schema = edgeSchema(graph);
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const { pathname } = new URL(request.url ?? "/", "http://local");
-    if (pathname !== options.path) {
+    if (pathname !== options.path || stopping) {
       socket.destroy();
       return;
     }
@@ -96,6 +99,17 @@ export function attachGraphqlWs(options: {
     for (const state of open) closeIfEnded(state);
   });
 
+  const executeOperation = async (args: ExecutionArgs): Promise<ExecutionResult> => {
+    const state = args.contextValue as ConnectionState & { requestId: string };
+    const token = await options.delegatedToken(state.caller!).catch(() => undefined);
+    if (!token) return { errors: [new GraphQLError("The session has ended; reconnect with a new token", { extensions: { code: "UNAUTHENTICATED" } })] };
+    const result = await graph.execute(
+      { query: print(args.document), variables: (args.variableValues ?? {}) as Record<string, unknown>, operationName: args.operationName ?? undefined },
+      { caller: state.caller!, token, requestId: state.requestId, acceptLanguage: state.acceptLanguage },
+    );
+    return { data: result.data ?? null, ...(result.errors?.length ? { errors: result.errors.map(toGraphQLError) } : {}) } as ExecutionResult;
+  };
+
   useServer(
     {
       schema,
@@ -120,6 +134,7 @@ export function attachGraphqlWs(options: {
         }
       },
       onSubscribe: (ctx, _id, payload) => {
+        if (stopping) return [new GraphQLError("The server is shutting down; reconnect", { extensions: { code: "SHUTTING_DOWN" } })];
         const state = stateOf(ctx.extra);
         // Judged again for every operation: the sweep and the revocation events close the socket
         // soon, but never after an operation has been let through on a dead session.
@@ -137,15 +152,11 @@ export function attachGraphqlWs(options: {
           contextValue: { ...stateOf(ctx.extra), requestId: randomUUID() },
         };
       },
-      execute: async (args): Promise<ExecutionResult> => {
-        const state = args.contextValue as ConnectionState & { requestId: string };
-        const token = await options.delegatedToken(state.caller!).catch(() => undefined);
-        if (!token) return { errors: [new GraphQLError("The session has ended; reconnect with a new token", { extensions: { code: "UNAUTHENTICATED" } })] };
-        const result = await graph.execute(
-          { query: print(args.document), variables: (args.variableValues ?? {}) as Record<string, unknown>, operationName: args.operationName ?? undefined },
-          { caller: state.caller!, token, requestId: state.requestId, acceptLanguage: state.acceptLanguage },
-        );
-        return { data: result.data ?? null, ...(result.errors?.length ? { errors: result.errors.map(toGraphQLError) } : {}) } as ExecutionResult;
+      execute: (args): Promise<ExecutionResult> => {
+        const running = executeOperation(args);
+        inFlight.add(running);
+        void running.finally(() => inFlight.delete(running)).catch(() => undefined);
+        return running;
       },
       subscribe: async (args) => {
         const state = args.contextValue as ConnectionState & { requestId: string };
@@ -170,8 +181,14 @@ export function attachGraphqlWs(options: {
 
   return {
     close: async () => {
+      stopping = true;
       clearInterval(sweep);
       stopHearingRevocations();
+      // Queries and mutations already running answer first; subscriptions end with the socket
+      // (1001: the client reconnects, to another instance, and its first message is the current state).
+      await Promise.allSettled([...inFlight]);
+      // graphql-ws sends a result a few microtasks after the execution settles.
+      await new Promise((resolve) => setImmediate(resolve));
       options.httpServer.off("upgrade", onUpgrade);
       for (const client of wss.clients) client.close(1001, "Server shutting down");
       await new Promise<void>((resolve) => wss.close(() => resolve()));

@@ -1,66 +1,12 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort, login, ready, startProcess, stopAndWait, until, type Running } from "../support/child-process.js";
 import { openOwnTestDatabase } from "../support/stack.js";
 
 /** The real entry point, as `npm start` runs it, in child processes. */
-const root = path.resolve(import.meta.dirname, "../..");
-
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(env: Record<string, string>, args: string[] = []): Running {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "warn", ...env };
-  if (!("DATABASE_URL" in env)) delete childEnv.DATABASE_URL;
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts", ...args], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
-  let text = "";
-  child.stdout!.on("data", (chunk) => (text += chunk));
-  child.stderr!.on("data", (chunk) => (text += chunk));
-  // "close", not "exit": only then has all the child's output been read.
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  return { child, output: () => text, exited };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 45_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-const ready = (base: string) => until(`${base} ready`, async () => ((await fetch(`${base}/health/ready`)).status === 200 ? true : undefined));
-
-async function login(base: string, username: string, password: string): Promise<string> {
-  const response = await fetch(`${base}/auth/realms/activities/protocol/openid-connect/token`, {
-    method: "POST",
-    body: new URLSearchParams({ client_id: "content-partner-api", grant_type: "password", username, password }),
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
-
-const stopAndWait = async (running: Running) => {
-  running.child.kill("SIGTERM");
-  return running.exited;
-};
+const start = startProcess;
 
 describe("npm start: one process on the embedded database", () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "activities-start-"));
@@ -101,7 +47,7 @@ describe("npm start: one process on the embedded database", () => {
     } finally {
       expect(await stopAndWait(second)).toBe(0);
     }
-  }, 120_000);
+  }, 240_000);
 
   it("stops cleanly on SIGTERM while it is still starting", async () => {
     const starting = start({ DATA_DIR: "memory", PORT: String(await freePort()) });
@@ -109,6 +55,7 @@ describe("npm start: one process on the embedded database", () => {
     starting.child.kill("SIGTERM");
     expect(await starting.exited).toBe(0);
     expect(starting.output()).not.toContain("GraphQL (HTTP and graphql-ws)");
+    expect(starting.output()).toContain("stopped during start-up (SIGTERM)");
   }, 60_000);
 
   it("refuses to start on a wrong setting, naming the variable", async () => {

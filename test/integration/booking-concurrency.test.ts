@@ -97,6 +97,45 @@ describe("concurrency and faults", () => {
     expect(job.doneAt).not.toBeNull();
   });
 
+  it("a stopping worker finishes the confirmation it runs, takes no other job, and hands back one it claimed but had not begun", async () => {
+    const { productId, partner } = await bookableProduct(ctx.stack);
+    const buyer = await consumer(ctx.stack);
+    const first = await confirmedRequest(buyer, productId, "2027-04-14");
+    const second = await confirmedRequest(buyer, productId, "2027-04-15");
+    let release: () => void = () => {};
+    let entered: () => void = () => {};
+    const inConfirm = new Promise<void>((resolve) => (entered = resolve));
+    engineRegistry.register(partner.engineName, {
+      ...inventoryEngine,
+      confirm: async (db, booking) => {
+        entered();
+        await new Promise<void>((resolve) => (release = resolve));
+        return inventoryEngine.confirm(db, booking);
+      },
+    });
+    clock.advance(3);
+    const stopping = new AbortController();
+    const running = runDueBookingJobs({ ...jobDeps(), stopping: stopping.signal });
+    await inConfirm;
+    stopping.abort();
+    release();
+    expect(await running).toBe(1);
+    engineRegistry.register(partner.engineName, inventoryEngine);
+    const statusOf = async (id: string) => (await ctx.database.db.select().from(bookings).where(eq(bookings.id, id)))[0].status;
+    const jobOf = async (id: string) => (await ctx.database.db.select().from(bookingJobs).where(eq(bookingJobs.bookingId, id)))[0];
+    expect([await statusOf(first), await statusOf(second)]).toEqual(["CONFIRMED", "PENDING_CONFIRM"]);
+    expect(await jobOf(second)).toMatchObject({ attempts: 0, lockedUntil: null, doneAt: null });
+
+    // The stop lands between claiming the job and starting it: the lease is given back at once.
+    let looks = 0;
+    const stopsAfterClaim = { get aborted() { return ++looks > 1; } } as AbortSignal;
+    expect(await runDueBookingJobs({ ...jobDeps(), stopping: stopsAfterClaim })).toBe(0);
+    expect(await jobOf(second)).toMatchObject({ attempts: 0, lockedUntil: null, leaseId: null, doneAt: null });
+    // Another worker takes it now, not a lease later.
+    expect(await runDueBookingJobs(jobDeps())).toBe(1);
+    expect(await statusOf(second)).toBe("CONFIRMED");
+  });
+
   it("transient supplier failures are retried with backoff until the supplier answers", async () => {
     const { productId, partner } = await bookableProduct(ctx.stack);
     const buyer = await consumer(ctx.stack);

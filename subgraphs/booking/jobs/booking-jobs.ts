@@ -26,6 +26,8 @@ export interface JobDeps {
   database: Database;
   logger: Logger;
   now: () => Date;
+  /** Aborted when the worker stops: no further job is taken, and one claimed but not begun is handed back. */
+  stopping?: AbortSignal;
 }
 
 /** Takes the next due job that no live worker holds, with a fresh lease. */
@@ -116,16 +118,29 @@ async function runConfirmation(deps: JobDeps, job: JobRow): Promise<void> {
   await applyOutcome(deps, job, booking, outcome);
 }
 
+/** Gives a claimed job back at once rather than after its lease runs out; the claim does not count as an attempt. */
+async function handBack(db: Executor, job: JobRow): Promise<void> {
+  await db
+    .update(bookingJobs)
+    .set({ lockedUntil: null, leaseId: null, attempts: sql`${bookingJobs.attempts} - 1` })
+    .where(and(eq(bookingJobs.id, job.id), eq(bookingJobs.leaseId, job.leaseId!), isNull(bookingJobs.doneAt)));
+}
+
 /** Runs every due job once; returns how many it took. */
 export async function runDueBookingJobs(deps: JobDeps): Promise<number> {
   let count = 0;
-  for (;;) {
+  while (!deps.stopping?.aborted) {
     const job = await claim(deps.database.db, deps.now());
     if (!job) return count;
+    if (deps.stopping?.aborted) {
+      await handBack(deps.database.db, job);
+      return count;
+    }
     count++;
     if (job.kind === "confirm") await runConfirmation(deps, job);
     else deps.logger.error({ job }, "unknown booking job kind");
   }
+  return count;
 }
 
 /** ON_HOLD bookings past their hold become EXPIRED and give their places back. */

@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+import { expect } from "vitest";
+
+/** The repository, where `npm start` and the compiled build run from. */
+export const root = path.resolve(import.meta.dirname, "../..");
+
+export interface Running {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/**
+ * The service in a child process: `node --import tsx server/main.ts` as `npm start` runs it, or
+ * another command (the compiled build, npm itself). DATABASE_URL is passed on only when named.
+ */
+export function startProcess(env: Record<string, string>, args: string[] = [], command: { file: string; args: string[]; detached?: boolean } = { file: process.execPath, args: ["--import", "tsx", "server/main.ts"] }): Running {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "warn", ...env };
+  if (!("DATABASE_URL" in env)) delete childEnv.DATABASE_URL;
+  const child = spawn(command.file, [...command.args, ...args], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"], detached: command.detached });
+  let text = "";
+  child.stdout!.on("data", (chunk) => (text += chunk));
+  child.stderr!.on("data", (chunk) => (text += chunk));
+  // "close", not "exit": only then has all the child's output been read.
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  return { child, output: () => text, exited };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 90_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+export const ready = (base: string) => until(`${base} ready`, async () => ((await fetch(`${base}/health/ready`)).status === 200 ? true : undefined));
+
+export async function login(base: string, username: string, password: string): Promise<string> {
+  const response = await fetch(`${base}/auth/realms/activities/protocol/openid-connect/token`, {
+    method: "POST",
+    body: new URLSearchParams({ client_id: "content-partner-api", grant_type: "password", username, password }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/** The demo content partner's credentials, as the first start prints them. */
+export async function printedPartner(running: Running): Promise<{ username: string; password: string }> {
+  const printed = await until("credentials printed", async () => running.output().match(/CONTENT_PARTNER\s+(demo-\S+)\s+(sandbox-\S+)/) ?? undefined);
+  return { username: printed[1], password: printed[2] };
+}
+
+export const stopAndWait = async (running: Running) => {
+  running.child.kill("SIGTERM");
+  return running.exited;
+};
