@@ -10,6 +10,8 @@ import { ForwardingRemoteDataSource, InProcessDataSource } from "./data-sources.
 import type { EdgeContext } from "./edge-context.js";
 import type { GatewayCredential } from "./gateway-credential.js";
 import { apolloLimitOptions } from "./operation-limits.js";
+import { clientIntrospectionPlugin } from "./client-introspection.js";
+import { withEdgeSubscriptions } from "../schema/compose.js";
 
 /** Where the gateway finds each subgraph: in this process, or at a URL when run as separate roles. */
 export type SubgraphTargets =
@@ -29,8 +31,10 @@ export interface OperationResult<TData = Record<string, unknown>> {
 
 export interface EdgeGraph {
   server: ApolloServer<EdgeContext>;
-  /** The supergraph's API schema, as clients see it. */
+  /** The supergraph's API schema: what the gateway executes. */
   apiSchema: GraphQLSchema;
+  /** What clients see: the API schema plus the edge's subscriptions (introspection, graphql-ws). */
+  clientSchema: GraphQLSchema;
   /** Runs one operation through the gateway as the given caller (REST routes and subscriptions use this). */
   execute<TData = Record<string, unknown>>(request: OperationRequest, context: EdgeContext): Promise<OperationResult<TData>>;
   stop(): Promise<void>;
@@ -52,6 +56,7 @@ export async function startEdgeGraph(options: {
 }): Promise<EdgeGraph> {
   const { targets, logger } = options;
   let apiSchema: GraphQLSchema | undefined;
+  let clientSchema: GraphQLSchema | undefined;
   const gateway = new ApolloGateway({
     supergraphSdl: options.supergraphSdl,
     logger,
@@ -63,6 +68,7 @@ export async function startEdgeGraph(options: {
   });
   gateway.onSchemaLoadOrUpdate(({ apiSchema: schema }) => {
     apiSchema = schema;
+    clientSchema = withEdgeSubscriptions(schema);
   });
   const edgeLogger = logger.child({ component: "gateway" });
   const { limitPlugins, ...limits } = apolloLimitOptions<EdgeContext>("edge");
@@ -77,14 +83,15 @@ export async function startEdgeGraph(options: {
     // The process stops its servers itself, in order, after the HTTP requests have drained.
     stopOnTerminationSignals: false,
     // Answers are per caller: no cache hints for shared HTTP caches (and no per-field hook for them).
-    plugins: [ApolloServerPluginCacheControlDisabled(), ...limitPlugins],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ...limitPlugins, clientIntrospectionPlugin(() => clientSchema!)],
   });
   await server.start();
-  if (!apiSchema) throw new Error("gateway started without a schema");
+  if (!apiSchema || !clientSchema) throw new Error("gateway started without a schema");
 
   return {
     server,
     apiSchema,
+    clientSchema,
     async execute<TData>(request: OperationRequest, contextValue: EdgeContext) {
       const response = await server.executeOperation<TData & Record<string, unknown>>(request, { contextValue });
       if (response.body.kind !== "single") throw new Error("incremental delivery is not used by internal operations");

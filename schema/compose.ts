@@ -1,12 +1,20 @@
 import { composeServices } from "@apollo/composition";
 import { printSubgraphSchema } from "@apollo/subgraph";
-import { parse } from "graphql";
+import { extendSchema, lexicographicSortSchema, parse, printSchema, type GraphQLSchema } from "graphql";
+import { edgeSubscriptionsSdl } from "../gateway/subscriptions/edge-subscriptions.js";
 import { subgraphDefinitions, subgraphNames, type SubgraphName } from "../subgraphs/subgraphs.js";
 
 export interface ComposedGraph {
   subgraphs: Record<SubgraphName, { sdl: string; schema: import("graphql").GraphQLSchema }>;
   supergraphSdl: string;
+  /** What clients see: the supergraph's API schema with the edge's subscriptions (schema/api.graphql). */
+  apiSchema: GraphQLSchema;
 }
+
+/** The client-facing schema: the gateway's API schema plus the subscriptions the edge serves over graphql-ws. */
+export const withEdgeSubscriptions = (gatewayApiSchema: GraphQLSchema): GraphQLSchema => extendSchema(gatewayApiSchema, parse(edgeSubscriptionsSdl));
+
+export const printApiSchema = (schema: GraphQLSchema): string => `${printSchema(lexicographicSortSchema(schema)).trim()}\n`;
 
 /**
  * Builds every subgraph and composes the supergraph in code (no external binary). The gateway
@@ -25,5 +33,5 @@ export async function composeGraph(): Promise<ComposedGraph> {
   if (result.errors) {
     throw new Error(`Supergraph composition failed:\n${result.errors.map((e) => `  - ${e.message}`).join("\n")}`);
   }
-  return { subgraphs, supergraphSdl: `${result.supergraphSdl.trim()}\n` };
+  return { subgraphs, supergraphSdl: `${result.supergraphSdl.trim()}\n`, apiSchema: withEdgeSubscriptions(result.schema.toAPISchema().toGraphQLJSSchema()) };
 }

@@ -2,7 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { edgeSubscriptionsSdl } from "../gateway/subscriptions/edge-subscriptions.js";
 import { subgraphNames } from "../subgraphs/subgraphs.js";
-import { composeGraph } from "./compose.js";
+import { composeGraph, printApiSchema } from "./compose.js";
 
 export const schemaFolder = path.dirname(fileURLToPath(import.meta.url));
 
@@ -15,5 +15,6 @@ export async function generatedSchemaFiles(): Promise<Record<string, string>> {
   for (const name of subgraphNames) files[`${name}.graphql`] = HEADER + graph.subgraphs[name].sdl;
   files["supergraph.graphql"] = HEADER + graph.supergraphSdl;
   files["edge-subscriptions.graphql"] = HEADER + edgeSubscriptionsSdl;
+  files["api.graphql"] = HEADER + printApiSchema(graph.apiSchema);
   return files;
 }

@@ -33,6 +33,9 @@ export async function createHttpApp(options: {
     loggerInstance: options.logger as FastifyBaseLogger,
     genReqId: requestIdFor,
     bodyLimit: 1024 * 1024,
+    // While stopping, a request on an already open connection is still answered (below), not
+    // refused with Fastify's own 503 body.
+    return503OnClosing: false,
     trustProxy: options.trustProxy,
     rewriteUrl: (request: { url?: string }) => (request.url === `${CONSOLE_PREFIX}/index.html` ? `${CONSOLE_PREFIX}/` : (request.url ?? "/")),
     ajv: { customOptions: { allErrors: true, coerceTypes: "array", useDefaults: true, removeAdditional: false } },
@@ -40,6 +43,15 @@ export async function createHttpApp(options: {
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
+  });
+  // Once a stop begins, every answer closes its connection, so clients reconnect to a replica
+  // that is not stopping and the drain ends with the requests in flight.
+  let stopping = false;
+  app.addHook("preClose", async () => {
+    stopping = true;
+  });
+  app.addHook("onSend", async (_request, reply) => {
+    if (stopping) reply.header("connection", "close");
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof RestError) {
@@ -77,6 +89,7 @@ export async function createHttpApp(options: {
 
   app.get("/health/live", { config: { public: true }, schema: { hide: true } }, async () => ({ status: "ok" }));
   app.get("/health/ready", { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
+    if (stopping) return reply.code(503).send({ status: "stopping" });
     const ready = await options.readiness().catch(() => false);
     return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not ready" });
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { extendSchema, getOperationAST, GraphQLError, parse, print, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { getOperationAST, GraphQLError, print, type ExecutionArgs, type ExecutionResult } from "graphql";
 import { CloseCode } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
@@ -13,7 +13,6 @@ import { bearerToken, InvalidTokenError, type TokenVerifier } from "../../identi
 import type { EdgeGraph, SchemaDisclosure } from "../gateway.js";
 import { checkEdgeOperation } from "../operation-limits.js";
 import { rateLimited, type AccountRateLimiter } from "../../server/rate-limit.js";
-import { edgeSubscriptionsSdl } from "./edge-subscriptions.js";
 import { toGraphQLError, type SubscriptionEngine } from "./subscription-engine.js";
 
 interface ConnectionState {
@@ -29,8 +28,6 @@ const EXPIRY_SWEEP_MS = 1000;
 const SESSION_ENDED = 4401;
 const ACCOUNT_DISABLED = 4403;
 
-/** The client-visible schema over WebSocket: the gateway's API schema plus the edge's subscriptions. */
-export const edgeSchema = (graph: EdgeGraph): GraphQLSchema => extendSchema(graph.apiSchema, parse(edgeSubscriptionsSdl));
 
 /**
  * graphql-ws on the same path as the HTTP endpoint. The connection is authenticated by the
@@ -58,7 +55,7 @@ export function attachGraphqlWs(options: {
   /** Queries and mutations being executed: a stop lets them answer before closing their socket. */
   const inFlight = new Set<Promise<unknown>>();
   const { graph, engine, verifier, logger } = options;
-  const schema = edgeSchema(graph);
+  const schema = graph.clientSchema;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const { pathname } = new URL(request.url ?? "/", "http://local");

@@ -17,7 +17,7 @@ const refusesConnections = (base: string) =>
   until("the port to refuse new connections", () => fetch(`${base}/health/live`).then(() => undefined, () => true), 10_000);
 
 interface InFlight {
-  answered: Promise<{ status: number; text: string }>;
+  answered: Promise<{ status: number; text: string; connection?: string }>;
   finish(): void;
 }
 
@@ -33,11 +33,11 @@ function halfSent(port: number, token: string, query: string): InFlight {
     agent: false,
     headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), authorization: `Bearer ${token}` },
   });
-  const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
+  const answered = new Promise<{ status: number; text: string; connection?: string }>((resolve, reject) => {
     request.on("response", (response) => {
       let text = "";
       response.on("data", (chunk) => (text += chunk));
-      response.on("end", () => resolve({ status: response.statusCode!, text }));
+      response.on("end", () => resolve({ status: response.statusCode!, text, connection: response.headers.connection }));
     });
     request.on("error", reject);
   });
@@ -81,6 +81,8 @@ describe("graceful shutdown", () => {
     const answers = await Promise.all(inFlight.map((request) => request.answered));
 
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    // Each answer tells its client to reconnect elsewhere for the next request.
+    expect(answers.map((answer) => answer.connection)).toEqual(Array(20).fill("close"));
     for (const answer of answers) expect(JSON.parse(answer.text)).toEqual({ data: { me: { username: partner.username } } });
     expect(await socket.closed).toEqual({ code: 1001, reason: "Server shutting down" });
     expect(await running.exited).toBe(0);

@@ -4,7 +4,6 @@ import type { EventChannel } from "../../drizzle/events.js";
 import { channels } from "../../drizzle/events.js";
 import { edgeSubscriptions } from "../../gateway/subscriptions/edge-subscriptions.js";
 import { SubscriptionEngine } from "../../gateway/subscriptions/subscription-engine.js";
-import { edgeSchema } from "../../gateway/subscriptions/ws-server.js";
 import { familySetup } from "../support/booking.js";
 import { templateBooking } from "../support/reporting.js";
 import { useStack } from "../support/stack.js";
@@ -44,7 +43,7 @@ describe("a subscription ends on the booking's state, whenever it changes", () =
     const document = parse(`subscription ($id: String!) { bookingStatusChanged(bookingId: $id) { id status } }`);
     const caller = await t.stack.service.identity.verifier.verify(token);
     const stream = await engine.subscribe({
-      schema: edgeSchema(edge.graph),
+      schema: edge.graph.clientSchema,
       document,
       operation: getOperationAST(document)!,
       variableValues: { id: bookingId },
