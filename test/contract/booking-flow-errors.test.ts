@@ -1,4 +1,7 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { bookings } from "../../drizzle/schema.js";
+import { BOOKING_HOLD_MS } from "../../subgraphs/booking/booking/booking.service.js";
 import { bookableAvailability, bookableProduct, bookingClient, consumer, familySetup, newRef, validAnswers } from "../support/booking.js";
 import { ManualClock, useStack } from "../support/stack.js";
 
@@ -119,7 +122,7 @@ describe("create booking: each documented error code from its real condition", (
     expect(french.body).toMatchObject({ status: 400, code: "LANGUAGE_CHANGE", errorCode: 9520 });
   });
 
-  it("the same resellerRef and availability give the same booking; 9531 once confirmed; 6606 once cancelled", async () => {
+  it("one availability, one booking: the same resellerRef gives the same hold; 9531 once confirmed and 6606 once cancelled or expired, whatever the resellerRef", async () => {
     const { productId } = await bookableProduct(ctx.stack);
     const buyer = await consumer(ctx.stack);
     const availability = await bookableAvailability(buyer.rest, productId, "2027-03-16");
@@ -139,6 +142,8 @@ describe("create booking: each documented error code from its real condition", (
     expect((await buyer.rest.post(`${BOOKINGS}/${booking.id}/confirm`)).body.status).toBe("PENDING_CONFIRM");
     const confirmedAgain = await buyer.rest.post(BOOKINGS, { availabilityId: availability.id, resellerRef: ref });
     expect(confirmedAgain.body).toMatchObject({ status: 400, code: "BOOKING_ALREADY_CONFIRMED", errorCode: 9531 });
+    const confirmedOtherRef = await buyer.rest.post(BOOKINGS, { availabilityId: availability.id, resellerRef: newRef() });
+    expect(confirmedOtherRef.body).toMatchObject({ status: 400, code: "BOOKING_ALREADY_CONFIRMED", errorCode: 9531 });
 
     const second = await bookableAvailability(buyer.rest, productId, "2027-03-16");
     const ref2 = newRef();
@@ -146,6 +151,19 @@ describe("create booking: each documented error code from its real condition", (
     expect((await buyer.rest.delete(`${BOOKINGS}/${held.body.id}`)).status).toBe(200);
     const cancelledAgain = await buyer.rest.post(BOOKINGS, { availabilityId: second.id, resellerRef: ref2 });
     expect(cancelledAgain.body).toMatchObject({ status: 400, code: "BOOKING_ALREADY_CANCELLED", errorCode: 6606 });
+    const cancelledOtherRef = await buyer.rest.post(BOOKINGS, { availabilityId: second.id, resellerRef: newRef() });
+    expect(cancelledOtherRef.body).toMatchObject({ status: 400, code: "BOOKING_ALREADY_CANCELLED", errorCode: 6606 });
+    // Nothing was booked by the refusals: the cancelled booking is the availability's only one.
+    expect(await ctx.database.db.select({ id: bookings.id }).from(bookings).where(eq(bookings.availabilityId, second.id))).toEqual([{ id: held.body.id }]);
+
+    // A hold that lapsed unconfirmed: another resellerRef is told it expired, and the hold is EXPIRED.
+    const third = await bookableAvailability(buyer.rest, productId, "2027-03-16");
+    const lapsing = await buyer.rest.post(BOOKINGS, { availabilityId: third.id, resellerRef: newRef() });
+    clock.advance(BOOKING_HOLD_MS / 1000 + 1);
+    const later = bookingClient(ctx.stack, (await ctx.stack.login(buyer.username, buyer.password)).access_token);
+    const afterHold = await later.post(BOOKINGS, { availabilityId: third.id, resellerRef: newRef() });
+    expect(afterHold.body).toMatchObject({ status: 400, code: "BOOKING_ALREADY_CANCELLED", errorCode: 6606 });
+    expect((await later.get(`${BOOKINGS}/${lapsing.body.id}`)).body.status).toBe("EXPIRED");
   });
 
   it("6501 (403) for another organisation's availability or booking, and for accounts that do not book", async () => {

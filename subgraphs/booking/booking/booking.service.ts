@@ -90,22 +90,23 @@ export const bookingService = {
       if (!availability) return { refusal: bookingRefusal("INVALID_AVAILABILITY", `Availability ${input.availabilityId} does not exist`) };
       if (!owns(ctx.caller, availability)) return { refusal: bookingRefusal("FORBIDDEN", "This availability belongs to another organisation") };
 
+      // One availability, one booking: a repeated request (same resellerRef) gets the live hold
+      // back; once a booking went further, any request on the availability is told where it went.
       const existing = await bookingRepository.onAvailability(tx, availability.id);
-      const same = existing.find((b) => b.resellerRef === input.resellerRef);
-      if (same) {
-        if (same.status === "ON_HOLD" && now < same.holdExpiresAt) return { booking: same };
-        if (same.status === "PENDING_CONFIRM" || same.status === "CONFIRMED" || same.status === "REDEEMED") {
-          return { refusal: bookingRefusal("BOOKING_ALREADY_CONFIRMED", `Booking ${same.id} for this availability and resellerRef is already confirmed`) };
-        }
-        if (same.status === "CANCELLED" || same.status === "EXPIRED" || same.status === "ON_HOLD") {
-          if (same.status === "ON_HOLD") await expireHold(ctx, tx, same, now);
-          return { refusal: bookingRefusal("BOOKING_ALREADY_CANCELLED", `Booking ${same.id} for this availability and resellerRef is cancelled or expired: start a new availability`) };
-        }
-        return { refusal: bookingRefusal("NO_LONGER_AVAILABLE", `Booking ${same.id} was refused by the supplier`) };
+      const live = existing.find((b) => b.status === "ON_HOLD" && now < b.holdExpiresAt);
+      if (live) {
+        if (live.resellerRef === input.resellerRef) return { booking: live };
+        return { refusal: bookingRefusal("AVAILABILITY_USED", `Availability ${availability.id} is held by booking ${live.id} under another resellerRef`) };
       }
-      if (existing.some((b) => b.status === "ON_HOLD" || b.status === "PENDING_CONFIRM" || b.status === "CONFIRMED")) {
-        return { refusal: bookingRefusal("AVAILABILITY_USED", "This availability already has a booking under another resellerRef") };
-      }
+      const went = (...statuses: BookingRow["status"][]) => existing.find((b) => statuses.includes(b.status));
+      const confirmed = went("PENDING_CONFIRM", "CONFIRMED", "REDEEMED");
+      if (confirmed) return { refusal: bookingRefusal("BOOKING_ALREADY_CONFIRMED", `Booking ${confirmed.id} on this availability is already confirmed`) };
+      const lapsed = went("ON_HOLD");
+      if (lapsed) await expireHold(ctx, tx, lapsed, now);
+      const ended = lapsed ?? went("CANCELLED", "EXPIRED");
+      if (ended) return { refusal: bookingRefusal("BOOKING_ALREADY_CANCELLED", `Booking ${ended.id} on this availability is cancelled or expired: start a new availability`) };
+      const rejected = went("REJECTED");
+      if (rejected) return { refusal: bookingRefusal("NO_LONGER_AVAILABLE", `Booking ${rejected.id} on this availability was refused by the supplier`) };
       if (now >= availability.expiresAt) {
         return { refusal: bookingRefusal("AVAILABILITY_EXPIRED", "This availability is more than an hour old: start again with GET options") };
       }
