@@ -84,6 +84,12 @@ export function productFor(index: number, city: City, random: Random, externalPr
     request.maxPrice = high;
   }
   if (random.chance(0.3)) request.bookingUrl = { en: `https://book.activities.example/${request.externalId}` };
+  // Commission terms as suppliers state them: mostly a share of the retail price (15-30 %), one in
+  // five as an amount per adult. Derived from the index, not drawn, so that adding them left the
+  // rest of the generated catalogue as it was.
+  const share = (15 + ((index * 7) % 16)) / 100;
+  if (index % 5 === 4 && request.minPrice) request.estCommNet = Math.round(request.minPrice * share * 100) / 100;
+  else request.estCommFrpricePerc = share;
   return request;
 }
 

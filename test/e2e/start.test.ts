@@ -36,6 +36,21 @@ describe("npm start: one process on the embedded database", () => {
     const firstProducts = (await (await fetch(`${base}/api/supplier/${demoSuppliers.items[0].id}/products/`, { headers: { authorization: `Bearer ${token}` } })).json()) as unknown[];
     expect(firstProducts.length).toBeGreaterThan(20);
 
+    // The one place the two commercial models differ: an agent sees the commission, a reseller the net price.
+    const importAs = async (role: "agent" | "reseller") => {
+      const [, user, secret] = printed.match(role === "agent" ? /CONSUMER\s+(demo-consumer)\s+(sandbox-\S+)/ : /CONSUMER\s+(demo-reseller)\s+(sandbox-\S+)/)!;
+      const consumerToken = await login(base, user, secret);
+      const page = await fetch(`${base}/content/v0/import/activities/active?page%5Blimit%5D=300`, { headers: { authorization: `Bearer ${consumerToken}` } });
+      expect(page.status).toBe(200);
+      return ((await page.json()) as { data: { retailPrice?: number; estimatedCommissionRate?: number; estimatedNetPrice?: number }[] }).data;
+    };
+    const agentView = (await importAs("agent")).filter((a) => a.retailPrice !== undefined);
+    expect(agentView.length).toBeGreaterThan(50);
+    expect(agentView.every((a) => a.estimatedCommissionRate! >= 0.15 && a.estimatedCommissionRate! <= 0.3 && a.estimatedNetPrice === undefined)).toBe(true);
+    const resellerView = (await importAs("reseller")).filter((a) => a.retailPrice !== undefined);
+    expect(resellerView.length).toBe(agentView.length);
+    expect(resellerView.every((a) => a.estimatedCommissionRate === undefined && a.estimatedNetPrice! > 0 && a.estimatedNetPrice! < a.retailPrice!)).toBe(true);
+
     expect(await stopAndWait(first)).toBe(0);
 
     const second = start(env);
