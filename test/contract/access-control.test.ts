@@ -169,7 +169,9 @@ describe("REST input validation", () => {
     expect(inventory.status).toBe(200);
     expect(inventory.body.items.length).toBeGreaterThan(0);
     expect(inventory.body.items.every((e: { kind: string }) => e.kind === "INVENTORY")).toBe(true);
+    // No adapter implements OCTO yet, so it is no kind a filter can name.
     const octo = await getJson(`${t.stack.url}/api/booking-engines?kind=OCTO`, token);
-    expect(octo.body.items.every((e: { kind: string }) => e.kind === "OCTO")).toBe(true);
+    expect(octo.status).toBe(400);
+    expect(octo.body.details).toEqual([expect.objectContaining({ field: "kind", rule: "enum" })]);
   });
 });

@@ -1,8 +1,8 @@
 import { Directive, Field, Int, ObjectType, registerEnumType } from "type-graphql";
 
+/** Only the adapters that exist: a kind is added with the adapter that books through it (OCTO next). */
 export enum BookingEngineKind {
   INVENTORY = "INVENTORY",
-  OCTO = "OCTO",
 }
 registerEnumType(BookingEngineKind, { name: "BookingEngineKind", description: "The adapter that books through the engine" });
 
@@ -15,7 +15,7 @@ export class BookingEngine {
   @Field(() => String, { description: "Upper-case identifier shown in catalogue responses" })
   name!: string;
 
-  @Field(() => BookingEngineKind, { description: "Adapter that talks to it: INVENTORY (built in) or OCTO" })
+  @Field(() => BookingEngineKind, { description: "Adapter that talks to it: INVENTORY (the built-in inventory engine)" })
   kind!: string;
 
 }
