@@ -114,6 +114,24 @@ describe("bad input", () => {
       expect(await snapshot()).toEqual(before);
     });
 
+    it("refuses them at the token endpoint in its OAuth error shape", async () => {
+      const before = await snapshot();
+      const { username, password } = await handle.stack.createAccount("CONSUMER");
+      const forms: Record<string, string>[] = [
+        { username: `${username}\u0000`, password },
+        { username, password: `${password}\u0000` },
+        { username, password, scope: "booking\u0000" },
+      ];
+      for (const form of forms) {
+        const response = await fetch(handle.stack.tokenUrl, { method: "POST", body: new URLSearchParams({ client_id: "content-partner-api", grant_type: "password", ...form }) });
+        expect(response.status).toBe(400);
+        expect(await response.json()).toEqual({ error: "invalid_request", error_description: expect.stringMatching(/^Parameter (username|password|scope) must not contain the NUL character/) });
+      }
+      const refresh = await fetch(handle.stack.tokenUrl, { method: "POST", body: new URLSearchParams({ client_id: "content-partner-api", grant_type: "refresh_token", refresh_token: "x\u0000" }) });
+      expect(refresh.status).toBe(400);
+      expect(await snapshot()).toEqual(before);
+    });
+
     it("refuses them in GraphQL variables and literals, naming the variable or argument", async () => {
       const before = await snapshot();
       const { url } = handle.stack;
