@@ -230,6 +230,16 @@ describe("bad input", () => {
       expect(dates.body.availabilityDates).toEqual([]);
       const options = await send(second.token, "GET", `/booking-flow/v1/products/${own.productId}/availabilities/${DATE}/options`);
       expectRestError(options, 400);
+
+      // Places given back are sold again only up to the new capacity, not the capacity of old.
+      const cancelled = await first.rest.send("DELETE", `/booking-flow/v1/bookings/${booked.body.id}`, undefined, {});
+      expect(cancelled.status).toBe(200);
+      await expect(bookableAvailability(second.rest, own.productId, DATE, { adults: 3 })).rejects.toThrow(/^prices: \{"status":400,/);
+      const two = await bookableAvailability(second.rest, own.productId, DATE, { adults: 2 });
+      const rebooked = await second.rest.send("POST", "/booking-flow/v1/bookings", { availabilityId: two.id, resellerRef: newRef() }, {});
+      expect(rebooked.status).toBe(201);
+      const [after] = await rows<{ capacity: number; taken: number }>(handle.database.db, sql`select capacity, taken from slot_inventory where product_id = ${own.productId}`);
+      expect(after.taken).toBe(2);
     });
   });
 
