@@ -11,7 +11,8 @@ import { graphql, useStack } from "../support/stack.js";
  * body (or BAD_USER_INPUT in GraphQL) naming what the caller sent, and nothing is changed.
  */
 describe("bad input", () => {
-  const handle = useStack({ env: { WORKER_LOOPS: "false" } });
+  // Its own database on PostgreSQL: "nothing changed" is checked over whole tables.
+  const handle = useStack({ env: { WORKER_LOOPS: "false" }, ownDatabase: true });
   let product: BookableProduct;
   let buyer: Awaited<ReturnType<typeof consumer>>;
   let availabilityId: string;
