@@ -11,12 +11,13 @@ const perEuro: Record<string, number> = {
   FJD: 2.45, NAD: 20, NPR: 145, KRW: 1480, TWD: 34.5, MYR: 4.8, IDR: 17200, PHP: 62, VND: 27300, KES: 140, TZS: 2900,
 };
 
-export const isConvertible = (currency: string): boolean => currency in perEuro;
+/** Own properties only: `constructor` or `__proto__` is no currency. */
+export const isConvertible = (currency: string): boolean => Object.hasOwn(perEuro, currency);
 
 /** The amount in another currency, or null when a rate is missing. */
 export function convert(amount: number, from: string, to: string): number | null {
-  const fromRate = perEuro[from];
-  const toRate = perEuro[to];
+  const fromRate = isConvertible(from) ? perEuro[from] : undefined;
+  const toRate = isConvertible(to) ? perEuro[to] : undefined;
   if (!fromRate || !toRate) return null;
   return Math.round((amount / fromRate) * toRate * 100) / 100;
 }

@@ -4,6 +4,8 @@ import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import { maxDirectivesRule } from "@escape.tech/graphql-armor-max-directives";
 import {
   getNamedType,
+  getOperationAST,
+  getVariableValues,
   NoSchemaIntrospectionCustomRule,
   parse,
   specifiedRules,
@@ -22,6 +24,8 @@ import {
   type ValidationRule,
 } from "graphql";
 import { getComplexity, type ComplexityEstimator } from "graphql-query-complexity";
+import { badInput } from "../core/errors.js";
+import { checkOperationText } from "../core/input-text.js";
 import { MAX_NESTED_PRODUCTS } from "../subgraphs/catalogue/product/product.service.js";
 import { MAX_IMPORT_PAGE } from "../subgraphs/catalogue/import/activity-import.js";
 import { MAX_TOP_ACTIVITIES } from "../subgraphs/catalogue/recommendation/recommendation.resolver.js";
@@ -183,6 +187,7 @@ export function checkOperationCost(
   operationName: string | undefined,
 ): number {
   const { maxCost, maxSelections } = limitsFor(scope);
+  checkVariables(schema, document, variables, operationName);
   let cost: number;
   try {
     cost = getComplexity({
@@ -200,6 +205,23 @@ export function checkOperationCost(
   }
   if (cost > maxCost) throw refusal("COST_LIMIT_EXCEEDED", `The operation's estimated cost is ${cost}; the limit is ${maxCost}. Ask for smaller pages or fewer nested lists.`);
   return cost;
+}
+
+/**
+ * Variables coerced to their declared types before anything else: a wrong one is the caller's
+ * input (BAD_USER_INPUT naming `$variable.path`), not an operation too large to estimate.
+ */
+function checkVariables(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined): void {
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 20 });
+  if (!coerced.errors) return;
+  const problems = coerced.errors.map((error) => {
+    const match = /^Variable "\$(\w+)"(?: got invalid value .*? at "([^"]+)")?/.exec(error.message);
+    const field = `$${match?.[2] ?? match?.[1] ?? ""}`;
+    return { field, rule: "type", message: error.message };
+  });
+  throw badInput(coerced.errors[0].message, problems);
 }
 
 function refusal(reason: string, message: string): GraphQLError {
@@ -275,12 +297,15 @@ export const maxSelectionsFor = (scope: LimitsScope) => limitsFor(scope).maxSele
 /**
  * The cost depends on variables (page sizes), and Apollo caches validated documents by their
  * text: so it is checked per request, once the operation is resolved, not as a validation rule.
+ * Text no database can store (NUL, lone surrogates) is refused at the same point, before any
+ * resolver runs.
  */
 function costLimitPlugin<TContext extends BaseContext>(scope: LimitsScope): ApolloServerPlugin<TContext> {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ schema, document, request, operationName }) {
+          checkOperationText(document, request.variables);
           checkOperationCost(scope, schema, document, request.variables, operationName ?? undefined);
         },
       };
@@ -318,6 +343,7 @@ export function checkEdgeOperation(
     };
   }
   try {
+    checkOperationText(document, request.variables);
     checkOperationCost("edge", schema, document, request.variables, request.operationName);
   } catch (error) {
     if (error instanceof GraphQLError) return { errors: [error] };

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Config } from "../core/config.js";
+import { textProblem } from "../core/input-text.js";
 import { scopes } from "../core/roles.js";
 import { AccountError } from "./account.service.js";
 import type { Identity } from "./identity.js";
@@ -27,6 +28,9 @@ export async function identityRoutes(app: FastifyInstance, options: { identity: 
       const field = (name: string): string | undefined => {
         const value = form[name];
         if (Array.isArray(value)) throw new OAuthError("invalid_request", `Parameter ${name} must be sent once`);
+        // The one text check of the service, answered in the OAuth shape this endpoint keeps.
+        const problem = typeof value === "string" ? textProblem(value) : undefined;
+        if (problem) throw new OAuthError("invalid_request", `Parameter ${name} ${problem}`);
         return typeof value === "string" && value !== "" ? value : undefined;
       };
       const clientId = field("client_id");

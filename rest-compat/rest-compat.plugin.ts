@@ -4,7 +4,8 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import type { Config } from "../core/config.js";
 import type { EdgeGraph } from "../gateway/gateway.js";
 import type { IdentityPaths } from "../identity/identity.js";
-import { errorBodySchema } from "./error-body.js";
+import { textProblems } from "../core/input-text.js";
+import { errorBodySchema, RestError } from "./error-body.js";
 import { registerRestRoute } from "./rest-route.js";
 import { restRoutes } from "./routes/index.js";
 import { registerVoucherRoute } from "./routes/booking-flow/voucher.route.js";
@@ -59,6 +60,12 @@ export async function restCompatPlugin(
   options: { graph: EdgeGraph; access: onRequestAsyncHookHandler; linkContext: (requestId: string) => Promise<EdgeContext>; publicUrl: () => string },
 ) {
   app.addHook("onRequest", options.access);
+  // Text no database can store is refused here, by the name the caller sent, before any of it
+  // becomes a variable of an operation (whose names are the layer's own).
+  app.addHook("preValidation", async (request) => {
+    const problems = [...textProblems(request.params, ""), ...textProblems(request.query, ""), ...textProblems(request.body, "")];
+    if (problems.length) throw new RestError(400, "VALIDATION_FAILED", problems.length === 1 ? problems[0].message : "The request is not valid", problems);
+  });
   // Links in answers (paging) are built from the configured public address, never from a
   // caller's Host or X-Forwarded-Host.
   app.decorateRequest("publicUrl", { getter: options.publicUrl });

@@ -26,6 +26,12 @@ export interface RestRoute<TData> {
   /** The one GraphQL operation the route runs on the gateway. */
   operation: string;
   variables?: (request: FastifyRequest) => Record<string, unknown>;
+  /**
+   * The REST name of each operation variable that has another name than the parameter the caller
+   * sends (`max` → `maxRecommendations`; "" for a variable carrying the whole query string or
+   * body), so that a refused variable is reported by the caller's name.
+   */
+  parameters?: Record<string, string>;
   /** GraphQL error codes this path answers with another status than the default mapping. */
   statusOverrides?: Record<string, number>;
   /** Shapes the documented body from the operation's data; may set the status on `reply`. */
@@ -76,7 +82,7 @@ export function registerRestRoute<TData>(app: FastifyInstance, graph: EdgeGraph,
       if (!context) throw new RestError(401, "UNAUTHENTICATED", "A valid bearer access token is required");
       const run: RunOperation = async <T>(query: string, variables: Record<string, unknown>) => {
         const result = await graph.execute<T>({ query, variables }, context);
-        if (result.errors?.length) throw restErrorFrom(result.errors, route.statusOverrides);
+        if (result.errors?.length) throw restErrorFrom(result.errors, route.statusOverrides, route.parameters);
         if (!result.data) throw new RestError(500, "INTERNAL_SERVER_ERROR", "Internal server error");
         return result.data;
       };

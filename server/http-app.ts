@@ -15,6 +15,7 @@ const statusCodes: Record<number, string> = {
   406: "NOT_ACCEPTABLE",
   409: "CONFLICT",
   413: "PAYLOAD_TOO_LARGE",
+  414: "URI_TOO_LONG",
   415: "UNSUPPORTED_MEDIA_TYPE",
   429: "TOO_MANY_REQUESTS",
 };
@@ -39,6 +40,14 @@ export async function createHttpApp(options: {
     trustProxy: options.trustProxy,
     rewriteUrl: (request: { url?: string }) => (request.url === `${CONSOLE_PREFIX}/index.html` ? `${CONSOLE_PREFIX}/` : (request.url ?? "/")),
     ajv: { customOptions: { allErrors: true, coerceTypes: "array", useDefaults: true, removeAdditional: false } },
+    // A path Fastify cannot route (bad percent-encoding, an overlong parameter) is refused before
+    // any hook or the error handler runs: without this it would answer in Fastify's own body.
+    frameworkErrors: (error, request, reply) => {
+      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+      const message = error.code === "FST_ERR_BAD_URL" ? "The request path is not valid percent-encoded UTF-8" : status === 414 ? "A path segment is too long" : "The request is not valid";
+      reply.header("x-request-id", request.id).header("x-content-type-options", "nosniff").header("cache-control", "no-store");
+      return sendError(request, reply, { status, code: statusCodes[status] ?? "BAD_REQUEST", message });
+    },
   });
 
   app.addHook("onRequest", async (request, reply) => {

@@ -43,6 +43,7 @@ export const diffProductsRoute: RestRoute<Data> = {
     }
     ${CONSUMER_PRODUCT_FIELDS}
   `,
+  parameters: { search: "Search" },
   variables: (request) => {
     const q = request.query as Record<string, unknown>;
     return { ...searchPagingVariables(q), date: q.date ?? null, changeType: q.changeType };

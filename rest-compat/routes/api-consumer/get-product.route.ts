@@ -19,6 +19,7 @@ export const getConsumerProductRoute: RestRoute<{ product: ConsumerProductData &
     query RestConsumerProduct($id: Int!, $externalClientId: String) { product(id: $id) { ...ConsumerProduct trackingId } }
     ${CONSUMER_PRODUCT_FIELDS}
   `,
+  parameters: { id: "productId" },
   variables: (request) => ({
     id: (request.params as { productId: number }).productId,
     externalClientId: (request.query as { externalClientId?: string }).externalClientId ?? null,

@@ -27,6 +27,7 @@ export const searchProductsRoute: RestRoute<Data> = {
     }
     ${CONSUMER_PRODUCT_FIELDS}
   `,
+  parameters: { search: "Search" },
   variables: (request) => searchPagingVariables(request.query as Record<string, unknown>),
   respond: ({ searchProducts }, request) => {
     const languages = acceptedLanguages(request.headers["accept-language"]);

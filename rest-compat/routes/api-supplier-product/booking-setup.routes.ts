@@ -21,6 +21,7 @@ export const putBookingSetupRoute: RestRoute<{ setProductBookingSetup: Record<st
   operation: /* GraphQL */ `
     mutation RestSetBookingSetup($supplierId: Int!, $productId: Int!, $setup: JSONObject!) { setProductBookingSetup(supplierId: $supplierId, productId: $productId, setup: $setup) }
   `,
+  parameters: { setup: "" },
   variables: (request) => ({ ...ids(request), setup: request.body }),
   respond: ({ setProductBookingSetup }) => setProductBookingSetup,
 };

@@ -26,6 +26,7 @@ export const createProductRoute: RestRoute<{ createProduct: { product: ProductDa
     }
     ${PRODUCT_FIELDS}
   `,
+  parameters: { input: "" },
   variables: (request) => ({ supplierId: (request.params as { supplierId: number }).supplierId, input: pickBySchema(request.body, productRequestSchema) }),
   respond: ({ createProduct }, _request, reply) => {
     reply.code(201).header("x-product-moved", String(createProduct.moved));

@@ -30,6 +30,7 @@ export const listProductsRoute: RestRoute<{ supplierProducts: ProductData[] }> =
     }
     ${PRODUCT_FIELDS}
   `,
+  parameters: { filter: "" },
   variables: (request) => ({ supplierId: (request.params as { supplierId: number }).supplierId, filter: request.query }),
   respond: ({ supplierProducts }) => supplierProducts.map(productBody),
 };

@@ -23,6 +23,7 @@ export const updateProductRoute: RestRoute<{ updateProduct: ProductData }> = {
     }
     ${PRODUCT_FIELDS}
   `,
+  parameters: { input: "" },
   variables: (request) => ({ ...ids(request.params), input: pickBySchema(request.body, productRequestSchema) }),
   respond: ({ updateProduct }) => productBody(updateProduct),
 };

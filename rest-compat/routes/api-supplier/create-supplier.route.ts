@@ -17,6 +17,7 @@ export const createSupplierRoute: RestRoute<{ createSupplier: SupplierData }> = 
     mutation RestCreateSupplier($input: SupplierInput!) { createSupplier(input: $input) { ...RestSupplier } }
     ${SUPPLIER_FIELDS}
   `,
+  parameters: { input: "" },
   variables: (request) => ({ input: pickBySchema(request.body, supplierRequestSchema) }),
   respond: ({ createSupplier }, _request, reply) => {
     reply.code(201);

@@ -20,6 +20,7 @@ export const deleteSupplierRoute: RestRoute<{ deleteSupplier: { id: number; dele
   operation: /* GraphQL */ `
     mutation RestDeleteSupplier($id: Int!) { deleteSupplier(id: $id) { id deletedProducts } }
   `,
+  parameters: { id: "supplierId" },
   variables: (request) => ({ id: (request.params as { supplierId: number }).supplierId }),
   respond: ({ deleteSupplier }) => ({ id: deleteSupplier.id, deleted: true, deletedProducts: deleteSupplier.deletedProducts }),
 };

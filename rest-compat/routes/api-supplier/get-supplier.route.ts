@@ -16,6 +16,7 @@ export const getSupplierRoute: RestRoute<{ supplier: SupplierData }> = {
     query RestGetSupplier($id: Int!) { supplier(id: $id) { ...RestSupplier } }
     ${SUPPLIER_FIELDS}
   `,
+  parameters: { id: "supplierId" },
   variables: (request) => ({ id: (request.params as { supplierId: number }).supplierId }),
   respond: ({ supplier }) => supplierBody(supplier),
 };

@@ -18,6 +18,7 @@ export const updateSupplierRoute: RestRoute<{ updateSupplier: SupplierData }> = 
     mutation RestUpdateSupplier($id: Int!, $input: SupplierInput!) { updateSupplier(id: $id, input: $input) { ...RestSupplier } }
     ${SUPPLIER_FIELDS}
   `,
+  parameters: { id: "supplierId", input: "" },
   variables: (request) => ({ id: (request.params as { supplierId: number }).supplierId, input: pickBySchema(request.body, supplierRequestSchema) }),
   respond: ({ updateSupplier }) => supplierBody(updateSupplier),
 };

@@ -47,6 +47,7 @@ export const setPricesRoute: RestRoute<{ setAvailabilityQuantities: Record<strin
     }
     ${AVAILABILITY_FIELDS}
   `,
+  parameters: { quantities: "" },
   variables: (request) => ({
     ...params<{ productId: number; availabilityId: string }>(request),
     currencyCode: currency(request),

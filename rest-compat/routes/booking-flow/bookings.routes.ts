@@ -36,6 +36,7 @@ export const createBookingRoute: RestRoute<{ createBooking: BookingData }> = {
     mutation RestCreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { ...RestBooking } }
     ${BOOKING_FIELDS}
   `,
+  parameters: { input: "" },
   variables: (request) => {
     const body = request.body as { availabilityId: string; resellerRef?: string | null };
     const fromQuery = query<{ resellerRef?: string | null; currencyCode?: string | null }>(request);
@@ -74,6 +75,7 @@ export const getQuestionsRoute: RestRoute<{ booking: BookingData }> = {
     query RestGetQuestions($id: String!) { booking(id: $id) { ...RestBooking } }
     ${BOOKING_FIELDS}
   `,
+  parameters: { id: "bookingId" },
   variables: (request) => ({ id: bookingId(request) }),
   respond: ({ booking }) => withoutNulls(booking),
 };
@@ -95,6 +97,7 @@ export const setAnswersRoute: RestRoute<{ answerBookingQuestions: BookingData }>
     mutation RestSetAnswers($bookingId: String!, $answers: [AnswerInput!]!) { answerBookingQuestions(bookingId: $bookingId, answers: $answers) { ...RestBooking } }
     ${BOOKING_FIELDS}
   `,
+  parameters: { answers: "" },
   variables: (request) => ({
     bookingId: bookingId(request),
     answers: (request.body as { id: string; value: string | null }[]).map(({ id, value }) => ({ id, value })),
@@ -139,6 +142,7 @@ export const getBookingRoute: RestRoute<{ booking: BookingData }> = {
     query RestGetBooking($id: String!) { booking(id: $id) { ...RestBooking } }
     ${BOOKING_FIELDS}
   `,
+  parameters: { id: "bookingId" },
   variables: (request) => ({ id: bookingId(request) }),
   respond: ({ booking }) => withoutNulls(booking),
 };
@@ -167,6 +171,7 @@ export const cancelBookingRoute: RestRoute<{ cancelBooking: { cancellationInform
       }
     }
   `,
+  parameters: { reason: "cancellationReason" },
   variables: (request) => ({ bookingId: bookingId(request), reason: query<{ cancellationReason?: string | null }>(request).cancellationReason ?? null }),
   respond: ({ cancelBooking }) => withoutNulls(cancelBooking),
 };

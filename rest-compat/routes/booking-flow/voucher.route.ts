@@ -1,3 +1,4 @@
+import { isUuid } from "../../../core/uuid.js";
 import type { FastifyInstance } from "fastify";
 import type { EdgeContext } from "../../../gateway/edge-context.js";
 import type { EdgeGraph } from "../../../gateway/gateway.js";
@@ -32,8 +33,8 @@ export function registerVoucherRoute(app: FastifyInstance, graph: EdgeGraph, lin
     handler: async (request, reply) => {
       const { file } = request.params as { file: string };
       const { expires, signature } = request.query as { expires?: string; signature?: string };
-      const match = /^([0-9a-fA-F-]{36})\.pdf$/.exec(file);
-      if (!match) throw new RestError(404, "NOT_FOUND", "No such voucher");
+      const match = /^(.+)\.pdf$/.exec(file);
+      if (!match || !isUuid(match[1])) throw new RestError(404, "NOT_FOUND", "No such voucher");
       const result = await graph.execute<{ bookingVoucher: { fileName: string; pdfBase64: string } }>(
         { query: OPERATION, variables: { bookingId: match[1].toLowerCase(), expires: expires ?? "", signature: signature ?? "" } },
         await linkContext(String(request.id)),

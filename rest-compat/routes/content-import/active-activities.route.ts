@@ -131,6 +131,7 @@ export const activeActivitiesRoute: RestRoute<Data> = {
       }
     }
   `,
+  parameters: { countryCodes: "countryCodeList", bookingEngines: "bookingEngineList", languages: "languageList", limit: "page[limit]" },
   variables: (request) => {
     const q = request.query as Record<string, unknown>;
     return {

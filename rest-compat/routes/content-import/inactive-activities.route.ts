@@ -27,6 +27,7 @@ export const inactiveActivitiesRoute: RestRoute<Data> = {
       }
     }
   `,
+  parameters: { countryCodes: "countryCodeList", bookingEngines: "bookingEngineList", limit: "page[limit]" },
   variables: (request) => {
     const q = request.query as Record<string, unknown>;
     return { countryCodes: list(q.countryCodeList), bookingEngines: list(q.bookingEngineList), modifiedSince: q.modifiedSince ?? null, cursor: q.cursor ?? null, limit: q["page[limit]"] };

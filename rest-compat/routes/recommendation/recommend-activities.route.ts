@@ -47,6 +47,7 @@ export const recommendActivitiesRoute: RestRoute<{ recommendations: Recommendati
   url: "/recommendation/v2/activities",
   schema: { summary: "Recommend activities", description, tags: ["Recommendations"], querystring: obj(pageQuery, { additionalProperties: false }), body: recommendationBodySchema, response: responseSchema },
   operation: OPERATION,
+  parameters: { input: "", offset: "page[offset]", limit: "page[limit]" },
   variables: (request) => ({ input: request.body ?? null, ...pageVariables(request.query as Record<string, unknown>) }),
   respond: ({ recommendations }, request) => ({ data: recommendations.map((r) => recommendationBody(r, request)) }),
 };
@@ -90,6 +91,7 @@ export const recommendActivitiesGetRoute: RestRoute<{ recommendations: Recommend
     response: responseSchema,
   },
   operation: OPERATION,
+  parameters: { input: "", offset: "page[offset]", limit: "page[limit]" },
   variables: (request) => {
     const q = request.query as Record<string, unknown>;
     const values = list(q.locationValue);

@@ -30,6 +30,7 @@ export const topActivitiesRoute: RestRoute<{ topActivities: RecommendationData[]
     }
     ${RECOMMENDATION_FIELDS}
   `,
+  parameters: { max: "maxRecommendations" },
   variables: (request) => {
     const q = request.query as Record<string, unknown>;
     return { iataCode: q.iataCode ?? null, cityName: q.cityName ?? null, lat: q.lat ?? null, lon: q.lon ?? null, radius: q.radius, max: q.maxRecommendations, externalClientId: null };

@@ -106,6 +106,7 @@ export const listBookingReportsRoute: RestRoute<{ bookingReports: ReportPage }> 
     }
     ${REPORT_FIELDS}
   `,
+  parameters: { filter: "", offset: "page[offset]", limit: "page[limit]" },
   variables: (request) => {
     const q = request.query as ReportQuery;
     return { filter: filterOf(request), offset: q["page[offset]"], limit: q["page[limit]"], sort: q.sort };

@@ -1,3 +1,4 @@
+import { isCalendarDate } from "../../../core/calendar-date.js";
 import { checkUuid } from "../../../core/uuid.js";
 import { randomUUID } from "node:crypto";
 import { badInput, notFound } from "../../../core/errors.js";
@@ -28,7 +29,6 @@ import {
 export const AVAILABILITY_LIFETIME_MS = 3600 * 1000;
 /** The widest range of one dates call; a year covers the next-availability look-ahead. */
 const MAX_RANGE_DAYS = 366;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const DEFAULT_CURRENCY = "EUR";
 
 export interface Sellable {
@@ -45,10 +45,6 @@ export async function sellable(ctx: BookingContext, productId: number, db: Execu
   const setup = await engine.setupOf(db, product);
   if (!setup || product.deprecated) throw bookingRefusal("PRODUCT_NOT_BOOKABLE", `Product ${productId} cannot be booked through the booking flow`);
   return { product, engine, setup };
-}
-
-export function isRealDate(value: string): boolean {
-  return DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
 }
 
 /** The language the flow runs in: the caller's first choice (questions come in it to the end). */
@@ -115,8 +111,8 @@ export const availabilityService = {
     const { product, engine, setup } = await sellable(ctx, productId);
     const today = localDate(ctx.clock.now(), setup.timeZone);
     const problems: FieldProblem[] = [];
-    if (startDate !== null && !isRealDate(startDate)) problems.push({ field: "startDate", rule: "isoDate", message: "startDate must be a date YYYY-MM-DD" });
-    if (endDate !== null && !isRealDate(endDate)) problems.push({ field: "endDate", rule: "isoDate", message: "endDate must be a date YYYY-MM-DD" });
+    if (startDate !== null && !isCalendarDate(startDate)) problems.push({ field: "startDate", rule: "isoDate", message: "startDate must be a date YYYY-MM-DD" });
+    if (endDate !== null && !isCalendarDate(endDate)) problems.push({ field: "endDate", rule: "isoDate", message: "endDate must be a date YYYY-MM-DD" });
     if (problems.length) throw badInput("Invalid date range", problems);
     const from = startDate ?? today;
     const to = endDate ?? addDays(from, 30);
@@ -146,7 +142,7 @@ export const availabilityService = {
   /** Step 2a: makes the availability of a date and offers its first option. */
   async create(ctx: BookingContext, productId: number, date: string): Promise<Availability> {
     const owner = bookingAccess(ctx.caller);
-    if (!isRealDate(date)) throw badInput("date must be a date YYYY-MM-DD", [{ field: "date", rule: "isoDate", message: "a date YYYY-MM-DD" }]);
+    if (!isCalendarDate(date)) throw badInput("date must be a date YYYY-MM-DD", [{ field: "date", rule: "isoDate", message: "a date YYYY-MM-DD" }]);
     const { product, engine, setup } = await sellable(ctx, productId);
     const now = ctx.clock.now();
     const slots = (await engine.slots(ctx.database.db, product, setup, date, now)).filter((slot) => slot.remaining >= setup.minParticipants);

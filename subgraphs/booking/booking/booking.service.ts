@@ -3,7 +3,7 @@ import type { GraphQLError } from "graphql";
 import { commissionRate } from "../../../core/commission.js";
 import { badInput, notFound, type FieldProblem } from "../../../core/errors.js";
 import { isoDurationMs } from "../../../core/iso-duration.js";
-import { checkUuid } from "../../../core/uuid.js";
+import { checkUuid, isUuid } from "../../../core/uuid.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { serviceSecret } from "../../../drizzle/service-secret.js";
 import { AVAILABILITY_LIFETIME_MS, flowLanguage, sellable, stateOf } from "../availability/availability.service.js";
@@ -82,7 +82,7 @@ export const bookingService = {
     const owner = bookingAccess(ctx.caller);
     const problems = [...checkReference(input.resellerRef, "resellerRef", true), ...checkReference(input.externalClientId, "externalClientId", false)];
     if (problems.length) throw badInput(problems.map((p) => p.message).join("; "), problems);
-    if (!/^[0-9a-f-]{36}$/i.test(input.availabilityId)) throw bookingRefusal("INVALID_AVAILABILITY", "availabilityId is not an availability id");
+    if (!isUuid(input.availabilityId)) throw bookingRefusal("INVALID_AVAILABILITY", "availabilityId is not an availability id");
     const now = ctx.clock.now();
 
     const outcome = await ctx.database.db.transaction(async (tx): Promise<Outcome> => {

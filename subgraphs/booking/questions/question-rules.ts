@@ -1,3 +1,4 @@
+import { isCalendarDay } from "../../../core/calendar-date.js";
 import { parsePhoneNumberFromString } from "libphonenumber-js";
 import type { FieldProblem } from "../../../core/errors.js";
 import { derivedUuid } from "../derived-id.js";
@@ -344,15 +345,8 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)?$/;
 
-function isCalendarDate(year: number, month: number, day: number): boolean {
-  if (month < 1 || month > 12 || day < 1) return false;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-  return day <= days;
-}
-
 function hasCalendarDate(match: RegExpExecArray | null): boolean {
-  return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
+  return match !== null && isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3]));
 }
 
 function checkDate(value: string): Checked {

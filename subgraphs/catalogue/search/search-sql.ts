@@ -111,7 +111,8 @@ export function compileSearch(node: SearchNode, context: SearchContext): SQL {
     const parts = node.operands.map((operand) => compileSearch(operand, context));
     return (node.kind === "and" ? and(...parts) : or(...parts))!;
   }
-  const field = fields[node.field];
+  // Own properties only: a field named toString or __proto__ is unknown, not Object.prototype's.
+  const field = Object.hasOwn(fields, node.field) ? fields[node.field] : undefined;
   if (!field) throw new SearchSyntaxError(`Unknown field ${node.field}; searchable fields are ${Object.keys(fields).join(", ")}`, node.position);
   if (!field.operators.includes(node.operator)) {
     const allowed = field.operators.map((o) => (o === "=" ? "none" : o)).join(", ");

@@ -1,3 +1,4 @@
+import { isCalendarDate } from "../../../core/calendar-date.js";
 import type { FieldProblem } from "../../../core/errors.js";
 import { isCountryCode, isCurrencyCode, isLanguageCode, isSupportedCurrency } from "./iso.js";
 
@@ -88,11 +89,7 @@ export function duration(p: Problems, field: string, value: unknown): void {
   if (typeof value !== "string" || !ISO_DURATION.test(value)) p.add(field, "iso8601Duration", `${field} must be an ISO 8601 duration (e.g. PT2H30M)`);
 }
 
-export const isDate = (value: unknown): value is string => {
-  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-};
+export const isDate = isCalendarDate;
 
 export function dateValue(p: Problems, field: string, value: unknown): void {
   if (!present(value)) return;

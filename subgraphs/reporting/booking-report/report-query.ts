@@ -1,4 +1,6 @@
+import { isCalendarDate } from "../../../core/calendar-date.js";
 import { badInput, type FieldProblem } from "../../../core/errors.js";
+import { isUuid } from "../../../core/uuid.js";
 import type { BookingReportFilter } from "./booking-report.type.js";
 
 /** Statuses the report list can be filtered by (spec 2, List bookings). */
@@ -29,7 +31,6 @@ export interface ReportQuery {
   bookingEngineName?: string;
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 24 * 3600 * 1000;
 const present = (value: string | null | undefined): string | undefined => (value === null || value === undefined || value === "" ? undefined : value);
 
@@ -82,12 +83,11 @@ export function checkSort(sort: string): ReportSort {
 
 function day(value: string | undefined, field: string, problems: FieldProblem[]): Date | undefined {
   if (value === undefined) return undefined;
-  const date = new Date(`${value}T00:00:00Z`);
-  if (!DATE.test(value) || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
+  if (!isCalendarDate(value)) {
     problems.push({ field, rule: "date", message: `${field} must be a date yyyy-MM-dd` });
     return undefined;
   }
-  return date;
+  return new Date(`${value}T00:00:00Z`);
 }
 
 function text(value: string | null | undefined, field: string, problems: FieldProblem[]): string | undefined {
@@ -105,7 +105,7 @@ export function decodeCursor(cursor: string): { bookedAt: Date; id: string } {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
     const bookedAt = new Date(at);
-    if (typeof id === "string" && /^[0-9a-f-]{36}$/i.test(id) && !Number.isNaN(bookedAt.getTime())) return { bookedAt, id };
+    if (typeof id === "string" && isUuid(id) && !Number.isNaN(bookedAt.getTime())) return { bookedAt, id };
   } catch {
     // fall through to the refusal
   }

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Executor } from "../../../../drizzle/database.js";
-import { bookingSetups } from "../../../../drizzle/schema.js";
+import { bookingSetups, slotInventory } from "../../../../drizzle/schema.js";
 import { bookingSetupSchema, type BookingSetup } from "./booking-setup.js";
 
 export const bookingSetupRepository = {
@@ -10,11 +10,22 @@ export const bookingSetupRepository = {
     return row ? bookingSetupSchema.parse(row.setup) : undefined;
   },
 
+  /**
+   * Replaces the setup, and the capacity of every slot still to come that has sold places: a
+   * capacity lowered below the places taken keeps those bookings (the row's capacity stops at
+   * what is taken, as its check requires) and sells no more (docs/spec-decisions.md, "Bad input").
+   */
   async save(db: Executor, productId: number, setup: BookingSetup, now: Date): Promise<void> {
-    await db
-      .insert(bookingSetups)
-      .values({ productId, setup, updatedAt: now })
-      .onConflictDoUpdate({ target: bookingSetups.productId, set: { setup, updatedAt: now } });
+    await db.transaction(async (tx) => {
+      await tx
+        .insert(bookingSetups)
+        .values({ productId, setup, updatedAt: now })
+        .onConflictDoUpdate({ target: bookingSetups.productId, set: { setup, updatedAt: now } });
+      await tx
+        .update(slotInventory)
+        .set({ capacity: sql`greatest(${setup.capacityPerSlot}, ${slotInventory.taken})` })
+        .where(and(eq(slotInventory.productId, productId), gt(slotInventory.startsAt, now)));
+    });
   },
 
   async remove(db: Executor, productId: number): Promise<boolean> {

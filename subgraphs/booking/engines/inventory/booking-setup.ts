@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isConvertible } from "../../../../core/exchange-rates.js";
 
 /**
  * The booking setup of a product sold through the built-in inventory engine: when it runs, how
@@ -134,8 +135,14 @@ export const bookingSetupSchema = z
     capacityPerSlot: z.number().int().min(1).max(100_000),
     minParticipants: z.number().int().min(1).max(1000).default(1),
     maxParticipants: z.number().int().min(1).max(1000),
-    /** Product currency of the prices below (ISO 4217). */
-    currency: z.string().regex(/^[A-Z]{3}$/),
+    /**
+     * Product currency of the prices below (ISO 4217): one the service has an exchange rate for,
+     * since every price answer converts from it (a setup in any other could never be priced).
+     */
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, "an ISO 4217 code such as EUR")
+      .refine(isConvertible, "a currency the service has an exchange rate for (see the rates in core/exchange-rates.ts)"),
     /** Added once to every booking's total (fixed plus variable pricing). */
     fixedFee: money.default(0),
     options: z.array(optionSetup).max(20).default([]),

@@ -96,7 +96,8 @@ export const inventoryEngine: BookingEngineAdapter = {
       .onConflictDoUpdate({
         target: [slotInventory.productId, slotInventory.startsAt],
         set: { taken: sql`${slotInventory.taken} + ${places}` },
-        setWhere: sql`${slotInventory.taken} + ${places} <= ${slotInventory.capacity}`,
+        // The current setup's capacity bounds too: a row lowered to its taken places may have some given back.
+        setWhere: sql`${slotInventory.taken} + ${places} <= least(${slotInventory.capacity}, ${setup.capacityPerSlot})`,
       })
       .returning({ taken: slotInventory.taken });
     return rows.length === 1 && places <= setup.capacityPerSlot;
@@ -134,7 +135,11 @@ async function takenBetween(db: Executor, productId: number, from: Date, to: Dat
   return new Map(rows.map((r) => [r.startsAt.getTime(), { taken: r.taken, capacity: r.capacity }]));
 }
 
-/** A slot's row keeps the capacity it was first sold with; a slot never sold has the setup's. */
+/**
+ * A slot's row carries the setup's capacity, or its taken places when the capacity was lowered
+ * below them (saving a setup updates the rows to come); a slot never sold has the setup's. A
+ * capacity below the places taken leaves none, not fewer than none.
+ */
 function remaining(setup: BookingSetup, row: { taken: number; capacity: number } | undefined): number {
-  return row ? row.capacity - row.taken : setup.capacityPerSlot;
+  return row ? Math.max(0, Math.min(row.capacity, setup.capacityPerSlot) - row.taken) : setup.capacityPerSlot;
 }
