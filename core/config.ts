@@ -40,6 +40,7 @@ const environmentSchema = z.object({
   API_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).int().min(1).max(3600).default(60),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(0).max(3_600_000).default(15_000),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(1).max(3600).default(25),
+  EXCHANGE_RATES_FILE: z.string().min(1).optional(),
   WORKER_LOOPS: booleanFromEnv.default("true"),
   ROLE: z.enum(processRoles, { errorMap: () => ({ message: `must be one of ${processRoles.join(", ")}` }) }).default("all"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -79,6 +80,8 @@ export interface Config {
    * within it. Shorter than the usual 30 s before a supervisor's SIGKILL, so we exit on our own.
    */
   shutdownGraceMs: number;
+  /** ECB reference rates file (eurofxref-daily.xml), reloaded on change; unset: the bundled table. */
+  exchangeRatesFile: string | undefined;
   /** The worker runs its tasks on timers; off, they run only when asked (tests that move the clock). */
   workerLoops: boolean;
   role: ProcessRole;
@@ -146,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     },
     apiRateLimit: { requests: e.API_RATE_LIMIT, windowSeconds: e.API_RATE_LIMIT_WINDOW_SECONDS },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    exchangeRatesFile: e.EXCHANGE_RATES_FILE === undefined ? undefined : path.resolve(e.EXCHANGE_RATES_FILE),
     workerLoops: e.WORKER_LOOPS,
     role: e.ROLE,
     logLevel: e.LOG_LEVEL,

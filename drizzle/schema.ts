@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { Conversion } from "../core/exchange-rates.js";
 import {
   check,
   customType,
@@ -448,6 +449,8 @@ export const bookings = pgTable(
     totalRetail: doublePrecision("total_retail").notNull(),
     /** The product's commission ratio when booked (reports derive the net price from it); null: none agreed. */
     commissionRate: doublePrecision("commission_rate"),
+    /** The exchange rates its prices were converted at (core/exchange-rates.ts Conversion); null for bookings made before they were kept. */
+    exchangeRates: jsonb("exchange_rates").$type<Conversion>(),
     /** Start plus the product's duration when booked; null when the product gives none. */
     endsAt: utc("ends_at"),
     /** Question id to answer; personal data, emptied by the redaction job. */

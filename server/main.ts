@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from "../core/config.js";
+import { RatesFileError } from "../core/exchange-rates.js";
 import { createService, StartAborted, type Service } from "./service.js";
 import { GRAPHQL_PATH } from "./edge.js";
 import { CONSOLE_PREFIX } from "../rest-compat/rest-compat.plugin.js";
@@ -40,6 +41,11 @@ async function main() {
   try {
     service = await createService(config, { signal: startAborted.signal });
   } catch (error) {
+    // A setting that names something unusable (a rates file) is reported like a wrong setting.
+    if (error instanceof RatesFileError) {
+      console.error(error.message);
+      process.exit(1);
+    }
     if (!(error instanceof StartAborted)) throw error;
     console.log(`activities service stopped during start-up (${stopping})`);
     process.exit(0);

@@ -1,6 +1,7 @@
 import "reflect-metadata";
 import type { FastifyInstance } from "fastify";
 import { systemClock, type Clock } from "../core/clock.js";
+import { useRatesFile } from "../core/exchange-rates.js";
 import type { Config } from "../core/config.js";
 import { createLogger, type Logger } from "../core/logger.js";
 import { openDatabase, type Database } from "../drizzle/database.js";
@@ -52,13 +53,23 @@ export class StartAborted extends Error {
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  // What start-up has opened so far, closed in reverse if a stop signal interrupts it. Each step
-  // runs to its end (a seed is one transaction); the signal is looked at between steps.
+  // What start-up has opened so far, closed in reverse if a step fails or a stop signal
+  // interrupts it. Each step runs to its end (a seed is one transaction); the signal is looked at
+  // between steps.
   const opened: (() => Promise<unknown>)[] = [];
+  const closeOpened = async () => {
+    for (const close of opened.reverse()) await close().catch((error) => logger.warn({ err: error }, "closing after an interrupted start failed"));
+  };
   const step = async <T>(run: () => Promise<T>): Promise<T> => {
-    const value = await run();
+    let value: T;
+    try {
+      value = await run();
+    } catch (error) {
+      await closeOpened();
+      throw error;
+    }
     if (options.signal?.aborted) {
-      for (const close of opened.reverse()) await close().catch((error) => logger.warn({ err: error }, "closing after an interrupted start failed"));
+      await closeOpened();
       throw new StartAborted();
     }
     return value;
@@ -76,6 +87,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
     await step(async () => {
       opened.push(() => identity.revocations.close());
       await identity.revocations.start(logger);
+    });
+  }
+  let stopRates = () => {};
+  if (config.exchangeRatesFile) {
+    const file = config.exchangeRatesFile;
+    await step(async () => {
+      stopRates = await useRatesFile(file, logger);
+      opened.push(async () => stopRates());
     });
   }
   // Reference data every role relies on (category codes are validated against it).
@@ -145,6 +164,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     async close() {
       await Promise.all([worker?.stop(), closeApp()]);
       await identity.revocations.close();
+      stopRates();
       if (ownsDatabase) await database.close();
     },
   };

@@ -14,6 +14,7 @@ export const AVAILABILITY_FIELDS = /* GraphQL */ `
       price { retail currency }
     }
     totalPrice { retail currency }
+    exchangeRates { date source }
     pricingIssues { unitId rule message }
   }
 `;
@@ -36,6 +37,7 @@ export const BOOKING_FIELDS = /* GraphQL */ `
     bookingEngineDetails { bookingExternalId bookingEngineName productExternalId bookingCode }
     travelerDetails { externalClientId }
     totalPrice { retail currency }
+    exchangeRates { date source }
   }
   ${AVAILABILITY_FIELDS}
 `;
@@ -56,6 +58,7 @@ export function withoutNulls<T>(value: T): T {
 }
 
 const money = obj({ retail: num("Amount"), currency: str("ISO 4217") }, { required: ["retail", "currency"] });
+const exchangeRates = obj({ date: str("YYYY-MM-DD the rates were fixed"), source: str("Where they came from") }, { required: ["date", "source"] });
 
 export const availabilityOptionSchema: JsonSchema = {
   type: "object",
@@ -105,6 +108,7 @@ export const availabilitySchema: JsonSchema = {
     isOptionStepCompleted: bool("All options set"),
     isPricingStepCompleted: bool("Quantities bookable"),
     totalPrice: { ...money, description: "Extension: the exact total of the chosen quantities" },
+    exchangeRates: { ...exchangeRates, description: "Extension: the exchange rates the prices are converted at (from the prices step)" },
     participants: int("Extension: participants chosen"),
     pricingIssues: arr(obj({ unitId: str("Unit"), rule: str("Rule"), message: str("Why") }), "Extension: why the quantities are not bookable yet"),
     expiresAt: str("Extension: after this the availability is refused"),
@@ -142,6 +146,7 @@ export const bookingSchema: JsonSchema = {
     bookingEngineDetails: obj({ bookingExternalId: str(""), bookingEngineName: str(""), productExternalId: str(""), bookingCode: str("") }),
     travelerDetails: obj({ externalClientId: str("") }),
     totalPrice: { ...money, description: "Extension: the booking's price" },
+    exchangeRates: { ...exchangeRates, description: "Extension: the exchange rates its prices were converted at when it was made" },
     holdExpiresAt: str("Extension: an ON_HOLD booking not confirmed by then expires"),
     answersRedactedAt: str("Extension: answers erased for privacy; give them again before confirming"),
     rejectionReason: str("Extension: why the supplier refused"),

@@ -1,3 +1,4 @@
+import type { Conversion } from "../../../core/exchange-rates.js";
 import type { FieldProblem } from "../../../core/errors.js";
 import { derivedUuid } from "../derived-id.js";
 import { localized, type BookingSetup, type OptionSetup } from "../engines/inventory/booking-setup.js";
@@ -20,6 +21,8 @@ export interface AvailabilityState {
   selections: Record<string, string>;
   quantities: Record<string, number>;
   expiresAt: Date;
+  /** A booking's availability is priced at the rates of the booking's creation; absent: the rates in force. */
+  rates?: Conversion;
 }
 
 export interface OptionView {
@@ -94,7 +97,7 @@ export function availabilityView(state: AvailabilityState): AvailabilityView {
     };
   });
   const optionsDone = next === undefined;
-  const priced = state.currency ? priceUnits(state.setup, state.quantities, state.currency, state.language) : undefined;
+  const priced = state.currency ? priceUnits(state.setup, state.quantities, state.currency, state.language, state.rates ?? undefined) : undefined;
   return {
     id: state.id,
     availabilityDate: state.availabilityDate,

@@ -75,6 +75,7 @@ export function toAvailability(view: AvailabilityView): Availability {
     isOptionStepCompleted: view.isOptionStepCompleted,
     isPricingStepCompleted: view.isPricingStepCompleted,
     totalPrice: view.priced?.total,
+    exchangeRates: view.priced && { date: view.priced.conversion.date, source: view.priced.conversion.source },
     participants: view.priced?.participants,
     pricingIssues: view.priced?.issues,
     expiresAt: view.expiresAt,

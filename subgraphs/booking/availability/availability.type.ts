@@ -18,6 +18,12 @@ export class Money {
   @Field(() => String) currency!: string;
 }
 
+@ObjectType({ description: "The exchange rates prices were converted at (extension): their day and where they came from" })
+export class ExchangeRates {
+  @Field(() => String, { description: "YYYY-MM-DD the rates were fixed (the older of the pair's)" }) date!: string;
+  @Field(() => String, { description: "For example 'ECB reference rates (…)' or 'bundled reference rates'" }) source!: string;
+}
+
 @ObjectType()
 export class UnitRestrictions {
   @Field(() => Int) minQuantity!: number;
@@ -57,6 +63,7 @@ export class Availability {
   @Field(() => Boolean) isOptionStepCompleted!: boolean;
   @Field(() => Boolean) isPricingStepCompleted!: boolean;
   @Field(() => Money, { nullable: true, description: "The exact total of the chosen quantities (extension): what the booking costs" }) totalPrice?: Money;
+  @Field(() => ExchangeRates, { nullable: true, description: "The rates the prices are converted at, from the prices step (extension)" }) exchangeRates?: ExchangeRates;
   @Field(() => Int, { nullable: true, description: "Participants chosen so far (extension)" }) participants?: number;
   @Field(() => [PricingIssue], { nullable: true, description: "Why isPricingStepCompleted is false (extension)" }) pricingIssues?: PricingIssue[];
   @Field(() => Date, { description: "After this the availability is refused: start again with a new one (extension)" }) expiresAt!: Date;

@@ -17,7 +17,8 @@ export const VOUCHER_SECRET = "voucher-links";
 export const FINAL_STATUSES = ["CONFIRMED", "REJECTED", "CANCELLED", "EXPIRED", "REDEEMED"];
 
 export function availabilityOfBooking(row: BookingRow) {
-  return availabilityView(stateOf({ ...row, id: row.availabilityId, expiresAt: row.holdExpiresAt }));
+  // Priced at the rates of the booking's creation: its total never moves with later rates.
+  return availabilityView({ ...stateOf({ ...row, id: row.availabilityId, expiresAt: row.holdExpiresAt }), rates: row.exchangeRates ?? undefined });
 }
 
 export function questionsOf(row: BookingRow): QuestionGroups {
@@ -64,6 +65,7 @@ export async function toBooking(row: BookingRow, deps: ViewDeps): Promise<Bookin
     travelerDetails: { externalClientId: row.externalClientId ?? undefined },
     product: { id: row.productId },
     totalPrice: { retail: row.totalRetail, currency: row.currency },
+    exchangeRates: row.exchangeRates ? { date: row.exchangeRates.date, source: row.exchangeRates.source } : undefined,
     holdExpiresAt: row.status === "ON_HOLD" ? row.holdExpiresAt : undefined,
     answersRedactedAt: row.answersRedactedAt ?? undefined,
     rejectionReason: row.rejectionReason ?? undefined,

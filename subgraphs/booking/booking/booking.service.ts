@@ -175,6 +175,7 @@ export const bookingService = {
         quantities: availability.quantities,
         participants: repriced.participants,
         totalRetail: repriced.total.retail,
+        exchangeRates: repriced.conversion,
         commissionRate: commissionRate(product),
         endsAt: endOf(startsAt, product.duration),
         holdExpiresAt: new Date(now.getTime() + BOOKING_HOLD_MS),

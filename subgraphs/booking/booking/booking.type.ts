@@ -1,7 +1,7 @@
 import { Directive, Field, Float, InputType, Int, ObjectType } from "type-graphql";
 import { ProductReference } from "../../common/product-reference.js";
 import { JSONObjectScalar } from "../../common/json-scalars.js";
-import { Availability, Money } from "../availability/availability.type.js";
+import { Availability, ExchangeRates, Money } from "../availability/availability.type.js";
 
 @ObjectType({ description: "A question to answer (spec 2, Question); follow-ups nest to any depth" })
 export class Question {
@@ -82,6 +82,8 @@ export class Booking {
   @Field(() => TravelerDetails) travelerDetails!: TravelerDetails;
   @Field(() => ProductReference) product!: ProductReference;
   @Field(() => Money, { description: "The price of the booking (extension)" }) totalPrice!: Money;
+  @Field(() => ExchangeRates, { nullable: true, description: "The rates its prices were converted at when it was made; they stay (extension)" })
+  exchangeRates?: ExchangeRates;
   @Field(() => Date, { nullable: true, description: "An ON_HOLD booking not confirmed by then expires (extension)" }) holdExpiresAt?: Date;
   @Field(() => Date, { nullable: true, description: "When the answers were erased for privacy; they must be given again before confirming (extension)" })
   answersRedactedAt?: Date;

@@ -1,5 +1,5 @@
 import type { FieldProblem } from "../../../core/errors.js";
-import { convert } from "../../../core/exchange-rates.js";
+import { applyConversion, conversion, type Conversion } from "../../../core/exchange-rates.js";
 import { localized, type BookingSetup, type UnitSetup } from "../engines/inventory/booking-setup.js";
 
 /**
@@ -49,6 +49,8 @@ export interface PricedAvailability {
   participants: number;
   isPricingStepCompleted: boolean;
   issues: PricingIssue[];
+  /** The rates the amounts were converted at. */
+  conversion: Conversion;
 }
 
 /**
@@ -58,15 +60,19 @@ export interface PricedAvailability {
  * price, fixed fee), each rounded to cents by convert(), and then added up in integer cents, so
  * the total is exactly the sum of the converted components shown and carries no float drift.
  *
- * Throws when a rate is missing: callers validate `currency` first (isAcceptedCurrency), and a
- * setup currency without a rate is a configuration error, not a user's.
+ * At the rates in force, or at the given ones (a booking keeps those of its creation). Throws
+ * when a rate is missing: callers validate `currency` first (isAcceptedCurrency), and setups are
+ * accepted only in currencies with a rate.
  */
-export function priceUnits(setup: BookingSetup, quantities: Quantities, currency: string, language: string): PricedAvailability {
-  const toCurrencyCents = (amount: number): number => {
-    const converted = convert(amount, setup.currency, currency);
-    if (converted === null) throw new Error(`No exchange rate from ${setup.currency} to ${currency}`);
-    return Math.round(converted * 100);
-  };
+export function priceUnits(
+  setup: BookingSetup,
+  quantities: Quantities,
+  currency: string,
+  language: string,
+  rates: Conversion | undefined = conversion(setup.currency, currency),
+): PricedAvailability {
+  if (!rates || rates.from !== setup.currency || rates.to !== currency) throw new Error(`No exchange rate from ${setup.currency} to ${currency}`);
+  const toCurrencyCents = (amount: number): number => Math.round(applyConversion(amount, rates) * 100);
   // Keys of units no longer in the setup (the setup changed since the last PUT) are ignored.
   const quantity = (unit: UnitSetup): number => quantityOf(quantities, unit.key);
   const participants = countParticipants(setup, (key) => quantityOf(quantities, key));
@@ -112,6 +118,7 @@ export function priceUnits(setup: BookingSetup, quantities: Quantities, currency
     participants,
     isPricingStepCompleted: issues.length === 0,
     issues,
+    conversion: rates,
   };
 }
 
