@@ -102,6 +102,8 @@ describe("recommendations", () => {
     const response = await recommend({ categories: ["activities-culture-and-history-historical-sites"], currencyCode: "GBP" });
     const [item] = response.body.data;
     expect(item).toMatchObject({ id: ids.versailles, title: "Versailles palace and gardens", relevanceScore: expect.any(Number), aiGenerated: { translation: false }, priceCurrency: "GBP", minPrice: 21.25 });
+    // Extension: the rates the prices were converted at (the bundled ones here: no rates file is configured).
+    expect(item.exchangeRates).toEqual({ date: "2026-11-20", source: "bundled reference rates" });
     expect(item.placeDetail).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), geometry: { location: { lat: 48.8049, lng: 2.1204 } } });
   });
 

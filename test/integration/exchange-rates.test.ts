@@ -10,7 +10,7 @@ import { testConfig, useStack } from "../support/stack.js";
 
 const folder = mkdtempSync(path.join(tmpdir(), "activities-rates-"));
 const ratesFile = path.join(folder, "eurofxref-daily.xml");
-writeFileSync(ratesFile, ecbDaily([{ date: "2026-11-23", rates: { USD: "1.2000", GBP: "0.8500" } }]));
+writeFileSync(ratesFile, ecbDaily([{ date: "2026-11-23", rates: { USD: "1.2000", GBP: "0.8500", CHF: "0.9500" } }]));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 const ctx = useStack({ env: { EXCHANGE_RATES_FILE: ratesFile } });
@@ -44,7 +44,7 @@ describe("exchange rates from a file", () => {
 
     // The next day's file: new quotes use it at once; the booking does not move.
     const quoted = await bookableAvailability(buyer.rest, productId, "2027-05-12", { currency: "USD", adults: 1 });
-    writeFileSync(ratesFile, ecbDaily([{ date: "2026-11-24", rates: { USD: "1.5000", GBP: "0.8500" } }]));
+    writeFileSync(ratesFile, ecbDaily([{ date: "2026-11-24", rates: { USD: "1.5000", GBP: "0.8500", CHF: "0.9500" } }]));
     const base = `/booking-flow/v1/products/${productId}/availabilities`;
     const repriced = await until(async () => {
       const prices = (await buyer.rest.get(`${base}/${quoted.id}/prices?currencyCode=USD`)).body;
@@ -54,6 +54,11 @@ describe("exchange rates from a file", () => {
     const kept = (await buyer.rest.get(`${BOOKINGS}/${booking.id}`)).body;
     expect(kept).toMatchObject({ totalPrice: { retail: 120, currency: "USD" }, exchangeRates: { date: "2026-11-23" } });
     expect(kept.availability).toMatchObject({ totalPrice: { retail: 120, currency: "USD" }, exchangeRates: { date: "2026-11-23" } });
+
+    // Recommendations convert their display prices at the same rates, and say so.
+    const recommended = await buyer.rest.post("/recommendation/v2/activities?page[limit]=100", { currencyCode: "USD", location: { type: "cityName", value: ["Zermatt"] } });
+    const ours = recommended.body.data.find((item: { id: number }) => item.id === productId);
+    expect(ours).toMatchObject({ priceCurrency: "USD", exchangeRates: { date: "2026-11-24", source: `ECB reference rates (${ratesFile})` } });
 
     // A broken file later keeps the rates in force.
     writeFileSync(ratesFile, "<not-rates/>");

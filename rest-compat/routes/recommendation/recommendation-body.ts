@@ -9,11 +9,12 @@ export interface RecommendationData {
   displayMinPrice: number | null;
   displayMaxPrice: number | null;
   displayCurrency: string | null;
+  displayExchangeRates: { date: string; source: string } | null;
 }
 
 export const RECOMMENDATION_FIELDS = /* GraphQL */ `
   fragment RestRecommendation on Recommendation {
-    relevanceScore displayMinPrice displayMaxPrice displayCurrency
+    relevanceScore displayMinPrice displayMaxPrice displayCurrency displayExchangeRates { date source }
     product { ...ConsumerProduct }
   }
   ${CONSUMER_PRODUCT_FIELDS}
@@ -35,6 +36,8 @@ export function recommendationBody(r: RecommendationData, request: FastifyReques
     body.minPrice = r.displayMinPrice ?? undefined;
     body.maxPrice = r.displayMaxPrice ?? undefined;
     body.priceCurrency = r.displayCurrency;
+    // Extension: the rates the prices were converted at.
+    if (r.displayExchangeRates) body.exchangeRates = r.displayExchangeRates;
   }
   const location = body.geoLocation as { latitude?: number; longitude?: number } | undefined;
   const placeDetail =

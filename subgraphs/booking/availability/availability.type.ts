@@ -1,4 +1,5 @@
 import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
+import { ExchangeRates } from "../../common/exchange-rates.type.js";
 import { JSONObjectScalar } from "../../common/json-scalars.js";
 
 @ObjectType({ description: "One option level of an availability (spec 2, Option)" })
@@ -16,12 +17,6 @@ export class AvailabilityOption {
 export class Money {
   @Field(() => Float) retail!: number;
   @Field(() => String) currency!: string;
-}
-
-@ObjectType({ description: "The exchange rates prices were converted at (extension): their day and where they came from" })
-export class ExchangeRates {
-  @Field(() => String, { description: "YYYY-MM-DD the rates were fixed (the older of the pair's)" }) date!: string;
-  @Field(() => String, { description: "For example 'ECB reference rates (…)' or 'bundled reference rates'" }) source!: string;
 }
 
 @ObjectType()

@@ -1,7 +1,8 @@
 import { Directive, Field, Float, InputType, Int, ObjectType } from "type-graphql";
 import { ProductReference } from "../../common/product-reference.js";
 import { JSONObjectScalar } from "../../common/json-scalars.js";
-import { Availability, ExchangeRates, Money } from "../availability/availability.type.js";
+import { Availability, Money } from "../availability/availability.type.js";
+import { ExchangeRates } from "../../common/exchange-rates.type.js";
 
 @ObjectType({ description: "A question to answer (spec 2, Question); follow-ups nest to any depth" })
 export class Question {

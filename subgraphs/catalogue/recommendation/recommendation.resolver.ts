@@ -1,5 +1,6 @@
 import { Arg, Ctx, Field, Float, InputType, Int, ObjectType, Query, Resolver } from "type-graphql";
 import { rejected } from "../../../core/errors.js";
+import { ExchangeRates } from "../../common/exchange-rates.type.js";
 import { JSONObjectScalar } from "../../common/json-scalars.js";
 import type { CatalogueContext } from "../loaders.js";
 import { Product } from "../product/product.type.js";
@@ -12,6 +13,7 @@ export class Recommendation {
   @Field(() => Float, { nullable: true, description: "minPrice in the requested currency" }) displayMinPrice!: number | null;
   @Field(() => Float, { nullable: true }) displayMaxPrice!: number | null;
   @Field(() => String, { nullable: true }) displayCurrency!: string | null;
+  @Field(() => ExchangeRates, { nullable: true, description: "The rates the display prices were converted at (extension)" }) displayExchangeRates!: ExchangeRates | null;
 }
 
 @InputType()

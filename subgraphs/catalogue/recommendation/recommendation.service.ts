@@ -9,7 +9,7 @@ import type { Product } from "../product/product.type.js";
 import { visibleToConsumers } from "../search/product-search.repository.js";
 import { isDate, Problems } from "../validation/checks.js";
 import { isCountryCode, isCurrencyCode } from "../validation/iso.js";
-import { convert, isConvertible } from "../../../core/exchange-rates.js";
+import { conversion, convert, isConvertible, type RatesUsed } from "../../../core/exchange-rates.js";
 import { airportByIata, continentCodes, countriesOfContinent, distanceKm } from "./places.js";
 
 export interface RecommendationRequest {
@@ -41,6 +41,7 @@ export interface Recommendation {
   displayMinPrice: number | null;
   displayMaxPrice: number | null;
   displayCurrency: string | null;
+  displayExchangeRates: RatesUsed | null;
 }
 
 export const DEFAULT_CITY_RADIUS_KM = 50;
@@ -302,5 +303,11 @@ export async function recommend(ctx: CatalogueContext, request: RecommendationRe
     displayMinPrice: s.displayMin,
     displayMaxPrice: s.displayMax,
     displayCurrency: request.currencyCode ? currency : null,
+    displayExchangeRates: request.currencyCode ? ratesOf(s.row.priceCurrency ?? currency, currency) : null,
   }));
+}
+
+function ratesOf(from: string, to: string): RatesUsed | null {
+  const pair = conversion(from, to);
+  return pair ? { date: pair.date, source: pair.source } : null;
 }
