@@ -71,3 +71,22 @@ export function checkOperationText(document: DocumentNode, variables: Record<str
   const problems = operationTextProblems(document, variables);
   if (problems.length) throw badInput(problems.length === 1 ? problems[0].message : "Text arguments contain characters the service cannot store", problems);
 }
+
+/**
+ * How deep a JSON value may nest: far beyond any document of the contract (a booking's questions
+ * nest a handful of levels), far below what recursive code (checks, serialisers, the database
+ * driver) can walk without exhausting the stack. A 1 MB body can otherwise nest 500,000 levels.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when the value nests deeper than `max` arrays and objects; walked without recursion. */
+export function nestsDeeperThan(value: unknown, max = MAX_JSON_DEPTH): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length) {
+    const [item, depth] = pending.pop()!;
+    if (item === null || typeof item !== "object") continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}

@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../core/input-text.js";
 import type { ApolloServerOptions, ApolloServerPlugin, BaseContext } from "@apollo/server";
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
@@ -322,6 +323,10 @@ export function checkEdgeOperation(
   request: { query: string; variables?: Record<string, unknown>; operationName?: string },
   disclosure: { introspection: boolean; suggestions: boolean },
 ): { document: DocumentNode } | { errors: GraphQLError[] } {
+  // Over HTTP the body parser has bounded this already; a WebSocket message comes here directly.
+  if (nestsDeeperThan(request.variables)) {
+    return { errors: [new GraphQLError(`The variables nest deeper than ${MAX_JSON_DEPTH} levels`, { extensions: { code: "BAD_USER_INPUT" } })] };
+  }
   let document: DocumentNode;
   try {
     document = parse(request.query, parseOptionsFor("edge"));

@@ -5,6 +5,7 @@ import type { Logger } from "../core/logger.js";
 import { redactUrl, requestIdFor } from "../core/logger.js";
 import { CONSOLE_PREFIX } from "../rest-compat/rest-compat.plugin.js";
 import { RestError, sendError } from "../rest-compat/error-body.js";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../core/input-text.js";
 
 const statusCodes: Record<number, string> = {
   400: "BAD_REQUEST",
@@ -53,6 +54,17 @@ export async function createHttpApp(options: {
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  // Fastify's own JSON parser (prototype poisoning refused), and a bound on nesting before any
+  // code walks the value.
+  const parseJson = app.getDefaultJsonParser("error", "ignore");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) =>
+    parseJson(request, body as string, (error: Error | null, value?: unknown) => {
+      if (error) return done(error);
+      if (nestsDeeperThan(value)) return done(new RestError(400, "BAD_REQUEST", `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels`));
+      done(null, value);
+    }),
+  );
   // Once a stop begins, every answer closes its connection, so clients reconnect to a replica
   // that is not stopping and the drain ends with the requests in flight.
   let stopping = false;

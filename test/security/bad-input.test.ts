@@ -4,6 +4,7 @@ import { rows } from "../../drizzle/database.js";
 import { bookableAvailability, bookableProduct, consumer, familySetup, newRef, type BookableProduct } from "../support/booking.js";
 import { productRequest, supplierRequest } from "../support/catalogue.js";
 import { graphql, useStack } from "../support/stack.js";
+import { wsClient, wsOutcome } from "../support/ws-client.js";
 
 /**
  * Input no database can store, impossible dates, prototype names, malformed ids, unpriceable
@@ -276,6 +277,27 @@ describe("bad input", () => {
     it("names a filter nested in a variable by its own parameter", async () => {
       const response = await send(product.partner.token, "GET", `/api/supplier/${product.supplierId}/products/?rating=1e400`);
       expectRestError(response, 400, "rating");
+    });
+
+    it("refuses JSON nested deeper than 64 levels on REST, GraphQL over HTTP and graphql-ws, changing nothing", async () => {
+      // 300,000 levels in 600 KB: enough to exhaust the stack of any recursive walk.
+      const deep = "[".repeat(300_000) + "]".repeat(300_000);
+      const before = await snapshot();
+      const rest = await send(product.partner.token, "POST", "/api/supplier", `{"externalId":"deep","country":"CH","name":${deep}}`);
+      expectRestError(rest, 400);
+      expect(rest.body.message).toBe("The JSON body nests deeper than 64 levels");
+      const query = "query ($filter: ProductFilterInput) { me { username } supplier(id: 1) { products(filter: $filter) { id } } }";
+      const overHttp = await send(buyer.token, "POST", "/graphql", `{"query":${JSON.stringify(query)},"variables":{"filter":${deep}}}`);
+      expectRestError(overHttp, 400);
+      const client = wsClient(handle.stack, buyer.token);
+      try {
+        const outcome = await wsOutcome(client, query, { filter: JSON.parse("[".repeat(100) + "]".repeat(100)) });
+        expect(outcome.errors?.[0]).toMatchObject({ message: "The variables nest deeper than 64 levels", extensions: { code: "BAD_USER_INPUT" } });
+      } finally {
+        await client.dispose();
+      }
+      expect(await snapshot()).toEqual(before);
+      expect((await fetch(`${handle.stack.url}/health/live`)).status).toBe(200);
     });
 
     it("refuses a GraphQL variable of the wrong type as BAD_USER_INPUT naming it", async () => {
