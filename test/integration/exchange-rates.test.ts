@@ -28,7 +28,7 @@ async function until<T>(probe: () => Promise<T | undefined>, ms = 20_000): Promi
 
 describe("exchange rates from a file", () => {
   it("prices at the file's rates and says which; a booking keeps the rates it was made at when the file changes", async () => {
-    const { productId } = await bookableProduct(ctx.stack, familySetup({ fixedFee: 0 }));
+    const { productId, partner } = await bookableProduct(ctx.stack, familySetup({ fixedFee: 0 }));
     const buyer = await consumer(ctx.stack);
     const availability = await bookableAvailability(buyer.rest, productId, "2027-05-10", { currency: "USD", adults: 2 });
     // 50 EUR a ticket at 1.20 USD per euro.
@@ -56,7 +56,7 @@ describe("exchange rates from a file", () => {
     expect(kept.availability).toMatchObject({ totalPrice: { retail: 120, currency: "USD" }, exchangeRates: { date: "2026-11-23" } });
 
     // Recommendations convert their display prices at the same rates, and say so.
-    const recommended = await buyer.rest.post("/recommendation/v2/activities?page[limit]=100", { currencyCode: "USD", location: { type: "cityName", value: ["Zermatt"] } });
+    const recommended = await buyer.rest.post("/recommendation/v2/activities?page[limit]=100", { currencyCode: "USD", bookingEngines: { include: [partner.engineName] } });
     const ours = recommended.body.data.find((item: { id: number }) => item.id === productId);
     expect(ours).toMatchObject({ priceCurrency: "USD", exchangeRates: { date: "2026-11-24", source: `ECB reference rates (${ratesFile})` } });
 

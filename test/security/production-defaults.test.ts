@@ -1,8 +1,7 @@
-import { spawn } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/config.js";
 import { accountRepository } from "../../identity/account.repository.js";
+import { startProcess, stopAndWait, until } from "../support/child-process.js";
 import { templateBooking } from "../support/reporting.js";
 import { getJson, graphql, openOwnTestDatabase, startStack, type Stack } from "../support/stack.js";
 import { wsClient, wsOutcome } from "../support/ws-client.js";
@@ -80,21 +79,12 @@ describe("production defaults", () => {
   });
 
   it("prints no demo account on a production start, and seeds nothing", async () => {
-    const root = path.resolve(import.meta.dirname, "../..");
-    const env: NodeJS.ProcessEnv = { ...process.env, ENVIRONMENT: "production", DATA_DIR: "memory", PORT: "0", LOG_LEVEL: "warn" };
-    delete env.DATABASE_URL;
-    const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout!.on("data", (chunk) => (output += chunk));
-    child.stderr!.on("data", (chunk) => (output += chunk));
-    const exited = new Promise((resolve) => child.on("close", resolve));
-    const deadline = Date.now() + 45_000;
-    while (!output.includes("Health:") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    child.kill("SIGTERM");
-    await exited;
-    expect(output).toContain("role all, production");
-    expect(output).not.toMatch(/Demo accounts|Demo catalogue|demo-|password/i);
-  }, 60_000);
+    const running = startProcess({ ENVIRONMENT: "production", DATA_DIR: "memory", PORT: "0" });
+    await until("the start-up lines", async () => (running.output().includes("Health:") ? true : undefined));
+    expect(await stopAndWait(running)).toBe(0);
+    expect(running.output()).toContain("role all, production");
+    expect(running.output()).not.toMatch(/Demo accounts|Demo catalogue|demo-|password/i);
+  }, 120_000);
 });
 
 describe("answers carry no caller-steered links and no cacheable personal data", () => {
