@@ -32,11 +32,10 @@ export function restErrorFrom(errors: readonly GraphQLFormattedError[], override
     const renamed = given.map((problem) => restProblem(problem, parameters));
     return new RestError(status, "VALIDATION_FAILED", renamed.length === 1 ? `${renamed[0].field}: ${renamed[0].message}` : "The request is not valid", renamed);
   }
-  const problems = given;
   const errorCode = typeof first.extensions?.errorCode === "number" ? first.extensions.errorCode : undefined;
   const reason = typeof first.extensions?.reason === "string" ? first.extensions.reason : undefined;
   const restCode = reason ?? (code === "BAD_USER_INPUT" ? "VALIDATION_FAILED" : code);
-  return new RestError(status, restCode, first.message, problems, errorCode);
+  return new RestError(status, restCode, first.message, given, errorCode);
 }
 
 /**
