@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import type { Logger } from "../core/logger.js";
 import { redactUrl, requestIdFor } from "../core/logger.js";
 import { CONSOLE_PREFIX } from "../rest-compat/rest-compat.plugin.js";
-import { RestError, sendError } from "../rest-compat/error-body.js";
+import { clientErrorHandler, RestError, sendError } from "../rest-compat/error-body.js";
 
 const statusCodes: Record<number, string> = {
   400: "BAD_REQUEST",
@@ -36,6 +36,7 @@ export async function createHttpApp(options: {
     trustProxy: options.trustProxy,
     rewriteUrl: (request: { url?: string }) => (request.url === `${CONSOLE_PREFIX}/index.html` ? `${CONSOLE_PREFIX}/` : (request.url ?? "/")),
     ajv: { customOptions: { allErrors: true, coerceTypes: "array", useDefaults: true, removeAdditional: false } },
+    clientErrorHandler,
   });
 
   app.addHook("onRequest", async (request, reply) => {

@@ -566,7 +566,7 @@ function requestArb(endpoint: Endpoint): fc.Arbitrary<WireRequest> {
     : fc.constant([undefined, undefined] as const);
   return fc
     .tuple(pathArb(endpoint), queryArb(endpoint.query?.() ?? {}), headersArb(endpoint.headers?.() ?? {}), authArb(endpoint.caller), body)
-    // Node refuses request heads over 16 KiB before any route runs: that case has its own test.
+    // Node refuses request heads over 16 KiB before any route runs (test/security/client-errors.test.ts).
     .filter(([path, query]) => path.length + query.length < URL_BUDGET)
     .map(([path, query, headers, auth, [payload, contentType]]) => ({
       method: endpoint.method,
