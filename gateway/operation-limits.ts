@@ -4,6 +4,8 @@ import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import { maxDirectivesRule } from "@escape.tech/graphql-armor-max-directives";
 import {
   getNamedType,
+  getOperationAST,
+  getVariableValues,
   NoSchemaIntrospectionCustomRule,
   parse,
   specifiedRules,
@@ -183,6 +185,11 @@ export function checkOperationCost(
   operationName: string | undefined,
 ): number {
   const { maxCost, maxSelections } = limitsFor(scope);
+  // The estimate coerces the variables and throws on a value their types cannot take: that is the
+  // caller's input error (as Apollo reports it), not an operation that is too large.
+  const operation = getOperationAST(document, operationName);
+  const invalid = operation ? getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 1 }).errors : undefined;
+  if (invalid?.length) throw new GraphQLError(invalid[0].message, { extensions: { code: "BAD_USER_INPUT", http: { status: 400 } } });
   let cost: number;
   try {
     cost = getComplexity({
