@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../core/config.js";
 import { textProblem } from "../core/input-text.js";
 import { scopes } from "../core/roles.js";
@@ -18,7 +18,20 @@ export async function identityRoutes(app: FastifyInstance, options: { identity: 
   const { paths } = identity;
   const issuer = () => `${config.publicUrl}${paths.realmBase}`;
 
-  app.post(paths.token, { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+  const tokenRoute = {
+    config: { public: true },
+    schema: { hide: true },
+    // A body that cannot be parsed (another content type, broken JSON, too large) fails before the
+    // handler runs; OAuth clients still get the OAuth error shape, as for every other refusal.
+    errorHandler: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      const status = error.statusCode ?? 500;
+      if (status < 400 || status >= 500) throw error;
+      noStore(reply);
+      const description = status === 413 ? "The token request body is too large" : `The token request body must be ${FORM}`;
+      return reply.code(status === 413 ? 413 : 400).send({ error: "invalid_request", error_description: description });
+    },
+  };
+  app.post(paths.token, tokenRoute, async (request, reply) => {
     noStore(reply);
     try {
       if (!String(request.headers["content-type"] ?? "").toLowerCase().startsWith(FORM)) {

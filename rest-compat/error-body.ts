@@ -1,3 +1,6 @@
+import { randomUUID } from "node:crypto";
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FieldProblem } from "../core/errors.js";
 
@@ -56,4 +59,28 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: O
   const body: ErrorBody = { ...error, requestId: String(request.id) };
   if (error.status === 401) reply.header("www-authenticate", 'Bearer realm="activities", error="invalid_token"');
   return reply.code(error.status).header("content-type", "application/json; charset=utf-8").send(body);
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (a head over the size limit, a
+ * malformed request line, a client too slow to send its head) get the same body as every other
+ * error, written straight to the socket, which then closes (Node's own behaviour).
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, code, message] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "REQUEST_HEADER_FIELDS_TOO_LARGE", "The request line and headers are larger than the service accepts"]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "REQUEST_TIMEOUT", "The request was not received in time"]
+        : [400, "BAD_REQUEST", "The request is not valid HTTP"];
+  const requestId = randomUUID();
+  const body = JSON.stringify({ status, code, message, requestId } satisfies ErrorBody);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

@@ -2,7 +2,8 @@
 export type JsonSchema = Record<string, unknown> & { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema };
 
 export const str = (description: string): JsonSchema => ({ type: "string", description });
-export const int = (description: string): JsonSchema => ({ type: "integer", description });
+/** GraphQL's Int is 32-bit: a larger JSON integer would pass `type: integer` and fail in the operation. */
+export const int = (description: string): JsonSchema => ({ type: "integer", minimum: -2_147_483_648, maximum: 2_147_483_647, description });
 export const num = (description: string): JsonSchema => ({ type: "number", description });
 export const bool = (description: string): JsonSchema => ({ type: "boolean", description });
 export const languageObject = (description: string): JsonSchema => ({
@@ -13,12 +14,15 @@ export const languageObject = (description: string): JsonSchema => ({
 export const freeObject = (description: string): JsonSchema => ({ type: "object", description, additionalProperties: true });
 /**
  * An object whose optional members may also be null (integrators often send null for "unset");
- * required members keep their type.
+ * required members keep their type, and so do members with a default: Ajv fills a default only
+ * for an absent member, and coerces an empty query value (`?pageNumber=`) to null, which would
+ * reach the operation instead of the default.
  */
 export const obj = (properties: Record<string, JsonSchema>, extra: Partial<JsonSchema> & { required?: string[] } = {}): JsonSchema => {
   const required = new Set(extra.required ?? []);
+  const keepsType = (name: string, schema: JsonSchema) => required.has(name) || typeof schema.type !== "string" || schema.default !== undefined;
   const nullable = Object.fromEntries(
-    Object.entries(properties).map(([name, schema]) => [name, required.has(name) || typeof schema.type !== "string" ? schema : { ...schema, type: [schema.type, "null"] }]),
+    Object.entries(properties).map(([name, schema]): [string, JsonSchema] => [name, keepsType(name, schema) ? schema : { ...schema, type: [schema.type as string, "null"] }]),
   );
   return { type: "object", properties: nullable, ...extra };
 };

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from "fastify";
 import Negotiator from "negotiator";
+import type { FieldProblem } from "../core/errors.js";
 import type { EdgeContext } from "../gateway/edge-context.js";
 import type { EdgeGraph } from "../gateway/gateway.js";
 import { RestError } from "./error-body.js";
@@ -77,6 +78,7 @@ export function registerRestRoute<TData>(app: FastifyInstance, graph: EdgeGraph,
       ...route.schema,
       response: { ...documentedErrors, ...(route.schema.response as object) },
     },
+    preHandler: async (request) => rejectNonFiniteNumbers(request),
     handler: async (request, reply) => {
       const context = request.edgeContext;
       if (!context) throw new RestError(401, "UNAUTHENTICATED", "A valid bearer access token is required");
@@ -95,6 +97,23 @@ export function registerRestRoute<TData>(app: FastifyInstance, graph: EdgeGraph,
       return route.respond(await run<TData>(route.operation, route.variables?.(request) ?? {}), request, reply);
     },
   });
+}
+
+/**
+ * Ajv's type coercion turns `Infinity`, `-Infinity` and `1e999` in a path or query into an
+ * infinite number that passes `type: integer` and its bounds (bodies need no coercion, and Ajv's
+ * strict numbers refuse them there). No parameter of the contract takes one, so they are refused
+ * like any other invalid value instead of failing in the operation.
+ */
+function rejectNonFiniteNumbers(request: FastifyRequest) {
+  const problems: FieldProblem[] = [];
+  const walk = (value: unknown, field: string) => {
+    if (typeof value === "number" && !Number.isFinite(value)) problems.push({ field, rule: "finite", message: "must be a finite number" });
+    else if (Array.isArray(value)) value.forEach((item) => walk(item, field));
+    else if (value && typeof value === "object") for (const [key, item] of Object.entries(value)) walk(item, field ? `${field}.${key}` : key);
+  };
+  for (const part of [request.params, request.query]) walk(part, "");
+  if (problems.length) throw new RestError(400, "VALIDATION_FAILED", "The request is not valid", problems);
 }
 
 /**

@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import type { Logger } from "../core/logger.js";
 import { redactUrl, requestIdFor } from "../core/logger.js";
 import { CONSOLE_PREFIX } from "../rest-compat/rest-compat.plugin.js";
-import { RestError, sendError } from "../rest-compat/error-body.js";
+import { clientErrorHandler, RestError, sendError } from "../rest-compat/error-body.js";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../core/input-text.js";
 
 const statusCodes: Record<number, string> = {
@@ -49,6 +49,8 @@ export async function createHttpApp(options: {
       reply.header("x-request-id", request.id).header("x-content-type-options", "nosniff").header("cache-control", "no-store");
       return sendError(request, reply, { status, code: statusCodes[status] ?? "BAD_REQUEST", message });
     },
+    // What Node's HTTP parser refuses before Fastify sees a request (an oversized head, a malformed one).
+    clientErrorHandler,
   });
 
   app.addHook("onRequest", async (request, reply) => {

@@ -88,6 +88,18 @@ describe("token endpoint (spec 1, Authentication)", () => {
     const json = await post(JSON.stringify({ client_id: "content-partner-api", grant_type: "password" }), "application/json");
     expect(json.status).toBe(400);
     expect(json.body.error).toBe("invalid_request");
+    // Bodies the parser refuses before the endpoint runs keep the OAuth shape too (found by the input fuzz).
+    for (const [body, contentType] of [
+      ["{", "application/json"],
+      ["grant_type=password", "multipart/form-data; boundary=x"],
+      ["<grant/>", "application/xml"],
+    ]) {
+      const refused = await post(body, contentType);
+      expect(refused, contentType).toMatchObject({ status: 400, body: { error: "invalid_request", error_description: "The token request body must be application/x-www-form-urlencoded" } });
+      expect(Object.keys(refused.body).sort()).toEqual(["error", "error_description"]);
+    }
+    const tooLarge = await post(`password=${"x".repeat(1_100_000)}`);
+    expect(tooLarge).toMatchObject({ status: 413, body: { error: "invalid_request" } });
   });
 
   it("refuses a disabled account", async () => {

@@ -136,6 +136,9 @@ describe("recommendations", () => {
     expect((await recommend({}, "&page[sort]=popularity")).status).toBe(400);
     expect((await consumer.post("/recommendation/v2/activities?page[limit]=0", {})).status).toBe(400);
     expect((await consumer.post("/recommendation/v2/activities", { colour: "red" })).status).toBe(400);
+    // Inside bookingEngines too (found by the input fuzz: it answered 500).
+    const nested = await consumer.post("/recommendation/v2/activities", { bookingEngines: { include: [], hasOwnProperty: "x" } });
+    expect(nested).toMatchObject({ status: 400, body: { code: "VALIDATION_FAILED", details: [{ field: "bookingEngines.hasOwnProperty", rule: "additionalProperties" }] } });
     expect((await fetch(`${t.stack.url}/recommendation/v2/activities`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(401);
   });
 

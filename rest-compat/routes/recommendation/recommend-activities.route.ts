@@ -18,7 +18,8 @@ export const recommendationBodySchema = obj(
     travelDate: str("YYYY-MM-DD: open that day; not with a countryCode location"),
     risk: enumOf(["Safe", "Moderate", "Dangerous"], "Safe: no climbing, paragliding, diving, skiing or safaris; Moderate: no paragliding"),
     varietyLevel: enumOf(["Low", "Medium", "High"], "High: at most 2 per subcategory; Medium: 4; Low: no limit"),
-    bookingEngines: obj({ include: arr(str("Engine name"), "Only these engines"), exclude: arr(str("Engine name"), "Not these engines") }),
+    // Closed like the body: the object goes to the operation as it is, where an unknown member fails.
+    bookingEngines: obj({ include: arr(str("Engine name"), "Only these engines"), exclude: arr(str("Engine name"), "Not these engines") }, { additionalProperties: false }),
   },
   { additionalProperties: false },
 );

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { graphql, useStack } from "../support/stack.js";
+
+/**
+ * Found by the input fuzz (input-fuzz.test.ts): the cost estimate coerces the variables first,
+ * and a value their types cannot take was refused as GRAPHQL_VALIDATION_FAILED with reason
+ * OPERATION_TOO_LARGE (and, through the REST layer, as a 500).
+ */
+describe("GraphQL variables their types cannot take", () => {
+  const t = useStack({ env: { WORKER_LOOPS: "false" } });
+
+  it("are refused with 400 BAD_USER_INPUT, not as an operation too large", async () => {
+    const token = await t.stack.tokenFor("CONSUMER");
+    const url = `${t.stack.url}/graphql`;
+    const cases: [string, Record<string, unknown>][] = [
+      ["query Q($id: Int!) { supplier(id: $id) { id } }", { id: 2 ** 31 }],
+      ["query Q($id: Int!) { supplier(id: $id) { id } }", { id: 1.5 }],
+      ["query Q($id: Int!) { supplier(id: $id) { id } }", {}],
+      [
+        'query Q($input: RecommendationInput) { recommendations(input: $input, offset: 0, limit: 5, sort: "pertinence") { __typename } }',
+        { input: { bookingEngines: { include: [], colour: "red" } } },
+      ],
+    ];
+    for (const [query, variables] of cases) {
+      const answer = await graphql(url, token, query, variables);
+      expect(answer.status, JSON.stringify(variables)).toBe(400);
+      expect(answer.body.errors?.[0].extensions, JSON.stringify(variables)).toEqual({ code: "BAD_USER_INPUT" });
+    }
+  });
+});
