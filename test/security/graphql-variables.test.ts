@@ -12,19 +12,21 @@ describe("GraphQL variables their types cannot take", () => {
   it("are refused with 400 BAD_USER_INPUT, not as an operation too large", async () => {
     const token = await t.stack.tokenFor("CONSUMER");
     const url = `${t.stack.url}/graphql`;
-    const cases: [string, Record<string, unknown>][] = [
-      ["query Q($id: Int!) { supplier(id: $id) { id } }", { id: 2 ** 31 }],
-      ["query Q($id: Int!) { supplier(id: $id) { id } }", { id: 1.5 }],
-      ["query Q($id: Int!) { supplier(id: $id) { id } }", {}],
+    const cases: [string, Record<string, unknown>, string][] = [
+      ["query Q($id: Int!) { supplier(id: $id) { id } }", { id: 2 ** 31 }, "$id"],
+      ["query Q($id: Int!) { supplier(id: $id) { id } }", { id: 1.5 }, "$id"],
+      ["query Q($id: Int!) { supplier(id: $id) { id } }", {}, "$id"],
       [
         'query Q($input: RecommendationInput) { recommendations(input: $input, offset: 0, limit: 5, sort: "pertinence") { __typename } }',
         { input: { bookingEngines: { include: [], colour: "red" } } },
+        "$input.bookingEngines",
       ],
     ];
-    for (const [query, variables] of cases) {
+    for (const [query, variables, field] of cases) {
       const answer = await graphql(url, token, query, variables);
       expect(answer.status, JSON.stringify(variables)).toBe(400);
-      expect(answer.body.errors?.[0].extensions, JSON.stringify(variables)).toEqual({ code: "BAD_USER_INPUT" });
+      // The variable at fault is named, down to the member that its type refused.
+      expect(answer.body.errors?.[0].extensions, JSON.stringify(variables)).toEqual({ code: "BAD_USER_INPUT", problems: [expect.objectContaining({ field, rule: "type" })] });
     }
   });
 });
