@@ -25,6 +25,6 @@ describe("the typed GraphQL client example (examples/graphql-client)", () => {
       headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
       body: JSON.stringify({ query: "query($id: String!) { booking(id: $id) { status paymentStatus } }", variables: { id: result.bookingId } }),
     });
-    expect((await read.json()).data.booking).toEqual({ status: "CONFIRMED", paymentStatus: "PAID" });
+    expect(((await read.json()) as { data: { booking: unknown } }).data.booking).toEqual({ status: "CONFIRMED", paymentStatus: "PAID" });
   });
 });

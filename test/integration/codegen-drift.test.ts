@@ -10,7 +10,7 @@ import config from "../../codegen.ts";
  */
 describe("committed GraphQL codegen output", () => {
   it("matches what the schema and the example's operations generate (run `npm run codegen`)", async () => {
-    const outputs = await generate({ ...config, silent: true, verbose: false }, false);
+    const outputs: { filename: string; content: string }[] = await generate({ ...config, silent: true, verbose: false }, false);
     const folder = "examples/graphql-client/gql";
     expect(outputs.map((o) => path.relative(folder, o.filename)).sort()).toEqual((await readdir(folder)).sort());
     for (const output of outputs) {
