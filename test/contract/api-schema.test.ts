@@ -47,4 +47,11 @@ describe("the API schema clients discover", () => {
     expect(response.status).toBe(400);
     expect(((await response.json()) as { errors: unknown[] }).errors).toEqual([expect.objectContaining({ message: 'Unknown operation named "Me".', extensions: expect.objectContaining({ code: "OPERATION_RESOLUTION_FAILURE" }) })]);
   });
+
+  it("refuses a subscription over HTTP, naming graphql-ws, before the gateway sees it", async () => {
+    const buyer = await consumer(ctx.stack);
+    const answer = await graphql(`${ctx.stack.url}/graphql`, buyer.token, 'subscription { bookingStatusChanged(bookingId: "x") { status } }');
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors).toEqual([expect.objectContaining({ message: expect.stringContaining("graphql-ws"), extensions: expect.objectContaining({ code: "BAD_REQUEST" }) })]);
+  });
 });

@@ -110,7 +110,7 @@ describe("the GraphQL IDE at /graphql (sandbox default)", () => {
       }
     };
 
-    it("signs in, runs a query, and shows a subscription's first message", async () => {
+    it("signs in, runs a query, shows a subscription's first message, and takes a pasted token", async () => {
       const { productId } = await bookableProduct(ctx.stack);
       const buyer = await ctx.stack.createAccount("CONSUMER");
       const token = (await ctx.stack.login(buyer.username, buyer.password)).access_token;
@@ -138,6 +138,15 @@ describe("the GraphQL IDE at /graphql (sandbox default)", () => {
       await runInIde("Watch", `subscription Watch { bookingStatusChanged(bookingId: "${created.body.id}") { id status } }`);
       await responseShows("ON_HOLD");
       expect(JSON.parse(await response())).toEqual({ data: { bookingStatusChanged: { id: created.body.id, status: "ON_HOLD" } } });
+
+      // Signed out, a pasted token (with or without "Bearer ") is the other way in.
+      await page.click("text=Sign out");
+      await page.fill("textarea[name=token]", `Bearer ${token}`);
+      await page.click("form[aria-label='Use a token'] button[type=submit]");
+      await page.waitForSelector(".graphiql-query-editor .CodeMirror");
+      await runInIde("Roles", "query Roles { me { roles } }");
+      await responseShows("CONSUMER");
+      expect(JSON.parse(await response())).toEqual({ data: { me: { roles: ["CONSUMER"] } } });
 
       expect(violations).toEqual([]);
     });
