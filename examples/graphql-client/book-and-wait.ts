@@ -5,8 +5,12 @@
  *
  * The operations below are typed by `npm run codegen` (./gql); a change to them or to the schema
  * that breaks this file fails `npm run typecheck`.
+ *
+ * Against `npm start` (demo data):
+ *   npx tsx examples/graphql-client/book-and-wait.ts http://localhost:4000 demo-consumer sandbox-booking-2026 1
  */
 import { randomUUID } from "node:crypto";
+import { pathToFileURL } from "node:url";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { print } from "graphql";
 import { createClient } from "graphql-ws";
@@ -262,4 +266,9 @@ function exampleAnswer(question: QuestionFieldsFragment): string {
     default:
       return "Ada Lovelace";
   }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [baseUrl = "http://localhost:4000", username = "demo-consumer", password = "sandbox-booking-2026", productId = "1"] = process.argv.slice(2);
+  console.log(await bookAndWait({ baseUrl, username, password, productId: Number(productId) }));
 }
