@@ -29,6 +29,7 @@ const environmentSchema = z.object({
   SEED_DEMO: booleanFromEnv.optional(),
   GRAPHQL_INTROSPECTION: booleanFromEnv.optional(),
   GRAPHQL_SUGGESTIONS: booleanFromEnv.optional(),
+  GRAPHQL_IDE: booleanFromEnv.optional(),
   TRUST_PROXY: z
     .string()
     .regex(/^(true|false|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/, "must be true, false, or the comma-separated addresses/CIDR ranges of the proxies")
@@ -64,6 +65,8 @@ export interface Config {
   seedDemo: boolean;
   /** What clients may learn of the schema: on in the sandbox, off in production unless configured. */
   graphql: { introspection: boolean; suggestions: boolean };
+  /** GraphiQL for browsers at /graphql: on in the sandbox, off in production unless configured. */
+  graphqlIde: boolean;
   /**
    * Whose X-Forwarded-* headers to believe (Fastify's trustProxy): none by default, so a caller
    * cannot choose the address it is throttled by. Links never use them: they come from PUBLIC_URL.
@@ -140,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     authRealm: e.AUTH_REALM,
     seedDemo: e.SEED_DEMO ?? sandbox,
     graphql: { introspection: e.GRAPHQL_INTROSPECTION ?? sandbox, suggestions: e.GRAPHQL_SUGGESTIONS ?? sandbox },
+    graphqlIde: e.GRAPHQL_IDE ?? sandbox,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     signIn: {

@@ -14,7 +14,8 @@ export function clientIntrospectionPlugin<TContext extends BaseContext>(clientSc
     async requestDidStart() {
       return {
         async responseForOperation({ document, operation, request, contextValue, response }) {
-          if (operation.operation !== "query" || !onlyIntrospection(operation.selectionSet, document)) return null;
+          // No operation when operationName names none in the document: Apollo refuses it next.
+          if (!operation || operation.operation !== "query" || !onlyIntrospection(operation.selectionSet, document)) return null;
           const result = await execute({ schema: clientSchema(), document, operationName: request.operationName, variableValues: request.variables, contextValue });
           const singleResult: FormattedExecutionResult = { data: result.data, ...(result.errors ? { errors: result.errors.map((error) => error.toJSON()) } : {}) };
           return { http: response.http, body: { kind: "single", singleResult } };

@@ -1,6 +1,6 @@
 import { ApolloGateway, type GraphQLDataSource } from "@apollo/gateway";
 import { ApolloServer } from "@apollo/server";
-import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import type { GraphQLFormattedError, GraphQLSchema } from "graphql";
 import type { Logger } from "../core/logger.js";
 import type { RunningSubgraph } from "../subgraphs/common/subgraph-server.js";
@@ -11,6 +11,7 @@ import type { EdgeContext } from "./edge-context.js";
 import type { GatewayCredential } from "./gateway-credential.js";
 import { apolloLimitOptions } from "./operation-limits.js";
 import { clientIntrospectionPlugin } from "./client-introspection.js";
+import { operationResolutionPlugin } from "./operation-resolution.js";
 import { withEdgeSubscriptions } from "../schema/compose.js";
 
 /** Where the gateway finds each subgraph: in this process, or at a URL when run as separate roles. */
@@ -83,7 +84,8 @@ export async function startEdgeGraph(options: {
     // The process stops its servers itself, in order, after the HTTP requests have drained.
     stopOnTerminationSignals: false,
     // Answers are per caller: no cache hints for shared HTTP caches (and no per-field hook for them).
-    plugins: [ApolloServerPluginCacheControlDisabled(), ...limitPlugins, clientIntrospectionPlugin(() => clientSchema!)],
+    // No landing page: Apollo's loads its scripts from Apollo's CDN; browsers get our own IDE (GRAPHQL_IDE).
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), operationResolutionPlugin(), ...limitPlugins, clientIntrospectionPlugin(() => clientSchema!)],
   });
   await server.start();
   if (!apiSchema || !clientSchema) throw new Error("gateway started without a schema");

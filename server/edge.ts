@@ -21,6 +21,7 @@ import { composeGraph } from "../schema/compose.js";
 import { startSubgraph, type RunningSubgraph } from "../subgraphs/common/subgraph-server.js";
 import { subgraphDefinitions, subgraphNames, type SubgraphName } from "../subgraphs/subgraphs.js";
 import { createHttpApp } from "./http-app.js";
+import { graphqlIde, type GraphqlIde } from "./graphql-ide/graphql-ide.js";
 
 /** The principal signed links act as: no roles, no scopes, no organisation. */
 const LINK_PRINCIPAL = "00000000-0000-0000-0000-000000000000";
@@ -89,10 +90,11 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
 
   const rateLimiter = new AccountRateLimiter(config.apiRateLimit, deps.clock);
   const admit = rateLimiter.admission();
+  const ide = config.graphqlIde ? graphqlIde({ tokenPath: identity.paths.token }) : undefined;
+  if (ide) await ide.register(app);
   await app.register(async (api) => {
-    api.addHook("onRequest", landingPageOr(apiAccessHook({ verifier: identity.verifier, admit, refuse: graphqlRefusal })));
-    // Apollo's landing page for browsers loads its scripts from Apollo's CDN.
-    mountApollo(api, GRAPHQL_PATH, edgeGraph.server, async (request) => request.edgeContext!, { helmet: { contentSecurityPolicy: false } });
+    api.addHook("onRequest", idePageOr(ide, apiAccessHook({ verifier: identity.verifier, admit, refuse: graphqlRefusal })));
+    mountApollo(api, GRAPHQL_PATH, edgeGraph.server, async (request) => request.edgeContext!);
   });
 
   await registerOpenApi(app, { config, identityPaths: identity.paths });
@@ -151,12 +153,14 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
 }
 
 /**
- * A browser opening /graphql (GET, no operation, asking for HTML) gets Apollo's landing page,
- * which carries no data; every operation needs the caller's token.
+ * A browser opening /graphql (GET, no operation, asking for HTML) gets the IDE's page, which
+ * carries no data: every operation it runs sends the token its user signs in for. With the IDE
+ * off, a browser is answered like any other client (401 without a token).
  */
-function landingPageOr(access: onRequestAsyncHookHandler): onRequestAsyncHookHandler {
+function idePageOr(ide: GraphqlIde | undefined, access: onRequestAsyncHookHandler): onRequestAsyncHookHandler {
   return async function (request, reply) {
     const wantsPage = request.method === "GET" && !Object.hasOwn(request.query as object, "query") && /text\/html/.test(request.headers.accept ?? "");
-    if (!wantsPage) return access.call(this, request, reply);
+    if (ide && wantsPage) return ide.page(reply);
+    return access.call(this, request, reply);
   };
 }

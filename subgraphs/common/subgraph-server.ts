@@ -1,5 +1,5 @@
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import type { GraphQLFormattedError, GraphQLSchema } from "graphql";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../core/logger.js";
@@ -45,7 +45,8 @@ export async function startSubgraph(
     // Traces are for Apollo's hosted studio, which this service does not report to; cache hints
     // would serve shared HTTP caches, which per-caller answers must not use. Both wrap every field
     // resolver: without them a 500-row report resolves in about half the time.
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), executionResultsAnswer200, ...limitPlugins],
+    // Only the gateway calls a subgraph: no landing page (Apollo's would load from its CDN).
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), executionResultsAnswer200, ...limitPlugins],
   });
   await server.start();
   return {

@@ -36,4 +36,22 @@ describe("the API schema clients discover", () => {
     const typeOnly = await graphql(`${ctx.stack.url}/graphql`, buyer.token, 'query { ...T } fragment T on Query { __type(name: "Subscription") { fields { name } } }');
     expect(typeOnly.body.data?.__type.fields.map((f: { name: string }) => f.name)).toEqual(["bookingEngineRegistered", "bookingStatusChanged"]);
   });
+
+  it("refuses an operationName that names no operation of the document as the client's mistake", async () => {
+    const buyer = await consumer(ctx.stack);
+    const response = await fetch(`${ctx.stack.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${buyer.token}` },
+      body: JSON.stringify({ query: "{ me { username } }", operationName: "Me" }),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { errors: unknown[] }).errors).toEqual([expect.objectContaining({ message: 'Unknown operation named "Me".', extensions: expect.objectContaining({ code: "OPERATION_RESOLUTION_FAILURE" }) })]);
+  });
+
+  it("refuses a subscription over HTTP, naming graphql-ws, before the gateway sees it", async () => {
+    const buyer = await consumer(ctx.stack);
+    const answer = await graphql(`${ctx.stack.url}/graphql`, buyer.token, 'subscription { bookingStatusChanged(bookingId: "x") { status } }');
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors).toEqual([expect.objectContaining({ message: expect.stringContaining("graphql-ws"), extensions: expect.objectContaining({ code: "BAD_REQUEST" }) })]);
+  });
 });

@@ -25,16 +25,18 @@ function stackWith(env: Record<string, string>) {
 const introspection = "{ __schema { queryType { name } } }";
 
 describe("production defaults", () => {
-  it("turn the demo seed, introspection, suggestions and forwarded headers off; each can be asked for", () => {
+  it("turn the demo seed, introspection, suggestions, the GraphQL IDE and forwarded headers off; each can be asked for", () => {
     const production = loadConfig({ ENVIRONMENT: "production" });
-    expect(production).toMatchObject({ seedDemo: false, graphql: { introspection: false, suggestions: false }, trustProxy: false });
+    expect(production).toMatchObject({ seedDemo: false, graphql: { introspection: false, suggestions: false }, graphqlIde: false, trustProxy: false });
     const sandbox = loadConfig({});
-    expect(sandbox).toMatchObject({ seedDemo: true, graphql: { introspection: true, suggestions: true }, trustProxy: false });
-    expect(loadConfig({ ENVIRONMENT: "production", SEED_DEMO: "true", GRAPHQL_INTROSPECTION: "true", TRUST_PROXY: "10.0.0.0/8" })).toMatchObject({
+    expect(sandbox).toMatchObject({ seedDemo: true, graphql: { introspection: true, suggestions: true }, graphqlIde: true, trustProxy: false });
+    expect(loadConfig({ ENVIRONMENT: "production", SEED_DEMO: "true", GRAPHQL_INTROSPECTION: "true", GRAPHQL_IDE: "true", TRUST_PROXY: "10.0.0.0/8" })).toMatchObject({
       seedDemo: true,
       graphql: { introspection: true, suggestions: false },
+      graphqlIde: true,
       trustProxy: "10.0.0.0/8",
     });
+    expect(loadConfig({ GRAPHQL_IDE: "false" }).graphqlIde).toBe(false);
   });
 
   describe("a production service", () => {
@@ -65,6 +67,19 @@ describe("production defaults", () => {
       } finally {
         await client.dispose();
       }
+    });
+
+    it("serves no GraphQL IDE and no other page to a browser: /graphql answers as to any client", async () => {
+      const page = await fetch(`${t.stack.url}/graphql`, { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+      expect(page.status).toBe(401);
+      expect(page.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(await page.json()).toEqual({ errors: [{ message: expect.any(String), extensions: { code: "UNAUTHENTICATED" } }] });
+      // Signed in, still no page: Apollo's landing page (scripts from its CDN) is off too.
+      const token = await t.stack.tokenFor("CONSUMER");
+      const signedIn = await fetch(`${t.stack.url}/graphql`, { headers: { accept: "text/html", authorization: `Bearer ${token}` } });
+      expect(signedIn.headers.get("content-type")).not.toMatch(/html/);
+      expect(await signedIn.text()).not.toMatch(/<html|cdn|embeddable/i);
+      expect((await fetch(`${t.stack.url}/graphql/ide/ide.js`)).status).toBe(404);
     });
   });
 

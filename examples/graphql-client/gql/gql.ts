@@ -1,0 +1,112 @@
+/* eslint-disable */
+import * as types from './graphql.js';
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "\n  fragment AvailabilityFields on Availability {\n    id\n    isOptionStepCompleted\n    isPricingStepCompleted\n    availabilityOptions { id dataType selectedOptionId optionChoices }\n    unitOptions { id minAge restrictions { minQuantity } }\n    pricingIssues { rule message }\n    totalPrice { retail currency }\n  }\n": typeof types.AvailabilityFieldsFragmentDoc,
+    "\n  fragment QuestionFields on Question { id dataType dataFormat questionChoices value }\n": typeof types.QuestionFieldsFragmentDoc,
+    "\n  fragment BookingFields on Booking {\n    id\n    status\n    isQuestionStepComplete\n    totalPrice { retail currency }\n    bookingEngineDetails { bookingCode }\n    questions {\n      customer { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      booking { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      participants { questions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n    }\n  }\n": typeof types.BookingFieldsFragmentDoc,
+    "\n  query NextDates($productId: Int!) { nextAvailabilityDates(productId: $productId) { availabilityDates } }\n": typeof types.NextDatesDocument,
+    "\n  mutation CreateAvailability($productId: Int!, $date: String!) {\n    createAvailability(productId: $productId, date: $date) { ...AvailabilityFields }\n  }\n": typeof types.CreateAvailabilityDocument,
+    "\n  mutation SetOption($productId: Int!, $availabilityId: String!, $optionId: String!, $value: String!) {\n    setAvailabilityOption(productId: $productId, availabilityId: $availabilityId, optionId: $optionId, value: $value) { ...AvailabilityFields }\n  }\n": typeof types.SetOptionDocument,
+    "\n  mutation Price($productId: Int!, $availabilityId: String!, $currencyCode: String) {\n    priceAvailability(productId: $productId, availabilityId: $availabilityId, currencyCode: $currencyCode) { ...AvailabilityFields }\n  }\n": typeof types.PriceDocument,
+    "\n  mutation SetQuantities($productId: Int!, $availabilityId: String!, $quantities: [UnitQuantityInput!]!) {\n    setAvailabilityQuantities(productId: $productId, availabilityId: $availabilityId, quantities: $quantities) { ...AvailabilityFields }\n  }\n": typeof types.SetQuantitiesDocument,
+    "\n  mutation CreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { ...BookingFields } }\n": typeof types.CreateBookingDocument,
+    "\n  mutation AnswerQuestions($bookingId: String!, $answers: [AnswerInput!]!) {\n    answerBookingQuestions(bookingId: $bookingId, answers: $answers) { ...BookingFields }\n  }\n": typeof types.AnswerQuestionsDocument,
+    "\n  mutation ConfirmBooking($bookingId: String!) { confirmBooking(bookingId: $bookingId) { id status } }\n": typeof types.ConfirmBookingDocument,
+    "\n  subscription WatchBooking($bookingId: String!) {\n    bookingStatusChanged(bookingId: $bookingId) { id status paymentStatus bookingEngineDetails { bookingCode } }\n  }\n": typeof types.WatchBookingDocument,
+};
+const documents: Documents = {
+    "\n  fragment AvailabilityFields on Availability {\n    id\n    isOptionStepCompleted\n    isPricingStepCompleted\n    availabilityOptions { id dataType selectedOptionId optionChoices }\n    unitOptions { id minAge restrictions { minQuantity } }\n    pricingIssues { rule message }\n    totalPrice { retail currency }\n  }\n": types.AvailabilityFieldsFragmentDoc,
+    "\n  fragment QuestionFields on Question { id dataType dataFormat questionChoices value }\n": types.QuestionFieldsFragmentDoc,
+    "\n  fragment BookingFields on Booking {\n    id\n    status\n    isQuestionStepComplete\n    totalPrice { retail currency }\n    bookingEngineDetails { bookingCode }\n    questions {\n      customer { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      booking { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      participants { questions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n    }\n  }\n": types.BookingFieldsFragmentDoc,
+    "\n  query NextDates($productId: Int!) { nextAvailabilityDates(productId: $productId) { availabilityDates } }\n": types.NextDatesDocument,
+    "\n  mutation CreateAvailability($productId: Int!, $date: String!) {\n    createAvailability(productId: $productId, date: $date) { ...AvailabilityFields }\n  }\n": types.CreateAvailabilityDocument,
+    "\n  mutation SetOption($productId: Int!, $availabilityId: String!, $optionId: String!, $value: String!) {\n    setAvailabilityOption(productId: $productId, availabilityId: $availabilityId, optionId: $optionId, value: $value) { ...AvailabilityFields }\n  }\n": types.SetOptionDocument,
+    "\n  mutation Price($productId: Int!, $availabilityId: String!, $currencyCode: String) {\n    priceAvailability(productId: $productId, availabilityId: $availabilityId, currencyCode: $currencyCode) { ...AvailabilityFields }\n  }\n": types.PriceDocument,
+    "\n  mutation SetQuantities($productId: Int!, $availabilityId: String!, $quantities: [UnitQuantityInput!]!) {\n    setAvailabilityQuantities(productId: $productId, availabilityId: $availabilityId, quantities: $quantities) { ...AvailabilityFields }\n  }\n": types.SetQuantitiesDocument,
+    "\n  mutation CreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { ...BookingFields } }\n": types.CreateBookingDocument,
+    "\n  mutation AnswerQuestions($bookingId: String!, $answers: [AnswerInput!]!) {\n    answerBookingQuestions(bookingId: $bookingId, answers: $answers) { ...BookingFields }\n  }\n": types.AnswerQuestionsDocument,
+    "\n  mutation ConfirmBooking($bookingId: String!) { confirmBooking(bookingId: $bookingId) { id status } }\n": types.ConfirmBookingDocument,
+    "\n  subscription WatchBooking($bookingId: String!) {\n    bookingStatusChanged(bookingId: $bookingId) { id status paymentStatus bookingEngineDetails { bookingCode } }\n  }\n": types.WatchBookingDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ *
+ *
+ * @example
+ * ```ts
+ * const query = graphql(`query GetUser($id: ID!) { user(id: $id) { name } }`);
+ * ```
+ *
+ * The query argument is unknown!
+ * Please regenerate the types.
+ */
+export function graphql(source: string): unknown;
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment AvailabilityFields on Availability {\n    id\n    isOptionStepCompleted\n    isPricingStepCompleted\n    availabilityOptions { id dataType selectedOptionId optionChoices }\n    unitOptions { id minAge restrictions { minQuantity } }\n    pricingIssues { rule message }\n    totalPrice { retail currency }\n  }\n"): (typeof documents)["\n  fragment AvailabilityFields on Availability {\n    id\n    isOptionStepCompleted\n    isPricingStepCompleted\n    availabilityOptions { id dataType selectedOptionId optionChoices }\n    unitOptions { id minAge restrictions { minQuantity } }\n    pricingIssues { rule message }\n    totalPrice { retail currency }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment QuestionFields on Question { id dataType dataFormat questionChoices value }\n"): (typeof documents)["\n  fragment QuestionFields on Question { id dataType dataFormat questionChoices value }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment BookingFields on Booking {\n    id\n    status\n    isQuestionStepComplete\n    totalPrice { retail currency }\n    bookingEngineDetails { bookingCode }\n    questions {\n      customer { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      booking { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      participants { questions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n    }\n  }\n"): (typeof documents)["\n  fragment BookingFields on Booking {\n    id\n    status\n    isQuestionStepComplete\n    totalPrice { retail currency }\n    bookingEngineDetails { bookingCode }\n    questions {\n      customer { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      booking { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      participants { questions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query NextDates($productId: Int!) { nextAvailabilityDates(productId: $productId) { availabilityDates } }\n"): (typeof documents)["\n  query NextDates($productId: Int!) { nextAvailabilityDates(productId: $productId) { availabilityDates } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateAvailability($productId: Int!, $date: String!) {\n    createAvailability(productId: $productId, date: $date) { ...AvailabilityFields }\n  }\n"): (typeof documents)["\n  mutation CreateAvailability($productId: Int!, $date: String!) {\n    createAvailability(productId: $productId, date: $date) { ...AvailabilityFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetOption($productId: Int!, $availabilityId: String!, $optionId: String!, $value: String!) {\n    setAvailabilityOption(productId: $productId, availabilityId: $availabilityId, optionId: $optionId, value: $value) { ...AvailabilityFields }\n  }\n"): (typeof documents)["\n  mutation SetOption($productId: Int!, $availabilityId: String!, $optionId: String!, $value: String!) {\n    setAvailabilityOption(productId: $productId, availabilityId: $availabilityId, optionId: $optionId, value: $value) { ...AvailabilityFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Price($productId: Int!, $availabilityId: String!, $currencyCode: String) {\n    priceAvailability(productId: $productId, availabilityId: $availabilityId, currencyCode: $currencyCode) { ...AvailabilityFields }\n  }\n"): (typeof documents)["\n  mutation Price($productId: Int!, $availabilityId: String!, $currencyCode: String) {\n    priceAvailability(productId: $productId, availabilityId: $availabilityId, currencyCode: $currencyCode) { ...AvailabilityFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetQuantities($productId: Int!, $availabilityId: String!, $quantities: [UnitQuantityInput!]!) {\n    setAvailabilityQuantities(productId: $productId, availabilityId: $availabilityId, quantities: $quantities) { ...AvailabilityFields }\n  }\n"): (typeof documents)["\n  mutation SetQuantities($productId: Int!, $availabilityId: String!, $quantities: [UnitQuantityInput!]!) {\n    setAvailabilityQuantities(productId: $productId, availabilityId: $availabilityId, quantities: $quantities) { ...AvailabilityFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { ...BookingFields } }\n"): (typeof documents)["\n  mutation CreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { ...BookingFields } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AnswerQuestions($bookingId: String!, $answers: [AnswerInput!]!) {\n    answerBookingQuestions(bookingId: $bookingId, answers: $answers) { ...BookingFields }\n  }\n"): (typeof documents)["\n  mutation AnswerQuestions($bookingId: String!, $answers: [AnswerInput!]!) {\n    answerBookingQuestions(bookingId: $bookingId, answers: $answers) { ...BookingFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConfirmBooking($bookingId: String!) { confirmBooking(bookingId: $bookingId) { id status } }\n"): (typeof documents)["\n  mutation ConfirmBooking($bookingId: String!) { confirmBooking(bookingId: $bookingId) { id status } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription WatchBooking($bookingId: String!) {\n    bookingStatusChanged(bookingId: $bookingId) { id status paymentStatus bookingEngineDetails { bookingCode } }\n  }\n"): (typeof documents)["\n  subscription WatchBooking($bookingId: String!) {\n    bookingStatusChanged(bookingId: $bookingId) { id status paymentStatus bookingEngineDetails { bookingCode } }\n  }\n"];
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}
+
+export type DocumentType<TDocumentNode extends DocumentNode<any, any>> = TDocumentNode extends DocumentNode<  infer TType,  any>  ? TType  : never;
