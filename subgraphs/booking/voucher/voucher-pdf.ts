@@ -64,6 +64,12 @@ const FONT_FILES: Record<Style, readonly [pkg: string, file: string][]> = {
   ],
 };
 
+/**
+ * Noto Sans has Devanagari glyphs, but pdf-lib draws glyphs at their advances and ignores the font's positioning, so
+ * vowel signs and conjuncts would print misplaced: a '?' is honest where a garbled name is not.
+ */
+const NEEDS_SHAPING = /\p{Script=Devanagari}/u;
+
 let facesOnce: Promise<Faces> | undefined;
 
 function loadFaces(): Promise<Faces> {
@@ -73,7 +79,7 @@ function loadFaces(): Promise<Faces> {
     const load = async ([pkg, file]: readonly [string, string]): Promise<Face> => {
       const bytes = new Uint8Array(await readFile(join(dirname(require.resolve(`${pkg}/package.json`)), file)));
       const font = fontkit.create(bytes);
-      return { bytes, font, covers: new Set(font.characterSet) };
+      return { bytes, font, covers: new Set(font.characterSet.filter((codePoint) => !NEEDS_SHAPING.test(String.fromCodePoint(codePoint)))) };
     };
     return { regular: await Promise.all(FONT_FILES.regular.map(load)), bold: await Promise.all(FONT_FILES.bold.map(load)) };
   })();
@@ -127,7 +133,9 @@ class Typeset {
     const fonts = new Map<Face, PDFFont>();
     // In the fixed face order, so identical content embeds identically (pdf-lib names subsets from a seeded sequence).
     for (const face of [...faces.regular, ...faces.bold]) {
-      if (needed.has(face)) fonts.set(face, await doc.embedFont(face.bytes, { subset: true }));
+      // Without ccmp: Noto Sans decomposes letters such as "ị" into a base and a mark that pdf-lib cannot position (it
+      // ignores GPOS) and that extractors read back as "i-"; the precomposed glyph is right where the font has one.
+      if (needed.has(face)) fonts.set(face, await doc.embedFont(face.bytes, { subset: true, features: { ccmp: false } }));
     }
     return new Typeset(faces, fonts);
   }
