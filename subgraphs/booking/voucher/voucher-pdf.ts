@@ -92,7 +92,7 @@ function loadFaces(): Promise<Faces> {
  * Keeps what some face can show, falls back to the base letters (strip diacritics via NFKD) and marks the rest with
  * '?', so a supplier's title in a script no face covers still produces a voucher.
  */
-export function printable(text: string, covered: (codePoint: number) => boolean): string {
+function printable(text: string, covered: (codePoint: number) => boolean): string {
   const has = (c: string): boolean => covered(c.codePointAt(0) ?? -1);
   let out = "";
   // NFC first so a decomposed "e" + U+0301 is kept as the covered "é" instead of losing its accent.
