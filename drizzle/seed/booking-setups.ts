@@ -118,6 +118,7 @@ export function demoBookingSetup(
         ],
         participant: group ? [] : [{ key: "participantName", question: { en: "Participant's full name" }, dataType: "TEXT" }],
       },
+      leadTravellerName: ["firstName", "lastName"],
       cancellationTiers: random.chance(0.85)
         ? [
             { label: { en: "Full refund up to 24 hours before" }, duration: "PT24H", refundPercentage: 100 },

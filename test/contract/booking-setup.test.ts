@@ -45,6 +45,32 @@ describe("booking setup (extension path)", () => {
     expect((await partner.rest.get(path(supplierId, productId))).body.timeZone).toBe("Europe/Zurich");
   });
 
+  it("takes the lead traveller's name only from top-level customer TEXT questions, naming each fault", async () => {
+    const { partner, supplierId, productId } = await bookableProduct(t.stack);
+    const base = familySetup();
+    const questions = { ...base.questions, customer: [...base.questions.customer, { key: "newsletter", question: "Newsletter?", dataType: "BOOLEAN" }] };
+    const refused = await partner.rest.put(
+      path(supplierId, productId),
+      familySetup({ questions, leadTravellerName: ["firstName", "age", "newsletter", "hotel", "firstName"] }),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe("INVALID_SETUP");
+    const problems = Object.fromEntries(refused.body.details.map((d: { field: string; message: string }) => [d.field, d.message]));
+    expect(Object.keys(problems).sort()).toEqual([1, 2, 3, 4].map((i) => `setup.leadTravellerName.${i}`));
+    // A participant question and a follow-up exist in the setup but are not the customer's, or not always asked.
+    expect(problems["setup.leadTravellerName.1"]).toMatch(/top-level customer question/);
+    expect(problems["setup.leadTravellerName.2"]).toMatch(/TEXT question/);
+    expect(problems["setup.leadTravellerName.3"]).toMatch(/top-level customer question/);
+    expect(problems["setup.leadTravellerName.4"]).toMatch(/once/);
+    expect((await partner.rest.put(path(supplierId, productId), familySetup({ leadTravellerName: [] }))).body.details[0].field).toBe(
+      "setup.leadTravellerName",
+    );
+
+    const accepted = await partner.rest.put(path(supplierId, productId), familySetup({ leadTravellerName: ["firstName", "email"] }));
+    expect(accepted.status).toBe(200);
+    expect((await partner.rest.get(path(supplierId, productId))).body.leadTravellerName).toEqual(["firstName", "email"]);
+  });
+
   it("is managed only by the product's engine's partner or the platform", async () => {
     const { supplierId, productId } = await bookableProduct(t.stack);
     const other = await contentPartner(t.stack);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bookableAvailability, bookableProduct, consumer, newRef, validAnswers } from "../support/booking.js";
+import { bookableAvailability, bookableProduct, consumer, familySetup, newRef, validAnswers } from "../support/booking.js";
+import { pdfLines } from "../support/pdf-text.js";
 import { ManualClock, useStack } from "../support/stack.js";
 
 const clock = new ManualClock(new Date("2027-03-01T08:00:00Z"));
@@ -69,5 +70,57 @@ describe("the booking flow through REST, dates to voucher", () => {
     expect(cancelled.body.cancellationInformation).toMatchObject({ cancellation: { isCancellable: false }, refundPercentage: 100 });
     const after = await buyer.rest.get(`/booking-flow/v1/bookings/${bookingId}`);
     expect(after.body).toMatchObject({ status: "CANCELLED", paymentStatus: "REFUND" });
+  });
+
+  it("prints on the voucher the lead traveller the setup declares, answered in Greek or in Japanese", async () => {
+    const japanese = familySetup({
+      questions: {
+        ...familySetup().questions,
+        customer: [
+          { key: "email", question: "E-mail", dataType: "TEXT", dataFormat: "EMAIL_ADDRESS" },
+          // A question text with no "name" in it: the setup, not the wording, says where the name is.
+          { key: "fullName", question: "氏名", dataType: "TEXT" },
+        ],
+      },
+      leadTravellerName: ["fullName"],
+    });
+    const cases = [
+      { setup: familySetup(), names: { "First name": "Αλέξανδρος", "Last name": "Παπαδόπουλος" }, printed: "Αλέξανδρος Παπαδόπουλος" },
+      { setup: japanese, names: { 氏名: "山田太郎" }, printed: "山田太郎" },
+    ];
+    for (const { setup, names, printed } of cases) {
+      const { productId } = await bookableProduct(ctx.stack, setup);
+      const buyer = await consumer(ctx.stack);
+      const availability = await bookableAvailability(buyer.rest, productId, "2027-03-11", { time: "09:00", adults: 1 });
+      const created = await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: availability.id, resellerRef: newRef() });
+      expect(created.status).toBe(201);
+      const bookingId = created.body.id;
+      const questionOf = new Map<string, string>(created.body.questions.customer.map((q: { id: string; question: string }) => [q.id, q.question]));
+      const answer = async (booking: unknown) => {
+        const answers = validAnswers(booking).map((a) => ({ ...a, value: names[questionOf.get(a.id) as keyof typeof names] ?? a.value }));
+        return buyer.rest.put(`/booking-flow/v1/bookings/${bookingId}/questions`, answers);
+      };
+      const answered = await answer(created.body);
+      expect(answered.status).toBe(200);
+      // The hotel follow-up appears once pickup is answered.
+      const complete = await answer(answered.body);
+      expect(complete.body.isQuestionStepComplete).toBe(true);
+      expect(complete.body.questions.customer.filter((q: { question: string }) => q.question in names).map((q: { value: string }) => q.value)).toEqual(
+        Object.values(names),
+      );
+      expect((await buyer.rest.post(`/booking-flow/v1/bookings/${bookingId}/confirm`)).body.status).toBe("PENDING_CONFIRM");
+
+      clock.advance(3);
+      await ctx.stack.service.worker!.runOnce();
+      const read = await buyer.rest.get(`/booking-flow/v1/bookings/${bookingId}`);
+      expect(read.body.status).toBe("CONFIRMED");
+      // The signed link is the only authorisation the voucher needs: fetched without the buyer's token.
+      const voucher = await fetch(read.body.voucherUrl);
+      expect(voucher.status).toBe(200);
+      expect(voucher.headers.get("content-type")).toBe("application/pdf");
+      const lines = await pdfLines(new Uint8Array(await voucher.arrayBuffer()));
+      expect(lines[lines.indexOf("LEAD TRAVELLER") + 1]).toBe(printed);
+      expect(lines).toContain(read.body.bookingEngineDetails.bookingCode);
+    }
   });
 });

@@ -36,6 +36,7 @@ export const familySetup = (overrides: Record<string, unknown> = {}) => ({
       { key: "firstName", question: { en: "First name" }, dataType: "TEXT" },
       { key: "email", question: "E-mail", dataType: "TEXT", dataFormat: "EMAIL_ADDRESS" },
       { key: "phone", question: "Mobile phone", dataType: "TEXT", dataFormat: "PHONE_NUMBER" },
+      { key: "lastName", question: { en: "Last name" }, dataType: "TEXT" },
     ],
     booking: [
       {
@@ -47,6 +48,7 @@ export const familySetup = (overrides: Record<string, unknown> = {}) => ({
     ],
     participant: [{ key: "age", question: "Age", dataType: "INT" }],
   },
+  leadTravellerName: ["firstName", "lastName"],
   cancellationTiers: [
     { label: "Free cancellation up to 2 days before", duration: "P2D", refundPercentage: 100 },
     { label: "Half refund up to 12 hours before", duration: "PT12H", refundPercentage: 50 },

@@ -17,7 +17,7 @@ import { instantOf, zonedText } from "../engines/inventory/local-time.js";
 import type { BookingContext } from "../loaders.js";
 import { priceUnits } from "../pricing/price-rules.js";
 import { productFactsRepository } from "../product-facts.repository.js";
-import { isQuestionStepComplete, validateAnswers } from "../questions/question-rules.js";
+import { customerAnswer, isQuestionStepComplete, validateAnswers } from "../questions/question-rules.js";
 import { renderVoucherPdf } from "../voucher/voucher-pdf.js";
 import { verifyVoucherLink } from "../voucher/voucher-link.js";
 import { announceStatus, availabilityOfBooking, questionsOf, toBooking, VOUCHER_SECRET } from "./booking-view.js";
@@ -311,8 +311,13 @@ export const bookingService = {
     if (!row || row.bookingCode === null || (row.status !== "CONFIRMED" && row.status !== "REDEEMED")) throw notFound("No voucher for this booking");
     const product = await productFactsRepository.live(ctx.database.db, row.productId);
     const availability = availabilityOfBooking(row);
-    const customer = questionsOf(row).customer;
-    const name = customer.filter((q) => /name/i.test(q.question) && q.value).map((q) => q.value).join(" ");
+    // The setup declares which answers are the name: question texts are free-form and localized, so matching them on
+    // "name" missed a French flow's "Prénom"/"Nom" and would print a "Company name".
+    const setup = row.setup as AvailabilitySetup;
+    const name = (setup.leadTravellerName ?? [])
+      .map((key) => customerAnswer(row.id, row.answers, key)?.trim())
+      .filter((part) => part !== undefined && part !== "")
+      .join(" ");
     const pdf = await renderVoucherPdf({
       bookingId: row.id,
       bookingCode: row.bookingCode,

@@ -57,6 +57,12 @@ export function questionId(bookingId: string, path: string): string {
   return derivedUuid("question", bookingId, path);
 }
 
+/** The stored answer to a top-level customer question, by the question's key in the setup. */
+export function customerAnswer(bookingId: string, answers: Record<string, string>, key: string): string | undefined {
+  const id = questionId(bookingId, `customer/${key}`);
+  return Object.hasOwn(answers, id) ? answers[id] : undefined;
+}
+
 export function participantId(bookingId: string, index: number): string {
   return derivedUuid("participant", bookingId, String(index));
 }

@@ -1,4 +1,8 @@
-import { degrees, PageSizes, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts, type RGB } from "pdf-lib";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import fontkit, { type Font as FontkitFont } from "@pdf-lib/fontkit";
+import { degrees, PageSizes, PDFDocument, type PDFFont, type PDFPage, rgb, type RGB } from "pdf-lib";
 
 export interface VoucherContent {
   bookingId: string;
@@ -29,57 +33,191 @@ const MUTED = rgb(0.42, 0.42, 0.42);
 const WARNING = rgb(0.78, 0.1, 0.1);
 const WHITE = rgb(1, 1, 1);
 
+type Style = "regular" | "bold";
+
 interface Line {
   text: string;
-  font: PDFFont;
+  style: Style;
   size: number;
   color: RGB;
   spaceBefore: number;
 }
 
+/** One font file, with the code points it has a glyph for (read once: the Japanese faces are 5 MB each). */
+interface Face {
+  bytes: Uint8Array;
+  font: FontkitFont;
+  covers: ReadonlySet<number>;
+}
+
+/** Per style, the faces in fallback order: a character is drawn by the first face that has it. */
+type Faces = Record<Style, readonly Face[]>;
+
+const FONT_FILES: Record<Style, readonly [pkg: string, file: string][]> = {
+  regular: [
+    ["@expo-google-fonts/noto-sans", "400Regular/NotoSans_400Regular.ttf"],
+    ["@expo-google-fonts/noto-sans-jp", "400Regular/NotoSansJP_400Regular.ttf"],
+  ],
+  bold: [
+    ["@expo-google-fonts/noto-sans", "700Bold/NotoSans_700Bold.ttf"],
+    ["@expo-google-fonts/noto-sans-jp", "700Bold/NotoSansJP_700Bold.ttf"],
+  ],
+};
+
 /**
- * The standard fonts only encode WinAnsi, and pdf-lib throws on anything else; a supplier's title in any script must
- * still produce a voucher, so keep what the font can show, fall back to the base letters, and mark the rest with '?'.
+ * Noto Sans has Devanagari glyphs, but pdf-lib draws glyphs at their advances and ignores the font's positioning, so
+ * vowel signs and conjuncts would print misplaced: a '?' is honest where a garbled name is not.
  */
-export function toWinAnsi(text: string, encodable: ReadonlySet<number>): string {
+const NEEDS_SHAPING = /\p{Script=Devanagari}/u;
+
+let facesOnce: Promise<Faces> | undefined;
+
+function loadFaces(): Promise<Faces> {
+  facesOnce ??= (async () => {
+    // Through the package's own location, so the fonts are found from the sources and from the compiled dist alike.
+    const require = createRequire(import.meta.url);
+    const load = async ([pkg, file]: readonly [string, string]): Promise<Face> => {
+      const bytes = new Uint8Array(await readFile(join(dirname(require.resolve(`${pkg}/package.json`)), file)));
+      const font = fontkit.create(bytes);
+      return { bytes, font, covers: new Set(font.characterSet.filter((codePoint) => !NEEDS_SHAPING.test(String.fromCodePoint(codePoint)))) };
+    };
+    return { regular: await Promise.all(FONT_FILES.regular.map(load)), bold: await Promise.all(FONT_FILES.bold.map(load)) };
+  })();
+  // A failed read must not stick: the next voucher tries again.
+  facesOnce.catch(() => (facesOnce = undefined));
+  return facesOnce;
+}
+
+/**
+ * Keeps what some face can show, falls back to the base letters (strip diacritics via NFKD) and marks the rest with
+ * '?', so a supplier's title in a script no face covers still produces a voucher.
+ */
+function printable(text: string, covered: (codePoint: number) => boolean): string {
+  const has = (c: string): boolean => covered(c.codePointAt(0) ?? -1);
   let out = "";
-  // NFC first so a decomposed "e" + U+0301 is kept as the encodable "é" instead of losing its accent.
+  // NFC first so a decomposed "e" + U+0301 is kept as the covered "é" instead of losing its accent.
   for (const char of text.normalize("NFC").replace(/\s+/gu, " ")) {
-    if (encodable.has(char.codePointAt(0) ?? -1)) {
+    if (has(char)) {
       out += char;
       continue;
     }
     const base = char.normalize("NFKD").replace(/\p{M}/gu, "");
-    const usable = [...base].every((c) => encodable.has(c.codePointAt(0) ?? -1));
     // A lone combining mark decomposes to nothing: it is a stripped diacritic, not a missing character.
-    out += usable ? base : "?";
+    out += [...base].every(has) ? base : "?";
   }
   return out.trim();
 }
 
-/** Greedy word wrap; a word wider than the line (a URL, a long code) is broken between characters. */
-function wrap(text: string, font: PDFFont, size: number, maxWidth: number): string[] {
-  const fits = (s: string): boolean => font.widthOfTextAtSize(s, size) <= maxWidth;
-  const lines: string[] = [];
-  let current = "";
-  for (const word of text.split(" ").filter((w) => w.length > 0)) {
-    const candidate = current === "" ? word : `${current} ${word}`;
-    if (fits(candidate)) {
-      current = candidate;
-      continue;
+function printableIn(faces: Faces, style: Style, text: string): string {
+  return printable(text, (codePoint) => faces[style].some((f) => f.covers.has(codePoint)));
+}
+
+/** The faces embedded in one document, subset to the glyphs it uses, and the text measured and drawn with them. */
+class Typeset {
+  private constructor(
+    private readonly faces: Faces,
+    private readonly fonts: Map<Face, PDFFont>,
+  ) {}
+
+  private readonly widths: Record<Style, Map<string, number>> = { regular: new Map(), bold: new Map() };
+
+  /**
+   * Embeds only the faces these (printable) texts need: an unused Japanese subset would still cost a font program in
+   * every PDF.
+   */
+  static async for(doc: PDFDocument, faces: Faces, texts: [string, Style][]): Promise<Typeset> {
+    const needed = new Set<Face>();
+    for (const [text, style] of texts) {
+      for (const char of text) needed.add(Typeset.faceOf(faces[style], char));
     }
-    if (current !== "") lines.push(current);
-    current = "";
-    for (const char of word) {
-      if (current !== "" && !fits(current + char)) {
-        lines.push(current);
-        current = "";
-      }
-      current += char;
+    const fonts = new Map<Face, PDFFont>();
+    // In the fixed face order, so identical content embeds identically (pdf-lib names subsets from a seeded sequence).
+    for (const face of [...faces.regular, ...faces.bold]) {
+      // Without ccmp: Noto Sans decomposes letters such as "ị" into a base and a mark that pdf-lib cannot position (it
+      // ignores GPOS) and that extractors read back as "i-"; the precomposed glyph is right where the font has one.
+      if (needed.has(face)) fonts.set(face, await doc.embedFont(face.bytes, { subset: true, features: { ccmp: false } }));
+    }
+    return new Typeset(faces, fonts);
+  }
+
+  private static faceOf(faces: readonly Face[], char: string): Face {
+    const codePoint = char.codePointAt(0) ?? -1;
+    return faces.find((f) => f.covers.has(codePoint)) ?? faces[0];
+  }
+
+  /** Printable text split where the drawing face changes. */
+  runs(text: string, style: Style): { text: string; font: PDFFont }[] {
+    const runs: { text: string; face: Face }[] = [];
+    for (const char of text) {
+      const face = Typeset.faceOf(this.faces[style], char);
+      const last = runs.at(-1);
+      if (last?.face === face) last.text += char;
+      else runs.push({ text: char, face });
+    }
+    return runs.map((r) => ({ text: r.text, font: this.fonts.get(r.face)! }));
+  }
+
+  /** Width at size 1, remembered: wrapping measures the same words and characters over and over, and shaping is slow. */
+  private measure(text: string, style: Style): number {
+    const known = this.widths[style].get(text);
+    if (known !== undefined) return known;
+    const width = this.runs(text, style).reduce((sum, r) => sum + r.font.widthOfTextAtSize(r.text, 1), 0);
+    this.widths[style].set(text, width);
+    return width;
+  }
+
+  width(text: string, style: Style, size: number): number {
+    return this.measure(text, style) * size;
+  }
+
+  draw(page: PDFPage, text: string, style: Style, options: { x: number; y: number; size: number; color: RGB }): void {
+    let x = options.x;
+    for (const run of this.runs(text, style)) {
+      page.drawText(run.text, { ...options, x, font: run.font });
+      x += run.font.widthOfTextAtSize(run.text, options.size);
     }
   }
-  if (current !== "") lines.push(current);
-  return lines;
+
+  /**
+   * Greedy word wrap; a word wider than the line (a URL, a long code, a Japanese sentence) is broken between
+   * characters. A line's width is the sum of its words' and spaces' widths: pdf-lib draws glyph advances without
+   * kerning, and no face substitutes glyphs across a space.
+   */
+  wrap(text: string, style: Style, size: number, maxWidth: number): string[] {
+    const limit = maxWidth / size;
+    const space = this.measure(" ", style);
+    const lines: string[] = [];
+    let current = "";
+    let currentWidth = 0;
+    for (const word of text.split(" ").filter((w) => w.length > 0)) {
+      const width = this.measure(word, style);
+      const candidate = current === "" ? width : currentWidth + space + width;
+      if (candidate <= limit) {
+        current = current === "" ? word : `${current} ${word}`;
+        currentWidth = candidate;
+        continue;
+      }
+      if (current !== "") lines.push(current);
+      current = word;
+      currentWidth = width;
+      if (width <= limit) continue;
+      // Summed per character: it misses only a ligature's difference, a fraction of a character.
+      current = "";
+      currentWidth = 0;
+      for (const char of word) {
+        const charWidth = this.measure(char, style);
+        if (current !== "" && currentWidth + charWidth > limit) {
+          lines.push(current);
+          current = "";
+          currentWidth = 0;
+        }
+        current += char;
+        currentWidth += charWidth;
+      }
+    }
+    if (current !== "") lines.push(current);
+    return lines;
+  }
 }
 
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
@@ -100,7 +238,7 @@ export function formatStartsAt(startsAt: string): string {
   return where === undefined ? day : `${day} (${where})`;
 }
 
-/** ISO codes rather than symbols: unambiguous ("$") and always encodable ("₹" is not WinAnsi). */
+/** ISO codes rather than symbols: unambiguous ("$") and printable whatever the currency. */
 export function formatTotal(total: { retail: number; currency: string }): string {
   try {
     return new Intl.NumberFormat("en-US", { style: "currency", currency: total.currency, currencyDisplay: "code" }).format(total.retail);
@@ -112,41 +250,43 @@ export function formatTotal(total: { retail: number; currency: string }): string
 
 const present = (s: string | undefined): s is string => s !== undefined && s.trim() !== "";
 
-/** A one-page A4 PDF voucher. Text outside WinAnsi (the standard Helvetica font's encoding) is transliterated where possible (strip diacritics via NFKD) and otherwise replaced with '?', so any product title renders. Long lines wrap. Sets PDF metadata title "Voucher <bookingCode>" and creation date issuedAt (so output is deterministic for the same content). */
+const TRUNCATED = "\u2026 (truncated)";
+
+/**
+ * A one-page A4 PDF voucher. Text is set in Noto Sans (Latin, Greek, Cyrillic) falling back to Noto Sans JP (kana,
+ * kanji), each subset to the glyphs used; a character neither has is transliterated where possible (strip diacritics
+ * via NFKD) and otherwise replaced with '?', so any product title renders. Long lines wrap. Sets PDF metadata title
+ * "Voucher <bookingCode>" and creation date issuedAt (so output is deterministic for the same content).
+ */
 export async function renderVoucherPdf(content: VoucherContent): Promise<Uint8Array> {
+  const faces = await loadFaces();
+  const faceFonts = new Map([...faces.regular, ...faces.bold].map((f) => [f.bytes, f.font]));
   // Without updateMetadata: false pdf-lib stamps the current time, and identical content would give different bytes.
   const doc = await PDFDocument.create({ updateMetadata: false });
+  // pdf-lib parses the font file at every embedding; hand it the parsed face instead (a second parse of the Japanese
+  // fonts takes most of a voucher's rendering time). Subsets are built per document, so sharing the face is safe.
+  doc.registerFontkit({ create: (bytes) => faceFonts.get(bytes) ?? fontkit.create(bytes) });
   doc.setTitle(`Voucher ${content.bookingCode}`);
   doc.setCreator("activities-service");
   doc.setProducer("pdf-lib");
   doc.setCreationDate(content.issuedAt);
   doc.setModificationDate(content.issuedAt);
 
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const boldSet = new Set(bold.getCharacterSet());
-  const encodable: ReadonlySet<number> = new Set(regular.getCharacterSet().filter((cp) => boldSet.has(cp)));
-  const safe = (s: string): string => toWinAnsi(s, encodable);
-
-  const page = doc.addPage(PageSizes.A4);
-  const sandbox = content.environment === "sandbox";
-  if (sandbox) drawSandboxMarks(page, bold);
-
-  const lines: Line[] = [];
-  const add = (text: string, font: PDFFont, size: number, color: RGB, spaceBefore = 0): void => {
-    wrap(safe(text), font, size, TEXT_WIDTH).forEach((t, i) => lines.push({ text: t, font, size, color, spaceBefore: i === 0 ? spaceBefore : 0 }));
+  const blocks: Line[] = [];
+  const add = (text: string, style: Style, size: number, color: RGB, spaceBefore = 0): void => {
+    blocks.push({ text: printableIn(faces, style, text), style, size, color, spaceBefore });
   };
   const field = (label: string, values: string[]): void => {
     const shown = values.filter(present);
     if (shown.length === 0) return;
-    add(label.toUpperCase(), bold, 9, MUTED, 14);
-    for (const value of shown) add(value, regular, 12, INK, 2);
+    add(label.toUpperCase(), "bold", 9, MUTED, 14);
+    for (const value of shown) add(value, "regular", 12, INK, 2);
   };
 
-  add("Voucher", bold, 24, INK);
-  add(content.bookingCode, bold, 30, INK, 10);
-  add(content.productTitle, bold, 16, INK, 18);
-  if (present(content.supplierName)) add(`Supplied by ${content.supplierName}`, regular, 11, MUTED, 4);
+  add("Voucher", "bold", 24, INK);
+  add(content.bookingCode, "bold", 30, INK, 10);
+  add(content.productTitle, "bold", 16, INK, 18);
+  if (present(content.supplierName)) add(`Supplied by ${content.supplierName}`, "regular", 11, MUTED, 4);
   field("Date and time", [formatStartsAt(content.startsAt)]);
   field(
     "Participants",
@@ -159,15 +299,29 @@ export async function renderVoucherPdf(content: VoucherContent): Promise<Uint8Ar
   field("Reseller reference", [content.resellerRef]);
   if (present(content.leadTraveller)) field("Lead traveller", [content.leadTraveller]);
   field("Total", [formatTotal(content.total)]);
+  const footer = [`Booking ID: ${content.bookingId}`, `Issued: ${content.issuedAt.toISOString()}`].map((text) => printableIn(faces, "regular", text));
 
+  const sandbox = content.environment === "sandbox";
+  const type = await Typeset.for(doc, faces, [
+    ...blocks.map((b): [string, Style] => [b.text, b.style]),
+    ...footer.map((text): [string, Style] => [text, "regular"]),
+    [TRUNCATED, "regular"],
+    ...(sandbox ? [[SANDBOX_BANNER, "bold"] as [string, Style]] : []),
+  ]);
+
+  const page = doc.addPage(PageSizes.A4);
+  if (sandbox) drawSandboxMarks(page, type);
+
+  const lines = blocks.flatMap((b) =>
+    type.wrap(b.text, b.style, b.size, TEXT_WIDTH).map((text, i): Line => ({ ...b, text, spaceBefore: i === 0 ? b.spaceBefore : 0 })),
+  );
   const top = PAGE_HEIGHT - MARGIN - (sandbox ? BANNER_HEIGHT + 12 : 0);
-  drawBody(page, fitToPage(lines, top - (MARGIN + FOOTER_HEIGHT), regular), top);
+  drawBody(page, type, fitToPage(lines, top - (MARGIN + FOOTER_HEIGHT)), top);
 
-  const footer = [`Booking ID: ${content.bookingId}`, `Issued: ${content.issuedAt.toISOString()}`];
   footer.forEach((text, i) => {
     // Footer lines are cut rather than wrapped: their space is reserved and must not grow into the body.
-    const [first = ""] = wrap(safe(text), regular, 8, TEXT_WIDTH);
-    page.drawText(first, { x: MARGIN, y: MARGIN + (footer.length - 1 - i) * 11, font: regular, size: 8, color: MUTED });
+    const [first = ""] = type.wrap(text, "regular", 8, TEXT_WIDTH);
+    type.draw(page, first, "regular", { x: MARGIN, y: MARGIN + (footer.length - 1 - i) * 11, size: 8, color: MUTED });
   });
 
   return doc.save({ useObjectStreams: false });
@@ -176,10 +330,10 @@ export async function renderVoucherPdf(content: VoucherContent): Promise<Uint8Ar
 const lineHeight = (line: Line): number => line.spaceBefore + line.size * LINE_SPACING;
 
 /** The voucher must stay one page, so overly long content is cut and the cut is made visible. */
-function fitToPage(lines: Line[], available: number, font: PDFFont): Line[] {
+function fitToPage(lines: Line[], available: number): Line[] {
   const total = lines.reduce((sum, l) => sum + lineHeight(l), 0);
   if (total <= available) return lines;
-  const marker: Line = { text: "\u2026 (truncated)", font, size: 10, color: MUTED, spaceBefore: 4 };
+  const marker: Line = { text: TRUNCATED, style: "regular", size: 10, color: MUTED, spaceBefore: 4 };
   const kept: Line[] = [];
   let used = lineHeight(marker);
   for (const line of lines) {
@@ -190,31 +344,33 @@ function fitToPage(lines: Line[], available: number, font: PDFFont): Line[] {
   return [...kept, marker];
 }
 
-function drawBody(page: PDFPage, lines: Line[], top: number): void {
+function drawBody(page: PDFPage, type: Typeset, lines: Line[], top: number): void {
   let y = top;
   for (const line of lines) {
     y -= line.spaceBefore + line.size;
-    page.drawText(line.text, { x: MARGIN, y, font: line.font, size: line.size, color: line.color });
+    type.draw(page, line.text, line.style, { x: MARGIN, y, size: line.size, color: line.color });
     y -= line.size * (LINE_SPACING - 1);
   }
 }
 
 /** A banner alone can be trimmed off a printout; the faint diagonal repeat keeps a cut-down test voucher recognisable. */
-function drawSandboxMarks(page: PDFPage, bold: PDFFont): void {
+function drawSandboxMarks(page: PDFPage, type: Typeset): void {
   const bannerY = PAGE_HEIGHT - MARGIN - BANNER_HEIGHT;
   page.drawRectangle({ x: MARGIN, y: bannerY, width: TEXT_WIDTH, height: BANNER_HEIGHT, color: WARNING });
   const size = 14;
-  const width = bold.widthOfTextAtSize(SANDBOX_BANNER, size);
-  page.drawText(SANDBOX_BANNER, { x: MARGIN + (TEXT_WIDTH - width) / 2, y: bannerY + (BANNER_HEIGHT - size) / 2 + 3, font: bold, size, color: WHITE });
+  const width = type.width(SANDBOX_BANNER, "bold", size);
+  type.draw(page, SANDBOX_BANNER, "bold", { x: MARGIN + (TEXT_WIDTH - width) / 2, y: bannerY + (BANNER_HEIGHT - size) / 2 + 3, size, color: WHITE });
 
   const markSize = 40;
-  const half = bold.widthOfTextAtSize(SANDBOX_BANNER, markSize) / 2;
+  const half = type.width(SANDBOX_BANNER, "bold", markSize) / 2;
   const angle = Math.PI / 4;
+  // The banner is Latin: one run in the first bold face, drawn as one rotated string.
+  const [{ font }] = type.runs(SANDBOX_BANNER, "bold");
   // Text rotates about its start point, so step back half its length along the diagonal to centre it on the page.
   page.drawText(SANDBOX_BANNER, {
     x: PAGE_WIDTH / 2 - half * Math.cos(angle) + (markSize / 2) * Math.sin(angle),
     y: PAGE_HEIGHT / 2 - half * Math.sin(angle) - (markSize / 2) * Math.cos(angle),
-    font: bold,
+    font,
     size: markSize,
     color: WARNING,
     opacity: 0.12,

@@ -156,6 +156,11 @@ export const bookingSetupSchema = z
       .strict()
       .default({}),
     cancellationTiers: z.array(cancellationTier).max(10).default([]),
+    /**
+     * Keys of the customer TEXT questions whose answers, joined by a space in this order, name the
+     * lead traveller on the voucher (e.g. ["firstName", "lastName"]). Absent: the voucher names no one.
+     */
+    leadTravellerName: z.array(key).min(1).max(5).optional(),
     /** Seconds the simulated supplier takes to answer a confirmation. */
     confirmationDelaySeconds: z.number().int().min(0).max(600).default(2),
     /** How far ahead slots are sold. */
@@ -200,6 +205,16 @@ export const bookingSetupSchema = z
     walk(setup.questions.customer, ["questions", "customer"], 0);
     walk(setup.questions.booking, ["questions", "booking"], 0);
     walk(setup.questions.participant, ["questions", "participant"], 0);
+    // Top-level questions only: a follow-up is asked on some bookings and not others, so a name
+    // built from one would vanish from vouchers depending on an unrelated answer.
+    const customerQuestions = new Map(setup.questions.customer.map((q) => [q.key, q]));
+    setup.leadTravellerName?.forEach((questionKey, index) => {
+      const question = customerQuestions.get(questionKey);
+      const path = ["leadTravellerName", index];
+      if (setup.leadTravellerName!.indexOf(questionKey) !== index) ctx.addIssue({ code: "custom", path, message: "names each question once" });
+      else if (!question) ctx.addIssue({ code: "custom", path, message: "names a top-level customer question of this setup" });
+      else if (question.dataType !== "TEXT") ctx.addIssue({ code: "custom", path, message: "names a TEXT question" });
+    });
   });
 
 export type BookingSetup = z.infer<typeof bookingSetupSchema>;
