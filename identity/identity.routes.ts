@@ -9,6 +9,82 @@ import { CLIENT_ID, OAuthError } from "./token.service.js";
 
 const FORM = "application/x-www-form-urlencoded";
 
+const oauthError = (description: string, errors: string[]) => ({
+  description,
+  type: "object",
+  required: ["error", "error_description"],
+  properties: { error: { type: "string", enum: errors }, error_description: { type: "string" } },
+});
+
+const formField = (description: string, value?: string) => ({ type: "string", description, ...(value ? { const: value } : {}) });
+
+/** The token endpoint as the console and generated clients see it (spec 1, Authentication items 3 to 6). */
+const tokenEndpointSchema = {
+  summary: "Request an access token (password or refresh_token grant)",
+  description:
+    "OAuth 2.0 token endpoint. The access token lives 300 seconds; each refresh gives another 300, up to 30 minutes after the password grant. " +
+    "Refusals carry an OAuth error body {error, error_description}; 401 (invalid_client) also sends WWW-Authenticate, 429 and 503 send Retry-After.",
+  tags: ["Authentication"],
+  security: [],
+  body: {
+    content: {
+      [FORM]: {
+        schema: {
+          oneOf: [
+            {
+              title: "Password grant",
+              type: "object",
+              required: ["client_id", "grant_type", "username", "password"],
+              properties: {
+                client_id: formField("The API's client", CLIENT_ID),
+                grant_type: formField("Sign in with username and password", "password"),
+                username: formField("Account name"),
+                password: formField("Account password"),
+                scope: formField("Space-separated scopes to limit the token to; default every scope the roles allow"),
+              },
+            },
+            {
+              title: "Refresh token grant",
+              type: "object",
+              required: ["client_id", "grant_type", "refresh_token"],
+              properties: {
+                client_id: formField("The API's client", CLIENT_ID),
+                grant_type: formField("Extend the session by another access token", "refresh_token"),
+                refresh_token: formField("The refresh_token of the last answer; each is accepted once"),
+              },
+            },
+          ],
+        },
+      },
+    },
+  },
+  response: {
+    200: {
+      description: "A new access token (and a new refresh token: the one sent is spent)",
+      type: "object",
+      required: ["access_token", "expires_in", "refresh_token", "refresh_expires_in", "token_type", "session_state", "scope"],
+      properties: {
+        access_token: { type: "string", description: "Send as Authorization: Bearer <access_token>" },
+        expires_in: { type: "integer", description: "Seconds the access token is valid: 300, less near the end of the session" },
+        refresh_token: { type: "string", description: "For the refresh_token grant" },
+        refresh_expires_in: { type: "integer", description: "Seconds left in the session (30 minutes from the password grant)" },
+        token_type: { type: "string", const: "Bearer" },
+        session_state: { type: "string", description: "The session's id" },
+        scope: { type: "string", description: "Space-separated scopes the token carries" },
+      },
+    },
+    400: oauthError("Missing or repeated parameter, wrong credentials, spent or expired refresh token, unsupported grant type or scope", [
+      "invalid_request",
+      "invalid_grant",
+      "unsupported_grant_type",
+      "invalid_scope",
+    ]),
+    401: oauthError("Missing or unknown client_id", ["invalid_client"]),
+    429: oauthError("Too many failed sign-ins for this account or address; see Retry-After", ["slow_down"]),
+    503: oauthError("Password checking is saturated; try again after Retry-After", ["temporarily_unavailable"]),
+  },
+};
+
 /**
  * The OpenID-Connect-shaped issuer (spec 1, Authentication): token endpoint, JWKS, discovery,
  * and the page where a new user sets a password. These are the only paths without a bearer token.
@@ -20,7 +96,6 @@ export async function identityRoutes(app: FastifyInstance, options: { identity: 
 
   const tokenRoute = {
     config: { public: true },
-    schema: { hide: true },
     // A body that cannot be parsed (another content type, broken JSON, too large) fails before the
     // handler runs; OAuth clients still get the OAuth error shape, as for every other refusal.
     errorHandler: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
@@ -30,6 +105,11 @@ export async function identityRoutes(app: FastifyInstance, options: { identity: 
       const description = status === 413 ? "The token request body is too large" : `The token request body must be ${FORM}`;
       return reply.code(status === 413 ? 413 : 400).send({ error: "invalid_request", error_description: description });
     },
+    schema: tokenEndpointSchema,
+    // The schema documents the endpoint; the handler checks the form itself, so that every refusal is
+    // an OAuth error (RFC 6749 section 5.2) rather than the REST error body, and the answer is sent whole.
+    validatorCompiler: () => () => true,
+    serializerCompiler: () => (data: unknown) => JSON.stringify(data),
   };
   app.post(paths.token, tokenRoute, async (request, reply) => {
     noStore(reply);

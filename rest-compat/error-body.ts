@@ -41,6 +41,9 @@ export const errorBodySchema = {
   },
 } as const;
 
+/** A documented error status of a route: its meaning, and the one error body. */
+export const errorResponse = (description: string) => ({ description, $ref: "ErrorBody#" });
+
 /** A failure a route wants to answer with; thrown, and turned into the error body by the error handler. */
 export class RestError extends Error {
   constructor(

@@ -4,7 +4,7 @@ import Negotiator from "negotiator";
 import type { FieldProblem } from "../core/errors.js";
 import type { EdgeContext } from "../gateway/edge-context.js";
 import type { EdgeGraph } from "../gateway/gateway.js";
-import { RestError } from "./error-body.js";
+import { errorResponse, RestError } from "./error-body.js";
 import { restErrorFrom } from "./graphql-errors.js";
 
 declare module "fastify" {
@@ -53,15 +53,14 @@ export interface CsvExport {
 const JSON_TYPE = "application/json";
 const CSV_TYPE = "text/csv";
 
-const errorReference = (description: string) => ({ description, $ref: "ErrorBody#" });
 /** Every REST path can answer these; a route's own schema adds or overrides statuses. */
 const documentedErrors = {
-  400: errorReference("Bad request or validation failure"),
-  401: errorReference("No valid bearer token"),
-  403: errorReference("Authenticated but not permitted"),
-  429: errorReference("The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)"),
-  500: errorReference("Internal server error"),
-  503: errorReference("OPERATION_TIMEOUT: the operation took longer than the service allows"),
+  400: errorResponse("Bad request or validation failure"),
+  401: errorResponse("No valid bearer token"),
+  403: errorResponse("Authenticated but not permitted"),
+  429: errorResponse("The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)"),
+  500: errorResponse("Internal server error"),
+  503: errorResponse("OPERATION_TIMEOUT: the operation took longer than the service allows"),
 };
 
 /**

@@ -61,6 +61,8 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
       return graph !== undefined;
     },
   });
+  // First, so that every route after it (the token endpoint, the REST paths) is in the document.
+  await registerOpenApi(app, { config, identityPaths: identity.paths });
   await app.register(identityRoutes, { identity, config });
 
   const composed = await composeGraph();
@@ -97,7 +99,6 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
     mountApollo(api, GRAPHQL_PATH, edgeGraph.server, async (request) => request.edgeContext!);
   });
 
-  await registerOpenApi(app, { config, identityPaths: identity.paths });
   // Signed links (vouchers) carry their own authorisation; the graph still wants a verified caller.
   const linkContext = async (requestId: string): Promise<EdgeContext> => {
     const now = deps.clock.now();

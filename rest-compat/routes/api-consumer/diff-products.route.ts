@@ -1,3 +1,4 @@
+import { errorResponse } from "../../error-body.js";
 import { acceptedLanguages } from "../../../core/language.js";
 import { obj, str } from "../../json-schema.js";
 import type { PageOf, RestRoute } from "../../rest-route.js";
@@ -32,6 +33,7 @@ export const diffProductsRoute: RestRoute<Data> = {
           changeLog: { type: "array", items: { type: "object", properties: { status: { type: "string" }, date: { type: "string", format: "date-time" } } } },
         },
       }),
+      404: errorResponse("A page past the last page of a non-empty result"),
     },
   },
   operation: /* GraphQL */ `

@@ -1,3 +1,4 @@
+import { errorResponse } from "../../error-body.js";
 import { acceptedLanguages } from "../../../core/language.js";
 import { idParam, obj } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
@@ -13,7 +14,7 @@ export const getConsumerProductRoute: RestRoute<{ product: ConsumerProductData &
     tags: ["Catalogue consumption"],
     params: obj({ productId: idParam("Product id") }, { required: ["productId"] }),
     querystring: obj({ externalClientId: externalClientIdParam }, { additionalProperties: false }),
-    response: { 200: consumerProductSchema },
+    response: { 200: consumerProductSchema, 404: errorResponse("Unknown or deleted product") },
   },
   operation: /* GraphQL */ `
     query RestConsumerProduct($id: Int!, $externalClientId: String) { product(id: $id) { ...ConsumerProduct trackingId } }

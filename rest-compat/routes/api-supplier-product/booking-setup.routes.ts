@@ -1,3 +1,4 @@
+import { errorResponse } from "../../error-body.js";
 import { freeObject, idParam, obj } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 
@@ -16,7 +17,7 @@ export const putBookingSetupRoute: RestRoute<{ setProductBookingSetup: Record<st
     tags: ["Products"],
     params: setupParams,
     body: setupSchema,
-    response: { 200: setupSchema, 404: { description: "Unknown product of this supplier", $ref: "ErrorBody#" } },
+    response: { 200: setupSchema, 404: errorResponse("Unknown product of this supplier") },
   },
   operation: /* GraphQL */ `
     mutation RestSetBookingSetup($supplierId: Int!, $productId: Int!, $setup: JSONObject!) { setProductBookingSetup(supplierId: $supplierId, productId: $productId, setup: $setup) }
@@ -35,7 +36,7 @@ export const getBookingSetupRoute: RestRoute<{ productBookingSetup: Record<strin
     description: "404 when the product has none.",
     tags: ["Products"],
     params: setupParams,
-    response: { 200: setupSchema, 404: { description: "Unknown product, or no setup", $ref: "ErrorBody#" } },
+    response: { 200: setupSchema, 404: errorResponse("Unknown product, or no setup") },
   },
   operation: /* GraphQL */ `
     query RestGetBookingSetup($supplierId: Int!, $productId: Int!) { productBookingSetup(supplierId: $supplierId, productId: $productId) }
@@ -56,7 +57,7 @@ export const deleteBookingSetupRoute: RestRoute<{ removeProductBookingSetup: boo
     description: "Bookings already made are kept. 404 when the product has no setup.",
     tags: ["Products"],
     params: setupParams,
-    response: { 204: { description: "Removed", type: "null" }, 404: { description: "Unknown product, or no setup", $ref: "ErrorBody#" } },
+    response: { 204: { description: "Removed", type: "null" }, 404: errorResponse("Unknown product, or no setup") },
   },
   operation: /* GraphQL */ `
     mutation RestRemoveBookingSetup($supplierId: Int!, $productId: Int!) { removeProductBookingSetup(supplierId: $supplierId, productId: $productId) }

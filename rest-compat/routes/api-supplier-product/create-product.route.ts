@@ -1,3 +1,4 @@
+import { errorResponse } from "../../error-body.js";
 import { pickBySchema } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { supplierIdParams } from "../api-supplier/supplier-body.js";
@@ -18,7 +19,7 @@ export const createProductRoute: RestRoute<{ createProduct: { product: ProductDa
     tags: ["Products"],
     params: supplierIdParams,
     body: productRequestSchema,
-    response: { 201: productResponseSchema },
+    response: { 201: productResponseSchema, 404: errorResponse("Unknown supplier") },
   },
   operation: /* GraphQL */ `
     mutation RestCreateProduct($supplierId: Int!, $input: ProductInput!) {

@@ -1,3 +1,4 @@
+import { errorResponse } from "../../error-body.js";
 import { int, num, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { supplierIdParams } from "../api-supplier/supplier-body.js";
@@ -22,7 +23,7 @@ export const listProductsRoute: RestRoute<{ supplierProducts: ProductData[] }> =
       },
       { additionalProperties: false },
     ),
-    response: { 200: { type: "array", items: productResponseSchema } },
+    response: { 200: { type: "array", items: productResponseSchema }, 404: errorResponse("Unknown supplier") },
   },
   operation: /* GraphQL */ `
     query RestListProducts($supplierId: Int!, $filter: ProductFilterInput) {

@@ -1,3 +1,4 @@
+import { errorResponse } from "../../error-body.js";
 import { pickBySchema } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { PRODUCT_FIELDS, productBody, productRequestSchema, productResponseSchema, supplierProductParams, type ProductData } from "./product-body.js";
@@ -15,7 +16,7 @@ export const updateProductRoute: RestRoute<{ updateProduct: ProductData }> = {
     tags: ["Products"],
     params: supplierProductParams,
     body: productRequestSchema,
-    response: { 200: productResponseSchema },
+    response: { 200: productResponseSchema, 404: errorResponse("Unknown product of this supplier") },
   },
   operation: /* GraphQL */ `
     mutation RestUpdateProduct($supplierId: Int!, $productId: Int!, $input: ProductInput!) {
@@ -37,7 +38,7 @@ export const deleteProductRoute: RestRoute<{ deleteProduct: { id: number } }> = 
     description: "Extension to the contract. The product leaves the catalogue (DELETED in change detection); its externalId can be pushed again as a new product.",
     tags: ["Products"],
     params: supplierProductParams,
-    response: { 200: { type: "object", properties: { id: { type: "integer" }, deleted: { type: "boolean" } } } },
+    response: { 200: { type: "object", properties: { id: { type: "integer" }, deleted: { type: "boolean" } } }, 404: errorResponse("Unknown product of this supplier") },
   },
   operation: /* GraphQL */ `
     mutation RestDeleteProduct($supplierId: Int!, $productId: Int!) { deleteProduct(supplierId: $supplierId, productId: $productId) { id } }
@@ -56,7 +57,7 @@ function deprecationRoute(action: "deprecate" | "undeprecate"): RestRoute<Record
       description: `Extension to the contract. ${action === "deprecate" ? "DEPRECATED" : "UNDEPRECATED"} in change detection; repeating it changes nothing.`,
       tags: ["Products"],
       params: supplierProductParams,
-      response: { 200: productResponseSchema },
+      response: { 200: productResponseSchema, 404: errorResponse("Unknown product of this supplier") },
     },
     operation: /* GraphQL */ `
       mutation Rest${field}($supplierId: Int!, $productId: Int!) { ${field}(supplierId: $supplierId, productId: $productId) { ...RestProduct } }

@@ -1,3 +1,4 @@
+import { errorResponse } from "../../error-body.js";
 import type { RestRoute } from "../../rest-route.js";
 import { supplierIdParams } from "./supplier-body.js";
 
@@ -15,6 +16,7 @@ export const deleteSupplierRoute: RestRoute<{ deleteSupplier: { id: number; dele
         type: "object",
         properties: { id: { type: "integer" }, deleted: { type: "boolean" }, deletedProducts: { type: "integer", description: "Products that left the catalogue with it" } },
       },
+      404: errorResponse("Unknown or already deleted supplier"),
     },
   },
   operation: /* GraphQL */ `

@@ -1,3 +1,4 @@
+import { errorResponse } from "../../error-body.js";
 import type { RestRoute } from "../../rest-route.js";
 import { SUPPLIER_FIELDS, supplierBody, supplierIdParams, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
 
@@ -10,7 +11,7 @@ export const getSupplierRoute: RestRoute<{ supplier: SupplierData }> = {
     description: "400 for a non-numeric id; 404 for an unknown or deleted supplier, or one of another booking engine.",
     tags: ["Suppliers"],
     params: supplierIdParams,
-    response: { 200: supplierResponseSchema },
+    response: { 200: supplierResponseSchema, 404: errorResponse("Unknown or deleted supplier, or one of another booking engine") },
   },
   operation: /* GraphQL */ `
     query RestGetSupplier($id: Int!) { supplier(id: $id) { ...RestSupplier } }

@@ -1,3 +1,4 @@
+import { errorResponse } from "../../error-body.js";
 import { pickBySchema } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { SUPPLIER_FIELDS, supplierBody, supplierIdParams, supplierRequestSchema, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
@@ -12,7 +13,7 @@ export const updateSupplierRoute: RestRoute<{ updateSupplier: SupplierData }> = 
     tags: ["Suppliers"],
     params: supplierIdParams,
     body: supplierRequestSchema,
-    response: { 200: supplierResponseSchema },
+    response: { 200: supplierResponseSchema, 404: errorResponse("Unknown or deleted supplier") },
   },
   operation: /* GraphQL */ `
     mutation RestUpdateSupplier($id: Int!, $input: SupplierInput!) { updateSupplier(id: $id, input: $input) { ...RestSupplier } }

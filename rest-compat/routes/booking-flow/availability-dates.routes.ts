@@ -1,3 +1,4 @@
+import { errorResponse } from "../../error-body.js";
 import { obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { params, query } from "./booking-body.js";
@@ -19,7 +20,7 @@ export const availabilityDatesRoute: RestRoute<{ availabilityDates: Dates }> = {
     tags: ["Booking flow"],
     params: productParams,
     querystring: obj({ startDate: str("YYYY-MM-DD, default today"), endDate: str("YYYY-MM-DD, default startDate + 30 days") }),
-    response: { 200: datesResponse },
+    response: { 200: datesResponse, 404: errorResponse("Unknown product") },
   },
   operation: /* GraphQL */ `
     query RestAvailabilityDates($productId: Int!, $startDate: String, $endDate: String) {
@@ -46,7 +47,7 @@ export const nextAvailabilityDatesRoute: RestRoute<{ nextAvailabilityDates: Date
     description: "The first available date within a year and every other available date of that month, to its last day; empty when none within the year.",
     tags: ["Booking flow"],
     params: productParams,
-    response: { 200: datesResponse },
+    response: { 200: datesResponse, 404: errorResponse("Unknown product") },
   },
   operation: /* GraphQL */ `
     query RestNextAvailabilityDates($productId: Int!) { nextAvailabilityDates(productId: $productId) { availabilityDates } }

@@ -1,3 +1,4 @@
+import { errorResponse } from "../../error-body.js";
 import { obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { AVAILABILITY_FIELDS, availabilitySchema, params, productAvailabilityParams, withoutNulls } from "./booking-body.js";
@@ -12,7 +13,7 @@ export const getOptionsRoute: RestRoute<{ createAvailability: Record<string, unk
       "Creates an availability for the date and returns it with the first option level. A date with several start times offers the start time as the first option. The availability can be worked on for one hour. 400 DATE_NOT_AVAILABLE when the date has no places.",
     tags: ["Booking flow"],
     params: productAvailabilityParams("date"),
-    response: { 200: availabilitySchema },
+    response: { 200: availabilitySchema, 404: errorResponse("Unknown product or availability") },
   },
   operation: /* GraphQL */ `
     mutation RestCreateAvailability($productId: Int!, $date: String!) { createAvailability(productId: $productId, date: $date) { ...RestAvailability } }
@@ -33,7 +34,7 @@ export const setOptionRoute: RestRoute<{ setAvailabilityOption: Record<string, u
     tags: ["Booking flow"],
     params: productAvailabilityParams("availabilityId"),
     body: obj({ optionId: str("Option id"), value: str("Choice key, text or true/false") }, { required: ["optionId", "value"] }),
-    response: { 200: availabilitySchema },
+    response: { 200: availabilitySchema, 404: errorResponse("Unknown product or availability") },
   },
   operation: /* GraphQL */ `
     mutation RestSetOption($productId: Int!, $availabilityId: String!, $optionId: String!, $value: String!) {

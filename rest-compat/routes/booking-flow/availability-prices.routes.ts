@@ -1,3 +1,4 @@
+import { errorResponse } from "../../error-body.js";
 import { arr, int, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { AVAILABILITY_FIELDS, availabilitySchema, currencyQuery, params, productAvailabilityParams, query, withoutNulls } from "./booking-body.js";
@@ -15,7 +16,7 @@ export const getPricesRoute: RestRoute<{ priceAvailability: Record<string, unkno
     tags: ["Booking flow"],
     params: productAvailabilityParams("availabilityId"),
     querystring: currencyQuery,
-    response: { 200: availabilitySchema },
+    response: { 200: availabilitySchema, 404: errorResponse("Unknown product or availability") },
   },
   operation: /* GraphQL */ `
     mutation RestGetPrices($productId: Int!, $availabilityId: String!, $currencyCode: String) {
@@ -39,7 +40,7 @@ export const setPricesRoute: RestRoute<{ setAvailabilityQuantities: Record<strin
     params: productAvailabilityParams("availabilityId"),
     querystring: currencyQuery,
     body: arr(obj({ unitId: str("Unit id"), value: int("Quantity") }, { required: ["unitId", "value"] }), "Quantities"),
-    response: { 200: availabilitySchema },
+    response: { 200: availabilitySchema, 404: errorResponse("Unknown product or availability") },
   },
   operation: /* GraphQL */ `
     mutation RestSetPrices($productId: Int!, $availabilityId: String!, $currencyCode: String, $quantities: [UnitQuantityInput!]!) {

@@ -1,4 +1,4 @@
-import { RestError } from "../../error-body.js";
+import { errorResponse, RestError } from "../../error-body.js";
 import { arr, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import {
@@ -30,7 +30,7 @@ export const createBookingRoute: RestRoute<{ createBooking: BookingData }> = {
     headers: externalClientIdHeader,
     querystring: obj({ resellerRef: str("Alphanumeric, at most 255"), currencyCode: str("Optional check: the flow's currency") }),
     body: obj({ availabilityId: str("Availability id"), resellerRef: str("Alphanumeric, at most 255") }, { required: ["availabilityId"] }),
-    response: { 201: bookingSchema, 500: { description: "9563: no longer available (or an internal error)", $ref: "ErrorBody#" } },
+    response: { 201: bookingSchema, 500: errorResponse("9563: no longer available (or an internal error)") },
   },
   operation: /* GraphQL */ `
     mutation RestCreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { ...RestBooking } }
@@ -69,7 +69,7 @@ export const getQuestionsRoute: RestRoute<{ booking: BookingData }> = {
     description: "The booking with its questions: customer, booking and one entry per participant; follow-ups appear in followUpQuestions once their condition holds.",
     tags: ["Booking flow"],
     params: bookingIdParams,
-    response: { 200: bookingSchema, 404: { description: "Unknown booking", $ref: "ErrorBody#" } },
+    response: { 200: bookingSchema, 404: errorResponse("Unknown booking") },
   },
   operation: /* GraphQL */ `
     query RestGetQuestions($id: String!) { booking(id: $id) { ...RestBooking } }
@@ -91,7 +91,7 @@ export const setAnswersRoute: RestRoute<{ answerBookingQuestions: BookingData }>
     tags: ["Booking flow"],
     params: bookingIdParams,
     body: arr(obj({ id: str("Question id"), value: { type: ["string", "null"], description: "Answer" } }, { required: ["id", "value"] }), "Answers"),
-    response: { 200: bookingSchema, 404: { description: "Unknown booking", $ref: "ErrorBody#" } },
+    response: { 200: bookingSchema, 404: errorResponse("Unknown booking") },
   },
   operation: /* GraphQL */ `
     mutation RestSetAnswers($bookingId: String!, $answers: [AnswerInput!]!) { answerBookingQuestions(bookingId: $bookingId, answers: $answers) { ...RestBooking } }
@@ -117,7 +117,7 @@ export const confirmBookingRoute: RestRoute<{ confirmBooking: BookingData }> = {
     tags: ["Booking flow"],
     params: bookingIdParams,
     headers: externalClientIdHeader,
-    response: { 200: bookingSchema, 404: { description: "Unknown booking", $ref: "ErrorBody#" } },
+    response: { 200: bookingSchema, 404: errorResponse("Unknown booking") },
   },
   operation: /* GraphQL */ `
     mutation RestConfirmBooking($bookingId: String!, $externalClientId: String) { confirmBooking(bookingId: $bookingId, externalClientId: $externalClientId) { ...RestBooking } }
@@ -136,7 +136,7 @@ export const getBookingRoute: RestRoute<{ booking: BookingData }> = {
     description: "At any time after creation. After confirmation voucherUrl (a signed PDF link, valid 24 hours) and bookingEngineDetails.bookingCode are present.",
     tags: ["Booking flow"],
     params: bookingIdParams,
-    response: { 200: bookingSchema, 404: { description: "Unknown booking", $ref: "ErrorBody#" } },
+    response: { 200: bookingSchema, 404: errorResponse("Unknown booking") },
   },
   operation: /* GraphQL */ `
     query RestGetBooking($id: String!) { booking(id: $id) { ...RestBooking } }
@@ -159,7 +159,7 @@ export const cancelBookingRoute: RestRoute<{ cancelBooking: { cancellationInform
     tags: ["Booking flow"],
     params: bookingIdParams,
     querystring: obj({ cancellationReason: str("Recorded with the cancellation (1 to 500 characters)") }),
-    response: { 200: cancellationInformationSchema, 404: { description: "Unknown booking", $ref: "ErrorBody#" } },
+    response: { 200: cancellationInformationSchema, 404: errorResponse("Unknown booking") },
   },
   operation: /* GraphQL */ `
     mutation RestCancelBooking($bookingId: String!, $reason: String) {

@@ -2,7 +2,7 @@ import { isUuid } from "../../../core/uuid.js";
 import type { FastifyInstance } from "fastify";
 import type { EdgeContext } from "../../../gateway/edge-context.js";
 import type { EdgeGraph } from "../../../gateway/gateway.js";
-import { RestError } from "../../error-body.js";
+import { errorResponse, RestError } from "../../error-body.js";
 import { restErrorFrom } from "../../graphql-errors.js";
 import { obj, str } from "../../json-schema.js";
 
@@ -28,7 +28,12 @@ export function registerVoucherRoute(app: FastifyInstance, graph: EdgeGraph, lin
       tags: ["Booking flow"],
       params: obj({ file: str("{bookingId}.pdf") }, { required: ["file"] }),
       querystring: obj({ expires: str("Unix seconds"), signature: str("HMAC of the link") }),
-      response: { 200: { description: "application/pdf", type: "string", format: "binary" } },
+      response: {
+        200: { description: "The voucher", content: { "application/pdf": { schema: { type: "string", format: "binary" } } } },
+        403: errorResponse("VOUCHER_LINK_INVALID: the link was altered"),
+        404: errorResponse("No voucher by that name"),
+        410: errorResponse("VOUCHER_LINK_EXPIRED: the link has lapsed; read the booking again for a fresh one"),
+      },
     },
     handler: async (request, reply) => {
       const { file } = request.params as { file: string };

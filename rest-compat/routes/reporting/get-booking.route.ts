@@ -1,3 +1,4 @@
+import { errorResponse } from "../../error-body.js";
 import { str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { REPORT_FIELDS, reportDetailBody, reportDetailSchema, type ReportDetailData } from "./report-body.js";
@@ -11,7 +12,7 @@ export const getBookingReportRoute: RestRoute<{ bookingReport: ReportDetailData 
     description: "The detail record: price gross and net, participants, activity start and end, product, selected options and cancellation information. 400 for an id that is not a UUID; 404 for an unknown booking or another organisation's.",
     tags: ["Reporting"],
     params: { type: "object", properties: { id: str("Booking id (UUID)") }, required: ["id"] },
-    response: { 200: reportDetailSchema, 404: { description: "Booking not found", $ref: "ErrorBody#" } },
+    response: { 200: reportDetailSchema, 404: errorResponse("Booking not found") },
   },
   operation: /* GraphQL */ `
     query RestBookingReport($id: String!) {

@@ -1,3 +1,4 @@
+import { errorResponse } from "../../error-body.js";
 import type { FastifyRequest } from "fastify";
 import { str, type JsonSchema } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
@@ -97,7 +98,7 @@ export const listBookingReportsRoute: RestRoute<{ bookingReports: ReportPage }> 
           "text/csv": { schema: { type: "string", description: `Header row: ${REPORT_CSV_COLUMNS.join(",")}` } },
         },
       },
-      406: { description: "Accept names neither application/json nor text/csv", $ref: "ErrorBody#" },
+      406: errorResponse("Accept names neither application/json nor text/csv"),
     },
   },
   operation: /* GraphQL */ `
