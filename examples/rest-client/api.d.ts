@@ -1011,9 +1011,9 @@ export interface paths {
                     /** @description Booking engine name */
                     bookingEngineName: string;
                     /** @description Page number, from 1 */
-                    pageNumber?: number | null;
+                    pageNumber?: number;
                     /** @description Items per page, 1 to 1000 */
-                    resultsPerPage?: number | null;
+                    resultsPerPage?: number;
                 };
                 header?: never;
                 path?: never;
@@ -2203,13 +2203,13 @@ export interface paths {
                     /** @description The search expression (docs/search.md), e.g. title:museum AND countryCode:FR */
                     Search: string;
                     /** @description Default 100, at most 1000 */
-                    resultsPerPage?: number | null;
+                    resultsPerPage?: number;
                     /** @description From 1 */
-                    pageNumber?: number | null;
+                    pageNumber?: number;
                     /** @description title (default), rating, numberOfRatings, minPrice, maxPrice, cityName, creationDate, updateDate or id */
-                    sortingField?: string | null;
+                    sortingField?: string;
                     /** @description asc (default) or desc */
-                    sortingOrder?: string | null;
+                    sortingOrder?: string;
                     /** @description At most 255 alphanumeric characters; appended to bookingUrl */
                     externalClientId?: string | null;
                 };
@@ -2339,17 +2339,17 @@ export interface paths {
                     /** @description The search expression (docs/search.md), e.g. title:museum AND countryCode:FR */
                     Search?: string | null;
                     /** @description Default 100, at most 1000 */
-                    resultsPerPage?: number | null;
+                    resultsPerPage?: number;
                     /** @description From 1 */
-                    pageNumber?: number | null;
+                    pageNumber?: number;
                     /** @description title (default), rating, numberOfRatings, minPrice, maxPrice, cityName, creationDate, updateDate or id */
-                    sortingField?: string | null;
+                    sortingField?: string;
                     /** @description asc (default) or desc */
-                    sortingOrder?: string | null;
+                    sortingOrder?: string;
                     /** @description At most 255 alphanumeric characters; appended to bookingUrl */
                     externalClientId?: string | null;
                     /** @description Default ALL */
-                    changeType?: "NEW" | "UPDATED" | "DELETED" | "DEPRECATED" | "UNDEPRECATED" | "ALL" | null;
+                    changeType?: "NEW" | "UPDATED" | "DELETED" | "DEPRECATED" | "UNDEPRECATED" | "ALL";
                     /** @description YYYY-MM-DD, UTC; at most 8 days back */
                     date?: string | null;
                 };
@@ -2714,7 +2714,7 @@ export interface paths {
                     /** @description Opaque; omit on the first request, then send meta.nextCursor */
                     cursor?: string | null;
                     /** @description Default 100, at most 1000 */
-                    "page[limit]"?: number | null;
+                    "page[limit]"?: number;
                     /** @description Comma-separated ISO 639-1 codes: activities with a title in one of them, texts limited to them */
                     languageList?: string | null;
                 };
@@ -2836,7 +2836,7 @@ export interface paths {
                     /** @description Opaque; omit on the first request, then send meta.nextCursor */
                     cursor?: string | null;
                     /** @description Default 100, at most 1000 */
-                    "page[limit]"?: number | null;
+                    "page[limit]"?: number;
                 };
                 header?: never;
                 path?: never;
@@ -2948,11 +2948,11 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description Items skipped, default 0 */
-                    "page[offset]"?: number | null;
+                    "page[offset]"?: number;
                     /** @description Items returned, 1 to 100, default 20 */
-                    "page[limit]"?: number | null;
+                    "page[limit]"?: number;
                     /** @description price, rating or pertinence with + (ascending) or - (descending); default pertinence (most relevant first) */
-                    "page[sort]"?: string | null;
+                    "page[sort]"?: string;
                     /** @description Location type */
                     locationType?: "continentCode" | "countryCode" | "cityName" | "iataCode" | "geoPoint" | null;
                     /** @description Comma-separated values; 'latitude,longitude' for geoPoint */
@@ -3068,11 +3068,11 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description Items skipped, default 0 */
-                    "page[offset]"?: number | null;
+                    "page[offset]"?: number;
                     /** @description Items returned, 1 to 100, default 20 */
-                    "page[limit]"?: number | null;
+                    "page[limit]"?: number;
                     /** @description price, rating or pertinence with + (ascending) or - (descending); default pertinence (most relevant first) */
-                    "page[sort]"?: string | null;
+                    "page[sort]"?: string;
                 };
                 header?: never;
                 path?: never;
@@ -3225,9 +3225,9 @@ export interface paths {
                     /** @description Longitude of the centre */
                     lon?: number | null;
                     /** @description Kilometres, default 100 */
-                    radius?: number | null;
+                    radius?: number;
                     /** @description 1 to 10, default 10 */
-                    maxRecommendations?: number | null;
+                    maxRecommendations?: number;
                 };
                 header?: never;
                 path?: never;
@@ -3930,6 +3930,13 @@ export interface paths {
                                 /** @description ISO 4217 */
                                 currency: string;
                             };
+                            /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
+                            exchangeRates?: {
+                                /** @description YYYY-MM-DD the rates were fixed */
+                                date: string;
+                                /** @description Where they came from */
+                                source: string;
+                            };
                             /** @description Extension: participants chosen */
                             participants?: number;
                             /** @description Extension: why the quantities are not bookable yet */
@@ -4130,6 +4137,13 @@ export interface paths {
                                 /** @description ISO 4217 */
                                 currency: string;
                             };
+                            /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
+                            exchangeRates?: {
+                                /** @description YYYY-MM-DD the rates were fixed */
+                                date: string;
+                                /** @description Where they came from */
+                                source: string;
+                            };
                             /** @description Extension: participants chosen */
                             participants?: number;
                             /** @description Extension: why the quantities are not bookable yet */
@@ -4322,6 +4336,13 @@ export interface paths {
                                 /** @description ISO 4217 */
                                 currency: string;
                             };
+                            /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
+                            exchangeRates?: {
+                                /** @description YYYY-MM-DD the rates were fixed */
+                                date: string;
+                                /** @description Where they came from */
+                                source: string;
+                            };
                             /** @description Extension: participants chosen */
                             participants?: number;
                             /** @description Extension: why the quantities are not bookable yet */
@@ -4509,6 +4530,13 @@ export interface paths {
                                 retail: number;
                                 /** @description ISO 4217 */
                                 currency: string;
+                            };
+                            /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
+                            exchangeRates?: {
+                                /** @description YYYY-MM-DD the rates were fixed */
+                                date: string;
+                                /** @description Where they came from */
+                                source: string;
                             };
                             /** @description Extension: participants chosen */
                             participants?: number;
@@ -4730,6 +4758,13 @@ export interface paths {
                                     /** @description ISO 4217 */
                                     currency: string;
                                 };
+                                /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
+                                exchangeRates?: {
+                                    /** @description YYYY-MM-DD the rates were fixed */
+                                    date: string;
+                                    /** @description Where they came from */
+                                    source: string;
+                                };
                                 /** @description Extension: participants chosen */
                                 participants?: number;
                                 /** @description Extension: why the quantities are not bookable yet */
@@ -4778,6 +4813,13 @@ export interface paths {
                                 retail: number;
                                 /** @description ISO 4217 */
                                 currency: string;
+                            };
+                            /** @description Extension: the exchange rates its prices were converted at when it was made */
+                            exchangeRates?: {
+                                /** @description YYYY-MM-DD the rates were fixed */
+                                date: string;
+                                /** @description Where they came from */
+                                source: string;
                             };
                             /** @description Extension: an ON_HOLD booking not confirmed by then expires */
                             holdExpiresAt?: string;
@@ -4966,6 +5008,13 @@ export interface paths {
                                     /** @description ISO 4217 */
                                     currency: string;
                                 };
+                                /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
+                                exchangeRates?: {
+                                    /** @description YYYY-MM-DD the rates were fixed */
+                                    date: string;
+                                    /** @description Where they came from */
+                                    source: string;
+                                };
                                 /** @description Extension: participants chosen */
                                 participants?: number;
                                 /** @description Extension: why the quantities are not bookable yet */
@@ -5014,6 +5063,13 @@ export interface paths {
                                 retail: number;
                                 /** @description ISO 4217 */
                                 currency: string;
+                            };
+                            /** @description Extension: the exchange rates its prices were converted at when it was made */
+                            exchangeRates?: {
+                                /** @description YYYY-MM-DD the rates were fixed */
+                                date: string;
+                                /** @description Where they came from */
+                                source: string;
                             };
                             /** @description Extension: an ON_HOLD booking not confirmed by then expires */
                             holdExpiresAt?: string;
@@ -5208,6 +5264,13 @@ export interface paths {
                                     /** @description ISO 4217 */
                                     currency: string;
                                 };
+                                /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
+                                exchangeRates?: {
+                                    /** @description YYYY-MM-DD the rates were fixed */
+                                    date: string;
+                                    /** @description Where they came from */
+                                    source: string;
+                                };
                                 /** @description Extension: participants chosen */
                                 participants?: number;
                                 /** @description Extension: why the quantities are not bookable yet */
@@ -5256,6 +5319,13 @@ export interface paths {
                                 retail: number;
                                 /** @description ISO 4217 */
                                 currency: string;
+                            };
+                            /** @description Extension: the exchange rates its prices were converted at when it was made */
+                            exchangeRates?: {
+                                /** @description YYYY-MM-DD the rates were fixed */
+                                date: string;
+                                /** @description Where they came from */
+                                source: string;
                             };
                             /** @description Extension: an ON_HOLD booking not confirmed by then expires */
                             holdExpiresAt?: string;
@@ -5459,6 +5529,13 @@ export interface paths {
                                     /** @description ISO 4217 */
                                     currency: string;
                                 };
+                                /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
+                                exchangeRates?: {
+                                    /** @description YYYY-MM-DD the rates were fixed */
+                                    date: string;
+                                    /** @description Where they came from */
+                                    source: string;
+                                };
                                 /** @description Extension: participants chosen */
                                 participants?: number;
                                 /** @description Extension: why the quantities are not bookable yet */
@@ -5507,6 +5584,13 @@ export interface paths {
                                 retail: number;
                                 /** @description ISO 4217 */
                                 currency: string;
+                            };
+                            /** @description Extension: the exchange rates its prices were converted at when it was made */
+                            exchangeRates?: {
+                                /** @description YYYY-MM-DD the rates were fixed */
+                                date: string;
+                                /** @description Where they came from */
+                                source: string;
                             };
                             /** @description Extension: an ON_HOLD booking not confirmed by then expires */
                             holdExpiresAt?: string;
@@ -5704,6 +5788,13 @@ export interface paths {
                                     /** @description ISO 4217 */
                                     currency: string;
                                 };
+                                /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
+                                exchangeRates?: {
+                                    /** @description YYYY-MM-DD the rates were fixed */
+                                    date: string;
+                                    /** @description Where they came from */
+                                    source: string;
+                                };
                                 /** @description Extension: participants chosen */
                                 participants?: number;
                                 /** @description Extension: why the quantities are not bookable yet */
@@ -5752,6 +5843,13 @@ export interface paths {
                                 retail: number;
                                 /** @description ISO 4217 */
                                 currency: string;
+                            };
+                            /** @description Extension: the exchange rates its prices were converted at when it was made */
+                            exchangeRates?: {
+                                /** @description YYYY-MM-DD the rates were fixed */
+                                date: string;
+                                /** @description Where they came from */
+                                source: string;
                             };
                             /** @description Extension: an ON_HOLD booking not confirmed by then expires */
                             holdExpiresAt?: string;
