@@ -243,7 +243,8 @@ function answersFor(booking: BookingFieldsFragment): { id: string; value: string
   return answers;
 }
 
-function exampleAnswer(question: QuestionFieldsFragment): string {
+/** A valid answer for any question type (the test suite answers with it too). */
+export function exampleAnswer(question: Pick<QuestionFieldsFragment, "dataType" | "dataFormat" | "questionChoices">): string {
   if (question.dataFormat === "EMAIL_ADDRESS") return "traveller@example.com";
   if (question.dataFormat === "PHONE_NUMBER") return "+41791234567";
   switch (question.dataType) {

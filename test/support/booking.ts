@@ -1,3 +1,4 @@
+import { exampleAnswer } from "../../examples/graphql-client/book-and-wait.js";
 import { randomUUID } from "node:crypto";
 import { contentPartner, productRequest, restClient, supplierRequest } from "./catalogue.js";
 import type { Stack } from "./stack.js";
@@ -141,7 +142,7 @@ export function validAnswers(booking: any): { id: string; value: string }[] {
   const answers: { id: string; value: string }[] = [];
   const walk = (questions: any[]) => {
     for (const q of questions) {
-      answers.push({ id: q.id, value: q.value ?? sampleValue(q) });
+      answers.push({ id: q.id, value: q.value ?? exampleAnswer(q) });
       walk(q.followUpQuestions ?? []);
     }
   };
@@ -151,27 +152,3 @@ export function validAnswers(booking: any): { id: string; value: string }[] {
   return answers;
 }
 
-function sampleValue(q: { dataType: string; dataFormat?: string; questionChoices?: Record<string, string> }): string {
-  if (q.dataFormat === "EMAIL_ADDRESS") return "traveller@example.com";
-  if (q.dataFormat === "PHONE_NUMBER") return "+41791234567";
-  switch (q.dataType) {
-    case "INT":
-      return "34";
-    case "DOUBLE":
-      return "1.5";
-    case "BOOLEAN":
-    case "ACCEPT":
-    case "CHECKBOX_TOGGLE":
-      return "true";
-    case "DATE":
-      return "1990-04-01";
-    case "TIME":
-      return "09:30:00";
-    case "DATE_AND_TIME":
-      return "2027-03-10T09:00:00+01:00";
-    case "OPTIONS":
-      return Object.keys(q.questionChoices ?? {})[0];
-    default:
-      return "Ada Lovelace";
-  }
-}
