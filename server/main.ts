@@ -57,7 +57,7 @@ async function main() {
   const lines = [`activities service: role ${config.role}, ${config.environment}, ${service.database.driver}${service.database.driver === "pglite" ? ` (${config.dataDir})` : ""}`];
   if (service.edge) {
     lines.push(
-      `  GraphQL (HTTP and graphql-ws): ${base}${GRAPHQL_PATH}`,
+      `  GraphQL (HTTP and graphql-ws): ${base}${GRAPHQL_PATH}${config.graphqlIde ? " (a browser gets the GraphiQL IDE there)" : ""}`,
       `  REST paths:                    ${base}/api/..., ${base}/booking-flow/v1/..., ${base}/reporting/v1/...`,
       `  Console (Swagger UI):          ${base}${CONSOLE_PREFIX}/index.html`,
       `  Token endpoint:                ${base}${service.identity.paths.token}`,

@@ -19,7 +19,7 @@ describe("npm start: one process on the embedded database", () => {
     const first = start(env);
     await ready(base);
     const printed = await until("credentials printed", async () => (first.output().includes("demo-reseller") ? first.output() : undefined));
-    expect(printed).toContain(`GraphQL (HTTP and graphql-ws): ${base}/graphql`);
+    expect(printed).toContain(`GraphQL (HTTP and graphql-ws): ${base}/graphql (a browser gets the GraphiQL IDE there)`);
     expect(printed).toContain(`Console (Swagger UI):          ${base}/api/content-partner/swagger-ui/index.html`);
     expect(printed).toContain(`Token endpoint:                ${base}/auth/realms/activities/protocol/openid-connect/token`);
     const roles = ["PLATFORM_CATALOG_MANAGEMENT", "OPERATOR", "CONTENT_PARTNER", "CONSUMER"];
