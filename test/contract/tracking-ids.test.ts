@@ -50,5 +50,6 @@ describe("trackingId feature", () => {
     const code = await runOperatorCommand(["set-tracking", "--organisation", "No Such Org", "--enabled", "true"], env, { out: (l) => lines.push(l), err: (l) => lines.push(l) });
     expect(code).toBe(1);
     expect(lines.join("\n")).toContain("no organisation named No Such Org");
-  });
+    // Each call opens its own embedded database (a few seconds each on a loaded machine).
+  }, 90_000);
 });

@@ -10,7 +10,8 @@ import { startStack, type Stack } from "../support/stack.js";
  * The operator CLI against the service's own database, then the user's side: the one-time link
  * to a page that sets the password, used once and refused after.
  */
-describe("operator CLI and the password-setup link", () => {
+// Every CLI call opens the embedded database anew: seconds each on a loaded machine.
+describe("operator CLI and the password-setup link", { timeout: 90_000 }, () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "activities-cli-"));
   const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent", PUBLIC_URL: "https://sandbox.activities.test" };
   const run = async (...argv: string[]) => {
