@@ -1,7 +1,7 @@
 import "reflect-metadata";
+import { createBenchAccount } from "./bench-accounts.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { execSync, fork, type ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { appendFileSync, readFileSync } from "node:fs";
 import os from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -451,8 +451,9 @@ async function main() {
     config.publicUrl = service.url!;
     baseUrl = service.url!;
     tokenPath = service.identity.paths.token;
-    const events = service.database.events as unknown as { handlers?: Map<string, Set<unknown>>; dispatch: (channel: string, text: string) => void };
-    const handlerCount = () => events.handlers?.get("booking_events")?.size ?? NaN;
+    const events = service.database.events as unknown as { dispatch: (channel: string, text: string) => void };
+    /** Subscribers the edge's subscription engine holds (one channel listener serves them all). */
+    const handlerCount = () => service!.edge!.subscriptions.stats().subscribers;
     // The channel hands each notification to every listener: time that loop.
     const dispatch = events.dispatch.bind(events);
     events.dispatch = (channel, text) => {
@@ -477,16 +478,7 @@ async function main() {
 
     // A content partner's product, open every day, with room for every flow and no confirmation delay.
     const account = async (role: "CONSUMER" | "CONTENT_PARTNER", index: string): Promise<Account> => {
-      const username = `bench-${role.toLowerCase().replace("_", "-")}-${index}-${randomUUID().slice(0, 6)}`;
-      await service!.identity.accounts.createAccount({
-        username,
-        role,
-        password: PASSWORD,
-        organisation: `Bench ${username}`,
-        country: role === "CONSUMER" ? "NL" : "CH",
-        model: "agent",
-        bookingEngine: role === "CONTENT_PARTNER" ? `ENGINE_${randomUUID().replace(/-/g, "").slice(0, 12).toUpperCase()}` : undefined,
-      });
+      const username = await createBenchAccount(service!, role, { prefix: `bench-${index}`, password: PASSWORD, consumerCountry: "NL" });
       const created: Account = { username, token: "" };
       await signIn(created);
       return created;
@@ -632,7 +624,7 @@ async function main() {
           idle = subscribers;
         }
         const handlers = handlerCount() - baseline;
-        if (handlers !== subscribers) console.warn(`server holds ${handlers} listeners for ${subscribers} idle subscriptions`);
+        if (handlers !== subscribers) console.warn(`server holds ${handlers} subscribers for ${subscribers} idle subscriptions`);
         const measuredLanes = lanes.slice(0, latencyConcurrency);
         for (const lane of measuredLanes) {
           await signIn(lane);
@@ -684,7 +676,7 @@ async function main() {
     lines.push(
       `\n## ${today}: booking flow on postgres, REST, dates to CONFIRMED${values.note ? ` (${values.note})` : ""}`,
       "",
-      `Machine: ${machine}. Service: commit ${commit}${dirty ? " plus uncommitted changes in the working tree" : ""}, role \`all\` in the bench's process (edge, gateway, three subgraphs, worker polling due jobs every 500 ms), pool of ${poolSize} connections, fresh database \`${databaseName}\` (dropped afterwards).`,
+      `Machine: ${machine}. Service: commit ${commit}${dirty ? " plus uncommitted changes in the working tree" : ""}, role \`all\` in the bench's process (edge, gateway, three subgraphs, worker woken by each committed job, up to ${config.workerJobConcurrency} jobs at once), pool of ${poolSize} connections, fresh database \`${databaseName}\` (dropped afterwards).`,
       "",
       `\`npm run bench:booking -- --concurrency ${values.concurrency} --seconds ${flowSeconds} --subscribers ${values.subscribers} --latency-flows ${latencyFlows} --latency-concurrency ${latencyConcurrency} --per-connection ${perConnection}\``,
       "",
@@ -692,7 +684,7 @@ async function main() {
       "",
       `### Flows per second (${flowSeconds} s a level, after a warm-up of 4 flows)`,
       "",
-      "Flow: first request to the CONFIRMED message. Confirm → CONFIRMED: from the confirm response to that message (the worker's poll wait, the job, the delivery). Job commit → client: from the worker's COMMIT acknowledgement to the message. Event-loop utilisation: share of the level's wall time this process's event loop was busy.",
+      "Flow: first request to the CONFIRMED message. Confirm → CONFIRMED: from the confirm response to that message (the notification waking the worker, the job, the delivery). Job commit → client: from the worker's COMMIT acknowledgement to the message. Event-loop utilisation: share of the level's wall time this process's event loop was busy.",
       "",
       "| concurrency | flows | seconds | flows per second | flow p50 ms | flow p99 ms | confirm → CONFIRMED p50 ms | p99 ms | job commit → client p50 ms | p99 ms | by subscription | event-loop utilisation | event-loop delay p99 ms |",
       "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
@@ -739,7 +731,7 @@ async function main() {
     }
     lines.push(
       "",
-      "Beside the requests, per flow: the worker's confirmation job (its SQL time, and the share of the level's wall time the worker spent waiting on SQL; jobs run one after another), the WebSocket side (the subscribe read, the first message and the two status messages, through the gateway), and what the server processes did: `pg_stat_database.active_time` and `idle_in_transaction_time` of the bench database (all its sessions, read after an idle settle so that backends have flushed them), CPU of its PostgreSQL backends (`/proc`) and of this Node process (service and the bench's clients).",
+      "Beside the requests, per flow: the worker's confirmation job (its SQL time, and the share of the level's wall time the worker's jobs spent waiting on SQL, summed over jobs running at once), the WebSocket side (the subscribe read, the first message and the two status messages, through the gateway), and what the server processes did: `pg_stat_database.active_time` and `idle_in_transaction_time` of the bench database (all its sessions, read after an idle settle so that backends have flushed them), CPU of its PostgreSQL backends (`/proc`) and of this Node process (service and the bench's clients).",
       "",
       "| concurrency | worker SQL ms per job | worker waiting on SQL | WebSocket ms per flow (of it SQL) | PostgreSQL active ms | idle in transaction ms | PostgreSQL CPU ms | Node CPU ms | Node CPU of 2 cores |",
       "|---|---|---|---|---|---|---|---|---|",

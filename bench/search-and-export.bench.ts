@@ -2,10 +2,13 @@ import "reflect-metadata";
 import { appendFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { and, asc, gt, sql } from "drizzle-orm";
+import { and, asc, gt, sql, type SQL } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
 import { loadConfig } from "../core/config.js";
 import { createLogger } from "../core/logger.js";
-import { openDatabase, rows } from "../drizzle/database.js";
+import { openDatabase, rows, type Db } from "../drizzle/database.js";
+import * as schema from "../drizzle/schema.js";
 import { products } from "../drizzle/schema.js";
 import { productColumns } from "../subgraphs/catalogue/product/product.repository.js";
 import { parseSearch } from "../subgraphs/catalogue/search/search-expression.js";
@@ -17,10 +20,11 @@ import { createService } from "../server/service.js";
 /**
  * Search latency (p50, p95, p99) through REST, the gateway and the subgraph directly, beside the
  * same page as raw SQL; and the full export through the import endpoint beside a raw keyset scan.
- * Run on demand: `npm run bench -- [--requests 200] [--export]`, against DATABASE_URL or DATA_DIR.
- * Appends its results to docs/benchmarks.md.
+ * Run on demand: `npm run bench -- [--requests 200] [--export] [--explain]`, against DATABASE_URL or DATA_DIR.
+ * Appends its results to docs/benchmarks.md; `--explain` (PostgreSQL) adds the EXPLAIN (ANALYZE, BUFFERS)
+ * of every statement the raw SQL path runs for each expression.
  */
-const { values } = parseArgs({ args: process.argv.slice(2), options: { requests: { type: "string", default: "200" }, export: { type: "boolean", default: false }, note: { type: "string", default: "" } } });
+const { values } = parseArgs({ args: process.argv.slice(2), options: { requests: { type: "string", default: "200" }, export: { type: "boolean", default: false }, explain: { type: "boolean", default: false }, note: { type: "string", default: "" } } });
 const requests = Number(values.requests);
 
 const expressions = {
@@ -28,6 +32,36 @@ const expressions = {
   taxonomy: "taxonomy:activities-tours-walking-tours",
   combined: "title:tour AND countryCode:FR AND rating:>4",
 };
+
+/**
+ * The plans of the statements one raw SQL page runs: the repository is run on a client that
+ * records each statement with its parameters, then each is run again under EXPLAIN.
+ */
+async function explainPage(url: string, page: (db: Db) => Promise<unknown>): Promise<string[]> {
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  const statements: { query: string; params: unknown[] }[] = [];
+  try {
+    const db = drizzle(client, { schema, logger: { logQuery: (query, params) => statements.push({ query, params }) } }) as unknown as Db;
+    await page(db);
+    const plans: string[] = [];
+    // In one transaction, with the page's own settings (work_mem, similarity threshold) made first.
+    await client.begin(async (tx) => {
+      for (const { query, params } of statements) {
+        if (/^select set_config/i.test(query.trim())) await tx.unsafe(query, params as never[]);
+        // The planner's own estimate reads no row.
+        if (/^(explain|select set_config)/i.test(query.trim())) continue;
+        const plan = await tx.unsafe(`explain (analyze, buffers) ${query}`, params as never[]);
+        plans.push(`-- ${query.replace(/\s+/g, " ")}\n-- parameters: ${JSON.stringify(params)}\n${plan.map((row) => row["QUERY PLAN"]).join("\n")}`);
+      }
+    });
+    return plans;
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}
+
+/** The page the REST path asks for, as the bench's consumer (a French organisation) sees it. */
+const rawPage = (where: SQL) => ({ where, sortingField: "title" as const, descending: false, preferredCountry: "FR", language: "en", offset: 0, limit: 100, fuzzy: false });
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const ms = (value: number) => value.toFixed(1);
@@ -71,6 +105,7 @@ async function main() {
   const graphQuery = searchProductsRoute.operation;
   const subgraphQuery = graphQuery.replace("bookingEngine { name displayName }", "bookingEngine { id }");
   const variablesFor = (s: string) => ({ search: s, pageNumber: 1, resultsPerPage: 100, sortingField: "title", sortingOrder: "asc", externalClientId: null });
+  const planLines: string[] = [];
   for (const [name, expression] of Object.entries(expressions)) {
     const where = and(visibleToConsumers, compileSearch(parseSearch(expression), { language: "en" }))!;
     const paths: Record<string, () => Promise<void>> = {
@@ -95,9 +130,14 @@ async function main() {
         if (errors) throw new Error(`subgraph ${JSON.stringify(errors)}`);
       },
       "raw SQL": async () => {
-        await productSearchRepository.page(database.db, { where, sortingField: "title", descending: false, preferredCountry: "FR", language: "en", offset: 0, limit: 100, fuzzy: false });
+        await productSearchRepository.page(database.db, rawPage(where));
       },
     };
+    if (values.explain && config.databaseUrl) {
+      const plans = await explainPage(config.databaseUrl, (db) => productSearchRepository.page(db, rawPage(where)));
+      planLines.push("", `EXPLAIN (ANALYZE, BUFFERS) of ${name} \`${expression}\`, each statement of the raw SQL page:`, "", "```", ...plans, "```", "");
+      console.log(plans.join("\n\n"));
+    }
     for (const concurrency of [1, 16]) {
       for (const [path, run] of Object.entries(paths)) {
         await signIn();
@@ -107,6 +147,8 @@ async function main() {
       }
     }
   }
+
+  lines.push(...planLines);
 
   if (values.export) {
     lines.push("", "| export | records | seconds | records per second |", "|---|---|---|---|");

@@ -43,6 +43,8 @@ const environmentSchema = z.object({
   SHUTDOWN_GRACE_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(1).max(3600).default(25),
   EXCHANGE_RATES_FILE: z.string().min(1).optional(),
   WORKER_LOOPS: booleanFromEnv.default("true"),
+  WORKER_JOB_CONCURRENCY: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(1).max(256).default(8),
+  WORKER_POLL_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).int().min(1).max(3600).default(5),
   ROLE: z.enum(processRoles, { errorMap: () => ({ message: `must be one of ${processRoles.join(", ")}` }) }).default("all"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PASSWORD_SETUP_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(72),
@@ -87,6 +89,14 @@ export interface Config {
   exchangeRatesFile: string | undefined;
   /** The worker runs its tasks on timers; off, they run only when asked (tests that move the clock). */
   workerLoops: boolean;
+  /** Booking jobs (supplier calls) one worker process runs at once. */
+  workerJobConcurrency: number;
+  /**
+   * How often the worker looks for due jobs and announcements on its own, in ms. Committed jobs
+   * wake it at once; the poll only catches what no notification reached (a worker that was down,
+   * a dropped LISTEN connection), so it can be slow.
+   */
+  workerPollMs: number;
   role: ProcessRole;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   passwordSetupTtlSeconds: number;
@@ -130,6 +140,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
       if (!e[name]) problems.push(`${name}: required when ROLE=edge (the address of that subgraph's /graphql)`);
     }
   }
+  // Booking reads the catalogue's facts of a product through the graph, in the flow and in supplier confirmations.
+  if ((e.ROLE === "booking" || e.ROLE === "worker") && !e.CATALOGUE_URL) {
+    problems.push(`CATALOGUE_URL: required when ROLE=${e.ROLE} (the address of the catalogue subgraph's /graphql)`);
+  }
   if (problems.length) throw new ConfigError(problems);
   const sandbox = e.ENVIRONMENT === "sandbox";
 
@@ -155,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     exchangeRatesFile: e.EXCHANGE_RATES_FILE === undefined ? undefined : path.resolve(e.EXCHANGE_RATES_FILE),
     workerLoops: e.WORKER_LOOPS,
+    workerJobConcurrency: e.WORKER_JOB_CONCURRENCY,
+    workerPollMs: e.WORKER_POLL_SECONDS * 1000,
     role: e.ROLE,
     logLevel: e.LOG_LEVEL,
     passwordSetupTtlSeconds: e.PASSWORD_SETUP_TTL_HOURS * 3600,

@@ -21,6 +21,8 @@ export const channels = {
   bookingEvents: "booking_events",
   /** Sessions revoked and accounts disabled: every process stops accepting their tokens. */
   identityEvents: "identity_events",
+  /** A booking job was written or handed back: workers look for due jobs instead of waiting for their poll. */
+  bookingJobs: "booking_jobs",
 } as const;
 
 const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;

@@ -249,6 +249,8 @@ export const products = pgTable(
     /** Every title in lower case, for typo-tolerant (trigram) matching. */
     titleText: text("title_text").generatedAlwaysAs(sql`lower(jsonb_path_query_array(title, '$.*')::text)`),
     deprecated: boolean("deprecated").notNull().default(false),
+    /** The booking flow can sell it: told by the booking subgraph through the graph (subgraphs/booking/booking-flow). */
+    bookingFlow: boolean("booking_flow").notNull().default(false),
     creationDate: utc("creation_date").notNull().defaultNow(),
     updateDate: utc("update_date").notNull().defaultNow(),
     deletedAt: utc("deleted_at"),
@@ -260,6 +262,8 @@ export const products = pgTable(
     index("products_description_document").using("gin", t.descriptionDocument),
     index("products_title_trgm").using("gin", sql`${t.titleText} gin_trgm_ops`),
     index("products_update_date").on(t.updateDate, t.id),
+    /** A country, with or without a rating range: the caller's country first in search, and expressions such as countryCode:FR AND rating:>4. */
+    index("products_country_rating").on(t.countryCode, t.rating),
   ],
 );
 
@@ -309,7 +313,8 @@ export const productTaxonomies = pgTable(
       .notNull()
       .references(() => taxonomyNodes.uuid),
   },
-  (t) => [primaryKey({ columns: [t.productId, t.nodeUuid] }), index("product_taxonomies_node").on(t.nodeUuid)],
+  // A node's products from the index alone (taxonomy:<slug> in search), without a heap read each.
+  (t) => [primaryKey({ columns: [t.productId, t.nodeUuid] }), index("product_taxonomies_node").on(t.nodeUuid, t.productId)],
 );
 
 /** Service-wide secrets (e.g. the key that signs import cursors), made once and shared by every replica. */
@@ -360,6 +365,24 @@ export const bookingSetups = pgTable("booking_setups", {
   setup: jsonb("setup").$type<Record<string, unknown>>().notNull(),
   updatedAt: utc("updated_at").notNull().defaultNow(),
 });
+
+/**
+ * Whether the booking flow can sell a product, waiting to be told to the catalogue (which shows
+ * it as onlineBookable). Written in the transaction that changes it, so a crash loses no change;
+ * the row stays until the catalogue has acknowledged the value it holds.
+ */
+export const bookingFlowAnnouncements = pgTable(
+  "booking_flow_announcements",
+  {
+    productId: integer("product_id").primaryKey(),
+    bookable: boolean("bookable").notNull(),
+    changedAt: utc("changed_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    retryAt: utc("retry_at").notNull(),
+    lastError: text("last_error"),
+  },
+  (t) => [index("booking_flow_announcements_due").on(t.retryAt)],
+);
 
 /**
  * Places of one slot. `taken` counts places held by ON_HOLD, PENDING_CONFIRM and CONFIRMED

@@ -322,14 +322,64 @@ export function checkEdgeOperation(
   schema: GraphQLSchema,
   request: { query: string; variables?: Record<string, unknown>; operationName?: string },
   disclosure: { introspection: boolean; suggestions: boolean },
+  /** Documents already parsed and validated against this schema and disclosure, by their text. */
+  validated?: ValidatedDocuments,
 ): { document: DocumentNode } | { errors: GraphQLError[] } {
   // Over HTTP the body parser has bounded this already; a WebSocket message comes here directly.
   if (nestsDeeperThan(request.variables)) {
     return { errors: [new GraphQLError(`The variables nest deeper than ${MAX_JSON_DEPTH} levels`, { extensions: { code: "BAD_USER_INPUT" } })] };
   }
+  let document = validated?.get(request.query);
+  if (!document) {
+    const checked = parseAndValidate(schema, request.query, disclosure);
+    if ("errors" in checked) return checked;
+    document = checked.document;
+    validated?.set(request.query, document);
+  }
+  try {
+    checkOperationText(document, request.variables);
+    checkOperationCost("edge", schema, document, request.variables, request.operationName);
+  } catch (error) {
+    if (error instanceof GraphQLError) return { errors: [error] };
+    throw error;
+  }
+  return { document };
+}
+
+/**
+ * Parsed and validated documents by their text, the oldest forgotten beyond `capacity`. A
+ * document is never changed once parsed, so every operation with the same text (100,000
+ * subscribers of one client's subscription) shares one, instead of each holding its own tree
+ * with every token's location.
+ */
+export class ValidatedDocuments {
+  private readonly documents = new Map<string, DocumentNode>();
+
+  /** At most `capacity` documents of at most `maxLength` characters each: the cache stays small whatever clients send. */
+  constructor(
+    private readonly capacity = 1000,
+    private readonly maxLength = 10_000,
+  ) {}
+
+  get(query: string): DocumentNode | undefined {
+    return this.documents.get(query);
+  }
+
+  set(query: string, document: DocumentNode): void {
+    if (query.length > this.maxLength) return;
+    if (this.documents.size >= this.capacity) this.documents.delete(this.documents.keys().next().value!);
+    this.documents.set(query, document);
+  }
+}
+
+function parseAndValidate(
+  schema: GraphQLSchema,
+  query: string,
+  disclosure: { introspection: boolean; suggestions: boolean },
+): { document: DocumentNode } | { errors: GraphQLError[] } {
   let document: DocumentNode;
   try {
-    document = parse(request.query, parseOptionsFor("edge"));
+    document = parse(query, parseOptionsFor("edge"));
   } catch (error) {
     const message = error instanceof GraphQLError ? error.message : "The operation could not be parsed";
     return { errors: [new GraphQLError(message, { extensions: { code: "GRAPHQL_PARSE_FAILED" } })] };
@@ -346,13 +396,6 @@ export function checkEdgeOperation(
           }),
       ),
     };
-  }
-  try {
-    checkOperationText(document, request.variables);
-    checkOperationCost("edge", schema, document, request.variables, request.operationName);
-  } catch (error) {
-    if (error instanceof GraphQLError) return { errors: [error] };
-    throw error;
   }
   return { document };
 }

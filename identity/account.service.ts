@@ -3,7 +3,9 @@ import type { Clock } from "../core/clock.js";
 import { isRole, organisationRoles, type Role } from "../core/roles.js";
 import type { Database } from "../drizzle/database.js";
 import { channels } from "../drizzle/events.js";
-import { accountRepository as repo, type AccountRow, type OrganisationRow } from "./account.repository.js";
+import { bookingEngineRepository } from "../subgraphs/catalogue/booking-engine/booking-engine.repository.js";
+import { organisationRepository, type OrganisationRow } from "../subgraphs/catalogue/organisation/organisation.repository.js";
+import { accountRepository as repo, type AccountRow } from "./account.repository.js";
 import { hashPassword, passwordProblem } from "./passwords.js";
 import { publishRevocation } from "./session-revocations.js";
 import { newSecret, secretHash } from "./tokens.js";
@@ -93,10 +95,10 @@ export class AccountService {
       }
       let organisation: OrganisationRow | undefined;
       if (input.organisation) {
-        organisation = await repo.organisationByName(tx, input.organisation);
+        organisation = await organisationRepository.byName(tx, input.organisation);
         let engineId: number | null = null;
         if (input.bookingEngine) {
-          const { engine, created } = await repo.ensureBookingEngine(tx, input.bookingEngine);
+          const { engine, created } = await bookingEngineRepository.ensure(tx, input.bookingEngine);
           engineId = engine.id;
           if (created) {
             await this.database.events.publish(tx, channels.bookingEvents, {
@@ -118,7 +120,7 @@ export class AccountService {
           if (!country || !model) {
             throw new AccountError("INVALID_INPUT", `organisation ${input.organisation} is new: --country and --model are required to create it`);
           }
-          organisation = await repo.insertOrganisation(tx, {
+          organisation = await organisationRepository.insert(tx, {
             name: input.organisation,
             countryCode: country,
             commercialModel: model,
@@ -141,7 +143,10 @@ export class AccountService {
   }
 
   async listAccounts() {
-    return repo.list(this.database.db);
+    const accounts = await repo.list(this.database.db);
+    const ids = [...new Set(accounts.flatMap((account) => (account.organisationId === null ? [] : [account.organisationId])))];
+    const organisations = new Map((await organisationRepository.byIds(this.database.db, ids)).map((row) => [row.id, row]));
+    return accounts.map((account) => ({ account, organisation: account.organisationId === null ? null : (organisations.get(account.organisationId) ?? null) }));
   }
 
   async disableAccount(username: string): Promise<AccountRow> {
@@ -161,9 +166,9 @@ export class AccountService {
 
   /** Turns the trackingId feature (spec 3, product read) on or off for an organisation. */
   async setTrackingIds(organisationName: string, enabled: boolean): Promise<OrganisationRow> {
-    const organisation = await repo.organisationByName(this.database.db, organisationName);
+    const organisation = await organisationRepository.byName(this.database.db, organisationName);
     if (!organisation) throw new AccountError("NOT_FOUND", `no organisation named ${organisationName}`);
-    return repo.updateOrganisation(this.database.db, organisation.id, { trackingIdsEnabled: enabled });
+    return organisationRepository.update(this.database.db, organisation.id, { trackingIdsEnabled: enabled });
   }
 
   /** A fresh link for an account that lost or never used its first one. */

@@ -72,6 +72,15 @@ export class SessionRevocations {
     if (!known) for (const listener of this.listeners) listener(revocation);
   }
 
+  /**
+   * Whether the account behind a verified token is still in the account store. Rows leave it only
+   * by database administration (no event), so this is asked when a rule needs it, not tracked.
+   */
+  async accountExists(accountId: string): Promise<boolean> {
+    const [row] = await this.database.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
+    return row !== undefined;
+  }
+
   private async reload(): Promise<void> {
     const now = this.clock.now();
     const revoked = await this.database.db

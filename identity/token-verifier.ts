@@ -38,6 +38,15 @@ export class TokenVerifier {
     private readonly revocations?: SessionRevocations,
   ) {}
 
+  get environment(): "sandbox" | "production" {
+    return this.settings.environment;
+  }
+
+  /** For the one contract rule that tells a removed account apart (ACCOUNT_NOT_FOUND): subgraphs ask identity, not its tables. */
+  accountExists(accountId: string): Promise<boolean> {
+    return this.revocations ? this.revocations.accountExists(accountId) : Promise.resolve(true);
+  }
+
   async verify(token: string): Promise<Caller> {
     let payload: AccessTokenClaims;
     try {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { inProcessServiceGraphs, remoteServiceGraphs, type ServiceGraphs } from "../subgraphs/common/service-graph.js";
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import type { Clock } from "../core/clock.js";
 import type { Config } from "../core/config.js";
@@ -42,6 +43,10 @@ export interface Edge {
   app: FastifyInstance;
   graph: EdgeGraph;
   subgraphs: Partial<Record<SubgraphName, RunningSubgraph>>;
+  /** Service-to-service calls on the subgraphs this edge reaches (the worker of the same process uses them). */
+  graphs: ServiceGraphs;
+  /** The engine serving graphql-ws subscriptions (its `stats` say how many this process holds). */
+  subscriptions: SubscriptionEngine;
   close(): Promise<void>;
 }
 
@@ -68,7 +73,9 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
   const composed = await composeGraph();
   const subgraphs: Partial<Record<SubgraphName, RunningSubgraph>> = {};
   let targets: SubgraphTargets;
+  let graphs: ServiceGraphs;
   if (deps.mode === "in-process") {
+    graphs = inProcessServiceGraphs((name) => subgraphs[name]);
     // Called in process only, never mounted on HTTP: a subgraph resolves entity references
     // (`_entities`) without the graph's read rules, so it must not be reachable from outside.
     for (const name of subgraphNames) {
@@ -80,12 +87,14 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
         publicUrl: () => deps.config.publicUrl,
         disclosure: config.graphql,
         schema: composed.subgraphs[name].schema,
+        graphs,
       });
     }
     targets = { kind: "in-process", subgraphs: subgraphs as Record<SubgraphName, RunningSubgraph> };
   } else {
     const credential = await GatewayCredential.load(database.db, deps.clock);
     targets = { kind: "remote", urls: config.subgraphUrls as Record<SubgraphName, string>, credential };
+    graphs = remoteServiceGraphs(() => config.subgraphUrls, credential);
   }
   graph = await startEdgeGraph({ supergraphSdl: composed.supergraphSdl, targets, logger, disclosure: config.graphql });
   const edgeGraph = graph;
@@ -124,11 +133,12 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
     if (revoked) throw new Error(revoked);
     return identity.tokens.delegatedAccessToken(caller);
   };
+  const subscriptions = new SubscriptionEngine({ graph: edgeGraph, events: database.events, subscriptions: edgeSubscriptions, delegatedToken, logger });
   const ws = attachGraphqlWs({
     httpServer: app.server,
     path: GRAPHQL_PATH,
     graph: edgeGraph,
-    engine: new SubscriptionEngine({ graph: edgeGraph, events: database.events, subscriptions: edgeSubscriptions, delegatedToken, logger }),
+    engine: subscriptions,
     verifier: identity.verifier,
     revocations: identity.revocations,
     clock: deps.clock,
@@ -142,6 +152,8 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
     app,
     graph: edgeGraph,
     subgraphs,
+    graphs,
+    subscriptions,
     close: async () => {
       // Both drain at once: HTTP answers what is in flight (and 503 to anything new on an open
       // connection); the sockets close once their running operations answered. The graph serves

@@ -9,6 +9,8 @@ import { seedDemoCatalogue } from "../drizzle/seed/catalogue.js";
 import { seedDemo, type SeededAccount } from "../drizzle/seed/demo.js";
 import { createIdentity, type Identity } from "../identity/identity.js";
 import { taxonomyRepository } from "../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
+import { GatewayCredential } from "../gateway/gateway-credential.js";
+import { remoteServiceGraphs } from "../subgraphs/common/service-graph.js";
 import { buildEdge, type Edge } from "./edge.js";
 import { createHttpApp } from "./http-app.js";
 import { buildSubgraphApp } from "./subgraph-app.js";
@@ -138,7 +140,19 @@ export async function createService(config: Config, options: ServiceOptions = {}
     app = subgraph.app;
     closeApp = subgraph.close;
   }
-  if (config.role === "all" || config.role === "worker") worker = startWorker({ database, logger, clock, loops: config.workerLoops, signIn: config.signIn });
+  if (config.role === "all" || config.role === "worker") {
+    const graphs = edge?.graphs ?? remoteServiceGraphs(() => config.subgraphUrls, await GatewayCredential.load(database.db, clock));
+    worker = startWorker({
+      database,
+      logger,
+      clock,
+      loops: config.workerLoops,
+      jobConcurrency: config.workerJobConcurrency,
+      pollIntervalMs: config.workerPollMs,
+      signIn: config.signIn,
+      graphs,
+    });
+  }
 
   const service: Service = {
     config,

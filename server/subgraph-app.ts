@@ -4,7 +4,8 @@ import type { Clock } from "../core/clock.js";
 import type { Config } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import type { Database } from "../drizzle/database.js";
-import { GATEWAY_CREDENTIAL_HEADER, GatewayCredential } from "../gateway/gateway-credential.js";
+import { GATEWAY_CREDENTIAL_HEADER, GatewayCredential, SERVICE_CREDENTIAL_HEADER, type GraphService } from "../gateway/gateway-credential.js";
+import { remoteServiceGraphs } from "../subgraphs/common/service-graph.js";
 import type { Identity } from "../identity/identity.js";
 import { bearerToken } from "../identity/token-verifier.js";
 import { RestError } from "../rest-compat/error-body.js";
@@ -14,14 +15,16 @@ import { createHttpApp } from "./http-app.js";
 
 /**
  * One subgraph run as its own role: its Apollo Server at /graphql, plus health endpoints. It
- * answers only the gateway (a signed credential on every request): entity references
- * (`_entities`) resolve by key without the read rules of the root fields, so a caller reaching a
- * subgraph directly could read what the graph refuses it.
+ * answers only the gateway (a signed credential on every request) and other subgraphs' service
+ * code (a service credential, keyed the same way): entity references (`_entities`) resolve by key
+ * without the read rules of the root fields, so a caller reaching a subgraph directly could read
+ * what the graph refuses it.
  */
 export async function buildSubgraphApp(
   name: SubgraphName,
   deps: { config: Config; database: Database; identity: Identity; logger: Logger; clock: Clock },
 ) {
+  const credential = await GatewayCredential.load(deps.database.db, deps.clock);
   const subgraph = await startSubgraph(subgraphDefinitions[name], {
     database: deps.database,
     verifier: deps.identity.verifier,
@@ -29,8 +32,8 @@ export async function buildSubgraphApp(
     clock: deps.clock,
     publicUrl: () => deps.config.publicUrl,
     disclosure: deps.config.graphql,
+    graphs: remoteServiceGraphs(() => deps.config.subgraphUrls, credential),
   });
-  const credential = await GatewayCredential.load(deps.database.db, deps.clock);
   const app: FastifyInstance = await createHttpApp({
     logger: deps.logger,
     trustProxy: deps.config.trustProxy,
@@ -39,14 +42,25 @@ export async function buildSubgraphApp(
       return true;
     },
   });
+  // Who signed each request: the gateway for a caller, or another subgraph's service code in its own name.
+  const services = new WeakMap<object, GraphService>();
   app.addHook("onRequest", async (request) => {
     if (request.routeOptions.config?.public) return;
+    const serviceHeader = request.headers[SERVICE_CREDENTIAL_HEADER];
+    const service = credential.verifyService(typeof serviceHeader === "string" ? serviceHeader : undefined);
+    if (service) {
+      services.set(request, service);
+      return;
+    }
     const header = request.headers[GATEWAY_CREDENTIAL_HEADER];
     if (!credential.verify(typeof header === "string" ? header : undefined, bearerToken(request.headers.authorization))) {
       throw new RestError(403, "FORBIDDEN", "This subgraph answers only the gateway");
     }
   });
-  mountApollo(app, "/graphql", subgraph.server, (request) => subgraph.createContext(request.headers));
+  mountApollo(app, "/graphql", subgraph.server, async (request) => {
+    const service = services.get(request);
+    return service ? subgraph.createServiceContext(service) : subgraph.createContext(request.headers);
+  });
   return {
     app,
     close: async () => {

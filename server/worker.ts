@@ -1,14 +1,18 @@
+import { AsyncResource } from "node:async_hooks";
 import { lt } from "drizzle-orm";
 import type { Clock } from "../core/clock.js";
 import type { Logger } from "../core/logger.js";
 import type { Database } from "../drizzle/database.js";
+import { channels } from "../drizzle/events.js";
 import { passwordSetupTokens } from "../drizzle/schema.js";
 import { refreshTokenRepository } from "../identity/refresh-token.repository.js";
 import { SignInThrottle, type SignInThrottleSettings } from "../identity/sign-in-throttle.js";
-import { expireHolds, redactAnswers, runDueBookingJobs } from "../subgraphs/booking/jobs/booking-jobs.js";
+import type { ServiceGraphs } from "../subgraphs/common/service-graph.js";
+import { announceBookingFlows, nextBookingFlowAnnouncementDue } from "../subgraphs/booking/booking-flow/booking-flow-announcements.js";
+import { BookingJobPool, expireHolds, redactAnswers } from "../subgraphs/booking/jobs/booking-jobs.js";
 
 export interface Worker {
-  /** Runs every task once now; the loops call these on their intervals. */
+  /** Runs every task once now (due booking jobs to the end); the loops call these on their own. */
   runOnce(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -20,17 +24,28 @@ export interface WorkerOptions {
   database: Database;
   logger: Logger;
   clock: Clock;
-  /** How often due booking jobs (supplier confirmations) are looked for. */
-  jobIntervalMs?: number;
+  /**
+   * How often due booking jobs and booking flow announcements are looked for without being told.
+   * A committed job wakes the worker at once, and a job or announcement not yet due sets a timer,
+   * so this only catches what no notification reached (the worker was down, LISTEN dropped).
+   */
+  pollIntervalMs?: number;
+  /** Booking jobs (supplier calls) run at once. */
+  jobConcurrency?: number;
   /** How often holds expire and answers are redacted. */
   bookingHousekeepingIntervalMs?: number;
   /** How often expired credentials are removed. */
   credentialIntervalMs?: number;
-  /** False: no timers; tasks run only through runOnce (tests that move the clock). */
+  /** False: no timers and no listening; tasks run only through runOnce (tests that move the clock). */
   loops?: boolean;
   /** Failed sign-ins older than this window no longer count and are removed. */
   signIn: SignInThrottleSettings;
+  /** Supplier confirmations read the catalogue's facts of a product through the graph. */
+  graphs: ServiceGraphs;
 }
+
+export const DEFAULT_WORKER_POLL_MS = 5000;
+export const DEFAULT_JOB_CONCURRENCY = 8;
 
 /**
  * Background work: supplier confirmations, hold expiry and answer redaction, and credential
@@ -40,7 +55,9 @@ export interface WorkerOptions {
 export function startWorker(options: WorkerOptions): Worker {
   const logger = options.logger.child({ role: "worker" });
   const stopping = new AbortController();
-  const deps = { database: options.database, logger, now: () => options.clock.now(), stopping: stopping.signal };
+  const deps = { database: options.database, logger, now: () => options.clock.now(), stopping: stopping.signal, graphs: options.graphs };
+  const loopsOn = options.loops !== false;
+  const pollMs = options.pollIntervalMs ?? DEFAULT_WORKER_POLL_MS;
 
   const removeCredentials = async () => {
     const now = options.clock.now();
@@ -57,45 +74,111 @@ export function startWorker(options: WorkerOptions): Worker {
     const redacted = await redactAnswers(deps);
     if (expired || redacted) logger.info({ expired, redacted }, "booking housekeeping");
   };
-  const jobs = async () => {
-    await runDueBookingJobs(deps);
+
+  const jobAlarm = alarm(() => jobs.wake(), pollMs, options.clock);
+  const jobs = new BookingJobPool(deps, {
+    concurrency: options.jobConcurrency ?? DEFAULT_JOB_CONCURRENCY,
+    wakeAt: loopsOn ? (at) => jobAlarm.at(at) : undefined,
+  });
+  const announcementAlarm = alarm(() => bookingFlows.tick(), pollMs, options.clock);
+  const announce = async () => {
+    await announceBookingFlows(deps);
+    if (loopsOn) {
+      const next = await nextBookingFlowAnnouncementDue(options.database.db);
+      if (next) announcementAlarm.at(next);
+    }
   };
 
-  const loops = options.loops === false ? [] : [
-    loop("booking jobs", jobs, options.jobIntervalMs ?? 500, logger),
-    loop("booking housekeeping", bookingHousekeeping, options.bookingHousekeepingIntervalMs ?? 30_000, logger),
-    loop("credentials", removeCredentials, options.credentialIntervalMs ?? 10 * 60 * 1000, logger),
-  ];
+  const timers: { stop(): Promise<void> }[] = [];
+  const bookingFlows = loop("booking flow announcements", announce, pollMs, logger, loopsOn);
+  let stopListening: Promise<() => Promise<void>> | undefined;
+  if (loopsOn) {
+    // Listening first, then the first pass: a job committed in between is seen by one or the other.
+    // Bound to the worker's own async context: the jobs a notification starts are the worker's
+    // work, not that of whatever connection delivered it (logs and the bench attribute by it).
+    stopListening = options.database.events.subscribe(channels.bookingJobs, AsyncResource.bind(() => jobs.wake()));
+    stopListening
+      .catch((error: unknown) => logger.error({ err: error }, "listening for booking jobs failed; they run on the poll"))
+      .finally(() => jobs.wake());
+    const poll = setInterval(() => jobs.wake(), pollMs);
+    poll.unref();
+    timers.push(
+      { stop: async () => clearInterval(poll) },
+      bookingFlows,
+      loop("booking housekeeping", bookingHousekeeping, options.bookingHousekeepingIntervalMs ?? 30_000, logger),
+      loop("credentials", removeCredentials, options.credentialIntervalMs ?? 10 * 60 * 1000, logger),
+    );
+  }
   return {
     async runOnce() {
       await removeCredentials();
       await bookingHousekeeping();
-      await jobs();
+      await jobs.drain();
+      await announce();
     },
-    /** Takes no new job and waits for the one running (a supplier call, then its transaction). */
+    /**
+     * Takes no new job; waits for the ones begun (a supplier call, then its transaction) and
+     * hands back any claimed but not begun.
+     */
     stop: async () => {
       stopping.abort();
-      await Promise.all(loops.map((l) => l.stop()));
+      const unlisten = await stopListening?.catch(() => undefined);
+      await unlisten?.();
+      await Promise.all([jobs.settled(), ...timers.map((t) => t.stop())]);
+      // After the last job and pass: either may have asked for a later wake-up.
+      jobAlarm.clear();
+      announcementAlarm.clear();
     },
   };
 }
 
-/** Runs a task on an interval, never two runs of it at once. */
-function loop(name: string, task: () => Promise<void>, intervalMs: number, logger: Logger) {
+/**
+ * One timer set to the earliest time asked for. Times beyond the poll interval are left to the
+ * poll, which comes first; the callback looks again and asks for the next time itself.
+ */
+function alarm(fire: () => void, pollMs: number, clock: Clock) {
+  let timer: NodeJS.Timeout | undefined;
+  let due = Infinity;
+  const clear = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    due = Infinity;
+  };
+  return {
+    at(when: Date) {
+      const at = when.getTime();
+      const delay = at - clock.now().getTime();
+      if (delay > pollMs || at >= due) return;
+      clear();
+      due = at;
+      timer = setTimeout(() => {
+        timer = undefined;
+        due = Infinity;
+        fire();
+      }, Math.max(0, delay));
+      timer.unref();
+    },
+    clear,
+  };
+}
+
+/** Runs a task on an interval (and when ticked), never two runs of it at once. */
+function loop(name: string, task: () => Promise<void>, intervalMs: number, logger: Logger, enabled = true) {
   let running: Promise<void> | undefined;
   let stopped = false;
   const tick = () => {
-    if (running || stopped) return;
+    if (running || stopped || !enabled) return;
     running = task()
       .catch((error) => logger.error({ err: error, task: name }, "worker task failed"))
       .finally(() => {
         running = undefined;
       });
   };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
+  const timer = enabled ? setInterval(tick, intervalMs) : undefined;
+  timer?.unref();
   tick();
   return {
+    tick,
     stop: async () => {
       stopped = true;
       clearInterval(timer);

@@ -202,7 +202,11 @@ export async function seedDemoCatalogue(database: Database, now: Date): Promise<
       }
       const ids = await insertProducts(tx, supplier, requests, now);
       const setupRows = ids.flatMap((productId, i) => (setups[i] ? [{ productId, setup: setups[i], updatedAt: now }] : []));
-      if (setupRows.length) await tx.insert(bookingSetups).values(setupRows);
+      if (setupRows.length) {
+        // Seeded as both subgraphs would leave them once booking had told the catalogue of each setup.
+        await tx.insert(bookingSetups).values(setupRows);
+        await tx.update(products).set({ bookingFlow: true }).where(inArray(products.id, setupRows.map((row) => row.productId)));
+      }
       count += ids.length;
     }
   });

@@ -1,7 +1,7 @@
 import "reflect-metadata";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../../core/config.js";
-import { accountRepository } from "../../identity/account.repository.js";
+import { bookingEngineRepository } from "../../subgraphs/catalogue/booking-engine/booking-engine.repository.js";
 import { supplierValues } from "../../subgraphs/catalogue/supplier/supplier.rules.js";
 import { taxonomyRepository } from "../../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
 import { openDatabase } from "../database.js";
@@ -46,7 +46,7 @@ async function main() {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await taxonomyRepository.ensureSeed(database.db);
-    const { engine } = await accountRepository.ensureBookingEngine(database.db, values.engine!);
+    const { engine } = await bookingEngineRepository.ensure(database.db, values.engine!);
     const random = randomSource(Number(values.seed));
     const runId = Date.now().toString(36).toUpperCase();
     const started = Date.now();

@@ -2229,6 +2229,8 @@ export interface paths {
                             pageNumber?: number;
                             resultsPerPage?: number;
                             totalResults?: number;
+                            /** @description Extension: totalResults is an estimate, because more than 1,000 products matched (the most that are counted exactly) */
+                            totalResultsEstimated?: boolean;
                             items?: ({
                                 id?: number;
                                 externalId?: string;
@@ -2369,6 +2371,8 @@ export interface paths {
                             pageNumber?: number;
                             resultsPerPage?: number;
                             totalResults?: number;
+                            /** @description Extension: totalResults is an estimate, because more than 1,000 products matched (the most that are counted exactly) */
+                            totalResultsEstimated?: boolean;
                             items?: {
                                 /** @description Consumer product record (spec 3); texts in the Accept-Language language; unset fields absent */
                                 product?: {

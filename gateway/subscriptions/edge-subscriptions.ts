@@ -17,8 +17,11 @@ export interface EdgeSubscription {
   channel: string;
   /** Throws a GraphQLError when the caller may not subscribe with these arguments. */
   authorize(caller: Caller, args: Record<string, unknown>): void;
-  /** The entity id this event is about, when this subscriber should receive it. */
-  match(event: Record<string, unknown>, args: Record<string, unknown>): string | number | undefined;
+  /**
+   * The id of the entity this event is about, when the field streams such events; undefined
+   * otherwise. With an entity argument, the event goes to the subscribers of that entity only.
+   */
+  match(event: Record<string, unknown>): string | number | undefined;
   entityQuery: { field: string; idType: string };
   /**
    * The argument naming one entity: before listening, the entity is read through the gateway
@@ -75,8 +78,8 @@ export const edgeSubscriptions: EdgeSubscription[] = [
     },
     entityArgument: "bookingId",
     stateFields: ["status"],
-    match(event, args) {
-      return event.type === "booking.status" && event.bookingId === args.bookingId ? (args.bookingId as string) : undefined;
+    match(event) {
+      return event.type === "booking.status" && typeof event.bookingId === "string" ? event.bookingId : undefined;
     },
     entityQuery: { field: "booking", idType: "String!" },
     isFinal: (state) => FINAL_BOOKING_STATUSES.includes(String(state.status)),

@@ -11,7 +11,7 @@ import type { Logger } from "../../core/logger.js";
 import type { SessionRevocations } from "../../identity/session-revocations.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "../../identity/token-verifier.js";
 import type { EdgeGraph, SchemaDisclosure } from "../gateway.js";
-import { checkEdgeOperation } from "../operation-limits.js";
+import { checkEdgeOperation, ValidatedDocuments } from "../operation-limits.js";
 import { rateLimited, type AccountRateLimiter } from "../../server/rate-limit.js";
 import { toGraphQLError, type SubscriptionEngine } from "./subscription-engine.js";
 
@@ -56,6 +56,7 @@ export function attachGraphqlWs(options: {
   const inFlight = new Set<Promise<unknown>>();
   const { graph, engine, verifier, logger } = options;
   const schema = graph.clientSchema;
+  const validated = new ValidatedDocuments();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const { pathname } = new URL(request.url ?? "/", "http://local");
@@ -139,7 +140,7 @@ export function attachGraphqlWs(options: {
         const caller = state.caller;
         const decision = caller && options.rateLimiter?.take(caller.accountId);
         if (decision && !decision.allowed) return [new GraphQLError(rateLimited(decision).message, { extensions: { code: "TOO_MANY_REQUESTS" } })];
-        const checked = checkEdgeOperation(schema, { ...payload, operationName: payload.operationName ?? undefined, variables: payload.variables ?? undefined }, options.disclosure);
+        const checked = checkEdgeOperation(schema, { ...payload, operationName: payload.operationName ?? undefined, variables: payload.variables ?? undefined }, options.disclosure, validated);
         if ("errors" in checked) return checked.errors;
         return {
           schema,

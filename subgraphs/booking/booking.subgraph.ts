@@ -1,26 +1,17 @@
 import type { GraphQLSchema } from "graphql";
-import { notFound } from "../../core/errors.js";
 import { buildFederatedSchema } from "../common/build-subgraph.js";
 import { AvailabilityResolver } from "./availability/availability.resolver.js";
 import { BookingResolver } from "./booking/booking.resolver.js";
 import { bookingService } from "./booking/booking.service.js";
 import { BookingReportTerms, BookingReportTermsResolver, reportedBooking } from "./booking-report/booking-report-terms.js";
-import { BookingEngineResolver } from "./booking-engine/booking-engine.resolver.js";
 import { BookingSetupResolver } from "./booking-setup/booking-setup.resolver.js";
 import type { BookingContext } from "./loaders.js";
 
 export { bookingLoaders } from "./loaders.js";
 
-/** The booking subgraph: booking engines, booking setups and the booking flow (spec 2), and the terms of reported bookings. */
+/** The booking subgraph: booking setups and the booking flow (spec 2), and the terms of reported bookings. */
 export function buildBookingSchema(): Promise<GraphQLSchema> {
-  return buildFederatedSchema([BookingEngineResolver, BookingSetupResolver, AvailabilityResolver, BookingResolver, BookingReportTermsResolver], {
-    BookingEngine: {
-      async __resolveReference(reference: { id: number }, ctx: BookingContext) {
-        const row = await ctx.loaders.bookingEngine.load(reference.id);
-        if (!row) throw notFound(`Booking engine ${reference.id} not found`);
-        return row;
-      },
-    },
+  return buildFederatedSchema([BookingSetupResolver, AvailabilityResolver, BookingResolver, BookingReportTermsResolver], {
     Booking: {
       // Entity references (subscription messages) follow the same rules as the booking query.
       __resolveReference(reference: { id: string }, ctx: BookingContext) {

@@ -1,22 +1,31 @@
 import DataLoader from "dataloader";
 import type { Database } from "../../drizzle/database.js";
-import type { SubgraphContext } from "../common/context.js";
+import type { Caller } from "../../core/caller.js";
+import type { LoaderDeps, SubgraphContext } from "../common/context.js";
+import { announceBookingFlows } from "./booking-flow/booking-flow-announcements.js";
+import { catalogueFacts, type CatalogueFacts } from "./catalogue-facts.js";
 import { byKey } from "../common/loaders.js";
 import { bookingRepository, type BookingRow } from "./booking/booking.repository.js";
-import { bookingEngineRepository, type BookingEngineRow } from "./booking-engine/booking-engine.repository.js";
 
 export interface BookingLoaders {
-  bookingEngine: DataLoader<number, BookingEngineRow | undefined>;
+  /** What the catalogue knows of products and organisations, asked through the graph. */
+  catalogue: CatalogueFacts;
+  /** Tells the catalogue, after commit, the booking flow changes this request made. */
+  announceBookingFlows: (productIds: number[]) => Promise<void>;
   booking: DataLoader<string, BookingRow | undefined>;
 }
 
 export type BookingContext = SubgraphContext<BookingLoaders>;
 
-export function bookingLoaders(database: Database): BookingLoaders {
+export function bookingLoaders(database: Database, _caller: Caller, deps: LoaderDeps): BookingLoaders {
   return {
-    bookingEngine: new DataLoader(async (ids) =>
-      byKey(ids, await bookingEngineRepository.byIds(database.db, ids), (row) => row.id),
-    ),
+    catalogue: catalogueFacts(deps.graphs("booking")),
+    announceBookingFlows: async (productIds) => {
+      // The worker tells whatever this could not: the change is already committed.
+      await announceBookingFlows({ database, graphs: deps.graphs, logger: deps.logger, now: () => deps.clock.now() }, productIds).catch((error: unknown) =>
+        deps.logger.warn({ err: error, productIds }, "could not tell the catalogue about a booking flow change now; the worker will"),
+      );
+    },
     booking: new DataLoader(async (ids) => byKey(ids, await bookingRepository.byIds(database.db, ids), (row) => row.id)),
   };
 }

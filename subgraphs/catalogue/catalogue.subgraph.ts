@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from "graphql";
 import { notFound } from "../../core/errors.js";
 import { buildFederatedSchema } from "../common/build-subgraph.js";
+import { BookingEngineResolver } from "./booking-engine/booking-engine.resolver.js";
 import { LocalizedTextResolver } from "./language/localized-text.js";
 import type { CatalogueContext } from "./loaders.js";
 import { OrganisationResolver } from "./organisation/organisation.resolver.js";
@@ -16,14 +17,20 @@ import { toSupplier } from "./supplier/supplier.service.js";
 
 export { catalogueLoaders } from "./loaders.js";
 
-/** The catalogue subgraph: organisations, suppliers, products and their taxonomy. */
+/** The catalogue subgraph: organisations, booking engines, suppliers, products and their taxonomy. */
 export function buildCatalogueSchema(): Promise<GraphQLSchema> {
-  return buildFederatedSchema([OrganisationResolver, SupplierResolver, ProductResolver, CatalogueConsumerResolver, ProductChangesResolver, ActivityImportResolver, RecommendationResolver, LocalizedTextResolver], {
+  return buildFederatedSchema([OrganisationResolver, BookingEngineResolver, SupplierResolver, ProductResolver, CatalogueConsumerResolver, ProductChangesResolver, ActivityImportResolver, RecommendationResolver, LocalizedTextResolver], {
     Organisation: {
       async __resolveReference(reference: { id: number }, ctx: CatalogueContext) {
         const row = await ctx.loaders.organisation.load(reference.id);
         if (!row) throw notFound(`Organisation ${reference.id} not found`);
         return toOrganisation(row);
+      },
+    },
+    BookingEngine: {
+      async __resolveReference(reference: { id: number }, ctx: CatalogueContext) {
+        if (!(await ctx.loaders.bookingEngine.load(reference.id))) throw notFound(`Booking engine ${reference.id} not found`);
+        return { id: reference.id };
       },
     },
     Supplier: {
@@ -38,7 +45,7 @@ export function buildCatalogueSchema(): Promise<GraphQLSchema> {
       async __resolveReference(reference: { id: number }, ctx: CatalogueContext) {
         const row = await ctx.loaders.anyProduct.load(reference.id);
         if (!row) throw notFound(`Product ${reference.id} not found`);
-        return toProduct(row, await ctx.loaders.bookingEngine.load(row.bookingEngineId));
+        return toProduct(row);
       },
     },
   });

@@ -2,7 +2,8 @@ import DataLoader from "dataloader";
 import type { Caller } from "../../core/caller.js";
 import type { Database } from "../../drizzle/database.js";
 import { trackingIdRepository } from "./product/tracking-id.repository.js";
-import { accountRepository, type AccountRow, type BookingEngineRow, type OrganisationRow } from "../../identity/account.repository.js";
+import { bookingEngineRepository, type BookingEngineRow } from "./booking-engine/booking-engine.repository.js";
+import { organisationRepository, type OrganisationRow } from "./organisation/organisation.repository.js";
 import type { SubgraphContext } from "../common/context.js";
 import { byKey } from "../common/loaders.js";
 import { productRepository, type ProductRow } from "./product/product.repository.js";
@@ -11,7 +12,6 @@ import { taxonomyRepository, type TaxonomyNodeRow } from "./taxonomy/taxonomy.re
 
 export interface CatalogueLoaders {
   organisation: DataLoader<number, OrganisationRow | undefined>;
-  account: DataLoader<string, AccountRow | undefined>;
   bookingEngine: DataLoader<number, BookingEngineRow | undefined>;
   /** Live (not deleted) suppliers by id. */
   supplier: DataLoader<number, SupplierRow | undefined>;
@@ -35,7 +35,7 @@ export type CatalogueContext = SubgraphContext<CatalogueLoaders>;
 /** One set per request: every entity fetch of a request is batched, and nothing is cached across callers. */
 export function catalogueLoaders(database: Database, caller: Caller): CatalogueLoaders {
   const db = database.db;
-  const organisation = new DataLoader<number, OrganisationRow | undefined>(async (ids) => byKey(ids, await accountRepository.organisationsByIds(db, ids), (row) => row.id));
+  const organisation = new DataLoader<number, OrganisationRow | undefined>(async (ids) => byKey(ids, await organisationRepository.byIds(db, ids), (row) => row.id));
   return {
     trackingId: new DataLoader(async (productIds) => {
       const own = caller.organisationId === null ? undefined : await organisation.load(caller.organisationId);
@@ -43,8 +43,7 @@ export function catalogueLoaders(database: Database, caller: Caller): CatalogueL
       return trackingIdRepository.issue(db, productIds, own.id);
     }),
     organisation,
-    account: new DataLoader(async (ids) => byKey(ids, await accountRepository.byIds(db, ids), (row) => row.id)),
-    bookingEngine: new DataLoader(async (ids) => byKey(ids, await accountRepository.bookingEnginesByIds(db, ids), (row) => row.id)),
+    bookingEngine: new DataLoader(async (ids) => byKey(ids, await bookingEngineRepository.byIds(db, ids), (row) => row.id)),
     supplier: new DataLoader(async (ids) => byKey(ids, await supplierRepository.liveByIds(db, ids), (row) => row.id)),
     anySupplier: new DataLoader(async (ids) => byKey(ids, await supplierRepository.byIds(db, ids), (row) => row.id)),
     product: new DataLoader(async (ids) => byKey(ids, await productRepository.liveByIds(db, ids), (row) => row.id)),

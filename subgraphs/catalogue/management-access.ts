@@ -1,7 +1,7 @@
 import { hasAnyRole, hasScope, type Caller } from "../../core/caller.js";
 import { forbidden, rejected } from "../../core/errors.js";
 import { MANAGE_SCOPE, managementRoles } from "../../core/roles.js";
-import type { BookingEngineRow } from "../../identity/account.repository.js";
+import type { BookingEngineRow } from "./booking-engine/booking-engine.repository.js";
 import type { CatalogueContext } from "./loaders.js";
 
 
@@ -23,11 +23,10 @@ export async function managementAccess(ctx: CatalogueContext): Promise<Managemen
   if (!hasScope(caller, MANAGE_SCOPE)) {
     throw rejected("INSUFFICIENT_SCOPE", `The access token lacks the ${MANAGE_SCOPE} scope needed for content management`);
   }
-  const account = await ctx.loaders.account.load(caller.accountId);
-  if (!account || account.disabledAt) throw rejected("ACCOUNT_NOT_FOUND", "The caller's account does not exist or is disabled");
+  if (!(await ctx.accountExists())) throw rejected("ACCOUNT_NOT_FOUND", "The caller's account does not exist");
   const isPlatform = caller.roles.includes("PLATFORM_CATALOG_MANAGEMENT");
   if (isPlatform) return { caller, isPlatform, ownEngine: null };
-  const organisation = account.organisationId === null ? undefined : await ctx.loaders.organisation.load(account.organisationId);
+  const organisation = caller.organisationId === null ? undefined : await ctx.loaders.organisation.load(caller.organisationId);
   const ownEngine = organisation?.bookingEngineId ? ((await ctx.loaders.bookingEngine.load(organisation.bookingEngineId)) ?? null) : null;
   if (!ownEngine) throw rejected("NO_BOOKING_ENGINE", "The caller's account is not set up with a booking engine");
   return { caller, isPlatform, ownEngine };

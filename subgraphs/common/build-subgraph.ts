@@ -7,7 +7,7 @@ import { buildSchema, createResolversMap, type NonEmptyArray } from "type-graphq
 import { authChecker } from "./authorization.js";
 
 const FEDERATION_LINK =
-  'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@provides"])';
+  'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible"])';
 
 /**
  * A type-graphql schema turned into an Apollo Federation 2 subgraph (the pattern of

@@ -1,10 +1,12 @@
 import type { IncomingHttpHeaders } from "node:http";
-import type { Caller } from "../../core/caller.js";
+import { serviceCaller, type Caller } from "../../core/caller.js";
 import type { Clock } from "../../core/clock.js";
+import type { Logger } from "../../core/logger.js";
 import { unauthenticated } from "../../core/errors.js";
 import { acceptedLanguages } from "../../core/language.js";
 import type { Database } from "../../drizzle/database.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "../../identity/token-verifier.js";
+import type { ServiceGraphs } from "./service-graph.js";
 
 /** What every resolver of every subgraph receives. Loaders are made per request, so caches never leak between callers. */
 export interface SubgraphContext<Loaders = unknown> {
@@ -17,6 +19,8 @@ export interface SubgraphContext<Loaders = unknown> {
   clock: Clock;
   /** The service's public base URL, for links it hands out (voucher links). */
   publicUrl: string;
+  /** Whether the caller's account is still in identity's account store (disabled accounts never get this far). */
+  accountExists: () => Promise<boolean>;
 }
 
 export type HeaderMap = IncomingHttpHeaders | Map<string, string> | Record<string, string | string[] | undefined>;
@@ -27,6 +31,20 @@ export function header(headers: HeaderMap, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** What a subgraph's loaders may use besides the database: the graph, for facts other subgraphs own. */
+export interface LoaderDeps {
+  graphs: ServiceGraphs;
+  logger: Logger;
+  clock: Clock;
+}
+
+export interface SubgraphContextFactory<Loaders> {
+  /** A request from the gateway: the bearer token is verified here, again. */
+  forCaller(headers: HeaderMap): Promise<SubgraphContext<Loaders>>;
+  /** A call another subgraph's service code makes in its own name; whoever calls this has checked its credential. */
+  forService(service: string, headers?: HeaderMap): SubgraphContext<Loaders>;
+}
+
 /**
  * Builds a subgraph's context from request headers. The subgraph verifies the bearer token
  * itself: it may be reached directly, not only through the gateway.
@@ -34,28 +52,34 @@ export function header(headers: HeaderMap, name: string): string | undefined {
 export function subgraphContextFactory<Loaders>(
   verifier: TokenVerifier,
   database: Database,
-  makeLoaders: (database: Database, caller: Caller) => Loaders,
+  makeLoaders: (database: Database, caller: Caller, deps: LoaderDeps) => Loaders,
   clock: Clock,
   publicUrl: () => string,
-) {
-  return async (headers: HeaderMap): Promise<SubgraphContext<Loaders>> => {
-    const token = bearerToken(header(headers, "authorization"));
-    if (!token) throw unauthenticated();
-    let caller: Caller;
-    try {
-      caller = await verifier.verify(token);
-    } catch (error) {
-      if (error instanceof InvalidTokenError) throw unauthenticated(`Invalid access token: ${error.message}`);
-      throw error;
-    }
-    return {
-      caller,
-      requestId: header(headers, "x-request-id") ?? "",
-      languages: acceptedLanguages(header(headers, "accept-language")),
-      database,
-      loaders: makeLoaders(database, caller),
-      clock,
-      publicUrl: publicUrl(),
-    };
+  loaderDeps: LoaderDeps,
+): SubgraphContextFactory<Loaders> {
+  const contextOf = (headers: HeaderMap, caller: Caller): SubgraphContext<Loaders> => ({
+    caller,
+    requestId: header(headers, "x-request-id") ?? "",
+    languages: acceptedLanguages(header(headers, "accept-language")),
+    database,
+    loaders: makeLoaders(database, caller, loaderDeps),
+    clock,
+    publicUrl: publicUrl(),
+    accountExists: () => (caller.service ? Promise.resolve(false) : verifier.accountExists(caller.accountId)),
+  });
+  return {
+    async forCaller(headers) {
+      const token = bearerToken(header(headers, "authorization"));
+      if (!token) throw unauthenticated();
+      let caller: Caller;
+      try {
+        caller = await verifier.verify(token);
+      } catch (error) {
+        if (error instanceof InvalidTokenError) throw unauthenticated(`Invalid access token: ${error.message}`);
+        throw error;
+      }
+      return contextOf(headers, caller);
+    },
+    forService: (service, headers = {}) => contextOf(headers, serviceCaller(service, verifier.environment, clock.now())),
   };
 }

@@ -9,12 +9,15 @@ import type { SchemaDisclosure } from "../../gateway/gateway.js";
 import { apolloLimitOptions } from "../../gateway/operation-limits.js";
 import type { SubgraphDefinition, SubgraphName } from "../subgraphs.js";
 import { type HeaderMap, subgraphContextFactory, type SubgraphContext } from "./context.js";
+import type { ServiceGraphs } from "./service-graph.js";
 
 export interface RunningSubgraph {
   name: SubgraphName;
   schema: GraphQLSchema;
   server: ApolloServer<SubgraphContext>;
   createContext: (headers: HeaderMap) => Promise<SubgraphContext>;
+  /** For a service credential already checked (or a call within this process). */
+  createServiceContext: (service: string) => SubgraphContext;
 }
 
 /** One subgraph on its own Apollo Server, whether mounted in the single process or run as a role. */
@@ -28,6 +31,8 @@ export async function startSubgraph(
     publicUrl: () => string;
     disclosure: SchemaDisclosure;
     schema?: GraphQLSchema;
+    /** How this subgraph's service code reads other subgraphs. */
+    graphs: ServiceGraphs;
   },
 ): Promise<RunningSubgraph> {
   const schema = deps.schema ?? (await definition.buildSchema());
@@ -49,11 +54,13 @@ export async function startSubgraph(
     plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), executionResultsAnswer200, ...limitPlugins],
   });
   await server.start();
+  const contexts = subgraphContextFactory(deps.verifier, deps.database, definition.makeLoaders, deps.clock, deps.publicUrl, { graphs: deps.graphs, logger, clock: deps.clock });
   return {
     name: definition.name,
     schema,
     server,
-    createContext: subgraphContextFactory(deps.verifier, deps.database, definition.makeLoaders, deps.clock, deps.publicUrl) as RunningSubgraph["createContext"],
+    createContext: contexts.forCaller as RunningSubgraph["createContext"],
+    createServiceContext: contexts.forService as RunningSubgraph["createServiceContext"],
   };
 }
 

@@ -36,7 +36,8 @@ describe("product management (spec 1, REST paths 7 and 8, and the product extens
       expect(response.body.id).not.toBe(42);
       expect(response.body.countryCode).toBeUndefined();
       expect(response.body.country).toEqual({ code: countryCode, name: expect.objectContaining({ en: "Switzerland", de: "Schweiz" }) });
-      expect(response.body.onlineBookable).toEqual({ en: true, de: true });
+      // Bookable online in English at its booking URL; in German only once the booking flow can sell it.
+      expect(response.body.onlineBookable).toEqual({ en: true, de: false });
       expect(response.body.geoLocation).toEqual({ latitude: 45.9763, longitude: 7.6586, geoHash: "u0jmw38z6" });
       expect(response.body.creationDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(await changesOf(response.body.id)).toEqual(["NEW"]);
@@ -140,7 +141,7 @@ describe("product management (spec 1, REST paths 7 and 8, and the product extens
         creationDate: expect.any(String),
         thumbnailImage: "https://img.example/matterhorn-thumb.jpg",
         country: { code: "CH", name: expect.any(Object) },
-        onlineBookable: { en: true, de: true },
+        onlineBookable: { en: true, de: false },
         rating: 4.8,
         numberOfRatings: 500,
       });

@@ -1,9 +1,16 @@
+import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { bookableProduct, familySetup } from "../support/booking.js";
-import { contentPartner, restClient } from "../support/catalogue.js";
-import { useStack } from "../support/stack.js";
+import { bookingFlowAnnouncements, bookingSetups, productChanges } from "../../drizzle/schema.js";
+import { bookableProduct, everyDay, familySetup } from "../support/booking.js";
+import { contentPartner, productRequest, restClient, signIn, supplierRequest } from "../support/catalogue.js";
+import { graphql, useStack } from "../support/stack.js";
 
 const t = useStack();
+const changesOf = async (productId: number) =>
+  (await t.database.db.select().from(productChanges).where(eq(productChanges.productId, productId)).orderBy(asc(productChanges.id))).map((c) => c.changeType);
+/** The product as its content partner's list shows it (REST has no single-product read for partners). */
+const productAsListed = async (partner: { rest: ReturnType<typeof restClient> }, supplierId: number, productId: number) =>
+  (await partner.rest.get(`/api/supplier/${supplierId}/products/`)).body.find((p: { id: number }) => p.id === productId);
 const path = (supplierId: number, productId: number) => `/api/supplier/${supplierId}/product/${productId}/booking-setup`;
 
 describe("booking setup (extension path)", () => {
@@ -17,6 +24,65 @@ describe("booking setup (extension path)", () => {
     expect((await partner.rest.delete(path(supplierId, productId))).status).toBe(204);
     expect((await partner.rest.get(path(supplierId, productId))).status).toBe(404);
     expect((await partner.rest.delete(path(supplierId, productId))).status).toBe(404);
+  });
+
+  it("makes the product onlineBookable in every language while it lasts, as a change consumers see", async () => {
+    // A product without a booking URL: only the booking flow can make it bookable online.
+    const partner = await contentPartner(t.stack);
+    const supplier = (await partner.rest.post("/api/supplier", supplierRequest())).body;
+    const created = await partner.rest.post(`/api/supplier/${supplier.id}/product`, productRequest({ bookingUrl: undefined, availabilityPeriods: everyDay() }));
+    expect(created.body.onlineBookable).toEqual({ en: false, de: false });
+    const product = () => productAsListed(partner, supplier.id, created.body.id);
+    const supplierBookable = async () => (await partner.rest.get(`/api/supplier/${supplier.id}`)).body.onlineBookable;
+    expect(await supplierBookable()).toBe(false);
+
+    expect((await partner.rest.put(path(supplier.id, created.body.id), familySetup())).status).toBe(200);
+    const bookable = await product();
+    expect(bookable.onlineBookable).toEqual({ en: true, de: true });
+    expect(new Date(bookable.updateDate).getTime()).toBeGreaterThan(new Date(created.body.updateDate).getTime());
+    expect(await supplierBookable()).toBe(true);
+    expect(await changesOf(created.body.id)).toEqual(["NEW", "UPDATED"]);
+    // Replacing the setup changes nothing the catalogue shows.
+    await partner.rest.put(path(supplier.id, created.body.id), familySetup({ capacityPerSlot: 3 }));
+    expect(await changesOf(created.body.id)).toEqual(["NEW", "UPDATED"]);
+
+    expect((await partner.rest.delete(path(supplier.id, created.body.id))).status).toBe(204);
+    expect((await product()).onlineBookable).toEqual({ en: false, de: false });
+    expect(await supplierBookable()).toBe(false);
+    expect(await changesOf(created.body.id)).toEqual(["NEW", "UPDATED", "UPDATED"]);
+    expect(await t.database.db.select().from(bookingFlowAnnouncements).where(eq(bookingFlowAnnouncements.productId, created.body.id))).toEqual([]);
+  });
+
+  it("is told to the catalogue by the worker when the catalogue could not hear it at once", async () => {
+    const { partner, supplierId, productId } = await bookableProduct(t.stack);
+    // As if the process had stopped between the commit and telling the catalogue (and a first
+    // try had failed: not due for an hour, so no worker pass tells it before this test says so).
+    const now = new Date();
+    await t.database.db.insert(bookingFlowAnnouncements).values({ productId, bookable: false, changedAt: now, retryAt: new Date(now.getTime() + 3600_000), attempts: 1 });
+    await t.database.db.delete(bookingSetups).where(eq(bookingSetups.productId, productId));
+    expect((await productAsListed(partner, supplierId, productId)).onlineBookable.de).toBe(true);
+    await t.database.db.update(bookingFlowAnnouncements).set({ retryAt: now }).where(eq(bookingFlowAnnouncements.productId, productId));
+    await t.stack.service.worker!.runOnce();
+    expect((await productAsListed(partner, supplierId, productId)).onlineBookable).toEqual({ en: true, de: false });
+    expect(await t.database.db.select().from(bookingFlowAnnouncements).where(eq(bookingFlowAnnouncements.productId, productId))).toEqual([]);
+  });
+
+  it("cannot be told to the catalogue by anyone but the booking service", async () => {
+    const { partner, supplierId, productId } = await bookableProduct(t.stack);
+    const platformAccount = await t.stack.createAccount("PLATFORM_CATALOG_MANAGEMENT");
+    const platform = { token: await signIn(t.stack, platformAccount.username, platformAccount.password) };
+    for (const token of [partner.token, platform.token]) {
+      // Not in the client API at all: the gateway does not know the field.
+      const answer = await graphql(`${t.stack.url}/graphql`, token, `mutation { recordBookingFlow(productId: ${productId}, bookable: false) }`);
+      expect(answer.body.errors?.[0].extensions?.code).toBe("GRAPHQL_VALIDATION_FAILED");
+    }
+    const catalogue = t.stack.service.edge!.subgraphs.catalogue!;
+    const direct = await catalogue.server.executeOperation(
+      { query: `mutation { recordBookingFlow(productId: ${productId}, bookable: false) }` },
+      { contextValue: await catalogue.createContext({ authorization: `Bearer ${platform.token}` }) },
+    );
+    expect(direct.body.kind === "single" && direct.body.singleResult.errors?.[0].extensions?.code).toBe("FORBIDDEN");
+    expect((await productAsListed(partner, supplierId, productId)).onlineBookable).toEqual({ en: true, de: true });
   });
 
   it("refuses an invalid setup naming every field at fault, and changes nothing", async () => {

@@ -100,7 +100,8 @@ if (process.env.DATABASE_URL) {
       try {
         for (const role of ["catalogue", "booking", "reporting", "worker"] as const) {
           // Every role names the same public address: it is the token issuer they all check.
-          processes.push(start({ DATABASE_URL: databaseUrl, PORT: String(ports[role]), PUBLIC_URL: url("edge") }, ["--role", role]));
+          // Booking and the worker read the catalogue's facts of a product through the catalogue subgraph.
+          processes.push(start({ DATABASE_URL: databaseUrl, PORT: String(ports[role]), PUBLIC_URL: url("edge"), CATALOGUE_URL: `${url("catalogue")}/graphql` }, ["--role", role]));
         }
         const edgeEnv = {
           DATABASE_URL: databaseUrl,
@@ -195,7 +196,7 @@ if (process.env.DATABASE_URL) {
         worker.child.kill("SIGKILL");
         await worker.exited;
         expect((await buyer("POST", `/booking-flow/v1/bookings/${booking.id}/confirm`)).body.status).toBe("PENDING_CONFIRM");
-        processes[3] = start({ DATABASE_URL: databaseUrl, PORT: String(ports.worker), PUBLIC_URL: url("edge") }, ["--role", "worker"]);
+        processes[3] = start({ DATABASE_URL: databaseUrl, PORT: String(ports.worker), PUBLIC_URL: url("edge"), CATALOGUE_URL: `${url("catalogue")}/graphql` }, ["--role", "worker"]);
         await done;
         await client.dispose();
         expect(statuses).toEqual(["ON_HOLD", "PENDING_CONFIRM", "CONFIRMED"]);

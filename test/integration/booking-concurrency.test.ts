@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../core/logger.js";
 import { bookingJobs, bookings, slotInventory } from "../../drizzle/schema.js";
@@ -13,7 +13,7 @@ import { ManualClock, useStack } from "../support/stack.js";
 const clock = new ManualClock(new Date("2027-04-01T08:00:00Z"));
 const ctx = useStack({ clock, env: { WORKER_LOOPS: "false" }, ownDatabase: true });
 const BOOKINGS = "/booking-flow/v1/bookings";
-const jobDeps = () => ({ database: ctx.database, logger: createLogger("silent"), now: () => clock.now() });
+const jobDeps = () => ({ database: ctx.database, logger: createLogger("silent"), now: () => clock.now(), graphs: ctx.stack.service.edge!.graphs });
 
 async function confirmedRequest(buyer: Awaited<ReturnType<typeof consumer>>, productId: number, date: string) {
   const availability = await bookableAvailability(buyer.rest, productId, date, { time: "09:00", adults: 1 });
@@ -65,10 +65,10 @@ describe("concurrency and faults", () => {
     // The first worker reaches the supplier and never comes back (killed mid-call).
     const hanging: BookingEngineAdapter = {
       ...inventoryEngine,
-      confirm: async (db, booking) => {
+      confirm: async (db, booking, product) => {
         entered();
         await new Promise<void>((resolve) => (release = resolve));
-        return inventoryEngine.confirm(db, booking);
+        return inventoryEngine.confirm(db, booking, product);
       },
     };
     engineRegistry.register(partner.engineName, hanging);
@@ -107,10 +107,10 @@ describe("concurrency and faults", () => {
     const inConfirm = new Promise<void>((resolve) => (entered = resolve));
     engineRegistry.register(partner.engineName, {
       ...inventoryEngine,
-      confirm: async (db, booking) => {
+      confirm: async (db, booking, product) => {
         entered();
         await new Promise<void>((resolve) => (release = resolve));
-        return inventoryEngine.confirm(db, booking);
+        return inventoryEngine.confirm(db, booking, product);
       },
     });
     clock.advance(3);
@@ -143,9 +143,9 @@ describe("concurrency and faults", () => {
     let failures = 2;
     engineRegistry.register(partner.engineName, {
       ...inventoryEngine,
-      confirm: async (db, booking) => {
+      confirm: async (db, booking, product) => {
         if (failures-- > 0) throw new TransientEngineError("supplier timed out");
-        return inventoryEngine.confirm(db, booking);
+        return inventoryEngine.confirm(db, booking, product);
       },
     });
     clock.advance(3);
@@ -209,5 +209,54 @@ describe("concurrency and faults", () => {
     const expired = await fetch(url);
     expect(expired.status).toBe(410);
     expect((await expired.json()) as object).toMatchObject({ status: 410, code: "VOUCHER_LINK_EXPIRED" });
+  });
+
+  it("claims several due jobs in one statement and runs them at once, never more than the bound", async () => {
+    const { productId, partner } = await bookableProduct(ctx.stack);
+    const buyer = await consumer(ctx.stack);
+    const ids: string[] = [];
+    for (const day of [20, 21, 22, 23, 24, 25]) ids.push(await confirmedRequest(buyer, productId, `2027-04-${day}`));
+    const bound = 3;
+    let active = 0;
+    let most = 0;
+    let begun = 0;
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let full: () => void = () => {};
+    const boundReached = new Promise<void>((resolve) => (full = resolve));
+    engineRegistry.register(partner.engineName, {
+      ...inventoryEngine,
+      confirm: async (db, booking, product) => {
+        begun++;
+        most = Math.max(most, ++active);
+        if (active === bound) full();
+        try {
+          await gate;
+          // Each supplier call takes a while, so calls overlap once the gate is open too.
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          return await inventoryEngine.confirm(db, booking, product);
+        } finally {
+          active--;
+        }
+      },
+    });
+    clock.advance(3);
+    const running = runDueBookingJobs(jobDeps(), bound);
+    await boundReached;
+    // The three under way were taken by one claim: one statement, one lease.
+    const leased = (await ctx.database.db.select().from(bookingJobs).where(inArray(bookingJobs.bookingId, ids))).filter((j) => j.lockedUntil !== null);
+    expect(leased).toHaveLength(bound);
+    expect(new Set(leased.map((j) => j.leaseId)).size).toBe(1);
+    // While every slot is taken, no fourth call begins.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(begun).toBe(bound);
+    open();
+    expect(await running).toBe(ids.length);
+    expect(most).toBe(bound);
+    const rows = await ctx.database.db.select().from(bookings).where(inArray(bookings.id, ids));
+    expect(rows.map((r) => r.status)).toEqual(ids.map(() => "CONFIRMED"));
+    const jobs = await ctx.database.db.select().from(bookingJobs).where(inArray(bookingJobs.bookingId, ids));
+    expect(jobs.map((j) => j.attempts)).toEqual(ids.map(() => 1));
+    engineRegistry.register(partner.engineName, inventoryEngine);
   });
 });

@@ -9,7 +9,7 @@ import { openDatabase, rows, type Database } from "../../drizzle/database.js";
 import { bookingEngines, bookingSetups, productChanges, products, productTaxonomies, suppliers } from "../../drizzle/schema.js";
 import { bookingSetupSchema } from "../../subgraphs/booking/engines/inventory/booking-setup.js";
 import { inventoryEngine } from "../../subgraphs/booking/engines/inventory/inventory-engine.js";
-import { productFactsRepository } from "../../subgraphs/booking/product-facts.repository.js";
+import type { ProductFacts } from "../../subgraphs/booking/catalogue-facts.js";
 import { seedDemoCatalogue } from "../../drizzle/seed/catalogue.js";
 import { INVENTORY_ENGINE } from "../../drizzle/seed/demo.js";
 import { taxonomyRepository } from "../../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
@@ -77,7 +77,9 @@ describe("demo catalogue", () => {
     expect(parsed.some((p) => (p.setup.startTimes?.length ?? 0) > 1)).toBe(true);
     expect(new Set(parsed.map((p) => p.setup.timeZone)).size).toBeGreaterThan(10);
     for (const { productId, setup } of parsed.slice(0, 20)) {
-      const facts = (await productFactsRepository.live(database.db, productId))!;
+      // The engine reads the product's id and periods; the seed's own row gives both without a running graph.
+      const [row] = await database.db.select().from(products).where(eq(products.id, productId));
+      const facts = { id: row.id, availabilityPeriods: row.availabilityPeriods } as ProductFacts;
       const dates = await inventoryEngine.availableDates(database.db, facts, setup, "2026-12-01", "2026-12-14", now);
       expect(dates.length, `product ${productId}`).toBeGreaterThanOrEqual(10);
     }

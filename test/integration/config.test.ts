@@ -22,6 +22,8 @@ describe("configuration read from the environment", () => {
       role: "all",
       databaseUrl: undefined,
       publicUrl: "http://localhost:4000",
+      workerJobConcurrency: 8,
+      workerPollMs: 5000,
     });
     expect(config.dataDir).toMatch(/\/data$/);
   });
@@ -39,6 +41,10 @@ describe("configuration read from the environment", () => {
     [{ AUTH_REALM: "bad realm!" }, "AUTH_REALM"],
     [{ PUBLIC_URL: "not a url" }, "PUBLIC_URL"],
     [{ ROLE: "cook" }, "ROLE"],
+    [{ WORKER_JOB_CONCURRENCY: "0" }, "WORKER_JOB_CONCURRENCY"],
+    [{ WORKER_JOB_CONCURRENCY: "2.5" }, "WORKER_JOB_CONCURRENCY"],
+    [{ WORKER_POLL_SECONDS: "never" }, "WORKER_POLL_SECONDS"],
+    [{ WORKER_POLL_SECONDS: "0" }, "WORKER_POLL_SECONDS"],
   ])("refuses %o naming the variable", (env, variable) => {
     const problems = problemsOf(env);
     expect(problems).toHaveLength(1);
@@ -50,7 +56,7 @@ describe("configuration read from the environment", () => {
   });
 
   it("takes the role from --role before ROLE", () => {
-    expect(loadConfig({ ROLE: "worker", DATABASE_URL: "postgres://h/db" }, ["--role", "booking"]).role).toBe("booking");
+    expect(loadConfig({ ROLE: "worker", DATABASE_URL: "postgres://h/db", CATALOGUE_URL: "http://c/graphql" }, ["--role", "booking"]).role).toBe("booking");
     expect(loadConfig({ DATABASE_URL: "postgres://h/db" }, ["--role=catalogue"]).role).toBe("catalogue");
   });
 
@@ -58,5 +64,8 @@ describe("configuration read from the environment", () => {
     expect(problemsOf({ ROLE: "booking" })[0]).toMatch(/^ROLE=booking: .*DATABASE_URL/);
     const edge = problemsOf({ ROLE: "edge", DATABASE_URL: "postgres://h/db" });
     expect(edge.map((p) => p.split(":")[0])).toEqual(["CATALOGUE_URL", "BOOKING_URL", "REPORTING_URL"]);
+    // Booking and the worker ask the catalogue for product facts through the graph.
+    for (const role of ["booking", "worker"]) expect(problemsOf({ ROLE: role, DATABASE_URL: "postgres://h/db" })).toEqual([expect.stringMatching(/^CATALOGUE_URL: required when ROLE=/)]);
+    expect(problemsOf({ ROLE: "reporting", DATABASE_URL: "postgres://h/db" })).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { createLogger } from "../../core/logger.js";
 import type { Database } from "../../drizzle/database.js";
 import { accounts, passwordSetupTokens, refreshTokens, signInFailures } from "../../drizzle/schema.js";
 import { startWorker } from "../../server/worker.js";
+import { inProcessServiceGraphs } from "../../subgraphs/common/service-graph.js";
 import { openTestDatabase } from "../support/stack.js";
 
 describe("worker housekeeping", () => {
@@ -40,7 +41,7 @@ describe("worker housekeeping", () => {
       { key: failureKey, failedAt: at(-14) },
     ]);
 
-    const worker = startWorker({ database, clock, logger: createLogger("silent"), loops: false, signIn: { maxFailuresPerAccount: 10, maxFailuresPerAddress: 100, windowSeconds: 900 } });
+    const worker = startWorker({ database, clock, logger: createLogger("silent"), loops: false, signIn: { maxFailuresPerAccount: 10, maxFailuresPerAddress: 100, windowSeconds: 900 }, graphs: inProcessServiceGraphs(() => undefined) });
     await worker.runOnce();
     await worker.stop();
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock, systemClock } from "../../core/clock.js";
 import { createLogger } from "../../core/logger.js";
 import type { Database } from "../../drizzle/database.js";
-import { GATEWAY_CREDENTIAL_HEADER, GatewayCredential } from "../../gateway/gateway-credential.js";
+import { GATEWAY_CREDENTIAL_HEADER, GatewayCredential, SERVICE_CREDENTIAL_HEADER } from "../../gateway/gateway-credential.js";
 import { createIdentity } from "../../identity/identity.js";
 import { buildEdge, type Edge } from "../../server/edge.js";
 import { buildSubgraphApp } from "../../server/subgraph-app.js";
@@ -125,6 +125,29 @@ describe("the subgraphs are not a side door", () => {
       const asGateway = await post(subgraphs.catalogue.url, consumerToken, { query: entitiesQuery, variables: { r: representations } }, { [GATEWAY_CREDENTIAL_HEADER]: signed.sign(consumerToken) });
       expect(asGateway.status).toBe(200);
       expect(asGateway.body.data._entities[2]).toEqual({ internalName: "margin notes" });
+    });
+
+    it("answers a service credential as a caller without roles: entity references, nothing a role would open", async () => {
+      const asService = (body: unknown, credential = signed.signService("booking")) =>
+        fetch(subgraphs.catalogue.url, { method: "POST", headers: { "content-type": "application/json", [SERVICE_CREDENTIAL_HEADER]: credential }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+      const entities = await asService({ query: entitiesQuery, variables: { r: representations } });
+      expect(entities.status).toBe(200);
+      expect(entities.body.data._entities[2]).toEqual({ internalName: "margin notes" });
+      const rootField = await asService({ query: "{ organisations { name } }" });
+      expect(rootField.body.errors?.[0].extensions.code).toBe("FORBIDDEN");
+      // Forged, stale, or naming a service that may not call in its own name.
+      const old = new ManualClock(new Date(Date.now() - 120_000));
+      const stale = (await GatewayCredential.load(database.db, old)).signService("booking");
+      const now = Math.floor(Date.now() / 1000);
+      const forged = `v1.${now}.booking.${"ab".repeat(32)}`;
+      const otherService = signed.signService("booking").replace(".booking.", ".reporting.");
+      // A token-bound gateway credential is no service credential (its message differs).
+      const gatewayShaped = signed.sign("service:booking").replace(/^v1\.(\d+)\./, "v1.$1.booking.");
+      for (const credential of [stale, forged, otherService, gatewayShaped, "v1"]) {
+        const refused = await asService({ query: entitiesQuery, variables: { r: representations } }, credential);
+        expect(refused.status, credential).toBe(403);
+        expect(JSON.stringify(refused.body)).not.toContain("margin notes");
+      }
     });
 
     it("applies operation limits at the subgraph too", async () => {

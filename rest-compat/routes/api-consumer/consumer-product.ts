@@ -130,5 +130,11 @@ export function searchPagingVariables(query: Record<string, unknown>) {
 /** The {pageNumber, resultsPerPage, totalResults, items} envelope of search-style lists. */
 export const pageEnvelope = (items: JsonSchema): JsonSchema => ({
   type: "object",
-  properties: { pageNumber: { type: "integer" }, resultsPerPage: { type: "integer" }, totalResults: { type: "integer" }, items: { type: "array", items } },
+  properties: {
+    pageNumber: { type: "integer" },
+    resultsPerPage: { type: "integer" },
+    totalResults: { type: "integer" },
+    totalResultsEstimated: { type: "boolean", description: "Extension: totalResults is an estimate, because more than 1,000 products matched (the most that are counted exactly)" },
+    items: { type: "array", items },
+  },
 });

@@ -5,7 +5,7 @@ import type { PageOf, RestRoute } from "../../rest-route.js";
 import { CONSUMER_PRODUCT_FIELDS, consumerProductBody, consumerProductSchema, pageEnvelope, searchPagingQuery, searchPagingVariables, type ConsumerProductData } from "./consumer-product.js";
 
 interface Data {
-  productChanges: PageOf<{ product: ConsumerProductData; changeLog: { status: string; date: string }[] }>;
+  productChanges: PageOf<{ product: ConsumerProductData; changeLog: { status: string; date: string }[] }> & { totalResultsEstimated: boolean };
 }
 
 /** GET /api/consumer/diff/products (spec 3, "Search products: change detection"). */
@@ -39,7 +39,7 @@ export const diffProductsRoute: RestRoute<Data> = {
   operation: /* GraphQL */ `
     query RestProductChanges($date: String, $changeType: ChangeTypeFilter!, $search: String, $pageNumber: Int!, $resultsPerPage: Int!, $sortingField: String!, $sortingOrder: String!, $externalClientId: String) {
       productChanges(date: $date, changeType: $changeType, search: $search, pageNumber: $pageNumber, resultsPerPage: $resultsPerPage, sortingField: $sortingField, sortingOrder: $sortingOrder) {
-        pageNumber resultsPerPage totalResults
+        pageNumber resultsPerPage totalResults totalResultsEstimated
         items { product { ...ConsumerProduct } changeLog { status date } }
       }
     }
@@ -55,6 +55,7 @@ export const diffProductsRoute: RestRoute<Data> = {
     return {
       pageNumber: productChanges.pageNumber,
       totalResults: productChanges.totalResults,
+      totalResultsEstimated: productChanges.totalResultsEstimated,
       resultsPerPage: productChanges.resultsPerPage,
       items: productChanges.items.map((item) => ({ product: consumerProductBody(item.product, languages), changeLog: item.changeLog })),
     };

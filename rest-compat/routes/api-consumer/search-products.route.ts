@@ -5,7 +5,7 @@ import { CONSUMER_PRODUCT_FIELDS, consumerProductBody, consumerProductSchema, pa
 import { acceptedLanguages } from "../../../core/language.js";
 
 interface Data {
-  searchProducts: PageOf<ConsumerProductData>;
+  searchProducts: PageOf<ConsumerProductData> & { totalResultsEstimated: boolean };
 }
 
 /** GET /api/consumer/products (spec 3, "Search products"). */
@@ -23,7 +23,7 @@ export const searchProductsRoute: RestRoute<Data> = {
   operation: /* GraphQL */ `
     query RestSearchProducts($search: String!, $pageNumber: Int!, $resultsPerPage: Int!, $sortingField: String!, $sortingOrder: String!, $externalClientId: String) {
       searchProducts(search: $search, pageNumber: $pageNumber, resultsPerPage: $resultsPerPage, sortingField: $sortingField, sortingOrder: $sortingOrder) {
-        pageNumber resultsPerPage totalResults items { ...ConsumerProduct }
+        pageNumber resultsPerPage totalResults totalResultsEstimated items { ...ConsumerProduct }
       }
     }
     ${CONSUMER_PRODUCT_FIELDS}
@@ -36,6 +36,7 @@ export const searchProductsRoute: RestRoute<Data> = {
       pageNumber: searchProducts.pageNumber,
       resultsPerPage: searchProducts.resultsPerPage,
       totalResults: searchProducts.totalResults,
+      totalResultsEstimated: searchProducts.totalResultsEstimated,
       items: searchProducts.items.map((item) => consumerProductBody(item, languages)),
     };
   },

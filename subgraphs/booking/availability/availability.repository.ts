@@ -10,6 +10,11 @@ export const availabilityRepository = {
     return inserted;
   },
 
+  async byId(db: Executor, id: string): Promise<AvailabilityRow | undefined> {
+    const [row] = await db.select().from(availabilities).where(eq(availabilities.id, id));
+    return row;
+  },
+
   async forUpdate(db: Executor, id: string): Promise<AvailabilityRow | undefined> {
     const [row] = await db.select().from(availabilities).where(eq(availabilities.id, id)).for("update");
     return row;

@@ -12,7 +12,7 @@ import type { BookingSetup } from "../engines/inventory/booking-setup.js";
 import { addDays, endOfMonth, instantOf, localDate } from "../engines/inventory/local-time.js";
 import type { BookingContext } from "../loaders.js";
 import { applyQuantities, isAcceptedCurrency, ACCEPTED_CURRENCIES } from "../pricing/price-rules.js";
-import { productFactsRepository, type ProductFacts } from "../product-facts.repository.js";
+import type { ProductFacts } from "../catalogue-facts.js";
 import { availabilityRepository, type AvailabilityRow } from "./availability.repository.js";
 import type { Availability } from "./availability.type.js";
 import {
@@ -39,7 +39,7 @@ export interface Sellable {
 
 /** The product and the engine that sells it; 404 for an unknown product, 400 when nothing sells it. */
 export async function sellable(ctx: BookingContext, productId: number, db: Executor = ctx.database.db): Promise<Sellable> {
-  const product = await productFactsRepository.live(db, productId);
+  const product = await ctx.loaders.catalogue.product.load(productId);
   if (!product) throw notFound(`Product ${productId} not found`);
   const engine = engineRegistry.for(product.bookingEngineName);
   const setup = await engine.setupOf(db, product);

@@ -1,27 +1,24 @@
-import { eq } from "drizzle-orm";
 import { hasAnyRole, hasScope } from "../../../core/caller.js";
 import { forbidden, notFound, rejected, type FieldProblem } from "../../../core/errors.js";
 import { MANAGE_SCOPE, managementRoles } from "../../../core/roles.js";
-import { organisations } from "../../../drizzle/schema.js";
 import { bookingRefusal } from "../booking-errors.js";
 import { bookingSetupSchema, type BookingSetup } from "../engines/inventory/booking-setup.js";
 import { bookingSetupRepository } from "../engines/inventory/booking-setup.repository.js";
+import { noteBookingFlow } from "../booking-flow/booking-flow-announcements.js";
 import type { BookingContext } from "../loaders.js";
-import { productFactsRepository, type ProductFacts } from "../product-facts.repository.js";
+import type { ProductFacts } from "../catalogue-facts.js";
 
 
 /** The same rule as product management: platform callers any product, content partners their engine's. */
 async function managedProduct(ctx: BookingContext, supplierId: number, productId: number): Promise<ProductFacts> {
   if (!hasAnyRole(ctx.caller, managementRoles)) throw forbidden(`Booking setups are managed by ${managementRoles.join(", ")}`);
   if (!hasScope(ctx.caller, MANAGE_SCOPE)) throw rejected("INSUFFICIENT_SCOPE", `The access token lacks the ${MANAGE_SCOPE} scope`);
-  const product = await productFactsRepository.live(ctx.database.db, productId);
+  const product = await ctx.loaders.catalogue.product.load(productId);
   if (!product || product.supplierId !== supplierId) throw notFound(`Product ${productId} of supplier ${supplierId} not found`);
   if (!ctx.caller.roles.includes("PLATFORM_CATALOG_MANAGEMENT")) {
-    const [organisation] = ctx.caller.organisationId === null
-      ? []
-      : await ctx.database.db.select({ engineId: organisations.bookingEngineId }).from(organisations).where(eq(organisations.id, ctx.caller.organisationId));
+    const ownEngine = ctx.caller.organisationId === null ? null : await ctx.loaders.catalogue.organisationEngine.load(ctx.caller.organisationId);
     // Another engine's product reads as unknown, as in product management.
-    if (organisation?.engineId !== product.scopeEngineId) throw notFound(`Product ${productId} of supplier ${supplierId} not found`);
+    if (ownEngine !== product.scopeEngineId) throw notFound(`Product ${productId} of supplier ${supplierId} not found`);
   }
   return product;
 }
@@ -44,13 +41,25 @@ export const bookingSetupService = {
       }));
       throw bookingRefusal("INVALID_SETUP", `Invalid booking setup: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`, problems);
     }
-    await bookingSetupRepository.save(ctx.database.db, product.id, parsed.data, ctx.clock.now());
+    const now = ctx.clock.now();
+    await ctx.database.db.transaction(async (tx) => {
+      await bookingSetupRepository.save(tx, product.id, parsed.data, now);
+      await noteBookingFlow(tx, product.id, true, now);
+    });
+    await ctx.loaders.announceBookingFlows([product.id]);
     return parsed.data;
   },
 
   /** The product leaves the booking flow; bookings already made are kept. */
   async remove(ctx: BookingContext, supplierId: number, productId: number): Promise<boolean> {
     const product = await managedProduct(ctx, supplierId, productId);
-    return bookingSetupRepository.remove(ctx.database.db, product.id);
+    const now = ctx.clock.now();
+    const removed = await ctx.database.db.transaction(async (tx) => {
+      const found = await bookingSetupRepository.remove(tx, product.id);
+      if (found) await noteBookingFlow(tx, product.id, false, now);
+      return found;
+    });
+    if (removed) await ctx.loaders.announceBookingFlows([product.id]);
+    return removed;
   },
 };

@@ -12,11 +12,11 @@ import { availabilityView, chosenStartTime, type AvailabilitySetup } from "../av
 import { bookingAccess, owns } from "../booking-access.js";
 import { bookingRefusal } from "../booking-errors.js";
 import { engineRegistry } from "../engines/engine-registry.js";
+import { announceBookingJob } from "../jobs/booking-job-notice.js";
 import { localized } from "../engines/inventory/booking-setup.js";
 import { instantOf, zonedText } from "../engines/inventory/local-time.js";
 import type { BookingContext } from "../loaders.js";
 import { priceUnits } from "../pricing/price-rules.js";
-import { productFactsRepository } from "../product-facts.repository.js";
 import { customerAnswer, isQuestionStepComplete, validateAnswers } from "../questions/question-rules.js";
 import { renderVoucherPdf } from "../voucher/voucher-pdf.js";
 import { verifyVoucherLink } from "../voucher/voucher-link.js";
@@ -84,6 +84,11 @@ export const bookingService = {
     if (problems.length) throw badInput(problems.map((p) => p.message).join("; "), problems);
     if (!isUuid(input.availabilityId)) throw bookingRefusal("INVALID_AVAILABILITY", "availabilityId is not an availability id");
     const now = ctx.clock.now();
+    // The catalogue's facts are asked (and kept by the request's loader) before the transaction:
+    // no call to another subgraph waits on a lock held here, and the embedded database runs one
+    // transaction at a time.
+    const unlocked = await availabilityRepository.byId(ctx.database.db, input.availabilityId);
+    if (unlocked) await ctx.loaders.catalogue.product.load(unlocked.productId);
 
     const outcome = await ctx.database.db.transaction(async (tx): Promise<Outcome> => {
       const availability = await availabilityRepository.forUpdate(tx, input.availabilityId);
@@ -246,7 +251,9 @@ export const bookingService = {
         externalClientId: externalClientId ?? row.externalClientId,
         updateDate: now,
       });
-      await bookingRepository.addJob(tx, row.id, "confirm", new Date(now.getTime() + setup.confirmationDelaySeconds * 1000));
+      const runAt = new Date(now.getTime() + setup.confirmationDelaySeconds * 1000);
+      await bookingRepository.addJob(tx, row.id, "confirm", runAt);
+      await announceBookingJob(ctx.database, tx, { bookingId: row.id, runAt });
       await announceStatus(ctx.database, tx, pending!);
       return { booking: pending! };
     });
@@ -309,7 +316,7 @@ export const bookingService = {
     if (check === "invalid") throw bookingRefusal("VOUCHER_LINK_INVALID", "This voucher link is not valid");
     const [row] = await bookingRepository.byIds(ctx.database.db, [bookingId]);
     if (!row || row.bookingCode === null || (row.status !== "CONFIRMED" && row.status !== "REDEEMED")) throw notFound("No voucher for this booking");
-    const product = await productFactsRepository.live(ctx.database.db, row.productId);
+    const product = await ctx.loaders.catalogue.product.load(row.productId);
     const availability = availabilityOfBooking(row);
     // The setup declares which answers are the name: question texts are free-form and localized, so matching them on
     // "name" missed a French flow's "Prénom"/"Nom" and would print a "Company name".

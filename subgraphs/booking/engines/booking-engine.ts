@@ -1,5 +1,5 @@
 import type { Executor } from "../../../drizzle/database.js";
-import type { ProductFacts } from "../product-facts.repository.js";
+import type { ProductFacts } from "../catalogue-facts.js";
 import type { BookingSetup } from "./inventory/booking-setup.js";
 
 /** A start time of a product on a date, with the places left. */
@@ -49,8 +49,8 @@ export interface BookingEngineAdapter {
   reserve(tx: Executor, product: ProductFacts, setup: BookingSetup, startsAt: Date, places: number): Promise<boolean>;
   /** Gives held places back, in the caller's transaction. */
   release(tx: Executor, productId: number, startsAt: Date, places: number): Promise<void>;
-  /** Asks the supplier to confirm; idempotent per booking id, since a job may run it twice. */
-  confirm(db: Executor, booking: EngineBooking): Promise<ConfirmationOutcome>;
+  /** Asks the supplier to confirm; idempotent per booking id, since a job may run it twice. `product` is undefined once the supplier deleted it. */
+  confirm(db: Executor, booking: EngineBooking, product: ProductFacts | undefined): Promise<ConfirmationOutcome>;
   /** Tells the supplier a confirmed booking is cancelled; idempotent per booking id. */
   cancel(db: Executor, booking: EngineBooking): Promise<void>;
 }

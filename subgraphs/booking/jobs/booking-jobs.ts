@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, isNull, lte, sql } from "drizzle-orm";
+import { ServiceGraphError, type ServiceGraphs } from "../../common/service-graph.js";
+import { catalogueFacts } from "../catalogue-facts.js";
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Logger } from "../../../core/logger.js";
 import { rows, type Database, type Executor } from "../../../drizzle/database.js";
 import { bookingJobs, bookings } from "../../../drizzle/schema.js";
 import { announceStatus } from "../booking/booking-view.js";
+import { announceBookingJob } from "./booking-job-notice.js";
 import { bookingRepository, type BookingRow } from "../booking/booking.repository.js";
 import { engineBooking, expireHold } from "../booking/booking.service.js";
 import { TransientEngineError, type ConfirmationOutcome } from "../engines/booking-engine.js";
@@ -28,26 +31,42 @@ export interface JobDeps {
   now: () => Date;
   /** Aborted when the worker stops: no further job is taken, and one claimed but not begun is handed back. */
   stopping?: AbortSignal;
+  /** The catalogue's facts of the product come through the graph, as in the booking flow. */
+  graphs: ServiceGraphs;
 }
 
-/** Takes the next due job that no live worker holds, with a fresh lease. */
-async function claim(db: Executor, now: Date): Promise<JobRow | undefined> {
-  const leaseId = randomUUID();
-  const claimed = await rows<{ id: number | string }>(db, sql`
-    update ${bookingJobs}
-       set lease_id = ${leaseId}, locked_until = ${new Date(now.getTime() + JOB_LEASE_MS).toISOString()}::timestamptz, attempts = attempts + 1
-     where id = (
-       select id from ${bookingJobs}
-        where done_at is null and run_at <= ${now.toISOString()}::timestamptz
-          and (locked_until is null or locked_until < ${now.toISOString()}::timestamptz)
-        order by run_at
-        limit 1
-        for update skip locked)
-    returning id`);
-  const id = claimed[0]?.id;
-  if (id === undefined) return undefined;
-  const [job] = await db.select().from(bookingJobs).where(eq(bookingJobs.id, Number(id)));
-  return job;
+/** At most this many jobs are claimed by one statement, however many slots are free. */
+export const MAX_CLAIM_BATCH = 16;
+
+/**
+ * Takes up to `limit` due jobs that no live worker holds, in one statement and under one fresh
+ * lease (SKIP LOCKED: workers claiming at once take different jobs).
+ */
+async function claim(db: Executor, now: Date, limit: number): Promise<JobRow[]> {
+  const due = db
+    .select({ id: bookingJobs.id })
+    .from(bookingJobs)
+    .where(and(isNull(bookingJobs.doneAt), lte(bookingJobs.runAt, now), or(isNull(bookingJobs.lockedUntil), lt(bookingJobs.lockedUntil, now))))
+    .orderBy(asc(bookingJobs.runAt))
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  return db
+    .update(bookingJobs)
+    .set({ leaseId: randomUUID(), lockedUntil: new Date(now.getTime() + JOB_LEASE_MS), attempts: sql`${bookingJobs.attempts} + 1` })
+    .where(inArray(bookingJobs.id, due))
+    .returning();
+}
+
+/**
+ * When the next job not yet due (a delayed confirmation, a retry with backoff) or held under a
+ * lease that may lapse (its worker died) can be taken; undefined when there is none.
+ */
+export async function nextBookingJobDue(db: Executor, now: Date): Promise<Date | undefined> {
+  const [next] = await rows<{ at: string | Date | null }>(db, sql`
+    select min(greatest(run_at, coalesce(locked_until, run_at))) as at
+      from ${bookingJobs}
+     where done_at is null and (run_at > ${now.toISOString()}::timestamptz or locked_until >= ${now.toISOString()}::timestamptz)`);
+  return next?.at ? new Date(next.at) : undefined;
 }
 
 /** Marks the job done if this worker still holds its lease; false when another worker took it over. */
@@ -90,8 +109,8 @@ async function applyOutcome(deps: JobDeps, job: JobRow, booking: BookingRow, out
   });
 }
 
-/** Runs one supplier confirmation; a transient failure schedules another attempt with backoff. */
-async function runConfirmation(deps: JobDeps, job: JobRow): Promise<void> {
+/** Runs one supplier confirmation; a transient failure schedules another attempt with backoff, and returns its time. */
+async function runConfirmation(deps: JobDeps, job: JobRow): Promise<Date | undefined> {
   const [booking] = await bookingRepository.byIds(deps.database.db, [job.bookingId]);
   if (!booking || booking.status !== "PENDING_CONFIRM") {
     await deps.database.db.transaction((tx) => finish(tx, job, deps.now()));
@@ -99,9 +118,11 @@ async function runConfirmation(deps: JobDeps, job: JobRow): Promise<void> {
   }
   let outcome: ConfirmationOutcome;
   try {
-    outcome = await engineRegistry.for(booking.engineName).confirm(deps.database.db, engineBooking(booking));
+    const product = await catalogueFacts(deps.graphs("booking")).product.load(booking.productId);
+    outcome = await engineRegistry.for(booking.engineName).confirm(deps.database.db, engineBooking(booking), product);
   } catch (error) {
-    const transient = error instanceof TransientEngineError;
+    // The catalogue not answering is as passing as a supplier timing out: the job runs again.
+    const transient = error instanceof TransientEngineError || error instanceof ServiceGraphError;
     if (!transient) deps.logger.error({ err: error, bookingId: booking.id }, "supplier confirmation failed unexpectedly");
     if (job.attempts >= MAX_CONFIRM_ATTEMPTS) {
       outcome = { outcome: "REJECTED", reason: `The supplier could not be reached after ${job.attempts} attempts` };
@@ -112,35 +133,142 @@ async function runConfirmation(deps: JobDeps, job: JobRow): Promise<void> {
         .set({ runAt: retryAt, lockedUntil: null, lastError: error instanceof Error ? error.message.slice(0, 500) : String(error) })
         .where(and(eq(bookingJobs.id, job.id), eq(bookingJobs.leaseId, job.leaseId!), isNull(bookingJobs.doneAt)));
       deps.logger.warn({ bookingId: booking.id, attempt: job.attempts, retryAt }, "supplier confirmation will be retried");
-      return;
+      return retryAt;
     }
   }
   await applyOutcome(deps, job, booking, outcome);
 }
 
 /** Gives a claimed job back at once rather than after its lease runs out; the claim does not count as an attempt. */
-async function handBack(db: Executor, job: JobRow): Promise<void> {
-  await db
-    .update(bookingJobs)
-    .set({ lockedUntil: null, leaseId: null, attempts: sql`${bookingJobs.attempts} - 1` })
-    .where(and(eq(bookingJobs.id, job.id), eq(bookingJobs.leaseId, job.leaseId!), isNull(bookingJobs.doneAt)));
+async function handBack(deps: JobDeps, job: JobRow): Promise<void> {
+  await deps.database.db.transaction(async (tx) => {
+    const given = await tx
+      .update(bookingJobs)
+      .set({ lockedUntil: null, leaseId: null, attempts: sql`${bookingJobs.attempts} - 1` })
+      .where(and(eq(bookingJobs.id, job.id), eq(bookingJobs.leaseId, job.leaseId!), isNull(bookingJobs.doneAt)))
+      .returning({ id: bookingJobs.id });
+    // Another worker still running takes it now.
+    if (given.length) await announceBookingJob(deps.database, tx, job);
+  });
 }
 
-/** Runs every due job once; returns how many it took. */
-export async function runDueBookingJobs(deps: JobDeps): Promise<number> {
-  let count = 0;
-  while (!deps.stopping?.aborted) {
-    const job = await claim(deps.database.db, deps.now());
-    if (!job) return count;
-    if (deps.stopping?.aborted) {
-      await handBack(deps.database.db, job);
-      return count;
+/** Runs a claimed job; returns when it is to run again, if it was put off. */
+async function runJob(deps: JobDeps, job: JobRow): Promise<Date | undefined> {
+  if (job.kind === "confirm") return runConfirmation(deps, job);
+  deps.logger.error({ job }, "unknown booking job kind");
+  return undefined;
+}
+
+export interface JobPoolOptions {
+  /** How many jobs run at once (supplier calls in flight); claims never take more than the free slots. */
+  concurrency: number;
+  /**
+   * Asks to be woken at this time: the next job not yet due once a claim found nothing more, or
+   * a retry a job has just scheduled. Without it (explicit runs) nothing is looked up.
+   */
+  wakeAt?: (at: Date) => void;
+}
+
+/**
+ * Runs due booking jobs, up to `concurrency` at once. `wake` claims as many due jobs as there
+ * are free slots in one statement and starts them; while slots are full, a job ending claims
+ * the next. Jobs are started as soon as they are claimed, so the only claimed-but-not-begun ones
+ * a stop can meet are those of the claim it lands in: they are handed back at once.
+ */
+export class BookingJobPool {
+  private readonly running = new Set<Promise<void>>();
+  private filling: Promise<void> | undefined;
+  /** A wake came, or the last claim filled every slot: more may be due. */
+  private wanted = false;
+  private failure: unknown;
+  /** Jobs started since the pool was made. */
+  started = 0;
+
+  constructor(
+    private readonly deps: JobDeps,
+    private readonly options: JobPoolOptions,
+  ) {}
+
+  /** Looks for due jobs now (a notification, a poll, a timer). Never two claims at once. */
+  wake(): void {
+    this.wanted = true;
+    if (!this.filling) {
+      this.filling = this.fill()
+        .catch((error: unknown) => this.fail(error))
+        .finally(() => {
+          this.filling = undefined;
+        });
     }
-    count++;
-    if (job.kind === "confirm") await runConfirmation(deps, job);
-    else deps.logger.error({ job }, "unknown booking job kind");
   }
-  return count;
+
+  /** Runs every due job, and those that become due meanwhile, then waits for them; rethrows the first failure. */
+  async drain(): Promise<number> {
+    const before = this.started;
+    this.failure = undefined;
+    this.wake();
+    await this.settled();
+    const failure = this.failure;
+    this.failure = undefined;
+    if (failure) throw failure;
+    return this.started - before;
+  }
+
+  /** Resolves when no claim is being made and no job runs (after a stop: the ones begun have finished). */
+  async settled(): Promise<void> {
+    for (;;) {
+      const busy = this.filling ? [this.filling, ...this.running] : [...this.running];
+      if (!busy.length) return;
+      await Promise.race(busy);
+    }
+  }
+
+  private fail(error: unknown): void {
+    this.failure ??= error;
+    this.deps.logger.error({ err: error }, "booking job pass failed");
+  }
+
+  private async fill(): Promise<void> {
+    const stopping = this.deps.stopping;
+    while (this.wanted && !stopping?.aborted) {
+      this.wanted = false;
+      const free = this.options.concurrency - this.running.size;
+      if (free <= 0) {
+        // A slot ending wakes the pool again.
+        this.wanted = true;
+        return;
+      }
+      const asked = Math.min(MAX_CLAIM_BATCH, free);
+      const jobs = await claim(this.deps.database.db, this.deps.now(), asked);
+      for (const job of jobs) {
+        if (stopping?.aborted) await handBack(this.deps, job);
+        else this.start(job);
+      }
+      if (jobs.length === asked) this.wanted = true;
+      else if (!this.wanted && this.options.wakeAt) {
+        const next = await nextBookingJobDue(this.deps.database.db, this.deps.now());
+        if (next) this.options.wakeAt(next);
+      }
+    }
+  }
+
+  private start(job: JobRow): void {
+    this.started++;
+    const run: Promise<void> = runJob(this.deps, job)
+      .then((retryAt) => {
+        if (retryAt) this.options.wakeAt?.(retryAt);
+      })
+      .catch((error: unknown) => this.fail(error))
+      .finally(() => {
+        this.running.delete(run);
+        if (this.wanted) this.wake();
+      });
+    this.running.add(run);
+  }
+}
+
+/** Runs every due job once, one at a time unless `concurrency` says otherwise; returns how many it took. */
+export async function runDueBookingJobs(deps: JobDeps, concurrency = 1): Promise<number> {
+  return new BookingJobPool(deps, { concurrency }).drain();
 }
 
 /** ON_HOLD bookings past their hold become EXPIRED and give their places back. */

@@ -135,10 +135,8 @@ export class ActivityImportResolver {
     @Ctx() ctx: CatalogueContext,
   ): Promise<ActiveActivityPage> {
     const result = await keysetPage(ctx, "active", { countryCodes, bookingEngines: bookingEngineNames, languages, modifiedSince, cursor, limit });
-    const engines = await ctx.loaders.bookingEngine.loadMany([...new Set(result.page.map((row) => row.bookingEngineId))]);
-    const byId = new Map(engines.flatMap((e) => (e && !(e instanceof Error) ? [[e.id, e] as const] : [])));
     for (const row of result.page) ctx.loaders.product.prime(row.id, row);
-    return { data: result.page.map((row) => toProduct(row, byId.get(row.bookingEngineId))), estimatedCount: result.estimatedCount, nextCursor: result.nextCursor, asOf: result.asOf };
+    return { data: result.page.map((row) => toProduct(row)), estimatedCount: result.estimatedCount, nextCursor: result.nextCursor, asOf: result.asOf };
   }
 
   @Query(() => InactiveActivityPage, { description: "Ids of activities deleted or deprecated since modifiedSince (spec 3)" })

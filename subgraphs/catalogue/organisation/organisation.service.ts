@@ -3,7 +3,7 @@ import { hasAnyRole } from "../../../core/caller.js";
 import { notFound } from "../../../core/errors.js";
 import { platformRoles } from "../../../core/roles.js";
 import type { Database } from "../../../drizzle/database.js";
-import { accountRepository, type OrganisationRow } from "../../../identity/account.repository.js";
+import { organisationRepository, type OrganisationRow } from "./organisation.repository.js";
 import type { CatalogueLoaders } from "../loaders.js";
 import { type Account, CommercialModel, Environment, type Organisation, type Role } from "./organisation.type.js";
 
@@ -40,6 +40,6 @@ export const organisationService = {
   },
 
   async all(database: Database): Promise<Organisation[]> {
-    return (await accountRepository.allOrganisations(database.db)).map(toOrganisation);
+    return (await organisationRepository.all(database.db)).map(toOrganisation);
   },
 };

@@ -1,5 +1,6 @@
 import { Directive, Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
 import { roles } from "../../../core/roles.js";
+import { BookingEngine } from "../booking-engine/booking-engine.type.js";
 
 export enum CommercialModel {
   AGENT = "AGENT",
@@ -26,14 +27,6 @@ export enum Environment {
 }
 registerEnumType(Environment, { name: "Environment" });
 
-/** Owned by the booking subgraph; the catalogue only names it by key. */
-@ObjectType("BookingEngine")
-@Directive('@key(fields: "id", resolvable: false)')
-export class BookingEngineReference {
-  @Field(() => Int)
-  id!: number;
-}
-
 @ObjectType({ description: "A company using the API: content partner, consumer system or the platform itself" })
 @Directive('@key(fields: "id")')
 export class Organisation {
@@ -49,8 +42,8 @@ export class Organisation {
   @Field(() => CommercialModel)
   commercialModel!: CommercialModel;
 
-  @Field(() => BookingEngineReference, { nullable: true, description: "The booking engine its content is booked through" })
-  bookingEngine!: BookingEngineReference | null;
+  @Field(() => BookingEngine, { nullable: true, description: "The booking engine its content is booked through" })
+  bookingEngine!: BookingEngine | null;
 }
 
 @ObjectType({ description: "An account that signs in with the password grant" })

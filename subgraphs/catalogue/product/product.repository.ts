@@ -79,6 +79,14 @@ export const productRepository = {
     return row;
   },
 
+  /** Changes the flag only when it differs; the row as changed, or undefined when nothing changed. */
+  async setBookingFlow(db: Executor, id: number, bookingFlow: boolean, updateDate: (current: Date) => Date): Promise<ProductRow | undefined> {
+    const [current] = await db.select().from(products).where(eq(products.id, id)).for("update");
+    if (!current || current.bookingFlow === bookingFlow) return undefined;
+    const [row] = await db.update(products).set({ bookingFlow, updateDate: updateDate(current.updateDate) }).where(eq(products.id, id)).returning();
+    return row;
+  },
+
   async markDeleted(db: Executor, id: number, at: Date): Promise<void> {
     await db.update(products).set({ deletedAt: at, updateDate: at }).where(eq(products.id, id));
   },

@@ -1,4 +1,4 @@
-import { Arg, Ctx, Field, FieldResolver, Float, Int, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, Directive, Field, FieldResolver, Float, Int, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
 import { Descriptor, TaxonomyNode } from "../taxonomy/taxonomy.type.js";
 import { taxonomyPaths } from "../taxonomy/taxonomy.service.js";
 import { commissionRate } from "../../../core/commission.js";
@@ -44,6 +44,13 @@ export class ProductResolver {
     @Ctx() ctx: CatalogueContext,
   ): Promise<Product> {
     return productService.update(ctx, supplierId, productId, input);
+  }
+
+  /** Not in the client API: the booking subgraph's service code calls it on this subgraph directly. */
+  @Directive("@inaccessible")
+  @Mutation(() => Boolean, { description: "Whether the booking flow can sell the product (onlineBookable); told by the booking service only" })
+  recordBookingFlow(@Arg("productId", () => Int) productId: number, @Arg("bookable", () => Boolean) bookable: boolean, @Ctx() ctx: CatalogueContext): Promise<boolean> {
+    return productService.recordBookingFlow(ctx, productId, bookable);
   }
 
   @Mutation(() => DeletedProduct, { description: "The product leaves the catalogue (DELETED in change detection)" })

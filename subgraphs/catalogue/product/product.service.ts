@@ -1,6 +1,5 @@
-import { badInput, notFound, rejected, type FieldProblem } from "../../../core/errors.js";
-import type { BookingEngineRow } from "../../../identity/account.repository.js";
-import { accountRepository } from "../../../identity/account.repository.js";
+import { badInput, forbidden, notFound, rejected, type FieldProblem } from "../../../core/errors.js";
+import { bookingEngineRepository, type BookingEngineRow } from "../booking-engine/booking-engine.repository.js";
 import { localized } from "../language/localized-text.js";
 import type { CatalogueContext } from "../loaders.js";
 import { canManageEngine, managementAccess, type ManagementAccess } from "../management-access.js";
@@ -17,17 +16,18 @@ import type { Product } from "./product.type.js";
 
 /**
  * Per language of the title: bookable online when the product is live and not deprecated, and
- * is booked through the built-in inventory engine or has a booking URL in that language.
+ * the booking flow can sell it (as booking has told: subgraphs/booking/booking-flow) or it has a
+ * booking URL in that language.
  */
-export function onlineBookable(row: ProductRow, engine: Pick<BookingEngineRow, "kind"> | undefined): Record<string, boolean> {
+export function onlineBookable(row: ProductRow): Record<string, boolean> {
   const flags: Record<string, boolean> = {};
   for (const language of Object.keys(row.title)) {
-    flags[language] = !row.deprecated && !row.deletedAt && (engine?.kind === "INVENTORY" || Boolean(row.bookingUrl?.[language]));
+    flags[language] = !row.deprecated && !row.deletedAt && (row.bookingFlow || Boolean(row.bookingUrl?.[language]));
   }
   return flags;
 }
 
-export function toProduct(row: ProductRow, engine: Pick<BookingEngineRow, "kind"> | undefined): Product {
+export function toProduct(row: ProductRow): Product {
   const languages = [...new Set([...Object.keys(row.title), ...countryNameLanguages])];
   return {
     id: row.id,
@@ -89,7 +89,8 @@ export function toProduct(row: ProductRow, engine: Pick<BookingEngineRow, "kind"
     likelyToBeSoldOut: row.likelyToBeSoldOut,
     skipTheLine: row.skipTheLine,
     metadata: row.metadata,
-    onlineBookable: onlineBookable(row, engine),
+    onlineBookable: onlineBookable(row),
+    removed: row.deletedAt !== null,
     deprecated: row.deprecated,
     creationDate: row.creationDate,
     updateDate: row.updateDate,
@@ -118,7 +119,7 @@ async function resolveRequest(ctx: CatalogueContext, access: ManagementAccess, s
   }
   let engine = (await ctx.loaders.bookingEngine.load(supplier.bookingEngineId))!;
   if (typeof input.bookingEngine === "string" && input.bookingEngine !== "") {
-    const named = await accountRepository.bookingEngineByName(ctx.database.db, input.bookingEngine);
+    const named = await bookingEngineRepository.byName(ctx.database.db, input.bookingEngine);
     if (!named) problems.add("bookingEngine", "exists", `booking engine ${input.bookingEngine} does not exist`);
     else if (!access.isPlatform && named.id !== supplier.bookingEngineId) problems.add("bookingEngine", "ownEngine", `bookingEngine must be ${engine.name}`);
     else engine = named;
@@ -176,7 +177,7 @@ export const productService = {
    * the same supplier is refused (PRODUCT_EXTERNAL_ID_EXISTS): update it instead.
    */
   async push(ctx: CatalogueContext, supplierId: number, input: ProductRequest): Promise<PushResult> {
-    const { access, supplier, values, nodeUuids, engine, now } = await prepareWrite(ctx, supplierId, input);
+    const { access, supplier, values, nodeUuids, now } = await prepareWrite(ctx, supplierId, input);
     return ctx.database.db.transaction(async (tx) => {
       await manageableSupplier(ctx, access, tx, supplierId, true);
       await productRepository.lockExternalId(tx, supplier.bookingEngineId, values.externalId);
@@ -187,12 +188,12 @@ export const productService = {
         : await productRepository.insert(tx, values, now);
       await taxonomyRepository.replaceProductNodes(tx, row.id, nodeUuids);
       await productChangeRepository.append(tx, [row.id], holder ? "UPDATED" : "NEW", now);
-      return { product: toProduct(row, engine), moved: Boolean(holder) };
+      return { product: toProduct(row), moved: Boolean(holder) };
     });
   },
 
   async update(ctx: CatalogueContext, supplierId: number, productId: number, input: ProductRequest): Promise<Product> {
-    const { access, supplier, values, nodeUuids, engine, now } = await prepareWrite(ctx, supplierId, input);
+    const { access, supplier, values, nodeUuids, now } = await prepareWrite(ctx, supplierId, input);
     return ctx.database.db.transaction(async (tx) => {
       await manageableSupplier(ctx, access, tx, supplierId, true);
       const current = await productOfSupplier(tx, supplierId, productId);
@@ -204,7 +205,7 @@ export const productService = {
       const row = await productRepository.replace(tx, productId, values, nextUpdateDate(now, current.updateDate));
       await taxonomyRepository.replaceProductNodes(tx, productId, nodeUuids);
       await productChangeRepository.append(tx, [productId], "UPDATED", now);
-      return toProduct(row, engine);
+      return toProduct(row);
     });
   },
 
@@ -220,6 +221,20 @@ export const productService = {
     });
   },
 
+  /**
+   * Booking tells whether its flow can sell the product; a change is a change of the product
+   * (onlineBookable), so consumers syncing by modification date see it. Nobody else may tell it.
+   */
+  async recordBookingFlow(ctx: CatalogueContext, productId: number, bookable: boolean): Promise<boolean> {
+    if (ctx.caller.service !== "booking") throw forbidden("Only the booking service tells the catalogue what its flow can sell");
+    const now = ctx.clock.now();
+    return ctx.database.db.transaction(async (tx) => {
+      const row = await productRepository.setBookingFlow(tx, productId, bookable, (current) => nextUpdateDate(now, current));
+      if (row && !row.deletedAt) await productChangeRepository.append(tx, [productId], "UPDATED", now);
+      return bookable;
+    });
+  },
+
   /** Deprecating a deprecated product (or the reverse) changes nothing and logs nothing. */
   async setDeprecated(ctx: CatalogueContext, supplierId: number, productId: number, deprecated: boolean): Promise<Product> {
     const access = await managementAccess(ctx);
@@ -227,11 +242,10 @@ export const productService = {
     return ctx.database.db.transaction(async (tx) => {
       await manageableSupplier(ctx, access, tx, supplierId, true);
       const current = await productOfSupplier(tx, supplierId, productId);
-      const engine = await ctx.loaders.bookingEngine.load(current.bookingEngineId);
-      if (current.deprecated === deprecated) return toProduct(current, engine);
+      if (current.deprecated === deprecated) return toProduct(current);
       const row = await productRepository.setDeprecated(tx, productId, deprecated, nextUpdateDate(now, current.updateDate));
       await productChangeRepository.append(tx, [productId], deprecated ? "DEPRECATED" : "UNDEPRECATED", now);
-      return toProduct(row, engine);
+      return toProduct(row);
     });
   },
 
@@ -248,8 +262,6 @@ export const productService = {
     if (!problems.empty) throw badInput(problems.list.map((p: FieldProblem) => p.message).join("; "), problems.list);
     await manageableSupplier(ctx, access, ctx.database.db, supplierId, false);
     const rows = await productRepository.ofSupplier(ctx.database.db, supplierId, filter, page?.first);
-    const engines = await ctx.loaders.bookingEngine.loadMany([...new Set(rows.map((r) => r.bookingEngineId))]);
-    const byId = new Map(engines.filter((e): e is BookingEngineRow => Boolean(e && !(e instanceof Error))).map((e) => [e.id, e]));
-    return rows.map((row) => toProduct(row, byId.get(row.bookingEngineId)));
+    return rows.map((row) => toProduct(row));
   },
 };

@@ -2,7 +2,7 @@ import { Directive, Field, Float, InputType, Int, ObjectType } from "type-graphq
 import type { LanguageText } from "../../../drizzle/schema.js";
 import { JSONObjectScalar, LanguageObjectScalar } from "../../common/json-scalars.js";
 import { LocalizedText } from "../language/localized-text.js";
-import { BookingEngineReference } from "../organisation/organisation.type.js";
+import { BookingEngine } from "../booking-engine/booking-engine.type.js";
 import { GeoLocation, GeoLocationInput } from "../supplier/supplier.type.js";
 
 @ObjectType()
@@ -56,7 +56,7 @@ export class Product {
   @Field(() => String, { nullable: true, description: "START_TIME or OPENING_HOURS" }) availabilityType!: string | null;
   @Field(() => String, { nullable: true, description: "MANIFEST, DIGITAL or PRINT" }) redemptionMethod!: string | null;
   @Field(() => String, { nullable: true }) thumbnailImage!: string | null;
-  @Field(() => BookingEngineReference, { description: "The engine the product is booked through" }) bookingEngine!: BookingEngineReference;
+  @Field(() => BookingEngine, { description: "The engine the product is booked through" }) bookingEngine!: BookingEngine;
   @Field(() => Float, { nullable: true }) minPrice!: number | null;
   @Field(() => Float, { nullable: true }) maxPrice!: number | null;
   @Field(() => String, { nullable: true }) priceCurrency!: string | null;
@@ -85,6 +85,9 @@ export class Product {
   @Field(() => JSONObjectScalar, { nullable: true }) metadata!: Record<string, unknown> | null;
   @Field(() => LanguageObjectScalar, { description: "Per language of the title: whether the product can be booked online in it" }) onlineBookable!: Record<string, boolean>;
   @Field(() => Boolean) deprecated!: boolean;
+  /** For other subgraphs' service code (booking sells live products only); not in the client API. */
+  @Directive("@inaccessible")
+  @Field(() => Boolean, { description: "Deleted by its supplier: kept for the bookings and reports that refer to it" }) removed!: boolean;
   @Field(() => Date) creationDate!: Date;
   @Field(() => Date) updateDate!: Date;
 }

@@ -295,10 +295,8 @@ export async function recommend(ctx: CatalogueContext, request: RecommendationRe
     });
   }
   const page = ranked.slice(request.offset, request.offset + request.limit);
-  const engines = await ctx.loaders.bookingEngine.loadMany([...new Set(page.map((s) => s.row.bookingEngineId))]);
-  const byId = new Map(engines.flatMap((e) => (e && !(e instanceof Error) ? [[e.id, e] as const] : [])));
   return page.map((s) => ({
-    product: toProduct(s.row, byId.get(s.row.bookingEngineId)),
+    product: toProduct(s.row),
     relevanceScore: s.score,
     displayMinPrice: s.displayMin,
     displayMaxPrice: s.displayMax,

@@ -41,6 +41,7 @@ export class ProductChangePage {
   @Field(() => Int) pageNumber!: number;
   @Field(() => Int) resultsPerPage!: number;
   @Field(() => Int) totalResults!: number;
+  @Field(() => Boolean, { description: "totalResults is the planner's estimate: more than 1,000 products matched, the most that are counted exactly" }) totalResultsEstimated!: boolean;
   @Field(() => [ProductChangeItem]) items!: ProductChangeItem[];
 }
 
@@ -91,7 +92,8 @@ export async function productChangesSince(
     pageNumber: page.pageNumber,
     resultsPerPage: page.resultsPerPage,
     totalResults: page.totalResults,
-    items: page.rows.map((row) => ({ product: toProduct(row, page.engines.get(row.bookingEngineId)), changeLog: logs.get(row.id) ?? [] })),
+    totalResultsEstimated: page.totalResultsEstimated,
+    items: page.rows.map((row) => ({ product: toProduct(row), changeLog: logs.get(row.id) ?? [] })),
   };
 }
 

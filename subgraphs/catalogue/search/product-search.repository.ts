@@ -1,10 +1,26 @@
-import { and, asc, count, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
-import type { Executor } from "../../../drizzle/database.js";
+import { and, asc, desc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { rows as rawRows, type Executor } from "../../../drizzle/database.js";
 import { products } from "../../../drizzle/schema.js";
 import { productColumns, type ProductRow } from "../product/product.repository.js";
 
 export const sortingFields = ["title", "rating", "numberOfRatings", "minPrice", "maxPrice", "cityName", "creationDate", "updateDate", "id"] as const;
 export type SortingField = (typeof sortingFields)[number];
+
+/**
+ * Up to this many matches the total is counted; above it, it is the planner's estimate
+ * (docs/spec-decisions.md, "Search totals"). Counting reads a heap row per match (a text or
+ * taxonomy criterion cannot be answered from an index alone), so the limit bounds a page's
+ * cost: 1,000 rows is ten pages of 100, where 10,000 would cost a million-product search
+ * ten thousand row reads before its first answer.
+ */
+export const EXACT_TOTAL_LIMIT = 1_000;
+
+/**
+ * Memory for one search statement: enough for the bitmap of a common word's matches at a
+ * million products (180,000 rows for "tour") to stay exact; at the default 4 MB it turns
+ * lossy and the scan reads twice as many heap pages, rechecking rows that do not match.
+ */
+const SEARCH_WORK_MEM = "16MB";
 
 export interface SearchPageQuery {
   /** The whole filter, visibility included. */
@@ -19,6 +35,15 @@ export interface SearchPageQuery {
   limit: number;
   /** The expression has typo-tolerant criteria: they need the similarity threshold set. */
   fuzzy: boolean;
+  /** Counting stops here (EXACT_TOTAL_LIMIT unless a caller, such as a test, needs a small one). */
+  exactTotalLimit?: number;
+}
+
+export interface SearchPageResult {
+  rows: ProductRow[];
+  total: number;
+  /** The total is an estimate: more than the exact-total limit matched. */
+  totalEstimated: boolean;
 }
 
 /** Word similarity from which a typo-tolerant title match counts ("musuem" finds "museum" at 0.43). */
@@ -38,32 +63,82 @@ function sortExpression(field: SortingField, language: string): SQL {
   }
 }
 
+/** Ids of one slice of the matches in the page order: only the sort keys are read, never the wide rows. */
+async function orderedIds(db: Executor, where: SQL, order: SQL[], offset: number, limit: number): Promise<number[]> {
+  if (limit <= 0) return [];
+  const found = await db.select({ id: products.id }).from(products).where(where).orderBy(...order).limit(limit).offset(offset);
+  return found.map((row) => row.id);
+}
+
+/** Matches counted up to `cap`: the count stops reading once it is past it. */
+async function cappedCount(db: Executor, where: SQL, cap: number): Promise<number> {
+  const [{ total }] = await rawRows<{ total: number }>(db, sql`select count(*)::int as total from (select 1 from ${products} where ${where} limit ${cap}) as capped`);
+  return Number(total);
+}
+
+/** The planner's row estimate of the filter: no row is read. */
+async function estimatedCount(db: Executor, where: SQL): Promise<number> {
+  const [plan] = await rawRows<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }>(db, sql`explain (format json) select 1 from ${products} where ${where}`);
+  return Math.round(plan["QUERY PLAN"][0].Plan["Plan Rows"]);
+}
+
 export const productSearchRepository = {
-  async page(db: Executor, query: SearchPageQuery): Promise<{ rows: ProductRow[]; total: number }> {
-    const where = query.where;
+  /**
+   * One page of matches and their total. The page is ordered on narrow rows (ids and sort keys)
+   * and only its own rows are read whole; the preferred country's matches and the others are two
+   * queries, the second run only when the page reaches past the first, so each can read an index
+   * or sort a small set instead of ranking every match by a computed "is it the country" key.
+   */
+  async page(db: Executor, query: SearchPageQuery): Promise<SearchPageResult> {
+    const cap = query.exactTotalLimit ?? EXACT_TOTAL_LIMIT;
     const direction = query.descending ? desc : asc;
-    const order: SQL[] = [];
-    if (query.preferredCountry) order.push(sql`(${products.countryCode} = ${query.preferredCountry}) desc`);
-    order.push(sql`${direction(sortExpression(query.sortingField, query.language))} nulls last`, asc(products.id));
-    const run = async (executor: Executor) => {
-      // One pass gives the page and the total: the sort reads every match anyway.
-      const found = await executor
-        .select({ row: productColumns, total: sql<number>`count(*) over ()` })
-        .from(products)
-        .where(where)
-        .orderBy(...order)
-        .limit(query.limit)
-        .offset(query.offset);
-      if (found.length) return { rows: found.map((f) => f.row), total: Number(found[0].total) };
-      // Past the last page the window has no row to report on.
-      const [{ total }] = await executor.select({ total: count() }).from(products).where(where);
-      return { rows: [], total: Number(total) };
+    const order: SQL[] = [sql`${direction(sortExpression(query.sortingField, query.language))} nulls last`, asc(products.id)];
+    const run = async (executor: Executor): Promise<SearchPageResult> => {
+      let ids: number[];
+      if (query.preferredCountry) {
+        const home = and(query.where, eq(products.countryCode, query.preferredCountry))!;
+        const abroad = and(query.where, or(ne(products.countryCode, query.preferredCountry), isNull(products.countryCode)))!;
+        ids = await orderedIds(executor, home, order, query.offset, query.limit);
+        if (ids.length < query.limit) {
+          // The page runs past the country's matches: how many there are says where the others start.
+          const homeCount = ids.length > 0 || query.offset === 0 ? query.offset + ids.length : await cappedCount(executor, home, query.offset);
+          ids = ids.concat(await orderedIds(executor, abroad, order, Math.max(0, query.offset - homeCount), query.limit - ids.length));
+        }
+      } else {
+        ids = await orderedIds(executor, query.where, order, query.offset, query.limit);
+      }
+      const wide = ids.length ? await executor.select(productColumns).from(products).where(inArray(products.id, ids)) : [];
+      const byId = new Map(wide.map((row) => [row.id, row]));
+      // A row deleted between the two reads is left out rather than answered half-known.
+      const rows = ids.flatMap((id) => byId.get(id) ?? []);
+      const total = await totalOf(executor, query, ids.length, cap);
+      return { rows, ...total };
     };
-    if (!query.fuzzy) return run(db);
-    // The `<%` operator reads its threshold from the session; SET LOCAL keeps it to this transaction.
+    // Settings made with SET LOCAL last for this transaction only. The `<%` operator reads its threshold from them.
     return db.transaction(async (tx) => {
-      await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(WORD_SIMILARITY_THRESHOLD)}, true)`);
+      await tx.execute(
+        query.fuzzy
+          ? sql`select set_config('work_mem', ${SEARCH_WORK_MEM}, true), set_config('pg_trgm.word_similarity_threshold', ${String(WORD_SIMILARITY_THRESHOLD)}, true)`
+          : sql`select set_config('work_mem', ${SEARCH_WORK_MEM}, true)`,
+      );
       return run(tx);
     });
   },
 };
+
+/**
+ * The total of a page of `found` rows at the query's offset. A page that is not full ends the
+ * matches, so its total is known; otherwise the matches are counted up to the limit, and above it
+ * the planner's estimate is answered (never below what the page itself proves).
+ */
+async function totalOf(db: Executor, query: SearchPageQuery, found: number, cap: number): Promise<{ total: number; totalEstimated: boolean }> {
+  if (found > 0 && found < query.limit) return { total: query.offset + found, totalEstimated: false };
+  if (found === 0 && query.offset === 0) return { total: 0, totalEstimated: false };
+  const atLeast = query.offset + found;
+  if (atLeast <= cap) {
+    const counted = await cappedCount(db, query.where, cap + 1);
+    if (counted <= cap) return { total: counted, totalEstimated: false };
+  }
+  const estimate = await estimatedCount(db, query.where);
+  return { total: Math.max(estimate, cap + 1, atLeast), totalEstimated: true };
+}

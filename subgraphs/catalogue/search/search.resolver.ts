@@ -12,6 +12,7 @@ export class ProductSearchPage {
   @Field(() => Int) pageNumber!: number;
   @Field(() => Int) resultsPerPage!: number;
   @Field(() => Int) totalResults!: number;
+  @Field(() => Boolean, { description: "totalResults is the planner's estimate: more than 1,000 products matched, the most that are counted exactly" }) totalResultsEstimated!: boolean;
   @Field(() => [Product]) items!: Product[];
 }
 

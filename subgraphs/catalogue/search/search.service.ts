@@ -7,7 +7,6 @@ import { criteriaOf, parseSearch, SearchSyntaxError } from "./search-expression.
 import { compileSearch } from "./search-sql.js";
 import { productSearchRepository, sortingFields, visibleToConsumers, type SortingField } from "./product-search.repository.js";
 import { and, type SQL } from "drizzle-orm";
-import type { BookingEngineRow } from "../../../identity/account.repository.js";
 import type { ProductRow } from "../product/product.repository.js";
 
 export const MAX_SEARCH_PAGE_SIZE = 1000;
@@ -24,6 +23,7 @@ export interface SearchPage {
   pageNumber: number;
   resultsPerPage: number;
   totalResults: number;
+  totalResultsEstimated: boolean;
   items: Product[];
 }
 
@@ -31,8 +31,8 @@ export interface SearchRows {
   pageNumber: number;
   resultsPerPage: number;
   totalResults: number;
+  totalResultsEstimated: boolean;
   rows: ProductRow[];
-  engines: Map<number, BookingEngineRow>;
 }
 
 /**
@@ -71,7 +71,7 @@ export async function pageSearch(ctx: CatalogueContext, request: Omit<SearchRequ
       throw rejected("INVALID_SEARCH", `Search: ${error.message}`, [{ field: "Search", rule: "syntax", message: error.message }]);
     }
   }
-  const { rows, total } = await productSearchRepository.page(ctx.database.db, {
+  const { rows, total, totalEstimated } = await productSearchRepository.page(ctx.database.db, {
     where,
     sortingField: request.sortingField as SortingField,
     descending: order === "desc",
@@ -81,22 +81,21 @@ export async function pageSearch(ctx: CatalogueContext, request: Omit<SearchRequ
     limit: request.resultsPerPage,
     fuzzy,
   });
-  if (rows.length === 0 && total > 0) throw notFound(`Page ${request.pageNumber} is past the last page (${Math.ceil(total / request.resultsPerPage)})`);
-  const engines = await ctx.loaders.bookingEngine.loadMany([...new Set(rows.map((row) => row.bookingEngineId))]);
+  if (rows.length === 0 && total > 0) throw notFound(`Page ${request.pageNumber} is past the last page (${totalEstimated ? "about " : ""}${Math.ceil(total / request.resultsPerPage)})`);
   for (const row of rows) if (!row.deletedAt) ctx.loaders.product.prime(row.id, row);
   return {
     pageNumber: request.pageNumber,
     resultsPerPage: request.resultsPerPage,
     totalResults: total,
+    totalResultsEstimated: totalEstimated,
     rows,
-    engines: new Map(engines.flatMap((engine) => (engine && !(engine instanceof Error) ? [[engine.id, engine] as const] : []))),
   };
 }
 
 /** Search (spec 3): live, non-deprecated products matching the expression. */
 export async function searchProducts(ctx: CatalogueContext, request: SearchRequest): Promise<SearchPage> {
   const page = await pageSearch(ctx, request, visibleToConsumers);
-  return { ...page, items: page.rows.map((row) => toProduct(row, page.engines.get(row.bookingEngineId))) };
+  return { ...page, items: page.rows.map((row) => toProduct(row)) };
 }
 
 /** One product for a consumer: deprecated ones too (flagged by descriptors); deleted ones are 404. */
@@ -104,5 +103,5 @@ export async function consumerProduct(ctx: CatalogueContext, id: number): Promis
   await consumerAccess(ctx);
   const row = await ctx.loaders.product.load(id);
   if (!row) throw notFound(`Product ${id} not found`);
-  return toProduct(row, await ctx.loaders.bookingEngine.load(row.bookingEngineId));
+  return toProduct(row);
 }

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../../drizzle/database.js";
-import { bookingEngines, products, suppliers } from "../../../drizzle/schema.js";
+import { products, suppliers } from "../../../drizzle/schema.js";
 
 export type SupplierRow = typeof suppliers.$inferSelect;
 export type SupplierValues = Omit<typeof suppliers.$inferInsert, "id" | "creationDate" | "updateDate" | "deletedAt">;
@@ -56,20 +56,19 @@ export const supplierRepository = {
 
   /**
    * Suppliers (of those given) with at least one live, non-deprecated product that can be booked
-   * online: through the built-in inventory engine, or at a booking URL.
+   * online: through the booking flow (as booking has told), or at a booking URL.
    */
   async withBookableProducts(db: Executor, ids: readonly number[]): Promise<Set<number>> {
     if (!ids.length) return new Set();
     const rows = await db
       .selectDistinct({ supplierId: products.supplierId })
       .from(products)
-      .innerJoin(bookingEngines, eq(bookingEngines.id, products.bookingEngineId))
       .where(
         and(
           inArray(products.supplierId, [...ids]),
           isNull(products.deletedAt),
           eq(products.deprecated, false),
-          sql`(${bookingEngines.kind} = 'INVENTORY' or coalesce(${products.bookingUrl}, '{}'::jsonb) <> '{}'::jsonb)`,
+          sql`(${products.bookingFlow} or coalesce(${products.bookingUrl}, '{}'::jsonb) <> '{}'::jsonb)`,
         ),
       );
     return new Set(rows.map((r) => r.supplierId));

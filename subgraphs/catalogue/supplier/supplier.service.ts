@@ -1,6 +1,6 @@
 import { badInput, notFound, rejected } from "../../../core/errors.js";
 import { nextUpdateDate } from "../timestamps.js";
-import { accountRepository } from "../../../identity/account.repository.js";
+import { bookingEngineRepository } from "../booking-engine/booking-engine.repository.js";
 import { type CatalogueContext } from "../loaders.js";
 import { canManageEngine, engineForRequest, managementAccess } from "../management-access.js";
 import { productRepository } from "../product/product.repository.js";
@@ -100,7 +100,7 @@ export const supplierService = {
       problems.push({ field: "resultsPerPage", rule: "range", message: `resultsPerPage must be 1 to ${MAX_RESULTS_PER_PAGE}` });
     }
     if (problems.length) throw badInput(problems.map((p) => p.message).join("; "), problems);
-    const engine = await accountRepository.bookingEngineByName(ctx.database.db, bookingEngineName);
+    const engine = await bookingEngineRepository.byName(ctx.database.db, bookingEngineName);
     if (!engine) {
       throw rejected("UNKNOWN_BOOKING_ENGINE", `Booking engine ${bookingEngineName} does not exist`, [
         { field: "bookingEngineName", rule: "exists", message: `booking engine ${bookingEngineName} does not exist` },

@@ -1,5 +1,5 @@
 import { Directive, Field, Float, InputType, Int, ObjectType } from "type-graphql";
-import { BookingEngineReference } from "../organisation/organisation.type.js";
+import { BookingEngine } from "../booking-engine/booking-engine.type.js";
 
 @ObjectType()
 export class SupplierContact {
@@ -26,7 +26,7 @@ export class Supplier {
   @Field(() => String, { nullable: true }) endpoint!: string | null;
   @Field(() => String, { nullable: true }) logo!: string | null;
   @Field(() => String, { description: "ISO 3166-1 alpha-2" }) country!: string;
-  @Field(() => BookingEngineReference) bookingEngine!: BookingEngineReference;
+  @Field(() => BookingEngine) bookingEngine!: BookingEngine;
   @Field(() => SupplierContact, { nullable: true }) supplierContact!: SupplierContact | null;
   @Field(() => GeoLocation, { nullable: true }) geoLocation!: GeoLocation | null;
   @Field(() => Date) creationDate!: Date;

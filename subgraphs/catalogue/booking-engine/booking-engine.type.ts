@@ -6,16 +6,13 @@ export enum BookingEngineKind {
 }
 registerEnumType(BookingEngineKind, { name: "BookingEngineKind", description: "The adapter that books through the engine" });
 
+/**
+ * Products, suppliers and organisations hold an engine by id; its name and kind are read (batched)
+ * when asked for, so every holder answers with the same fields.
+ */
 @ObjectType({ description: "An upstream system products are booked through, named by the product's bookingEngine" })
 @Directive('@key(fields: "id")')
 export class BookingEngine {
   @Field(() => Int)
   id!: number;
-
-  @Field(() => String, { description: "Upper-case identifier shown in catalogue responses" })
-  name!: string;
-
-  @Field(() => BookingEngineKind, { description: "Adapter that talks to it: INVENTORY (the built-in inventory engine)" })
-  kind!: string;
-
 }

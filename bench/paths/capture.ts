@@ -1,0 +1,128 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { PgliteSession, PglitePreparedQuery } from "drizzle-orm/pglite/session";
+import { PostgresJsPreparedQuery, PostgresJsSession } from "drizzle-orm/postgres-js/session";
+import type { Service } from "../../server/service.js";
+import type { HeaderMap } from "../../subgraphs/common/context.js";
+import type { SubgraphName } from "../../subgraphs/subgraphs.js";
+
+/** One SQL statement a request ran, as drizzle sent it to the driver; `tx` groups the statements of one transaction. */
+export interface CapturedStatement {
+  sql: string;
+  params: unknown[];
+  tx?: number;
+}
+
+/** One call the gateway made on an in-process subgraph, with the headers it forwarded. */
+export interface CapturedSubgraphCall {
+  subgraph: SubgraphName;
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+  headers: Record<string, string>;
+}
+
+/** Everything one REST request did below the REST layer: the gateway operation, the subgraph calls, the SQL. */
+export interface Capture {
+  gateway?: { query: string; variables?: Record<string, unknown> };
+  subgraphCalls: CapturedSubgraphCall[];
+  statements: CapturedStatement[];
+}
+
+interface Scope {
+  capture: Capture;
+  tx?: number;
+}
+
+const als = new AsyncLocalStorage<Scope>();
+let transactions = 0;
+let driversPatched = false;
+
+/**
+ * drizzle's prepared queries and sessions of both drivers, patched once per process so that a
+ * request marked for capture records what it runs; requests without the mark pay one
+ * AsyncLocalStorage lookup per statement, the same on every path measured.
+ */
+function patchDrivers() {
+  if (driversPatched) return;
+  driversPatched = true;
+  type Query = { queryString: string; params: unknown[] };
+  for (const prototype of [PostgresJsPreparedQuery.prototype, PglitePreparedQuery.prototype] as unknown as Record<"execute" | "all", (this: Query, ...args: unknown[]) => Promise<unknown>>[]) {
+    for (const name of ["execute", "all"] as const) {
+      const original = prototype[name];
+      prototype[name] = function (this: Query, ...args: unknown[]) {
+        const scope = als.getStore();
+        if (scope) scope.capture.statements.push({ sql: this.queryString, params: [...this.params], tx: scope.tx });
+        return original.apply(this, args);
+      };
+    }
+  }
+  for (const prototype of [PostgresJsSession.prototype, PgliteSession.prototype] as unknown as { transaction: (body: unknown, config?: unknown) => Promise<unknown> }[]) {
+    const transaction = prototype.transaction;
+    prototype.transaction = function (this: unknown, body: unknown, config?: unknown) {
+      const scope = als.getStore();
+      if (!scope) return transaction.call(this, body, config);
+      return als.run({ ...scope, tx: ++transactions }, () => transaction.call(this, body, config));
+    };
+  }
+}
+
+export const CAPTURE_HEADER = "x-bench-capture";
+
+/**
+ * Arms capture on a running single-process service: a request carrying CAPTURE_HEADER records
+ * into the Capture that `take` hands back afterwards.
+ */
+export function captureService(service: Service) {
+  patchDrivers();
+  const edge = service.edge!;
+  const pending = new Map<string, Capture>();
+  service.app.server.prependListener("request", (request) => {
+    const key = request.headers[CAPTURE_HEADER];
+    // A keep-alive connection's next request runs in the context this one entered: every request sets its own.
+    if (typeof key !== "string") return als.enterWith(undefined as unknown as Scope);
+    const capture: Capture = { subgraphCalls: [], statements: [] };
+    pending.set(key, capture);
+    als.enterWith({ capture });
+  });
+  const graph = edge.graph;
+  const execute = graph.execute.bind(graph);
+  graph.execute = ((request, context) => {
+    const scope = als.getStore();
+    if (scope && !scope.capture.gateway) scope.capture.gateway = { query: request.query, variables: request.variables };
+    return execute(request, context);
+  }) as typeof graph.execute;
+  for (const running of Object.values(edge.subgraphs)) {
+    const server = running!.server as unknown as { executeOperation: (request: CapturedSubgraphCall, options: { contextValue: { benchHeaders?: Record<string, string> } }) => Promise<unknown> };
+    const createContext = running!.createContext;
+    // The headers the gateway forwards travel with the context they made, to the call that uses it.
+    running!.createContext = async (headers: HeaderMap) => {
+      const context = await createContext(headers);
+      if (als.getStore()) (context as unknown as { benchHeaders?: Record<string, string> }).benchHeaders = Object.fromEntries(
+          (headers instanceof Map ? [...headers.entries()] : Object.entries(headers)).map(([name, value]) => [name, String(value)]),
+        );
+      return context;
+    };
+    const executeOperation = server.executeOperation.bind(server);
+    server.executeOperation = (request, options) => {
+      const scope = als.getStore();
+      if (scope)
+        scope.capture.subgraphCalls.push({
+          subgraph: running!.name,
+          query: request.query,
+          variables: request.variables,
+          operationName: request.operationName,
+          headers: options.contextValue.benchHeaders ?? {},
+        });
+      return executeOperation(request, options);
+    };
+  }
+  return {
+    take(key: string): Capture {
+      const capture = pending.get(key);
+      if (!capture) throw new Error(`no capture ${key}`);
+      pending.delete(key);
+      // Work the request left behind (a late callback) must not add to what was taken.
+      return { gateway: capture.gateway, subgraphCalls: [...capture.subgraphCalls], statements: [...capture.statements] };
+    },
+  };
+}

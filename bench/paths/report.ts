@@ -1,0 +1,67 @@
+import { PATHS, type Cell, type PathsResult } from "./paths-core.js";
+
+export interface ReportMeta {
+  date: string;
+  machine: string;
+  commit: string;
+  driver: string;
+  command: string;
+  note?: string;
+  concurrencies: number[];
+  seconds: number;
+  fresh: number;
+  poolSize: number;
+}
+
+const ms = (value: number | undefined) => (value !== undefined && Number.isFinite(value) ? value.toFixed(1) : "—");
+const rate = (value: number | undefined) => (value !== undefined && Number.isFinite(value) ? (value >= 100 ? value.toFixed(0) : value.toFixed(1)) : "—");
+
+/** The docs/benchmarks.md section of one run. */
+export function renderPathsSection(result: PathsResult, meta: ReportMeta): string {
+  const top = Math.max(...meta.concurrencies);
+  const lines = [
+    `\n## ${meta.date}: every page through REST, gateway, subgraph and the physical limit (${meta.driver}, ${result.liveProducts.toLocaleString("en")} live products)${meta.note ? ` (${meta.note})` : ""}`,
+    "",
+    `Machine: ${meta.machine}. Commit ${meta.commit}. Driver: ${meta.driver}; catalogue: ${result.liveProducts.toLocaleString("en")} live products (\`npm run seed -- --products N\` plus the demo seed). \`${meta.command}\``,
+    "",
+    "How it is measured (bench/paths.bench.ts, bench/paths/): the service runs in the benchmark's process (role `all`, worker loops off, rate limit off, " +
+      `pool of ${meta.poolSize}); autocannon runs in a child process and drives four HTTP paths to the same page: **REST** (the documented route), **gateway** (\`POST /graphql\` with the operation and variables the REST route sent to the gateway), ` +
+      "**subgraph** (a bench-only route that makes the gateway's subgraph calls on the in-process subgraphs' Apollo Servers, one after the other, with no gateway in front) and **limit** (a bench-only plain Fastify route that replays the SQL statements the REST request ran, in order and in their transactions, through its own postgres.js pool, or PGlite, and answers the REST body with `JSON.stringify`; mapping rows to records is not in it, so it is a floor, not a design). " +
+      `Read-only pages run ${meta.seconds} s per cell at concurrency ${meta.concurrencies.join(", ")} (a cell that completed fewer than max(3, concurrency) requests in that time runs again for exactly that many); latency is concurrency 1. Steps that change what they act on (marked *fresh*) get one fresh state per request, made before the timed part, and run ${meta.fresh} requests at concurrency 1 on each path ` +
+      "(the limit replays their SQL on its own fresh states, so it commits the same changes). Every path is checked once before it is measured (2xx, no GraphQL errors; the limit's body equals REST's). " +
+      `"× limit" is the path's p50 over the limit's; "of limit" is the path's req/s at concurrency ${top} as a share of the limit's (at concurrency 1 for fresh steps).`,
+    "",
+    `| page | path | p50 ms | p95 ms | p99 ms | ${meta.concurrencies.map((c) => `req/s c${c}`).join(" | ")} | × limit (p50) | of limit (req/s) |`,
+    `|---|---|---|---|---|${meta.concurrencies.map(() => "---|").join("")}---|---|`,
+  ];
+  for (const scenario of result.scenarios) {
+    const limit = scenario.paths.limit;
+    const limitC1 = limit.find((c) => c.concurrency === 1);
+    const limitTop = scenario.fresh ? limitC1 : limit.find((c) => c.concurrency === top);
+    for (const path of PATHS) {
+      const cells = scenario.paths[path];
+      const at = (concurrency: number): Cell | undefined => cells.find((c) => c.concurrency === concurrency);
+      const c1 = at(1);
+      const topCell = scenario.fresh ? c1 : at(top);
+      const failures = cells.reduce((n, c) => n + c.failures, 0);
+      lines.push(
+        `| ${path === "REST" ? `${scenario.name}${scenario.fresh ? " *fresh*" : ""}` : ""} | ${path}${failures ? ` (${failures} failed)` : ""} | ${ms(c1?.p50)} | ${ms(c1?.p95)} | ${ms(c1?.p99)} | ${meta.concurrencies.map((c) => rate(at(c)?.rps)).join(" | ")} | ${
+          c1 && limitC1 ? `${(c1.p50 / limitC1.p50).toFixed(2)}×` : "—"
+        } | ${topCell && limitTop ? `${Math.round((100 * topCell.rps) / limitTop.rps)} %` : "—"} |`,
+      );
+    }
+  }
+  lines.push("", "| page | request | REST body bytes | SQL statements | subgraph calls |", "|---|---|---|---|---|");
+  for (const scenario of result.scenarios) lines.push(`| ${scenario.name} | \`${scenario.request}\` | ${scenario.restBytes.toLocaleString("en")} | ${scenario.statements} | ${scenario.subgraphCalls} |`);
+  const { profile } = result;
+  const busy = profile.totalMs - profile.idleMs;
+  lines.push(
+    "",
+    `CPU profile, **before** (the baseline for later optimisation): the REST search page \`${profile.request}\` at concurrency ${profile.concurrency} (${profile.requests} requests), the service's process profiled with node:inspector (100 µs sampling): ${(profile.totalMs / 1000).toFixed(1)} s profiled, ${(busy / 1000).toFixed(1)} s busy (${Math.round((100 * busy) / profile.totalMs)} %). Top 15 functions by self time, % of busy time:`,
+    "",
+    "| file:function:line | self ms | % |",
+    "|---|---|---|",
+    ...profile.top.map((row) => `| \`${row.location}\` | ${row.selfMs.toFixed(0)} | ${row.percent.toFixed(1)} |`),
+  );
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,85 @@
+import { and, asc, eq, inArray, lte, min, sql } from "drizzle-orm";
+import type { Logger } from "../../../core/logger.js";
+import type { Database, Executor } from "../../../drizzle/database.js";
+import { bookingFlowAnnouncements } from "../../../drizzle/schema.js";
+import type { ServiceGraphs } from "../../common/service-graph.js";
+
+/**
+ * The catalogue shows whether the booking flow can sell a product (onlineBookable); booking is the
+ * one that knows. A change is written here in the transaction that makes it, then told to the
+ * catalogue through the graph: at once after commit, and by the worker for anything that failed
+ * or was cut off by a crash.
+ */
+const RECORD_BOOKING_FLOW = `mutation RecordBookingFlow($productId: Int!, $bookable: Boolean!) {
+  recordBookingFlow(productId: $productId, bookable: $bookable)
+}`;
+
+/** Tries again after 1 s, 2 s, 4 s… up to 5 minutes: the catalogue is down or restarting. */
+const retryDelayMs = (attempts: number) => Math.min(1000 * 2 ** attempts, 300_000);
+
+/** How many announcements one worker pass tells at most. */
+const BATCH = 50;
+
+export interface AnnouncementDeps {
+  database: Database;
+  graphs: ServiceGraphs;
+  logger: Logger;
+  now: () => Date;
+}
+
+/** Records, in the caller's transaction, that the product can (or can no longer) be sold by the flow. */
+export async function noteBookingFlow(tx: Executor, productId: number, bookable: boolean, now: Date): Promise<void> {
+  await tx
+    .insert(bookingFlowAnnouncements)
+    .values({ productId, bookable, changedAt: now, retryAt: now })
+    .onConflictDoUpdate({ target: bookingFlowAnnouncements.productId, set: { bookable, changedAt: now, retryAt: now, attempts: 0, lastError: null } });
+}
+
+/** When the earliest pending announcement is to be told (again); undefined when none waits. */
+export async function nextBookingFlowAnnouncementDue(db: Executor): Promise<Date | undefined> {
+  const [next] = await db.select({ at: min(bookingFlowAnnouncements.retryAt) }).from(bookingFlowAnnouncements);
+  return next?.at ?? undefined;
+}
+
+/** A claimed announcement is left to others again after this, should its teller die. */
+const CLAIM_MS = 30_000;
+
+/**
+ * Tells the catalogue the pending announcements due now (those of `productIds` only, when given).
+ * Each is claimed first (SKIP LOCKED, in a short transaction of its own: the catalogue writes while
+ * it is told, and the embedded database runs one transaction at a time), and removed only if no
+ * newer change arrived while it was being told.
+ */
+export async function announceBookingFlows(deps: AnnouncementDeps, productIds?: number[]): Promise<number> {
+  const now = deps.now();
+  const t = bookingFlowAnnouncements;
+  const due = deps.database.db
+    .select({ productId: t.productId })
+    .from(t)
+    .where(and(lte(t.retryAt, now), productIds ? inArray(t.productId, productIds) : undefined))
+    .orderBy(asc(t.retryAt))
+    .limit(BATCH)
+    .for("update", { skipLocked: true });
+  const claimed = await deps.database.db
+    .update(t)
+    .set({ retryAt: new Date(now.getTime() + CLAIM_MS), attempts: sql`${t.attempts} + 1` })
+    .where(inArray(t.productId, due))
+    .returning();
+  let told = 0;
+  for (const row of claimed) {
+    const current = and(eq(t.productId, row.productId), eq(t.changedAt, row.changedAt));
+    try {
+      await deps.graphs("booking").request("catalogue", RECORD_BOOKING_FLOW, { productId: row.productId, bookable: row.bookable });
+      await deps.database.db.delete(t).where(current);
+      told++;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      deps.logger.warn({ productId: row.productId, attempts: row.attempts, err: message }, "telling the catalogue about a booking flow change failed; will retry");
+      await deps.database.db
+        .update(t)
+        .set({ retryAt: new Date(now.getTime() + retryDelayMs(row.attempts - 1)), lastError: message.slice(0, 500) })
+        .where(current);
+    }
+  }
+  return told;
+}

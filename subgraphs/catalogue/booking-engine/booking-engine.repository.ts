@@ -1,0 +1,33 @@
+import { asc, eq, inArray } from "drizzle-orm";
+import type { Executor } from "../../../drizzle/database.js";
+import { bookingEngines } from "../../../drizzle/schema.js";
+
+export type BookingEngineRow = typeof bookingEngines.$inferSelect;
+
+/** The registry of engines by name: suppliers, products and content partners' organisations are filed under one. */
+export const bookingEngineRepository = {
+  all(db: Executor, kind?: string): Promise<BookingEngineRow[]> {
+    return db
+      .select()
+      .from(bookingEngines)
+      .where(kind ? eq(bookingEngines.kind, kind) : undefined)
+      .orderBy(asc(bookingEngines.name));
+  },
+
+  async byIds(db: Executor, ids: readonly number[]): Promise<BookingEngineRow[]> {
+    return ids.length ? db.select().from(bookingEngines).where(inArray(bookingEngines.id, [...ids])) : [];
+  },
+
+  async byName(db: Executor, name: string): Promise<BookingEngineRow | undefined> {
+    const [row] = await db.select().from(bookingEngines).where(eq(bookingEngines.name, name));
+    return row;
+  },
+
+  /** Inserts the engine unless it exists; `created` tells whether this call made it. */
+  async ensure(db: Executor, name: string): Promise<{ engine: BookingEngineRow; created: boolean }> {
+    const [inserted] = await db.insert(bookingEngines).values({ name }).onConflictDoNothing().returning();
+    if (inserted) return { engine: inserted, created: true };
+    const [existing] = await db.select().from(bookingEngines).where(eq(bookingEngines.name, name));
+    return { engine: existing, created: false };
+  },
+};

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PATHS, runPaths, type PathsResult } from "../../bench/paths/paths-core.js";
+import { renderPathsSection } from "../../bench/paths/report.js";
+import type { Database } from "../../drizzle/database.js";
+import { suppliers } from "../../drizzle/schema.js";
+import { cities } from "../../drizzle/seed/catalogue-data.js";
+import { insertProducts, productFor, randomSource } from "../../drizzle/seed/catalogue.js";
+import { bookingEngineRepository } from "../../subgraphs/catalogue/booking-engine/booking-engine.repository.js";
+import { supplierValues } from "../../subgraphs/catalogue/supplier/supplier.rules.js";
+import { openOwnTestDatabase, startStack, type Stack } from "../support/stack.js";
+
+/**
+ * `npm run bench:paths` is run on demand, not in CI: its core runs here at a tiny scale (72
+ * products of `npm run seed`'s generator, one or two requests per cell) so that it cannot rot.
+ * Only the shape of the result is checked; timings mean nothing at this scale.
+ */
+const PRODUCTS = 72;
+describe("bench:paths at a tiny scale", () => {
+  let own: Awaited<ReturnType<typeof openOwnTestDatabase>>;
+  let database: Database;
+  let stack: Stack;
+  let result: PathsResult;
+
+  beforeAll(async () => {
+    own = await openOwnTestDatabase();
+    database = own.database;
+    stack = await startStack({ database, env: { WORKER_LOOPS: "false", API_RATE_LIMIT: "0" } });
+    // Every template of the generator twice, so that each search expression has matches.
+    const { engine } = await bookingEngineRepository.ensure(database.db, "BENCHMARK_ENGINE");
+    const [supplier] = await database.db
+      .insert(suppliers)
+      .values(supplierValues({ externalId: "GEN-TEST-0", country: "FR", name: "Generated supplier", channel: "generator" }, engine.id))
+      .returning();
+    const random = randomSource(1);
+    const requests = Array.from({ length: PRODUCTS }, (_, i) => productFor(i, cities[i % cities.length], random, "GEN-TEST-0"));
+    await database.db.transaction((tx) => insertProducts(tx, supplier, requests, new Date()));
+    result = await runPaths({
+      service: stack.service,
+      database,
+      databaseUrl: own.url,
+      concurrencies: [1, 2],
+      seconds: 1,
+      amount: 2,
+      fresh: 1,
+      warmUpFresh: false,
+      profileSeconds: 1,
+      profileConcurrency: 2,
+      poolSize: 4,
+    });
+  }, 240_000);
+  afterAll(async () => {
+    await stack?.close();
+    await database?.close();
+    await own?.drop();
+  });
+
+  it("measures every scenario through every path, with finite positive numbers and no failed request", () => {
+    const names = result.scenarios.map((s) => s.name);
+    for (const expected of [
+      "search `title:museum`",
+      "search `taxonomy:activities-tours-walking-tours`",
+      "search `title:tour AND countryCode:FR AND rating:>4`",
+      "product read",
+      "change detection (100)",
+      "active import (1,000)",
+      "report page (500)",
+      "booking: dates (a week)",
+      "booking: options (new availability)",
+      "booking: set option",
+      "booking: prices (GET)",
+      "booking: set prices",
+      "booking: create booking",
+      "booking: questions",
+      "booking: confirm",
+      "booking: get booking",
+    ])
+      expect(names).toContain(expected);
+    expect(result.liveProducts).toBeGreaterThanOrEqual(PRODUCTS);
+    for (const scenario of result.scenarios) {
+      expect(scenario.statements, scenario.name).toBeGreaterThan(0);
+      expect(scenario.subgraphCalls, scenario.name).toBeGreaterThan(0);
+      for (const path of PATHS) {
+        const cells = scenario.paths[path];
+        expect(cells.map((c) => c.concurrency), `${scenario.name} ${path}`).toEqual(scenario.fresh ? [1] : [1, 2]);
+        for (const cell of cells) {
+          expect(cell.failures, `${scenario.name} ${path} c${cell.concurrency}: ${cell.firstFailure}`).toBe(0);
+          expect(cell.requests).toBe(scenario.fresh ? 1 : 2);
+          for (const value of [cell.rps, cell.p50, cell.p95, cell.p99, cell.seconds]) {
+            expect(Number.isFinite(value), `${scenario.name} ${path}`).toBe(true);
+            expect(value).toBeGreaterThan(0);
+          }
+        }
+      }
+    }
+    expect(result.scenarios.filter((s) => s.fresh).map((s) => s.name)).toEqual(["booking: set option", "booking: set prices", "booking: create booking", "booking: questions", "booking: confirm"]);
+  });
+
+  it("answers the REST body on the limit route, for the same request", () => {
+    for (const scenario of result.scenarios.filter((s) => !s.fresh)) expect(scenario.limitMatchesRest, scenario.name).toBe(true);
+  });
+
+  it("profiles the REST search page and renders the doc section", () => {
+    expect(result.profile.requests).toBe(2);
+    expect(result.profile.top.length).toBeGreaterThan(0);
+    expect(result.profile.top.length).toBeLessThanOrEqual(15);
+    for (const row of result.profile.top) {
+      expect(row.location).toMatch(/:/);
+      expect(row.selfMs).toBeGreaterThan(0);
+    }
+    const section = renderPathsSection(result, { date: "2026-01-01", machine: "test", commit: "abc", driver: result.driver, command: "npm run bench:paths", concurrencies: [1, 2], seconds: 1, fresh: 1, poolSize: 4 });
+    expect(section).toContain("× limit (p50)");
+    expect(section).toContain("**before**");
+    for (const scenario of result.scenarios) expect(section).toContain(scenario.name);
+  });
+});

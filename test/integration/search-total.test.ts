@@ -1,0 +1,84 @@
+import { and } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { parseSearch } from "../../subgraphs/catalogue/search/search-expression.js";
+import { compileSearch } from "../../subgraphs/catalogue/search/search-sql.js";
+import { productSearchRepository, visibleToConsumers, type SearchPageQuery } from "../../subgraphs/catalogue/search/product-search.repository.js";
+import { contentPartner, productRequest, restClient, signIn, supplierRequest } from "../support/catalogue.js";
+import { useStack } from "../support/stack.js";
+
+/**
+ * The search page's total (docs/spec-decisions.md, "Search totals"): counted up to a limit and
+ * estimated above it, and the preferred country's matches paged before the others. The limit is
+ * 10,000 in the service; these tests lower it so that a few products cross it.
+ */
+describe("search totals and the preferred country's pages", () => {
+  const t = useStack();
+  let engineName: string;
+  let consumerToken: string;
+  const titles = ["Zeppelin ride over the lake", "Zeppelin ride at dawn", "Zeppelin ride for two", "Zeppelin ride with lunch", "Zeppelin ride by night"];
+  const countries = ["DE", "FR", "DE", null, "FR"];
+
+  beforeAll(async () => {
+    const partner = await contentPartner(t.stack);
+    engineName = partner.engineName;
+    const supplierId = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
+    for (const [i, title] of titles.entries()) {
+      const response = await partner.rest.post(`/api/supplier/${supplierId}/product`, productRequest({ title: { en: title }, countryCode: countries[i] ?? undefined, rating: 4 + i / 10 }));
+      expect(response.status).toBe(201);
+    }
+    const account = await t.stack.createAccount("CONSUMER", { country: "FR" });
+    consumerToken = await signIn(t.stack, account.username, account.password);
+  });
+
+  const query = (overrides: Partial<SearchPageQuery>): SearchPageQuery => ({
+    where: and(visibleToConsumers, compileSearch(parseSearch(`title:zeppelin AND bookingEngine:${engineName}`), { language: "en" }))!,
+    sortingField: "title",
+    descending: false,
+    preferredCountry: "FR",
+    language: "en",
+    offset: 0,
+    limit: 100,
+    fuzzy: false,
+    ...overrides,
+  });
+  const titlesOf = (rows: { title: Record<string, string> }[]) => rows.map((row) => row.title.en);
+
+  it("counts up to the limit and answers an estimate, flagged, above it", async () => {
+    const over = await productSearchRepository.page(t.database.db, query({ limit: 2, exactTotalLimit: 3 }));
+    expect(over.rows).toHaveLength(2);
+    expect(over.totalEstimated).toBe(true);
+    expect(over.total).toBeGreaterThanOrEqual(4);
+
+    const under = await productSearchRepository.page(t.database.db, query({ limit: 2, exactTotalLimit: 10 }));
+    expect(under).toMatchObject({ total: 5, totalEstimated: false });
+  });
+
+  it("knows the total exactly from a page that is not full, whatever the limit", async () => {
+    const last = await productSearchRepository.page(t.database.db, query({ offset: 4, limit: 2, exactTotalLimit: 3 }));
+    expect(titlesOf(last.rows)).toHaveLength(1);
+    expect(last).toMatchObject({ total: 5, totalEstimated: false });
+    const past = await productSearchRepository.page(t.database.db, query({ offset: 6, limit: 2, exactTotalLimit: 10 }));
+    expect(past).toMatchObject({ rows: [], total: 5, totalEstimated: false });
+  });
+
+  it("pages the preferred country first, then the others (no country among them), by title", async () => {
+    const whole = titlesOf((await productSearchRepository.page(t.database.db, query({}))).rows);
+    expect(whole).toEqual(["Zeppelin ride at dawn", "Zeppelin ride by night", "Zeppelin ride for two", "Zeppelin ride over the lake", "Zeppelin ride with lunch"]);
+    for (const size of [1, 2, 3]) {
+      const paged: string[] = [];
+      for (let offset = 0; offset < titles.length; offset += size) paged.push(...titlesOf((await productSearchRepository.page(t.database.db, query({ offset, limit: size }))).rows));
+      expect(paged, `pages of ${size}`).toEqual(whole);
+    }
+    const descending = titlesOf((await productSearchRepository.page(t.database.db, query({ sortingField: "rating", descending: true }))).rows);
+    expect(descending).toEqual(["Zeppelin ride by night", "Zeppelin ride at dawn", "Zeppelin ride with lunch", "Zeppelin ride for two", "Zeppelin ride over the lake"]);
+  });
+
+  it("says through REST, for search and change detection, whether the total is an estimate", async () => {
+    const consumer = restClient(t.stack, consumerToken);
+    const page = await consumer.get(`/api/consumer/products?Search=${encodeURIComponent(`title:zeppelin AND bookingEngine:${engineName}`)}&resultsPerPage=2`);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ pageNumber: 1, resultsPerPage: 2, totalResults: 5, totalResultsEstimated: false });
+    const changes = await consumer.get(`/api/consumer/diff/products?Search=${encodeURIComponent(`title:zeppelin AND bookingEngine:${engineName}`)}&resultsPerPage=2`);
+    expect(changes.body).toMatchObject({ totalResults: 5, totalResultsEstimated: false });
+  });
+});
