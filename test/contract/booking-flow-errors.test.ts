@@ -254,6 +254,10 @@ describe("the other steps' refusals", () => {
     expect((await buyer.rest.get(`${base}?startDate=2027-03-10&endDate=2029-03-01`)).body).toMatchObject({ status: 400, code: "INVALID_DATE_RANGE" });
     expect((await buyer.rest.get(`/booking-flow/v1/products/2147483000/availabilities`)).status).toBe(404);
     expect((await buyer.rest.get(`${base}/2027-02-01/options`)).body).toMatchObject({ status: 400, code: "DATE_NOT_AVAILABLE" });
+    // Beyond the booking horizon and before today alike: refused before any slot is counted.
+    for (const date of ["9999-12-31", "0001-01-01", "2029-03-01"]) {
+      expect((await buyer.rest.get(`${base}/${date}/options`)).body).toMatchObject({ status: 400, code: "DATE_NOT_AVAILABLE" });
+    }
     const past = await buyer.rest.get(`${base}?startDate=2027-02-20&endDate=2027-03-02`);
     expect(past.body.availabilityDates).toEqual(["2027-03-01", "2027-03-02"]);
     const { partner, supplierId } = await bookableProduct(ctx.stack);

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Executor } from "../../../../drizzle/database.js";
 import { slotInventory } from "../../../../drizzle/schema.js";
-import { productFactsRepository } from "../../product-facts.repository.js";
 import type { BookingEngineAdapter, ConfirmationOutcome, EngineBooking, Slot } from "../booking-engine.js";
 import { bookingSetupRepository } from "./booking-setup.repository.js";
 import type { BookingSetup } from "./booking-setup.js";
@@ -79,6 +78,10 @@ export const inventoryEngine: BookingEngineAdapter = {
   },
 
   async slots(db, product, setup, date, now) {
+    // Outside the sellable window there is nothing to count, and a date like 9999-12-31 would ask
+    // the database about year 10000, which PostgreSQL cannot parse from a JavaScript Date.
+    const firstSellable = localDate(now, setup.timeZone);
+    if (date < firstSellable || date > addDays(firstSellable, setup.bookingHorizonDays)) return [];
     const taken = await takenBetween(db, product.id, instantOf(date, "00:00", setup.timeZone), instantOf(addDays(date, 1), "00:00", setup.timeZone));
     return startTimesOn(product.availabilityPeriods, setup, date)
       .map((time): Slot => {
@@ -110,9 +113,8 @@ export const inventoryEngine: BookingEngineAdapter = {
       .where(and(eq(slotInventory.productId, productId), eq(slotInventory.startsAt, startsAt)));
   },
 
-  async confirm(db, booking): Promise<ConfirmationOutcome> {
+  async confirm(db, booking, facts): Promise<ConfirmationOutcome> {
     const setup = await bookingSetupRepository.setupOf(db, booking.productId);
-    const facts = await productFactsRepository.live(db, booking.productId);
     if (!setup || !facts) return { outcome: "REJECTED", reason: "The product is no longer sold" };
     const date = localDate(booking.startsAt, setup.timeZone);
     const stillOffered = startTimesOn(facts.availabilityPeriods, setup, date).some(
