@@ -10,9 +10,25 @@ import { createService, type Service } from "../../server/service.js";
 
 export { ManualClock };
 
-/** The database every test file shares: PostgreSQL when DATABASE_URL is set, else an in-memory PGlite. */
+let sharedEmbedded: Promise<Database> | undefined;
+
+/**
+ * The database every test file shares: PostgreSQL when DATABASE_URL is set, else an in-memory
+ * PGlite. Test files run one after another in each worker process (vitest `isolate: false`), and
+ * opening and migrating a PGlite takes about 5 s, so a worker opens one and lends it to every file;
+ * its close is the process's exit. Tests already isolate by fresh ids, as on the PostgreSQL run
+ * where every file shares one database.
+ */
 export function openTestDatabase(): Promise<Database> {
-  return openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: "memory", maxConnections: 5 });
+  if (process.env.DATABASE_URL) return openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: "memory", maxConnections: 5 });
+  sharedEmbedded ??= openDatabase({ dataDir: "memory" }).then((database) => ({
+    db: database.db,
+    driver: database.driver,
+    events: database.events,
+    ping: () => database.ping(),
+    close: async () => {},
+  }));
+  return sharedEmbedded;
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
@@ -156,7 +172,7 @@ export function useStack(options: { clock?: Clock; env?: Record<string, string>;
  */
 export async function openOwnTestDatabase(): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
   const base = process.env.DATABASE_URL;
-  if (!base) return { database: await openTestDatabase(), drop: async () => {} };
+  if (!base) return { database: await openDatabase({ dataDir: "memory" }), drop: async () => {} };
   const name = `test_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
   const admin = postgres(base, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);
