@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -45,6 +46,7 @@ const environmentSchema = z.object({
   WORKER_LOOPS: booleanFromEnv.default("true"),
   WORKER_JOB_CONCURRENCY: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(1).max(256).default(8),
   WORKER_POLL_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).int().min(1).max(3600).default(5),
+  WEB_CONCURRENCY: z.coerce.number({ invalid_type_error: "must be a number of processes" }).int().min(1).max(64).optional(),
   ROLE: z.enum(processRoles, { errorMap: () => ({ message: `must be one of ${processRoles.join(", ")}` }) }).default("all"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PASSWORD_SETUP_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(72),
@@ -98,6 +100,12 @@ export interface Config {
    */
   workerPollMs: number;
   role: ProcessRole;
+  /**
+   * Processes serving the port (node cluster). PostgreSQL: one per core by default. The embedded
+   * database belongs to one process, so there it is 1; its statements run on their own thread, so
+   * that process still uses a second core.
+   */
+  webConcurrency: number;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   passwordSetupTtlSeconds: number;
   subgraphUrls: { catalogue?: string; booking?: string; reporting?: string };
@@ -144,6 +152,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   if ((e.ROLE === "booking" || e.ROLE === "worker") && !e.CATALOGUE_URL) {
     problems.push(`CATALOGUE_URL: required when ROLE=${e.ROLE} (the address of the catalogue subgraph's /graphql)`);
   }
+  if (e.WEB_CONCURRENCY !== undefined && e.WEB_CONCURRENCY > 1) {
+    if (!e.DATABASE_URL) problems.push(`WEB_CONCURRENCY=${e.WEB_CONCURRENCY}: several processes need DATABASE_URL; the embedded database serves one process only (it runs on its own thread)`);
+    else if (e.ROLE === "worker") problems.push(`WEB_CONCURRENCY=${e.WEB_CONCURRENCY}: ROLE=worker serves no requests; WORKER_JOB_CONCURRENCY sets how many jobs it runs at once`);
+  }
   if (problems.length) throw new ConfigError(problems);
   const sandbox = e.ENVIRONMENT === "sandbox";
 
@@ -172,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     workerJobConcurrency: e.WORKER_JOB_CONCURRENCY,
     workerPollMs: e.WORKER_POLL_SECONDS * 1000,
     role: e.ROLE,
+    webConcurrency: e.WEB_CONCURRENCY ?? (e.DATABASE_URL && e.ROLE !== "worker" ? availableParallelism() : 1),
     logLevel: e.LOG_LEVEL,
     passwordSetupTtlSeconds: e.PASSWORD_SETUP_TTL_HOURS * 3600,
     subgraphUrls: { catalogue: e.CATALOGUE_URL, booking: e.BOOKING_URL, reporting: e.REPORTING_URL },

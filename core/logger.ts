@@ -8,7 +8,8 @@ export function createLogger(level: string, destination?: pino.DestinationStream
   return pino(
     {
       level,
-      base: { service: "activities" },
+      // pid tells apart the processes of one service (WEB_CONCURRENCY, roles) in a merged log.
+      base: { service: "activities", pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: ["req.headers.authorization", "password", "*.password"], censor: "[redacted]" },
       serializers: {

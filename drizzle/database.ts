@@ -1,8 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -11,6 +9,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { EventChannel, PgliteEventChannel, PostgresEventChannel } from "./events.js";
+import { RemotePglite } from "./pglite-thread/remote.js";
 import * as schema from "./schema.js";
 
 export type Schema = typeof schema;
@@ -44,8 +43,8 @@ export interface DatabaseOptions {
   /**
    * PostgreSQL: a statement running longer is cancelled (SQLSTATE 57014), so one heavy request
    * cannot hold a pooled connection for others; 0 or absent: no limit. Migrations run without it.
-   * PGlite runs statements on the process's own thread and cannot interrupt them (it ignores
-   * statement_timeout): there, the operation limits are what bound a request's work.
+   * PGlite cannot interrupt a statement (it ignores statement_timeout): there, the operation
+   * limits are what bound a request's work; its own thread keeps the event loop free meanwhile.
    */
   statementTimeoutMs?: number;
 }
@@ -63,20 +62,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Database> {
-  let client: PGlite;
   let releaseLock = () => {};
-  // pg_trgm gives typo-tolerant search; PostgreSQL servers ship it as a contrib extension.
-  const extensions = { pg_trgm };
-  if (dataDir === "memory") {
-    client = new PGlite({ extensions });
-  } else {
+  if (dataDir !== "memory") {
     mkdirSync(dataDir, { recursive: true });
     releaseLock = claimDataDir(dataDir);
-    client = new PGlite(dataDir, { extensions });
   }
-  await client.waitReady;
-  const db = drizzlePglite(client, { schema, logger: queryLogger(options) }) as unknown as Db;
-  if (options.migrate !== false) await migratePglite(drizzlePglite(client), { migrationsFolder });
+  // On its own thread: a statement there never holds up the event loop serving other requests.
+  const client = new RemotePglite({ dataDir });
+  try {
+    await client.waitReady;
+    if (options.migrate !== false) await migratePglite(drizzlePglite({ client: client as never }), { migrationsFolder });
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    releaseLock();
+    throw error;
+  }
+  const db = drizzlePglite({ client: client as never, schema, logger: queryLogger(options) }) as unknown as Db;
   const events = new PgliteEventChannel(client);
   return {
     db,

@@ -1,7 +1,7 @@
-import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import type postgres from "postgres";
 import type { Db } from "./database.js";
+import type { RemotePglite } from "./pglite-thread/remote.js";
 
 export type EventHandler = (payload: unknown) => void;
 
@@ -93,7 +93,7 @@ abstract class FanOutChannel implements EventChannel {
 }
 
 export class PgliteEventChannel extends FanOutChannel {
-  constructor(private readonly client: PGlite) {
+  constructor(private readonly client: RemotePglite) {
     super();
   }
 

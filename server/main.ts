@@ -1,5 +1,7 @@
 import { ConfigError, loadConfig } from "../core/config.js";
 import { RatesFileError } from "../core/exchange-rates.js";
+import cluster from "node:cluster";
+import { runPrimary } from "./cluster.js";
 import { createService, StartAborted, type Service } from "./service.js";
 import { GRAPHQL_PATH } from "./edge.js";
 import { CONSOLE_PREFIX } from "../rest-compat/rest-compat.plugin.js";
@@ -15,6 +17,7 @@ async function main() {
     }
     throw error;
   }
+  if (cluster.isPrimary && config.webConcurrency > 1) return runPrimary(config);
   // Signals are handled from the start: the worker claims jobs as soon as the service exists, before
   // it listens, and a SIGTERM then must stop it cleanly rather than kill it mid-transaction. A
   // signal reaches us once from a terminal or systemd (the whole process group) and again from
@@ -36,7 +39,7 @@ async function main() {
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
-  console.log(`activities service starting: role ${config.role}`);
+  if (cluster.isPrimary) console.log(`activities service starting: role ${config.role}`);
 
   try {
     service = await createService(config, { signal: startAborted.signal });
@@ -54,7 +57,10 @@ async function main() {
   await service.listen();
   if (stopping) return;
   const base = config.publicUrl;
-  const lines = [`activities service: role ${config.role}, ${config.environment}, ${service.database.driver}${service.database.driver === "pglite" ? ` (${config.dataDir})` : ""}`];
+  // In a cluster the first process speaks for all; the others listen quietly.
+  if (!cluster.isPrimary && process.env.SERVICE_PROCESS_INDEX !== "1") return;
+  const processes = config.webConcurrency > 1 ? `, ${config.webConcurrency} processes` : "";
+  const lines = [`activities service: role ${config.role}, ${config.environment}, ${service.database.driver}${service.database.driver === "pglite" ? ` (${config.dataDir}, statements on their own thread)` : ""}${processes}`];
   if (service.edge) {
     lines.push(
       `  GraphQL (HTTP and graphql-ws): ${base}${GRAPHQL_PATH}${config.graphqlIde ? " (a browser gets the GraphiQL IDE there)" : ""}`,

@@ -3,7 +3,7 @@ import { createBenchAccount } from "../bench-accounts.js";
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { fileURLToPath } from "node:url";
-import type { PGlite } from "@electric-sql/pglite";
+import type { RemotePglite } from "../../drizzle/pglite-thread/remote.js";
 import { sql } from "drizzle-orm";
 import { rows, type Database } from "../../drizzle/database.js";
 import type { Service } from "../../server/service.js";
@@ -191,7 +191,7 @@ export async function runPaths(options: PathsOptions): Promise<PathsResult> {
   const { service, database } = options;
   const log = options.log ?? (() => {});
   const capture = captureService(service);
-  const pglite = options.databaseUrl ? undefined : ((database.db as unknown as { $client: PGlite }).$client as PGlite);
+  const pglite = options.databaseUrl ? undefined : ((database.db as unknown as { $client: RemotePglite }).$client);
   const bench = await startBenchServer({ service, databaseUrl: options.databaseUrl, pglite, poolSize: options.poolSize });
   const load = startLoadGenerator();
   try {

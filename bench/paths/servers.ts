@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { HeaderMap } from "@apollo/server";
-import type { PGlite } from "@electric-sql/pglite";
+import type { RemotePglite } from "../../drizzle/pglite-thread/remote.js";
 import Fastify from "fastify";
 import postgres from "postgres";
 import type { Service } from "../../server/service.js";
@@ -73,7 +73,7 @@ async function replay(runner: Runner, statements: CapturedStatement[], map: Reco
  * JSON.stringify) and `POST /subgraph` (the gateway's subgraph calls, made on the in-process
  * subgraphs' Apollo Servers with no gateway in front). Never part of the production server.
  */
-export async function startBenchServer(options: { service: Service; databaseUrl?: string; pglite?: PGlite; poolSize: number }) {
+export async function startBenchServer(options: { service: Service; databaseUrl?: string; pglite?: RemotePglite; poolSize: number }) {
   const sql = options.databaseUrl ? postgres(options.databaseUrl, { max: options.poolSize, onnotice: () => {} }) : undefined;
   const pglite = options.pglite;
   const runner: Runner = sql

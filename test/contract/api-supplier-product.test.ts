@@ -28,12 +28,13 @@ describe("product management (spec 1, REST paths 7 and 8, and the product extens
   describe("POST /api/supplier/{supplierId}/product", () => {
     it("creates the product: 201 with every supplied field, id, creationDate, country object and onlineBookable per language", async () => {
       const request = productRequest();
-      const response = await partner.rest.post(`/api/supplier/${supplierId}/product`, { ...request, id: 42, onlineBookable: true });
+      const response = await partner.rest.post(`/api/supplier/${supplierId}/product`, { ...request, id: 2_000_000_042, onlineBookable: true });
       expect(response.status).toBe(201);
       expect(response.headers.get("x-product-moved")).toBe("false");
       const { galleryImage, countryCode, ...supplied } = request;
       expect(response.body).toMatchObject({ ...supplied, galleryImages: galleryImage, bookingEngine: partner.engineName });
-      expect(response.body.id).not.toBe(42);
+      // An id the sequence is far from: the server's own, never the caller's.
+      expect(response.body.id).not.toBe(2_000_000_042);
       expect(response.body.countryCode).toBeUndefined();
       expect(response.body.country).toEqual({ code: countryCode, name: expect.objectContaining({ en: "Switzerland", de: "Schweiz" }) });
       // Bookable online in English at its booking URL; in German only once the booking flow can sell it.

@@ -101,10 +101,11 @@ if (process.env.DATABASE_URL) {
         for (const role of ["catalogue", "booking", "reporting", "worker"] as const) {
           // Every role names the same public address: it is the token issuer they all check.
           // Booking and the worker read the catalogue's facts of a product through the catalogue subgraph.
-          processes.push(start({ DATABASE_URL: databaseUrl, PORT: String(ports[role]), PUBLIC_URL: url("edge"), CATALOGUE_URL: `${url("catalogue")}/graphql` }, ["--role", role]));
+          processes.push(start({ DATABASE_URL: databaseUrl, WEB_CONCURRENCY: "1", PORT: String(ports[role]), PUBLIC_URL: url("edge"), CATALOGUE_URL: `${url("catalogue")}/graphql` }, ["--role", role]));
         }
         const edgeEnv = {
           DATABASE_URL: databaseUrl,
+          WEB_CONCURRENCY: "1",
           PORT: String(ports.edge),
           PUBLIC_URL: url("edge"),
           CATALOGUE_URL: `${url("catalogue")}/graphql`,
@@ -212,5 +213,41 @@ if (process.env.DATABASE_URL) {
         expect(unclean, unclean.join("\n---\n")).toEqual([]);
       }
     }, 180_000);
+  });
+
+  describe("WEB_CONCURRENCY: several processes on one port against PostgreSQL", () => {
+    it("serves from every process, prints its start-up lines once, replaces a process that dies, and stops them all on SIGTERM with exit 0", async () => {
+      const own = await openOwnTestDatabase();
+      await own.database.close();
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const primary = start({ DATABASE_URL: own.url!, WEB_CONCURRENCY: "2", PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: "info" });
+      try {
+        const listening = () => new Set([...primary.output().matchAll(/"pid":(\d+),"msg":"Server listening at/g)].map((m) => m[1]));
+        await until("both processes listening", async () => (listening().size === 2 ? true : undefined));
+        expect(primary.output()).toContain("activities service starting: 2 processes (WEB_CONCURRENCY)");
+        expect(primary.output().match(/Demo accounts created/g)).toHaveLength(1);
+        // The cluster hands each new connection to the next process.
+        for (let i = 0; i < 12; i++) expect((await fetch(`${base}/api/me`, { headers: { connection: "close" } })).status).toBe(401);
+        const answered = await until("requests logged by both processes", async () => {
+          const pids = new Set([...primary.output().matchAll(/"pid":(\d+),[^\n]*"url":"\/api\/me"/g)].map((m) => m[1]));
+          return pids.size === 2 ? pids : undefined;
+        });
+        expect([...answered].sort()).toEqual([...listening()].sort());
+        // A process that dies is replaced. (A connection the cluster handed it just before it died
+        // is lost with it: node's cluster cannot take back a handle it sent.)
+        const [victim] = [...listening()];
+        process.kill(Number(victim), "SIGKILL");
+        await until("a replacement listening", async () => (listening().size === 3 ? true : undefined));
+        for (let i = 0; i < 4; i++) expect((await fetch(`${base}/health/live`, { headers: { connection: "close" } })).status).toBe(200);
+        expect(primary.output()).toMatch(new RegExp(`process \\d \\(pid ${victim}\\) exited \\(SIGKILL\\); starting another`));
+      } finally {
+        expect(await stopAndWait(primary)).toBe(0);
+        await own.drop();
+      }
+      for (const pid of new Set([...primary.output().matchAll(/"pid":(\d+)/g)].map((m) => Number(m[1])))) {
+        expect(() => process.kill(pid, 0), `process ${pid} is still running`).toThrow();
+      }
+    }, 120_000);
   });
 }

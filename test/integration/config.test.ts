@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../core/config.js";
 
@@ -67,5 +68,15 @@ describe("configuration read from the environment", () => {
     // Booking and the worker ask the catalogue for product facts through the graph.
     for (const role of ["booking", "worker"]) expect(problemsOf({ ROLE: role, DATABASE_URL: "postgres://h/db" })).toEqual([expect.stringMatching(/^CATALOGUE_URL: required when ROLE=/)]);
     expect(problemsOf({ ROLE: "reporting", DATABASE_URL: "postgres://h/db" })).toEqual([]);
+  });
+
+  it("runs one process per core on PostgreSQL, one on the embedded database, and refuses more there", () => {
+    expect(loadConfig({}).webConcurrency).toBe(1);
+    expect(loadConfig({ DATABASE_URL: "postgres://h/db" }).webConcurrency).toBe(availableParallelism());
+    expect(loadConfig({ DATABASE_URL: "postgres://h/db", WEB_CONCURRENCY: "3" }).webConcurrency).toBe(3);
+    expect(loadConfig({ DATABASE_URL: "postgres://h/db", ROLE: "worker", CATALOGUE_URL: "http://c/graphql" }).webConcurrency).toBe(1);
+    expect(problemsOf({ WEB_CONCURRENCY: "2" })).toEqual([expect.stringMatching(/^WEB_CONCURRENCY=2: several processes need DATABASE_URL/)]);
+    expect(problemsOf({ WEB_CONCURRENCY: "2", DATABASE_URL: "postgres://h/db", ROLE: "worker", CATALOGUE_URL: "http://c/graphql" })).toEqual([expect.stringMatching(/^WEB_CONCURRENCY=2: ROLE=worker serves no requests/)]);
+    for (const bad of ["0", "65", "two", "1.5"]) expect(problemsOf({ WEB_CONCURRENCY: bad })[0]).toMatch(/^WEB_CONCURRENCY=/);
   });
 });

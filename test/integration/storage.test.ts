@@ -64,6 +64,48 @@ describe.each(drivers)("storage on %s", (driver, options) => {
     expect(found).toEqual([]);
   });
 
+  it("keeps an inner savepoint's rollback inside the outer transaction, which still commits", async () => {
+    const [outer, inner] = [1, 2].map((n) => `SAVEPOINT_${n}_${Math.random().toString(36).slice(2, 8).toUpperCase()}`);
+    await database.db.transaction(async (tx) => {
+      await tx.insert(bookingEngines).values({ name: outer });
+      await tx
+        .transaction(async (nested) => {
+          await nested.insert(bookingEngines).values({ name: inner });
+          nested.rollback();
+        })
+        .catch(() => undefined);
+    });
+    const found = await database.db.select().from(bookingEngines).where(sql`${bookingEngines.name} in (${outer}, ${inner})`);
+    expect(found.map((e) => e.name)).toEqual([outer]);
+  });
+
+  it("reports a failed statement with its SQLSTATE and constraint, and goes on serving", async () => {
+    const name = `UNIQUE_${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
+    await database.db.insert(bookingEngines).values({ name });
+    const failure = await database.db.insert(bookingEngines).values({ name }).catch((error: Error) => error);
+    const cause = (failure as Error & { cause?: Record<string, unknown> }).cause;
+    expect(cause).toMatchObject({ code: "23505", constraint: expect.stringContaining("name") });
+    expect(await rows(database.db, sql`select 1 as one`)).toEqual([{ one: 1 }]);
+  });
+
+  it("leaves the event loop free while a statement runs", async () => {
+    // On its own thread PGlite sleeps there; on the service's thread no timer could fire meanwhile.
+    let statementDone = false;
+    const statement = database.db.execute(sql`select pg_sleep(0.6)`).then(() => (statementDone = true));
+    const ticks: boolean[] = [];
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        ticks.push(statementDone);
+        if (ticks.length === 5) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 20);
+    });
+    expect(ticks).toEqual([false, false, false, false, false]);
+    await statement;
+  });
+
   it("refuses oversized event payloads instead of failing inside PostgreSQL", async () => {
     await expect(database.events.publish(database.db, "test_big", { blob: "x".repeat(9000) })).rejects.toThrow(/exceeds/);
   });
@@ -88,5 +130,6 @@ describe("embedded database files", () => {
     const found = await second.db.select().from(bookingEngines);
     expect(found.map((e) => e.name)).toContain("PERSISTED_ENGINE");
     await second.close();
+    await expect(second.ping()).rejects.toThrow(/closed/);
   });
 });

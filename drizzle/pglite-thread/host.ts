@@ -1,0 +1,125 @@
+import { parentPort, workerData } from "node:worker_threads";
+import { PGlite, type Transaction } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { ErrorFields, HostOptions, QueryOptions, Reply, Request } from "./protocol.js";
+
+/**
+ * The thread that owns the embedded database: it runs each statement the service's thread sends
+ * and answers with the rows. PGlite itself serialises statements and transactions, exactly as it
+ * does when called from one thread.
+ */
+
+const port = parentPort!;
+const { dataDir } = workerData as HostOptions;
+// pg_trgm gives typo-tolerant search; PostgreSQL servers ship it as a contrib extension.
+const extensions = { pg_trgm };
+const client = dataDir === "memory" ? new PGlite({ extensions }) : new PGlite(dataDir, { extensions });
+
+/** Open transactions by the id of the request that began them; each ends on its "end" request. */
+const transactions = new Map<number, { tx: Transaction; decide: (commit: boolean) => void; settled: Promise<void> }>();
+const listening = new Map<string, () => Promise<void>>();
+const keepText = (value: string) => value;
+
+/** Thrown inside PGlite's transaction callback so that PGlite rolls back; never leaves this thread. */
+class Rollback extends Error {}
+
+function send(reply: Reply): void {
+  port.postMessage(reply);
+}
+
+function errorFields(error: unknown): ErrorFields {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const fields: ErrorFields = { message: error.message, name: error.name };
+  // DatabaseError carries the SQLSTATE code, constraint, detail...; its query options hold functions.
+  for (const [key, value] of Object.entries(error)) {
+    if (typeof value === "string" || typeof value === "number") fields[key] = value;
+  }
+  return fields;
+}
+
+function executorOf(transaction: number | undefined): Pick<Transaction, "query" | "exec"> {
+  if (transaction === undefined) return client;
+  const open = transactions.get(transaction);
+  if (!open) throw new Error(`transaction ${transaction} is not open`);
+  return open.tx;
+}
+
+function parseOptions(options: QueryOptions | undefined) {
+  if (!options) return undefined;
+  return {
+    rowMode: options.rowMode,
+    parsers: options.rawTypes ? Object.fromEntries(options.rawTypes.map((type) => [type, keepText])) : undefined,
+  };
+}
+
+async function begin(id: number): Promise<number> {
+  let decide!: (commit: boolean) => void;
+  const decided = new Promise<boolean>((resolve) => (decide = resolve));
+  let started!: () => void;
+  const opened = new Promise<void>((resolve) => (started = resolve));
+  const settled = client
+    .transaction(async (tx) => {
+      transactions.set(id, { tx, decide, settled });
+      started();
+      if (!(await decided)) throw new Rollback();
+    })
+    .then(
+      () => undefined,
+      (error) => {
+        if (!(error instanceof Rollback)) throw error;
+      },
+    )
+    .finally(() => transactions.delete(id));
+  // A failure to begin (the database closed) rejects settled before the callback ever runs.
+  await Promise.race([opened, settled]);
+  return id;
+}
+
+async function end(transaction: number, commit: boolean): Promise<null> {
+  const open = transactions.get(transaction);
+  if (!open) throw new Error(`transaction ${transaction} is not open`);
+  open.decide(commit);
+  await open.settled;
+  return null;
+}
+
+async function handle(request: Request): Promise<unknown> {
+  switch (request.kind) {
+    case "query":
+      return executorOf(request.transaction).query(request.sql, request.params, parseOptions(request.options));
+    case "exec":
+      return executorOf(request.transaction).exec(request.sql);
+    case "begin":
+      return begin(request.id);
+    case "end":
+      return end(request.transaction, request.commit);
+    case "listen":
+      if (!listening.has(request.channel)) {
+        listening.set(request.channel, await client.listen(request.channel, (payload) => send({ kind: "notification", channel: request.channel, payload })));
+      }
+      return null;
+    case "unlisten": {
+      const stop = listening.get(request.channel);
+      listening.delete(request.channel);
+      if (stop && !client.closed) await stop();
+      return null;
+    }
+    case "close":
+      for (const open of transactions.values()) open.decide(false);
+      await Promise.allSettled([...transactions.values()].map((open) => open.settled));
+      if (!client.closed) await client.close();
+      return null;
+  }
+}
+
+port.on("message", (request: Request) => {
+  handle(request).then(
+    (value) => send({ kind: "reply", id: request.id, ok: true, value }),
+    (error) => send({ kind: "reply", id: request.id, ok: false, error: errorFields(error) }),
+  );
+});
+
+client.waitReady.then(
+  () => send({ kind: "reply", id: 0, ok: true, value: null }),
+  (error) => send({ kind: "reply", id: 0, ok: false, error: errorFields(error) }),
+);
