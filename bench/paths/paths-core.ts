@@ -134,8 +134,8 @@ async function inParallel<T>(count: number, width: number, make: (index: number)
   return out;
 }
 
-/** The load generator's child process; one job at a time. */
-function startLoadGenerator() {
+/** The load generator's child process; one job at a time. Shared with bench:cores. */
+export function startLoadGenerator() {
   const child: ChildProcess = fork(fileURLToPath(new URL("./load-generator.ts", import.meta.url)), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
   let waiting: ((message: LoadResult & { error?: string; ready?: boolean }) => void) | undefined;
   let exited: Error | undefined;
@@ -167,7 +167,7 @@ function startLoadGenerator() {
   };
 }
 
-function cellOf(concurrency: number, result: LoadResult): Cell {
+export function cellOf(concurrency: number, result: LoadResult): Cell {
   const sorted = [...result.latencies].sort((a, b) => a - b);
   return {
     concurrency,

@@ -1,0 +1,155 @@
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { runOperatorCommand } from "../../identity/operator-cli.js";
+import { cellOf, SEARCH_EXPRESSIONS, startLoadGenerator, type Cell } from "../paths/paths-core.js";
+
+/**
+ * REST search throughput of the service as `npm start` runs it, per number of serving processes
+ * (WEB_CONCURRENCY): does a second core add throughput? The service runs in its own process tree,
+ * the load generator in another, so neither shares an event loop with the other.
+ */
+export interface CoresOptions {
+  /** postgres:// of the database; absent: a PGlite in `dataDir`. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** WEB_CONCURRENCY values to compare; more than 1 needs databaseUrl. */
+  processes: number[];
+  concurrencies: number[];
+  seconds: number;
+}
+
+export interface CoresRun {
+  processes: number;
+  expression: string;
+  cells: Cell[];
+}
+
+const PASSWORD = "benchmark cores password 1";
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The service as `npm start` runs it, with its own WEB_CONCURRENCY; resolves once every process listens. */
+async function startService(options: CoresOptions, processes: number) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PUBLIC_URL: base,
+    WEB_CONCURRENCY: String(processes),
+    LOG_LEVEL: "info",
+    API_RATE_LIMIT: "0",
+    SEED_DEMO: "true",
+    DATA_DIR: options.dataDir,
+  };
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  else delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  const deadline = Date.now() + 180_000;
+  const listening = () => new Set([...output.matchAll(/"pid":(\d+),"msg":"Server listening at/g)].map((m) => m[1])).size;
+  while (listening() < processes) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the service did not start:\n${output.slice(-3000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    base,
+    async stop(): Promise<void> {
+      child.kill("SIGTERM");
+      const code = await exited;
+      if (code !== 0) throw new Error(`the service exited with ${code}:\n${output.slice(-3000)}`);
+    },
+  };
+}
+
+/** A consumer of its own organisation, made with the operator CLI before the service holds the database. */
+async function createConsumer(options: CoresOptions): Promise<string> {
+  const username = `cores-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: options.dataDir, LOG_LEVEL: "silent" };
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  else delete env.DATABASE_URL;
+  const problems: string[] = [];
+  const code = await runOperatorCommand(
+    ["create-account", "--username", username, "--role", "CONSUMER", "--organisation", `Bench ${username}`, "--country", "CH", "--model", "agent", "--password", PASSWORD],
+    env,
+    { out: () => {}, err: (line) => problems.push(line) },
+  );
+  if (code !== 0) throw new Error(`operator create-account failed: ${problems.join("\n")}`);
+  return username;
+}
+
+async function signIn(base: string, username: string): Promise<string> {
+  const response = await fetch(`${base}/auth/realms/activities/protocol/openid-connect/token`, {
+    method: "POST",
+    body: new URLSearchParams({ client_id: "content-partner-api", grant_type: "password", username, password: PASSWORD }),
+  });
+  if (response.status !== 200) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+export async function runCores(options: CoresOptions): Promise<CoresRun[]> {
+  if (!options.databaseUrl && options.processes.some((n) => n > 1)) throw new Error("more than one process needs DATABASE_URL (the embedded database serves one process)");
+  const username = await createConsumer(options);
+  const load = startLoadGenerator();
+  await load.ready;
+  const runs: CoresRun[] = [];
+  try {
+    for (const processes of options.processes) {
+      const service = await startService(options, processes);
+      try {
+        const headers = { authorization: `Bearer ${await signIn(service.base, username)}` };
+        for (const expression of SEARCH_EXPRESSIONS) {
+          const spec = { method: "GET" as const, path: `/api/consumer/products?Search=${encodeURIComponent(expression)}&resultsPerPage=100`, headers };
+          // A short warm-up: the first requests compile the operation and fill the planner's caches.
+          await load.run({ url: service.base, specs: [spec], connections: 1, amount: 5 });
+          const cells: Cell[] = [];
+          for (const concurrency of options.concurrencies) {
+            cells.push(cellOf(concurrency, await load.run({ url: service.base, specs: [spec], connections: concurrency, seconds: options.seconds, minRequests: concurrency })));
+          }
+          runs.push({ processes, expression, cells });
+        }
+      } finally {
+        await service.stop();
+      }
+    }
+  } finally {
+    load.stop();
+  }
+  return runs;
+}
+
+const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : "–");
+
+export function renderCoresSection(runs: CoresRun[], meta: { title: string; machine: string; date: string; commit: string; database: string; products: number; load: string; seconds: number }): string {
+  const concurrencies = runs[0]?.cells.map((c) => c.concurrency) ?? [];
+  const lines = [
+    `## ${meta.title}`,
+    "",
+    `${meta.date}, commit ${meta.commit}, ${meta.machine}; ${meta.database}, ${meta.products} products; load average at start ${meta.load}; ${meta.seconds} s per cell; \`npm run bench:cores\`.`,
+    "",
+    "REST search pages of 100 records through the service as `npm start` runs it, with `WEB_CONCURRENCY` processes; autocannon in a separate process. req/s (p50 ms / p95 ms); failures would be named under the table.",
+    "",
+    `| processes | expression | ${concurrencies.map((c) => `c${c}`).join(" | ")} | c${concurrencies.at(-1)} ÷ c${concurrencies[0]} |`,
+    `|---|---|${concurrencies.map(() => "---|").join("")}---|`,
+  ];
+  for (const run of runs) {
+    const cells = run.cells.map((c) => `${fixed(c.rps)} (${fixed(c.p50)} / ${fixed(c.p95)})`);
+    const scaling = run.cells.at(-1)!.rps / run.cells[0].rps;
+    lines.push(`| ${run.processes} | \`${run.expression}\` | ${cells.join(" | ")} | ${fixed(scaling, 2)}× |`);
+  }
+  const failures = runs.flatMap((run) => run.cells.filter((c) => c.failures).map((c) => `- ${run.processes} processes, \`${run.expression}\`, c${c.concurrency}: ${c.failures} failures; first: ${c.firstFailure}`));
+  if (failures.length) lines.push("", ...failures);
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { renderCoresSection, runCores } from "../../bench/cores/cores-core.js";
+import { SEARCH_EXPRESSIONS } from "../../bench/paths/paths-core.js";
+import { openOwnTestDatabase } from "../support/stack.js";
+
+/**
+ * `npm run bench:cores` is run on demand, not in CI: its core runs here once, on the demo
+ * catalogue, for half a second a cell, so that it cannot rot. On PostgreSQL it runs two
+ * processes (WEB_CONCURRENCY=2), on the embedded database one. Timings mean nothing here.
+ */
+describe("bench:cores at a tiny scale", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "bench-cores-test-"));
+  const drops: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    for (const drop of drops) await drop();
+  });
+
+  it("measures REST search through the started service, every cell answered, and renders its table", async () => {
+    let databaseUrl: string | undefined;
+    if (process.env.DATABASE_URL) {
+      const own = await openOwnTestDatabase();
+      await own.database.close();
+      drops.push(own.drop);
+      databaseUrl = own.url;
+    }
+    const processes = databaseUrl ? 2 : 1;
+    const runs = await runCores({ databaseUrl, dataDir, processes: [processes], concurrencies: [1, 2], seconds: 0.5 });
+    expect(runs.map((run) => run.expression)).toEqual(SEARCH_EXPRESSIONS);
+    for (const run of runs) {
+      expect(run.processes).toBe(processes);
+      for (const cell of run.cells) expect(cell, `${run.expression} c${cell.concurrency}`).toMatchObject({ failures: 0, requests: expect.any(Number) });
+      expect(run.cells.every((cell) => cell.requests >= cell.concurrency && cell.rps > 0)).toBe(true);
+    }
+    const section = renderCoresSection(runs, { title: "Cores", machine: "test", date: "2026-11-23", commit: "abc", database: "x", products: 252, load: "0", seconds: 0.5 });
+    expect(section).toContain(`| ${processes} | \`title:museum\` |`);
+    expect(section).not.toContain("failures; first");
+  }, 240_000);
+
+  it("refuses more than one process on the embedded database", async () => {
+    await expect(runCores({ dataDir, processes: [2], concurrencies: [1], seconds: 0.5 })).rejects.toThrow(/needs DATABASE_URL/);
+  });
+});
