@@ -36,12 +36,19 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** This process's environment pointed at the benchmark's database, and nothing else's. */
+function databaseEnv(options: CoresOptions, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: options.dataDir, ...extra };
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  else delete env.DATABASE_URL;
+  return env;
+}
+
 /** The service as `npm start` runs it, with its own WEB_CONCURRENCY; resolves once every process listens. */
 async function startService(options: CoresOptions, processes: number) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
+  const env = databaseEnv(options, {
     PORT: String(port),
     HOST: "127.0.0.1",
     PUBLIC_URL: base,
@@ -49,10 +56,7 @@ async function startService(options: CoresOptions, processes: number) {
     LOG_LEVEL: "info",
     API_RATE_LIMIT: "0",
     SEED_DEMO: "true",
-    DATA_DIR: options.dataDir,
-  };
-  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
-  else delete env.DATABASE_URL;
+  });
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
@@ -77,9 +81,7 @@ async function startService(options: CoresOptions, processes: number) {
 /** A consumer of its own organisation, made with the operator CLI before the service holds the database. */
 async function createConsumer(options: CoresOptions): Promise<string> {
   const username = `cores-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: options.dataDir, LOG_LEVEL: "silent" };
-  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
-  else delete env.DATABASE_URL;
+  const env = databaseEnv(options, { LOG_LEVEL: "silent" });
   const problems: string[] = [];
   const code = await runOperatorCommand(
     ["create-account", "--username", username, "--role", "CONSUMER", "--organisation", `Bench ${username}`, "--country", "CH", "--model", "agent", "--password", PASSWORD],
