@@ -37,7 +37,8 @@ export class RemotePglite implements PgliteQueries {
   constructor(options: HostOptions) {
     this.worker = hostUrl.pathname.endsWith(".ts")
       ? // From source (npm start, tests, benchmarks) the thread registers tsx before loading the host.
-        new Worker(`import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(hostUrl.href)}); });`, { eval: true, workerData: options })
+        // tsx is resolved here, from this file: the thread's own resolution would start from the working directory.
+        new Worker(`import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then(({ register }) => { register(); return import(${JSON.stringify(hostUrl.href)}); });`, { eval: true, workerData: options })
       : new Worker(hostUrl, { workerData: options });
     // The thread never keeps the process alive on its own: only a statement awaiting its answer does.
     this.worker.unref();
