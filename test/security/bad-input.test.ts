@@ -167,6 +167,29 @@ describe("bad input", () => {
     });
   });
 
+  describe("real dates at the ends of the calendar", () => {
+    // 9999-12-31 once made the inventory engine ask PostgreSQL about year 10000: a 500 found by the fuzz.
+    it.each(["9999-12-31", "0001-01-01"])("answers %s as a date with no places, never a 5xx, and changes nothing", async (date) => {
+      const base = `/booking-flow/v1/products/${product.productId}/availabilities`;
+      const before = await snapshot();
+      const options = await send(buyer.token, "GET", `${base}/${date}/options`);
+      expect(options.body).toMatchObject({ status: 400, code: "DATE_NOT_AVAILABLE" });
+      const range = await send(buyer.token, "GET", `${base}?startDate=${date}&endDate=${date}`);
+      expect(range.status, range.text).toBe(200);
+      expect(range.body.availabilityDates).toEqual([]);
+      for (const answer of [
+        await send(buyer.token, "GET", `/reporting/v1/bookings?bookedStartDate=${date}&bookedEndDate=${date}`),
+        await send(buyer.token, "POST", "/recommendation/v2/activities", JSON.stringify({ travelDate: date })),
+      ]) {
+        expect(answer.status, answer.text).toBeLessThan(500);
+      }
+      const gql = await graphql(`${handle.stack.url}/graphql`, buyer.token, `mutation ($d: String!) { createAvailability(productId: ${product.productId}, date: $d) { id } }`, { d: date });
+      expectGraphqlBadInput(gql);
+      expect(gql.body.errors![0].message).toContain("has no places");
+      expect(await snapshot()).toEqual(before);
+    });
+  });
+
   describe("search fields named like object prototype members", () => {
     it.each(["toString:x", "constructor:x", "__proto__:x", "hasOwnProperty:x", "valueOf:>1"])("refuses %s as an unknown field", async (search) => {
       const rest = await send(buyer.token, "GET", `/api/consumer/products?Search=${encodeURIComponent(search)}`);

@@ -50,7 +50,10 @@ export function reportQuery(filter: BookingReportFilter | null | undefined): Rep
     if (start && end && start > end) {
       problems.push({ field: endField, rule: "notBeforeStart", message: `${endField} must not be before ${startField}` });
     }
-    return { from: start, until: end ? new Date(end.getTime() + DAY_MS) : undefined };
+    // Until the end day's midnight; after 9999-12-31 there is none the database can be sent
+    // ("+010000-01-01" is no timestamp it parses), and nothing lies beyond it, so no bound.
+    const until = end ? new Date(end.getTime() + DAY_MS) : undefined;
+    return { from: start, until: until && until.getUTCFullYear() <= 9999 ? until : undefined };
   };
   const query: ReportQuery = {
     status,

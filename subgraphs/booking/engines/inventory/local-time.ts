@@ -57,9 +57,17 @@ export function localDate(instant: Date, zone: string): string {
   return new Date(instant.getTime() + offsetAt(instant, zone)).toISOString().slice(0, 10);
 }
 
+/**
+ * The date `days` later (or earlier). Callers take four-digit years only, so a result past
+ * 9999-12-31 or before 0001-01-01 stays at that end: as a bound it still compares after (or
+ * before) every date a caller can send, which "+010000-12-31" does not.
+ */
 export function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
+  const year = d.getUTCFullYear();
+  if (year > 9999) return "9999-12-31";
+  if (year < 1) return "0001-01-01";
   return d.toISOString().slice(0, 10);
 }
 
