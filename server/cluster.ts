@@ -24,7 +24,6 @@ export function runPrimary(config: Config): void {
     const first = index === 1;
     const worker = cluster.fork({ ...(first ? {} : { SEED_DEMO: "false", WORKER_LOOPS: "false" }), SERVICE_PROCESS_INDEX: String(index) });
     processes.set(index, worker);
-    let up = false;
     worker.on("exit", (code, signal) => {
       processes.delete(index);
       if (stopping) {
@@ -35,7 +34,7 @@ export function runPrimary(config: Config): void {
       const now = Date.now();
       restarts.push(now);
       while (restarts.length && restarts[0] < now - RESTART_WINDOW_MS) restarts.shift();
-      if (first && !up && !served) {
+      if (!served) {
         // The first process never came up (a wrong setting, an unreachable database): nothing to serve.
         console.error(`activities service: the first process exited before listening (${signal ?? `code ${code}`})`);
         stopAll("start-up failure");
@@ -50,7 +49,6 @@ export function runPrimary(config: Config): void {
       setTimeout(() => stopping || fork(index), 1000).unref();
     });
     worker.on("listening", () => {
-      up = true;
       served = true;
       if (first) for (let next = 2; next <= config.webConcurrency; next++) if (!processes.has(next)) fork(next);
     });

@@ -251,5 +251,14 @@ if (process.env.DATABASE_URL) {
         expect(() => process.kill(pid, 0), `process ${pid} is still running`).toThrow();
       }
     }, 120_000);
+
+    it("exits 1, naming the cause, when the first process cannot start", async () => {
+      const missing = new URL(process.env.DATABASE_URL!);
+      missing.pathname = `/no_such_database_${Date.now().toString(36)}`;
+      const primary = start({ DATABASE_URL: missing.toString(), WEB_CONCURRENCY: "2", PORT: String(await freePort()) });
+      expect(await primary.exited).toBe(1);
+      expect(primary.output()).toContain("activities service: the first process exited before listening (code 1)");
+      expect(primary.output()).not.toContain("starting another");
+    }, 60_000);
   });
 }
