@@ -36,6 +36,7 @@ export type CatalogueContext = SubgraphContext<CatalogueLoaders>;
 export function catalogueLoaders(database: Database, caller: Caller): CatalogueLoaders {
   const db = database.db;
   const organisation = new DataLoader<number, OrganisationRow | undefined>(async (ids) => byKey(ids, await organisationRepository.byIds(db, ids), (row) => row.id));
+  const taxonomy = once(async () => new Map((await taxonomyRepository.allCurrent(db)).map((node) => [node.uuid, node])));
   return {
     trackingId: new DataLoader(async (productIds) => {
       const own = caller.organisationId === null ? undefined : await organisation.load(caller.organisationId);
@@ -48,11 +49,23 @@ export function catalogueLoaders(database: Database, caller: Caller): CatalogueL
     anySupplier: new DataLoader(async (ids) => byKey(ids, await supplierRepository.byIds(db, ids), (row) => row.id)),
     product: new DataLoader(async (ids) => byKey(ids, await productRepository.liveByIds(db, ids), (row) => row.id)),
     anyProduct: new DataLoader(async (ids) => byKey(ids, await productRepository.anyByIds(db, ids), (row) => row.id)),
+    // A page links a thousand products to a few dozen nodes: the links come as pairs and each
+    // node row is read once (from the current tree, or by uuid for a node no longer current).
     productTaxonomyNodes: new DataLoader(async (ids) => {
-      const links = await taxonomyRepository.nodesOfProducts(db, ids);
-      return ids.map((id) => links.filter((link) => link.productId === id).map((link) => link.node));
+      const [links, current] = await Promise.all([taxonomyRepository.linksOfProducts(db, ids), taxonomy()]);
+      const missing = [...new Set(links.map((link) => link.nodeUuid).filter((uuid) => !current.has(uuid)))];
+      const nodes = missing.length ? new Map([...current, ...(await taxonomyRepository.byUuids(db, missing)).map((node) => [node.uuid, node] as const)]) : current;
+      const byProduct = new Map<number, TaxonomyNodeRow[]>();
+      for (const link of links) {
+        const node = nodes.get(link.nodeUuid);
+        if (!node) continue;
+        const linked = byProduct.get(link.productId);
+        if (linked) linked.push(node);
+        else byProduct.set(link.productId, [node]);
+      }
+      return ids.map((id) => byProduct.get(id) ?? []);
     }),
-    taxonomy: once(async () => new Map((await taxonomyRepository.allCurrent(db)).map((node) => [node.uuid, node]))),
+    taxonomy,
     supplierOnlineBookable: new DataLoader(async (ids) => {
       const bookable = await supplierRepository.withBookableProducts(db, ids);
       return ids.map((id) => bookable.has(id));

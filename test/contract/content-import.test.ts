@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { contentPartner, productRequest, restClient, signIn, supplierRequest, type RestClient } from "../support/catalogue.js";
-import { useStack } from "../support/stack.js";
+import { graphql, useStack } from "../support/stack.js";
 
 type Partner = Awaited<ReturnType<typeof contentPartner>>;
 
@@ -9,6 +9,7 @@ describe("bulk import of activities", () => {
   const t = useStack();
   let partner: Partner;
   let agent: RestClient;
+  let agentToken: string;
   let reseller: RestClient;
   let supplierId: number;
   let productIds: number[];
@@ -23,7 +24,8 @@ describe("bulk import of activities", () => {
       productIds.push((await partner.rest.post(`/api/supplier/${supplierId}/product`, productRequest({ ...overrides, minPrice: 100, maxPrice: 150, estCommFrpricePerc: 0.2 }))).body.id);
     }
     const agentAccount = await t.stack.createAccount("CONSUMER", { model: "agent" });
-    agent = restClient(t.stack, await signIn(t.stack, agentAccount.username, agentAccount.password));
+    agentToken = await signIn(t.stack, agentAccount.username, agentAccount.password);
+    agent = restClient(t.stack, agentToken);
     const resellerAccount = await t.stack.createAccount("CONSUMER", { model: "reseller" });
     reseller = restClient(t.stack, await signIn(t.stack, resellerAccount.username, resellerAccount.password));
   });
@@ -133,6 +135,69 @@ describe("bulk import of activities", () => {
       expect(response.status).toBe(400);
       expect(response.body.code).toBe("ORGANISATION_REQUIRED");
       expect((await fetch(`${t.stack.url}/content/v0/import/activities/active`)).status).toBe(401);
+    });
+  });
+
+  describe("activeActivities through GraphQL", () => {
+    const PRODUCT = `id externalId title { translations } creationDate updateDate bookingEngine { name displayName } minPrice retailPrice
+      estimatedCommissionRate estimatedNetPrice duration durationHours galleryImages { url order } onlineBookable availableLanguages
+      supplier { id externalId name creationDate updateDate } country { name { text } } descriptors { type reason }
+      taxonomies { uuid slug level parentUuid nameFullPath name { text translations } }`;
+
+    it("serves records equal to the typed products, and equal to what REST answers, with optional arguments left out", async () => {
+      // modifiedSince and cursor are left out, not sent as null: a left-out argument means null.
+      const response = await graphql(`${t.stack.url}/graphql`, agentToken, `query ($engines: [String!]) { activeActivities(bookingEngines: $engines, limit: 25) { estimatedCount nextCursor records data { ${PRODUCT} } } }`, {
+        engines: [partner.engineName],
+      });
+      expect(response.body.errors).toBeUndefined();
+      const { records, data, estimatedCount, nextCursor } = response.body.data!.activeActivities;
+      expect({ estimatedCount, nextCursor }).toEqual({ estimatedCount: 25, nextCursor: null });
+      expect(records).toEqual((await active("")).body.data);
+      expect(records).toHaveLength(data.length);
+      records.forEach((record: Record<string, any>, i: number) => {
+        const product = data[i];
+        expect(record).toMatchObject({
+          id: product.id,
+          externalId: product.externalId,
+          title: product.title.translations,
+          creationDate: product.creationDate,
+          updateDate: product.updateDate,
+          bookingEngine: product.bookingEngine.name,
+          bookingEngineName: product.bookingEngine.displayName,
+          minPrice: product.minPrice,
+          retailPrice: product.retailPrice,
+          estimatedCommissionRate: product.estimatedCommissionRate,
+          durationHours: product.durationHours,
+          onlineBookable: product.onlineBookable,
+          availableLanguages: product.availableLanguages,
+          descriptors: product.descriptors,
+          supplier: { ...product.supplier, contact: { id: product.supplier.id } },
+          countryName: product.country.name.text,
+          galleryImages: product.galleryImages.map((image: { url: string; order: number | null }, position: number) => ({ id: `${product.id}-${image.order ?? position + 1}`, url: image.url, order: image.order ?? position + 1 })),
+        });
+        expect(record.estimatedNetPrice).toBeUndefined();
+        expect(record.taxonomies.flat().map((node: Record<string, unknown>) => [node.uuid, node.slug, node.level, node.parentUuid, node.nameFullPath ?? null, node.name, node.nameTranslation])).toEqual(
+          product.taxonomies.flat().map((node: Record<string, any>) => [node.uuid, node.slug, node.level, node.parentUuid, node.nameFullPath, node.name.text, node.name.translations]),
+        );
+      });
+    });
+
+    it("keeps a record's texts to languageList, and names the country in the caller's language", async () => {
+      const response = await graphql(`${t.stack.url}/graphql`, agentToken, `query ($engines: [String!]) { activeActivities(bookingEngines: $engines, languages: ["fr"], countryCodes: ["FR"]) { records } }`, {
+        engines: [partner.engineName],
+      });
+      expect(response.body.errors).toBeUndefined();
+      const records = response.body.data!.activeActivities.records;
+      expect(records).toHaveLength(5);
+      for (const record of records) {
+        expect(Object.keys(record.title)).toEqual(["fr"]);
+        expect(Object.keys(record.onlineBookable)).toEqual(["fr"]);
+        expect(record.countryName).toBe("France");
+      }
+      const german = await fetch(`${t.stack.url}/content/v0/import/activities/active?bookingEngineList=${partner.engineName}&countryCodeList=FR&page[limit]=1`, {
+        headers: { authorization: `Bearer ${agentToken}`, "accept-language": "de" },
+      });
+      expect(((await german.json()) as { data: { countryName: string }[] }).data[0].countryName).toBe("Frankreich");
     });
   });
 

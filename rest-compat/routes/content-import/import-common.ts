@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { compact, int, str, type JsonSchema } from "../../json-schema.js";
+import { int, str, type JsonSchema } from "../../json-schema.js";
 import { selfLink } from "../../rest-route.js";
 
 /** Query parameters both imports share (spec 3, bulk import). */
@@ -36,4 +36,3 @@ export const importMetaSchema: JsonSchema = {
   },
 };
 
-export { compact };

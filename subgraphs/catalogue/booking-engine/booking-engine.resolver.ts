@@ -39,10 +39,14 @@ export class BookingEngineResolver {
 
   @FieldResolver(() => String, { description: "Display name: ACTIVITIES_INVENTORY reads 'Activities Inventory'" })
   async displayName(@Root() engine: BookingEngine, @Ctx() ctx: CatalogueContext): Promise<string> {
-    return (await row(ctx, engine)).name
-      .split("_")
-      .filter(Boolean)
-      .map((word) => word[0] + word.slice(1).toLowerCase())
-      .join(" ");
+    return engineDisplayName((await row(ctx, engine)).name);
   }
 }
+
+/** ACTIVITIES_INVENTORY reads "Activities Inventory". */
+export const engineDisplayName = (name: string): string =>
+  name
+    .split("_")
+    .filter(Boolean)
+    .map((word) => word[0] + word.slice(1).toLowerCase())
+    .join(" ");

@@ -1,15 +1,17 @@
 import { and, asc, count, eq, gt, gte, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
-import { Arg, Ctx, Field, Float, Int, ObjectType, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, Field, FieldResolver, Float, Int, ObjectType, Query, Resolver, Root } from "type-graphql";
 import { rejected } from "../../../core/errors.js";
 import { rows as rawRows } from "../../../drizzle/database.js";
 import { bookingEngines, products } from "../../../drizzle/schema.js";
 import { consumerAccess } from "../consumer-access.js";
 import type { CatalogueContext } from "../loaders.js";
-import { productColumns } from "../product/product.repository.js";
+import { JSONObjectScalar } from "../../common/json-scalars.js";
+import { productColumns, type ProductRow } from "../product/product.repository.js";
 import { toProduct } from "../product/product.service.js";
 import { Product } from "../product/product.type.js";
 import { isCountryCode, isLanguageCode } from "../validation/iso.js";
 import { CursorError, decodeCursor, encodeCursor, filtersDigest } from "./import-cursor.js";
+import { importRecords, type ImportRecord } from "./import-record.js";
 
 export const MAX_IMPORT_PAGE = 1000;
 /** How far back the inactive import looks (spec 3 leaves the number of days open). */
@@ -25,7 +27,10 @@ export class InactiveActivity {
 
 @ObjectType()
 export class ActiveActivityPage {
-  @Field(() => [Product]) data!: Product[];
+  /** The page's rows: `data` and `records` are built from them only when asked for. */
+  rows!: ProductRow[];
+  /** languageList of the request: records keep texts in these languages only. */
+  languages!: string[] | null;
   @Field(() => Float, { description: "Approximate number of matching activities" }) estimatedCount!: number;
   @Field(() => String, { nullable: true, description: "Null on the last page" }) nextCursor!: string | null;
   @Field(() => String, { description: "When this run began: use it as modifiedSince for the next run" }) asOf!: string;
@@ -47,6 +52,16 @@ interface ImportRequest {
   cursor: string | null;
   limit: number;
 }
+
+/** An argument left out of the operation arrives as undefined: it means the same as null. */
+const importRequest = (args: { [K in keyof ImportRequest]: ImportRequest[K] | undefined }): ImportRequest => ({
+  countryCodes: args.countryCodes ?? null,
+  bookingEngines: args.bookingEngines ?? null,
+  languages: args.languages ?? null,
+  modifiedSince: args.modifiedSince ?? null,
+  cursor: args.cursor ?? null,
+  limit: args.limit ?? 100,
+});
 
 const problem = (reason: string, field: string, message: string) => rejected(reason, message, [{ field, rule: reason.toLowerCase(), message }]);
 
@@ -110,16 +125,20 @@ async function estimatedCount(ctx: CatalogueContext, where: SQL): Promise<number
 /** One keyset page by id: later changes never make a record repeat or another one be skipped. */
 async function keysetPage(ctx: CatalogueContext, kind: "active" | "inactive", request: ImportRequest) {
   const { where, lastId, asOf, filters } = await prepare(ctx, kind, request);
-  const rows = await ctx.database.db
-    .select(productColumns)
-    .from(products)
-    .where(and(where, gt(products.id, lastId)))
-    .orderBy(asc(products.id))
-    .limit(request.limit + 1);
+  // The count does not depend on the page: on PostgreSQL it runs on another connection meanwhile.
+  const [rows, total] = await Promise.all([
+    ctx.database.db
+      .select(productColumns)
+      .from(products)
+      .where(and(where, gt(products.id, lastId)))
+      .orderBy(asc(products.id))
+      .limit(request.limit + 1),
+    estimatedCount(ctx, where),
+  ]);
   const page = rows.slice(0, request.limit);
   const more = rows.length > request.limit;
   const nextCursor = more ? await encodeCursor(ctx.database.db, { kind, lastId: page.at(-1)!.id, asOf, filters }) : null;
-  return { page, nextCursor, asOf, estimatedCount: await estimatedCount(ctx, where) };
+  return { page, nextCursor, asOf, estimatedCount: total };
 }
 
 @Resolver()
@@ -134,9 +153,9 @@ export class ActivityImportResolver {
     @Arg("limit", () => Int, { defaultValue: 100 }) limit: number,
     @Ctx() ctx: CatalogueContext,
   ): Promise<ActiveActivityPage> {
-    const result = await keysetPage(ctx, "active", { countryCodes, bookingEngines: bookingEngineNames, languages, modifiedSince, cursor, limit });
+    const result = await keysetPage(ctx, "active", importRequest({ countryCodes, bookingEngines: bookingEngineNames, languages, modifiedSince, cursor, limit }));
     for (const row of result.page) ctx.loaders.product.prime(row.id, row);
-    return { data: result.page.map((row) => toProduct(row)), estimatedCount: result.estimatedCount, nextCursor: result.nextCursor, asOf: result.asOf };
+    return { rows: result.page, languages: languages?.length ? languages : null, estimatedCount: result.estimatedCount, nextCursor: result.nextCursor, asOf: result.asOf };
   }
 
   @Query(() => InactiveActivityPage, { description: "Ids of activities deleted or deprecated since modifiedSince (spec 3)" })
@@ -148,7 +167,23 @@ export class ActivityImportResolver {
     @Arg("limit", () => Int, { defaultValue: 100 }) limit: number,
     @Ctx() ctx: CatalogueContext,
   ): Promise<InactiveActivityPage> {
-    const result = await keysetPage(ctx, "inactive", { countryCodes, bookingEngines: bookingEngineNames, languages: null, modifiedSince, cursor, limit });
+    const result = await keysetPage(ctx, "inactive", importRequest({ countryCodes, bookingEngines: bookingEngineNames, languages: null, modifiedSince, cursor, limit }));
     return { data: result.page.map((row) => ({ id: row.id })), estimatedCount: result.estimatedCount, nextCursor: result.nextCursor, asOf: result.asOf };
+  }
+}
+
+@Resolver(() => ActiveActivityPage)
+export class ActiveActivityPageResolver {
+  @FieldResolver(() => [Product], { description: "The activities as typed products: choose the fields you need" })
+  data(@Root() page: ActiveActivityPage): Product[] {
+    return page.rows.map((row) => toProduct(row));
+  }
+
+  @FieldResolver(() => [JSONObjectScalar], {
+    description:
+      "The same activities as spec 3's import records, one JSON object each, texts limited to the languages asked for: the fast way to copy the catalogue (a page costs its rows, not a resolver per field)",
+  })
+  records(@Root() page: ActiveActivityPage, @Ctx() ctx: CatalogueContext): Promise<ImportRecord[]> {
+    return importRecords(ctx, page.rows, page.languages);
   }
 }

@@ -10,7 +10,7 @@ export class LocalizedText {
 }
 
 /** The language `text` is in: the first accepted language present, then en, then any. */
-function chosenLanguage(translations: LanguageText, languages: readonly string[]): string | null {
+export function chosenLanguage(translations: LanguageText, languages: readonly string[]): string | null {
   for (const language of languages) if (typeof translations[language] === "string") return language;
   return Object.keys(translations)[0] ?? null;
 }
@@ -19,14 +19,19 @@ function chosenLanguage(translations: LanguageText, languages: readonly string[]
 export class LocalizedTextResolver {
   @FieldResolver(() => String, { nullable: true })
   text(@Root() root: LocalizedText, @Ctx() ctx: SubgraphContext): string | null {
-    const language = chosenLanguage(root.translations, ctx.languages);
-    return language ? root.translations[language] : null;
+    return textIn(root.translations, ctx.languages);
   }
 
   @FieldResolver(() => String, { nullable: true, description: "ISO 639-1 code of `text`" })
   language(@Root() root: LocalizedText, @Ctx() ctx: SubgraphContext): string | null {
     return chosenLanguage(root.translations, ctx.languages);
   }
+}
+
+/** What `text` answers: the translation in the chosen language. */
+export function textIn(translations: LanguageText, languages: readonly string[]): string | null {
+  const language = chosenLanguage(translations, languages);
+  return language ? translations[language] : null;
 }
 
 export const localized = (translations: LanguageText | null | undefined): LocalizedText | null => (translations ? { translations } : null);

@@ -25,3 +25,6 @@ export function bookingLink(urls: LanguageText | null, languages: readonly strin
     return `${url}${url.includes("?") ? "&" : "?"}externalClientId=${encodeURIComponent(externalClientId)}`;
   }
 }
+
+/** Why a product is flagged: a deprecated one is EXCLUDED. */
+export const productDescriptors = (product: { deprecated: boolean }) => (product.deprecated ? [{ type: "EXCLUDED", reason: "DEPRECATED" }] : []);

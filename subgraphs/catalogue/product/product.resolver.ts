@@ -2,7 +2,7 @@ import { Arg, Ctx, Directive, Field, FieldResolver, Float, Int, Mutation, Object
 import { Descriptor, TaxonomyNode } from "../taxonomy/taxonomy.type.js";
 import { taxonomyPaths } from "../taxonomy/taxonomy.service.js";
 import { commissionRate } from "../../../core/commission.js";
-import { bookingLink, durationInHours } from "./product.consumer.js";
+import { bookingLink, durationInHours, productDescriptors } from "./product.consumer.js";
 import type { CatalogueContext } from "../loaders.js";
 import { toSupplier } from "../supplier/supplier.service.js";
 import { Supplier } from "../supplier/supplier.type.js";
@@ -86,7 +86,7 @@ export class ProductResolver {
 
   @FieldResolver(() => [Descriptor], { description: "Why a product is flagged: EXCLUDED because DEPRECATED" })
   descriptors(@Root() product: Product): Descriptor[] {
-    return product.deprecated ? [{ type: "EXCLUDED", reason: "DEPRECATED" }] : [];
+    return productDescriptors(product);
   }
 
   @FieldResolver(() => String, { nullable: true, description: "The booking URL in the caller's language, with externalClientId appended when given" })
@@ -128,7 +128,8 @@ export class ProductResolver {
   }
 }
 
-async function callerModel(ctx: CatalogueContext): Promise<string | null> {
+/** The caller organisation's commercial model (AGENT or RESELLER): it decides which price fields a consumer sees. */
+export async function callerModel(ctx: CatalogueContext): Promise<string | null> {
   if (ctx.caller.organisationId === null) return null;
   return (await ctx.loaders.organisation.load(ctx.caller.organisationId))?.commercialModel ?? null;
 }

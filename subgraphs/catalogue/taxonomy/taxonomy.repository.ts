@@ -59,13 +59,17 @@ export const taxonomyRepository = {
     if (nodeUuids.length) await db.insert(productTaxonomies).values([...new Set(nodeUuids)].map((nodeUuid) => ({ productId, nodeUuid })));
   },
 
-  async nodesOfProducts(db: Executor, productIds: readonly number[]): Promise<{ productId: number; node: TaxonomyNodeRow }[]> {
+  /** Which nodes each product is linked to: pairs only, the nodes themselves come from byUuids. */
+  async linksOfProducts(db: Executor, productIds: readonly number[]): Promise<{ productId: number; nodeUuid: string }[]> {
     if (!productIds.length) return [];
-    const rows = await db
-      .select({ productId: productTaxonomies.productId, node: taxonomyNodes })
+    return db
+      .select({ productId: productTaxonomies.productId, nodeUuid: productTaxonomies.nodeUuid })
       .from(productTaxonomies)
-      .innerJoin(taxonomyNodes, eq(taxonomyNodes.uuid, productTaxonomies.nodeUuid))
-      .where(inArray(productTaxonomies.productId, [...productIds]));
-    return rows;
+      .where(inArray(productTaxonomies.productId, [...productIds]))
+      .orderBy(productTaxonomies.productId, productTaxonomies.nodeUuid);
+  },
+
+  async byUuids(db: Executor, uuids: readonly string[]): Promise<TaxonomyNodeRow[]> {
+    return uuids.length ? db.select().from(taxonomyNodes).where(inArray(taxonomyNodes.uuid, [...uuids])) : [];
   },
 };
