@@ -7,3 +7,9 @@ export function commissionRate(product: { estCommFrpricePerc: number | null; est
   if (product.estCommNet !== null && product.minPrice) return Math.round((product.estCommNet / product.minPrice) * 10_000) / 10_000;
   return null;
 }
+
+/** What a reseller is estimated to pay: the retail price less the commission, to the cent. */
+export function estimatedNetPrice(product: { estCommFrpricePerc: number | null; estCommNet: number | null; minPrice: number | null }): number | null {
+  const rate = commissionRate(product);
+  return product.minPrice === null || rate === null ? null : Math.round(product.minPrice * (1 - rate) * 100) / 100;
+}

@@ -187,6 +187,62 @@ describe("catalogue consumption", () => {
     });
   });
 
+  describe("Product.consumerRecord", () => {
+    const TYPED = `id externalId creationDate updateDate title { text } description { text } bookingEngine { name displayName } bookingLink(externalClientId: "abc")
+      minPrice maxPrice priceCurrency durationHours onlineBookable availableLanguages cityName countryCode country { name { text } } rating descriptors { type reason }
+      galleryImages { title url order } geoLocation { latitude longitude geoHash }
+      supplier { id name externalId creationDate updateDate country countryName }
+      taxonomies { slug level name { text } }`;
+
+    it.each(["en", "fr", "de"])("is the typed product's fields as REST shows them, for Accept-Language %s", async (language) => {
+      const response = await fetch(`${t.stack.url}/graphql`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${consumerToken}`, "content-type": "application/json", "accept-language": language },
+        body: JSON.stringify({
+          query: `query ($s: String!) { searchProducts(search: $s) { items { consumerRecord(externalClientId: "abc") ${TYPED} } } }`,
+          variables: { s: `bookingEngine:${partner.engineName}` },
+        }),
+      });
+      const { data, errors } = (await response.json()) as { data: { searchProducts: { items: Record<string, any>[] } }; errors?: unknown };
+      expect(errors).toBeUndefined();
+      const items = data.searchProducts.items;
+      expect(items.length).toBeGreaterThanOrEqual(4);
+      const rest = await fetch(`${t.stack.url}/api/consumer/products?Search=${encodeURIComponent(`bookingEngine:${partner.engineName}`)}&externalClientId=abc`, {
+        headers: { authorization: `Bearer ${consumerToken}`, "accept-language": language },
+      });
+      expect(((await rest.json()) as { items: unknown[] }).items).toEqual(items.map((item) => item.consumerRecord));
+      for (const { consumerRecord: record, ...typed } of items) {
+        const onlineLanguage = [language, "en"].find((l) => l in typed.onlineBookable) ?? typed.availableLanguages[0];
+        const expected: Record<string, unknown> = {
+          id: typed.id,
+          externalId: typed.externalId,
+          creationDate: typed.creationDate,
+          updateDate: typed.updateDate,
+          title: typed.title.text,
+          description: typed.description?.text,
+          bookingEngine: typed.bookingEngine.name,
+          bookingEngineName: typed.bookingEngine.displayName,
+          bookingUrl: typed.bookingLink ?? undefined,
+          minPrice: typed.minPrice ?? undefined,
+          maxPrice: typed.maxPrice ?? undefined,
+          priceCurrency: typed.priceCurrency ?? undefined,
+          durationHours: typed.durationHours ?? undefined,
+          onlineBookable: Boolean(typed.onlineBookable[onlineLanguage]),
+          availableLanguages: typed.availableLanguages,
+          cityName: typed.cityName ?? undefined,
+          countryCode: typed.countryCode ?? undefined,
+          countryName: typed.country?.name.text ?? undefined,
+          rating: typed.rating ?? undefined,
+          descriptors: typed.descriptors,
+          taxonomies: typed.taxonomies.map((path: { slug: string; level: number; name: { text: string } }[]) => path.map((node) => ({ id: node.slug, name: node.name.text, level: node.level }))),
+        };
+        for (const [field, value] of Object.entries(expected)) expect(record[field], field).toEqual(value);
+        expect(record.supplier).toMatchObject({ id: typed.supplier.id, name: typed.supplier.name, externalId: typed.supplier.externalId, countryCode: typed.supplier.country, countryName: typed.supplier.countryName });
+        expect(record.galleryImages).toEqual(typed.galleryImages.map((image: Record<string, unknown>) => Object.fromEntries(Object.entries(image).filter(([, v]) => v !== null))));
+      }
+    });
+  });
+
   describe("GET /api/consumer/product/{productId}", () => {
     it("returns the consumer product record with id and productId", async () => {
       const response = await consumer.get(`/api/consumer/product/${ids.hike}?externalClientId=abc`);

@@ -1,89 +1,18 @@
 import { compact, int, str, type JsonSchema } from "../../json-schema.js";
 
-const text = "{ text }";
-/** The GraphQL selection of the consumer product record (spec 3), texts in the caller's language. */
+/**
+ * The consumer product record of spec 3, built by the catalogue in one step per product
+ * (subgraphs/catalogue/product/consumer-record.ts): texts in the caller's language, the engine by
+ * name, taxonomy paths of {id, name, level}, bookingUrl with externalClientId.
+ */
 export const CONSUMER_PRODUCT_FIELDS = /* GraphQL */ `
   fragment ConsumerProduct on Product {
-    id externalId creationDate updateDate internalName reference
-    instantConfirmation instantDelivery likelyToBeSoldOut skipTheLine availabilityType redemptionMethod
-    title ${text} subtitle ${text} shortDescription ${text} description ${text} experienceHighlights ${text}
-    cancellationCutOff ${text} modalitiesIncluded ${text} modalitiesExcluded ${text} modalitiesAdditionalInfo ${text}
-    thumbnailImage bookingEngine { name displayName } bookingLink(externalClientId: $externalClientId)
-    minPrice maxPrice priceCurrency pricingUnit priceLevel averagePrice minParticipants maxParticipants
-    address placeId website geoLocation { latitude longitude geoHash } duration durationHours
-    galleryImages { title url order }
-    supplier { id name externalId creationDate updateDate country countryName supplierContact { website email telephone address } }
-    onlineBookable descriptors { type reason } availableLanguages
-    cityName zipCode countryCode country { name ${text} } rating numberOfRatings
-    taxonomies { slug name ${text} level }
-    availabilityPeriods isCancellable cancellationCutOffAmount cancellationCutOffUnit handiAccess
+    consumerRecord(externalClientId: $externalClientId)
   }
 `;
 
-type Text = { text: string | null } | null;
 export interface ConsumerProductData {
-  [field: string]: unknown;
-  title: Text;
-  bookingEngine: { name: string; displayName: string };
-  bookingLink: string | null;
-  supplier: {
-    id: number;
-    name: string | null;
-    externalId: string;
-    creationDate: string;
-    updateDate: string;
-    country: string;
-    countryName: string | null;
-    supplierContact: Record<string, string | null> | null;
-  };
-  onlineBookable: Record<string, boolean>;
-  availableLanguages: string[];
-  country: { name: Text } | null;
-  taxonomies: { slug: string; name: Text; level: number }[][];
-  galleryImages: { title: string | null; url: string; order: number | null }[];
-  geoLocation: Record<string, unknown> | null;
-  availabilityPeriods: { weeklyPeriods?: unknown } | null;
-}
-
-const textFields = [
-  "title",
-  "subtitle",
-  "shortDescription",
-  "description",
-  "experienceHighlights",
-  "cancellationCutOff",
-  "modalitiesIncluded",
-  "modalitiesExcluded",
-  "modalitiesAdditionalInfo",
-] as const;
-
-/** The consumer product record of spec 3: strings in the caller's language, the engine by name, taxonomy paths of {id, name, level}. */
-export function consumerProductBody(p: ConsumerProductData, languages: string[]) {
-  const body: Record<string, unknown> = { ...p };
-  for (const field of textFields) body[field] = (p[field] as Text)?.text ?? null;
-  const language = languages.find((l) => l in p.onlineBookable) ?? p.availableLanguages[0];
-  body.onlineBookable = language ? Boolean(p.onlineBookable[language]) : false;
-  body.bookingEngine = p.bookingEngine.name;
-  body.bookingEngineName = p.bookingEngine.displayName;
-  body.bookingUrl = p.bookingLink;
-  delete body.bookingLink;
-  body.countryName = p.country?.name?.text ?? null;
-  delete body.country;
-  body.galleryImages = p.galleryImages.map((image) => compact(image));
-  body.geoLocation = p.geoLocation ? compact(p.geoLocation) : null;
-  body.taxonomies = p.taxonomies.map((path) => path.map((node) => ({ id: node.slug, name: node.name?.text ?? node.slug, level: node.level })));
-  body.availabilityPeriods = p.availabilityPeriods?.weeklyPeriods ? { weeklyPeriods: p.availabilityPeriods.weeklyPeriods } : null;
-  body.supplier = compact({
-    id: p.supplier.id,
-    name: p.supplier.name,
-    externalId: p.supplier.externalId,
-    creationDate: p.supplier.creationDate,
-    updateDate: p.supplier.updateDate,
-    contact: p.supplier.supplierContact ? compact(p.supplier.supplierContact) : null,
-    countryCode: p.supplier.country,
-    countryName: p.supplier.countryName,
-  });
-  return compact(body);
+  consumerRecord: Record<string, unknown> & { id: number };
 }
 
 export const consumerProductSchema: JsonSchema = {

@@ -1,8 +1,7 @@
 import { errorResponse } from "../../error-body.js";
-import { acceptedLanguages } from "../../../core/language.js";
 import { obj, str } from "../../json-schema.js";
 import type { PageOf, RestRoute } from "../../rest-route.js";
-import { CONSUMER_PRODUCT_FIELDS, consumerProductBody, consumerProductSchema, pageEnvelope, searchPagingQuery, searchPagingVariables, type ConsumerProductData } from "./consumer-product.js";
+import { CONSUMER_PRODUCT_FIELDS, consumerProductSchema, pageEnvelope, searchPagingQuery, searchPagingVariables, type ConsumerProductData } from "./consumer-product.js";
 
 interface Data {
   productChanges: PageOf<{ product: ConsumerProductData; changeLog: { status: string; date: string }[] }> & { totalResultsEstimated: boolean };
@@ -50,14 +49,13 @@ export const diffProductsRoute: RestRoute<Data> = {
     const q = request.query as Record<string, unknown>;
     return { ...searchPagingVariables(q), date: q.date ?? null, changeType: q.changeType };
   },
-  respond: ({ productChanges }, request) => {
-    const languages = acceptedLanguages(request.headers["accept-language"]);
+  respond: ({ productChanges }) => {
     return {
       pageNumber: productChanges.pageNumber,
       totalResults: productChanges.totalResults,
       totalResultsEstimated: productChanges.totalResultsEstimated,
       resultsPerPage: productChanges.resultsPerPage,
-      items: productChanges.items.map((item) => ({ product: consumerProductBody(item.product, languages), changeLog: item.changeLog })),
+      items: productChanges.items.map((item) => ({ product: item.product.consumerRecord, changeLog: item.changeLog })),
     };
   },
 };

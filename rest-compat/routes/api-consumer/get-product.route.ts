@@ -1,8 +1,7 @@
 import { errorResponse } from "../../error-body.js";
-import { acceptedLanguages } from "../../../core/language.js";
 import { idParam, obj } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
-import { CONSUMER_PRODUCT_FIELDS, consumerProductBody, consumerProductSchema, externalClientIdParam, type ConsumerProductData } from "./consumer-product.js";
+import { CONSUMER_PRODUCT_FIELDS, consumerProductSchema, externalClientIdParam, type ConsumerProductData } from "./consumer-product.js";
 
 /** GET /api/consumer/product/{productId} (spec 3, "Get a product"). */
 export const getConsumerProductRoute: RestRoute<{ product: ConsumerProductData & { trackingId: number | null } }> = {
@@ -26,7 +25,8 @@ export const getConsumerProductRoute: RestRoute<{ product: ConsumerProductData &
     externalClientId: (request.query as { externalClientId?: string }).externalClientId ?? null,
   }),
   respond: ({ product }, request) => {
-    const { trackingId, ...record } = consumerProductBody(product, acceptedLanguages(request.headers["accept-language"]));
+    const record = product.consumerRecord;
+    const trackingId = product.trackingId;
     // trackingId feature: a per-call id in `id`, the catalogue id in `productId`.
     return { ...record, id: trackingId ?? record.id, productId: record.id };
   },

@@ -1,8 +1,7 @@
 import { errorResponse } from "../../error-body.js";
 import { obj } from "../../json-schema.js";
 import type { PageOf, RestRoute } from "../../rest-route.js";
-import { CONSUMER_PRODUCT_FIELDS, consumerProductBody, consumerProductSchema, pageEnvelope, searchPagingQuery, searchPagingVariables, type ConsumerProductData } from "./consumer-product.js";
-import { acceptedLanguages } from "../../../core/language.js";
+import { CONSUMER_PRODUCT_FIELDS, consumerProductSchema, pageEnvelope, searchPagingQuery, searchPagingVariables, type ConsumerProductData } from "./consumer-product.js";
 
 interface Data {
   searchProducts: PageOf<ConsumerProductData> & { totalResultsEstimated: boolean };
@@ -30,14 +29,11 @@ export const searchProductsRoute: RestRoute<Data> = {
   `,
   parameters: { search: "Search" },
   variables: (request) => searchPagingVariables(request.query as Record<string, unknown>),
-  respond: ({ searchProducts }, request) => {
-    const languages = acceptedLanguages(request.headers["accept-language"]);
-    return {
-      pageNumber: searchProducts.pageNumber,
-      resultsPerPage: searchProducts.resultsPerPage,
-      totalResults: searchProducts.totalResults,
-      totalResultsEstimated: searchProducts.totalResultsEstimated,
-      items: searchProducts.items.map((item) => consumerProductBody(item, languages)),
-    };
-  },
+  respond: ({ searchProducts }) => ({
+    pageNumber: searchProducts.pageNumber,
+    resultsPerPage: searchProducts.resultsPerPage,
+    totalResults: searchProducts.totalResults,
+    totalResultsEstimated: searchProducts.totalResultsEstimated,
+    items: searchProducts.items.map((item) => item.consumerRecord),
+  }),
 };

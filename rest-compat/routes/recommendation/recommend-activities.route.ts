@@ -50,7 +50,7 @@ export const recommendActivitiesRoute: RestRoute<{ recommendations: Recommendati
   operation: OPERATION,
   parameters: { input: "", offset: "page[offset]", limit: "page[limit]" },
   variables: (request) => ({ input: request.body ?? null, ...pageVariables(request.query as Record<string, unknown>) }),
-  respond: ({ recommendations }, request) => ({ data: recommendations.map((r) => recommendationBody(r, request)) }),
+  respond: ({ recommendations }) => ({ data: recommendations.map((r) => recommendationBody(r)) }),
 };
 
 const list = (value: unknown) => (typeof value === "string" && value !== "" ? value.split(",").map((v) => v.trim()).filter(Boolean) : undefined);
@@ -120,5 +120,5 @@ export const recommendActivitiesGetRoute: RestRoute<{ recommendations: Recommend
     };
     return { input: Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)), ...pageVariables(q) };
   },
-  respond: ({ recommendations }, request) => ({ data: recommendations.map((r) => recommendationBody(r, request)) }),
+  respond: ({ recommendations }) => ({ data: recommendations.map((r) => recommendationBody(r)) }),
 };

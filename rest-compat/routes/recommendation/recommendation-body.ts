@@ -1,7 +1,5 @@
 import { createHash } from "node:crypto";
-import { acceptedLanguages } from "../../../core/language.js";
-import type { FastifyRequest } from "fastify";
-import { CONSUMER_PRODUCT_FIELDS, consumerProductBody, type ConsumerProductData } from "../api-consumer/consumer-product.js";
+import { CONSUMER_PRODUCT_FIELDS, type ConsumerProductData } from "../api-consumer/consumer-product.js";
 
 export interface RecommendationData {
   product: ConsumerProductData;
@@ -30,8 +28,8 @@ const stableUuid = (seed: string) => {
  * The consumer product record with relevanceScore, aiGenerated, placeDetail and travelerUrl (spec
  * 3). Prices are shown in the requested currency when one was given.
  */
-export function recommendationBody(r: RecommendationData, request: FastifyRequest) {
-  const body = consumerProductBody(r.product, acceptedLanguages(request.headers["accept-language"])) as Record<string, any>;
+export function recommendationBody(r: RecommendationData) {
+  const body = { ...r.product.consumerRecord } as Record<string, any>;
   if (r.displayCurrency) {
     body.minPrice = r.displayMinPrice ?? undefined;
     body.maxPrice = r.displayMaxPrice ?? undefined;

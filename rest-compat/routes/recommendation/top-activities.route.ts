@@ -3,7 +3,7 @@ import type { RestRoute } from "../../rest-route.js";
 import { RECOMMENDATION_FIELDS, recommendationBody, type RecommendationData } from "./recommendation-body.js";
 
 /** GET /recommendation/v1/top-activities (spec 3, "Recommendation top activities"). */
-export const topActivitiesRoute: RestRoute<{ topActivities: RecommendationData[] }> = {
+export const topActivitiesRoute: RestRoute<{ topActivities: (RecommendationData & { product: { trackingId: number | null } })[] }> = {
   method: "GET",
   url: "/recommendation/v1/top-activities",
   schema: {
@@ -35,10 +35,10 @@ export const topActivitiesRoute: RestRoute<{ topActivities: RecommendationData[]
     const q = request.query as Record<string, unknown>;
     return { iataCode: q.iataCode ?? null, cityName: q.cityName ?? null, lat: q.lat ?? null, lon: q.lon ?? null, radius: q.radius, max: q.maxRecommendations, externalClientId: null };
   },
-  respond: ({ topActivities }, request) =>
+  respond: ({ topActivities }) =>
     topActivities.map((r) => {
-      const { trackingId, ...record } = recommendationBody(r, request) as unknown as Record<string, unknown> & { id: number; trackingId?: number | null };
+      const record = recommendationBody(r);
       // trackingId feature: a per-call id in `id`, the catalogue id in `productId`.
-      return { ...record, id: trackingId ?? record.id, productId: record.id };
+      return { ...record, id: r.product.trackingId ?? r.product.consumerRecord.id, productId: r.product.consumerRecord.id };
     }),
 };

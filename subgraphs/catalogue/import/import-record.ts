@@ -1,9 +1,9 @@
-import { commissionRate } from "../../../core/commission.js";
+import { commissionRate, estimatedNetPrice } from "../../../core/commission.js";
 import type { LanguageText } from "../../../drizzle/schema.js";
 import { engineDisplayName } from "../booking-engine/booking-engine.resolver.js";
 import { textIn } from "../language/localized-text.js";
 import type { CatalogueContext } from "../loaders.js";
-import { durationInHours, productDescriptors } from "../product/product.consumer.js";
+import { durationInHours, present, productDescriptors } from "../product/product.consumer.js";
 import type { ProductRow } from "../product/product.repository.js";
 import { callerModel } from "../product/product.resolver.js";
 import { onlineBookable } from "../product/product.service.js";
@@ -21,13 +21,6 @@ import { countryNameLanguages, countryNames } from "../validation/iso.js";
  * onlineBookable, taxonomy paths, engine display name), so they cannot disagree.
  */
 export type ImportRecord = Record<string, unknown> & { id: number };
-
-/** Drops null and undefined members: the contract's records leave unknown fields out. */
-function present<T extends Record<string, unknown>>(value: T): Partial<T> {
-  const kept: Record<string, unknown> = {};
-  for (const key in value) if (value[key] !== null && value[key] !== undefined) kept[key] = value[key];
-  return kept as Partial<T>;
-}
 
 /** Keeps only the languages asked for (languageList), when any were. */
 function only<T>(values: Record<string, T> | null | undefined, languages: readonly string[] | null): Record<string, T> | null {
@@ -72,7 +65,6 @@ export async function importRecords(ctx: CatalogueContext, rows: readonly Produc
     if (!supplier) throw new Error(`product ${row.id} has no supplier ${row.supplierId}`);
     const links = linked[index];
     if (links instanceof Error) throw links;
-    const rate = commissionRate(row);
     return present({
       id: row.id,
       externalId: row.externalId,
@@ -90,8 +82,8 @@ export async function importRecords(ctx: CatalogueContext, rows: readonly Produc
       minPrice: row.minPrice,
       maxPrice: row.maxPrice,
       retailPrice: row.minPrice,
-      estimatedCommissionRate: model === "AGENT" ? rate : null,
-      estimatedNetPrice: model === "RESELLER" && row.minPrice !== null && rate !== null ? Math.round(row.minPrice * (1 - rate) * 100) / 100 : null,
+      estimatedCommissionRate: model === "AGENT" ? commissionRate(row) : null,
+      estimatedNetPrice: model === "RESELLER" ? estimatedNetPrice(row) : null,
       priceCurrency: row.priceCurrency,
       address: row.address,
       placeId: row.placeId,

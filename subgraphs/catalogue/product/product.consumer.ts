@@ -28,3 +28,10 @@ export function bookingLink(urls: LanguageText | null, languages: readonly strin
 
 /** Why a product is flagged: a deprecated one is EXCLUDED. */
 export const productDescriptors = (product: { deprecated: boolean }) => (product.deprecated ? [{ type: "EXCLUDED", reason: "DEPRECATED" }] : []);
+
+/** Drops null and undefined members: the contract's records leave unknown fields out. */
+export function present<T extends Record<string, unknown>>(value: T): Partial<T> {
+  const kept: Record<string, unknown> = {};
+  for (const key in value) if (value[key] !== null && value[key] !== undefined) kept[key] = value[key];
+  return kept as Partial<T>;
+}

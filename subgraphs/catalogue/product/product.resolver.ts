@@ -1,11 +1,13 @@
 import { Arg, Ctx, Directive, Field, FieldResolver, Float, Int, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
 import { Descriptor, TaxonomyNode } from "../taxonomy/taxonomy.type.js";
 import { taxonomyPaths } from "../taxonomy/taxonomy.service.js";
-import { commissionRate } from "../../../core/commission.js";
+import { commissionRate, estimatedNetPrice } from "../../../core/commission.js";
 import { bookingLink, durationInHours, productDescriptors } from "./product.consumer.js";
 import type { CatalogueContext } from "../loaders.js";
 import { toSupplier } from "../supplier/supplier.service.js";
 import { Supplier } from "../supplier/supplier.type.js";
+import { JSONObjectScalar } from "../../common/json-scalars.js";
+import { consumerRecord, type ConsumerRecord } from "./consumer-record.js";
 import { productService } from "./product.service.js";
 import { DeletedProduct, Product, ProductFilterInput, ProductInput } from "./product.type.js";
 
@@ -98,6 +100,18 @@ export class ProductResolver {
     return bookingLink(product.bookingUrl?.translations ?? null, ctx.languages, externalClientId);
   }
 
+  @FieldResolver(() => JSONObjectScalar, {
+    description:
+      "Spec 3's consumer product record as one JSON object, texts in the caller's language: what the REST consumer paths answer, without a resolver per field",
+  })
+  consumerRecord(
+    @Root() product: Product,
+    @Arg("externalClientId", () => String, { nullable: true }) externalClientId: string | null | undefined,
+    @Ctx() ctx: CatalogueContext,
+  ): Promise<ConsumerRecord> {
+    return consumerRecord(ctx, product, externalClientId ?? null);
+  }
+
   @FieldResolver(() => Float, { nullable: true, description: "A per-call id for this product, when the caller's organisation has the trackingId feature (null otherwise)" })
   trackingId(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<number | null> {
     return ctx.loaders.trackingId.load(product.id);
@@ -115,9 +129,7 @@ export class ProductResolver {
 
   @FieldResolver(() => Float, { nullable: true, description: "Reseller model only: the estimated net price" })
   async estimatedNetPrice(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<number | null> {
-    if ((await callerModel(ctx)) !== "RESELLER" || product.minPrice === null) return null;
-    const rate = commissionRate(product);
-    return rate === null ? null : Math.round(product.minPrice * (1 - rate) * 100) / 100;
+    return (await callerModel(ctx)) === "RESELLER" ? estimatedNetPrice(product) : null;
   }
 
   @FieldResolver(() => Supplier)
