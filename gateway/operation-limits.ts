@@ -154,6 +154,17 @@ export const LIST_SIZES: Record<string, number> = {
   "__Directive.args": 3,
 };
 
+/**
+ * JSON-scalar fields that stand for a whole record of typed fields (spec 3's import and consumer
+ * records): a leaf to the estimator, but each builds about as many values as selecting every
+ * field of the record one by one, so they count that many. A test holds each weight above the
+ * values a real record carries, so aliasing a record cannot buy more work than the typed fields.
+ */
+export const RECORD_WEIGHTS: Record<string, number> = {
+  "ActiveActivityPage.records": 150,
+  "Product.consumerRecord": 150,
+};
+
 /** A page-size argument on a field missing from PAGE_SIZE_MAXIMA counts at face value up to this. */
 const MAX_UNLISTED_PAGE = 1_000_000;
 
@@ -172,8 +183,11 @@ function listSize(typeName: string, fieldName: string, returnsList: boolean, arg
   return LIST_SIZES[`${typeName}.${fieldName}`] ?? DEFAULT_LIST_SIZE;
 }
 
-/** One for the field, plus what it selects times the number of items it returns. */
+/** One for the field, plus what it selects times the number of items it returns; a record its weight. */
 const listAwareEstimator: ComplexityEstimator = ({ type, field, args, childComplexity }) => {
+  const recordWeight = RECORD_WEIGHTS[`${type.name}.${field.name}`];
+  // A list of records (one per item of the page the parent was multiplied by) counts each one.
+  if (recordWeight !== undefined) return recordWeight;
   const nullable = getNullableType(field.type);
   const returnsList = isListType(nullable) && isCompositeType(getNamedType(field.type));
   return 1 + listSize(type.name, field.name, returnsList, args) * childComplexity;

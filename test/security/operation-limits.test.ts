@@ -3,7 +3,7 @@ import { getIntrospectionQuery, getNamedType, getNullableType, isCompositeType, 
 import type { Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, rows, type Database } from "../../drizzle/database.js";
-import { checkOperationCost, LIST_SIZES, limitValidationRules, OPERATION_LIMITS, PAGE_SIZE_ARGUMENTS, PAGE_SIZE_MAXIMA } from "../../gateway/operation-limits.js";
+import { checkOperationCost, LIST_SIZES, limitValidationRules, OPERATION_LIMITS, PAGE_SIZE_ARGUMENTS, PAGE_SIZE_MAXIMA, RECORD_WEIGHTS } from "../../gateway/operation-limits.js";
 import { restRoutes } from "../../rest-compat/routes/index.js";
 import { bookableProduct } from "../support/booking.js";
 import { sampleVariables } from "../support/operation-variables.js";
@@ -21,6 +21,7 @@ describe("operation limits", () => {
   let partnerToken: string;
   let consumerToken: string;
   let productId: number;
+  let engineName: string;
   const clients: Client[] = [];
 
   beforeAll(async () => {
@@ -28,6 +29,7 @@ describe("operation limits", () => {
     stack = await startStack({ database, env: { WORKER_LOOPS: "false" } });
     const product = await bookableProduct(stack);
     productId = product.productId;
+    engineName = product.partner.engineName;
     partnerToken = product.partner.token;
     consumerToken = await stack.tokenFor("CONSUMER");
   }, 60_000);
@@ -116,6 +118,36 @@ describe("operation limits", () => {
       expect(refused.status).toBe(400);
       expect(refused.body.errors?.[0].extensions?.code).toBe("GRAPHQL_VALIDATION_FAILED");
       expect(refused.statements).toBe(0);
+    });
+
+    it("counts a JSON record as the typed fields it stands for, so aliasing records buys no extra work", async () => {
+      const aliased = (n: number) => Array.from({ length: n }, (_, i) => `r${i}: consumerRecord`).join(" ");
+      const refused = await run(consumerToken, `{ searchProducts(search: "countryCode:CH", resultsPerPage: 1000) { items { ${aliased(25)} } } }`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors?.[0].extensions).toMatchObject({ reason: "COST_LIMIT_EXCEEDED" });
+      expect(refused.statements).toBe(0);
+      const importBatch = Array.from({ length: 25 }, (_, i) => `p${i}: activeActivities(limit: 1000) { records }`).join(" ");
+      const importRefused = await run(consumerToken, `{ ${importBatch} }`);
+      expect(importRefused.body.errors?.[0].extensions).toMatchObject({ reason: "COST_LIMIT_EXCEEDED" });
+      expect(importRefused.statements).toBe(0);
+      // Either record once on a full page is what REST asks for, and is answered.
+      const once = await run(consumerToken, `{ searchProducts(search: "countryCode:CH", resultsPerPage: 1000) { items { consumerRecord } } }`);
+      expect(once.body.errors).toBeUndefined();
+    });
+
+    it("weighs each record at least as many values as a real record carries", async () => {
+      /** Every scalar in the record, as many as the typed fields selected one by one would resolve. */
+      const values = (value: unknown): number =>
+        Array.isArray(value) ? value.reduce((sum: number, item) => sum + values(item), 0) : value !== null && typeof value === "object" ? Object.values(value).reduce((sum: number, item) => sum + values(item), 0) : 1;
+      const product = await run(consumerToken, `query ($id: Int!) { product(id: $id) { consumerRecord } }`, { id: productId });
+      const consumerValues = values(product.body.data!.product.consumerRecord);
+      const page = await run(consumerToken, `query ($engines: [String!]) { activeActivities(bookingEngines: $engines, limit: 10) { records } }`, { engines: [engineName] });
+      const [record] = page.body.data!.activeActivities.records;
+      const importValues = values(record);
+      expect(consumerValues).toBeGreaterThan(40);
+      expect(importValues).toBeGreaterThan(40);
+      expect(RECORD_WEIGHTS["Product.consumerRecord"]).toBeGreaterThanOrEqual(consumerValues);
+      expect(RECORD_WEIGHTS["ActiveActivityPage.records"]).toBeGreaterThanOrEqual(importValues);
     });
 
     it("refuses operations nested beyond the depth limit, and documents beyond the token limit", async () => {
