@@ -58,6 +58,10 @@ export async function startEdgeGraph(options: {
   const { targets, logger } = options;
   let apiSchema: GraphQLSchema | undefined;
   let clientSchema: GraphQLSchema | undefined;
+  // Unless this is set, @apollo/gateway sends anonymous usage metrics to Apollo and, to label
+  // them, probes the cloud metadata addresses (169.254.169.254, metadata.google.internal) on every
+  // start. The service calls out to nothing it was not configured to call (test/security).
+  process.env.APOLLO_TELEMETRY_DISABLED = "true";
   const gateway = new ApolloGateway({
     supergraphSdl: options.supergraphSdl,
     logger,
