@@ -12,8 +12,17 @@ import { announceBookingFlows, nextBookingFlowAnnouncementDue } from "../subgrap
 import { BookingJobPool, expireHolds, redactAnswers } from "../subgraphs/booking/jobs/booking-jobs.js";
 
 export interface Worker {
-  /** Runs every task once now (due booking jobs to the end); the loops call these on their own. */
+  /**
+   * Runs the booking work once now (housekeeping, due booking jobs to the end, announcements); the
+   * loops call these on their own. Tests that move their clock call it.
+   */
   runOnce(): Promise<void>;
+  /**
+   * Removes expired refresh tokens, spent setup links and old sign-in failures once now (the loop
+   * runs it every ten minutes). Apart from runOnce: a clock moved years ahead for a booking would
+   * otherwise take every session of the database with it.
+   */
+  removeExpiredCredentials(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -106,16 +115,18 @@ export function startWorker(options: WorkerOptions): Worker {
       { stop: async () => clearInterval(poll) },
       bookingFlows,
       loop("booking housekeeping", bookingHousekeeping, options.bookingHousekeepingIntervalMs ?? 30_000, logger),
-      loop("credentials", removeCredentials, options.credentialIntervalMs ?? 10 * 60 * 1000, logger),
+      // Not at start: expired credentials are refused anyway, so nothing is urgent, and tests that
+      // share one database start workers with clocks set years ahead, which would end every session.
+      loop("credentials", removeCredentials, options.credentialIntervalMs ?? 10 * 60 * 1000, logger, true, false),
     );
   }
   return {
     async runOnce() {
-      await removeCredentials();
       await bookingHousekeeping();
       await jobs.drain();
       await announce();
     },
+    removeExpiredCredentials: removeCredentials,
     /**
      * Takes no new job; waits for the ones begun (a supplier call, then its transaction) and
      * hands back any claimed but not begun.
@@ -163,7 +174,7 @@ function alarm(fire: () => void, pollMs: number, clock: Clock) {
 }
 
 /** Runs a task on an interval (and when ticked), never two runs of it at once. */
-function loop(name: string, task: () => Promise<void>, intervalMs: number, logger: Logger, enabled = true) {
+function loop(name: string, task: () => Promise<void>, intervalMs: number, logger: Logger, enabled = true, atStart = true) {
   let running: Promise<void> | undefined;
   let stopped = false;
   const tick = () => {
@@ -176,7 +187,7 @@ function loop(name: string, task: () => Promise<void>, intervalMs: number, logge
   };
   const timer = enabled ? setInterval(tick, intervalMs) : undefined;
   timer?.unref();
-  tick();
+  if (atStart) tick();
   return {
     tick,
     stop: async () => {

@@ -7,14 +7,19 @@ import type { Database } from "../../drizzle/database.js";
 import { accounts, passwordSetupTokens, refreshTokens, signInFailures } from "../../drizzle/schema.js";
 import { startWorker } from "../../server/worker.js";
 import { inProcessServiceGraphs } from "../../subgraphs/common/service-graph.js";
-import { openTestDatabase } from "../support/stack.js";
+import { openOwnTestDatabase } from "../support/stack.js";
 
 describe("worker housekeeping", () => {
+  // Its own database: a purge at a clock of 2030 would end every other file's sessions.
   let database: Database;
+  let drop: () => Promise<void>;
   beforeAll(async () => {
-    database = await openTestDatabase();
+    ({ database, drop } = await openOwnTestDatabase());
   });
-  afterAll(async () => database?.close());
+  afterAll(async () => {
+    await database?.close();
+    await drop?.();
+  });
 
   it("removes expired refresh tokens, long-expired setup links and sign-in failures past their window, and keeps live ones", async () => {
     const clock = new ManualClock(new Date("2030-01-01T12:00:00Z"));
@@ -42,7 +47,7 @@ describe("worker housekeeping", () => {
     ]);
 
     const worker = startWorker({ database, clock, logger: createLogger("silent"), loops: false, signIn: { maxFailuresPerAccount: 10, maxFailuresPerAddress: 100, windowSeconds: 900 }, graphs: inProcessServiceGraphs(() => undefined) });
-    await worker.runOnce();
+    await worker.removeExpiredCredentials();
     await worker.stop();
 
     // Failed sign-ins older than the 15-minute window no longer count, and go.
@@ -54,5 +59,21 @@ describe("worker housekeeping", () => {
     const linksLeft = await database.db.select().from(passwordSetupTokens).where(eq(passwordSetupTokens.accountId, account.id));
     // A recently expired link stays a while, so the page can still say "expired" rather than "unknown".
     expect(linksLeft.map((l) => l.tokenHash)).toEqual([ids.recentLink]);
+  });
+
+  it("leaves credentials alone at start and in runOnce: only their own pass removes them", async () => {
+    const clock = new ManualClock(new Date("2031-01-01T12:00:00Z"));
+    const [account] = await database.db.insert(accounts).values({ username: `worker-${randomUUID()}`, roles: ["CONSUMER"] }).returning();
+    // A session of today: long expired by the worker's clock.
+    const hash = randomUUID();
+    await database.db.insert(refreshTokens).values({ tokenHash: hash, sessionId: randomUUID(), accountId: account.id, environment: "sandbox", sessionStartedAt: new Date(), expiresAt: new Date(Date.now() + 30 * 60_000) });
+    const left = async () => (await database.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hash))).length;
+
+    const worker = startWorker({ database, clock, logger: createLogger("silent"), loops: true, signIn: { maxFailuresPerAccount: 10, maxFailuresPerAddress: 100, windowSeconds: 900 }, graphs: inProcessServiceGraphs(() => undefined) });
+    await worker.runOnce();
+    expect(await left()).toBe(1);
+    await worker.removeExpiredCredentials();
+    expect(await left()).toBe(0);
+    await worker.stop();
   });
 });
