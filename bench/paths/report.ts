@@ -57,7 +57,7 @@ export function renderPathsSection(result: PathsResult, meta: ReportMeta): strin
   const busy = profile.totalMs - profile.idleMs;
   lines.push(
     "",
-    `CPU profile, **before** (the baseline for later optimisation): the REST search page \`${profile.request}\` at concurrency ${profile.concurrency} (${profile.requests} requests), the service's process profiled with node:inspector (100 µs sampling): ${(profile.totalMs / 1000).toFixed(1)} s profiled, ${(busy / 1000).toFixed(1)} s busy (${Math.round((100 * busy) / profile.totalMs)} %). Top 15 functions by self time, % of busy time:`,
+    `CPU profile of the REST search page \`${profile.request}\` at concurrency ${profile.concurrency} (${profile.requests} requests), the service's process profiled with node:inspector (100 µs sampling): ${(profile.totalMs / 1000).toFixed(1)} s profiled, ${(busy / 1000).toFixed(1)} s busy (${Math.round((100 * busy) / profile.totalMs)} %). Top 15 functions by self time, % of busy time:`,
     "",
     "| file:function:line | self ms | % |",
     "|---|---|---|",

@@ -109,7 +109,7 @@ describe("bench:paths at a tiny scale", () => {
     }
     const section = renderPathsSection(result, { date: "2026-01-01", machine: "test", commit: "abc", driver: result.driver, command: "npm run bench:paths", concurrencies: [1, 2], seconds: 1, fresh: 1, poolSize: 4 });
     expect(section).toContain("× limit (p50)");
-    expect(section).toContain("**before**");
+    expect(section).toContain("CPU profile of the REST search page");
     for (const scenario of result.scenarios) expect(section).toContain(scenario.name);
   });
 });
