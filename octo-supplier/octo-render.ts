@@ -1,0 +1,219 @@
+import type { Availability, AvailabilityCalendar, Booking, Option, Pricing, Product, Supplier, Unit, UnitItem } from "@octocloud/types";
+import { octoLocalDateTime as localText, type Departure, type SupplierBooking, type SupplierState } from "./supplier-state.js";
+import { SUPPLIER, SUPPLIER_CURRENCY, SUPPLIER_TIME_ZONE, type SupplierLanguage, type SupplierOption, type SupplierProduct, type SupplierUnit } from "./supplier-catalogue.js";
+
+/** What one request asked for: its language (octo/content) and capabilities. */
+export interface RenderContext {
+  language: SupplierLanguage;
+  content: boolean;
+  pricing: boolean;
+}
+
+/** The supplier keeps a fifth of the retail price as its net rate to resellers. */
+const NET_SHARE = 0.8;
+
+export function price(retailCents: number, quantity = 1): Pricing {
+  const retail = retailCents * quantity;
+  return { original: retail, retail, net: Math.round(retail * NET_SHARE), currency: SUPPLIER_CURRENCY, currencyPrecision: 2, includedTaxes: [] };
+}
+
+const sum = (prices: Pricing[]): Pricing => {
+  const total = price(0);
+  for (const p of prices) {
+    total.original += p.original;
+    total.retail += p.retail;
+    total.net = (total.net ?? 0) + (p.net ?? 0);
+  }
+  return total;
+};
+
+export function renderSupplier(context: RenderContext, endpoint: string): Supplier {
+  return {
+    id: SUPPLIER.id,
+    name: SUPPLIER.name,
+    endpoint,
+    contact: { website: SUPPLIER.website, email: SUPPLIER.email, telephone: SUPPLIER.telephone, address: SUPPLIER.address },
+    ...(context.content ? { shortDescription: SUPPLIER.shortDescription[context.language], media: [] } : {}),
+  };
+}
+
+function renderUnit(unit: SupplierUnit, context: RenderContext): Unit {
+  return {
+    id: unit.id,
+    internalName: unit.title.en,
+    reference: unit.id.toUpperCase(),
+    type: unit.type as Unit["type"],
+    restrictions: { minAge: unit.minAge, maxAge: unit.maxAge, idRequired: false, minQuantity: null, maxQuantity: null, paxCount: unit.paxCount, accompaniedBy: unit.type === "CHILD" ? ["adult"] : [] },
+    requiredContactFields: [],
+    ...(context.pricing ? { pricingFrom: [price(unit.retail)] } : {}),
+    ...(context.content ? { title: unit.title[context.language], shortDescription: "", features: [] } : {}),
+  };
+}
+
+function renderOption(product: SupplierProduct, option: SupplierOption, index: number, context: RenderContext): Option {
+  const cheapest = Math.min(...option.units.map((unit) => unit.retail));
+  return {
+    id: option.id,
+    default: index === 0,
+    internalName: option.title.en,
+    reference: null,
+    availabilityLocalStartTimes: option.startTimes,
+    cancellationCutoff: product.cancellationCutoffHours === 0 ? "0 hours" : `${product.cancellationCutoffHours} hours`,
+    cancellationCutoffAmount: product.cancellationCutoffHours,
+    cancellationCutoffUnit: "hour" as Option["cancellationCutoffUnit"],
+    requiredContactFields: ["firstName", "lastName", "emailAddress"] as Option["requiredContactFields"],
+    restrictions: { minUnits: option.minUnits, maxUnits: option.maxUnits },
+    units: option.units.map((unit) => renderUnit(unit, context)),
+    ...(context.pricing ? { pricingFrom: [price(cheapest)] } : {}),
+    ...(context.content
+      ? { title: option.title[context.language], shortDescription: null, description: null, features: [], faqs: [], media: [], locations: [], categoryLabels: [], durationMinutesFrom: option.durationMinutes, durationMinutesTo: option.durationMinutes, commentary: [] }
+      : {}),
+  };
+}
+
+export function renderProduct(product: SupplierProduct, context: RenderContext): Product {
+  const durations = product.options.map((option) => option.durationMinutes);
+  return {
+    id: product.id,
+    internalName: product.internalName,
+    reference: null,
+    locale: context.language,
+    timeZone: SUPPLIER_TIME_ZONE,
+    allowFreesale: false,
+    instantConfirmation: true,
+    instantDelivery: true,
+    availabilityRequired: true,
+    availabilityType: product.availabilityType as Product["availabilityType"],
+    deliveryFormats: ["QRCODE"] as Product["deliveryFormats"],
+    deliveryMethods: ["VOUCHER"] as Product["deliveryMethods"],
+    redemptionMethod: "DIGITAL" as Product["redemptionMethod"],
+    options: product.options.map((option, index) => renderOption(product, option, index, context)),
+    ...(context.pricing ? { defaultCurrency: SUPPLIER_CURRENCY, availableCurrencies: [SUPPLIER_CURRENCY], pricingPer: "UNIT" as Product["pricingPer"] } : {}),
+    ...(context.content
+      ? {
+          title: product.title[context.language],
+          shortDescription: product.shortDescription[context.language],
+          description: product.description[context.language],
+          features: [],
+          faqs: [],
+          media: [{ src: product.image, type: "image/jpeg", rel: "COVER", title: null, caption: null, copyright: null }] as Product["media"],
+          locations: [
+            {
+              title: product.place.street,
+              shortDescription: null,
+              types: ["START"],
+              minutesTo: null,
+              minutesAt: null,
+              place: {
+                latitude: product.place.latitude,
+                longitude: product.place.longitude,
+                postalAddress: { streetAddress: product.place.street, addressLocality: product.place.city, addressRegion: null, postalCode: product.place.postalCode, addressCountry: "FR", postOfficeBoxNumber: null },
+                identifiers: { googlePlaceId: null, applePlaceId: null, tripadvisorLocationId: null, yelpPlaceId: null, facebookPlaceId: null, foursquarePlaceId: null, baiduPlaceId: null, amapPlaceId: null },
+                sameAs: [],
+              },
+            },
+          ] as Product["locations"],
+          categoryLabels: (product.availabilityType === "START_TIME" ? ["guided-tours", "museums"] : ["boat-tours", "hop-on-hop-off"]) as Product["categoryLabels"],
+          durationMinutesFrom: Math.min(...durations),
+          durationMinutesTo: Math.max(...durations),
+          commentary: [],
+        }
+      : {}),
+  };
+}
+
+const statusOf = (departure: Departure): Availability["status"] =>
+  (departure.vacancies === 0 ? "SOLD_OUT" : departure.vacancies < departure.capacity / 4 ? "LIMITED" : "AVAILABLE") as Availability["status"];
+
+/** Prices of the units asked for, or of one of each unit when none were. */
+function unitPricing(option: SupplierOption, units: { id: string; quantity: number }[] | undefined) {
+  const asked = units?.length ? units : option.units.map((unit) => ({ id: unit.id, quantity: 1 }));
+  return asked.map(({ id, quantity }) => ({ ...price(option.units.find((unit) => unit.id === id)!.retail, quantity), unitId: id }));
+}
+
+export function renderAvailability(departure: Departure, context: RenderContext, units?: { id: string; quantity: number }[]): Availability {
+  const allDay = departure.product.availabilityType === "OPENING_HOURS";
+  const perUnit = unitPricing(departure.option, units);
+  return {
+    id: departure.id,
+    localDateTimeStart: localText(departure.start),
+    localDateTimeEnd: localText(departure.end),
+    utcCutoffAt: departure.cutoff.toISOString().replace(/\.\d{3}Z$/, "Z"),
+    allDay,
+    available: departure.vacancies > 0,
+    status: statusOf(departure),
+    vacancies: departure.vacancies,
+    capacity: departure.capacity,
+    maxUnits: departure.option.maxUnits,
+    openingHours: allDay ? departure.option.openingHours : [],
+    ...(context.pricing ? { unitPricing: perUnit, ...(units?.length ? { pricing: sum(perUnit) } : {}) } : {}),
+    ...(context.content ? { title: null, shortDescription: "" } : {}),
+  };
+}
+
+/** One calendar day: the best of its departures. */
+export function renderCalendarDay(date: string, departures: Departure[], option: SupplierOption, context: RenderContext, units?: { id: string; quantity: number }[]): AvailabilityCalendar {
+  const vacancies = departures.reduce((total, departure) => total + departure.vacancies, 0);
+  const capacity = departures.reduce((total, departure) => total + departure.capacity, 0);
+  const status = (departures.length === 0 ? "CLOSED" : vacancies === 0 ? "SOLD_OUT" : vacancies < capacity / 4 ? "LIMITED" : "AVAILABLE") as AvailabilityCalendar["status"];
+  const perUnit = unitPricing(option, units);
+  return {
+    localDate: date,
+    available: vacancies > 0,
+    status,
+    vacancies,
+    capacity,
+    openingHours: option.openingHours,
+    ...(context.pricing ? { unitPricingFrom: perUnit, ...(units?.length ? { pricingFrom: sum(perUnit) } : {}) } : {}),
+  };
+}
+
+const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString().replace(/\.\d{3}Z$/, "Z") : null);
+
+export function renderBooking(booking: SupplierBooking, state: SupplierState, context: RenderContext): Booking {
+  const product = state.product(booking.productId);
+  const option = state.option(product, booking.optionId);
+  const confirmed = booking.status === "CONFIRMED";
+  const ticket = (code: string) => ({ redemptionMethod: "DIGITAL", utcRedeemedAt: null, deliveryOptions: [{ deliveryFormat: "QRCODE", deliveryValue: code }] }) as UnitItem["ticket"];
+  const unitPrices = booking.unitItems.map((item) => price(option.units.find((unit) => unit.id === item.unitId)!.retail));
+  const departure = state.departures(product, option, booking.availabilityId.slice(0, 10), booking.availabilityId.slice(0, 10)).find((candidate) => candidate.id === booking.availabilityId);
+  return {
+    id: booking.id,
+    uuid: booking.uuid,
+    testMode: false,
+    resellerReference: booking.resellerReference,
+    supplierReference: booking.supplierReference,
+    status: booking.status as Booking["status"],
+    utcCreatedAt: iso(booking.createdAt)!,
+    utcUpdatedAt: iso(booking.updatedAt)!,
+    utcExpiresAt: iso(booking.expiresAt),
+    utcRedeemedAt: null,
+    utcConfirmedAt: iso(booking.confirmedAt),
+    productId: product.id,
+    product: renderProduct(product, context),
+    optionId: option.id,
+    option: renderOption(product, option, product.options.indexOf(option), context),
+    cancellable: state.cancellable(booking),
+    cancellation: booking.cancellation ? { refund: booking.cancellation.refund as NonNullable<Booking["cancellation"]>["refund"], reason: booking.cancellation.reason, utcCancelledAt: iso(booking.cancellation.cancelledAt)! } : null,
+    freesale: false,
+    availabilityId: booking.availabilityId,
+    availability: departure ? renderAvailability(departure, context) : null,
+    contact: booking.contact,
+    notes: booking.notes,
+    deliveryMethods: ["VOUCHER"] as Booking["deliveryMethods"],
+    voucher: confirmed ? ticket(booking.supplierReference) : null,
+    unitItems: booking.unitItems.map((item, index) => ({
+      uuid: item.uuid,
+      resellerReference: item.resellerReference,
+      supplierReference: `${booking.supplierReference}-${index + 1}`,
+      unitId: item.unitId,
+      unit: renderUnit(option.units.find((unit) => unit.id === item.unitId)!, context),
+      status: booking.status as Booking["status"],
+      utcRedeemedAt: null,
+      contact: item.contact,
+      ticket: confirmed ? ticket(`${booking.supplierReference}-${index + 1}`) : null,
+      ...(context.pricing ? { pricing: unitPrices[index] } : {}),
+    })),
+    ...(context.pricing ? { pricing: sum(unitPrices) } : {}),
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * What the local OCTO supplier sells: two Paris products, one with start times and two options,
+ * one with opening hours, each in English, French and German. Prices are in euro cents, as OCTO
+ * counts money in the currency's minor units.
+ */
+
+export const SUPPLIER_LANGUAGES = ["en", "fr", "de"] as const;
+export type SupplierLanguage = (typeof SUPPLIER_LANGUAGES)[number];
+export type Texts = Record<SupplierLanguage, string>;
+
+export const SUPPLIER_TIME_ZONE = "Europe/Paris";
+export const SUPPLIER_CURRENCY = "EUR";
+
+export interface SupplierUnit {
+  id: string;
+  type: "ADULT" | "YOUTH" | "CHILD" | "INFANT" | "FAMILY" | "SENIOR" | "STUDENT";
+  title: Texts;
+  minAge: number;
+  maxAge: number;
+  /** People one unit admits (a family ticket admits four). */
+  paxCount: number;
+  /** Retail price per unit, in cents. */
+  retail: number;
+}
+
+export interface SupplierOption {
+  id: string;
+  title: Texts;
+  /** Local start times; an opening-hours product has one ("00:00"), the whole day. */
+  startTimes: string[];
+  /** Places per departure (or per day, for opening hours). */
+  capacity: number;
+  /** Departures that are always sold out, so that a newcomer can try one on any date. */
+  soldOutTimes: string[];
+  durationMinutes: number;
+  openingHours: { from: string; to: string }[];
+  minUnits: number;
+  maxUnits: number;
+  units: SupplierUnit[];
+}
+
+export interface SupplierProduct {
+  id: string;
+  internalName: string;
+  availabilityType: "START_TIME" | "OPENING_HOURS";
+  title: Texts;
+  shortDescription: Texts;
+  description: Texts;
+  options: SupplierOption[];
+  cancellationCutoffHours: number;
+  place: { latitude: number; longitude: number; street: string; postalCode: string; city: string };
+  image: string;
+}
+
+export const SUPPLIER = {
+  id: "paris-discovery",
+  name: "Paris Discovery (local OCTO supplier)",
+  website: "https://paris-discovery.example",
+  email: "bookings@paris-discovery.example",
+  telephone: "+33 1 40 20 50 50",
+  address: "99 Rue de Rivoli, 75001 Paris",
+  shortDescription: { en: "Guided tours and river passes in Paris", fr: "Visites guidées et passes fluviaux à Paris", de: "Führungen und Flusspässe in Paris" } as Texts,
+};
+
+const adult = (retail: number): SupplierUnit => ({ id: "adult", type: "ADULT", title: { en: "Adult", fr: "Adulte", de: "Erwachsener" }, minAge: 18, maxAge: 99, paxCount: 1, retail });
+const child = (retail: number): SupplierUnit => ({ id: "child", type: "CHILD", title: { en: "Child", fr: "Enfant", de: "Kind" }, minAge: 4, maxAge: 17, paxCount: 1, retail });
+
+export const SUPPLIER_PRODUCTS: SupplierProduct[] = [
+  {
+    id: "louvre-highlights",
+    internalName: "Louvre highlights guided tour",
+    availabilityType: "START_TIME",
+    title: { en: "Louvre highlights guided tour", fr: "Visite guidée des chefs-d'œuvre du Louvre", de: "Führung zu den Höhepunkten des Louvre" },
+    shortDescription: { en: "The Mona Lisa, the Venus de Milo and the Winged Victory with an art historian.", fr: "La Joconde, la Vénus de Milo et la Victoire de Samothrace avec une historienne de l'art.", de: "Mona Lisa, Venus von Milo und Nike von Samothrake mit einer Kunsthistorikerin." },
+    description: {
+      en: "Two hours through the Louvre's best-known rooms in a group of at most twenty. Entry tickets are included.",
+      fr: "Deux heures dans les salles les plus célèbres du Louvre, en groupe de vingt personnes au plus. Billets d'entrée inclus.",
+      de: "Zwei Stunden durch die bekanntesten Säle des Louvre in einer Gruppe von höchstens zwanzig Personen. Eintrittskarten inbegriffen.",
+    },
+    cancellationCutoffHours: 24,
+    place: { latitude: 48.8606, longitude: 2.3376, street: "Rue de Rivoli", postalCode: "75001", city: "Paris" },
+    image: "https://paris-discovery.example/img/louvre.jpg",
+    options: [
+      {
+        id: "group",
+        title: { en: "Small group", fr: "Petit groupe", de: "Kleingruppe" },
+        startTimes: ["09:00", "11:00", "14:00"],
+        capacity: 20,
+        soldOutTimes: ["14:00"],
+        durationMinutes: 120,
+        openingHours: [{ from: "09:00", to: "18:00" }],
+        minUnits: 1,
+        maxUnits: 10,
+        units: [adult(6500), child(3500)],
+      },
+      {
+        id: "private",
+        title: { en: "Private tour", fr: "Visite privée", de: "Private Führung" },
+        startTimes: ["10:00", "15:00"],
+        capacity: 6,
+        soldOutTimes: [],
+        durationMinutes: 120,
+        openingHours: [{ from: "09:00", to: "18:00" }],
+        minUnits: 1,
+        maxUnits: 6,
+        units: [adult(14500), child(9000)],
+      },
+    ],
+  },
+  {
+    id: "seine-day-pass",
+    internalName: "Seine hop-on hop-off day pass",
+    availabilityType: "OPENING_HOURS",
+    title: { en: "Seine hop-on hop-off boat: day pass", fr: "Bateau hop-on hop-off sur la Seine : pass journée", de: "Hop-on-Hop-off-Boot auf der Seine: Tagespass" },
+    shortDescription: { en: "Nine stops from the Eiffel Tower to Notre-Dame, as often as you like for a day.", fr: "Neuf escales de la tour Eiffel à Notre-Dame, à volonté pendant une journée.", de: "Neun Haltestellen vom Eiffelturm bis Notre-Dame, einen Tag lang beliebig oft." },
+    description: {
+      en: "Board at any stop between 10:00 and 18:00. Boats leave every 20 minutes.",
+      fr: "Embarquez à n'importe quelle escale entre 10 h et 18 h. Départ toutes les 20 minutes.",
+      de: "Einsteigen an jeder Haltestelle zwischen 10 und 18 Uhr. Abfahrt alle 20 Minuten.",
+    },
+    cancellationCutoffHours: 0,
+    place: { latitude: 48.8584, longitude: 2.2945, street: "Port de la Bourdonnais", postalCode: "75007", city: "Paris" },
+    image: "https://paris-discovery.example/img/seine.jpg",
+    options: [
+      {
+        id: "day-pass",
+        title: { en: "Day pass", fr: "Pass journée", de: "Tagespass" },
+        startTimes: ["00:00"],
+        capacity: 200,
+        soldOutTimes: [],
+        durationMinutes: 480,
+        openingHours: [{ from: "10:00", to: "18:00" }],
+        minUnits: 1,
+        maxUnits: 20,
+        units: [adult(2200), child(1100), { id: "family", type: "FAMILY", title: { en: "Family (2 adults, 2 children)", fr: "Famille (2 adultes, 2 enfants)", de: "Familie (2 Erwachsene, 2 Kinder)" }, minAge: 0, maxAge: 99, paxCount: 4, retail: 5500 }],
+      },
+    ],
+  },
+];
+
+export function findProduct(id: string): SupplierProduct | undefined {
+  return SUPPLIER_PRODUCTS.find((product) => product.id === id);
+}

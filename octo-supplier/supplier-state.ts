@@ -1,0 +1,319 @@
+import { randomUUID } from "node:crypto";
+import type { Clock } from "../core/clock.js";
+import { addDays, instantOf, localDate, zonedText } from "../subgraphs/booking/engines/inventory/local-time.js";
+import { findProduct, SUPPLIER_TIME_ZONE, type SupplierOption, type SupplierProduct, type SupplierUnit } from "./supplier-catalogue.js";
+
+/** An OCTO error: its `error` code, message, HTTP status and the id it names (productId, uuid, …). */
+export class OctoError extends Error {
+  constructor(
+    readonly error: string,
+    message: string,
+    readonly status = 400,
+    readonly detail: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** OCTO's local date-time: "2026-12-01T09:00:00+01:00", in the supplier's zone. */
+export const octoLocalDateTime = (instant: Date): string => zonedText(instant, SUPPLIER_TIME_ZONE).replace(/\[[^\]]+\]$/, "");
+
+/** How far ahead the supplier sells. */
+export const SALES_HORIZON_DAYS = 365;
+/** Holds last this long unless the reseller asks for less; longer requests are capped here. */
+export const DEFAULT_HOLD_MINUTES = 30;
+export const MAX_HOLD_MINUTES = 60;
+
+export interface Departure {
+  product: SupplierProduct;
+  option: SupplierOption;
+  /** OCTO's availability id: the local start with its offset, "2026-12-01T09:00:00+01:00". */
+  id: string;
+  date: string;
+  time: string;
+  start: Date;
+  end: Date;
+  /** After this no sale: the start of a timed departure, closing time of an opening-hours day. */
+  cutoff: Date;
+  capacity: number;
+  vacancies: number;
+}
+
+export interface HeldUnit {
+  uuid: string;
+  unitId: string;
+  resellerReference: string | null;
+  contact: ContactDetails;
+}
+
+export interface ContactDetails {
+  fullName: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  emailAddress: string | null;
+  phoneNumber: string | null;
+  locales: string[];
+  postalCode: string | null;
+  country: string | null;
+  notes: string | null;
+}
+
+export type SupplierBookingStatus = "ON_HOLD" | "CONFIRMED" | "EXPIRED" | "CANCELLED";
+
+export interface SupplierBooking {
+  uuid: string;
+  /** The supplier's own booking id. */
+  id: string;
+  supplierReference: string;
+  resellerReference: string | null;
+  status: SupplierBookingStatus;
+  productId: string;
+  optionId: string;
+  availabilityId: string;
+  createdAt: Date;
+  updatedAt: Date;
+  expiresAt: Date | null;
+  confirmedAt: Date | null;
+  cancellation: { refund: "FULL"; reason: string | null; cancelledAt: Date } | null;
+  notes: string | null;
+  contact: ContactDetails;
+  unitItems: HeldUnit[];
+  /** People the booking takes from the departure's capacity. */
+  pax: number;
+}
+
+export const emptyContact = (): ContactDetails => ({ fullName: null, firstName: null, lastName: null, emailAddress: null, phoneNumber: null, locales: [], postalCode: null, country: null, notes: null });
+
+export interface ReserveRequest {
+  uuid?: string;
+  productId: string;
+  optionId: string;
+  availabilityId?: string;
+  expirationMinutes?: number;
+  notes?: string | null;
+  resellerReference?: string;
+  unitItems: { uuid?: string; unitId: string; resellerReference?: string; contact?: Partial<ContactDetails> }[];
+  contact?: Partial<ContactDetails>;
+}
+
+export interface ConfirmRequest {
+  resellerReference?: string;
+  contact: Partial<ContactDetails>;
+  unitItems?: { uuid?: string; unitId: string; resellerReference?: string; contact?: Partial<ContactDetails> }[];
+}
+
+const contactOf = (given: Partial<ContactDetails> | undefined): ContactDetails => ({ ...emptyContact(), ...Object.fromEntries(Object.entries(given ?? {}).filter(([, value]) => value !== undefined)) });
+
+/**
+ * The supplier's sales in memory: departures with their capacity, and bookings by uuid. Holds
+ * expire by the supplier's clock, so a test can move time instead of waiting. Every change is
+ * idempotent by uuid, as OCTO asks, so a reseller may retry any call it is unsure of.
+ */
+export class SupplierState {
+  private readonly bookings = new Map<string, SupplierBooking>();
+  private sequence = 0;
+
+  constructor(private readonly clock: Clock) {}
+
+  product(productId: string): SupplierProduct {
+    const product = findProduct(productId);
+    if (!product) throw new OctoError("INVALID_PRODUCT_ID", `Product ${productId} does not exist`, 400, { productId });
+    return product;
+  }
+
+  option(product: SupplierProduct, optionId: string): SupplierOption {
+    const option = product.options.find((candidate) => candidate.id === optionId);
+    if (!option) throw new OctoError("INVALID_OPTION_ID", `Option ${optionId} does not exist on product ${product.id}`, 400, { optionId });
+    return option;
+  }
+
+  unit(option: SupplierOption, unitId: string): SupplierUnit {
+    const unit = option.units.find((candidate) => candidate.id === unitId);
+    if (!unit) throw new OctoError("INVALID_UNIT_ID", `Unit ${unitId} does not exist on option ${option.id}`, 400, { unitId });
+    return unit;
+  }
+
+  /** Departures from `from` to `to` (local dates, inclusive) that have not reached their cutoff. */
+  departures(product: SupplierProduct, option: SupplierOption, from: string, to: string): Departure[] {
+    const now = this.clock.now();
+    const today = localDate(now, SUPPLIER_TIME_ZONE);
+    const last = addDays(today, SALES_HORIZON_DAYS);
+    const first = from < today ? today : from;
+    const end = to > last ? last : to;
+    const result: Departure[] = [];
+    for (let date = first; date <= end; date = addDays(date, 1)) {
+      for (const time of option.startTimes) {
+        const departure = this.departureAt(product, option, date, time);
+        if (departure.cutoff > now) result.push(departure);
+      }
+    }
+    return result;
+  }
+
+  /** The departure an availability id names, or INVALID_AVAILABILITY_ID. */
+  departure(product: SupplierProduct, option: SupplierOption, availabilityId: string): Departure {
+    const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}):00[+-]\d{2}:\d{2}$/.exec(availabilityId);
+    const departure = match && option.startTimes.includes(match[2]) ? this.departureAt(product, option, match[1], match[2]) : undefined;
+    if (!departure || departure.id !== availabilityId) throw new OctoError("INVALID_AVAILABILITY_ID", `Availability ${availabilityId} does not exist`, 400, { availabilityId });
+    const today = localDate(this.clock.now(), SUPPLIER_TIME_ZONE);
+    if (departure.cutoff <= this.clock.now() || departure.date > addDays(today, SALES_HORIZON_DAYS)) {
+      throw new OctoError("INVALID_AVAILABILITY_ID", `Availability ${availabilityId} is no longer on sale`, 400, { availabilityId });
+    }
+    return departure;
+  }
+
+  private departureAt(product: SupplierProduct, option: SupplierOption, date: string, time: string): Departure {
+    const allDay = product.availabilityType === "OPENING_HOURS";
+    const start = instantOf(date, time, SUPPLIER_TIME_ZONE);
+    const end = allDay ? instantOf(addDays(date, 1), "00:00", SUPPLIER_TIME_ZONE) : new Date(start.getTime() + option.durationMinutes * 60_000);
+    const cutoff = allDay ? instantOf(date, option.openingHours.at(-1)!.to, SUPPLIER_TIME_ZONE) : start;
+    const id = octoLocalDateTime(start);
+    const capacity = option.soldOutTimes.includes(time) ? 0 : option.capacity;
+    const taken = this.paxHeld(product.id, option.id, id);
+    return { product, option, id, date, time, start, end, cutoff, capacity, vacancies: Math.max(0, capacity - taken) };
+  }
+
+  private paxHeld(productId: string, optionId: string, availabilityId: string): number {
+    let pax = 0;
+    for (const booking of this.bookings.values()) {
+      this.expireIfDue(booking);
+      if (booking.productId !== productId || booking.optionId !== optionId || booking.availabilityId !== availabilityId) continue;
+      if (booking.status === "ON_HOLD" || booking.status === "CONFIRMED") pax += booking.pax;
+    }
+    return pax;
+  }
+
+  /** POST /bookings: holds places; the same uuid again answers the booking it already made. */
+  reserve(request: ReserveRequest): SupplierBooking {
+    if (request.uuid) {
+      const existing = this.bookings.get(request.uuid);
+      if (existing) {
+        const same = existing.productId === request.productId && existing.optionId === request.optionId && existing.availabilityId === request.availabilityId;
+        if (!same) throw new OctoError("UNPROCESSABLE_ENTITY", `Booking ${request.uuid} already exists for another availability`);
+        return this.get(request.uuid);
+      }
+    }
+    const product = this.product(request.productId);
+    const option = this.option(product, request.optionId);
+    if (!request.availabilityId) throw new OctoError("BAD_REQUEST", "availabilityId is required: this product needs availability");
+    const departure = this.departure(product, option, request.availabilityId);
+    if (request.unitItems.length === 0) throw new OctoError("BAD_REQUEST", "unitItems must name at least one unit");
+    const units = request.unitItems.map((item) => this.unit(option, item.unitId));
+    if (units.length < option.minUnits || units.length > option.maxUnits) {
+      throw new OctoError("UNPROCESSABLE_ENTITY", `Option ${option.id} takes ${option.minUnits} to ${option.maxUnits} units a booking; ${units.length} were asked`);
+    }
+    const pax = units.reduce((sum, unit) => sum + unit.paxCount, 0);
+    if (pax > departure.vacancies) {
+      throw new OctoError("UNPROCESSABLE_ENTITY", departure.vacancies === 0 ? `Availability ${departure.id} is sold out` : `Availability ${departure.id} has ${departure.vacancies} places left; ${pax} were asked`);
+    }
+    const now = this.clock.now();
+    const minutes = Math.min(Math.max(1, request.expirationMinutes ?? DEFAULT_HOLD_MINUTES), MAX_HOLD_MINUTES);
+    this.sequence += 1;
+    const booking: SupplierBooking = {
+      uuid: request.uuid ?? randomUUID(),
+      id: randomUUID(),
+      supplierReference: `PD-${String(this.sequence).padStart(6, "0")}`,
+      resellerReference: request.resellerReference ?? null,
+      status: "ON_HOLD",
+      productId: product.id,
+      optionId: option.id,
+      availabilityId: departure.id,
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: new Date(now.getTime() + minutes * 60_000),
+      confirmedAt: null,
+      cancellation: null,
+      notes: request.notes ?? null,
+      contact: contactOf(request.contact),
+      unitItems: request.unitItems.map((item) => ({ uuid: item.uuid ?? randomUUID(), unitId: item.unitId, resellerReference: item.resellerReference ?? null, contact: contactOf(item.contact) })),
+      pax,
+    };
+    this.bookings.set(booking.uuid, booking);
+    return booking;
+  }
+
+  /** GET /bookings/{uuid}; a hold past its expiry reads EXPIRED. */
+  get(uuid: string): SupplierBooking {
+    const booking = this.bookings.get(uuid);
+    if (!booking) throw new OctoError("INVALID_BOOKING_UUID", `Booking ${uuid} does not exist`, 400, { uuid });
+    this.expireIfDue(booking);
+    return booking;
+  }
+
+  find(filter: { resellerReference?: string; supplierReference?: string }): SupplierBooking[] {
+    return [...this.bookings.values()]
+      .filter((booking) => (!filter.resellerReference || booking.resellerReference === filter.resellerReference) && (!filter.supplierReference || booking.supplierReference === filter.supplierReference))
+      .map((booking) => this.get(booking.uuid));
+  }
+
+  extend(uuid: string, expirationMinutes: number | undefined): SupplierBooking {
+    const booking = this.get(uuid);
+    if (booking.status !== "ON_HOLD") throw new OctoError("UNPROCESSABLE_ENTITY", `Booking ${uuid} is ${booking.status}: only a booking on hold can be extended`);
+    const now = this.clock.now();
+    const minutes = Math.min(Math.max(1, expirationMinutes ?? DEFAULT_HOLD_MINUTES), MAX_HOLD_MINUTES);
+    booking.expiresAt = new Date(now.getTime() + minutes * 60_000);
+    booking.updatedAt = now;
+    return booking;
+  }
+
+  /** POST /bookings/{uuid}/confirm: a confirmed booking confirmed again answers as it is. */
+  confirm(uuid: string, request: ConfirmRequest): SupplierBooking {
+    const booking = this.get(uuid);
+    if (booking.status === "CONFIRMED") return booking;
+    if (booking.status === "EXPIRED") throw new OctoError("UNPROCESSABLE_ENTITY", `Booking ${uuid} expired at ${booking.expiresAt!.toISOString()}: reserve again`);
+    if (booking.status === "CANCELLED") throw new OctoError("UNPROCESSABLE_ENTITY", `Booking ${uuid} is cancelled`);
+    const option = this.option(this.product(booking.productId), booking.optionId);
+    if (request.unitItems) {
+      if (request.unitItems.length !== booking.unitItems.length) throw new OctoError("UNPROCESSABLE_ENTITY", `Booking ${uuid} holds ${booking.unitItems.length} units; confirmation named ${request.unitItems.length}`);
+      request.unitItems.forEach((item) => this.unit(option, item.unitId));
+      booking.unitItems = request.unitItems.map((item, index) => ({
+        uuid: item.uuid ?? booking.unitItems[index].uuid,
+        unitId: item.unitId,
+        resellerReference: item.resellerReference ?? booking.unitItems[index].resellerReference,
+        contact: contactOf(item.contact),
+      }));
+    }
+    const now = this.clock.now();
+    booking.contact = contactOf(request.contact);
+    booking.resellerReference = request.resellerReference ?? booking.resellerReference;
+    booking.status = "CONFIRMED";
+    booking.expiresAt = null;
+    booking.confirmedAt = now;
+    booking.updatedAt = now;
+    return booking;
+  }
+
+  /** POST /bookings/{uuid}/cancel: within the cutoff only when forced, as a supplier's own staff would. */
+  cancel(uuid: string, request: { reason?: string | null; force?: boolean }): SupplierBooking {
+    const booking = this.get(uuid);
+    if (booking.status === "CANCELLED") return booking;
+    if (booking.status === "EXPIRED") throw new OctoError("UNPROCESSABLE_ENTITY", `Booking ${uuid} expired and holds nothing to cancel`);
+    const product = this.product(booking.productId);
+    const departure = this.departureAt(product, this.option(product, booking.optionId), booking.availabilityId.slice(0, 10), booking.availabilityId.slice(11, 16));
+    const now = this.clock.now();
+    const cutoff = new Date(departure.start.getTime() - product.cancellationCutoffHours * 3_600_000);
+    if (booking.status === "CONFIRMED" && now >= cutoff && !request.force) {
+      throw new OctoError("UNPROCESSABLE_ENTITY", `Booking ${uuid} can no longer be cancelled: the cutoff was ${cutoff.toISOString()}`);
+    }
+    booking.status = "CANCELLED";
+    booking.cancellation = { refund: "FULL", reason: request.reason ?? null, cancelledAt: now };
+    booking.expiresAt = null;
+    booking.updatedAt = now;
+    return booking;
+  }
+
+  cancellable(booking: SupplierBooking): boolean {
+    if (booking.status === "ON_HOLD") return true;
+    if (booking.status !== "CONFIRMED") return false;
+    const product = this.product(booking.productId);
+    const start = instantOf(booking.availabilityId.slice(0, 10), booking.availabilityId.slice(11, 16), SUPPLIER_TIME_ZONE);
+    return this.clock.now().getTime() < start.getTime() - product.cancellationCutoffHours * 3_600_000;
+  }
+
+  private expireIfDue(booking: SupplierBooking): void {
+    if (booking.status === "ON_HOLD" && booking.expiresAt && booking.expiresAt <= this.clock.now()) {
+      booking.status = "EXPIRED";
+      booking.updatedAt = booking.expiresAt;
+    }
+  }
+}

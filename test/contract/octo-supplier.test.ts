@@ -1,0 +1,268 @@
+import { randomUUID } from "node:crypto";
+import { zAvailability, zAvailabilityCalendar, zBaseError, zBooking, zCapability, zProduct, zSupplier } from "@octocloud/types";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOctoSupplier, type OctoSupplier } from "../../octo-supplier/octo-supplier.js";
+import { DEFAULT_HOLD_MINUTES, octoLocalDateTime } from "../../octo-supplier/supplier-state.js";
+import { morningSupplierClock } from "../support/octo-supplier-clock.js";
+import { startProcess, until } from "../support/child-process.js";
+import { addDays, instantOf, localDate } from "../../subgraphs/booking/engines/inventory/local-time.js";
+
+const KEY = "test-key-0123456789";
+const BOTH = "octo/content, octo/pricing";
+
+/**
+ * The local OCTO supplier answers as the OCTO standard describes: every answer is checked against
+ * the schemas `@octocloud/types` ships, so our adapter is tested against a conforming supplier.
+ */
+describe("local OCTO supplier", () => {
+  let supplier: OctoSupplier;
+  let base: string;
+
+  beforeAll(async () => {
+    supplier = await createOctoSupplier({ apiKey: KEY, hangMs: 1_500, clock: morningSupplierClock() });
+    base = await supplier.listen();
+  });
+  afterAll(async () => supplier?.close());
+
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${KEY}`, "octo-capabilities": BOTH, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+    return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+  };
+  /** Parses with the standard's schema: a non-conforming answer fails the test with the path. */
+  const conforms = <T>(schema: { parse(value: unknown): T }, value: unknown): T => schema.parse(value);
+
+  const today = () => localDate(supplier.clock.now(), "Europe/Paris");
+  const tomorrow = () => addDays(today(), 1);
+  const departure = (date: string, time: string) => octoLocalDateTime(instantOf(date, time, "Europe/Paris"));
+  const reserve = (overrides: Record<string, unknown> = {}) =>
+    call("POST", "/bookings", { uuid: randomUUID(), productId: "louvre-highlights", optionId: "group", availabilityId: departure(tomorrow(), "09:00"), unitItems: [{ unitId: "adult" }, { unitId: "child" }], ...overrides });
+  const vacancies = async (time: string, date = tomorrow()) => {
+    const { body } = await call("POST", "/availability", { productId: "louvre-highlights", optionId: "group", availabilityIds: [departure(date, time)] });
+    return body[0].vacancies as number;
+  };
+
+  describe("access and capabilities", () => {
+    it("refuses a missing key with UNAUTHORIZED and a wrong one with FORBIDDEN, in OCTO's error body", async () => {
+      const missing = await fetch(`${base}/products`);
+      expect(missing.status).toBe(401);
+      expect(conforms(zBaseError, await missing.json()).error).toBe("UNAUTHORIZED");
+      const wrong = await call("GET", "/products", undefined, { authorization: "Bearer not-the-key" });
+      expect(wrong.status).toBe(403);
+      expect(conforms(zBaseError, wrong.body).error).toBe("FORBIDDEN");
+    });
+
+    it("initialises only the capabilities asked for and offered, and answers content in the language asked", async () => {
+      const plain = await call("GET", "/products/louvre-highlights", undefined, { "octo-capabilities": "" });
+      expect(plain.headers.get("octo-capabilities")).toBe("");
+      expect(plain.body.title).toBeUndefined();
+      expect(plain.body.options[0].pricingFrom).toBeUndefined();
+
+      const french = await call("GET", "/products/louvre-highlights", undefined, { "octo-capabilities": "octo/content, octo/pricing, octo/cart", "accept-language": "fr-FR,fr;q=0.9,en;q=0.5" });
+      expect(french.headers.get("octo-capabilities")).toBe("octo/content, octo/pricing");
+      expect(french.headers.get("content-language")).toBe("fr");
+      expect(french.headers.get("available-languages")).toBe("en, fr, de");
+      expect(conforms(zProduct, french.body).title).toBe("Visite guidée des chefs-d'œuvre du Louvre");
+      expect(french.body.options[0].pricingFrom).toEqual([{ original: 3500, retail: 3500, net: 2800, currency: "EUR", currencyPrecision: 2, includedTaxes: [] }]);
+
+      const capabilities = await call("GET", "/capabilities");
+      expect(capabilities.body.map((capability: unknown) => conforms(zCapability, capability).id)).toEqual(["octo/content", "octo/pricing"]);
+    });
+  });
+
+  describe("content", () => {
+    it("describes the supplier and its products, start-time and opening-hours, with several options and units", async () => {
+      const about = await call("GET", "/supplier");
+      expect(conforms(zSupplier, about.body)).toMatchObject({ id: "paris-discovery", endpoint: base });
+      const products = await call("GET", "/products");
+      const parsed = products.body.map((product: unknown) => conforms(zProduct, product));
+      expect(parsed.map((product: { availabilityType: string }) => product.availabilityType).sort()).toEqual(["OPENING_HOURS", "START_TIME"]);
+      const louvre = parsed.find((product: { id: string }) => product.id === "louvre-highlights");
+      expect(louvre.options.map((option: { id: string }) => option.id)).toEqual(["group", "private"]);
+      expect(louvre.options[0].units.map((unit: { type: string }) => unit.type)).toEqual(["ADULT", "CHILD"]);
+      expect(louvre.options[0].availabilityLocalStartTimes).toEqual(["09:00", "11:00", "14:00"]);
+
+      const unknown = await call("GET", "/products/no-such-product");
+      expect(unknown.status).toBe(400);
+      expect(unknown.body).toEqual({ error: "INVALID_PRODUCT_ID", errorMessage: expect.any(String), productId: "no-such-product" });
+    });
+  });
+
+  describe("availability", () => {
+    it("gives a calendar of days with prices for the units asked", async () => {
+      const { body, status } = await call("POST", "/availability/calendar", {
+        productId: "louvre-highlights",
+        optionId: "group",
+        localDateStart: tomorrow(),
+        localDateEnd: addDays(tomorrow(), 6),
+        units: [{ id: "adult", quantity: 2 }],
+      });
+      expect(status).toBe(200);
+      expect(body).toHaveLength(7);
+      body.forEach((day: unknown) => conforms(zAvailabilityCalendar, day));
+      // Two departures of 20 places a day; the third is sold out.
+      expect(body[0]).toMatchObject({ localDate: tomorrow(), available: true, status: "AVAILABLE", capacity: 40, pricingFrom: { retail: 13000, currency: "EUR" } });
+    });
+
+    it("lists departures with a sold-out one, and an opening-hours day as one all-day availability", async () => {
+      const timed = await call("POST", "/availability", { productId: "louvre-highlights", optionId: "group", localDateStart: tomorrow(), localDateEnd: tomorrow() });
+      const slots = timed.body.map((slot: unknown) => conforms(zAvailability, slot));
+      expect(slots.map((slot: { id: string }) => slot.id)).toEqual(["09:00", "11:00", "14:00"].map((time) => departure(tomorrow(), time)));
+      expect(slots[2]).toMatchObject({ status: "SOLD_OUT", available: false, vacancies: 0 });
+      expect(slots[0]).toMatchObject({ allDay: false, openingHours: [], utcCutoffAt: instantOf(tomorrow(), "09:00", "Europe/Paris").toISOString().replace(".000", "") });
+
+      const day = await call("POST", "/availability", { productId: "seine-day-pass", optionId: "day-pass", localDateStart: tomorrow(), localDateEnd: tomorrow() });
+      expect(day.body).toHaveLength(1);
+      expect(conforms(zAvailability, day.body[0])).toMatchObject({ allDay: true, openingHours: [{ from: "10:00", to: "18:00" }], capacity: 200 });
+    });
+
+    it("names the bad id or field of a request", async () => {
+      const option = await call("POST", "/availability", { productId: "louvre-highlights", optionId: "vip", localDateStart: tomorrow(), localDateEnd: tomorrow() });
+      expect(option.body).toMatchObject({ error: "INVALID_OPTION_ID", optionId: "vip" });
+      const unit = await call("POST", "/availability", { productId: "louvre-highlights", optionId: "group", localDateStart: tomorrow(), localDateEnd: tomorrow(), units: [{ id: "pet", quantity: 1 }] });
+      expect(unit.body).toMatchObject({ error: "INVALID_UNIT_ID", unitId: "pet" });
+      const slot = await call("POST", "/availability", { productId: "louvre-highlights", optionId: "group", availabilityIds: [departure(tomorrow(), "08:00")] });
+      expect(slot.body).toMatchObject({ error: "INVALID_AVAILABILITY_ID", availabilityId: departure(tomorrow(), "08:00") });
+      const missing = await call("POST", "/availability/calendar", { optionId: "group", localDateStart: tomorrow(), localDateEnd: tomorrow() });
+      expect(missing.status).toBe(400);
+      expect(missing.body).toMatchObject({ error: "BAD_REQUEST", errorMessage: expect.stringContaining("productId") });
+      const backwards = await call("POST", "/availability/calendar", { productId: "louvre-highlights", optionId: "group", localDateStart: tomorrow(), localDateEnd: today() });
+      expect(backwards.body.error).toBe("BAD_REQUEST");
+    });
+  });
+
+  describe("bookings", () => {
+    it("holds places ON_HOLD until utcExpiresAt, once per uuid however often the reservation is sent", async () => {
+      const before = await vacancies("09:00");
+      const uuid = randomUUID();
+      const first = await reserve({ uuid, resellerReference: "R-1" });
+      expect(first.status).toBe(200);
+      const booking = conforms(zBooking, first.body);
+      expect(booking).toMatchObject({ uuid, status: "ON_HOLD", resellerReference: "R-1", productId: "louvre-highlights", optionId: "group", pricing: { retail: 10000 } });
+      const holdMs = new Date(booking.utcExpiresAt!).getTime() - supplier.clock.now().getTime();
+      expect(holdMs).toBeGreaterThan((DEFAULT_HOLD_MINUTES * 60 - 5) * 1000);
+      expect(holdMs).toBeLessThanOrEqual(DEFAULT_HOLD_MINUTES * 60_000);
+      const again = await reserve({ uuid, resellerReference: "R-1" });
+      expect(again.body.id).toBe(booking.id);
+      expect(await vacancies("09:00")).toBe(before - 2);
+      const found = await call("GET", "/bookings?resellerReference=R-1");
+      expect(found.body.map((b: { uuid: string }) => b.uuid)).toEqual([uuid]);
+    });
+
+    it("refuses a sold-out departure and a party larger than the places left with UNPROCESSABLE_ENTITY", async () => {
+      const soldOut = await reserve({ availabilityId: departure(tomorrow(), "14:00") });
+      expect(soldOut.status).toBe(400);
+      expect(soldOut.body).toEqual({ error: "UNPROCESSABLE_ENTITY", errorMessage: expect.stringContaining("sold out") });
+      const date = addDays(tomorrow(), 3);
+      const full = await call("POST", "/bookings", { productId: "louvre-highlights", optionId: "private", availabilityId: departure(date, "10:00"), unitItems: Array.from({ length: 6 }, () => ({ unitId: "adult" })) });
+      expect(full.body.status).toBe("ON_HOLD");
+      const over = await call("POST", "/bookings", { productId: "louvre-highlights", optionId: "private", availabilityId: departure(date, "10:00"), unitItems: [{ unitId: "adult" }] });
+      expect(over.body).toMatchObject({ error: "UNPROCESSABLE_ENTITY" });
+      const unit = await reserve({ unitItems: [{ unitId: "pet" }] });
+      expect(unit.body).toMatchObject({ error: "INVALID_UNIT_ID", unitId: "pet" });
+      const reused = await reserve({ uuid: full.body.uuid });
+      expect(reused.body).toMatchObject({ error: "UNPROCESSABLE_ENTITY" });
+    });
+
+    it("lets a hold expire by the supplier's clock: EXPIRED, places back, no confirmation; extension keeps it", async () => {
+      const before = await vacancies("11:00");
+      const lapsing = await reserve({ availabilityId: departure(tomorrow(), "11:00"), expirationMinutes: 10 });
+      const kept = await reserve({ availabilityId: departure(tomorrow(), "11:00"), expirationMinutes: 10 });
+      expect(await vacancies("11:00")).toBe(before - 4);
+      supplier.clock.advance(8);
+      const extended = await call("POST", `/bookings/${kept.body.uuid}/extend`, { expirationMinutes: 30 });
+      expect(conforms(zBooking, extended.body).status).toBe("ON_HOLD");
+      const moved = await call("POST", "/_control/clock", { minutes: 3 });
+      expect(moved.status).toBe(200);
+      const expired = await call("GET", `/bookings/${lapsing.body.uuid}`);
+      expect(conforms(zBooking, expired.body).status).toBe("EXPIRED");
+      expect(await vacancies("11:00")).toBe(before - 2);
+      const late = await call("POST", `/bookings/${lapsing.body.uuid}/confirm`, { contact: { fullName: "Ada Lovelace" } });
+      expect(late.body).toMatchObject({ error: "UNPROCESSABLE_ENTITY", errorMessage: expect.stringContaining("expired") });
+      const confirmed = await call("POST", `/bookings/${kept.body.uuid}/confirm`, { contact: { fullName: "Ada Lovelace", emailAddress: "ada@example.com" } });
+      expect(confirmed.body.status).toBe("CONFIRMED");
+    });
+
+    it("confirms with contact and units once, gives a voucher, and cancels idempotently, giving the places back", async () => {
+      // Far enough ahead to be outside the product's 24-hour cancellation cutoff.
+      const date = addDays(tomorrow(), 5);
+      const held = await reserve({ availabilityId: departure(date, "09:00") });
+      const uuid = held.body.uuid;
+      const before = await vacancies("09:00", date);
+      const body = { resellerReference: "R-CONF", contact: { fullName: "Grace Hopper", emailAddress: "grace@example.com", locales: ["en"] }, unitItems: [{ unitId: "adult" }, { unitId: "child" }] };
+      const confirmed = await call("POST", `/bookings/${uuid}/confirm`, body);
+      const booking = conforms(zBooking, confirmed.body);
+      expect(booking).toMatchObject({ status: "CONFIRMED", resellerReference: "R-CONF", utcExpiresAt: null, contact: { fullName: "Grace Hopper" }, voucher: { deliveryOptions: [{ deliveryFormat: "QRCODE", deliveryValue: booking.supplierReference }] } });
+      expect(booking.unitItems.every((item) => item.status === "CONFIRMED" && item.ticket !== null)).toBe(true);
+      const twice = await call("POST", `/bookings/${uuid}/confirm`, body);
+      expect(twice.body.supplierReference).toBe(booking.supplierReference);
+
+      const cancelled = await call("POST", `/bookings/${uuid}/cancel`, { reason: "Change of plans" });
+      expect(conforms(zBooking, cancelled.body)).toMatchObject({ status: "CANCELLED", cancellation: { refund: "FULL", reason: "Change of plans" } });
+      const again = await call("POST", `/bookings/${uuid}/cancel`, {});
+      expect(again.body.cancellation.utcCancelledAt).toBe(cancelled.body.cancellation.utcCancelledAt);
+      expect(await vacancies("09:00", date)).toBe(before + 2);
+      expect((await call("GET", `/bookings/${randomUUID()}`)).body).toMatchObject({ error: "INVALID_BOOKING_UUID" });
+      // Tomorrow's departure, brought within the 24-hour cutoff whatever the time of day: a
+      // confirmed booking then stays, unless forced.
+      const hoursAhead = (instantOf(tomorrow(), "09:00", "Europe/Paris").getTime() - supplier.clock.now().getTime()) / 3_600_000;
+      if (hoursAhead > 23) supplier.clock.advance((hoursAhead - 23) * 60);
+      const soon = (await reserve()).body.uuid;
+      await call("POST", `/bookings/${soon}/confirm`, { contact: { fullName: "Alan Turing" } });
+      const tooLate = await call("POST", `/bookings/${soon}/cancel`, {});
+      expect(tooLate.body).toMatchObject({ error: "UNPROCESSABLE_ENTITY", errorMessage: expect.stringContaining("cutoff") });
+      expect((await call("GET", `/bookings/${soon}`)).body).toMatchObject({ status: "CONFIRMED", cancellable: false });
+      expect((await call("POST", `/bookings/${soon}/cancel`, { force: true })).body.status).toBe("CANCELLED");
+      const noContact = await call("POST", `/bookings/${(await reserve()).body.uuid}/confirm`, {});
+      expect(noContact.body).toMatchObject({ error: "BAD_REQUEST", errorMessage: expect.stringContaining("contact") });
+    });
+  });
+
+  describe("injected faults", () => {
+    const faults = (body: unknown) => call("PUT", "/_control/faults", body);
+    it("answers 500 for the next calls it is told to, then recovers", async () => {
+      await faults({ latencyMs: 0, rules: [{ route: "GET /products", kind: "error", times: 2 }] });
+      expect((await call("GET", "/products")).body).toMatchObject({ error: "INTERNAL_SERVER_ERROR" });
+      expect((await call("GET", "/products")).status).toBe(500);
+      expect((await call("GET", "/products")).status).toBe(200);
+      expect((await call("GET", "/supplier")).status).toBe(200);
+    });
+
+    it("does the work and then answers too late (hang-after), or answers late having done nothing (hang)", async () => {
+      const held = await reserve();
+      await faults({ latencyMs: 0, rules: [{ route: "POST /bookings/:uuid/confirm", kind: "hang-after", times: 1 }] });
+      await expect(call("POST", `/bookings/${held.body.uuid}/confirm`, { contact: { fullName: "Ada" } }, {}, AbortSignal.timeout(300))).rejects.toThrow();
+      expect((await call("GET", `/bookings/${held.body.uuid}`)).body.status).toBe("CONFIRMED");
+
+      const other = await reserve();
+      await faults({ latencyMs: 0, rules: [{ route: "POST /bookings/:uuid/cancel", kind: "hang", times: 1 }] });
+      await expect(call("POST", `/bookings/${other.body.uuid}/cancel`, {}, {}, AbortSignal.timeout(300))).rejects.toThrow();
+      expect((await call("GET", `/bookings/${other.body.uuid}`)).body.status).toBe("ON_HOLD");
+    });
+
+    it("adds latency to every call, and refuses a malformed fault", async () => {
+      await faults({ latencyMs: 250, rules: [] });
+      const started = performance.now();
+      await call("GET", "/supplier");
+      expect(performance.now() - started).toBeGreaterThanOrEqual(240);
+      await faults({ latencyMs: 0, rules: [] });
+      expect((await faults({ latencyMs: -1, rules: [] })).status).toBe(400);
+      expect((await faults({ latencyMs: 0, rules: [{ kind: "explode", times: 1 }] })).status).toBe(400);
+    });
+  });
+
+  it("runs on its own with `npm run octo-supplier` and stops on SIGTERM with exit 0", async () => {
+    const running = startProcess({ OCTO_SUPPLIER_PORT: "0", OCTO_SUPPLIER_API_KEY: "cli-key" }, [], { file: "npm", args: ["run", "--silent", "octo-supplier"] });
+    const url = await until("the supplier's address", async () => /Local OCTO supplier at (\S+)/.exec(running.output())?.[1], 30_000);
+    expect(running.output()).not.toContain("cli-key");
+    const products = await fetch(`${url}/products`, { headers: { authorization: "Bearer cli-key" } });
+    expect(products.status).toBe(200);
+    // npm passes the signal on to the supplier and exits with its code.
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
+  }, 60_000);
+});

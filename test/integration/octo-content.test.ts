@@ -1,0 +1,97 @@
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../core/logger.js";
+import { createOctoSupplier, type OctoSupplier } from "../../octo-supplier/octo-supplier.js";
+import { isoMinutes, languageOf, productRequestFromOcto, supplierRequestFromOcto, type OctoProductVersion } from "../../subgraphs/catalogue/import/octo-content.js";
+import { productProblems } from "../../subgraphs/catalogue/product/product.rules.js";
+import { supplierProblems } from "../../subgraphs/catalogue/supplier/supplier.rules.js";
+import { OctoClient } from "../../subgraphs/common/octo/octo-client.js";
+
+const KEY = "octo-content-test-key";
+
+/**
+ * An OCTO supplier's content, as fetched by the client from the local supplier, becomes requests
+ * that pass our catalogue's own rules, with every language's texts gathered per field
+ * (docs/octo-engine.md, "Content mapping").
+ */
+describe("OCTO content mapping", () => {
+  let supplier: OctoSupplier;
+  let octo: OctoClient;
+  let plain: OctoClient;
+  const logger = createLogger("silent", new Writable({ write: (_chunk, _encoding, done) => done() }));
+
+  beforeAll(async () => {
+    supplier = await createOctoSupplier({ apiKey: KEY });
+    const baseUrl = await supplier.listen();
+    octo = new OctoClient({ engineName: "OCTO_CONTENT_TEST", baseUrl, apiKey: KEY, capabilities: ["octo/content", "octo/pricing"] }, { logger });
+    plain = new OctoClient({ engineName: "OCTO_CONTENT_PLAIN", baseUrl, apiKey: KEY, capabilities: [] }, { logger });
+  });
+  afterAll(async () => supplier?.close());
+
+  /** Every product in every language the supplier offers, as the import will fetch them. */
+  async function versionsByProduct(client: OctoClient): Promise<Map<string, OctoProductVersion[]>> {
+    const first = await client.products();
+    const languages = first.availableLanguages.length ? first.availableLanguages : ["en"];
+    const byProduct = new Map<string, OctoProductVersion[]>();
+    for (const language of languages) {
+      const answer = await client.products(language);
+      for (const product of answer.body) {
+        const versions = byProduct.get(product.id) ?? [];
+        versions.push({ language: languageOf(answer.contentLanguage ?? language), product });
+        byProduct.set(product.id, versions);
+      }
+    }
+    return byProduct;
+  }
+
+  it("maps each product to a request our catalogue accepts, with texts in every language", async () => {
+    const products = await versionsByProduct(octo);
+    const louvre = productRequestFromOcto(products.get("louvre-highlights")!, "PARIS_OCTO");
+    expect(productProblems(louvre).list).toEqual([]);
+    expect(louvre).toMatchObject({
+      externalId: "louvre-highlights",
+      title: { en: "Louvre highlights guided tour", fr: "Visite guidée des chefs-d'œuvre du Louvre", de: "Führung zu den Höhepunkten des Louvre" },
+      description: { en: expect.stringContaining("Two hours"), fr: expect.stringContaining("Deux heures"), de: expect.stringContaining("Zwei Stunden") },
+      availabilityType: "START_TIME",
+      redemptionMethod: "DIGITAL",
+      bookingEngine: "PARIS_OCTO",
+      countryCode: "FR",
+      cityName: "Paris",
+      zipCode: "75001",
+      geoLocation: { latitude: 48.8606, longitude: 2.3376 },
+      thumbnailImage: "https://paris-discovery.example/img/louvre.jpg",
+      duration: "PT2H",
+      // The cheapest unit (a child in the group) to the dearest (an adult on the private tour).
+      minPrice: 35,
+      maxPrice: 145,
+      priceCurrency: "EUR",
+      pricingUnit: "PER_PERSON",
+      cancellationCutOffAmount: 24,
+      cancellationCutOffUnit: "hour",
+      metadata: { octo: { productId: "louvre-highlights", timeZone: "Europe/Paris", options: [{ id: "group", units: [{ id: "adult", type: "ADULT" }, { id: "child", type: "CHILD" }] }, { id: "private", units: expect.any(Array) }] } },
+    });
+
+    const seine = productRequestFromOcto(products.get("seine-day-pass")!, "PARIS_OCTO");
+    expect(productProblems(seine).list).toEqual([]);
+    expect(seine).toMatchObject({ availabilityType: "OPENING_HOURS", duration: "PT8H", minPrice: 11, maxPrice: 55, cancellationCutOffAmount: 0 });
+  });
+
+  it("stands the internal name in for a title when the supplier gives no content, and still passes our rules", async () => {
+    const products = await versionsByProduct(plain);
+    const request = productRequestFromOcto(products.get("seine-day-pass")!, "PARIS_OCTO");
+    expect(request.title).toEqual({ en: "Seine hop-on hop-off day pass" });
+    expect(request).toMatchObject({ description: null, minPrice: null, priceCurrency: null, thumbnailImage: null });
+    expect(productProblems(request).list).toEqual([]);
+  });
+
+  it("maps the supplier under the engine, in the engine's country", async () => {
+    const { body } = await octo.supplier();
+    const request = supplierRequestFromOcto(body, "FR", 7);
+    expect(supplierProblems(request).list).toEqual([]);
+    expect(request).toMatchObject({ externalId: "paris-discovery", country: "FR", bookingEngine: 7, name: "Paris Discovery (local OCTO supplier)", supplierContact: { email: "bookings@paris-discovery.example" } });
+  });
+
+  it("writes minutes as ISO 8601 durations our rules accept", () => {
+    expect([0, 45, 90, 120, 480, 1440, 1530].map(isoMinutes)).toEqual(["PT0M", "PT45M", "PT1H30M", "PT2H", "PT8H", "P1D", "P1DT1H30M"]);
+  });
+});
