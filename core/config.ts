@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { secretKeyOf } from "./secret-box.js";
 
 /** Roles a process can take; `all` runs every role in one process (the `npm start` default). */
 export const processRoles = ["all", "edge", "catalogue", "booking", "reporting", "worker"] as const;
@@ -43,7 +44,12 @@ const environmentSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(0).max(3_600_000).default(15_000),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(1).max(3600).default(25),
   EXCHANGE_RATES_FILE: z.string().min(1).optional(),
+  ENGINE_SECRETS_KEY: z
+    .string()
+    .refine((value) => secretKeyOf(value) !== undefined, "must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)")
+    .optional(),
   WORKER_LOOPS: booleanFromEnv.default("true"),
+  OCTO_IMPORT_INTERVAL_MINUTES: z.coerce.number({ invalid_type_error: "must be minutes" }).int().min(0).max(7 * 24 * 60).default(60),
   WORKER_JOB_CONCURRENCY: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(1).max(256).default(8),
   WORKER_POLL_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).int().min(1).max(3600).default(5),
   WEB_CONCURRENCY: z.coerce.number({ invalid_type_error: "must be a number of processes" }).int().min(1).max(64).optional(),
@@ -89,8 +95,15 @@ export interface Config {
   shutdownGraceMs: number;
   /** ECB reference rates file (eurofxref-daily.xml), reloaded on change; unset: the bundled table. */
   exchangeRatesFile: string | undefined;
+  /**
+   * Seals the API keys of registered supplier systems (AES-256-GCM). Unset in the sandbox, a key
+   * kept in the database is used; unset in production, engines cannot be registered.
+   */
+  engineSecretsKey: Buffer | undefined;
   /** The worker runs its tasks on timers; off, they run only when asked (tests that move the clock). */
   workerLoops: boolean;
+  /** How often the worker imports every OCTO engine's content, in ms; 0: only on demand. */
+  octoImportIntervalMs: number;
   /** Booking jobs (supplier calls) one worker process runs at once. */
   workerJobConcurrency: number;
   /**
@@ -180,7 +193,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     apiRateLimit: { requests: e.API_RATE_LIMIT, windowSeconds: e.API_RATE_LIMIT_WINDOW_SECONDS },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     exchangeRatesFile: e.EXCHANGE_RATES_FILE === undefined ? undefined : path.resolve(e.EXCHANGE_RATES_FILE),
+    engineSecretsKey: e.ENGINE_SECRETS_KEY === undefined ? undefined : secretKeyOf(e.ENGINE_SECRETS_KEY),
     workerLoops: e.WORKER_LOOPS,
+    octoImportIntervalMs: e.OCTO_IMPORT_INTERVAL_MINUTES * 60_000,
     workerJobConcurrency: e.WORKER_JOB_CONCURRENCY,
     workerPollMs: e.WORKER_POLL_SECONDS * 1000,
     role: e.ROLE,

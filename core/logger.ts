@@ -11,7 +11,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       // pid tells apart the processes of one service (WEB_CONCURRENCY, roles) in a merged log.
       base: { service: "activities", pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: ["req.headers.authorization", "password", "*.password"], censor: "[redacted]" },
+      redact: { paths: ["req.headers.authorization", "password", "*.password", "apiKey", "*.apiKey"], censor: "[redacted]" },
       serializers: {
         req: (req: { method?: string; url?: string; headers?: Record<string, unknown>; socket?: { remoteAddress?: string } }) => ({
           method: req.method,

@@ -36,6 +36,30 @@ export const bookingEngines = pgTable("booking_engines", {
   createdAt: utc("created_at").notNull().defaultNow(),
 });
 
+/**
+ * How to reach a booking engine of kind OCTO: the supplier system's base URL, its API key sealed
+ * (core/secret-box.ts, never stored or shown in clear), and the capabilities we ask it for.
+ */
+export const octoConnections = pgTable("octo_connections", {
+  engineId: integer("engine_id")
+    .primaryKey()
+    .references(() => bookingEngines.id, { onDelete: "cascade" }),
+  engineName: text("engine_name").notNull().unique(),
+  baseUrl: text("base_url").notNull(),
+  sealedApiKey: text("sealed_api_key").notNull(),
+  capabilities: text("capabilities").array().notNull(),
+  /** The supplier system's own id and name, from GET /supplier when it was registered. */
+  octoSupplierId: text("octo_supplier_id").notNull(),
+  octoSupplierName: text("octo_supplier_name").notNull(),
+  /** OCTO names no country for a supplier: the imported suppliers get this one. */
+  countryCode: char("country_code", { length: 2 }).notNull(),
+  registeredAt: utc("registered_at").notNull().defaultNow(),
+  updatedAt: utc("updated_at").notNull().defaultNow(),
+  /** Set while a content import runs (one at a time per engine); a crashed import's claim lapses. */
+  importStartedAt: utc("import_started_at"),
+  lastImportedAt: utc("last_imported_at"),
+});
+
 export const organisations = pgTable("organisations", {
   id: serial("id").primaryKey(),
   name: text("name").notNull().unique(),

@@ -13,7 +13,7 @@ export const GATEWAY_CREDENTIAL_HEADER = "x-gateway-credential";
 export const SERVICE_CREDENTIAL_HEADER = "x-service-credential";
 
 /** Services that may call another subgraph in their own name. */
-export const graphServices = ["booking"] as const;
+export const graphServices = ["booking", "worker"] as const;
 export type GraphService = (typeof graphServices)[number];
 
 /** Replicas' clocks may differ a little; a captured credential is useless after this. */

@@ -141,6 +141,8 @@ export const LIST_SIZES: Record<string, number> = {
   "ParticipantQuestions.questions": 10,
   "Question.conditions": 2,
   "Question.followUpQuestions": 2,
+  // Refusals of one import: most imports have none; a supplier's whole list at worst.
+  "OctoImportReport.refused": 20,
   // Introspection (sandbox only, by default): sizes of this schema, so the standard introspection
   // query fits while a walk of types → fields → type → fields → … multiplies out of bounds.
   "__Schema.types": 100,

@@ -3,7 +3,7 @@ import type { Clock } from "../core/clock.js";
 import { isRole, organisationRoles, type Role } from "../core/roles.js";
 import type { Database } from "../drizzle/database.js";
 import { channels } from "../drizzle/events.js";
-import { bookingEngineRepository } from "../subgraphs/catalogue/booking-engine/booking-engine.repository.js";
+import { BOOKING_ENGINE_NAME, bookingEngineRepository } from "../subgraphs/catalogue/booking-engine/booking-engine.repository.js";
 import { organisationRepository, type OrganisationRow } from "../subgraphs/catalogue/organisation/organisation.repository.js";
 import { accountRepository as repo, type AccountRow } from "./account.repository.js";
 import { hashPassword, passwordProblem } from "./passwords.js";
@@ -40,7 +40,6 @@ export interface CreatedAccount {
 }
 
 const USERNAME = /^[A-Za-z0-9._@+-]{3,128}$/;
-export const BOOKING_ENGINE_NAME = /^[A-Z][A-Z0-9_]{1,63}$/;
 
 export interface AccountServiceSettings {
   clock: Clock;

@@ -4,6 +4,9 @@ import { ConfigError, loadConfig } from "../core/config.js";
 import { openDatabase } from "../drizzle/database.js";
 import { AccountError } from "./account.service.js";
 import { createIdentity } from "./identity.js";
+import { createLogger } from "../core/logger.js";
+import { OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
+import { OctoRegistrationRefused, registerOctoEngine } from "../subgraphs/catalogue/booking-engine/octo-engine.service.js";
 
 const USAGE = `Usage: npm run operator -- <command> [options]
 
@@ -21,6 +24,10 @@ Commands:
       Prints a new one-time password-setup link for the account.
   set-tracking --organisation NAME --enabled true|false
       Turns the trackingId feature on or off: product reads then carry a per-call id.
+  register-octo-engine --name NAME --base-url URL --country CC [--capabilities LIST]
+      Registers a supplier system speaking OCTO as booking engine NAME (or replaces its URL, key
+      and capabilities). The API key is read from OCTO_API_KEY, never from the command line.
+      LIST: comma-separated, e.g. octo/pricing,octo/content (default: all we use that it offers).
 
 The database is the service's: DATABASE_URL, or the embedded one in DATA_DIR (default ./data).`;
 
@@ -46,13 +53,16 @@ export async function runOperatorCommand(
         password: { type: "string" },
         json: { type: "boolean" },
         enabled: { type: "string" },
+        name: { type: "string" },
+        "base-url": { type: "string" },
+        capabilities: { type: "string" },
       },
     }));
   } catch (error) {
     io.err(`${(error as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  if (!command || !["create-account", "list-accounts", "disable-account", "password-link", "set-tracking"].includes(command)) {
+  if (!command || !["create-account", "list-accounts", "disable-account", "password-link", "set-tracking", "register-octo-engine"].includes(command)) {
     io.err(command ? `Unknown command ${command}\n\n${USAGE}` : USAGE);
     return 2;
   }
@@ -61,6 +71,11 @@ export async function runOperatorCommand(
     if (typeof value !== "string" || value === "") io.err(`--${name} is required for ${command}`);
     return typeof value === "string" && value !== "" ? value : undefined;
   };
+
+  if (command === "register-octo-engine" && !env.OCTO_API_KEY) {
+    io.err("OCTO_API_KEY must hold the supplier system's API key (it is not taken as an option, so that it stays out of shell history and process lists)");
+    return 2;
+  }
 
   let config;
   try {
@@ -121,6 +136,25 @@ export async function runOperatorCommand(
       }
       const row = await accounts.setTrackingIds(organisation, enabled === "true");
       io.out(`trackingId feature ${row.trackingIdsEnabled ? "on" : "off"} for ${row.name}.`);
+    } else if (command === "register-octo-engine") {
+      const name = need("name");
+      const baseUrl = need("base-url");
+      const country = need("country");
+      if (!name || !baseUrl || !country) return 2;
+      const apiKey = env.OCTO_API_KEY!;
+      const octo = new OctoEngines({ database, logger: createLogger(config.logLevel === "info" ? "warn" : config.logLevel), clock: systemClock, environment: config.environment, secretsKey: config.engineSecretsKey });
+      const capabilities = typeof values.capabilities === "string" ? values.capabilities.split(",").map((capability) => capability.trim()).filter(Boolean) : null;
+      try {
+        const { engine, settings, created } = await registerOctoEngine(database, octo, { name, baseUrl, apiKey, capabilities, country: country.toUpperCase() }, systemClock.now());
+        io.out(`${created ? "Registered" : "Updated"} OCTO engine ${engine.name} (id ${engine.id}): ${settings.octoSupplierName} at ${settings.baseUrl}, capabilities ${settings.capabilities.join(", ")}.`);
+      } catch (error) {
+        if (error instanceof OctoRegistrationRefused) {
+          const problems = (error.error.extensions.problems as { field: string; message: string }[] | undefined) ?? [];
+          io.err([error.message, ...problems.map((problem) => `  ${problem.field}: ${problem.message}`)].join("\n"));
+          return 1;
+        }
+        throw error;
+      }
     } else {
       const username = need("username");
       if (!username) return 2;

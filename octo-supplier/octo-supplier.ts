@@ -14,7 +14,7 @@ import { ValidationError, type AnySchema } from "yup";
 import type { Clock } from "../core/clock.js";
 import { addDays } from "../subgraphs/booking/engines/inventory/local-time.js";
 import { renderAvailability, renderBooking, renderCalendarDay, renderProduct, renderSupplier, type RenderContext } from "./octo-render.js";
-import { SUPPLIER_LANGUAGES, SUPPLIER_PRODUCTS, type SupplierLanguage } from "./supplier-catalogue.js";
+import { SUPPLIER_LANGUAGES, type SupplierLanguage } from "./supplier-catalogue.js";
 import { OctoError, SupplierState, type ConfirmRequest, type ReserveRequest } from "./supplier-state.js";
 
 /** Capabilities this supplier offers; a reseller initialises them with the Octo-Capabilities header. */
@@ -146,7 +146,7 @@ export async function createOctoSupplier(options: OctoSupplierOptions): Promise<
   app.get("/capabilities", async (): Promise<Capability[]> =>
     SUPPORTED_CAPABILITIES.map((id) => ({ id: id as Capability["id"], revision: 1, required: false, dependencies: [], docs: null })),
   );
-  app.get("/products", async (request) => SUPPLIER_PRODUCTS.map((product) => renderProduct(product, context(request))));
+  app.get("/products", async (request) => state.products.map((product) => renderProduct(product, context(request))));
   app.get<{ Params: { id: string } }>("/products/:id", async (request) => renderProduct(state.product(request.params.id), context(request)));
 
   app.post("/availability/calendar", async (request) => {

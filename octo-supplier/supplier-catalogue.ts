@@ -138,6 +138,3 @@ export const SUPPLIER_PRODUCTS: SupplierProduct[] = [
   },
 ];
 
-export function findProduct(id: string): SupplierProduct | undefined {
-  return SUPPLIER_PRODUCTS.find((product) => product.id === id);
-}

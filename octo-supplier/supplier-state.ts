@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../core/clock.js";
 import { addDays, instantOf, localDate, zonedText } from "../subgraphs/booking/engines/inventory/local-time.js";
-import { findProduct, SUPPLIER_TIME_ZONE, type SupplierOption, type SupplierProduct, type SupplierUnit } from "./supplier-catalogue.js";
+import { SUPPLIER_PRODUCTS, SUPPLIER_TIME_ZONE, type SupplierOption, type SupplierProduct, type SupplierUnit } from "./supplier-catalogue.js";
 
 /** An OCTO error: its `error` code, message, HTTP status and the id it names (productId, uuid, …). */
 export class OctoError extends Error {
@@ -113,10 +113,13 @@ export class SupplierState {
   private readonly bookings = new Map<string, SupplierBooking>();
   private sequence = 0;
 
+  /** This supplier's own copy of the catalogue: tests change or withdraw a product here. */
+  readonly products: SupplierProduct[] = structuredClone(SUPPLIER_PRODUCTS);
+
   constructor(private readonly clock: Clock) {}
 
   product(productId: string): SupplierProduct {
-    const product = findProduct(productId);
+    const product = this.products.find((candidate) => candidate.id === productId);
     if (!product) throw new OctoError("INVALID_PRODUCT_ID", `Product ${productId} does not exist`, 400, { productId });
     return product;
   }

@@ -1,3 +1,4 @@
+import { octoEnginesFor, type OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
 import { randomUUID } from "node:crypto";
 import { inProcessServiceGraphs, remoteServiceGraphs, type ServiceGraphs } from "../subgraphs/common/service-graph.js";
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
@@ -37,6 +38,8 @@ export interface EdgeDeps {
   clock: Clock;
   /** In-process subgraphs (the single-process start) unless the config names subgraph URLs. */
   mode: "in-process" | "remote";
+  /** The service's OCTO engines (one per process); made here when not given. */
+  octo?: OctoEngines;
 }
 
 export interface Edge {
@@ -71,6 +74,7 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
   await app.register(identityRoutes, { identity, config });
 
   const composed = await composeGraph();
+  const octo = deps.octo ?? octoEnginesFor(config, database, logger, deps.clock);
   const subgraphs: Partial<Record<SubgraphName, RunningSubgraph>> = {};
   let targets: SubgraphTargets;
   let graphs: ServiceGraphs;
@@ -88,6 +92,7 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
         disclosure: config.graphql,
         schema: composed.subgraphs[name].schema,
         graphs,
+        octo,
       });
     }
     targets = { kind: "in-process", subgraphs: subgraphs as Record<SubgraphName, RunningSubgraph> };

@@ -1,3 +1,4 @@
+import { octoEnginesFor, type OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
 import "reflect-metadata";
 import type { FastifyInstance } from "fastify";
 import { systemClock, type Clock } from "../core/clock.js";
@@ -25,6 +26,8 @@ export interface Service {
   app: FastifyInstance;
   edge?: Edge;
   worker?: Worker;
+  /** Registered OCTO supplier systems, and clients that call them. */
+  octo: OctoEngines;
   seeded: SeededAccount[];
   /** What the demo seed added to the catalogue on this start (zeros when it was already there). */
   demoCatalogue: { suppliers: number; products: number };
@@ -83,6 +86,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     return db;
   });
   const identity = createIdentity(config, database, clock);
+  const octo = octoEnginesFor(config, database, logger, clock);
   // The first key is made before serving, so concurrent first requests cannot each make one.
   await step(() => identity.keys.signingKey());
   if (config.role !== "worker") {
@@ -115,7 +119,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       demoCatalogue = await step(() => seedDemoCatalogue(database, clock.now()));
     }
     edge = await step(async () => {
-      const built = await buildEdge({ config, database, identity, logger, clock, mode: config.role === "all" ? "in-process" : "remote" });
+      const built = await buildEdge({ config, database, identity, logger, clock, octo, mode: config.role === "all" ? "in-process" : "remote" });
       opened.push(() => built.close());
       return built;
     });
@@ -133,7 +137,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     closeApp = () => app.close();
   } else {
     const subgraph = await step(async () => {
-      const built = await buildSubgraphApp(config.role as SubgraphName, { config, database, identity, logger, clock });
+      const built = await buildSubgraphApp(config.role as SubgraphName, { config, database, identity, logger, clock, octo });
       opened.push(() => built.close());
       return built;
     });
@@ -149,6 +153,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       loops: config.workerLoops,
       jobConcurrency: config.workerJobConcurrency,
       pollIntervalMs: config.workerPollMs,
+      octoImportIntervalMs: config.octoImportIntervalMs,
       signIn: config.signIn,
       graphs,
     });
@@ -162,6 +167,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     app,
     edge,
     worker,
+    octo,
     seeded,
     demoCatalogue,
     async listen() {

@@ -1,3 +1,4 @@
+import { octoEnginesFor, type OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
 import type { FastifyInstance } from "fastify";
 import { mountApollo } from "../core/apollo-fastify.js";
 import type { Clock } from "../core/clock.js";
@@ -22,7 +23,7 @@ import { createHttpApp } from "./http-app.js";
  */
 export async function buildSubgraphApp(
   name: SubgraphName,
-  deps: { config: Config; database: Database; identity: Identity; logger: Logger; clock: Clock },
+  deps: { config: Config; database: Database; identity: Identity; logger: Logger; clock: Clock; octo?: OctoEngines },
 ) {
   const credential = await GatewayCredential.load(deps.database.db, deps.clock);
   const subgraph = await startSubgraph(subgraphDefinitions[name], {
@@ -33,6 +34,7 @@ export async function buildSubgraphApp(
     publicUrl: () => deps.config.publicUrl,
     disclosure: deps.config.graphql,
     graphs: remoteServiceGraphs(() => deps.config.subgraphUrls, credential),
+    octo: deps.octo ?? octoEnginesFor(deps.config, deps.database, deps.logger, deps.clock),
   });
   const app: FastifyInstance = await createHttpApp({
     logger: deps.logger,

@@ -23,8 +23,22 @@ export interface Worker {
    * otherwise take every session of the database with it.
    */
   removeExpiredCredentials(): Promise<void>;
+  /** Imports every OCTO engine's content once now (the loop does it every OCTO_IMPORT_INTERVAL_MINUTES). */
+  importOctoEngines(): Promise<OctoImportSummary[]>;
   stop(): Promise<void>;
 }
+
+/** One engine's scheduled import: its report's counts, or why it failed. */
+export interface OctoImportSummary {
+  engine: string;
+  report?: { created: number; updated: number; unchanged: number; deprecated: number; undeprecated: number; refused: { externalId: string; message: string }[] };
+  error?: string;
+}
+
+const OCTO_ENGINES = `query WorkerOctoEngines { bookingEngines(kind: OCTO) { name } }`;
+const IMPORT_OCTO_ENGINE = `mutation WorkerImportOctoEngine($name: String!) {
+  importOctoEngine(name: $name) { created updated unchanged deprecated undeprecated refused { externalId message } }
+}`;
 
 /** Keeps a spent link a week, so the page can still say "already used" rather than "unknown". */
 const SPENT_LINK_RETENTION_MS = 7 * 24 * 3600 * 1000;
@@ -51,6 +65,8 @@ export interface WorkerOptions {
   signIn: SignInThrottleSettings;
   /** Supplier confirmations read the catalogue's facts of a product through the graph. */
   graphs: ServiceGraphs;
+  /** How often every OCTO engine's content is imported; 0: never on a schedule. */
+  octoImportIntervalMs?: number;
 }
 
 export const DEFAULT_WORKER_POLL_MS = 5000;
@@ -82,6 +98,25 @@ export function startWorker(options: WorkerOptions): Worker {
     const expired = await expireHolds(deps);
     const redacted = await redactAnswers(deps);
     if (expired || redacted) logger.info({ expired, redacted }, "booking housekeeping");
+  };
+
+  // The catalogue owns the import; the worker only starts it, in its own name, one engine at a time.
+  const importOctoEngines = async (): Promise<OctoImportSummary[]> => {
+    const graph = options.graphs("worker");
+    const { bookingEngines } = await graph.request<{ bookingEngines: { name: string }[] }>("catalogue", OCTO_ENGINES);
+    const summaries: OctoImportSummary[] = [];
+    for (const { name } of bookingEngines) {
+      if (stopping.signal.aborted) break;
+      try {
+        const { importOctoEngine } = await graph.request<{ importOctoEngine: NonNullable<OctoImportSummary["report"]> }>("catalogue", IMPORT_OCTO_ENGINE, { name }, { timeoutMs: 15 * 60_000 });
+        logger.info({ engine: name, ...importOctoEngine, refused: importOctoEngine.refused.length }, "imported OCTO engine content");
+        summaries.push({ engine: name, report: importOctoEngine });
+      } catch (error) {
+        logger.warn({ engine: name, err: error }, "OCTO engine content import failed; the next run tries again");
+        summaries.push({ engine: name, error: (error as Error).message });
+      }
+    }
+    return summaries;
   };
 
   const jobAlarm = alarm(() => jobs.wake(), pollMs, options.clock);
@@ -118,6 +153,9 @@ export function startWorker(options: WorkerOptions): Worker {
       // Not at start: expired credentials are refused anyway, so nothing is urgent, and tests that
       // share one database start workers with clocks set years ahead, which would end every session.
       loop("credentials", removeCredentials, options.credentialIntervalMs ?? 10 * 60 * 1000, logger, true, false),
+      // Not at start either: engines are imported when registered, and a restart storm must not
+      // become a storm of full imports against every supplier.
+      loop("OCTO imports", async () => void (await importOctoEngines()), options.octoImportIntervalMs || 60 * 60_000, logger, (options.octoImportIntervalMs ?? 1) > 0, false),
     );
   }
   return {
@@ -127,6 +165,7 @@ export function startWorker(options: WorkerOptions): Worker {
       await announce();
     },
     removeExpiredCredentials: removeCredentials,
+    importOctoEngines,
     /**
      * Takes no new job; waits for the ones begun (a supplier call, then its transaction) and
      * hands back any claimed but not begun.

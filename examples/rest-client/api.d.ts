@@ -374,7 +374,7 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description Only engines of this adapter kind */
-                    kind?: "INVENTORY";
+                    kind?: "INVENTORY" | "OCTO";
                 };
                 header?: never;
                 path?: never;
@@ -455,6 +455,284 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/booking-engines/octo/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Register an OCTO supplier system as a booking engine (extension)
+         * @description PLATFORM_CATALOG_MANAGEMENT only. The system is asked first, with the key given (GET /capabilities, GET /supplier): nothing is saved when it does not answer as OCTO (400 ENGINE_VERIFICATION_FAILED), refuses the key (400 ENGINE_VERIFICATION_FAILED naming apiKey) or lacks a capability (400 ENGINE_CAPABILITY_MISSING). Registering the same name again replaces its URL, key and capabilities. The key is stored sealed and never shown. 409 ENGINE_KIND_CONFLICT when the name belongs to an engine of another kind; 409 ENGINE_SECRETS_KEY_MISSING in production without ENGINE_SECRETS_KEY.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Engine name: an upper-case identifier (A-Z, 0-9, _) */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The supplier system's base URL (https in production) */
+                        baseUrl: string;
+                        /** @description The API key the supplier system issued; stored sealed, never shown */
+                        apiKey: string;
+                        /** @description Capabilities to ask for, octo/pricing among them. Absent: every one of these the supplier offers */
+                        capabilities?: ("octo/pricing" | "octo/content" | "octo/questions")[] | null;
+                        /** @description ISO 3166-1 alpha-2: OCTO names no country, so the imported suppliers get this one */
+                        country: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id?: number | null;
+                            /** @description Engine name */
+                            name?: string | null;
+                            /** @description OCTO */
+                            kind?: string | null;
+                            octo?: {
+                                /** @description The supplier system's base URL */
+                                baseUrl?: string | null;
+                                /** @description Octo-Capabilities asked for on every call */
+                                capabilities?: string[] | null;
+                                /** @description The supplier system's id (GET /supplier) */
+                                octoSupplierId?: string | null;
+                                /** @description The supplier system's name */
+                                octoSupplierName?: string | null;
+                                /** @description ISO 3166-1 alpha-2 country of the suppliers imported from it */
+                                country?: string | null;
+                                /** Format: date-time */
+                                registeredAt?: string | null;
+                                /** Format: date-time */
+                                updatedAt?: string | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Bad request or validation failure */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Authenticated but not permitted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description ENGINE_KIND_CONFLICT or ENGINE_SECRETS_KEY_MISSING */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/booking-engines/octo/{name}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import an OCTO engine's supplier and products now (extension)
+         * @description PLATFORM_CATALOG_MANAGEMENT only. GET /supplier and GET /products (once per language with octo/content) become the engine's supplier and products: new ones are created (NEW in change detection), changed ones updated (UPDATED), unchanged ones left alone, and those gone upstream deprecated (DEPRECATED), never deleted. The worker does the same every OCTO_IMPORT_INTERVAL_MINUTES. 404 for an unknown engine; 400 ENGINE_NOT_OCTO for an engine of another kind; 400 ENGINE_UNAVAILABLE, ENGINE_REFUSED or ENGINE_NOT_CONFORMING when the supplier system fails; 409 IMPORT_RUNNING while another import of the engine runs.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Engine name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Engine name */
+                            engine?: string | null;
+                            /** @description Our supplier for the engine's OCTO supplier */
+                            supplierId?: number | null;
+                            supplierCreated?: boolean | null;
+                            supplierUpdated?: boolean | null;
+                            /** @description New products */
+                            created?: number | null;
+                            /** @description Products whose content changed */
+                            updated?: number | null;
+                            /** @description Products not written: nothing changed */
+                            unchanged?: number | null;
+                            /** @description Products gone upstream, deprecated */
+                            deprecated?: number | null;
+                            /** @description Products back upstream */
+                            undeprecated?: number | null;
+                            /** @description Products not imported; the others were */
+                            refused?: {
+                                /** @description OCTO product id */
+                                externalId?: string | null;
+                                /** @description Why the catalogue's rules refused it */
+                                message?: string | null;
+                            }[] | null;
+                        };
+                    };
+                };
+                /** @description Bad request or validation failure */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Authenticated but not permitted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unknown booking engine */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description IMPORT_RUNNING */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

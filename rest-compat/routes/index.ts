@@ -10,6 +10,8 @@ import { listProductsNoSlashRoute, listProductsRoute } from "./api-supplier-prod
 import { deleteProductRoute, deprecateProductRoute, undeprecateProductRoute, updateProductRoute } from "./api-supplier-product/manage-product.routes.js";
 import { listSuppliersRoute } from "./api-suppliers/list-suppliers.route.js";
 import { listBookingEnginesRoute } from "./booking-engines/list-booking-engines.route.js";
+import { importOctoEngineRoute } from "./booking-engines/import-octo-engine.route.js";
+import { registerOctoEngineRoute } from "./booking-engines/register-octo-engine.route.js";
 import { diffProductsRoute } from "./api-consumer/diff-products.route.js";
 import { recommendActivitiesGetRoute, recommendActivitiesRoute } from "./recommendation/recommend-activities.route.js";
 import { topActivitiesRoute } from "./recommendation/top-activities.route.js";
@@ -29,12 +31,14 @@ import { listBookingReportsRoute } from "./reporting/list-bookings.route.js";
 /**
  * Every REST path the layer serves. Folders follow the path: api-supplier (/api/supplier/…),
  * api-suppliers (/api/suppliers), api-supplier-product (/api/supplier/{id}/product…), api-consumer (/api/consumer/…), content-import (/content/v0/import/…), recommendation (/recommendation/…),
- * booking-flow (/booking-flow/v1/…; the signed voucher link in voucher.route.ts), reporting (/reporting/v1/…).
+ * booking-engines (/api/booking-engines…, extensions), booking-flow (/booking-flow/v1/…; the signed voucher link in voucher.route.ts), reporting (/reporting/v1/…).
  */
 export const restRoutes = [
   getMeRoute,
   listOrganisationsRoute,
   listBookingEnginesRoute,
+  registerOctoEngineRoute,
+  importOctoEngineRoute,
   createSupplierRoute,
   getSupplierRoute,
   updateSupplierRoute,

@@ -9,6 +9,7 @@ import { toOrganisation } from "./organisation/organisation.service.js";
 import { ProductResolver } from "./product/product.resolver.js";
 import { toProduct } from "./product/product.service.js";
 import { ActiveActivityPageResolver, ActivityImportResolver } from "./import/activity-import.js";
+import { OctoImportResolver } from "./import/octo-import.resolver.js";
 import { RecommendationResolver } from "./recommendation/recommendation.resolver.js";
 import { ProductChangesResolver } from "./search/product-changes.js";
 import { CatalogueConsumerResolver } from "./search/search.resolver.js";
@@ -19,7 +20,7 @@ export { catalogueLoaders } from "./loaders.js";
 
 /** The catalogue subgraph: organisations, booking engines, suppliers, products and their taxonomy. */
 export function buildCatalogueSchema(): Promise<GraphQLSchema> {
-  return buildFederatedSchema([OrganisationResolver, BookingEngineResolver, SupplierResolver, ProductResolver, CatalogueConsumerResolver, ProductChangesResolver, ActivityImportResolver, ActiveActivityPageResolver, RecommendationResolver, LocalizedTextResolver], {
+  return buildFederatedSchema([OrganisationResolver, BookingEngineResolver, SupplierResolver, ProductResolver, CatalogueConsumerResolver, ProductChangesResolver, ActivityImportResolver, ActiveActivityPageResolver, OctoImportResolver, RecommendationResolver, LocalizedTextResolver], {
     Organisation: {
       async __resolveReference(reference: { id: number }, ctx: CatalogueContext) {
         const row = await ctx.loaders.organisation.load(reference.id);

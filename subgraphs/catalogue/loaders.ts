@@ -4,7 +4,8 @@ import type { Database } from "../../drizzle/database.js";
 import { trackingIdRepository } from "./product/tracking-id.repository.js";
 import { bookingEngineRepository, type BookingEngineRow } from "./booking-engine/booking-engine.repository.js";
 import { organisationRepository, type OrganisationRow } from "./organisation/organisation.repository.js";
-import type { SubgraphContext } from "../common/context.js";
+import type { LoaderDeps, SubgraphContext } from "../common/context.js";
+import type { OctoEngines, OctoEngineSettings } from "../common/octo/octo-engines.js";
 import { byKey } from "../common/loaders.js";
 import { productRepository, type ProductRow } from "./product/product.repository.js";
 import { supplierRepository, type SupplierRow } from "./supplier/supplier.repository.js";
@@ -13,6 +14,9 @@ import { taxonomyRepository, type TaxonomyNodeRow } from "./taxonomy/taxonomy.re
 export interface CatalogueLoaders {
   organisation: DataLoader<number, OrganisationRow | undefined>;
   bookingEngine: DataLoader<number, BookingEngineRow | undefined>;
+  /** The connection of OCTO engines by engine id (no key). */
+  octoSettings: DataLoader<number, OctoEngineSettings | undefined>;
+  octo: OctoEngines;
   /** Live (not deleted) suppliers by id. */
   supplier: DataLoader<number, SupplierRow | undefined>;
   /** Suppliers by id, deleted ones included (for the records of deleted products). */
@@ -33,7 +37,7 @@ export interface CatalogueLoaders {
 export type CatalogueContext = SubgraphContext<CatalogueLoaders>;
 
 /** One set per request: every entity fetch of a request is batched, and nothing is cached across callers. */
-export function catalogueLoaders(database: Database, caller: Caller): CatalogueLoaders {
+export function catalogueLoaders(database: Database, caller: Caller, deps: LoaderDeps): CatalogueLoaders {
   const db = database.db;
   const organisation = new DataLoader<number, OrganisationRow | undefined>(async (ids) => byKey(ids, await organisationRepository.byIds(db, ids), (row) => row.id));
   const taxonomy = once(async () => new Map((await taxonomyRepository.allCurrent(db)).map((node) => [node.uuid, node])));
@@ -45,6 +49,8 @@ export function catalogueLoaders(database: Database, caller: Caller): CatalogueL
     }),
     organisation,
     bookingEngine: new DataLoader(async (ids) => byKey(ids, await bookingEngineRepository.byIds(db, ids), (row) => row.id)),
+    octoSettings: new DataLoader(async (ids) => byKey(ids, await deps.octo.settings(db, ids), (row) => row.engineId)),
+    octo: deps.octo,
     supplier: new DataLoader(async (ids) => byKey(ids, await supplierRepository.liveByIds(db, ids), (row) => row.id)),
     anySupplier: new DataLoader(async (ids) => byKey(ids, await supplierRepository.byIds(db, ids), (row) => row.id)),
     product: new DataLoader(async (ids) => byKey(ids, await productRepository.liveByIds(db, ids), (row) => row.id)),

@@ -6,6 +6,7 @@ import { unauthenticated } from "../../core/errors.js";
 import { acceptedLanguages } from "../../core/language.js";
 import type { Database } from "../../drizzle/database.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "../../identity/token-verifier.js";
+import type { OctoEngines } from "./octo/octo-engines.js";
 import type { ServiceGraphs } from "./service-graph.js";
 
 /** What every resolver of every subgraph receives. Loaders are made per request, so caches never leak between callers. */
@@ -34,6 +35,8 @@ export function header(headers: HeaderMap, name: string): string | undefined {
 /** What a subgraph's loaders may use besides the database: the graph, for facts other subgraphs own. */
 export interface LoaderDeps {
   graphs: ServiceGraphs;
+  /** Registered OCTO supplier systems and clients to call them. */
+  octo: OctoEngines;
   logger: Logger;
   clock: Clock;
 }

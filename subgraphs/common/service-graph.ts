@@ -15,6 +15,8 @@ export interface ServiceGraph {
 export interface RequestOptions {
   /** "null": entities the subgraph does not know (NOT_FOUND) come back as null instead of failing the call. */
   missing?: "fail" | "null";
+  /** Over HTTP: how long to wait (default 10 s); a content import waits longer. */
+  timeoutMs?: number;
 }
 
 /** A service's graph calls, by the name it signs them with. */
@@ -66,7 +68,7 @@ export function remoteServiceGraphs(urls: () => Partial<Record<SubgraphName, str
           method: "POST",
           headers: { "content-type": "application/json", [SERVICE_CREDENTIAL_HEADER]: credential.signService(service) },
           body: JSON.stringify({ query, variables }),
-          signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS),
+          signal: AbortSignal.timeout(options?.timeoutMs ?? REMOTE_TIMEOUT_MS),
         });
       } catch (error) {
         throw new ServiceGraphError(name, error instanceof Error ? error.message : String(error));

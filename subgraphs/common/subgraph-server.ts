@@ -9,6 +9,7 @@ import type { SchemaDisclosure } from "../../gateway/gateway.js";
 import { apolloLimitOptions } from "../../gateway/operation-limits.js";
 import type { SubgraphDefinition, SubgraphName } from "../subgraphs.js";
 import { type HeaderMap, subgraphContextFactory, type SubgraphContext } from "./context.js";
+import type { OctoEngines } from "./octo/octo-engines.js";
 import type { ServiceGraphs } from "./service-graph.js";
 
 export interface RunningSubgraph {
@@ -33,6 +34,7 @@ export async function startSubgraph(
     schema?: GraphQLSchema;
     /** How this subgraph's service code reads other subgraphs. */
     graphs: ServiceGraphs;
+    octo: OctoEngines;
   },
 ): Promise<RunningSubgraph> {
   const schema = deps.schema ?? (await definition.buildSchema());
@@ -54,7 +56,7 @@ export async function startSubgraph(
     plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), executionResultsAnswer200, ...limitPlugins],
   });
   await server.start();
-  const contexts = subgraphContextFactory(deps.verifier, deps.database, definition.makeLoaders, deps.clock, deps.publicUrl, { graphs: deps.graphs, logger, clock: deps.clock });
+  const contexts = subgraphContextFactory(deps.verifier, deps.database, definition.makeLoaders, deps.clock, deps.publicUrl, { graphs: deps.graphs, octo: deps.octo, logger, clock: deps.clock });
   return {
     name: definition.name,
     schema,

@@ -71,10 +71,13 @@ export interface TokenBody {
 }
 
 /** The whole service listening on a loopback port, over a shared database. */
-export async function startStack(options: { database: Database; clock?: Clock; env?: Record<string, string> }): Promise<Stack> {
+export async function startStack(options: { database: Database; clock?: Clock; env?: Record<string, string>; logLines?: string[] }): Promise<Stack> {
   const config = testConfig(options.env);
   const clock = options.clock ?? systemClock;
-  const service = await createService(config, { clock, database: options.database, logger: createLogger(config.logLevel) });
+  // Tests that read the logs (a secret must not be in them) get every line at debug level.
+  const lines = options.logLines;
+  const logger = lines ? createLogger("debug", { write: (line: string) => void lines.push(line) }) : createLogger(config.logLevel);
+  const service = await createService(config, { clock, database: options.database, logger });
   await service.listen();
   const url = service.url!;
   // The issuer must be the address clients reach; a test server learns it only once listening.
@@ -145,7 +148,7 @@ export async function getJson(url: string, token?: string, headers: Record<strin
  * One database and one running service for the tests of a `describe` block, started before them
  * and stopped after. Read `.stack` and `.database` inside tests and hooks.
  */
-export function useStack(options: { clock?: Clock; env?: Record<string, string>; ownDatabase?: boolean } = {}): { stack: Stack; database: Database } {
+export function useStack(options: { clock?: Clock; env?: Record<string, string>; ownDatabase?: boolean; logLines?: string[] } = {}): { stack: Stack; database: Database } {
   const handle = {} as { stack: Stack; database: Database; drop?: () => Promise<void> };
   beforeAll(async () => {
     if (options.ownDatabase) {
@@ -155,7 +158,7 @@ export function useStack(options: { clock?: Clock; env?: Record<string, string>;
     } else {
       handle.database = await openTestDatabase();
     }
-    handle.stack = await startStack({ database: handle.database, clock: options.clock, env: options.env });
+    handle.stack = await startStack({ database: handle.database, clock: options.clock, env: options.env, logLines: options.logLines });
   });
   afterAll(async () => {
     await handle.stack?.close();

@@ -15,7 +15,7 @@ export const listBookingEnginesRoute: RestRoute<Data> = {
     querystring: {
       type: "object",
       additionalProperties: false,
-      properties: { kind: { type: "string", enum: ["INVENTORY"], description: "Only engines of this adapter kind" } },
+      properties: { kind: { type: "string", enum: ["INVENTORY", "OCTO"], description: "Only engines of this adapter kind" } },
     },
     response: {
       200: {

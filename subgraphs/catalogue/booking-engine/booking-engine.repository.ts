@@ -4,6 +4,9 @@ import { bookingEngines } from "../../../drizzle/schema.js";
 
 export type BookingEngineRow = typeof bookingEngines.$inferSelect;
 
+/** Engine names are upper-case identifiers: they are shown as is in catalogue answers. */
+export const BOOKING_ENGINE_NAME = /^[A-Z][A-Z0-9_]{1,63}$/;
+
 /** The registry of engines by name: suppliers, products and content partners' organisations are filed under one. */
 export const bookingEngineRepository = {
   all(db: Executor, kind?: string): Promise<BookingEngineRow[]> {
@@ -24,8 +27,8 @@ export const bookingEngineRepository = {
   },
 
   /** Inserts the engine unless it exists; `created` tells whether this call made it. */
-  async ensure(db: Executor, name: string): Promise<{ engine: BookingEngineRow; created: boolean }> {
-    const [inserted] = await db.insert(bookingEngines).values({ name }).onConflictDoNothing().returning();
+  async ensure(db: Executor, name: string, kind: "INVENTORY" | "OCTO" = "INVENTORY"): Promise<{ engine: BookingEngineRow; created: boolean }> {
+    const [inserted] = await db.insert(bookingEngines).values({ name, kind }).onConflictDoNothing().returning();
     if (inserted) return { engine: inserted, created: true };
     const [existing] = await db.select().from(bookingEngines).where(eq(bookingEngines.name, name));
     return { engine: existing, created: false };

@@ -1,8 +1,12 @@
-import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from "type-graphql";
-import { notFound } from "../../../core/errors.js";
+import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import { hasAnyRole } from "../../../core/caller.js";
+import { forbidden, notFound } from "../../../core/errors.js";
+import { platformRoles } from "../../../core/roles.js";
 import type { CatalogueContext } from "../loaders.js";
+import { managementAccess } from "../management-access.js";
 import { bookingEngineRepository, type BookingEngineRow } from "./booking-engine.repository.js";
-import { BookingEngine, BookingEngineKind } from "./booking-engine.type.js";
+import { BookingEngine, BookingEngineKind, OctoEngineInput, OctoEngineSettings } from "./booking-engine.type.js";
+import { OctoRegistrationRefused, registerOctoEngine } from "./octo-engine.service.js";
 
 async function row(ctx: CatalogueContext, engine: BookingEngine): Promise<BookingEngineRow> {
   const found = await ctx.loaders.bookingEngine.load(engine.id);
@@ -32,9 +36,33 @@ export class BookingEngineResolver {
     return (await row(ctx, engine)).name;
   }
 
-  @FieldResolver(() => BookingEngineKind, { description: "Adapter that talks to it: INVENTORY (the built-in inventory engine)" })
+  @FieldResolver(() => BookingEngineKind, { description: "Adapter that talks to it: INVENTORY (the built-in inventory engine) or OCTO (a supplier system speaking OCTO)" })
   async kind(@Root() engine: BookingEngine, @Ctx() ctx: CatalogueContext): Promise<string> {
     return (await row(ctx, engine)).kind;
+  }
+
+  @Mutation(() => BookingEngine, {
+    description:
+      "Registers a supplier system speaking OCTO as a booking engine, or replaces the URL, key and capabilities of one registered before. The system is asked first (GET /capabilities, GET /supplier with the key given): nothing is saved when it does not answer as OCTO, refuses the key or lacks octo/pricing. PLATFORM_CATALOG_MANAGEMENT only.",
+  })
+  async registerOctoEngine(@Arg("engine", () => OctoEngineInput) input: OctoEngineInput, @Ctx() ctx: CatalogueContext): Promise<BookingEngine> {
+    if (!ctx.caller.roles.includes("PLATFORM_CATALOG_MANAGEMENT")) throw forbidden("Booking engines are registered by PLATFORM_CATALOG_MANAGEMENT accounts");
+    await managementAccess(ctx);
+    try {
+      const { engine } = await registerOctoEngine(ctx.database, ctx.loaders.octo, input, ctx.clock.now());
+      ctx.loaders.bookingEngine.prime(engine.id, engine);
+      return { id: engine.id };
+    } catch (error) {
+      if (error instanceof OctoRegistrationRefused) throw error.error;
+      throw error;
+    }
+  }
+
+  @FieldResolver(() => OctoEngineSettings, { nullable: true, description: "How an OCTO engine is reached (PLATFORM_CATALOG_MANAGEMENT and OPERATOR only); null for engines of other kinds" })
+  async octo(@Root() engine: BookingEngine, @Ctx() ctx: CatalogueContext): Promise<OctoEngineSettings | null> {
+    if (!hasAnyRole(ctx.caller, platformRoles)) throw forbidden(`An engine's connection is shown to ${platformRoles.join(", ")} only`);
+    const settings = await ctx.loaders.octoSettings.load(engine.id);
+    return settings ? { ...settings, country: settings.countryCode } : null;
   }
 
   @FieldResolver(() => String, { description: "Display name: ACTIVITIES_INVENTORY reads 'Activities Inventory'" })

@@ -4,6 +4,7 @@ import {
   zAvailabilityCalendar,
   zBaseError,
   zBooking,
+  zCapability,
   zProduct,
   zSupplier,
   type Availability,
@@ -14,6 +15,7 @@ import {
   type BookingCancellationBody,
   type BookingConfirmationBody,
   type BookingReservationBody,
+  type Capability,
   type Product,
   type Supplier,
 } from "@octocloud/types";
@@ -136,6 +138,11 @@ export class OctoClient {
 
   supplier(): Promise<OctoAnswer<Supplier>> {
     return this.call({ method: "GET", path: "/supplier", changes: false, schema: zSupplier });
+  }
+
+  /** What the supplier offers (GET /capabilities), whatever we asked for. */
+  capabilities(): Promise<OctoAnswer<Capability[]>> {
+    return this.call({ method: "GET", path: "/capabilities", changes: false, schema: zCapability, list: true });
   }
 
   products(language?: string): Promise<OctoAnswer<Product[]>> {

@@ -1,0 +1,61 @@
+import { errorResponse } from "../../error-body.js";
+import { arr, obj, str } from "../../json-schema.js";
+import type { RestRoute } from "../../rest-route.js";
+
+interface OctoSettings {
+  baseUrl: string;
+  capabilities: string[];
+  octoSupplierId: string;
+  octoSupplierName: string;
+  country: string;
+  registeredAt: string;
+  updatedAt: string;
+}
+
+interface Data {
+  registerOctoEngine: { id: number; name: string; kind: string; octo: OctoSettings };
+}
+
+const settingsSchema = obj({
+  baseUrl: str("The supplier system's base URL"),
+  capabilities: arr(str("An OCTO capability"), "Octo-Capabilities asked for on every call"),
+  octoSupplierId: str("The supplier system's id (GET /supplier)"),
+  octoSupplierName: str("The supplier system's name"),
+  country: str("ISO 3166-1 alpha-2 country of the suppliers imported from it"),
+  registeredAt: { type: "string", format: "date-time" },
+  updatedAt: { type: "string", format: "date-time" },
+});
+
+/** PUT /api/booking-engines/octo/{name} (extension, docs/octo-engine.md): register a supplier system speaking OCTO. */
+export const registerOctoEngineRoute: RestRoute<Data> = {
+  method: "PUT",
+  url: "/api/booking-engines/octo/:name",
+  schema: {
+    summary: "Register an OCTO supplier system as a booking engine (extension)",
+    description:
+      "PLATFORM_CATALOG_MANAGEMENT only. The system is asked first, with the key given (GET /capabilities, GET /supplier): nothing is saved when it does not answer as OCTO (400 ENGINE_VERIFICATION_FAILED), refuses the key (400 ENGINE_VERIFICATION_FAILED naming apiKey) or lacks a capability (400 ENGINE_CAPABILITY_MISSING). Registering the same name again replaces its URL, key and capabilities. The key is stored sealed and never shown. 409 ENGINE_KIND_CONFLICT when the name belongs to an engine of another kind; 409 ENGINE_SECRETS_KEY_MISSING in production without ENGINE_SECRETS_KEY.",
+    tags: ["Booking engines"],
+    params: obj({ name: { type: "string", maxLength: 64, description: "Engine name: an upper-case identifier (A-Z, 0-9, _)" } }, { required: ["name"] }),
+    body: obj(
+      {
+        baseUrl: { type: "string", maxLength: 2048, description: "The supplier system's base URL (https in production)" },
+        apiKey: { type: "string", maxLength: 4096, description: "The API key the supplier system issued; stored sealed, never shown" },
+        capabilities: arr({ type: "string", enum: ["octo/pricing", "octo/content", "octo/questions"] }, "Capabilities to ask for, octo/pricing among them. Absent: every one of these the supplier offers"),
+        country: { type: "string", description: "ISO 3166-1 alpha-2: OCTO names no country, so the imported suppliers get this one" },
+      },
+      { required: ["baseUrl", "apiKey", "country"], additionalProperties: false },
+    ),
+    response: {
+      200: obj({ id: { type: "integer" }, name: str("Engine name"), kind: str("OCTO"), octo: settingsSchema }),
+      409: errorResponse("ENGINE_KIND_CONFLICT or ENGINE_SECRETS_KEY_MISSING"),
+    },
+  },
+  operation: /* GraphQL */ `
+    mutation RestRegisterOctoEngine($engine: OctoEngineInput!) {
+      registerOctoEngine(engine: $engine) { id name kind octo { baseUrl capabilities octoSupplierId octoSupplierName country registeredAt updatedAt } }
+    }
+  `,
+  parameters: { engine: "" },
+  variables: (request) => ({ engine: { ...(request.body as Record<string, unknown>), name: (request.params as { name: string }).name } }),
+  respond: ({ registerOctoEngine }) => registerOctoEngine,
+};

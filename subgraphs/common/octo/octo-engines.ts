@@ -1,0 +1,157 @@
+import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import type { Clock } from "../../../core/clock.js";
+import type { Config } from "../../../core/config.js";
+import type { Logger } from "../../../core/logger.js";
+import { SecretBox } from "../../../core/secret-box.js";
+import type { Database, Executor } from "../../../drizzle/database.js";
+import { octoConnections } from "../../../drizzle/schema.js";
+import { serviceSecret } from "../../../drizzle/service-secret.js";
+import { OctoClient, type OctoClientOptions, type OctoConnection } from "./octo-client.js";
+
+/**
+ * The OCTO capabilities this service uses: prices are required (the flow sells at the supplier's
+ * prices), texts per language and the supplier's own questions are asked for when offered.
+ */
+export const USED_CAPABILITIES = ["octo/pricing", "octo/content", "octo/questions"] as const;
+export const REQUIRED_CAPABILITIES = ["octo/pricing"] as const;
+
+/** An import longer than this is taken for crashed: another may start. */
+const IMPORT_LEASE_MS = 15 * 60_000;
+
+/** What we keep of a registered OCTO engine, the key aside: nothing here is secret. */
+export interface OctoEngineSettings {
+  engineId: number;
+  engineName: string;
+  baseUrl: string;
+  capabilities: string[];
+  octoSupplierId: string;
+  octoSupplierName: string;
+  countryCode: string;
+  registeredAt: Date;
+  updatedAt: Date;
+  importStartedAt: Date | null;
+  lastImportedAt: Date | null;
+}
+
+/** Keys cannot be sealed or opened: production without ENGINE_SECRETS_KEY, or a key other than the one that sealed them. */
+export class EngineSecretsUnavailable extends Error {
+  override name = "EngineSecretsUnavailable";
+}
+
+export interface OctoEnginesOptions {
+  database: Database;
+  logger: Logger;
+  clock: Clock;
+  environment: "sandbox" | "production";
+  /** ENGINE_SECRETS_KEY. */
+  secretsKey: Buffer | undefined;
+  /** Timeouts, retries and breaker of every client made here (tests shorten them). */
+  client?: Partial<Omit<OctoClientOptions, "logger" | "clock">>;
+}
+
+/**
+ * The OCTO engines of this service: their settings, and clients that call them with the opened
+ * key. The sealed key is read and opened only here, so no other code can show or log it.
+ */
+export class OctoEngines {
+  private box: Promise<SecretBox> | undefined;
+
+  constructor(private readonly options: OctoEnginesOptions) {}
+
+  get environment(): "sandbox" | "production" {
+    return this.options.environment;
+  }
+
+  /** A client for a connection that may not be saved yet (registration verifies before saving). */
+  client(connection: OctoConnection, overrides: Partial<Omit<OctoClientOptions, "logger" | "clock">> = {}): OctoClient {
+    return new OctoClient(connection, { logger: this.options.logger, clock: this.options.clock, ...this.options.client, ...overrides });
+  }
+
+  /** A client for a registered engine, or undefined when the engine is not OCTO. */
+  async clientFor(engineName: string): Promise<OctoClient | undefined> {
+    const [row] = await this.options.database.db.select().from(octoConnections).where(eq(octoConnections.engineName, engineName));
+    if (!row) return undefined;
+    const apiKey = await this.open(row.sealedApiKey, engineName);
+    return this.client({ engineName, baseUrl: row.baseUrl, apiKey, capabilities: row.capabilities });
+  }
+
+  async settings(db: Executor, engineIds: readonly number[]): Promise<OctoEngineSettings[]> {
+    if (!engineIds.length) return [];
+    const rows = await db.select().from(octoConnections).where(inArray(octoConnections.engineId, [...engineIds]));
+    return rows.map(({ sealedApiKey: _sealed, ...settings }) => settings);
+  }
+
+  async all(db: Executor): Promise<OctoEngineSettings[]> {
+    const rows = await db.select().from(octoConnections).orderBy(octoConnections.engineName);
+    return rows.map(({ sealedApiKey: _sealed, ...settings }) => settings);
+  }
+
+  /** Saves (or replaces) an engine's connection in the caller's transaction, sealing the key. */
+  async save(tx: Executor, settings: Omit<OctoEngineSettings, "registeredAt" | "updatedAt" | "importStartedAt" | "lastImportedAt">, apiKey: string, now: Date): Promise<OctoEngineSettings> {
+    const sealedApiKey = (await this.secretBox()).seal(apiKey);
+    const values = { ...settings, sealedApiKey, updatedAt: now };
+    const [row] = await tx
+      .insert(octoConnections)
+      .values({ ...values, registeredAt: now })
+      .onConflictDoUpdate({ target: octoConnections.engineId, set: { ...values, registeredAt: sql`${octoConnections.registeredAt}` } })
+      .returning();
+    const { sealedApiKey: _sealed, ...saved } = row;
+    return saved;
+  }
+
+  /**
+   * Claims the engine's content import: false while another import of it runs (in any process).
+   * A claim older than `leaseMs` belongs to an import that crashed, and is taken over.
+   */
+  async claimImport(engineId: number, now: Date, leaseMs = IMPORT_LEASE_MS): Promise<boolean> {
+    const lapsed = new Date(now.getTime() - leaseMs);
+    const claimed = await this.options.database.db
+      .update(octoConnections)
+      .set({ importStartedAt: now })
+      .where(and(eq(octoConnections.engineId, engineId), or(isNull(octoConnections.importStartedAt), lt(octoConnections.importStartedAt, lapsed))))
+      .returning({ engineId: octoConnections.engineId });
+    return claimed.length === 1;
+  }
+
+  /** Ends a claimed import; `completed` records when the catalogue last matched the supplier. */
+  async releaseImport(engineId: number, now: Date, completed: boolean): Promise<void> {
+    await this.options.database.db
+      .update(octoConnections)
+      .set({ importStartedAt: null, ...(completed ? { lastImportedAt: now } : {}) })
+      .where(eq(octoConnections.engineId, engineId));
+  }
+
+  /** Fails before anything is asked of a supplier when keys could not be kept. */
+  async ensureSecretsUsable(): Promise<void> {
+    await this.secretBox();
+  }
+
+  private async open(sealed: string, engineName: string): Promise<string> {
+    try {
+      return (await this.secretBox()).open(sealed);
+    } catch (error) {
+      throw new EngineSecretsUnavailable(`The API key of engine ${engineName} cannot be opened: ${(error as Error).message}. Start the service with the ENGINE_SECRETS_KEY it was registered under, or register the engine again.`);
+    }
+  }
+
+  private secretBox(): Promise<SecretBox> {
+    const { secretsKey, environment, database, logger } = this.options;
+    if (secretsKey) return (this.box ??= Promise.resolve(new SecretBox(secretsKey)));
+    if (environment === "production") {
+      return Promise.reject(new EngineSecretsUnavailable("ENGINE_SECRETS_KEY is not set: in production the API keys of supplier systems are sealed with a key from the configuration only"));
+    }
+    // The sandbox needs no setup: the key is kept in the database it protects, which is no
+    // protection at all, so production refuses to do this.
+    this.box ??= serviceSecret(database.db, "engine-secrets").then((key) => {
+      logger.warn("ENGINE_SECRETS_KEY is not set: supplier API keys are sealed with a key kept in the database (sandbox only)");
+      return new SecretBox(key);
+    });
+    this.box.catch(() => (this.box = undefined));
+    return this.box;
+  }
+}
+
+/** The engines of a service started with this configuration. */
+export function octoEnginesFor(config: Pick<Config, "environment" | "engineSecretsKey">, database: Database, logger: Logger, clock: Clock): OctoEngines {
+  return new OctoEngines({ database, logger, clock, environment: config.environment, secretsKey: config.engineSecretsKey });
+}

@@ -1,0 +1,148 @@
+import { randomUUID } from "node:crypto";
+import { asc, eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { productChanges, products } from "../../drizzle/schema.js";
+import { createOctoSupplier, type OctoSupplier } from "../../octo-supplier/octo-supplier.js";
+import { getJson, graphql, useStack } from "../support/stack.js";
+
+const SUPPLIER_KEY = `octo-key-${randomUUID()}`;
+
+/**
+ * An OCTO engine's supplier and products become ours: on demand (REST and GraphQL) and on the
+ * worker's schedule, through the catalogue's own rules and change log; what disappears upstream
+ * is deprecated, and what did not change is not written.
+ */
+describe("importing an OCTO engine's content", () => {
+  const ctx = useStack();
+  let supplier: OctoSupplier;
+  let supplierUrl: string;
+  let platform: string;
+  let engine: string;
+
+  beforeAll(async () => {
+    supplier = await createOctoSupplier({ apiKey: SUPPLIER_KEY });
+    supplierUrl = await supplier.listen();
+    platform = await ctx.stack.tokenFor("PLATFORM_CATALOG_MANAGEMENT");
+    engine = `OCTO_IMPORT_${randomUUID().slice(0, 6).toUpperCase()}`;
+    const registered = await fetch(`${ctx.stack.url}/api/booking-engines/octo/${engine}`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${platform}`, "content-type": "application/json" },
+      body: JSON.stringify({ baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, country: "FR" }),
+    });
+    expect(registered.status).toBe(200);
+  });
+  afterAll(async () => supplier?.close());
+
+  const runImport = async (token = platform, name = engine) => {
+    const response = await fetch(`${ctx.stack.url}/api/booking-engines/octo/${name}/import`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+  const productsOf = async (supplierId: number) => (await getJson(`${ctx.stack.url}/api/supplier/${supplierId}/products`, platform)).body as Record<string, any>[];
+  const changesOf = async (productIds: number[]) =>
+    (await ctx.database.db.select().from(productChanges).where(inArray(productChanges.productId, productIds)).orderBy(asc(productChanges.id))).map((change) => `${change.productId}:${change.changeType}`);
+
+  it("creates the supplier and its products with every language's texts, logging each as NEW", async () => {
+    const first = await runImport();
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ engine, supplierCreated: true, supplierUpdated: false, created: 2, updated: 0, unchanged: 0, deprecated: 0, refused: [] });
+
+    const supplierRecord = (await getJson(`${ctx.stack.url}/api/supplier/${first.body.supplierId}`, platform)).body;
+    expect(supplierRecord).toMatchObject({ externalId: "paris-discovery", name: "Paris Discovery (local OCTO supplier)", country: "FR", channel: "octo" });
+
+    const imported = await productsOf(first.body.supplierId);
+    const louvre = imported.find((product) => product.externalId === "louvre-highlights")!;
+    // The lowest and highest unit price of any option, in euros (OCTO quotes cents).
+    const retail = supplier.state.products.find((product) => product.id === "louvre-highlights")!.options.flatMap((option) => option.units.map((unit) => unit.retail / 100));
+    expect(louvre).toMatchObject({
+      title: { en: "Louvre highlights guided tour", fr: "Visite guidée des chefs-d'œuvre du Louvre" },
+      availabilityType: "START_TIME",
+      priceCurrency: "EUR",
+      minPrice: Math.min(...retail),
+      maxPrice: Math.max(...retail),
+      country: { code: "FR" },
+      cityName: "Paris",
+      bookingEngine: engine,
+    });
+    expect(Object.keys(louvre.title).sort()).toEqual(["de", "en", "fr"]);
+    expect(imported.find((product) => product.externalId === "seine-day-pass")).toMatchObject({ availabilityType: "OPENING_HOURS" });
+    expect(await changesOf(imported.map((product) => product.id))).toEqual(imported.map((product) => `${product.id}:NEW`));
+  });
+
+  it("writes nothing when nothing changed, updates what changed, and deprecates what disappeared, then brings it back", async () => {
+    const baseline = await runImport();
+    expect(baseline.body).toMatchObject({ supplierCreated: false, supplierUpdated: false, created: 0, updated: 0, unchanged: 2, deprecated: 0 });
+    const ids = (await productsOf(baseline.body.supplierId)).map((product) => product.id);
+    const before = await changesOf(ids);
+    const dates = await ctx.database.db.select({ id: products.id, updateDate: products.updateDate }).from(products).where(inArray(products.id, ids));
+
+    const again = await runImport();
+    expect(again.body).toMatchObject({ created: 0, updated: 0, unchanged: 2 });
+    expect(await changesOf(ids)).toEqual(before);
+    expect(await ctx.database.db.select({ id: products.id, updateDate: products.updateDate }).from(products).where(inArray(products.id, ids))).toEqual(dates);
+
+    // Upstream: the Louvre tour is renamed in French, the river pass withdrawn.
+    const louvre = supplier.state.products.find((product) => product.id === "louvre-highlights")!;
+    louvre.title.fr = "Le Louvre en deux heures";
+    const withdrawn = supplier.state.products.splice(supplier.state.products.findIndex((product) => product.id === "seine-day-pass"), 1)[0];
+    const changed = await runImport();
+    expect(changed.body).toMatchObject({ created: 0, updated: 1, unchanged: 0, deprecated: 1, undeprecated: 0 });
+    const after = await productsOf(baseline.body.supplierId);
+    const louvreId = after.find((product) => product.externalId === "louvre-highlights")!.id;
+    const seine = after.find((product) => product.externalId === "seine-day-pass")!;
+    expect(after.find((product) => product.id === louvreId)!.title.fr).toBe("Le Louvre en deux heures");
+    expect(seine.deprecated).toBe(true);
+    expect((await changesOf(ids)).slice(before.length).sort()).toEqual([`${louvreId}:UPDATED`, `${seine.id}:DEPRECATED`].sort());
+
+    supplier.state.products.push(withdrawn);
+    const back = await runImport();
+    expect(back.body).toMatchObject({ created: 0, updated: 0, unchanged: 2, deprecated: 0, undeprecated: 1 });
+    expect((await productsOf(baseline.body.supplierId)).find((product) => product.id === seine.id)!.deprecated).toBe(false);
+    expect((await changesOf([seine.id])).at(-1)).toBe(`${seine.id}:UNDEPRECATED`);
+  });
+
+  it("leaves alone a product a partner added by hand under the imported supplier", async () => {
+    const { body } = await runImport();
+    const mutation = `mutation($supplierId: Int!, $input: ProductInput!) { createProduct(supplierId: $supplierId, input: $input) { product { id } } }`;
+    const created = await graphql(`${ctx.stack.url}/graphql`, platform, mutation, {
+      supplierId: body.supplierId,
+      input: { externalId: `manual-${randomUUID().slice(0, 6)}`, title: { en: "Evening walk" }, bookingEngine: engine },
+    });
+    expect(created.body.errors).toBeUndefined();
+    const manualId = created.body.data!.createProduct.product.id as number;
+    expect((await runImport()).body).toMatchObject({ deprecated: 0 });
+    expect((await ctx.database.db.select({ deprecated: products.deprecated }).from(products).where(eq(products.id, manualId)))[0].deprecated).toBe(false);
+  });
+
+  it("is for PLATFORM_CATALOG_MANAGEMENT; answers 404, ENGINE_NOT_OCTO, a supplier's failure and a running import with their codes", async () => {
+    expect((await runImport(await ctx.stack.tokenFor("CONSUMER"))).status).toBe(403);
+    expect((await runImport(await ctx.stack.tokenFor("OPERATOR"))).status).toBe(403);
+    expect((await runImport(platform, "NO_SUCH_ENGINE")).status).toBe(404);
+    const engineName = `INV_${randomUUID().slice(0, 6).toUpperCase()}`;
+    await ctx.stack.createAccount("CONTENT_PARTNER", { bookingEngine: engineName });
+    expect(await runImport(platform, engineName)).toMatchObject({ status: 400, body: { code: "ENGINE_NOT_OCTO" } });
+
+    supplier.faults.rules.push({ route: "GET /products", kind: "error", times: 10 });
+    const failed = await runImport();
+    supplier.faults.rules.length = 0;
+    expect(failed).toMatchObject({ status: 400, body: { code: "ENGINE_UNAVAILABLE" } });
+    // A failed import released its claim: the next one runs.
+    expect((await runImport()).status).toBe(200);
+
+    // Another import of the engine in flight (held up by the supplier) makes this one wait its turn.
+    supplier.faults.latencyMs = 600;
+    const slow = runImport();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const concurrent = await runImport();
+    supplier.faults.latencyMs = 0;
+    expect(concurrent).toMatchObject({ status: 409, body: { code: "IMPORT_RUNNING" } });
+    expect((await slow).status).toBe(200);
+  });
+
+  it("runs on the worker's schedule for every OCTO engine, in the worker's own name", async () => {
+    supplier.state.products.find((product) => product.id === "louvre-highlights")!.title.de = "Louvre kompakt";
+    const summaries = await ctx.stack.service.worker!.importOctoEngines();
+    const ours = summaries.find((summary) => summary.engine === engine);
+    expect(ours?.error).toBeUndefined();
+    expect(ours?.report).toMatchObject({ updated: 1, created: 0 });
+  });
+});
