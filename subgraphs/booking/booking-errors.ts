@@ -34,6 +34,7 @@ const refusals = {
   BOOKING_REJECTED: { code: "BAD_USER_INPUT" },
   BOOKING_NOT_CANCELLABLE: { code: "BAD_USER_INPUT" },
   INVALID_SETUP: { code: "BAD_USER_INPUT" },
+  SETUP_NOT_FOR_ENGINE: { code: "BAD_USER_INPUT" },
   VOUCHER_LINK_EXPIRED: { code: "GONE" },
   VOUCHER_LINK_INVALID: { code: "FORBIDDEN" },
 } as const satisfies Record<string, { errorCode?: number; code: ErrorCode }>;

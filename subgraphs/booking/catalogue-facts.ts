@@ -17,6 +17,8 @@ export interface ProductFacts {
   /** The supplier's engine: the content partner that manages the product. */
   scopeEngineId: number;
   bookingEngineName: string;
+  /** INVENTORY: sold through a booking setup; OCTO: booked in the supplier's own system. */
+  bookingEngineKind: string;
   availabilityPeriods: Record<string, unknown> | null;
   deprecated: boolean;
   /** ISO 8601; the booked activity ends this long after its start. */
@@ -39,7 +41,7 @@ interface ProductEntity {
   estCommFrpricePerc: number | null;
   estCommNet: number | null;
   minPrice: number | null;
-  bookingEngine: { name: string };
+  bookingEngine: { name: string; kind: string };
   supplier: { name: string | null; bookingEngine: { id: number } };
 }
 
@@ -47,7 +49,7 @@ const PRODUCT_FACTS = `query BookingProductFacts($representations: [_Any!]!) {
   _entities(representations: $representations) {
     ... on Product {
       id supplierId externalId title { translations } deprecated removed duration availabilityPeriods estCommFrpricePerc estCommNet minPrice
-      bookingEngine { name }
+      bookingEngine { name kind }
       supplier { name bookingEngine { id } }
     }
   }
@@ -93,6 +95,7 @@ function toFacts(entity: ProductEntity): ProductFacts {
     supplierName: entity.supplier.name,
     scopeEngineId: entity.supplier.bookingEngine.id,
     bookingEngineName: entity.bookingEngine.name,
+    bookingEngineKind: entity.bookingEngine.kind,
     availabilityPeriods: entity.availabilityPeriods,
     deprecated: entity.deprecated,
     duration: entity.duration,

@@ -138,6 +138,23 @@ describe("importing an OCTO engine's content", () => {
     expect((await slow).status).toBe(200);
   });
 
+  it("never sells an OCTO product through the built-in inventory: no booking setup, not online bookable", async () => {
+    const { body } = await runImport();
+    const louvre = (await productsOf(body.supplierId)).find((product) => product.externalId === "louvre-highlights")!;
+    const setup = await fetch(`${ctx.stack.url}/api/supplier/${body.supplierId}/product/${louvre.id}/booking-setup`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${platform}`, "content-type": "application/json" },
+      body: JSON.stringify({ timeZone: "Europe/Paris", startTimes: ["09:00"], capacityPerSlot: 10 }),
+    });
+    expect(setup.status).toBe(400);
+    expect(((await setup.json()) as { code: string }).code).toBe("SETUP_NOT_FOR_ENGINE");
+    expect(Object.values(louvre.onlineBookable as Record<string, boolean>).every((bookable) => bookable === false)).toBe(true);
+    const consumer = await ctx.stack.tokenFor("CONSUMER");
+    const dates = await getJson(`${ctx.stack.url}/booking-flow/v1/products/${louvre.id}/availabilities?dateFrom=2030-01-01&dateTo=2030-01-31`, consumer);
+    expect(dates.status).toBe(400);
+    expect(dates.body.code).toBe("PRODUCT_NOT_BOOKABLE");
+  });
+
   it("runs on the worker's schedule for every OCTO engine, in the worker's own name", async () => {
     supplier.state.products.find((product) => product.id === "louvre-highlights")!.title.de = "Louvre kompakt";
     const summaries = await ctx.stack.service.worker!.importOctoEngines();

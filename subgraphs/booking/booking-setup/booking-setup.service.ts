@@ -32,6 +32,9 @@ export const bookingSetupService = {
   /** Replaces the setup; bookings already made keep the setup they were made with. */
   async set(ctx: BookingContext, supplierId: number, productId: number, input: Record<string, unknown>): Promise<BookingSetup> {
     const product = await managedProduct(ctx, supplierId, productId);
+    if (product.bookingEngineKind !== "INVENTORY") {
+      throw bookingRefusal("SETUP_NOT_FOR_ENGINE", `Product ${productId} belongs to ${product.bookingEngineKind} engine ${product.bookingEngineName}, which books in its own system; booking setups are for the built-in inventory`);
+    }
     const parsed = bookingSetupSchema.safeParse(input);
     if (!parsed.success) {
       const problems: FieldProblem[] = parsed.error.issues.map((issue) => ({

@@ -56,6 +56,8 @@ export const inventoryEngine: BookingEngineAdapter = {
   name: "INVENTORY",
 
   async setupOf(db, product) {
+    // A supplier system's product is booked in that system, never by our own inventory.
+    if (product.bookingEngineKind !== "INVENTORY") return undefined;
     return bookingSetupRepository.setupOf(db, product.id);
   },
 
