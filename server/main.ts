@@ -75,6 +75,9 @@ async function main() {
   if (service.demoCatalogue.products) {
     lines.push(`  Demo catalogue created: ${service.demoCatalogue.suppliers} suppliers, ${service.demoCatalogue.products} products (booking engine ACTIVITIES_INVENTORY)`);
   }
+  if (service.demoOcto) {
+    lines.push(`  Demo OCTO supplier:            ${service.demoOcto.url} (the local OCTO supplier), registered as booking engine ${service.demoOcto.engine}: ${service.demoOcto.products} products imported`);
+  }
   if (service.seeded.length) {
     lines.push(`  Demo accounts created (${config.environment} passwords, shown once):`);
     for (const account of service.seeded) {

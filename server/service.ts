@@ -1,3 +1,4 @@
+import { startDemoOctoSupplier, type DemoOctoSupplier } from "./demo-octo-supplier.js";
 import { octoEnginesFor, type OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
 import "reflect-metadata";
 import type { FastifyInstance } from "fastify";
@@ -29,6 +30,8 @@ export interface Service {
   /** Registered OCTO supplier systems, and clients that call them. */
   octo: OctoEngines;
   seeded: SeededAccount[];
+  /** The sandbox demo's local OCTO supplier, registered and imported on this start. */
+  demoOcto?: DemoOctoSupplier;
   /** What the demo seed added to the catalogue on this start (zeros when it was already there). */
   demoCatalogue: { suppliers: number; products: number };
   /** Address it listens on, once `listen` has run. */
@@ -108,6 +111,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
   let seeded: SeededAccount[] = [];
   let demoCatalogue = { suppliers: 0, products: 0 };
+  let demoOcto: DemoOctoSupplier | undefined;
   let edge: Edge | undefined;
   let worker: Worker | undefined;
   let app: FastifyInstance;
@@ -123,6 +127,17 @@ export async function createService(config: Config, options: ServiceOptions = {}
       opened.push(() => built.close());
       return built;
     });
+    if (config.role === "all" && config.seedDemo && config.environment === "sandbox") {
+      const graphs = edge.graphs;
+      // A demo extra: the service runs without it if it cannot start.
+      demoOcto = await step(() =>
+        startDemoOctoSupplier({ database, octo, graphs, clock, logger }).catch((error: unknown) => {
+          logger.warn({ err: error }, "the demo OCTO supplier could not be registered; the service runs without it");
+          return undefined;
+        }),
+      );
+      if (demoOcto) opened.push(() => demoOcto!.close());
+    }
     app = edge.app;
     closeApp = edge.close;
   } else if (config.role === "worker") {
@@ -170,6 +185,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     octo,
     seeded,
     demoCatalogue,
+    demoOcto,
     async listen() {
       const address = await app.listen({ port: config.port, host: config.host });
       const { port } = app.server.address() as { port: number };
@@ -183,6 +199,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
      */
     async close() {
       await Promise.all([worker?.stop(), closeApp()]);
+      // After the requests that may still be calling it.
+      await demoOcto?.close();
       await identity.revocations.close();
       stopRates();
       if (ownsDatabase) await database.close();

@@ -100,6 +100,19 @@ describe("importing an OCTO engine's content", () => {
     expect((await changesOf([seine.id])).at(-1)).toBe(`${seine.id}:UNDEPRECATED`);
   });
 
+  it("lets the engine's content partners manage the imported supplier as any other", async () => {
+    const { body } = await runImport();
+    const partner = await ctx.stack.createAccount("CONTENT_PARTNER", { bookingEngine: engine });
+    const token = (await ctx.stack.login(partner.username, partner.password)).access_token;
+    const read = await getJson(`${ctx.stack.url}/api/supplier/${body.supplierId}`, token);
+    expect(read).toMatchObject({ status: 200, body: { externalId: "paris-discovery" } });
+    const listed = await getJson(`${ctx.stack.url}/api/supplier/${body.supplierId}/products`, token);
+    expect(listed.body.map((product: { externalId: string }) => product.externalId).sort()).toEqual(["louvre-highlights", "seine-day-pass"]);
+    const other = await ctx.stack.createAccount("CONTENT_PARTNER", { bookingEngine: `INV_${randomUUID().slice(0, 6).toUpperCase()}` });
+    const outsider = (await ctx.stack.login(other.username, other.password)).access_token;
+    expect((await getJson(`${ctx.stack.url}/api/supplier/${body.supplierId}`, outsider)).status).toBe(404);
+  });
+
   it("leaves alone a product a partner added by hand under the imported supplier", async () => {
     const { body } = await runImport();
     const mutation = `mutation($supplierId: Int!, $input: ProductInput!) { createProduct(supplierId: $supplierId, input: $input) { product { id } } }`;

@@ -53,12 +53,24 @@ if (!process.env.DATABASE_URL) describe("npm start: one process on the embedded 
     expect(resellerView.length).toBe(agentView.length);
     expect(resellerView.every((a) => a.estimatedCommissionRate === undefined && a.estimatedNetPrice! > 0 && a.estimatedNetPrice! < a.retailPrice!)).toBe(true);
 
+    // The second engine: the local OCTO supplier, registered and imported by the demo.
+    expect(printed).toMatch(/Demo OCTO supplier: +http:\/\/127\.0\.0\.1:\d+ \(the local OCTO supplier\), registered as booking engine PARIS_DISCOVERY_OCTO: 2 products imported/);
+    const [, platformUser, platformSecret] = printed.match(/PLATFORM_CATALOG_MANAGEMENT\s+(demo-\S+)\s+(sandbox-\S+)/)!;
+    const platformToken = await login(base, platformUser, platformSecret);
+    const octoSuppliers = (await (await fetch(`${base}/api/suppliers?bookingEngineName=PARIS_DISCOVERY_OCTO`, { headers: { authorization: `Bearer ${platformToken}` } })).json()) as { totalResults: number; items: { id: number }[] };
+    expect(octoSuppliers.totalResults).toBe(1);
+    const octoProducts = (await (await fetch(`${base}/api/supplier/${octoSuppliers.items[0].id}/products/`, { headers: { authorization: `Bearer ${platformToken}` } })).json()) as { externalId: string; title: Record<string, string> }[];
+    expect(octoProducts.map((product) => product.externalId).sort()).toEqual(["louvre-highlights", "seine-day-pass"]);
+    expect(Object.keys(octoProducts[0].title).sort()).toEqual(["de", "en", "fr"]);
+
     expect(await stopAndWait(first)).toBe(0);
 
     const second = start(env);
     try {
       await ready(base);
       expect(second.output()).not.toContain("Demo accounts created");
+      // Registered again on its new port, with the products the first start imported.
+      await until("the demo OCTO supplier registered again", async () => (second.output().includes("PARIS_DISCOVERY_OCTO: 2 products imported") ? true : undefined));
       const again = await fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${token}` } });
       expect(again.status).toBe(200);
     } finally {

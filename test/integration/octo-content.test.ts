@@ -63,6 +63,9 @@ describe("OCTO content mapping", () => {
       duration: "PT2H",
       // The cheapest unit (a child in the group) to the dearest (an adult on the private tour).
       minPrice: 35,
+      // The local supplier's net rate is 80 % of retail: we keep a fifth.
+      estCommNet: 7,
+      estCommFrpricePerc: 0.2,
       maxPrice: 145,
       priceCurrency: "EUR",
       pricingUnit: "PER_PERSON",

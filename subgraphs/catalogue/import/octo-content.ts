@@ -63,6 +63,9 @@ export function productRequestFromOcto(versions: OctoProductVersion[], bookingEn
   const currency = prices[0]?.currency ?? null;
   const inCurrency = prices.filter((pricing) => pricing.currency === currency);
   const retail = inCurrency.map((pricing) => major(pricing, pricing.retail));
+  // The commission we earn on the cheapest unit: OCTO quotes what we pay the supplier as `net`.
+  const cheapest = inCurrency.reduce<Pricing | undefined>((lowest, pricing) => (!lowest || pricing.retail < lowest.retail ? pricing : lowest), undefined);
+  const margin = cheapest && typeof cheapest.net === "number" && cheapest.net < cheapest.retail && cheapest.retail > 0 ? cheapest.retail - cheapest.net : null;
   const start = product.locations?.find((location) => location.types.includes("START" as never)) ?? product.locations?.[0];
   const address = start?.place.postalAddress;
   const images = (product.media ?? []).filter(isImage);
@@ -96,6 +99,8 @@ export function productRequestFromOcto(versions: OctoProductVersion[], bookingEn
     maxPrice: retail.length ? Math.max(...retail) : null,
     priceCurrency: retail.length ? currency : null,
     pricingUnit: retail.length ? (product.pricingPer === "BOOKING" ? "GROUP" : "PER_PERSON") : null,
+    estCommNet: margin !== null && cheapest ? major(cheapest, margin) : null,
+    estCommFrpricePerc: margin !== null && cheapest ? Math.round((margin / cheapest.retail) * 10_000) / 10_000 : null,
     minParticipants: defaultOption?.restrictions.minUnits ?? null,
     maxParticipants: defaultOption?.restrictions.maxUnits ?? null,
     isCancellable: defaultOption ? true : null,

@@ -1,0 +1,41 @@
+import { randomBytes } from "node:crypto";
+import type { Clock } from "../core/clock.js";
+import type { Logger } from "../core/logger.js";
+import type { Database } from "../drizzle/database.js";
+import { createOctoSupplier } from "../octo-supplier/octo-supplier.js";
+import { registerOctoEngine } from "../subgraphs/catalogue/booking-engine/octo-engine.service.js";
+import type { OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
+import type { ServiceGraphs } from "../subgraphs/common/service-graph.js";
+
+/** The engine name the demo gives the local OCTO supplier. */
+export const DEMO_OCTO_ENGINE = "PARIS_DISCOVERY_OCTO";
+
+const IMPORT = `mutation DemoImportOctoEngine($name: String!) { importOctoEngine(name: $name) { created updated unchanged } }`;
+
+export interface DemoOctoSupplier {
+  engine: string;
+  url: string;
+  /** Products of the engine in the catalogue after this start's import. */
+  products: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The sandbox demo's second booking engine: the local OCTO supplier (`npm run octo-supplier`)
+ * runs inside the service on a loopback port of its own, is registered as an OCTO engine (again
+ * at every start: its port and key are new each time) and imported, so a newcomer finds a
+ * supplier system's products in the catalogue next to the built-in inventory's.
+ */
+export async function startDemoOctoSupplier(deps: { database: Database; octo: OctoEngines; graphs: ServiceGraphs; clock: Clock; logger: Logger }): Promise<DemoOctoSupplier> {
+  const apiKey = randomBytes(24).toString("base64url");
+  const supplier = await createOctoSupplier({ apiKey });
+  try {
+    const url = await supplier.listen(0, "127.0.0.1");
+    await registerOctoEngine(deps.database, deps.octo, { name: DEMO_OCTO_ENGINE, baseUrl: url, apiKey, country: "FR" }, deps.clock.now());
+    const { importOctoEngine } = await deps.graphs("worker").request<{ importOctoEngine: { created: number; updated: number; unchanged: number } }>("catalogue", IMPORT, { name: DEMO_OCTO_ENGINE });
+    return { engine: DEMO_OCTO_ENGINE, url, products: importOctoEngine.created + importOctoEngine.updated + importOctoEngine.unchanged, close: () => supplier.close() };
+  } catch (error) {
+    await supplier.close();
+    throw error;
+  }
+}
