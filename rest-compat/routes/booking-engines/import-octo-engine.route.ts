@@ -1,19 +1,7 @@
 import { errorResponse } from "../../error-body.js";
 import { arr, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
-
-interface Report {
-  engine: string;
-  supplierId: number;
-  supplierCreated: boolean;
-  supplierUpdated: boolean;
-  created: number;
-  updated: number;
-  unchanged: number;
-  deprecated: number;
-  undeprecated: number;
-  refused: { externalId: string; message: string }[];
-}
+import type { OctoImportReport as Report } from "../../../subgraphs/catalogue/import/octo-import.js";
 
 const count = (description: string) => ({ type: "integer", description });
 
