@@ -44,6 +44,7 @@ const environmentSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(0).max(3_600_000).default(15_000),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(1).max(3600).default(25),
   EXCHANGE_RATES_FILE: z.string().min(1).optional(),
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   ENGINE_SECRETS_KEY: z
     .string()
     .refine((value) => secretKeyOf(value) !== undefined, "must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)")
@@ -95,6 +96,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** ECB reference rates file (eurofxref-daily.xml), reloaded on change; unset: the bundled table. */
   exchangeRatesFile: string | undefined;
+  /** GET /metrics: with METRICS_TOKEN as its bearer token; without one, open in the sandbox and not served in production. */
+  metrics: { token: string | undefined; openWithoutToken: boolean };
   /**
    * Seals the API keys of registered supplier systems (AES-256-GCM). Unset in the sandbox, a key
    * kept in the database is used; unset in production, engines cannot be registered.
@@ -193,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     apiRateLimit: { requests: e.API_RATE_LIMIT, windowSeconds: e.API_RATE_LIMIT_WINDOW_SECONDS },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     exchangeRatesFile: e.EXCHANGE_RATES_FILE === undefined ? undefined : path.resolve(e.EXCHANGE_RATES_FILE),
+    metrics: { token: e.METRICS_TOKEN, openWithoutToken: sandbox },
     engineSecretsKey: e.ENGINE_SECRETS_KEY === undefined ? undefined : secretKeyOf(e.ENGINE_SECRETS_KEY),
     workerLoops: e.WORKER_LOOPS,
     octoImportIntervalMs: e.OCTO_IMPORT_INTERVAL_MINUTES * 60_000,

@@ -1,3 +1,5 @@
+import type { ServiceMetrics } from "../core/metrics.js";
+import { operationMetricsPlugin, timedDataSource } from "./metrics-plugin.js";
 import { ApolloGateway, type GraphQLDataSource } from "@apollo/gateway";
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
@@ -54,6 +56,7 @@ export async function startEdgeGraph(options: {
   targets: SubgraphTargets;
   logger: Logger;
   disclosure: SchemaDisclosure;
+  metrics?: ServiceMetrics;
 }): Promise<EdgeGraph> {
   const { targets, logger } = options;
   let apiSchema: GraphQLSchema | undefined;
@@ -67,8 +70,9 @@ export async function startEdgeGraph(options: {
     logger,
     buildService: ({ name, url }): GraphQLDataSource<EdgeContext> => {
       const subgraph = name as SubgraphName;
-      if (targets.kind === "in-process") return new InProcessDataSource(targets.subgraphs[subgraph]);
-      return new ForwardingRemoteDataSource({ url: targets.urls[subgraph] ?? url }, targets.credential);
+      const source: GraphQLDataSource<EdgeContext> =
+        targets.kind === "in-process" ? new InProcessDataSource(targets.subgraphs[subgraph]) : new ForwardingRemoteDataSource({ url: targets.urls[subgraph] ?? url }, targets.credential);
+      return options.metrics ? timedDataSource(subgraph, source, options.metrics) : source;
     },
   });
   gateway.onSchemaLoadOrUpdate(({ apiSchema: schema }) => {
@@ -89,7 +93,7 @@ export async function startEdgeGraph(options: {
     stopOnTerminationSignals: false,
     // Answers are per caller: no cache hints for shared HTTP caches (and no per-field hook for them).
     // No landing page: Apollo's loads its scripts from Apollo's CDN; browsers get our own IDE (GRAPHQL_IDE).
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), operationResolutionPlugin(), ...limitPlugins, clientIntrospectionPlugin(() => clientSchema!)],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), operationResolutionPlugin(), ...limitPlugins, clientIntrospectionPlugin(() => clientSchema!), ...(options.metrics ? [operationMetricsPlugin<EdgeContext>(options.metrics)] : [])],
   });
   await server.start();
   if (!apiSchema || !clientSchema) throw new Error("gateway started without a schema");

@@ -1,3 +1,4 @@
+import type { ServiceMetrics } from "../core/metrics.js";
 import { octoEnginesFor, type OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
 import { randomUUID } from "node:crypto";
 import { inProcessServiceGraphs, remoteServiceGraphs, type ServiceGraphs } from "../subgraphs/common/service-graph.js";
@@ -40,6 +41,7 @@ export interface EdgeDeps {
   mode: "in-process" | "remote";
   /** The service's OCTO engines (one per process); made here when not given. */
   octo?: OctoEngines;
+  metrics?: ServiceMetrics;
 }
 
 export interface Edge {
@@ -64,6 +66,8 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
   const app = await createHttpApp({
     logger,
     trustProxy: config.trustProxy,
+    metrics: deps.metrics,
+    metricsAccess: config.metrics,
     readiness: async () => {
       await database.ping();
       return graph !== undefined;
@@ -74,7 +78,7 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
   await app.register(identityRoutes, { identity, config });
 
   const composed = await composeGraph();
-  const octo = deps.octo ?? octoEnginesFor(config, database, logger, deps.clock);
+  const octo = deps.octo ?? octoEnginesFor(config, database, logger, deps.clock, deps.metrics);
   const subgraphs: Partial<Record<SubgraphName, RunningSubgraph>> = {};
   let targets: SubgraphTargets;
   let graphs: ServiceGraphs;
@@ -101,7 +105,7 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
     targets = { kind: "remote", urls: config.subgraphUrls as Record<SubgraphName, string>, credential };
     graphs = remoteServiceGraphs(() => config.subgraphUrls, credential);
   }
-  graph = await startEdgeGraph({ supergraphSdl: composed.supergraphSdl, targets, logger, disclosure: config.graphql });
+  graph = await startEdgeGraph({ supergraphSdl: composed.supergraphSdl, targets, logger, disclosure: config.graphql, metrics: deps.metrics });
   const edgeGraph = graph;
 
   const rateLimiter = new AccountRateLimiter(config.apiRateLimit, deps.clock);
@@ -152,6 +156,8 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
     delegatedToken,
     logger,
   });
+  deps.metrics?.gauge("activities_websocket_connections", "Open graphql-ws connections of this process", (set) => set(ws.connections()));
+  deps.metrics?.gauge("activities_subscriptions", "Subscriptions this process holds (bookingStatusChanged and others)", (set) => set(subscriptions.stats().subscribers));
 
   return {
     app,

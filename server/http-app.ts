@@ -1,3 +1,5 @@
+import type { ServiceMetrics } from "../core/metrics.js";
+import { registerMetricsRoute, type MetricsAccess } from "./metrics-route.js";
 import formbody from "@fastify/formbody";
 import helmet from "@fastify/helmet";
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
@@ -30,6 +32,9 @@ export async function createHttpApp(options: {
   readiness: () => Promise<boolean>;
   /** Config.trustProxy: whose forwarded headers set `request.ip` (throttling keys on it). */
   trustProxy: boolean | string;
+  /** Request timings, and GET /metrics when `metricsAccess` allows it. */
+  metrics?: ServiceMetrics;
+  metricsAccess?: MetricsAccess;
 }): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
@@ -56,6 +61,15 @@ export async function createHttpApp(options: {
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  const metrics = options.metrics;
+  if (metrics) {
+    app.addHook("onResponse", async (request, reply) => {
+      // The route template, never the path: ids in paths would make a series per request.
+      const route = request.routeOptions.url ?? "unmatched";
+      metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    });
+    if (options.metricsAccess) registerMetricsRoute(app, metrics, options.metricsAccess);
+  }
   // Fastify's own JSON parser (prototype poisoning refused), and a bound on nesting before any
   // code walks the value.
   const parseJson = app.getDefaultJsonParser("error", "ignore");

@@ -1,3 +1,5 @@
+import { PROCESS_ORIGIN, ServiceMetrics } from "../core/metrics.js";
+import { channels } from "../drizzle/events.js";
 import { startDemoOctoSupplier, type DemoOctoSupplier } from "./demo-octo-supplier.js";
 import { octoEnginesFor, type OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
 import "reflect-metadata";
@@ -34,6 +36,8 @@ export interface Service {
   demoOcto?: DemoOctoSupplier;
   /** What the demo seed added to the catalogue on this start (zeros when it was already there). */
   demoCatalogue: { suppliers: number; products: number };
+  /** This process's Prometheus metrics (GET /metrics). */
+  metrics: ServiceMetrics;
   /** Address it listens on, once `listen` has run. */
   url?: string;
   listen(): Promise<string>;
@@ -89,7 +93,17 @@ export async function createService(config: Config, options: ServiceOptions = {}
     return db;
   });
   const identity = createIdentity(config, database, clock);
-  const octo = octoEnginesFor(config, database, logger, clock);
+  const metrics = new ServiceMetrics();
+  const octo = octoEnginesFor(config, database, logger, clock, metrics);
+  // Counted once they commit (LISTEN delivers then), and only by the process that made them.
+  const stopCountingTransitions = await step(async () => {
+    const stop = await database.events.subscribe(channels.bookingEvents, (payload) => {
+      const event = payload as { type?: string; status?: string; origin?: string };
+      if (event.type === "booking.status" && event.origin === PROCESS_ORIGIN && typeof event.status === "string") metrics.bookingTransitions.inc({ status: event.status });
+    });
+    opened.push(stop);
+    return stop;
+  });
   // The first key is made before serving, so concurrent first requests cannot each make one.
   await step(() => identity.keys.signingKey());
   if (config.role !== "worker") {
@@ -123,7 +137,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       demoCatalogue = await step(() => seedDemoCatalogue(database, clock.now()));
     }
     edge = await step(async () => {
-      const built = await buildEdge({ config, database, identity, logger, clock, octo, mode: config.role === "all" ? "in-process" : "remote" });
+      const built = await buildEdge({ config, database, identity, logger, clock, octo, metrics, mode: config.role === "all" ? "in-process" : "remote" });
       opened.push(() => built.close());
       return built;
     });
@@ -144,6 +158,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     app = await createHttpApp({
       logger,
       trustProxy: config.trustProxy,
+      metrics,
+      metricsAccess: config.metrics,
       readiness: async () => {
         await database.ping();
         return true;
@@ -152,7 +168,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     closeApp = () => app.close();
   } else {
     const subgraph = await step(async () => {
-      const built = await buildSubgraphApp(config.role as SubgraphName, { config, database, identity, logger, clock, octo });
+      const built = await buildSubgraphApp(config.role as SubgraphName, { config, database, identity, logger, clock, octo, metrics });
       opened.push(() => built.close());
       return built;
     });
@@ -171,6 +187,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       octoImportIntervalMs: config.octoImportIntervalMs,
       signIn: config.signIn,
       graphs,
+      metrics,
     });
   }
 
@@ -183,6 +200,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     edge,
     worker,
     octo,
+    metrics,
     seeded,
     demoCatalogue,
     demoOcto,
@@ -202,6 +220,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       // After the requests that may still be calling it.
       await demoOcto?.close();
       await identity.revocations.close();
+      await stopCountingTransitions();
       stopRates();
       if (ownsDatabase) await database.close();
     },

@@ -1,3 +1,4 @@
+import type { ServiceMetrics } from "../core/metrics.js";
 import { octoEnginesFor, type OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
 import type { FastifyInstance } from "fastify";
 import { mountApollo } from "../core/apollo-fastify.js";
@@ -23,7 +24,7 @@ import { createHttpApp } from "./http-app.js";
  */
 export async function buildSubgraphApp(
   name: SubgraphName,
-  deps: { config: Config; database: Database; identity: Identity; logger: Logger; clock: Clock; octo?: OctoEngines },
+  deps: { config: Config; database: Database; identity: Identity; logger: Logger; clock: Clock; octo?: OctoEngines; metrics?: ServiceMetrics },
 ) {
   const credential = await GatewayCredential.load(deps.database.db, deps.clock);
   const subgraph = await startSubgraph(subgraphDefinitions[name], {
@@ -34,11 +35,13 @@ export async function buildSubgraphApp(
     publicUrl: () => deps.config.publicUrl,
     disclosure: deps.config.graphql,
     graphs: remoteServiceGraphs(() => deps.config.subgraphUrls, credential),
-    octo: deps.octo ?? octoEnginesFor(deps.config, deps.database, deps.logger, deps.clock),
+    octo: deps.octo ?? octoEnginesFor(deps.config, deps.database, deps.logger, deps.clock, deps.metrics),
   });
   const app: FastifyInstance = await createHttpApp({
     logger: deps.logger,
     trustProxy: deps.config.trustProxy,
+    metrics: deps.metrics,
+    metricsAccess: deps.config.metrics,
     readiness: async () => {
       await deps.database.ping();
       return true;

@@ -1,3 +1,4 @@
+import type { ServiceMetrics } from "../core/metrics.js";
 import { AsyncResource } from "node:async_hooks";
 import { lt } from "drizzle-orm";
 import type { Clock } from "../core/clock.js";
@@ -9,7 +10,7 @@ import { refreshTokenRepository } from "../identity/refresh-token.repository.js"
 import { SignInThrottle, type SignInThrottleSettings } from "../identity/sign-in-throttle.js";
 import type { ServiceGraphs } from "../subgraphs/common/service-graph.js";
 import { announceBookingFlows, nextBookingFlowAnnouncementDue } from "../subgraphs/booking/booking-flow/booking-flow-announcements.js";
-import { BookingJobPool, expireHolds, redactAnswers } from "../subgraphs/booking/jobs/booking-jobs.js";
+import { BookingJobPool, bookingJobQueue, expireHolds, redactAnswers } from "../subgraphs/booking/jobs/booking-jobs.js";
 
 export interface Worker {
   /**
@@ -67,6 +68,8 @@ export interface WorkerOptions {
   graphs: ServiceGraphs;
   /** How often every OCTO engine's content is imported; 0: never on a schedule. */
   octoImportIntervalMs?: number;
+  /** The job queue's depth and age are read from the database when scraped. */
+  metrics?: ServiceMetrics;
 }
 
 export const DEFAULT_WORKER_POLL_MS = 5000;
@@ -99,6 +102,12 @@ export function startWorker(options: WorkerOptions): Worker {
     const redacted = await redactAnswers(deps);
     if (expired || redacted) logger.info({ expired, redacted }, "booking housekeeping");
   };
+
+  if (options.metrics) {
+    const queue = () => bookingJobQueue(options.database.db, options.clock.now());
+    options.metrics.gauge("activities_booking_jobs_due", "Booking jobs (supplier confirmations, cancellations) due and not done", async (set) => set((await queue()).due));
+    options.metrics.gauge("activities_booking_jobs_oldest_due_seconds", "How long the oldest due booking job has waited", async (set) => set((await queue()).oldestDueSeconds));
+  }
 
   // The catalogue owns the import; the worker only starts it, in its own name, one engine at a time.
   const importOctoEngines = async (): Promise<OctoImportSummary[]> => {

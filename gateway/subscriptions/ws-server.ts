@@ -50,7 +50,7 @@ export function attachGraphqlWs(options: {
   rateLimiter?: AccountRateLimiter;
   delegatedToken: (caller: Caller) => Promise<string>;
   logger: Logger;
-}): { close(): Promise<void> } {
+}): { close(): Promise<void>; connections(): number } {
   let stopping = false;
   /** Queries and mutations being executed: a stop lets them answer before closing their socket. */
   const inFlight = new Set<Promise<unknown>>();
@@ -178,6 +178,7 @@ export function attachGraphqlWs(options: {
   );
 
   return {
+    connections: () => wss.clients.size,
     close: async () => {
       stopping = true;
       clearInterval(sweep);

@@ -66,6 +66,10 @@ describe("importing an OCTO engine's content", () => {
     expect(Object.keys(louvre.title).sort()).toEqual(["de", "en", "fr"]);
     expect(imported.find((product) => product.externalId === "seine-day-pass")).toMatchObject({ availabilityType: "OPENING_HOURS" });
     expect(await changesOf(imported.map((product) => product.id))).toEqual(imported.map((product) => `${product.id}:NEW`));
+    // Every call to the supplier is timed by engine, call kind and outcome.
+    const calls = await ctx.stack.service.metrics.registry.getSingleMetricAsString("activities_engine_call_duration_seconds");
+    const counted = calls.split("\n").find((line) => line.startsWith("activities_engine_call_duration_seconds_count{") && [`engine="${engine}"`, 'path="GET /products"', 'outcome="ok"'].every((label) => line.includes(label)));
+    expect(Number(counted?.split(" ").at(-1))).toBeGreaterThan(0);
   });
 
   it("writes nothing when nothing changed, updates what changed, and deprecates what disappeared, then brings it back", async () => {

@@ -1,3 +1,4 @@
+import { PROCESS_ORIGIN } from "../../../core/metrics.js";
 import type { Database, Executor } from "../../../drizzle/database.js";
 import { channels } from "../../../drizzle/events.js";
 import { serviceSecret } from "../../../drizzle/service-secret.js";
@@ -79,5 +80,7 @@ export async function announceStatus(database: Database, tx: Executor, row: Book
     bookingId: row.id,
     status: row.status,
     organisationId: row.organisationId,
+    // The process that made the change counts it (activities_booking_transitions_total).
+    origin: PROCESS_ORIGIN,
   });
 }

@@ -57,6 +57,16 @@ async function claim(db: Executor, now: Date, limit: number): Promise<JobRow[]> 
     .returning();
 }
 
+/** Jobs due now and not done (held under a lease or waiting), and how long the oldest has been due. */
+export async function bookingJobQueue(db: Executor, now: Date): Promise<{ due: number; oldestDueSeconds: number }> {
+  const [row] = await rows<{ due: number | string; oldest: string | Date | null }>(db, sql`
+    select count(*) as due, min(run_at) as oldest
+      from ${bookingJobs}
+     where done_at is null and run_at <= ${now.toISOString()}::timestamptz`);
+  const oldest = row?.oldest ? new Date(row.oldest).getTime() : now.getTime();
+  return { due: Number(row?.due ?? 0), oldestDueSeconds: Math.max(0, (now.getTime() - oldest) / 1000) };
+}
+
 /**
  * When the next job not yet due (a delayed confirmation, a retry with backoff) or held under a
  * lease that may lapse (its worker died) can be taken; undefined when there is none.

@@ -21,6 +21,7 @@ import {
 } from "@octocloud/types";
 import type { Clock } from "../../../core/clock.js";
 import type { Logger } from "../../../core/logger.js";
+import type { ServiceMetrics } from "../../../core/metrics.js";
 import { CircuitBreaker, type CircuitBreakerOptions } from "./circuit-breaker.js";
 
 /** Where an OCTO supplier system is and how we speak to it. The key never leaves this object but in the Authorization header. */
@@ -45,6 +46,8 @@ export interface OctoClientOptions {
   maxBackoffMs?: number;
   breaker?: CircuitBreakerOptions;
   random?: () => number;
+  /** Each attempt's duration and outcome, as activities_engine_call_duration_seconds. */
+  metrics?: ServiceMetrics;
 }
 
 /** The supplier answered with an OCTO error (INVALID_*, BAD_REQUEST, UNPROCESSABLE_ENTITY, …): retrying will not change it. */
@@ -111,6 +114,7 @@ export class OctoClient {
   private readonly random: () => number;
   private readonly breaker: CircuitBreaker;
   private readonly logger: Logger;
+  private readonly metrics: ServiceMetrics | undefined;
 
   constructor(
     private readonly connection: OctoConnection,
@@ -123,6 +127,7 @@ export class OctoClient {
     this.maxBackoffMs = options.maxBackoffMs ?? 5_000;
     this.random = options.random ?? Math.random;
     this.logger = options.logger.child({ component: "octo", engine: connection.engineName });
+    this.metrics = options.metrics;
     const key = `${connection.engineName} ${connection.baseUrl}`;
     let breaker = breakers.get(key);
     if (!breaker) {
@@ -225,8 +230,11 @@ export class OctoClient {
 
   private async attempt<T>(spec: CallSpec, attempt: number): Promise<OctoAnswer<T>> {
     const started = performance.now();
-    const log = (outcome: string, extra: Record<string, unknown> = {}) =>
-      this.logger[outcome === "ok" ? "info" : "warn"]({ method: spec.method, path: spec.path, attempt: attempt + 1, outcome, durationMs: Math.round((performance.now() - started) * 10) / 10, ...extra }, "octo call");
+    const log = (outcome: string, extra: Record<string, unknown> = {}) => {
+      const seconds = (performance.now() - started) / 1000;
+      this.metrics?.engineCalls.observe({ engine: this.connection.engineName, path: `${spec.method} ${pathTemplate(spec.path)}`, outcome }, seconds);
+      this.logger[outcome === "ok" ? "info" : "warn"]({ method: spec.method, path: spec.path, attempt: attempt + 1, outcome, durationMs: Math.round(seconds * 10_000) / 10, ...extra }, "octo call");
+    };
     if (!this.breaker.admit()) {
       log("circuit-open");
       throw new OctoUnavailable(`${this.connection.engineName}: the circuit is open after repeated failures; next try in ${Math.ceil(this.breaker.retryAfterMs() / 1000)} s`);
@@ -324,6 +332,9 @@ export class OctoClient {
     return null;
   }
 }
+
+/** The path without ids, so the metrics keep one series per call kind: /bookings/{uuid}/confirm. */
+const pathTemplate = (path: string): string => path.replace(/^\/bookings\/[^/]+/, "/bookings/{uuid}").replace(/^\/products\/[^/]+/, "/products/{id}");
 
 /** No OCTO answer we use comes near this (a full product list of a large supplier is a few MB). */
 export const MAX_ANSWER_BYTES = 20 * 1024 * 1024;

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Clock } from "../../../core/clock.js";
 import type { Config } from "../../../core/config.js";
+import type { ServiceMetrics } from "../../../core/metrics.js";
 import type { Logger } from "../../../core/logger.js";
 import { SecretBox } from "../../../core/secret-box.js";
 import type { Database, Executor } from "../../../drizzle/database.js";
@@ -152,6 +153,6 @@ export class OctoEngines {
 }
 
 /** The engines of a service started with this configuration. */
-export function octoEnginesFor(config: Pick<Config, "environment" | "engineSecretsKey">, database: Database, logger: Logger, clock: Clock): OctoEngines {
-  return new OctoEngines({ database, logger, clock, environment: config.environment, secretsKey: config.engineSecretsKey });
+export function octoEnginesFor(config: Pick<Config, "environment" | "engineSecretsKey">, database: Database, logger: Logger, clock: Clock, metrics?: ServiceMetrics): OctoEngines {
+  return new OctoEngines({ database, logger, clock, environment: config.environment, secretsKey: config.engineSecretsKey, client: metrics ? { metrics } : undefined });
 }

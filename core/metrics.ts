@@ -1,0 +1,94 @@
+import { randomUUID } from "node:crypto";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+
+/** Names this process signs the events it publishes with, so it counts its own once they commit. */
+export const PROCESS_ORIGIN = randomUUID();
+
+/** Seconds: from a fast cached read to a slow import page. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * A label a caller chooses (a GraphQL operation name) must not grow the series without end: names
+ * that are not plain identifiers, and any beyond the first `max` seen, count as "other".
+ */
+export class BoundedLabel {
+  private readonly seen = new Set<string>();
+  constructor(private readonly max: number) {}
+
+  of(value: string | null | undefined): string {
+    if (!value) return "anonymous";
+    if (this.seen.has(value)) return value;
+    if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(value) || this.seen.size >= this.max) return "other";
+    this.seen.add(value);
+    return value;
+  }
+}
+
+/**
+ * The service's Prometheus metrics, one registry per service (tests run several in a process).
+ * Served at /metrics (server/metrics-route.ts); docs/operations.md says which queries answer
+ * "is it healthy?".
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  readonly operationNames = new BoundedLabel(200);
+
+  readonly httpDuration = new Histogram({
+    name: "activities_http_request_duration_seconds",
+    help: "HTTP requests by method, route template (unmatched for 404s) and status",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly graphqlDuration = new Histogram({
+    name: "activities_graphql_operation_duration_seconds",
+    help: "GraphQL operations at the gateway (REST paths included) by operation name, type and outcome",
+    labelNames: ["operation", "type", "outcome"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly subgraphFetchDuration = new Histogram({
+    name: "activities_graphql_subgraph_fetch_duration_seconds",
+    help: "Fetches the gateway makes to each subgraph, by outcome",
+    labelNames: ["subgraph", "outcome"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly bookingTransitions = new Counter({
+    name: "activities_booking_transitions_total",
+    help: "Booking status changes committed by this process, by the status entered",
+    labelNames: ["status"] as const,
+    registers: [this.registry],
+  });
+
+  readonly engineCalls = new Histogram({
+    name: "activities_engine_call_duration_seconds",
+    help: "Calls to supplier systems (OCTO engines) by engine, path template and outcome",
+    labelNames: ["engine", "path", "outcome"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    this.registry.setDefaultLabels({ pid: String(process.pid) });
+    // Event-loop lag, heap, GC, handles, CPU: prefixed like ours.
+    collectDefaultMetrics({ register: this.registry, prefix: "activities_" });
+  }
+
+  /** A gauge read when scraped (queue depth, open sockets). */
+  gauge(name: string, help: string, collect: (set: (value: number, labels?: Record<string, string>) => void) => Promise<void> | void, labelNames: string[] = []): void {
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        await collect((value, labels) => (labels ? this.set(labels, value) : this.set(value)));
+      },
+    });
+  }
+}

@@ -1,0 +1,88 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bookableAvailability, bookableProduct, consumer, newRef, validAnswers } from "../support/booking.js";
+import { graphql, openTestDatabase, startStack, useStack, type Stack } from "../support/stack.js";
+
+const scrape = async (stack: Stack, headers: Record<string, string> = {}) => {
+  const response = await fetch(`${stack.url}/metrics`, { headers });
+  return { status: response.status, type: response.headers.get("content-type"), text: await response.text() };
+};
+
+/** The value of one series, 0 when it is not there yet. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  const line = text.split("\n").find((candidate) => candidate.startsWith(`${name}{`) || candidate.startsWith(`${name} `) ? wanted.every((label) => candidate.includes(label)) : false);
+  return line ? Number(line.split(" ").at(-1)) : 0;
+}
+
+/**
+ * GET /metrics in Prometheus's format: the numbers an operator watches move with real traffic
+ * (docs/operations.md names the queries).
+ */
+describe("Prometheus metrics", () => {
+  const ctx = useStack();
+
+  it("moves with a booking flow: HTTP routes, operations, subgraph fetches, transitions, queue and sockets", async () => {
+    const before = await scrape(ctx.stack);
+    expect(before.status).toBe(200);
+    expect(before.type).toContain("text/plain");
+    const { productId } = await bookableProduct(ctx.stack);
+    const buyer = await consumer(ctx.stack);
+    const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const availability = await bookableAvailability(buyer.rest, productId, inAMonth);
+    const created = await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: availability.id, resellerRef: newRef() });
+    expect(created.status).toBe(201);
+    let booking = created.body;
+    while (!booking.isQuestionStepComplete) booking = (await buyer.rest.put(`/booking-flow/v1/bookings/${booking.id}/questions`, validAnswers(booking))).body;
+    expect((await buyer.rest.post(`/booking-flow/v1/bookings/${booking.id}/confirm`)).status).toBe(200);
+
+    const after = await scrape(ctx.stack);
+    const http = { route: "/booking-flow/v1/bookings", method: "POST", status: "201" };
+    expect(sample(after.text, "activities_http_request_duration_seconds_count", http)).toBe(sample(before.text, "activities_http_request_duration_seconds_count", http) + 1);
+    expect(sample(after.text, "activities_graphql_operation_duration_seconds_count", { operation: "RestCreateBooking", type: "mutation", outcome: "ok" })).toBeGreaterThanOrEqual(1);
+    expect(sample(after.text, "activities_graphql_subgraph_fetch_duration_seconds_count", { subgraph: "booking", outcome: "ok" })).toBeGreaterThan(sample(before.text, "activities_graphql_subgraph_fetch_duration_seconds_count", { subgraph: "booking", outcome: "ok" }));
+    // Counted once committed: LISTEN delivers after the commit, a moment after the answer.
+    await expect.poll(async () => sample((await scrape(ctx.stack)).text, "activities_booking_transitions_total", { status: "PENDING_CONFIRM" })).toBeGreaterThan(sample(before.text, "activities_booking_transitions_total", { status: "PENDING_CONFIRM" }));
+    expect(sample(after.text, "activities_booking_transitions_total", { status: "ON_HOLD" })).toBeGreaterThan(sample(before.text, "activities_booking_transitions_total", { status: "ON_HOLD" }));
+    for (const name of ["activities_booking_jobs_due", "activities_booking_jobs_oldest_due_seconds", "activities_websocket_connections", "activities_subscriptions", "activities_nodejs_eventloop_lag_seconds"]) {
+      expect(after.text).toMatch(new RegExp(`^${name}\\{[^}]*pid="${process.pid}"[^}]*\\} \\d`, "m"));
+    }
+    // Routes are templates: the booking id in a path never becomes a label.
+    expect(after.text).not.toContain(booking.id);
+  });
+
+  it("keeps operation names a caller invents from growing the series without end", async () => {
+    const token = await ctx.stack.tokenFor("CONSUMER");
+    for (let i = 0; i < 230; i++) await graphql(`${ctx.stack.url}/graphql`, token, `query Invented${i} { __typename }`);
+    await graphql(`${ctx.stack.url}/graphql`, token, `query { __typename }`);
+    const { text } = await scrape(ctx.stack);
+    const names = new Set([...text.matchAll(/activities_graphql_operation_duration_seconds_count\{[^}]*operation="([^"]+)"/g)].map((match) => match[1]));
+    expect(names.size).toBeLessThanOrEqual(202);
+    expect(names).toContain("other");
+    expect(names).toContain("anonymous");
+  });
+});
+
+describe("Prometheus metrics in production", () => {
+  const token = randomBytes(24).toString("base64url");
+  let open: Stack;
+  let guarded: Stack;
+  beforeAll(async () => {
+    const database = await openTestDatabase();
+    open = await startStack({ database, env: { ENVIRONMENT: "production" } });
+    guarded = await startStack({ database, env: { ENVIRONMENT: "production", METRICS_TOKEN: token } });
+  });
+  afterAll(async () => {
+    await open?.close();
+    await guarded?.close();
+  });
+
+  it("serves nothing without METRICS_TOKEN, and only to its bearer with one", async () => {
+    expect((await scrape(open)).status).toBe(404);
+    expect((await scrape(guarded)).status).toBe(401);
+    expect((await scrape(guarded, { authorization: "Bearer wrong" })).status).toBe(401);
+    const allowed = await scrape(guarded, { authorization: `Bearer ${token}` });
+    expect(allowed.status).toBe(200);
+    expect(allowed.text).toContain("activities_http_request_duration_seconds");
+  });
+});
