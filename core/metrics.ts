@@ -33,29 +33,11 @@ export class ServiceMetrics {
   readonly registry = new Registry();
   readonly operationNames = new BoundedLabel(200);
 
-  readonly httpDuration = new Histogram({
-    name: "activities_http_request_duration_seconds",
-    help: "HTTP requests by method, route template (unmatched for 404s) and status",
-    labelNames: ["method", "route", "status"] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
+  readonly httpDuration = this.histogram("activities_http_request_duration_seconds", "HTTP requests by method, route template (unmatched for 404s) and status", ["method", "route", "status"] as const);
 
-  readonly graphqlDuration = new Histogram({
-    name: "activities_graphql_operation_duration_seconds",
-    help: "GraphQL operations at the gateway (REST paths included) by operation name, type and outcome",
-    labelNames: ["operation", "type", "outcome"] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
+  readonly graphqlDuration = this.histogram("activities_graphql_operation_duration_seconds", "GraphQL operations at the gateway (REST paths included) by operation name, type and outcome", ["operation", "type", "outcome"] as const);
 
-  readonly subgraphFetchDuration = new Histogram({
-    name: "activities_graphql_subgraph_fetch_duration_seconds",
-    help: "Fetches the gateway makes to each subgraph, by outcome",
-    labelNames: ["subgraph", "outcome"] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
+  readonly subgraphFetchDuration = this.histogram("activities_graphql_subgraph_fetch_duration_seconds", "Fetches the gateway makes to each subgraph, by outcome", ["subgraph", "outcome"] as const);
 
   readonly bookingTransitions = new Counter({
     name: "activities_booking_transitions_total",
@@ -64,13 +46,11 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
-  readonly engineCalls = new Histogram({
-    name: "activities_engine_call_duration_seconds",
-    help: "Calls to supplier systems (OCTO engines) by engine, path template and outcome",
-    labelNames: ["engine", "path", "outcome"] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
+  readonly engineCalls = this.histogram("activities_engine_call_duration_seconds", "Calls to supplier systems (OCTO engines) by engine, path template and outcome", ["engine", "path", "outcome"] as const);
+
+  private histogram<T extends string>(name: string, help: string, labelNames: readonly T[]): Histogram<T> {
+    return new Histogram({ name, help, labelNames, buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  }
 
   constructor() {
     this.registry.setDefaultLabels({ pid: String(process.pid) });
