@@ -7,10 +7,10 @@ export enum BookingEngineKind {
 }
 registerEnumType(BookingEngineKind, {
   name: "BookingEngineKind",
-  description: "The adapter that books through the engine",
+  description: "What kind of upstream system the engine is, and so how the service speaks to it",
   valuesConfig: {
     INVENTORY: { description: "The built-in inventory: products are sold through their booking setups" },
-    OCTO: { description: "A supplier system speaking OCTO: its products are imported from it (docs/octo-engine.md)" },
+    OCTO: { description: "A supplier system speaking OCTO: its supplier and products are imported from it; they are not bookable through the flow yet (docs/octo-engine.md)" },
   },
 });
 
