@@ -167,6 +167,14 @@ export const RECORD_WEIGHTS: Record<string, number> = {
   "Product.consumerRecord": 150,
 };
 
+/**
+ * Mutations that make the service call a supplier system (and, for an import, rewrite a whole
+ * supplier's catalogue): each costs more than half the limit, so one operation holds one of them
+ * and aliasing cannot turn one request into several rounds of outbound calls.
+ */
+export const SUPPLIER_CALLING_MUTATIONS = ["Mutation.registerOctoEngine", "Mutation.importOctoEngine"] as const;
+const SUPPLIER_CALL_WEIGHT = OPERATION_LIMITS.maxCost / 2 + 1;
+
 /** A page-size argument on a field missing from PAGE_SIZE_MAXIMA counts at face value up to this. */
 const MAX_UNLISTED_PAGE = 1_000_000;
 
@@ -190,6 +198,7 @@ const listAwareEstimator: ComplexityEstimator = ({ type, field, args, childCompl
   const recordWeight = RECORD_WEIGHTS[`${type.name}.${field.name}`];
   // A list of records (one per item of the page the parent was multiplied by) counts each one.
   if (recordWeight !== undefined) return recordWeight;
+  if ((SUPPLIER_CALLING_MUTATIONS as readonly string[]).includes(`${type.name}.${field.name}`)) return SUPPLIER_CALL_WEIGHT + childComplexity;
   const nullable = getNullableType(field.type);
   const returnsList = isListType(nullable) && isCompositeType(getNamedType(field.type));
   return 1 + listSize(type.name, field.name, returnsList, args) * childComplexity;

@@ -120,6 +120,20 @@ describe("operation limits", () => {
       expect(refused.statements).toBe(0);
     });
 
+    it("lets one operation make one round of calls to supplier systems, however it is aliased", async () => {
+      const platform = await stack.tokenFor("PLATFORM_CATALOG_MANAGEMENT");
+      const engine = (name: string) => `{ name: "${name}", baseUrl: "http://127.0.0.1:9", apiKey: "k", country: "FR" }`;
+      const twice = await run(platform, `mutation { a: registerOctoEngine(engine: ${engine("ALIAS_A")}) { id } b: registerOctoEngine(engine: ${engine("ALIAS_B")}) { id } }`);
+      expect(twice.status).toBe(400);
+      expect(twice.body.errors?.[0].extensions).toMatchObject({ reason: "COST_LIMIT_EXCEEDED" });
+      expect(twice.statements).toBe(0);
+      const imports = await run(platform, `mutation { a: importOctoEngine(name: "X") { created } b: importOctoEngine(name: "X") { created } }`);
+      expect(imports.body.errors?.[0].extensions).toMatchObject({ reason: "COST_LIMIT_EXCEEDED" });
+      // One is an ordinary request: it runs (and is refused by the supplier check, not the limit).
+      const once = await run(platform, `mutation { registerOctoEngine(engine: ${engine("ALIAS_ONE")}) { id } }`);
+      expect(once.body.errors?.[0].extensions).toMatchObject({ reason: "ENGINE_VERIFICATION_FAILED" });
+    });
+
     it("counts a JSON record as the typed fields it stands for, so aliasing records buys no extra work", async () => {
       const aliased = (n: number) => Array.from({ length: n }, (_, i) => `r${i}: consumerRecord`).join(" ");
       const refused = await run(consumerToken, `{ searchProducts(search: "countryCode:CH", resultsPerPage: 1000) { items { ${aliased(25)} } } }`);
