@@ -108,6 +108,8 @@ describe("registering an OCTO engine", () => {
       { body: { baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, country: "XX" }, code: "VALIDATION_FAILED", field: "country" },
       { body: { baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, country: "FR" }, name: "lower_case", code: "VALIDATION_FAILED", field: "name" },
       { body: { baseUrl: supplierUrl, country: "FR" }, code: "VALIDATION_FAILED", field: "apiKey" },
+      { body: { baseUrl: supplierUrl, apiKey: "key\u0000with-nul", country: "FR" }, code: "VALIDATION_FAILED", field: "apiKey" },
+      { body: { baseUrl: supplierUrl, apiKey: "key with space", country: "FR" }, code: "VALIDATION_FAILED", field: "apiKey" },
     ];
     for (const { body, name = engineName(), code, field } of cases) {
       const refused = await put(name, body);

@@ -71,7 +71,8 @@ function validate(input: OctoEngineRegistration, environment: "sandbox" | "produ
     if (url.protocol !== "https:") problems.push(fieldProblem("baseUrl", "format", "must be an https URL in production: the API key travels with every call"));
     if (internalHost(url.hostname)) problems.push(fieldProblem("baseUrl", "address", "must not name a loopback, private or link-local address in production"));
   }
-  if (input.apiKey.trim() === "" || input.apiKey.length > 4096 || /[\r\n]/.test(input.apiKey)) problems.push(fieldProblem("apiKey", "format", "must be 1 to 4096 characters on one line"));
+  // It travels as a Bearer token: a NUL, a space or a control character could not be sent.
+  if (!/^[\x21-\x7e]{1,4096}$/.test(input.apiKey)) problems.push(fieldProblem("apiKey", "format", "must be 1 to 4096 visible ASCII characters (a bearer token)"));
   if (!isCountryCode(input.country)) problems.push(fieldProblem("country", "format", "must be an ISO 3166-1 alpha-2 code in upper case"));
   for (const [index, capability] of (input.capabilities ?? []).entries()) {
     if (!(USED_CAPABILITIES as readonly string[]).includes(capability)) {
