@@ -50,6 +50,7 @@ const environmentSchema = z.object({
     .refine((value) => secretKeyOf(value) !== undefined, "must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)")
     .optional(),
   WORKER_LOOPS: booleanFromEnv.default("true"),
+  OCTO_CALL_TIMEOUT_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(100).max(120_000).default(10_000),
   OCTO_IMPORT_INTERVAL_MINUTES: z.coerce.number({ invalid_type_error: "must be minutes" }).int().min(0).max(7 * 24 * 60).default(60),
   WORKER_JOB_CONCURRENCY: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(1).max(256).default(8),
   WORKER_POLL_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).int().min(1).max(3600).default(5),
@@ -107,6 +108,8 @@ export interface Config {
   workerLoops: boolean;
   /** How often the worker imports every OCTO engine's content, in ms; 0: only on demand. */
   octoImportIntervalMs: number;
+  /** How long one call to an OCTO supplier system may take before it counts as failed (or, for a change, unknown). */
+  octoCallTimeoutMs: number;
   /** Booking jobs (supplier calls) one worker process runs at once. */
   workerJobConcurrency: number;
   /**
@@ -200,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     engineSecretsKey: e.ENGINE_SECRETS_KEY === undefined ? undefined : secretKeyOf(e.ENGINE_SECRETS_KEY),
     workerLoops: e.WORKER_LOOPS,
     octoImportIntervalMs: e.OCTO_IMPORT_INTERVAL_MINUTES * 60_000,
+    octoCallTimeoutMs: e.OCTO_CALL_TIMEOUT_MS,
     workerJobConcurrency: e.WORKER_JOB_CONCURRENCY,
     workerPollMs: e.WORKER_POLL_SECONDS * 1000,
     role: e.ROLE,

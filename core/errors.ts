@@ -4,7 +4,7 @@ import { GraphQLError } from "graphql";
  * GraphQL error codes the service produces (extensions.code). The REST layer maps them to HTTP
  * statuses in one table (rest-compat/errors.ts).
  */
-export type ErrorCode = "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "BAD_USER_INPUT" | "CONFLICT" | "GONE" | "NO_LONGER_AVAILABLE" | "INTERNAL_SERVER_ERROR";
+export type ErrorCode = "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "BAD_USER_INPUT" | "CONFLICT" | "GONE" | "NO_LONGER_AVAILABLE" | "SERVICE_UNAVAILABLE" | "INTERNAL_SERVER_ERROR";
 
 export interface FieldProblem {
   field: string;
@@ -21,6 +21,8 @@ const httpStatus: Record<ErrorCode, number> = {
   GONE: 410,
   /** The contract answers "no longer available" (9563) with a 500. */
   NO_LONGER_AVAILABLE: 500,
+  /** A supplier system did not answer: nothing changed, and the same request may be sent again. */
+  SERVICE_UNAVAILABLE: 503,
   INTERNAL_SERVER_ERROR: 500,
 };
 

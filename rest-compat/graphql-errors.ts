@@ -12,6 +12,7 @@ const statusOfCode: Record<string, number> = {
   NO_LONGER_AVAILABLE: 500,
   TOO_MANY_REQUESTS: 429,
   OPERATION_TIMEOUT: 503,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 /**

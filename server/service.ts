@@ -187,6 +187,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       octoImportIntervalMs: config.octoImportIntervalMs,
       signIn: config.signIn,
       graphs,
+      octo,
       metrics,
     });
   }

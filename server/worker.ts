@@ -1,3 +1,4 @@
+import type { OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
 import type { ServiceMetrics } from "../core/metrics.js";
 import { AsyncResource } from "node:async_hooks";
 import { lt } from "drizzle-orm";
@@ -66,6 +67,8 @@ export interface WorkerOptions {
   signIn: SignInThrottleSettings;
   /** Supplier confirmations read the catalogue's facts of a product through the graph. */
   graphs: ServiceGraphs;
+  /** Confirmations of OCTO engines' bookings go to the supplier's system through these connections. */
+  octo?: OctoEngines;
   /** How often every OCTO engine's content is imported; 0: never on a schedule. */
   octoImportIntervalMs?: number;
   /** The job queue's depth and age are read from the database when scraped. */
@@ -83,7 +86,7 @@ export const DEFAULT_JOB_CONCURRENCY = 8;
 export function startWorker(options: WorkerOptions): Worker {
   const logger = options.logger.child({ role: "worker" });
   const stopping = new AbortController();
-  const deps = { database: options.database, logger, now: () => options.clock.now(), stopping: stopping.signal, graphs: options.graphs };
+  const deps = { database: options.database, logger, now: () => options.clock.now(), stopping: stopping.signal, graphs: options.graphs, octo: options.octo };
   const loopsOn = options.loops !== false;
   const pollMs = options.pollIntervalMs ?? DEFAULT_WORKER_POLL_MS;
 

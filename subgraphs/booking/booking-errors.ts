@@ -1,4 +1,5 @@
 import type { GraphQLError } from "graphql";
+import { EngineRefusal, TransientEngineError } from "./engines/booking-engine.js";
 import { serviceError, type ErrorCode, type FieldProblem } from "../../core/errors.js";
 
 /**
@@ -37,6 +38,7 @@ const refusals = {
   SETUP_NOT_FOR_ENGINE: { code: "BAD_USER_INPUT" },
   VOUCHER_LINK_EXPIRED: { code: "GONE" },
   VOUCHER_LINK_INVALID: { code: "FORBIDDEN" },
+  ENGINE_UNAVAILABLE: { code: "SERVICE_UNAVAILABLE" },
 } as const satisfies Record<string, { errorCode?: number; code: ErrorCode }>;
 
 export type BookingRefusal = keyof typeof refusals;
@@ -48,4 +50,20 @@ export function bookingRefusal(reason: BookingRefusal, message: string, problems
     ...(refusal.errorCode !== undefined ? { errorCode: refusal.errorCode } : {}),
     ...(problems.length ? { problems } : {}),
   });
+}
+
+/** A booking engine's failure as the flow's refusal: the engine's own, or ENGINE_UNAVAILABLE (503) for one that may pass; anything else as it is. */
+export function asRefusal(error: unknown): unknown {
+  if (error instanceof EngineRefusal) return bookingRefusal(error.reason, error.message, error.problems);
+  if (error instanceof TransientEngineError) return bookingRefusal("ENGINE_UNAVAILABLE", `${error.message}. Nothing was changed: try again shortly`);
+  return error;
+}
+
+/** Runs a call to a booking engine, answering its failures as refusals. */
+export async function viaEngine<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw asRefusal(error);
+  }
 }

@@ -1,4 +1,5 @@
 import DataLoader from "dataloader";
+import type { OctoEngines } from "../common/octo/octo-engines.js";
 import type { Database } from "../../drizzle/database.js";
 import type { Caller } from "../../core/caller.js";
 import type { LoaderDeps, SubgraphContext } from "../common/context.js";
@@ -13,6 +14,8 @@ export interface BookingLoaders {
   /** Tells the catalogue, after commit, the booking flow changes this request made. */
   announceBookingFlows: (productIds: number[]) => Promise<void>;
   booking: DataLoader<string, BookingRow | undefined>;
+  /** The service's OCTO connections: products of OCTO engines are booked in the supplier's system. */
+  octo: OctoEngines;
 }
 
 export type BookingContext = SubgraphContext<BookingLoaders>;
@@ -27,5 +30,6 @@ export function bookingLoaders(database: Database, _caller: Caller, deps: Loader
       );
     },
     booking: new DataLoader(async (ids) => byKey(ids, await bookingRepository.byIds(database.db, ids), (row) => row.id)),
+    octo: deps.octo,
   };
 }

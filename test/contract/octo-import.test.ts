@@ -155,7 +155,7 @@ describe("importing an OCTO engine's content", () => {
     expect((await slow).status).toBe(200);
   });
 
-  it("never sells an OCTO product through the built-in inventory: no booking setup, not online bookable", async () => {
+  it("sells an OCTO product through the supplier's system only: no inventory setup, online bookable, dates from the supplier", async () => {
     const { body } = await runImport();
     const louvre = (await productsOf(body.supplierId)).find((product) => product.externalId === "louvre-highlights")!;
     const setup = await fetch(`${ctx.stack.url}/api/supplier/${body.supplierId}/product/${louvre.id}/booking-setup`, {
@@ -165,11 +165,12 @@ describe("importing an OCTO engine's content", () => {
     });
     expect(setup.status).toBe(400);
     expect(((await setup.json()) as { code: string }).code).toBe("SETUP_NOT_FOR_ENGINE");
-    expect(Object.values(louvre.onlineBookable as Record<string, boolean>).every((bookable) => bookable === false)).toBe(true);
+    // Every unit has a retail price in a currency we convert: the flow sells it, so the catalogue says so.
+    expect(Object.values(louvre.onlineBookable as Record<string, boolean>).every((bookable) => bookable === true)).toBe(true);
     const consumer = await ctx.stack.tokenFor("CONSUMER");
-    const dates = await getJson(`${ctx.stack.url}/booking-flow/v1/products/${louvre.id}/availabilities?dateFrom=2030-01-01&dateTo=2030-01-31`, consumer);
-    expect(dates.status).toBe(400);
-    expect(dates.body.code).toBe("PRODUCT_NOT_BOOKABLE");
+    const date = new Date(Date.now() + 20 * 86400_000).toISOString().slice(0, 10);
+    const dates = await getJson(`${ctx.stack.url}/booking-flow/v1/products/${louvre.id}/availabilities?startDate=${date}&endDate=${date}`, consumer);
+    expect(dates.body).toEqual({ availabilityDates: [date] });
   });
 
   it("runs on the worker's schedule for every OCTO engine, in the worker's own name", async () => {

@@ -25,12 +25,12 @@ export const createBookingRoute: RestRoute<{ createBooking: BookingData }> = {
     description:
       "Books an availability: 201 with status ON_HOLD and paymentStatus ON_HOLD; the places are held for an hour (holdExpiresAt). The same resellerRef and availability return the same booking. " +
       "resellerRef may come in the body or as a query parameter (both: they must agree). Errors (errorCode): 400 9510 invalid, expired, incomplete or already used availability; 400 9520 another language (Accept-Language) than the flow's; " +
-      "400 9531 already confirmed; 400 9548 another currency (currencyCode) than the flow's; 400 9573 prices changed (GET prices shows the new ones; submit again to accept); 400 6606 already cancelled or expired; 403 6501 forbidden; 500 9563 no longer available.",
+      "400 9531 already confirmed; 400 9548 another currency (currencyCode) than the flow's; 400 9573 prices changed (GET prices shows the new ones; submit again to accept); 400 6606 already cancelled or expired; 403 6501 forbidden; 500 9563 no longer available (for an OCTO engine's product: the supplier refused the hold). For an OCTO engine's product the places are held in the supplier's system under the booking's id; 503 ENGINE_UNAVAILABLE when it cannot be reached: nothing was booked, send the request again.",
     tags: ["Booking flow"],
     headers: externalClientIdHeader,
     querystring: obj({ resellerRef: str("Alphanumeric, at most 255"), currencyCode: str("Optional check: the flow's currency") }),
     body: obj({ availabilityId: str("Availability id"), resellerRef: str("Alphanumeric, at most 255") }, { required: ["availabilityId"] }),
-    response: { 201: bookingSchema, 500: errorResponse("9563: no longer available (or an internal error)") },
+    response: { 201: bookingSchema, 500: errorResponse("9563: no longer available (or an internal error)"), 503: errorResponse("ENGINE_UNAVAILABLE: the supplier system did not answer; nothing was booked") },
   },
   operation: /* GraphQL */ `
     mutation RestCreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { ...RestBooking } }
@@ -113,7 +113,7 @@ export const confirmBookingRoute: RestRoute<{ confirmBooking: BookingData }> = {
     summary: "Confirm a booking (after payment)",
     description:
       "Only once options, quantities and every question are complete: status PENDING_CONFIRM, paymentStatus PAID; the supplier's answer follows within seconds (GET booking, or the bookingStatusChanged subscription). Confirming again returns the booking unchanged. " +
-      "400 QUESTIONS_INCOMPLETE (also when answers were erased for privacy), 400 BOOKING_EXPIRED / BOOKING_ALREADY_CANCELLED (6606), 400 BOOKING_REJECTED.",
+      "400 QUESTIONS_INCOMPLETE (also when answers were erased for privacy), 400 BOOKING_EXPIRED / BOOKING_ALREADY_CANCELLED (6606, also when an OCTO supplier no longer holds the places), 400 BOOKING_REJECTED. An OCTO supplier that refuses the confirmation (its hold lapsed) makes the booking REJECTED with paymentStatus REFUND; one that does not answer is asked again, and the booking is refunded only once the supplier certainly did not confirm.",
     tags: ["Booking flow"],
     params: bookingIdParams,
     headers: externalClientIdHeader,
@@ -155,11 +155,11 @@ export const cancelBookingRoute: RestRoute<{ cancelBooking: { cancellationInform
     summary: "Cancel a booking",
     description:
       "Allowed while isCancellable: an ON_HOLD booking at any time, a CONFIRMED one before its start while a cancellation tier applies (the most generous applicable tier sets refundPercentage). Status becomes CANCELLED; the places return. " +
-      "An optional cancellationReason query parameter is recorded. 400 BOOKING_NOT_CANCELLABLE, 400 BOOKING_ALREADY_CANCELLED (6606).",
+      "An optional cancellationReason query parameter is recorded. 400 BOOKING_NOT_CANCELLABLE (also when an OCTO supplier refuses), 400 BOOKING_ALREADY_CANCELLED (6606). A confirmed OCTO booking is cancelled in the supplier's system first; 503 ENGINE_UNAVAILABLE when it cannot be reached: nothing changed, send the request again.",
     tags: ["Booking flow"],
     params: bookingIdParams,
     querystring: obj({ cancellationReason: str("Recorded with the cancellation (1 to 500 characters)") }),
-    response: { 200: cancellationInformationSchema, 404: errorResponse("Unknown booking") },
+    response: { 200: cancellationInformationSchema, 404: errorResponse("Unknown booking"), 503: errorResponse("ENGINE_UNAVAILABLE: the supplier system did not answer; nothing changed") },
   },
   operation: /* GraphQL */ `
     mutation RestCancelBooking($bookingId: String!, $reason: String) {

@@ -4,8 +4,12 @@ import { derivedUuid } from "../derived-id.js";
 import { localized, type BookingSetup, type OptionSetup } from "../engines/inventory/booking-setup.js";
 import { priceUnits, type PricedAvailability } from "../pricing/price-rules.js";
 
-/** The setup an availability was made with, plus the start times its date offered. */
-export type AvailabilitySetup = BookingSetup & { offeredStartTimes: string[] };
+/**
+ * The setup an availability was made with, plus the start times its date offered: one list, or,
+ * for a supplier's product whose options run at different times, a list per choice of the
+ * option that picks them (`remote.optionKey`), offered once that option is set.
+ */
+export type AvailabilitySetup = BookingSetup & { offeredStartTimes: string[]; startTimesByChoice?: Record<string, string[]> };
 
 /** The key of the option a date with several start times offers first. */
 export const START_TIME_OPTION = "__startTime";
@@ -48,18 +52,30 @@ export interface AvailabilityView {
   expiresAt: Date;
 }
 
-/** Every option of the setup, the start time first when the date has several. */
-function allOptions(setup: AvailabilitySetup): OptionSetup[] {
-  const startTime: OptionSetup[] =
-    setup.offeredStartTimes.length > 1
-      ? [{ key: START_TIME_OPTION, label: startTimeLabel, dataType: "OPTIONS", choices: setup.offeredStartTimes.map((time) => ({ key: time, label: time })) }]
-      : [];
-  return [...startTime, ...setup.options];
+/** The start times offered given the choices so far (none yet when they depend on an option not set). */
+function offeredTimes(setup: AvailabilitySetup, selections: Record<string, string>): string[] {
+  const picker = setup.startTimesByChoice && setup.remote?.optionKey;
+  if (!picker) return setup.offeredStartTimes;
+  const choice = selections[picker];
+  return choice === undefined ? [] : (setup.startTimesByChoice![choice] ?? []);
 }
 
-/** Options shown given the choices so far: one whose `shownWhen` does not hold stays hidden. */
+/**
+ * Every option shown given the choices so far: the start time first when the date has several,
+ * or right after the option that picks the start times; one whose `shownWhen` does not hold stays hidden.
+ */
 export function visibleOptions(setup: AvailabilitySetup, selections: Record<string, string>): OptionSetup[] {
-  return allOptions(setup).filter((option) => !option.shownWhen || selections[option.shownWhen.option] === option.shownWhen.equals);
+  const times = offeredTimes(setup, selections);
+  const startTime: OptionSetup[] =
+    times.length > 1 ? [{ key: START_TIME_OPTION, label: startTimeLabel, dataType: "OPTIONS", choices: times.map((time) => ({ key: time, label: time })) }] : [];
+  const all = setup.startTimesByChoice ? [...setup.options, ...startTime] : [...startTime, ...setup.options];
+  return all.filter((option) => !option.shownWhen || selections[option.shownWhen.option] === option.shownWhen.equals);
+}
+
+/** The setup the tickets are priced with: units shown only for another option's choice are left out. */
+export function unitsShown(setup: AvailabilitySetup, selections: Record<string, string>): AvailabilitySetup {
+  if (!setup.units.some((unit) => unit.shownWhen)) return setup;
+  return { ...setup, units: setup.units.filter((unit) => !unit.shownWhen || selections[unit.shownWhen.option] === unit.shownWhen.equals) };
 }
 
 export const optionId = (availabilityId: string, key: string) => derivedUuid("option", availabilityId, key);
@@ -70,7 +86,8 @@ export function isOptionStepCompleted(setup: AvailabilitySetup, selections: Reco
 
 /** The local start time chosen (or the only one offered). */
 export function chosenStartTime(setup: AvailabilitySetup, selections: Record<string, string>): string | undefined {
-  return setup.offeredStartTimes.length === 1 ? setup.offeredStartTimes[0] : selections[START_TIME_OPTION];
+  const times = offeredTimes(setup, selections);
+  return times.length === 1 ? times[0] : selections[START_TIME_OPTION];
 }
 
 /**
@@ -97,7 +114,7 @@ export function availabilityView(state: AvailabilityState): AvailabilityView {
     };
   });
   const optionsDone = next === undefined;
-  const priced = state.currency ? priceUnits(state.setup, state.quantities, state.currency, state.language, state.rates ?? undefined) : undefined;
+  const priced = state.currency ? priceUnits(unitsShown(state.setup, state.selections), state.quantities, state.currency, state.language, state.rates ?? undefined) : undefined;
   return {
     id: state.id,
     availabilityDate: state.availabilityDate,
@@ -140,10 +157,15 @@ export function applyOption(
     if (normalized.length < 1 || normalized.length > 255) return { problem: { field: "value", rule: "length", message: "value must be 1 to 255 characters" } };
   }
   let selections = { ...state.selections, [option.key]: normalized };
-  // A changed choice can hide options further down; their old answers no longer apply.
+  // A changed choice can hide options further down, or change their choices (start times per
+  // supplier option); their old answers no longer apply.
   for (;;) {
-    const shown = new Set(visibleOptions(state.setup, selections).map((o) => o.key));
-    const kept = Object.fromEntries(Object.entries(selections).filter(([key]) => shown.has(key)));
+    const shown = new Map(visibleOptions(state.setup, selections).map((o) => [o.key, o]));
+    const stillValid = ([key, value]: [string, string]) => {
+      const visible = shown.get(key);
+      return visible !== undefined && (visible.dataType !== "OPTIONS" || visible.choices!.some((c) => c.key === value));
+    };
+    const kept = Object.fromEntries(Object.entries(selections).filter(stillValid));
     if (Object.keys(kept).length === Object.keys(selections).length) break;
     selections = kept;
   }

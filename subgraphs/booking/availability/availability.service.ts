@@ -5,9 +5,9 @@ import { badInput, notFound } from "../../../core/errors.js";
 import type { Executor } from "../../../drizzle/database.js";
 import type { FieldProblem } from "../../../core/errors.js";
 import { bookingAccess, owns } from "../booking-access.js";
-import { bookingRefusal } from "../booking-errors.js";
+import { bookingRefusal, viaEngine } from "../booking-errors.js";
 import { engineRegistry } from "../engines/engine-registry.js";
-import type { BookingEngineAdapter } from "../engines/booking-engine.js";
+import type { BookingEngineAdapter, Slot } from "../engines/booking-engine.js";
 import type { BookingSetup } from "../engines/inventory/booking-setup.js";
 import { addDays, endOfMonth, instantOf, localDate } from "../engines/inventory/local-time.js";
 import type { BookingContext } from "../loaders.js";
@@ -20,6 +20,7 @@ import {
   availabilityView,
   chosenStartTime,
   isOptionStepCompleted,
+  unitsShown,
   type AvailabilitySetup,
   type AvailabilityState,
   type AvailabilityView,
@@ -41,10 +42,45 @@ export interface Sellable {
 export async function sellable(ctx: BookingContext, productId: number, db: Executor = ctx.database.db): Promise<Sellable> {
   const product = await ctx.loaders.catalogue.product.load(productId);
   if (!product) throw notFound(`Product ${productId} not found`);
-  const engine = engineRegistry.for(product.bookingEngineName);
-  const setup = await engine.setupOf(db, product);
+  const engine = engineRegistry.for(product.bookingEngineName, product.bookingEngineKind, ctx.loaders.octo);
+  const setup = await viaEngine(engine.setupOf(db, product));
   if (!setup || product.deprecated) throw bookingRefusal("PRODUCT_NOT_BOOKABLE", `Product ${productId} cannot be booked through the booking flow`);
   return { product, engine, setup };
+}
+
+/**
+ * The setup an availability of a date offers: its start times, and, for a supplier's product whose
+ * options run at different times, the options with a slot that date and the times of each.
+ */
+export function offerOf(setup: BookingSetup, slots: Slot[]): AvailabilitySetup {
+  const offeredStartTimes = [...new Set(slots.map((slot) => slot.time))].sort();
+  const optionKey = setup.remote?.optionKey;
+  if (!optionKey) return { ...setup, offeredStartTimes };
+  const startTimesByChoice: Record<string, string[]> = {};
+  for (const slot of slots) {
+    const times = (startTimesByChoice[slot.choice!] ??= []);
+    if (!times.includes(slot.time)) times.push(slot.time);
+  }
+  for (const times of Object.values(startTimesByChoice)) times.sort();
+  const options = setup.options.map((option) =>
+    option.key === optionKey ? { ...option, choices: option.choices!.filter((choice) => Object.hasOwn(startTimesByChoice, choice.key)) } : option,
+  );
+  return { ...setup, options, offeredStartTimes, startTimesByChoice };
+}
+
+/** The current setup with what the availability's date offered (a new setup keeps the date's offer). */
+export function withOffer(current: BookingSetup, offered: AvailabilitySetup): AvailabilitySetup {
+  if (!offered.startTimesByChoice) return { ...current, offeredStartTimes: offered.offeredStartTimes };
+  return { ...current, options: offered.options, offeredStartTimes: offered.offeredStartTimes, startTimesByChoice: offered.startTimesByChoice };
+}
+
+/** The slot the selections chose, among a date's slots. */
+export function chosenSlot(setup: AvailabilitySetup, selections: Record<string, string>, date: string, slots: Slot[]): Slot | undefined {
+  const time = chosenStartTime(setup, selections);
+  if (time === undefined) return undefined;
+  const startsAt = instantOf(date, time, setup.timeZone).getTime();
+  const choice = setup.remote?.optionKey ? selections[setup.remote.optionKey] : undefined;
+  return slots.find((slot) => slot.startsAt.getTime() === startsAt && (choice === undefined || slot.choice === choice));
 }
 
 /** The language the flow runs in: the caller's first choice (questions come in it to the end). */
@@ -121,7 +157,7 @@ export const availabilityService = {
     if (to > addDays(from, MAX_RANGE_DAYS)) {
       throw bookingRefusal("INVALID_DATE_RANGE", `A range covers at most ${MAX_RANGE_DAYS} days`, [{ field: "endDate", rule: "maxRange", message: `at most ${MAX_RANGE_DAYS} days after startDate` }]);
     }
-    return engine.availableDates(ctx.database.db, product, setup, from, to, ctx.clock.now());
+    return viaEngine(engine.availableDates(ctx.database.db, product, setup, from, to, ctx.clock.now()));
   },
 
   /** Step 1 alternative: the first month with dates within a year, from its first date to its end. */
@@ -134,7 +170,7 @@ export const availabilityService = {
     // first date must fall within the year; its month is then listed to its last day (spec 2,
     // Limits: "1 year, to the end of the first month with dates").
     for (let from = today; from <= lastDay; from = addDays(endOfMonth(from), 1)) {
-      const dates = await engine.availableDates(ctx.database.db, product, setup, from, endOfMonth(from), ctx.clock.now());
+      const dates = await viaEngine(engine.availableDates(ctx.database.db, product, setup, from, endOfMonth(from), ctx.clock.now()));
       if (dates.length && dates[0] <= lastDay) return dates;
     }
     return [];
@@ -146,7 +182,7 @@ export const availabilityService = {
     if (!isCalendarDate(date)) throw badInput("date must be a date YYYY-MM-DD", [{ field: "date", rule: "isoDate", message: "a date YYYY-MM-DD" }]);
     const { product, engine, setup } = await sellable(ctx, productId);
     const now = ctx.clock.now();
-    const slots = (await engine.slots(ctx.database.db, product, setup, date, now)).filter((slot) => slot.remaining >= setup.minParticipants);
+    const slots = (await viaEngine(engine.slots(ctx.database.db, product, setup, date, now))).filter((slot) => slot.remaining >= setup.minParticipants);
     if (!slots.length) throw bookingRefusal("DATE_NOT_AVAILABLE", `Product ${productId} has no places on ${date}`);
     const row = await availabilityRepository.insert(ctx.database.db, {
       id: randomUUID(),
@@ -156,7 +192,7 @@ export const availabilityService = {
       engineName: product.bookingEngineName,
       availabilityDate: date,
       language: flowLanguage(ctx),
-      setup: { ...setup, offeredStartTimes: slots.map((s) => s.time) },
+      setup: offerOf(setup, slots),
       createdAt: now,
       expiresAt: new Date(now.getTime() + AVAILABILITY_LIFETIME_MS),
     });
@@ -207,16 +243,19 @@ export const availabilityService = {
     checkUuid(availabilityId, "availabilityId");
     const currency = checkCurrency(currencyCode);
     const { product, engine, setup: currentSetup } = await sellable(ctx, productId);
+    // A supplier's system is asked before the transaction (a network call must not hold one); a
+    // date's slots cover whatever start time the selections hold by then.
+    const unlocked = engine.upstream ? await availabilityRepository.byId(ctx.database.db, availabilityId) : undefined;
+    const upstreamSlots = unlocked ? await viaEngine(engine.slots(ctx.database.db, product, currentSetup, unlocked.availabilityDate, ctx.clock.now())) : undefined;
     return ctx.database.db.transaction(async (tx) => {
       const row = await workOn(ctx, tx, productId, availabilityId);
       const state = stateOf(row);
       if (!isOptionStepCompleted(state.setup, state.selections)) throw bookingRefusal("OPTIONS_INCOMPLETE", "Set every option before choosing quantities");
       if (!row.currency) throw bookingRefusal("PRICING_INCOMPLETE", "GET prices first: it fixes the currency of the flow");
       if (row.currency !== currency) throw bookingRefusal("CURRENCY_CHANGE", `This flow runs in ${row.currency}; start a new availability for another currency`);
-      const time = chosenStartTime(state.setup, state.selections)!;
-      const startsAt = instantOf(row.availabilityDate, time, currentSetup.timeZone);
-      const slot = (await engine.slots(tx, product, currentSetup, row.availabilityDate, ctx.clock.now())).find((s) => s.startsAt.getTime() === startsAt.getTime());
-      const { quantities, problems } = applyQuantities(state.setup, state.quantities, changes, slot?.remaining ?? 0);
+      const slots = upstreamSlots ?? (await engine.slots(tx, product, currentSetup, row.availabilityDate, ctx.clock.now()));
+      const slot = chosenSlot({ ...state.setup, timeZone: currentSetup.timeZone }, state.selections, row.availabilityDate, slots);
+      const { quantities, problems } = applyQuantities(unitsShown(state.setup, state.selections), state.quantities, changes, slot?.remaining ?? 0);
       if (problems.length) throw bookingRefusal("INVALID_QUANTITIES", problems.map((p) => p.message).join("; "), problems);
       const view = availabilityView({ ...state, quantities });
       await availabilityRepository.update(tx, row.id, { quantities, quotedTotal: view.priced?.total.retail ?? null });

@@ -6,17 +6,20 @@ import { isoDurationMs } from "../../../core/iso-duration.js";
 import { checkUuid, isUuid } from "../../../core/uuid.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { serviceSecret } from "../../../drizzle/service-secret.js";
-import { AVAILABILITY_LIFETIME_MS, flowLanguage, sellable, stateOf } from "../availability/availability.service.js";
-import { availabilityRepository } from "../availability/availability.repository.js";
-import { availabilityView, chosenStartTime, type AvailabilitySetup } from "../availability/availability-view.js";
-import { bookingAccess, owns } from "../booking-access.js";
-import { bookingRefusal } from "../booking-errors.js";
+import type { OctoEngines } from "../../common/octo/octo-engines.js";
+import { AVAILABILITY_LIFETIME_MS, chosenSlot, flowLanguage, sellable, stateOf, withOffer, type Sellable } from "../availability/availability.service.js";
+import { availabilityRepository, type AvailabilityRow } from "../availability/availability.repository.js";
+import { availabilityView, unitsShown, type AvailabilitySetup } from "../availability/availability-view.js";
+import { bookingAccess, owns, type Owner } from "../booking-access.js";
+import { bookingRefusal, viaEngine } from "../booking-errors.js";
+import type { ProductFacts } from "../catalogue-facts.js";
+import { EngineRefusal, TransientEngineError, type BookingEngineAdapter, type EngineBooking, type Slot } from "../engines/booking-engine.js";
 import { engineRegistry } from "../engines/engine-registry.js";
 import { announceBookingJob } from "../jobs/booking-job-notice.js";
-import { localized } from "../engines/inventory/booking-setup.js";
-import { instantOf, zonedText } from "../engines/inventory/local-time.js";
+import { localized, type BookingSetup } from "../engines/inventory/booking-setup.js";
+import { zonedText } from "../engines/inventory/local-time.js";
 import type { BookingContext } from "../loaders.js";
-import { priceUnits } from "../pricing/price-rules.js";
+import { priceUnits, type PricedAvailability } from "../pricing/price-rules.js";
 import { customerAnswer, isQuestionStepComplete, validateAnswers } from "../questions/question-rules.js";
 import { renderVoucherPdf } from "../voucher/voucher-pdf.js";
 import { verifyVoucherLink } from "../voucher/voucher-link.js";
@@ -47,21 +50,189 @@ async function lockOwned(ctx: BookingContext, tx: Executor, bookingId: string): 
   return row;
 }
 
-/** Gives a booking's places back to its slot (cancellation, expiry, refusal). */
-async function releasePlaces(tx: Executor, row: BookingRow): Promise<void> {
-  await engineRegistry.for(row.engineName).release(tx, row.productId, row.startsAt, row.participants);
+/** Gives a booking's places back to its slot (cancellation, expiry, refusal); a supplier's hold is let go separately. */
+async function releasePlaces(tx: Executor, row: BookingRow, octo: OctoEngines | undefined): Promise<void> {
+  await engineOfBooking(row, octo).release(tx, row.productId, row.startsAt, row.participants);
 }
 
-/** Moves an ON_HOLD booking whose hold has lapsed to EXPIRED, in the caller's transaction. */
-export async function expireHold(ctx: Pick<BookingContext, "database">, tx: Executor, row: BookingRow, now: Date): Promise<BookingRow | undefined> {
+/** Moves an ON_HOLD booking whose hold has lapsed to EXPIRED, in the caller's transaction (a supplier's hold lapses with it). */
+export async function expireHold(ctx: { database: BookingContext["database"]; octo?: OctoEngines }, tx: Executor, row: BookingRow, now: Date): Promise<BookingRow | undefined> {
   const expired = await bookingRepository.transition(tx, row.id, "ON_HOLD", { status: "EXPIRED", expiredAt: now, updateDate: now });
   if (!expired) return undefined;
-  await releasePlaces(tx, row);
+  await releasePlaces(tx, row, ctx.octo);
   await announceStatus(ctx.database, tx, expired);
   return expired;
 }
 
 type Outcome = { booking: BookingRow } | { refusal: GraphQLError };
+
+const flowDeps = (ctx: BookingContext) => ({ database: ctx.database, octo: ctx.loaders.octo });
+
+type Ready = {
+  availability: AvailabilityRow;
+  offered: AvailabilitySetup;
+  product: ProductFacts;
+  engine: BookingEngineAdapter;
+  setup: BookingSetup;
+  repriced: PricedAvailability;
+  slot: Slot;
+};
+
+/** What POST bookings asks a supplier's system before its transaction; undefined for engines that hold in ours. */
+type UpstreamFacts = { current: Sellable | undefined; slots: Slot[] };
+
+async function upstreamFacts(ctx: BookingContext, product: ProductFacts, date: string, now: Date): Promise<UpstreamFacts | undefined> {
+  if (!engineRegistry.for(product.bookingEngineName, product.bookingEngineKind, ctx.loaders.octo).upstream) return undefined;
+  let current: Sellable;
+  try {
+    current = await sellable(ctx, product.id);
+  } catch (error) {
+    if ((error as GraphQLError).extensions?.reason === "ENGINE_UNAVAILABLE") throw error;
+    return { current: undefined, slots: [] };
+  }
+  return { current, slots: await viaEngine(current.engine.slots(ctx.database.db, product, current.setup, date, now)) };
+}
+
+/**
+ * Every check of POST bookings, under the availability's lock: the booking the request already
+ * made, the refusals of a used, expired or incomplete availability, prices (9573) and places.
+ */
+async function checkBookable(ctx: BookingContext, tx: Executor, input: CreateBookingInput, now: Date, upstream: UpstreamFacts | undefined): Promise<Outcome | { ready: Ready }> {
+  const availability = await availabilityRepository.forUpdate(tx, input.availabilityId);
+  if (!availability) return { refusal: bookingRefusal("INVALID_AVAILABILITY", `Availability ${input.availabilityId} does not exist`) };
+  if (!owns(ctx.caller, availability)) return { refusal: bookingRefusal("FORBIDDEN", "This availability belongs to another organisation") };
+  const earlier = await earlierBooking(ctx, tx, availability, input, now);
+  if (earlier) return earlier;
+  if (now >= availability.expiresAt) {
+    return { refusal: bookingRefusal("AVAILABILITY_EXPIRED", "This availability is more than an hour old: start again with GET options") };
+  }
+  const state = stateOf(availability);
+  const seen = availabilityView(state);
+  if (!seen.isOptionStepCompleted || !seen.isPricingStepCompleted || !availability.currency) {
+    return { refusal: bookingRefusal("AVAILABILITY_INCOMPLETE", "Set every option and bookable quantities before booking") };
+  }
+  if (input.currencyCode && input.currencyCode !== availability.currency) {
+    return { refusal: bookingRefusal("CURRENCY_CHANGE", `This flow runs in ${availability.currency}, not ${input.currencyCode}`) };
+  }
+  if (ctx.languages.length > 1 && flowLanguage(ctx) !== availability.language) {
+    return { refusal: bookingRefusal("LANGUAGE_CHANGE", `This flow runs in '${availability.language}'; the request asks for '${flowLanguage(ctx)}'`) };
+  }
+
+  let current;
+  try {
+    current = upstream ? upstream.current : await sellable(ctx, availability.productId, tx);
+  } catch {
+    current = undefined;
+  }
+  if (!current) return { refusal: bookingRefusal("NO_LONGER_AVAILABLE", "The product is no longer sold") };
+  const { product, engine, setup } = current;
+  // Prices are compared with the product's setup of now, not the one the availability began with.
+  const offered = withOffer(setup, state.setup);
+  const repriced = priceUnits(unitsShown(offered, availability.selections), availability.quantities, availability.currency, availability.language);
+  if (!repriced.isPricingStepCompleted) return { refusal: bookingRefusal("NO_LONGER_AVAILABLE", "The chosen tickets are no longer offered") };
+  if (repriced.total.retail !== availability.quotedTotal) {
+    await availabilityRepository.update(tx, availability.id, { setup: offered, quotedTotal: repriced.total.retail });
+    return {
+      refusal: bookingRefusal(
+        "PRICES_CHANGED",
+        `Prices changed since the selection: the total is now ${repriced.total.retail} ${repriced.total.currency} (was ${availability.quotedTotal}). GET prices shows them; submit again to accept`,
+      ),
+    };
+  }
+  const slots = upstream ? upstream.slots : await engine.slots(tx, product, setup, availability.availabilityDate, now);
+  const slot = chosenSlot(offered, availability.selections, availability.availabilityDate, slots);
+  if (!slot) return { refusal: bookingRefusal("NO_LONGER_AVAILABLE", "The product is no longer available at the selected date and time") };
+  return { ready: { availability, offered, product, engine, setup, repriced, slot } };
+}
+
+/**
+ * One availability, one booking: a repeated request (same resellerRef) gets the live hold back;
+ * once a booking went further, any request on the availability is told where it went.
+ */
+async function earlierBooking(ctx: BookingContext, tx: Executor, availability: AvailabilityRow, input: CreateBookingInput, now: Date): Promise<Outcome | undefined> {
+  const existing = await bookingRepository.onAvailability(tx, availability.id);
+  const live = existing.find((b) => b.status === "ON_HOLD" && now < b.holdExpiresAt);
+  if (live) {
+    if (live.resellerRef === input.resellerRef) return { booking: live };
+    return { refusal: bookingRefusal("AVAILABILITY_USED", `Availability ${availability.id} is held by booking ${live.id} under another resellerRef`) };
+  }
+  const went = (...statuses: BookingRow["status"][]) => existing.find((b) => statuses.includes(b.status));
+  const confirmed = went("PENDING_CONFIRM", "CONFIRMED", "REDEEMED");
+  if (confirmed) return { refusal: bookingRefusal("BOOKING_ALREADY_CONFIRMED", `Booking ${confirmed.id} on this availability is already confirmed`) };
+  const lapsed = went("ON_HOLD");
+  if (lapsed) await expireHold(flowDeps(ctx), tx, lapsed, now);
+  const ended = lapsed ?? went("CANCELLED", "EXPIRED");
+  if (ended) return { refusal: bookingRefusal("BOOKING_ALREADY_CANCELLED", `Booking ${ended.id} on this availability is cancelled or expired: start a new availability`) };
+  const rejected = went("REJECTED");
+  if (rejected) return { refusal: bookingRefusal("NO_LONGER_AVAILABLE", `Booking ${rejected.id} on this availability was refused by the supplier`) };
+  return undefined;
+}
+
+function newBooking(ctx: BookingContext, owner: Owner, input: CreateBookingInput, ready: Ready, id: string, holdExpiresAt: Date, now: Date) {
+  const { availability, offered, product, repriced, slot } = ready;
+  return {
+    id,
+    availabilityId: availability.id,
+    productId: product.id,
+    organisationId: owner.organisationId,
+    accountId: owner.accountId,
+    environment: ctx.caller.environment,
+    resellerRef: input.resellerRef,
+    externalClientId: input.externalClientId ?? null,
+    status: "ON_HOLD" as const,
+    paymentStatus: "ON_HOLD" as const,
+    language: availability.language,
+    currency: availability.currency!,
+    availabilityDate: availability.availabilityDate,
+    startsAt: slot.startsAt,
+    startsAtLocal: zonedText(slot.startsAt, offered.timeZone),
+    engineName: product.bookingEngineName,
+    setup: offered,
+    selections: availability.selections,
+    quantities: availability.quantities,
+    participants: repriced.participants,
+    totalRetail: repriced.total.retail,
+    exchangeRates: repriced.conversion,
+    commissionRate: commissionRate(product),
+    endsAt: endOf(slot.startsAt, product.duration),
+    holdExpiresAt,
+    productExternalId: product.externalId,
+    creationDate: now,
+    updateDate: now,
+  };
+}
+
+/**
+ * The places are held in the supplier's system under a new booking id (its uuid), then the booking
+ * is written. A request that lost a race to another booking of the availability lets its hold go;
+ * a crash in between leaves only a supplier hold that lapses on its own.
+ */
+async function holdUpstream(ctx: BookingContext, owner: Owner, input: CreateBookingInput, ready: Ready, now: Date): Promise<BookingRow> {
+  const upstream = ready.engine.upstream!;
+  const id = randomUUID();
+  const until = new Date(now.getTime() + BOOKING_HOLD_MS);
+  const held = await viaEngine(
+    upstream.hold({ bookingId: id, product: ready.product, setup: ready.setup, slot: ready.slot, selections: ready.availability.selections, quantities: ready.availability.quantities, resellerRef: input.resellerRef, until, now }),
+  );
+  const holdExpiresAt = held.expiresAt < until ? held.expiresAt : until;
+  const outcome = await ctx.database.db.transaction(async (tx): Promise<Outcome> => {
+    const availability = await availabilityRepository.forUpdate(tx, input.availabilityId);
+    const earlier = availability && (await earlierBooking(ctx, tx, availability, input, now));
+    if (earlier) return earlier;
+    const booking = await bookingRepository.insert(tx, newBooking(ctx, owner, input, ready, id, holdExpiresAt, now));
+    await announceStatus(ctx.database, tx, booking);
+    return { booking };
+  });
+  if ("booking" in outcome && outcome.booking.id === id) return outcome.booking;
+  await upstream.release({ id, engineName: ready.product.bookingEngineName }, "Another booking of the availability was made first");
+  if ("refusal" in outcome) throw outcome.refusal;
+  return outcome.booking;
+}
+
+/** The adapter of a booking's engine: one built from a supplier's product is that supplier's. */
+export function engineOfBooking(row: Pick<BookingRow, "engineName" | "setup">, octo: OctoEngines | undefined): BookingEngineAdapter {
+  return engineRegistry.for(row.engineName, (row.setup as AvailabilitySetup).remote ? "OCTO" : "INVENTORY", octo);
+}
 
 export const bookingService = {
   async byId(ctx: BookingContext, bookingId: string): Promise<Booking> {
@@ -76,7 +247,8 @@ export const bookingService = {
   /**
    * Step 4. The availability is locked first, so two identical requests queue: the second finds
    * the booking the first made and returns it. Refusals that change the availability (9573 new
-   * prices) commit that change before answering.
+   * prices) commit that change before answering. A supplier system that holds places itself is
+   * asked between two transactions: after every check, before the booking is written.
    */
   async create(ctx: BookingContext, input: CreateBookingInput): Promise<Booking> {
     const owner = bookingAccess(ctx.caller);
@@ -86,130 +258,49 @@ export const bookingService = {
     const now = ctx.clock.now();
     // The catalogue's facts are asked (and kept by the request's loader) before the transaction:
     // no call to another subgraph waits on a lock held here, and the embedded database runs one
-    // transaction at a time.
+    // transaction at a time. So is a supplier's system, for the product's setup and the date's slots.
     const unlocked = await availabilityRepository.byId(ctx.database.db, input.availabilityId);
-    if (unlocked) await ctx.loaders.catalogue.product.load(unlocked.productId);
+    const facts = unlocked ? await ctx.loaders.catalogue.product.load(unlocked.productId) : undefined;
+    const upstream = unlocked && facts ? await upstreamFacts(ctx, facts, unlocked.availabilityDate, now) : undefined;
 
-    const outcome = await ctx.database.db.transaction(async (tx): Promise<Outcome> => {
-      const availability = await availabilityRepository.forUpdate(tx, input.availabilityId);
-      if (!availability) return { refusal: bookingRefusal("INVALID_AVAILABILITY", `Availability ${input.availabilityId} does not exist`) };
-      if (!owns(ctx.caller, availability)) return { refusal: bookingRefusal("FORBIDDEN", "This availability belongs to another organisation") };
-
-      // One availability, one booking: a repeated request (same resellerRef) gets the live hold
-      // back; once a booking went further, any request on the availability is told where it went.
-      const existing = await bookingRepository.onAvailability(tx, availability.id);
-      const live = existing.find((b) => b.status === "ON_HOLD" && now < b.holdExpiresAt);
-      if (live) {
-        if (live.resellerRef === input.resellerRef) return { booking: live };
-        return { refusal: bookingRefusal("AVAILABILITY_USED", `Availability ${availability.id} is held by booking ${live.id} under another resellerRef`) };
-      }
-      const went = (...statuses: BookingRow["status"][]) => existing.find((b) => statuses.includes(b.status));
-      const confirmed = went("PENDING_CONFIRM", "CONFIRMED", "REDEEMED");
-      if (confirmed) return { refusal: bookingRefusal("BOOKING_ALREADY_CONFIRMED", `Booking ${confirmed.id} on this availability is already confirmed`) };
-      const lapsed = went("ON_HOLD");
-      if (lapsed) await expireHold(ctx, tx, lapsed, now);
-      const ended = lapsed ?? went("CANCELLED", "EXPIRED");
-      if (ended) return { refusal: bookingRefusal("BOOKING_ALREADY_CANCELLED", `Booking ${ended.id} on this availability is cancelled or expired: start a new availability`) };
-      const rejected = went("REJECTED");
-      if (rejected) return { refusal: bookingRefusal("NO_LONGER_AVAILABLE", `Booking ${rejected.id} on this availability was refused by the supplier`) };
-      if (now >= availability.expiresAt) {
-        return { refusal: bookingRefusal("AVAILABILITY_EXPIRED", "This availability is more than an hour old: start again with GET options") };
-      }
-      const state = stateOf(availability);
-      const seen = availabilityView(state);
-      if (!seen.isOptionStepCompleted || !seen.isPricingStepCompleted || !availability.currency) {
-        return { refusal: bookingRefusal("AVAILABILITY_INCOMPLETE", "Set every option and bookable quantities before booking") };
-      }
-      if (input.currencyCode && input.currencyCode !== availability.currency) {
-        return { refusal: bookingRefusal("CURRENCY_CHANGE", `This flow runs in ${availability.currency}, not ${input.currencyCode}`) };
-      }
-      if (ctx.languages.length > 1 && flowLanguage(ctx) !== availability.language) {
-        return { refusal: bookingRefusal("LANGUAGE_CHANGE", `This flow runs in '${availability.language}'; the request asks for '${flowLanguage(ctx)}'`) };
-      }
-
-      let current;
-      try {
-        current = await sellable(ctx, availability.productId, tx);
-      } catch {
-        return { refusal: bookingRefusal("NO_LONGER_AVAILABLE", "The product is no longer sold") };
-      }
-      const { product, engine, setup } = current;
-      // Prices are compared with the product's setup of now, not the one the availability began with.
-      const repriced = priceUnits(setup, availability.quantities, availability.currency, availability.language);
-      if (!repriced.isPricingStepCompleted) return { refusal: bookingRefusal("NO_LONGER_AVAILABLE", "The chosen tickets are no longer offered") };
-      if (repriced.total.retail !== availability.quotedTotal) {
-        await availabilityRepository.update(tx, availability.id, {
-          setup: { ...setup, offeredStartTimes: state.setup.offeredStartTimes },
-          quotedTotal: repriced.total.retail,
-        });
-        return {
-          refusal: bookingRefusal(
-            "PRICES_CHANGED",
-            `Prices changed since the selection: the total is now ${repriced.total.retail} ${repriced.total.currency} (was ${availability.quotedTotal}). GET prices shows them; submit again to accept`,
-          ),
-        };
-      }
-      const time = chosenStartTime(state.setup, state.selections)!;
-      const startsAt = instantOf(availability.availabilityDate, time, setup.timeZone);
-      const slots = await engine.slots(tx, product, setup, availability.availabilityDate, now);
-      if (!slots.some((slot) => slot.startsAt.getTime() === startsAt.getTime())) {
-        return { refusal: bookingRefusal("NO_LONGER_AVAILABLE", "The product is no longer available at the selected date and time") };
-      }
-      if (!(await engine.reserve(tx, product, setup, startsAt, repriced.participants))) {
+    const outcome = await ctx.database.db.transaction(async (tx): Promise<Outcome | { ready: Ready }> => {
+      const checked = await checkBookable(ctx, tx, input, now, upstream);
+      if (!("ready" in checked)) return checked;
+      const { ready } = checked;
+      if (ready.engine.upstream) return checked;
+      if (!(await ready.engine.reserve(tx, ready.product, ready.setup, ready.slot.startsAt, ready.repriced.participants))) {
         return { refusal: bookingRefusal("NO_LONGER_AVAILABLE", "Not enough places left at the selected date and time") };
       }
-      const booking = await bookingRepository.insert(tx, {
-        id: randomUUID(),
-        availabilityId: availability.id,
-        productId: product.id,
-        organisationId: owner.organisationId,
-        accountId: owner.accountId,
-        environment: ctx.caller.environment,
-        resellerRef: input.resellerRef,
-        externalClientId: input.externalClientId ?? null,
-        status: "ON_HOLD",
-        paymentStatus: "ON_HOLD",
-        language: availability.language,
-        currency: availability.currency,
-        availabilityDate: availability.availabilityDate,
-        startsAt,
-        startsAtLocal: zonedText(startsAt, setup.timeZone),
-        engineName: product.bookingEngineName,
-        setup: { ...setup, offeredStartTimes: state.setup.offeredStartTimes },
-        selections: availability.selections,
-        quantities: availability.quantities,
-        participants: repriced.participants,
-        totalRetail: repriced.total.retail,
-        exchangeRates: repriced.conversion,
-        commissionRate: commissionRate(product),
-        endsAt: endOf(startsAt, product.duration),
-        holdExpiresAt: new Date(now.getTime() + BOOKING_HOLD_MS),
-        productExternalId: product.externalId,
-        creationDate: now,
-        updateDate: now,
-      });
+      const booking = await bookingRepository.insert(tx, newBooking(ctx, owner, input, ready, randomUUID(), new Date(now.getTime() + BOOKING_HOLD_MS), now));
       await announceStatus(ctx.database, tx, booking);
       return { booking };
     });
     if ("refusal" in outcome) throw outcome.refusal;
+    if ("ready" in outcome) return view(ctx, await holdUpstream(ctx, owner, input, outcome.ready, now));
     return view(ctx, outcome.booking);
   },
+
 
   /** Step 5b: the full list of answers; follow-ups appear and vanish with their parents' answers. */
   async answer(ctx: BookingContext, bookingId: string, answers: { id: string; value: string | null }[]): Promise<Booking> {
     bookingAccess(ctx.caller);
     const now = ctx.clock.now();
-    return ctx.database.db.transaction(async (tx) => {
+    const kept = await keepUpstreamHold(ctx, bookingId, now);
+    const outcome = await ctx.database.db.transaction(async (tx): Promise<Outcome> => {
       const row = await lockOwned(ctx, tx, bookingId);
       if (row.status !== "ON_HOLD") {
         throw bookingRefusal("BOOKING_NOT_EDITABLE", `Answers can change only while the booking is ON_HOLD (it is ${row.status})`);
       }
+      const lapsed = await applyKeptHold(ctx, tx, row, kept, now);
+      if (lapsed) return lapsed;
       const setup = row.setup as AvailabilitySetup;
       const result = validateAnswers(setup.questions, { bookingId: row.id, participantCount: row.participants, language: row.language }, answers);
       if (result.problems.length) throw bookingRefusal("INVALID_ANSWERS", result.problems.map((p) => p.message).join("; "), result.problems);
       const updated = await bookingRepository.update(tx, row.id, { answers: result.answers, answersUpdatedAt: now, answersRedactedAt: null, updateDate: now });
-      return view(ctx, updated, tx);
+      return { booking: updated };
     });
+    if ("refusal" in outcome) throw outcome.refusal;
+    return view(ctx, outcome.booking);
   },
 
   /**
@@ -221,6 +312,7 @@ export const bookingService = {
     const problems = checkReference(externalClientId, "externalClientId", false);
     if (problems.length) throw badInput(problems[0].message, problems);
     const now = ctx.clock.now();
+    const kept = await keepUpstreamHold(ctx, bookingId, now);
     const outcome = await ctx.database.db.transaction(async (tx): Promise<Outcome> => {
       const row = await lockOwned(ctx, tx, bookingId);
       switch (row.status) {
@@ -236,9 +328,11 @@ export const bookingService = {
         default:
       }
       if (now >= row.holdExpiresAt) {
-        await expireHold(ctx, tx, row, now);
+        await expireHold(flowDeps(ctx), tx, row, now);
         return { refusal: bookingRefusal("BOOKING_EXPIRED", `Booking ${row.id} was not confirmed within its hold and has expired: start a new availability`) };
       }
+      const lapsed = await applyKeptHold(ctx, tx, row, kept, now);
+      if (lapsed) return lapsed;
       if (!isQuestionStepComplete(questionsOf(row))) {
         const why = row.answersRedactedAt ? "Answers were erased for privacy after the retention time: give them again" : "Answer every question first";
         return { refusal: bookingRefusal("QUESTIONS_INCOMPLETE", why) };
@@ -268,6 +362,9 @@ export const bookingService = {
       throw badInput("cancellationReason must be 1 to 500 characters", [{ field: "cancellationReason", rule: "length", message: "1 to 500 characters" }]);
     }
     const now = ctx.clock.now();
+    // The supplier is told first, outside the transaction: a booking is cancelled here only once
+    // its supplier has cancelled it (a retry tells it again, idempotently, by the booking id).
+    const told = await tellSupplierOfCancellation(ctx, bookingId, now);
     const result = await ctx.database.db.transaction(async (tx) => {
       const row = await lockOwned(ctx, tx, bookingId);
       if (row.status === "CANCELLED" || row.status === "EXPIRED") throw bookingRefusal("BOOKING_ALREADY_CANCELLED", `Booking ${row.id} is already ${row.status}`);
@@ -283,6 +380,7 @@ export const bookingService = {
         throw bookingRefusal("BOOKING_NOT_CANCELLABLE", `Booking ${row.id} cannot be cancelled: ${why}`);
       }
       const wasConfirmed = row.status === "CONFIRMED";
+      if (wasConfirmed && !told) throw bookingRefusal("BOOKING_NOT_CANCELLABLE", `Booking ${row.id} was confirmed while this request ran: send it again`);
       const cancelled = await bookingRepository.transition(tx, row.id, row.status, {
         status: "CANCELLED",
         paymentStatus: wasConfirmed ? (terms.refundPercentage > 0 ? "REFUND" : "PAID") : row.paymentStatus,
@@ -291,11 +389,13 @@ export const bookingService = {
         refundPercentage: terms.refundPercentage,
         updateDate: now,
       });
-      await releasePlaces(tx, row);
-      if (wasConfirmed) await engineRegistry.for(row.engineName).cancel(tx, engineBooking(row));
+      await releasePlaces(tx, row, ctx.loaders.octo);
       await announceStatus(ctx.database, tx, cancelled!);
-      return { row: cancelled!, terms };
+      return { row: cancelled!, terms, wasHeld: row.status === "ON_HOLD" };
     });
+    // A dropped hold frees the supplier's places now rather than when the hold lapses.
+    const upstream = result.wasHeld && engineOfBooking(result.row, ctx.loaders.octo).upstream;
+    if (upstream) await upstream.release(result.row, "Cancelled by the customer before confirmation");
     const booking = await view(ctx, result.row);
     return {
       cancellationInformation: {
@@ -343,16 +443,84 @@ export const bookingService = {
   },
 };
 
-export function engineBooking(row: BookingRow) {
+/** The lead traveller's details a supplier confirms with, from the customer questions of these keys. */
+const CONTACT_KEYS = ["firstName", "lastName", "emailAddress", "phoneNumber", "postalCode", "country"] as const;
+
+export function engineBooking(row: BookingRow): EngineBooking {
+  const contact: EngineBooking["contact"] = {};
+  for (const key of CONTACT_KEYS) {
+    const answer = customerAnswer(row.id, row.answers, key)?.trim();
+    if (answer) contact[key] = answer;
+  }
   return {
     id: row.id,
+    engineName: row.engineName,
     productId: row.productId,
     productExternalId: row.productExternalId,
     startsAt: row.startsAt,
     participants: row.participants,
     quantities: row.quantities,
     selections: row.selections,
+    setup: row.setup as AvailabilitySetup,
+    resellerRef: row.resellerRef,
+    contact,
   };
+}
+
+/** The booking as it stands before a step's transaction, if the caller may act on it. */
+async function ownedUnlocked(ctx: BookingContext, bookingId: string): Promise<BookingRow | undefined> {
+  if (!isUuid(bookingId)) return undefined;
+  const [row] = await bookingRepository.byIds(ctx.database.db, [bookingId]);
+  return row && owns(ctx.caller, row) ? row : undefined;
+}
+
+type KeptHold = { expiresAt: Date } | "lapsed" | undefined;
+
+/**
+ * A supplier's hold is kept for the rest of our hour: answering and confirming extend it when it
+ * ends sooner. "lapsed" when the supplier has let it go; undefined when there is nothing to do or
+ * the supplier cannot be reached now (the hold stays as it is).
+ */
+async function keepUpstreamHold(ctx: BookingContext, bookingId: string, now: Date): Promise<KeptHold> {
+  const row = await ownedUnlocked(ctx, bookingId);
+  if (!row || row.status !== "ON_HOLD" || now >= row.holdExpiresAt) return undefined;
+  const upstream = engineOfBooking(row, ctx.loaders.octo).upstream;
+  const until = new Date(row.creationDate.getTime() + BOOKING_HOLD_MS);
+  if (!upstream || row.holdExpiresAt.getTime() >= until.getTime() - 60_000) return undefined;
+  try {
+    const { expiresAt } = await upstream.extend(engineBooking(row), until, now);
+    return { expiresAt: expiresAt < until ? expiresAt : until };
+  } catch (error) {
+    if (error instanceof EngineRefusal) return "lapsed";
+    if (error instanceof TransientEngineError) return undefined;
+    throw error;
+  }
+}
+
+/** Records a kept hold's new end, or expires a booking whose supplier hold lapsed, in the step's transaction. */
+async function applyKeptHold(ctx: BookingContext, tx: Executor, row: BookingRow, kept: KeptHold, now: Date): Promise<Outcome | undefined> {
+  if (kept === "lapsed") {
+    await expireHold(flowDeps(ctx), tx, row, now);
+    return { refusal: bookingRefusal("BOOKING_EXPIRED", `The supplier no longer holds booking ${row.id}: start a new availability`) };
+  }
+  if (kept && kept.expiresAt > row.holdExpiresAt) {
+    row.holdExpiresAt = kept.expiresAt;
+    await bookingRepository.update(tx, row.id, { holdExpiresAt: kept.expiresAt });
+  }
+  return undefined;
+}
+
+/**
+ * DELETE of a confirmed booking tells its supplier before anything is recorded; true when the
+ * booking was confirmed and its supplier has cancelled it. Refusals (the supplier will not, or
+ * cannot be reached) are answered with nothing changed.
+ */
+async function tellSupplierOfCancellation(ctx: BookingContext, bookingId: string, now: Date): Promise<boolean> {
+  const row = await ownedUnlocked(ctx, bookingId);
+  if (!row || row.status !== "CONFIRMED") return false;
+  if (!cancellationTerms(row.setup as AvailabilitySetup, row.status, row.startsAt, now, row.language).isCancellable) return false;
+  await viaEngine(engineOfBooking(row, ctx.loaders.octo).cancel(ctx.database.db, engineBooking(row)));
+  return true;
 }
 
 /** When the booked activity ends: its start plus the product's duration, unknown without one. */

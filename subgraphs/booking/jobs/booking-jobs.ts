@@ -8,9 +8,9 @@ import { bookingJobs, bookings } from "../../../drizzle/schema.js";
 import { announceStatus } from "../booking/booking-view.js";
 import { announceBookingJob } from "./booking-job-notice.js";
 import { bookingRepository, type BookingRow } from "../booking/booking.repository.js";
-import { engineBooking, expireHold } from "../booking/booking.service.js";
+import { engineBooking, engineOfBooking, expireHold } from "../booking/booking.service.js";
 import { TransientEngineError, type ConfirmationOutcome } from "../engines/booking-engine.js";
-import { engineRegistry } from "../engines/engine-registry.js";
+import type { OctoEngines } from "../../common/octo/octo-engines.js";
 
 /** A worker owns a job this long; one that dies lets it lapse and another worker takes over. */
 export const JOB_LEASE_MS = 60_000;
@@ -33,6 +33,8 @@ export interface JobDeps {
   stopping?: AbortSignal;
   /** The catalogue's facts of the product come through the graph, as in the booking flow. */
   graphs: ServiceGraphs;
+  /** OCTO engines' bookings are confirmed in the supplier's system through these connections. */
+  octo?: OctoEngines;
 }
 
 /** At most this many jobs are claimed by one statement, however many slots are free. */
@@ -112,7 +114,7 @@ async function applyOutcome(deps: JobDeps, job: JobRow, booking: BookingRow, out
         updateDate: now,
       });
       if (rejected) {
-        await engineRegistry.for(booking.engineName).release(tx, booking.productId, booking.startsAt, booking.participants);
+        await engineOfBooking(booking, deps.octo).release(tx, booking.productId, booking.startsAt, booking.participants);
         await announceStatus(deps.database, tx, rejected);
       }
     }
@@ -126,17 +128,23 @@ async function runConfirmation(deps: JobDeps, job: JobRow): Promise<Date | undef
     await deps.database.db.transaction((tx) => finish(tx, job, deps.now()));
     return;
   }
-  let outcome: ConfirmationOutcome;
+  let outcome: ConfirmationOutcome | undefined;
+  const engine = engineOfBooking(booking, deps.octo);
   try {
     const product = await catalogueFacts(deps.graphs("booking")).product.load(booking.productId);
-    outcome = await engineRegistry.for(booking.engineName).confirm(deps.database.db, engineBooking(booking), product);
+    outcome = await engine.confirm(deps.database.db, engineBooking(booking), product);
   } catch (error) {
     // The catalogue not answering is as passing as a supplier timing out: the job runs again.
     const transient = error instanceof TransientEngineError || error instanceof ServiceGraphError;
     if (!transient) deps.logger.error({ err: error, bookingId: booking.id }, "supplier confirmation failed unexpectedly");
     if (job.attempts >= MAX_CONFIRM_ATTEMPTS) {
-      outcome = { outcome: "REJECTED", reason: `The supplier could not be reached after ${job.attempts} attempts` };
-    } else {
+      // A supplier system may have confirmed without our hearing it: the payment is refunded only
+      // once it certainly has not (settle asks it, and lets a hold still open go first).
+      outcome = engine.upstream
+        ? await engine.upstream.settle(engineBooking(booking)).catch(() => undefined)
+        : { outcome: "REJECTED", reason: `The supplier could not be reached after ${job.attempts} attempts` };
+    }
+    if (!outcome) {
       const retryAt = new Date(deps.now().getTime() + backoffMs(job.attempts));
       await deps.database.db
         .update(bookingJobs)

@@ -10,7 +10,7 @@ registerEnumType(BookingEngineKind, {
   description: "What kind of upstream system the engine is, and so how the service speaks to it",
   valuesConfig: {
     INVENTORY: { description: "The built-in inventory: products are sold through their booking setups" },
-    OCTO: { description: "A supplier system speaking OCTO: its supplier and products are imported from it; they are not bookable through the flow yet (docs/octo-engine.md)" },
+    OCTO: { description: "A supplier system speaking OCTO: its supplier and products are imported from it, and its products are booked through the flow in its own system (docs/octo-engine.md)" },
   },
 });
 

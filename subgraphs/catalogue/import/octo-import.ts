@@ -1,3 +1,4 @@
+import { octoSaleCurrency } from "../../common/octo/octo-sellable.js";
 import { createHash } from "node:crypto";
 import type { GraphQLError } from "graphql";
 import { MANAGE_SCOPE } from "../../../core/roles.js";
@@ -158,16 +159,21 @@ async function runImport(ctx: CatalogueContext, engineId: number, engineName: st
     const hash = contentHash(mapped);
     const request: ProductRequest = { ...mapped, metadata: { octo: { ...(mapped.metadata as { octo: object }).octo, contentHash: hash } } };
     const row = current.get(externalId);
+    // The booking flow sells it in the supplier's system when the engine's rule allows.
+    const bookable = octoSaleCurrency(productVersions[0].product) !== undefined;
     try {
       if (!row) {
-        await productService.push(ctx, supplierId, request);
+        await productService.push(ctx, supplierId, request, bookable);
         report.created++;
         continue;
       }
       if (storedHash(row) !== hash) {
-        await productService.update(ctx, supplierId, row.id, request);
+        await productService.update(ctx, supplierId, row.id, request, bookable);
         report.updated++;
-      } else report.unchanged++;
+      } else {
+        report.unchanged++;
+        if (row.bookingFlow !== bookable) await productService.recordImportedBookingFlow(ctx, row.id, bookable);
+      }
       if (row.deprecated) {
         await productService.setDeprecated(ctx, supplierId, row.id, false);
         report.undeprecated++;

@@ -170,14 +170,25 @@ export interface PushResult {
 export const DEFAULT_NESTED_PRODUCTS = 100;
 export const MAX_NESTED_PRODUCTS = 1000;
 
+/** Whether the booking flow can sell the product; a change is a change of the product (onlineBookable). */
+async function writeBookingFlow(ctx: CatalogueContext, productId: number, bookable: boolean): Promise<boolean> {
+  const now = ctx.clock.now();
+  return ctx.database.db.transaction(async (tx) => {
+    const row = await productRepository.setBookingFlow(tx, productId, bookable, (current) => nextUpdateDate(now, current));
+    if (row && !row.deletedAt) await productChangeRepository.append(tx, [productId], "UPDATED", now);
+    return bookable;
+  });
+}
+
 export const productService = {
   /**
    * Creates the product, or, when its externalId is held by a product of another supplier of the
    * same booking engine, moves that product here with the new content. The same externalId under
    * the same supplier is refused (PRODUCT_EXTERNAL_ID_EXISTS): update it instead.
    */
-  async push(ctx: CatalogueContext, supplierId: number, input: ProductRequest): Promise<PushResult> {
-    const { access, supplier, values, nodeUuids, now } = await prepareWrite(ctx, supplierId, input);
+  async push(ctx: CatalogueContext, supplierId: number, input: ProductRequest, bookingFlow?: boolean): Promise<PushResult> {
+    const { access, supplier, values: given, nodeUuids, now } = await prepareWrite(ctx, supplierId, input);
+    const values = bookingFlow === undefined ? given : { ...given, bookingFlow };
     return ctx.database.db.transaction(async (tx) => {
       await manageableSupplier(ctx, access, tx, supplierId, true);
       await productRepository.lockExternalId(tx, supplier.bookingEngineId, values.externalId);
@@ -192,8 +203,10 @@ export const productService = {
     });
   },
 
-  async update(ctx: CatalogueContext, supplierId: number, productId: number, input: ProductRequest): Promise<Product> {
-    const { access, supplier, values, nodeUuids, now } = await prepareWrite(ctx, supplierId, input);
+  /** `bookingFlow`: an OCTO import's own finding (shared rule with the booking engine), written with the content. */
+  async update(ctx: CatalogueContext, supplierId: number, productId: number, input: ProductRequest, bookingFlow?: boolean): Promise<Product> {
+    const { access, supplier, values: given, nodeUuids, now } = await prepareWrite(ctx, supplierId, input);
+    const values = bookingFlow === undefined ? given : { ...given, bookingFlow };
     return ctx.database.db.transaction(async (tx) => {
       await manageableSupplier(ctx, access, tx, supplierId, true);
       const current = await productOfSupplier(tx, supplierId, productId);
@@ -227,13 +240,14 @@ export const productService = {
    */
   async recordBookingFlow(ctx: CatalogueContext, productId: number, bookable: boolean): Promise<boolean> {
     if (ctx.caller.service !== "booking") throw forbidden("Only the booking service tells the catalogue what its flow can sell");
-    const now = ctx.clock.now();
-    return ctx.database.db.transaction(async (tx) => {
-      const row = await productRepository.setBookingFlow(tx, productId, bookable, (current) => nextUpdateDate(now, current));
-      if (row && !row.deletedAt) await productChangeRepository.append(tx, [productId], "UPDATED", now);
-      return bookable;
-    });
+    return writeBookingFlow(ctx, productId, bookable);
   },
+
+  /**
+   * An OCTO import tells it for its products by the rule the booking engine sells under
+   * (subgraphs/common/octo/octo-sellable.ts): the flow books them in the supplier's system.
+   */
+  recordImportedBookingFlow: (ctx: CatalogueContext, productId: number, bookable: boolean): Promise<boolean> => writeBookingFlow(ctx, productId, bookable),
 
   /** Deprecating a deprecated product (or the reverse) changes nothing and logs nothing. */
   async setDeprecated(ctx: CatalogueContext, supplierId: number, productId: number, deprecated: boolean): Promise<Product> {

@@ -153,6 +153,6 @@ export class OctoEngines {
 }
 
 /** The engines of a service started with this configuration. */
-export function octoEnginesFor(config: Pick<Config, "environment" | "engineSecretsKey">, database: Database, logger: Logger, clock: Clock, metrics?: ServiceMetrics): OctoEngines {
-  return new OctoEngines({ database, logger, clock, environment: config.environment, secretsKey: config.engineSecretsKey, client: metrics ? { metrics } : undefined });
+export function octoEnginesFor(config: Pick<Config, "environment" | "engineSecretsKey" | "octoCallTimeoutMs">, database: Database, logger: Logger, clock: Clock, metrics?: ServiceMetrics): OctoEngines {
+  return new OctoEngines({ database, logger, clock, environment: config.environment, secretsKey: config.engineSecretsKey, client: { timeoutMs: config.octoCallTimeoutMs, ...(metrics ? { metrics } : {}) } });
 }

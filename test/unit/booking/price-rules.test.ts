@@ -15,6 +15,7 @@ import {
   type Quantities,
   type UnitOptionView,
 } from "../../../subgraphs/booking/pricing/price-rules.js";
+import { unitsShown } from "../../../subgraphs/booking/availability/availability-view.js";
 
 type UnitInput = BookingSetupInput["units"][number];
 
@@ -355,5 +356,24 @@ describe("currency", () => {
 
   it("throws when a rate is missing, since callers validate the currency first", () => {
     expect(() => price(setupWith(), {}, "XXX")).toThrow(Error);
+  });
+});
+
+describe("units shown for an option's choice", () => {
+  const route = { key: "route", label: "Route", dataType: "OPTIONS" as const, choices: [{ key: "short", label: "Short" }, { key: "long", label: "Long" }] };
+
+  it("prices only the units of the chosen option", () => {
+    const setup = setupWith({ options: [route], units: [adult, { ...adult, key: "adultLong", price: 35, shownWhen: { option: "route", equals: "long" } }] });
+    const offered = { ...setup, offeredStartTimes: ["10:00"] };
+    const short = priceUnits(unitsShown(offered, { route: "short" }), { adult: 2, adultLong: 2 }, "EUR", "en");
+    expect(short.units.map((u) => u.id)).toEqual(["adult"]);
+    expect(short.total.retail).toBe(40);
+    expect(priceUnits(unitsShown(offered, { route: "long" }), { adult: 1, adultLong: 2 }, "EUR", "en").total.retail).toBe(90);
+  });
+
+  it("refuses a unit shown for an option the setup does not have", () => {
+    const parsed = bookingSetupSchema.safeParse({ timeZone: "Europe/Paris", capacityPerSlot: 5, maxParticipants: 5, currency: "EUR", units: [{ ...adult, shownWhen: { option: "route", equals: "long" } }] });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error!.issues.map((issue) => issue.path.join("."))).toEqual(["units.0.shownWhen.option"]);
   });
 });

@@ -56,6 +56,8 @@ const unitSetup = z
     accompaniedBy: z.array(key).max(10).default([]),
     /** With accompaniedBy: at most this many of this unit per accompanying participant. */
     maxPerCompanion: z.number().int().min(1).max(100).optional(),
+    /** Offered only once an option has this choice: tickets that differ per option (a private tour's prices). */
+    shownWhen: z.object({ option: key, equals: z.string().min(1).max(64) }).strict().optional(),
   })
   .strict()
   .refine((u) => u.maxQuantity >= u.minQuantity, { message: "maxQuantity is at least minQuantity", path: ["maxQuantity"] })
@@ -184,6 +186,11 @@ export const bookingSetupSchema = z
       }),
     );
     const optionKeys = new Set<string>();
+    setup.units.forEach((unit, index) => {
+      if (unit.shownWhen && !setup.options.some((option) => option.key === unit.shownWhen!.option)) {
+        ctx.addIssue({ code: "custom", path: ["units", index, "shownWhen", "option"], message: "names an option of this setup" });
+      }
+    });
     setup.options.forEach((option, index) => {
       if (option.key.startsWith("__")) ctx.addIssue({ code: "custom", path: ["options", index, "key"], message: "keys starting with __ are reserved" });
       if (optionKeys.has(option.key)) ctx.addIssue({ code: "custom", path: ["options", index, "key"], message: "option keys are unique" });
@@ -217,7 +224,18 @@ export const bookingSetupSchema = z
     });
   });
 
-export type BookingSetup = z.infer<typeof bookingSetupSchema>;
+/**
+ * What a supplier system calls the product a setup was built from (a remote engine's adapter
+ * builds it; content management never sets it): its product id, and its options, either the one
+ * option or the choices of `optionKey`, whose choice also picks the start times.
+ */
+export interface RemoteProduct {
+  productId: string;
+  optionIds: string[];
+  optionKey?: string;
+}
+
+export type BookingSetup = z.infer<typeof bookingSetupSchema> & { remote?: RemoteProduct };
 export type BookingSetupInput = z.input<typeof bookingSetupSchema>;
 
 function isTimeZone(zone: string): boolean {

@@ -1,0 +1,259 @@
+import type { Booking, BookingContact } from "@octocloud/types";
+import { OctoNonConforming, OctoOutcomeUnknown, OctoRejected, OctoUnavailable, type OctoClient } from "../../../common/octo/octo-client.js";
+import { EngineSecretsUnavailable, type OctoEngines } from "../../../common/octo/octo-engines.js";
+import type { ProductFacts } from "../../catalogue-facts.js";
+import { unitsShown } from "../../availability/availability-view.js";
+import {
+  EngineRefusal,
+  TransientEngineError,
+  type BookingEngineAdapter,
+  type ConfirmationOutcome,
+  type EngineBooking,
+  type EngineContact,
+  type Slot,
+} from "../booking-engine.js";
+import type { BookingSetup } from "../inventory/booking-setup.js";
+import { localDate, zonedText } from "../inventory/local-time.js";
+import { chosenOctoOption, FREESALE_PLACES, setupOfOctoProduct } from "./octo-setup.js";
+
+/** The longest hold OCTO suppliers are asked for: our own hold is an hour. */
+const MAX_HOLD_MINUTES = 60;
+
+/**
+ * A failure of the supplier system as the flow sees it: an OCTO refusal the caller can act on, or
+ * a transient failure (unreachable, timed out, answered something that is not OCTO) to retry.
+ */
+function engineFailure(engineName: string, error: unknown, refusal: (rejected: OctoRejected) => EngineRefusal): Error {
+  if (error instanceof OctoRejected) return refusal(error);
+  if (error instanceof OctoUnavailable || error instanceof OctoOutcomeUnknown) return new TransientEngineError(`Supplier system ${engineName} could not be reached: ${error.message}`);
+  if (error instanceof OctoNonConforming) return new TransientEngineError(`Supplier system ${engineName} answered outside the OCTO standard: ${error.message}`);
+  if (error instanceof EngineSecretsUnavailable) return new TransientEngineError(error.message);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** OCTO's refusals of a reservation (docs/octo-engine.md, "Errors"). */
+function holdRefusal(rejected: OctoRejected): EngineRefusal {
+  const says = `The supplier refused: ${rejected.errorMessage}`;
+  switch (rejected.error) {
+    case "INVALID_PRODUCT_ID":
+    case "INVALID_OPTION_ID":
+    case "INVALID_AVAILABILITY_ID":
+      return new EngineRefusal("INVALID_AVAILABILITY", says, [{ field: "availabilityId", rule: "supplierAvailability", message: says }]);
+    case "INVALID_UNIT_ID":
+      return new EngineRefusal("INVALID_QUANTITIES", says, [{ field: "unitId", rule: "supplierUnit", message: says }]);
+    default:
+      // Sold out, too few places, a hold the supplier cannot make (UNPROCESSABLE_ENTITY and the rest).
+      return new EngineRefusal("NO_LONGER_AVAILABLE", says);
+  }
+}
+
+function contactOf(contact: EngineContact): BookingContact {
+  const fullName = [contact.firstName, contact.lastName].filter(Boolean).join(" ");
+  return {
+    ...(fullName ? { fullName } : {}),
+    ...(contact.firstName ? { firstName: contact.firstName } : {}),
+    ...(contact.lastName ? { lastName: contact.lastName } : {}),
+    ...(contact.emailAddress ? { emailAddress: contact.emailAddress } : {}),
+    ...(contact.phoneNumber ? { phoneNumber: contact.phoneNumber } : {}),
+    ...(contact.postalCode ? { postalCode: contact.postalCode } : {}),
+    ...(contact.country ? { country: contact.country } : {}),
+  };
+}
+
+const confirmed = (booking: Booking): ConfirmationOutcome => ({
+  outcome: "CONFIRMED",
+  bookingCode: booking.supplierReference ?? booking.id,
+  bookingExternalId: booking.id,
+});
+
+/**
+ * Books the products of OCTO engines in the supplier's system (issue 14, docs/octo-engine.md):
+ * the setup from `GET /products/{id}`, dates from the calendar, slots from availability, the hold
+ * as `POST /bookings` with our booking id as uuid, confirmation and cancellation by uuid. The
+ * client times out, retries and reconciles every call; this maps OCTO answers onto the flow.
+ */
+export function octoEngine(octo: OctoEngines): BookingEngineAdapter {
+  const clientOf = async (engineName: string): Promise<OctoClient> => {
+    const client = await octo.clientFor(engineName).catch((error: unknown) => {
+      throw engineFailure(engineName, error, () => new EngineRefusal("PRODUCT_NOT_BOOKABLE", "The supplier system is not registered"));
+    });
+    if (!client) throw new EngineRefusal("PRODUCT_NOT_BOOKABLE", `Engine ${engineName} is not a registered OCTO engine`);
+    return client;
+  };
+  /** The booking's engine: the product's facts are not needed to reach it once booked. */
+  const bookingClient = (booking: EngineBooking) => clientOf(booking.engineName);
+
+  async function slotsOn(product: ProductFacts, setup: BookingSetup, date: string): Promise<Slot[]> {
+    const client = await clientOf(product.bookingEngineName);
+    const remote = setup.remote!;
+    const slots: Slot[] = [];
+    for (const optionId of remote.optionIds) {
+      const answer = await client
+        .availability({ productId: remote.productId, optionId, localDateStart: date, localDateEnd: date })
+        .catch((error: unknown) => {
+          throw engineFailure(product.bookingEngineName, error, (rejected) => new EngineRefusal("NO_LONGER_AVAILABLE", `The supplier refused: ${rejected.errorMessage}`));
+        });
+      for (const availability of answer.body) {
+        const startsAt = new Date(availability.localDateTimeStart);
+        if (Number.isNaN(startsAt.getTime()) || availability.localDateTimeStart.slice(0, 10) !== date) continue;
+        slots.push({
+          startsAt,
+          time: availability.localDateTimeStart.slice(11, 16),
+          local: zonedText(startsAt, setup.timeZone),
+          remaining: availability.available ? (availability.vacancies ?? FREESALE_PLACES) : 0,
+          ...(remote.optionKey ? { choice: optionId } : {}),
+          ref: availability.id,
+        });
+      }
+    }
+    return slots.sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime());
+  }
+
+  const adapter: BookingEngineAdapter = {
+    name: "OCTO",
+
+    async setupOf(_db, product) {
+      if (product.bookingEngineKind !== "OCTO") return undefined;
+      const client = await clientOf(product.bookingEngineName);
+      try {
+        return setupOfOctoProduct((await client.product(product.externalId)).body);
+      } catch (error) {
+        // A product the supplier no longer has is simply not bookable.
+        if (error instanceof OctoRejected) return undefined;
+        throw engineFailure(product.bookingEngineName, error, () => new EngineRefusal("PRODUCT_NOT_BOOKABLE", "The supplier refused"));
+      }
+    },
+
+    async availableDates(_db, product, setup, from, to, now) {
+      const client = await clientOf(product.bookingEngineName);
+      const today = localDate(now, setup.timeZone);
+      const start = from > today ? from : today;
+      if (start > to) return [];
+      const dates = new Set<string>();
+      for (const optionId of setup.remote!.optionIds) {
+        const answer = await client.calendar({ productId: setup.remote!.productId, optionId, localDateStart: start, localDateEnd: to }).catch((error: unknown) => {
+          throw engineFailure(product.bookingEngineName, error, (rejected) => new EngineRefusal("PRODUCT_NOT_BOOKABLE", `The supplier refused: ${rejected.errorMessage}`));
+        });
+        for (const day of answer.body) {
+          if (day.available && (day.vacancies ?? FREESALE_PLACES) >= setup.minParticipants && day.localDate >= start && day.localDate <= to) dates.add(day.localDate);
+        }
+      }
+      return [...dates].sort();
+    },
+
+    // The supplier says which departures are still on sale (an opening-hours day is, after its midnight start).
+    slots: (_db, product, setup, date) => slotsOn(product, setup, date),
+
+    // Places are held in the supplier's system by `upstream.hold`, never in our inventory.
+    reserve: async () => true,
+    release: async () => {},
+
+    async confirm(_db, booking) {
+      const client = await bookingClient(booking);
+      try {
+        const answer = await client.confirm(booking.id, { resellerReference: booking.resellerRef, contact: contactOf(booking.contact) });
+        if (answer.body.status === "CONFIRMED") return confirmed(answer.body);
+        return { outcome: "REJECTED", reason: `The supplier answered the confirmation with status ${answer.body.status}` };
+      } catch (error) {
+        // An OCTO refusal (an expired hold, a cancelled booking) means the supplier did not confirm.
+        if (error instanceof OctoRejected) return { outcome: "REJECTED", reason: `The supplier refused the confirmation: ${error.errorMessage}` };
+        throw engineFailure(booking.engineName, error, () => new EngineRefusal("BOOKING_REJECTED", "refused"));
+      }
+    },
+
+    async cancel(_db, booking) {
+      const client = await bookingClient(booking);
+      await client.cancel(booking.id, { reason: "Cancelled by the customer" }).catch((error: unknown) => {
+        throw engineFailure(booking.engineName, error, (rejected) => new EngineRefusal("BOOKING_NOT_CANCELLABLE", `The supplier will not cancel booking ${booking.id}: ${rejected.errorMessage}`));
+      });
+    },
+
+    upstream: {
+      async hold(request) {
+        const { product, setup, slot, quantities } = request;
+        const client = await clientOf(product.bookingEngineName);
+        const unitItems = unitsShown({ ...setup, offeredStartTimes: [] }, request.selections).units.flatMap((unit) =>
+          Array.from({ length: Object.hasOwn(quantities, unit.key) ? quantities[unit.key] : 0 }, () => ({ unitId: unit.key })),
+        );
+        const minutes = Math.max(1, Math.min(MAX_HOLD_MINUTES, Math.ceil((request.until.getTime() - request.now.getTime()) / 60_000)));
+        let answer;
+        try {
+          answer = await client.reserve({
+            uuid: request.bookingId,
+            productId: setup.remote!.productId,
+            optionId: chosenOctoOption(setup, request.selections),
+            availabilityId: slot.ref,
+            expirationMinutes: minutes,
+            resellerReference: request.resellerRef,
+            unitItems,
+          });
+        } catch (error) {
+          throw engineFailure(product.bookingEngineName, error, holdRefusal);
+        }
+        const held = answer.body;
+        const release = (why: string) => adapter.upstream!.release({ id: request.bookingId, engineName: product.bookingEngineName }, why);
+        if (held.status !== "ON_HOLD" || !held.utcExpiresAt) {
+          await release("not on hold");
+          throw new EngineRefusal("NO_LONGER_AVAILABLE", `The supplier did not hold the places (status ${held.status})`);
+        }
+        // The price the supplier holds at must be the one the buyer saw (spec 2: 9573).
+        if (held.pricing && held.pricing.currency === setup.currency) {
+          const expected = unitsShown({ ...setup, offeredStartTimes: [] }, request.selections).units.reduce(
+            (sum, unit) => sum + Math.round(unit.price * 10 ** held.pricing!.currencyPrecision) * (Object.hasOwn(quantities, unit.key) ? quantities[unit.key] : 0),
+            0,
+          );
+          if (expected !== held.pricing.retail) {
+            await release("price changed");
+            const now = held.pricing.retail / 10 ** held.pricing.currencyPrecision;
+            throw new EngineRefusal("PRICES_CHANGED", `The supplier's price changed since the selection: ${now} ${held.pricing.currency} for these tickets (was ${expected / 10 ** held.pricing.currencyPrecision}). Start a new availability to see the new prices`);
+          }
+        }
+        return { expiresAt: new Date(held.utcExpiresAt) };
+      },
+
+      async extend(booking, until, now) {
+        const client = await bookingClient(booking);
+        const minutes = Math.max(1, Math.min(MAX_HOLD_MINUTES, Math.ceil((until.getTime() - now.getTime()) / 60_000)));
+        try {
+          const answer = await client.extend(booking.id, minutes);
+          return { expiresAt: new Date(answer.body.utcExpiresAt ?? until) };
+        } catch (error) {
+          throw engineFailure(booking.engineName, error, (rejected) => new EngineRefusal("BOOKING_EXPIRED", `The supplier no longer holds booking ${booking.id}: ${rejected.errorMessage}`));
+        }
+      },
+
+      async release(booking, reason) {
+        try {
+          const client = await clientOf(booking.engineName);
+          await client.cancel(booking.id, { reason });
+        } catch {
+          // A hold lapses by itself at its utcExpiresAt; the client has logged the failure.
+        }
+      },
+
+      async settle(booking) {
+        const client = await bookingClient(booking);
+        let current: Booking;
+        try {
+          current = (await client.booking(booking.id)).body;
+        } catch (error) {
+          // Never received: certainly not confirmed.
+          if (error instanceof OctoRejected && error.error === "INVALID_BOOKING_UUID") return { outcome: "REJECTED", reason: "The supplier has no such booking" };
+          return undefined;
+        }
+        if (current.status === "CONFIRMED" || current.status === "REDEEMED") return confirmed(current);
+        if (current.status === "ON_HOLD" || current.status === "PENDING") {
+          // Let the hold go before telling anyone the booking is refused, so it cannot be confirmed later.
+          try {
+            const cancelled = await client.cancel(booking.id, { reason: "The confirmation could not be completed" });
+            if (cancelled.body.status !== "CANCELLED") return undefined;
+          } catch {
+            return undefined;
+          }
+        }
+        return { outcome: "REJECTED", reason: `The supplier could not confirm the booking (it is ${current.status})` };
+      },
+    },
+  };
+  return adapter;
+}

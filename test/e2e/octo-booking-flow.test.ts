@@ -1,0 +1,252 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { createClient, type Client, type ExecutionResult } from "graphql-ws";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { bookings } from "../../drizzle/schema.js";
+import { createOctoSupplier, type OctoSupplier } from "../../octo-supplier/octo-supplier.js";
+import { resetCircuitBreakers } from "../../subgraphs/common/octo/octo-client.js";
+import { consumer, newRef, validAnswers, type BookingClient } from "../support/booking.js";
+import { getJson, graphql, useStack } from "../support/stack.js";
+
+const SUPPLIER_KEY = `octo-key-${randomUUID()}`;
+
+/**
+ * Products of an OCTO engine booked through the flow, on REST and GraphQL, against the local OCTO
+ * supplier (issue 14, item 3): the supplier's options, times and prices; the hold, confirmation
+ * and cancellation in its system under our booking id; its refusals and failures as the flow's
+ * documented answers, with nothing half done.
+ */
+describe("booking an OCTO engine's products", () => {
+  const ctx = useStack({ env: { OCTO_CALL_TIMEOUT_MS: "800" } });
+  let supplier: OctoSupplier;
+  let louvre: number;
+  let seine: number;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    supplier = await createOctoSupplier({ apiKey: SUPPLIER_KEY, hangMs: 3_000 });
+    const supplierUrl = await supplier.listen();
+    const platform = await ctx.stack.tokenFor("PLATFORM_CATALOG_MANAGEMENT");
+    const engine = `OCTO_BOOK_${randomUUID().slice(0, 6).toUpperCase()}`;
+    const headers = { authorization: `Bearer ${platform}`, "content-type": "application/json" };
+    const registered = await fetch(`${ctx.stack.url}/api/booking-engines/octo/${engine}`, { method: "PUT", headers, body: JSON.stringify({ baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, country: "FR" }) });
+    expect(registered.status).toBe(200);
+    const imported = await fetch(`${ctx.stack.url}/api/booking-engines/octo/${engine}/import`, { method: "POST", headers: { authorization: `Bearer ${platform}` } });
+    const { supplierId } = (await imported.json()) as { supplierId: number };
+    const products = (await getJson(`${ctx.stack.url}/api/supplier/${supplierId}/products`, platform)).body as { id: number; externalId: string }[];
+    louvre = products.find((p) => p.externalId === "louvre-highlights")!.id;
+    seine = products.find((p) => p.externalId === "seine-day-pass")!.id;
+  });
+  afterEach(() => {
+    supplier.faults.rules.length = 0;
+    resetCircuitBreakers();
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.dispose()));
+    await supplier?.close();
+  });
+
+  /** A date a week ahead, in Paris: every departure of it is on sale. */
+  const inAWeek = (days = 7) => new Date(Date.now() + days * 86400_000).toISOString().slice(0, 10);
+  const flow = (productId: number) => `/booking-flow/v1/products/${productId}/availabilities`;
+
+  /** Options (the supplier's option, then its start time) and tickets, through REST. */
+  async function chooseLouvre(rest: BookingClient, date: string, option: "group" | "private", time: string, adults: number) {
+    const created = await rest.get(`${flow(louvre)}/${date}/options`);
+    expect(created.status).toBe(200);
+    const first = created.body.availabilityOptions[0];
+    // The supplier's options come first (only those with a departure that day): their times differ.
+    expect(first.optionChoices).toEqual({ group: "Small group", private: "Private tour" });
+    const chosen = await rest.put(`${flow(louvre)}/${created.body.id}/options`, { optionId: first.id, value: option });
+    expect(chosen.status).toBe(200);
+    const timeOption = chosen.body.availabilityOptions[1];
+    // The group's 14:00 departure is sold out: never offered.
+    expect(Object.keys(timeOption.optionChoices)).toEqual(option === "group" ? ["09:00", "11:00"] : ["10:00", "15:00"]);
+    const timed = await rest.put(`${flow(louvre)}/${created.body.id}/options`, { optionId: timeOption.id, value: time });
+    expect(timed.body.isOptionStepCompleted).toBe(true);
+    const prices = await rest.get(`${flow(louvre)}/${created.body.id}/prices?currencyCode=EUR`);
+    const priced = await rest.put(`${flow(louvre)}/${created.body.id}/prices?currencyCode=EUR`, [{ unitId: "adult", value: adults }]);
+    expect(priced.status).toBe(200);
+    return { id: created.body.id as string, units: prices.body.unitOptions as { id: string; price: { retail: number } }[], total: priced.body.totalPrice };
+  }
+
+  const supplierBooking = (id: string) => supplier.state.get(id);
+  const ourBooking = async (id: string) => (await ctx.database.db.select().from(bookings).where(eq(bookings.id, id)))[0];
+  async function statusAfterJobs(rest: BookingClient, id: string, until: (status: string) => boolean) {
+    for (let i = 0; i < 100; i++) {
+      const current = await rest.get(`/booking-flow/v1/bookings/${id}`);
+      if (until(current.body.status)) return current.body;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`booking ${id} never reached the status`);
+  }
+
+  it("runs the REST flow: the supplier's options, times and prices per option, its hold, its confirmation and its cancellation", async () => {
+    const buyer = await consumer(ctx.stack);
+    const date = inAWeek();
+    const dates = await buyer.rest.get(`${flow(louvre)}?startDate=${date}&endDate=${date}`);
+    expect(dates.body.availabilityDates).toEqual([date]);
+
+    const privateTour = await chooseLouvre(buyer.rest, date, "private", "10:00", 2);
+    // The private tour's own prices (OCTO prices units per option): 145 and 90 euros.
+    expect(privateTour.units.map((u) => [u.id, u.price.retail])).toEqual([["adult", 145], ["child", 90]]);
+    expect(privateTour.total).toEqual({ retail: 290, currency: "EUR" });
+
+    const resellerRef = newRef();
+    const created = await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: privateTour.id, resellerRef });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: "ON_HOLD", totalPrice: { retail: 290, currency: "EUR" } });
+    // Our booking id is the supplier's uuid: its places are held there, at its price.
+    const held = supplierBooking(created.body.id);
+    expect(held).toMatchObject({ status: "ON_HOLD", optionId: "private", resellerReference: resellerRef, pax: 2 });
+    expect(held.availabilityId).toMatch(new RegExp(`^${date}T10:00:00[+-]\\d{2}:\\d{2}$`));
+    // The same request again is the same booking, not a second hold.
+    const again = await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: privateTour.id, resellerRef });
+    expect(again.body.id).toBe(created.body.id);
+    expect(supplier.state.find({ resellerReference: resellerRef })).toHaveLength(1);
+
+    // The supplier confirms with a contact: the lead traveller's answers.
+    const questions = created.body.questions.customer.map((q: { id: string; dataFormat?: string }) => q.dataFormat ?? q.id);
+    expect(questions).toHaveLength(3);
+    const answered = await buyer.rest.put(`/booking-flow/v1/bookings/${created.body.id}/questions`, validAnswers(created.body));
+    expect(answered.body.isQuestionStepComplete).toBe(true);
+    expect((await buyer.rest.post(`/booking-flow/v1/bookings/${created.body.id}/confirm`, {})).body.status).toBe("PENDING_CONFIRM");
+    const confirmed = await statusAfterJobs(buyer.rest, created.body.id, (status) => status !== "PENDING_CONFIRM");
+    const upstream = supplierBooking(created.body.id);
+    expect(confirmed).toMatchObject({ status: "CONFIRMED", paymentStatus: "PAID", bookingEngineDetails: { bookingCode: upstream.supplierReference } });
+    expect(upstream.status).toBe("CONFIRMED");
+    expect(upstream.contact.emailAddress).toContain("@");
+    expect(upstream.contact.firstName).toBeTruthy();
+
+    // Cancelled here only once cancelled there (the tour's cutoff is 24 hours; it is a week away).
+    const cancelled = await buyer.rest.delete(`/booking-flow/v1/bookings/${created.body.id}`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.booking ?? cancelled.body).toBeTruthy();
+    expect(supplierBooking(created.body.id).status).toBe("CANCELLED");
+    expect((await ourBooking(created.body.id)).status).toBe("CANCELLED");
+  });
+
+  it("answers a departure sold out since the selection with 9563 and keeps no booking; a supplier 500 with 503 and nothing changed", async () => {
+    const buyer = await consumer(ctx.stack);
+    const date = inAWeek(8);
+    const chosen = await chooseLouvre(buyer.rest, date, "private", "15:00", 2);
+    // Another reseller takes five of the six places directly at the supplier.
+    supplier.state.reserve({ productId: "louvre-highlights", optionId: "private", availabilityId: supplierBooking2(date), unitItems: Array.from({ length: 5 }, () => ({ unitId: "adult" })) });
+    const refused = await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: chosen.id, resellerRef: newRef() });
+    expect(refused.status).toBe(500);
+    expect(refused.body).toMatchObject({ code: "NO_LONGER_AVAILABLE", errorCode: 9563 });
+    expect(await ctx.database.db.select().from(bookings).where(eq(bookings.availabilityId, chosen.id))).toHaveLength(0);
+
+    const other = await chooseLouvre(buyer.rest, date, "group", "09:00", 1);
+    supplier.faults.rules.push({ route: "POST /bookings", kind: "error", times: 10 });
+    const unavailable = await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: other.id, resellerRef: newRef() });
+    expect(unavailable.status, JSON.stringify(unavailable.body)).toBe(503);
+    expect(unavailable.body.code).toBe("ENGINE_UNAVAILABLE");
+    expect(await ctx.database.db.select().from(bookings).where(eq(bookings.availabilityId, other.id))).toHaveLength(0);
+    supplier.faults.rules.length = 0;
+    resetCircuitBreakers();
+    const retried = await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: other.id, resellerRef: newRef() });
+    expect(retried.status).toBe(201);
+    expect(supplierBooking(retried.body.id).status).toBe("ON_HOLD");
+  });
+
+  /** The supplier's availability id of the private tour's 15:00 departure on a date. */
+  function supplierBooking2(date: string): string {
+    const product = supplier.state.product("louvre-highlights");
+    return supplier.state.departures(product, supplier.state.option(product, "private"), date, date).find((d) => d.time === "15:00")!.id;
+  }
+
+  it("answers a price the supplier changed since the selection with 9573", async () => {
+    const buyer = await consumer(ctx.stack);
+    const chosen = await chooseLouvre(buyer.rest, inAWeek(9), "group", "11:00", 2);
+    const adult = supplier.state.products.find((p) => p.id === "louvre-highlights")!.options.find((o) => o.id === "group")!.units.find((u) => u.id === "adult")!;
+    const before = adult.retail;
+    adult.retail = before + 500;
+    try {
+      const refused = await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: chosen.id, resellerRef: newRef() });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: "PRICES_CHANGED", errorCode: 9573 });
+      const accepted = await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: chosen.id, resellerRef: newRef() });
+      expect(accepted.status).toBe(201);
+      expect(accepted.body.totalPrice).toEqual({ retail: 140, currency: "EUR" });
+      expect(supplierBooking(accepted.body.id).status).toBe("ON_HOLD");
+    } finally {
+      adult.retail = before;
+    }
+  });
+
+  it("refunds a confirmation only when the supplier certainly did not confirm: a lapsed hold ends REJECTED with REFUND", async () => {
+    const buyer = await consumer(ctx.stack);
+    const chosen = await chooseLouvre(buyer.rest, inAWeek(10), "group", "09:00", 1);
+    const created = (await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: chosen.id, resellerRef: newRef() })).body;
+    await buyer.rest.put(`/booking-flow/v1/bookings/${created.id}/questions`, validAnswers(created));
+    // The supplier lets the hold go early (as a supplier with shorter holds would).
+    supplier.state.get(created.id).expiresAt = new Date(Date.now() - 1000);
+    const pending = await buyer.rest.post(`/booking-flow/v1/bookings/${created.id}/confirm`, {});
+    expect(pending.body.status).toBe("PENDING_CONFIRM");
+    const ended = await statusAfterJobs(buyer.rest, created.id, (status) => status !== "PENDING_CONFIRM");
+    expect(ended).toMatchObject({ status: "REJECTED", paymentStatus: "REFUND" });
+    expect(supplierBooking(created.id).status).toBe("EXPIRED");
+  });
+
+  it("settles a confirmation whose answer never came by reading the booking: CONFIRMED, once", async () => {
+    const buyer = await consumer(ctx.stack);
+    const chosen = await chooseLouvre(buyer.rest, inAWeek(11), "group", "11:00", 1);
+    const created = (await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: chosen.id, resellerRef: newRef() })).body;
+    await buyer.rest.put(`/booking-flow/v1/bookings/${created.id}/questions`, validAnswers(created));
+    // The supplier confirms, then answers nothing until long after our timeout.
+    supplier.faults.rules.push({ route: "POST /bookings/:uuid/confirm", kind: "hang-after", times: 1 });
+    await buyer.rest.post(`/booking-flow/v1/bookings/${created.id}/confirm`, {});
+    const confirmed = await statusAfterJobs(buyer.rest, created.id, (status) => status !== "PENDING_CONFIRM");
+    expect(confirmed).toMatchObject({ status: "CONFIRMED", paymentStatus: "PAID", bookingEngineDetails: { bookingCode: supplierBooking(created.id).supplierReference } });
+    expect(supplier.state.find({ resellerReference: created.resellerRef ?? "" }).length).toBeLessThanOrEqual(1);
+  });
+
+  it("runs the GraphQL flow on an opening-hours product and hears CONFIRMED on the subscription", async () => {
+    const buyer = await consumer(ctx.stack);
+    const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+      const result = await graphql(`${ctx.stack.url}/graphql`, buyer.token, query, variables);
+      expect(result.body.errors, JSON.stringify(result.body.errors)).toBeUndefined();
+      return result.body.data!;
+    };
+    const date = inAWeek(12);
+    const availability = (await gql(`mutation($p: Int!, $d: String!) { createAvailability(productId: $p, date: $d) { id isOptionStepCompleted } }`, { p: seine, d: date })).createAvailability;
+    // One option and one (all-day) start: nothing to choose.
+    expect(availability.isOptionStepCompleted).toBe(true);
+    const units = (await gql(`mutation($p: Int!, $a: String!) { priceAvailability(productId: $p, availabilityId: $a, currencyCode: "EUR") { unitOptions { id price { retail } } } }`, { p: seine, a: availability.id })).priceAvailability;
+    expect(units.unitOptions).toEqual([
+      { id: "adult", price: { retail: 22 } },
+      { id: "child", price: { retail: 11 } },
+      { id: "family", price: { retail: 55 } },
+    ]);
+    const priced = (
+      await gql(`mutation($p: Int!, $a: String!) { setAvailabilityQuantities(productId: $p, availabilityId: $a, currencyCode: "EUR", quantities: [{unitId: "adult", value: 2}, {unitId: "child", value: 1}]) { isPricingStepCompleted totalPrice { retail currency } } }`, {
+        p: seine,
+        a: availability.id,
+      })
+    ).setAvailabilityQuantities;
+    expect(priced).toEqual({ isPricingStepCompleted: true, totalPrice: { retail: 55, currency: "EUR" } });
+    let booking = (await gql(`mutation($i: CreateBookingInput!) { createBooking(input: $i) { id status questions { customer { id dataType dataFormat value } booking { id } participants { id questions { id } } } isQuestionStepComplete } }`, { i: { availabilityId: availability.id, resellerRef: newRef() } })).createBooking;
+    booking = (await gql(`mutation($b: String!, $a: [AnswerInput!]!) { answerBookingQuestions(bookingId: $b, answers: $a) { id status isQuestionStepComplete } }`, { b: booking.id, a: validAnswers(booking) })).answerBookingQuestions;
+    expect(booking.isQuestionStepComplete).toBe(true);
+
+    const received: ExecutionResult[] = [];
+    let first!: () => void;
+    const subscribed = new Promise<void>((resolve) => (first = resolve));
+    const client = createClient({ url: `${ctx.stack.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { Authorization: `Bearer ${buyer.token}` } });
+    clients.push(client);
+    const completed = new Promise<void>((resolve, reject) => {
+      client.subscribe(
+        { query: `subscription($id: String!) { bookingStatusChanged(bookingId: $id) { id status paymentStatus bookingEngineDetails { bookingCode } } }`, variables: { id: booking.id } },
+        { next: (r) => (received.push(r as ExecutionResult), first()), error: reject, complete: resolve },
+      );
+    });
+    await subscribed;
+    expect((await gql(`mutation($b: String!) { confirmBooking(bookingId: $b) { status } }`, { b: booking.id })).confirmBooking.status).toBe("PENDING_CONFIRM");
+    await completed;
+    expect(received.map((r) => (r.data as any).bookingStatusChanged.status)).toEqual(["ON_HOLD", "PENDING_CONFIRM", "CONFIRMED"]);
+    expect((received.at(-1)!.data as any).bookingStatusChanged.bookingEngineDetails.bookingCode).toBe(supplierBooking(booking.id).supplierReference);
+    expect(supplierBooking(booking.id)).toMatchObject({ status: "CONFIRMED", optionId: "day-pass", pax: 3 });
+  });
+});
