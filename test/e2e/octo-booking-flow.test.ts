@@ -5,6 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { bookings } from "../../drizzle/schema.js";
 import { createOctoSupplier, type OctoSupplier } from "../../octo-supplier/octo-supplier.js";
+import type { ProductFacts } from "../../subgraphs/booking/catalogue-facts.js";
+import { EngineRefusal } from "../../subgraphs/booking/engines/booking-engine.js";
+import { engineRegistry } from "../../subgraphs/booking/engines/engine-registry.js";
 import { resetCircuitBreakers } from "../../subgraphs/common/octo/octo-client.js";
 import { consumer, newRef, validAnswers, type BookingClient } from "../support/booking.js";
 import { getJson, graphql, useStack } from "../support/stack.js";
@@ -22,13 +25,14 @@ describe("booking an OCTO engine's products", () => {
   let supplier: OctoSupplier;
   let louvre: number;
   let seine: number;
+  let engine: string;
   const clients: Client[] = [];
 
   beforeAll(async () => {
     supplier = await createOctoSupplier({ apiKey: SUPPLIER_KEY, hangMs: 3_000 });
     const supplierUrl = await supplier.listen();
     const platform = await ctx.stack.tokenFor("PLATFORM_CATALOG_MANAGEMENT");
-    const engine = `OCTO_BOOK_${randomUUID().slice(0, 6).toUpperCase()}`;
+    engine = `OCTO_BOOK_${randomUUID().slice(0, 6).toUpperCase()}`;
     const headers = { authorization: `Bearer ${platform}`, "content-type": "application/json" };
     const registered = await fetch(`${ctx.stack.url}/api/booking-engines/octo/${engine}`, { method: "PUT", headers, body: JSON.stringify({ baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, country: "FR" }) });
     expect(registered.status).toBe(200);
@@ -40,6 +44,7 @@ describe("booking an OCTO engine's products", () => {
   });
   afterEach(() => {
     supplier.faults.rules.length = 0;
+    supplier.faults.latencyMs = 0;
     resetCircuitBreakers();
   });
   afterAll(async () => {
@@ -176,6 +181,88 @@ describe("booking an OCTO engine's products", () => {
     }
   });
 
+  it("lets a hold go whose total is not the one quoted, answering 9573", async () => {
+    const adapter = engineRegistry.for(engine, "OCTO", ctx.stack.service.octo);
+    const facts = { id: louvre, externalId: "louvre-highlights", bookingEngineName: engine, bookingEngineKind: "OCTO" } as ProductFacts;
+    const setup = (await adapter.setupOf(ctx.database.db, facts))!;
+    const now = new Date();
+    const slot = (await adapter.slots(ctx.database.db, facts, setup, inAWeek(13), now)).find((s) => s.choice === "group" && s.time === "09:00")!;
+    // Quoted a euro below the supplier's price: what the supplier holds at differs.
+    const quoted = { ...setup, units: setup.units.map((u) => ({ ...u, price: u.price - 1 })) };
+    const bookingId = randomUUID();
+    const hold = adapter.upstream!.hold({ bookingId, product: facts, setup: quoted, slot, selections: { option: "group" }, quantities: { adult: 2 }, resellerRef: newRef(), until: new Date(now.getTime() + 3_600_000), now });
+    await expect(hold).rejects.toBeInstanceOf(EngineRefusal);
+    await expect(hold).rejects.toMatchObject({ reason: "PRICES_CHANGED" });
+    expect(supplierBooking(bookingId).status).toBe("CANCELLED");
+  });
+
+  it("maps the supplier's INVALID_* refusals of a hold to 9510 naming availabilityId, or to a 400 naming unitId", async () => {
+    const adapter = engineRegistry.for(engine, "OCTO", ctx.stack.service.octo);
+    const facts = { id: louvre, externalId: "louvre-highlights", bookingEngineName: engine, bookingEngineKind: "OCTO" } as ProductFacts;
+    const setup = (await adapter.setupOf(ctx.database.db, facts))!;
+    const now = new Date();
+    const slot = (await adapter.slots(ctx.database.db, facts, setup, inAWeek(13), now)).find((s) => s.choice === "group" && s.time === "11:00")!;
+    const hold = (change: { slotRef?: string; unit?: string }) =>
+      adapter.upstream!.hold({
+        bookingId: randomUUID(),
+        product: facts,
+        setup: change.unit ? { ...setup, units: setup.units.map((u) => ({ ...u, key: u.key === "adult" ? change.unit! : u.key })) } : setup,
+        slot: { ...slot, ref: change.slotRef ?? slot.ref },
+        selections: { option: "group" },
+        quantities: { [change.unit ?? "adult"]: 1 },
+        resellerRef: newRef(),
+        until: new Date(now.getTime() + 3_600_000),
+        now,
+      });
+    await expect(hold({ slotRef: "1999-01-01T09:00:00+01:00" })).rejects.toMatchObject({ reason: "INVALID_AVAILABILITY", problems: [expect.objectContaining({ field: "availabilityId" })] });
+    await expect(hold({ unit: "senior" })).rejects.toMatchObject({ reason: "INVALID_QUANTITIES", problems: [expect.objectContaining({ field: "unitId" })] });
+  });
+
+  it("keeps a short supplier hold for the booking's hour, and expires a booking whose supplier let the places go", async () => {
+    const buyer = await consumer(ctx.stack);
+    const chosen = await chooseLouvre(buyer.rest, inAWeek(14), "group", "11:00", 1);
+    const created = (await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: chosen.id, resellerRef: newRef() })).body;
+    // As a supplier whose holds last five minutes would have answered.
+    const soon = new Date(Date.now() + 5 * 60_000);
+    supplier.state.get(created.id).expiresAt = soon;
+    await ctx.database.db.update(bookings).set({ holdExpiresAt: soon }).where(eq(bookings.id, created.id));
+    const answered = await buyer.rest.put(`/booking-flow/v1/bookings/${created.id}/questions`, validAnswers(created));
+    expect(answered.status).toBe(200);
+    const extended = supplierBooking(created.id).expiresAt!.getTime();
+    expect(extended).toBeGreaterThan(Date.now() + 50 * 60_000);
+    // The supplier's utcExpiresAt, to its second.
+    expect(Math.abs((await ourBooking(created.id)).holdExpiresAt.getTime() - extended)).toBeLessThan(1000);
+
+    const other = await chooseLouvre(buyer.rest, inAWeek(14), "group", "09:00", 1);
+    const lapsing = (await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: other.id, resellerRef: newRef() })).body;
+    await ctx.database.db.update(bookings).set({ holdExpiresAt: soon }).where(eq(bookings.id, lapsing.id));
+    supplier.state.cancel(lapsing.id, {});
+    const refused = await buyer.rest.put(`/booking-flow/v1/bookings/${lapsing.id}/questions`, validAnswers(lapsing));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: "BOOKING_EXPIRED", errorCode: 6606 });
+    expect((await ourBooking(lapsing.id)).status).toBe("EXPIRED");
+  });
+
+  it("answers 503 when the supplier is slower than the call's timeout, and books once it answers in time", async () => {
+    const buyer = await consumer(ctx.stack);
+    const date = inAWeek(15);
+    supplier.faults.latencyMs = 1_500;
+    try {
+      const slow = await buyer.rest.get(`${flow(louvre)}?startDate=${date}&endDate=${date}`);
+      expect(slow.status).toBe(503);
+      expect(slow.body.code).toBe("ENGINE_UNAVAILABLE");
+    } finally {
+      supplier.faults.latencyMs = 0;
+    }
+    resetCircuitBreakers();
+    supplier.faults.latencyMs = 200;
+    try {
+      expect((await buyer.rest.get(`${flow(louvre)}?startDate=${date}&endDate=${date}`)).body.availabilityDates).toEqual([date]);
+    } finally {
+      supplier.faults.latencyMs = 0;
+    }
+  });
+
   it("refunds a confirmation only when the supplier certainly did not confirm: a lapsed hold ends REJECTED with REFUND", async () => {
     const buyer = await consumer(ctx.stack);
     const chosen = await chooseLouvre(buyer.rest, inAWeek(10), "group", "09:00", 1);
@@ -193,14 +280,15 @@ describe("booking an OCTO engine's products", () => {
   it("settles a confirmation whose answer never came by reading the booking: CONFIRMED, once", async () => {
     const buyer = await consumer(ctx.stack);
     const chosen = await chooseLouvre(buyer.rest, inAWeek(11), "group", "11:00", 1);
-    const created = (await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: chosen.id, resellerRef: newRef() })).body;
+    const resellerRef = newRef();
+    const created = (await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: chosen.id, resellerRef })).body;
     await buyer.rest.put(`/booking-flow/v1/bookings/${created.id}/questions`, validAnswers(created));
     // The supplier confirms, then answers nothing until long after our timeout.
     supplier.faults.rules.push({ route: "POST /bookings/:uuid/confirm", kind: "hang-after", times: 1 });
     await buyer.rest.post(`/booking-flow/v1/bookings/${created.id}/confirm`, {});
     const confirmed = await statusAfterJobs(buyer.rest, created.id, (status) => status !== "PENDING_CONFIRM");
     expect(confirmed).toMatchObject({ status: "CONFIRMED", paymentStatus: "PAID", bookingEngineDetails: { bookingCode: supplierBooking(created.id).supplierReference } });
-    expect(supplier.state.find({ resellerReference: created.resellerRef ?? "" }).length).toBeLessThanOrEqual(1);
+    expect(supplier.state.find({ resellerReference: resellerRef }).map((b) => b.status)).toEqual(["CONFIRMED"]);
   });
 
   it("runs the GraphQL flow on an opening-hours product and hears CONFIRMED on the subscription", async () => {

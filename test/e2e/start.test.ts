@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort, login, ready, startProcess, stopAndWait, until, type Running } from "../support/child-process.js";
+import { validAnswers } from "../support/booking.js";
 import { openOwnTestDatabase } from "../support/stack.js";
 
 /** The real entry point, as `npm start` runs it, in child processes. */
@@ -59,7 +60,7 @@ if (!process.env.DATABASE_URL) describe("npm start: one process on the embedded 
     const platformToken = await login(base, platformUser, platformSecret);
     const octoSuppliers = (await (await fetch(`${base}/api/suppliers?bookingEngineName=PARIS_DISCOVERY_OCTO`, { headers: { authorization: `Bearer ${platformToken}` } })).json()) as { totalResults: number; items: { id: number }[] };
     expect(octoSuppliers.totalResults).toBe(1);
-    const octoProducts = (await (await fetch(`${base}/api/supplier/${octoSuppliers.items[0].id}/products/`, { headers: { authorization: `Bearer ${platformToken}` } })).json()) as { externalId: string; title: Record<string, string> }[];
+    const octoProducts = (await (await fetch(`${base}/api/supplier/${octoSuppliers.items[0].id}/products/`, { headers: { authorization: `Bearer ${platformToken}` } })).json()) as { id: number; externalId: string; title: Record<string, string> }[];
     expect(octoProducts.map((product) => product.externalId).sort()).toEqual(["louvre-highlights", "seine-day-pass"]);
     expect(Object.keys(octoProducts[0].title).sort()).toEqual(["de", "en", "fr"]);
 
@@ -71,6 +72,28 @@ if (!process.env.DATABASE_URL) describe("npm start: one process on the embedded 
       expect(second.output()).not.toContain("Demo accounts created");
       // Registered again on its new port, with the products the first start imported.
       await until("the demo OCTO supplier registered again", async () => (second.output().includes("PARIS_DISCOVERY_OCTO: 2 products imported") ? true : undefined));
+      // A newcomer books one of its products, held and confirmed in the supplier's system.
+      const [, buyerUser, buyerSecret] = printed.match(/CONSUMER\s+(demo-consumer)\s+(sandbox-\S+)/)!;
+      const buyer = await login(base, buyerUser, buyerSecret);
+      const call = async (method: string, path: string, body?: unknown) => {
+        const response = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${buyer}`, ...(body === undefined ? {} : { "content-type": "application/json" }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+        return { status: response.status, body: (await response.json()) as any };
+      };
+      const seine = octoProducts.find((product) => product.externalId === "seine-day-pass")!;
+      const flow = `/booking-flow/v1/products/${seine.id}/availabilities`;
+      const availability = (await call("GET", `${flow}/${new Date(Date.now() + 7 * 86400_000).toISOString().slice(0, 10)}/options`)).body;
+      expect(availability.isOptionStepCompleted).toBe(true);
+      await call("GET", `${flow}/${availability.id}/prices?currencyCode=EUR`);
+      expect((await call("PUT", `${flow}/${availability.id}/prices?currencyCode=EUR`, [{ unitId: "adult", value: 2 }])).body.totalPrice).toEqual({ retail: 44, currency: "EUR" });
+      const booking = await call("POST", "/booking-flow/v1/bookings", { availabilityId: availability.id, resellerRef: "DEMO1" });
+      expect(booking.status).toBe(201);
+      expect((await call("PUT", `/booking-flow/v1/bookings/${booking.body.id}/questions`, validAnswers(booking.body))).body.isQuestionStepComplete).toBe(true);
+      await call("POST", `/booking-flow/v1/bookings/${booking.body.id}/confirm`, {});
+      const confirmed = await until("the OCTO booking confirmed", async () => {
+        const current = (await call("GET", `/booking-flow/v1/bookings/${booking.body.id}`)).body;
+        return current.status === "CONFIRMED" ? current : undefined;
+      });
+      expect(confirmed.bookingEngineDetails.bookingCode).toMatch(/^PD-\d{6}$/);
       const again = await fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${token}` } });
       expect(again.status).toBe(200);
     } finally {
