@@ -512,6 +512,10 @@ export const bookings = pgTable(
     confirmRequestedAt: utc("confirm_requested_at"),
     confirmedAt: utc("confirmed_at"),
     voucherCreatedAt: utc("voucher_created_at"),
+    /** A supplier system's own voucher (OCTO PDF_URL): the booking's voucherUrl when given. */
+    supplierVoucherUrl: text("supplier_voucher_url"),
+    /** The code a supplier system's ticket is scanned by (OCTO QRCODE, CODE128, AZTECCODE): printed on our voucher. */
+    supplierVoucherCode: text("supplier_voucher_code"),
     rejectedAt: utc("rejected_at"),
     rejectionReason: text("rejection_reason"),
     cancelledAt: utc("cancelled_at"),

@@ -7,6 +7,8 @@ export interface RenderContext {
   language: SupplierLanguage;
   content: boolean;
   pricing: boolean;
+  /** Where the supplier serves ticket PDFs ("<base>/tickets"). */
+  ticketsUrl: string;
 }
 
 /** The supplier keeps a fifth of the retail price as its net rate to resellers. */
@@ -84,7 +86,7 @@ export function renderProduct(product: SupplierProduct, context: RenderContext):
     instantDelivery: true,
     availabilityRequired: true,
     availabilityType: product.availabilityType as Product["availabilityType"],
-    deliveryFormats: ["QRCODE"] as Product["deliveryFormats"],
+    deliveryFormats: product.deliveryFormats as Product["deliveryFormats"],
     deliveryMethods: ["VOUCHER"] as Product["deliveryMethods"],
     redemptionMethod: "DIGITAL" as Product["redemptionMethod"],
     options: product.options.map((option, index) => renderOption(product, option, index, context)),
@@ -174,7 +176,12 @@ export function renderBooking(booking: SupplierBooking, state: SupplierState, co
   const product = state.product(booking.productId);
   const option = state.option(product, booking.optionId);
   const confirmed = booking.status === "CONFIRMED";
-  const ticket = (code: string) => ({ redemptionMethod: "DIGITAL", utcRedeemedAt: null, deliveryOptions: [{ deliveryFormat: "QRCODE", deliveryValue: code }] }) as UnitItem["ticket"];
+  const ticket = (code: string, pdf?: string) =>
+    ({
+      redemptionMethod: "DIGITAL",
+      utcRedeemedAt: null,
+      deliveryOptions: [{ deliveryFormat: "QRCODE", deliveryValue: code }, ...(pdf && product.deliveryFormats.includes("PDF_URL") ? [{ deliveryFormat: "PDF_URL", deliveryValue: pdf }] : [])],
+    }) as UnitItem["ticket"];
   const unitPrices = booking.unitItems.map((item) => price(option.units.find((unit) => unit.id === item.unitId)!.retail));
   const departure = state.departures(product, option, booking.availabilityId.slice(0, 10), booking.availabilityId.slice(0, 10)).find((candidate) => candidate.id === booking.availabilityId);
   return {
@@ -201,7 +208,8 @@ export function renderBooking(booking: SupplierBooking, state: SupplierState, co
     contact: booking.contact,
     notes: booking.notes,
     deliveryMethods: ["VOUCHER"] as Booking["deliveryMethods"],
-    voucher: confirmed ? ticket(booking.supplierReference) : null,
+    // The PDF's address is the supplier's own booking id: unguessable, unlike the reference.
+    voucher: confirmed ? ticket(booking.supplierReference, `${context.ticketsUrl}/${booking.id}.pdf`) : null,
     unitItems: booking.unitItems.map((item, index) => ({
       uuid: item.uuid,
       resellerReference: item.resellerReference,

@@ -13,6 +13,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { ValidationError, type AnySchema } from "yup";
 import type { Clock } from "../core/clock.js";
 import { addDays } from "../subgraphs/booking/engines/inventory/local-time.js";
+import { ticketPdf } from "./ticket-pdf.js";
 import { renderAvailability, renderBooking, renderCalendarDay, renderProduct, renderSupplier, type RenderContext } from "./octo-render.js";
 import { SUPPLIER_LANGUAGES, type SupplierLanguage } from "./supplier-catalogue.js";
 import { OctoError, SupplierState, type ConfirmRequest, type ReserveRequest } from "./supplier-state.js";
@@ -106,6 +107,8 @@ export async function createOctoSupplier(options: OctoSupplierOptions): Promise<
   app.setNotFoundHandler((request, reply) => send(reply, new OctoError("BAD_REQUEST", `No route ${request.method} ${request.url}`, 404)));
 
   app.addHook("onRequest", async (request, reply) => {
+    // A ticket's address is its authorisation (an unguessable booking id), as for vouchers anywhere.
+    if (request.method === "GET" && request.url.startsWith("/tickets/")) return;
     const given = Buffer.from(request.headers.authorization ?? "");
     if (!request.headers.authorization) return send(reply, new OctoError("UNAUTHORIZED", "Send the API key in the Authorization header as Bearer <key>", 401));
     if (given.length !== expectedKey.length || !timingSafeEqual(given, expectedKey)) return send(reply, new OctoError("FORBIDDEN", "The API key is invalid or has been revoked", 403));
@@ -113,7 +116,7 @@ export async function createOctoSupplier(options: OctoSupplierOptions): Promise<
     const initialised = SUPPORTED_CAPABILITIES.filter((id) => requested.includes(id));
     reply.header("octo-capabilities", initialised.join(", "));
     const content = initialised.includes("octo/content");
-    request.octo = { language: languageOf(request.headers["accept-language"]), content, pricing: initialised.includes("octo/pricing") };
+    request.octo = { language: languageOf(request.headers["accept-language"]), content, pricing: initialised.includes("octo/pricing"), ticketsUrl: `${endpoint()}/tickets` };
     if (content) {
       reply.header("content-language", request.octo.language);
       reply.header("available-languages", SUPPLIER_LANGUAGES.join(", "));
@@ -141,6 +144,13 @@ export async function createOctoSupplier(options: OctoSupplierOptions): Promise<
 
   const context = (request: FastifyRequest) => request.octo!;
   const validated = async <T>(schema: AnySchema, body: unknown): Promise<T> => (await schema.validate(body ?? {}, { strict: true, abortEarly: false })) as T;
+
+  app.get<{ Params: { file: string } }>("/tickets/:file", async (request, reply) => {
+    const ticket = state.confirmedById(request.params.file.replace(/\.pdf$/, ""));
+    if (!ticket || !request.params.file.endsWith(".pdf")) return reply.code(404).send({ error: "NOT_FOUND", errorMessage: "No such ticket" });
+    reply.header("content-type", "application/pdf");
+    return Buffer.from(await ticketPdf(ticket, state));
+  });
 
   app.get("/supplier", async (request) => renderSupplier(context(request), endpoint()));
   app.get("/capabilities", async (): Promise<Capability[]> =>

@@ -48,6 +48,8 @@ export interface SupplierProduct {
   description: Texts;
   options: SupplierOption[];
   cancellationCutoffHours: number;
+  /** How tickets come: a code to scan, and for some products a PDF the supplier serves as well. */
+  deliveryFormats: ("QRCODE" | "PDF_URL")[];
   place: { latitude: number; longitude: number; street: string; postalCode: string; city: string };
   image: string;
 }
@@ -78,6 +80,7 @@ export const SUPPLIER_PRODUCTS: SupplierProduct[] = [
       de: "Zwei Stunden durch die bekanntesten Säle des Louvre in einer Gruppe von höchstens zwanzig Personen. Eintrittskarten inbegriffen.",
     },
     cancellationCutoffHours: 24,
+    deliveryFormats: ["QRCODE"],
     place: { latitude: 48.8606, longitude: 2.3376, street: "Rue de Rivoli", postalCode: "75001", city: "Paris" },
     image: "https://paris-discovery.example/img/louvre.jpg",
     options: [
@@ -119,6 +122,7 @@ export const SUPPLIER_PRODUCTS: SupplierProduct[] = [
       de: "Einsteigen an jeder Haltestelle zwischen 10 und 18 Uhr. Abfahrt alle 20 Minuten.",
     },
     cancellationCutoffHours: 0,
+    deliveryFormats: ["QRCODE", "PDF_URL"],
     place: { latitude: 48.8584, longitude: 2.2945, street: "Port de la Bourdonnais", postalCode: "75007", city: "Paris" },
     image: "https://paris-discovery.example/img/seine.jpg",
     options: [

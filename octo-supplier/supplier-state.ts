@@ -243,6 +243,12 @@ export class SupplierState {
     return booking;
   }
 
+  /** A confirmed booking by the supplier's own id (the address of its ticket). */
+  confirmedById(id: string): SupplierBooking | undefined {
+    for (const booking of this.bookings.values()) if (booking.id === id && booking.status === "CONFIRMED") return booking;
+    return undefined;
+  }
+
   find(filter: { resellerReference?: string; supplierReference?: string }): SupplierBooking[] {
     return [...this.bookings.values()]
       .filter((booking) => (!filter.resellerReference || booking.resellerReference === filter.resellerReference) && (!filter.supplierReference || booking.supplierReference === filter.supplierReference))

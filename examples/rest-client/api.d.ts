@@ -4964,7 +4964,7 @@ export interface paths {
                             status?: string;
                             /** @description ON_HOLD, PAID, REFUND */
                             paymentStatus?: string;
-                            /** @description After confirmation: signed link to the PDF voucher, valid 24 hours from this read */
+                            /** @description After confirmation: signed link to the PDF voucher, valid 24 hours from this read; for a booking in an OCTO supplier's system that serves its own PDF ticket, that ticket's address */
                             voucherUrl?: string;
                             /** @description Date-time */
                             creationDate?: string;
@@ -5214,7 +5214,7 @@ export interface paths {
                             status?: string;
                             /** @description ON_HOLD, PAID, REFUND */
                             paymentStatus?: string;
-                            /** @description After confirmation: signed link to the PDF voucher, valid 24 hours from this read */
+                            /** @description After confirmation: signed link to the PDF voucher, valid 24 hours from this read; for a booking in an OCTO supplier's system that serves its own PDF ticket, that ticket's address */
                             voucherUrl?: string;
                             /** @description Date-time */
                             creationDate?: string;
@@ -5470,7 +5470,7 @@ export interface paths {
                             status?: string;
                             /** @description ON_HOLD, PAID, REFUND */
                             paymentStatus?: string;
-                            /** @description After confirmation: signed link to the PDF voucher, valid 24 hours from this read */
+                            /** @description After confirmation: signed link to the PDF voucher, valid 24 hours from this read; for a booking in an OCTO supplier's system that serves its own PDF ticket, that ticket's address */
                             voucherUrl?: string;
                             /** @description Date-time */
                             creationDate?: string;
@@ -5735,7 +5735,7 @@ export interface paths {
                             status?: string;
                             /** @description ON_HOLD, PAID, REFUND */
                             paymentStatus?: string;
-                            /** @description After confirmation: signed link to the PDF voucher, valid 24 hours from this read */
+                            /** @description After confirmation: signed link to the PDF voucher, valid 24 hours from this read; for a booking in an OCTO supplier's system that serves its own PDF ticket, that ticket's address */
                             voucherUrl?: string;
                             /** @description Date-time */
                             creationDate?: string;
@@ -5994,7 +5994,7 @@ export interface paths {
                             status?: string;
                             /** @description ON_HOLD, PAID, REFUND */
                             paymentStatus?: string;
-                            /** @description After confirmation: signed link to the PDF voucher, valid 24 hours from this read */
+                            /** @description After confirmation: signed link to the PDF voucher, valid 24 hours from this read; for a booking in an OCTO supplier's system that serves its own PDF ticket, that ticket's address */
                             voucherUrl?: string;
                             /** @description Date-time */
                             creationDate?: string;

@@ -9,6 +9,7 @@ import type { ProductFacts } from "../../subgraphs/booking/catalogue-facts.js";
 import { EngineRefusal } from "../../subgraphs/booking/engines/booking-engine.js";
 import { engineRegistry } from "../../subgraphs/booking/engines/engine-registry.js";
 import { resetCircuitBreakers } from "../../subgraphs/common/octo/octo-client.js";
+import { pdfLines } from "../support/pdf-text.js";
 import { consumer, newRef, validAnswers, type BookingClient } from "../support/booking.js";
 import { getJson, graphql, useStack } from "../support/stack.js";
 
@@ -26,11 +27,12 @@ describe("booking an OCTO engine's products", () => {
   let louvre: number;
   let seine: number;
   let engine: string;
+  let supplierUrl: string;
   const clients: Client[] = [];
 
   beforeAll(async () => {
     supplier = await createOctoSupplier({ apiKey: SUPPLIER_KEY, hangMs: 3_000 });
-    const supplierUrl = await supplier.listen();
+    supplierUrl = await supplier.listen();
     const platform = await ctx.stack.tokenFor("PLATFORM_CATALOG_MANAGEMENT");
     engine = `OCTO_BOOK_${randomUUID().slice(0, 6).toUpperCase()}`;
     const headers = { authorization: `Bearer ${platform}`, "content-type": "application/json" };
@@ -123,6 +125,10 @@ describe("booking an OCTO engine's products", () => {
     expect(upstream.status).toBe("CONFIRMED");
     expect(upstream.contact.emailAddress).toContain("@");
     expect(upstream.contact.firstName).toBeTruthy();
+    // No PDF from this supplier for the tour: our voucher, carrying the code its ticket is scanned by.
+    expect(confirmed.voucherUrl).toContain(`/booking-flow/v1/vouchers/${created.body.id}.pdf`);
+    const voucher = new Uint8Array(await (await fetch(confirmed.voucherUrl)).arrayBuffer());
+    expect((await pdfLines(voucher)).join("\n")).toContain(upstream.supplierReference);
 
     // Cancelled here only once cancelled there (the tour's cutoff is 24 hours; it is a week away).
     const cancelled = await buyer.rest.delete(`/booking-flow/v1/bookings/${created.body.id}`);
@@ -336,5 +342,11 @@ describe("booking an OCTO engine's products", () => {
     expect(received.map((r) => (r.data as any).bookingStatusChanged.status)).toEqual(["ON_HOLD", "PENDING_CONFIRM", "CONFIRMED"]);
     expect((received.at(-1)!.data as any).bookingStatusChanged.bookingEngineDetails.bookingCode).toBe(supplierBooking(booking.id).supplierReference);
     expect(supplierBooking(booking.id)).toMatchObject({ status: "CONFIRMED", optionId: "day-pass", pax: 3 });
+    // The day pass comes with the supplier's own ticket PDF: the booking's voucher is that one.
+    const voucherUrl = (await gql(`query($b: String!) { booking(id: $b) { voucherUrl } }`, { b: booking.id })).booking.voucherUrl;
+    expect(voucherUrl).toBe(`${supplierUrl}/tickets/${supplierBooking(booking.id).id}.pdf`);
+    const ticket = await fetch(voucherUrl);
+    expect(ticket.headers.get("content-type")).toBe("application/pdf");
+    expect((await pdfLines(new Uint8Array(await ticket.arrayBuffer()))).join("\n")).toContain(supplierBooking(booking.id).supplierReference);
   });
 });

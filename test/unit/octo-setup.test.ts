@@ -59,3 +59,13 @@ describe("an OCTO product as the booking flow's setup", () => {
     expect(setupOfOctoProduct(product({ options: [] }))).toBeUndefined();
   });
 });
+
+describe("a supplier's voucher", () => {
+  it("takes a PDF it serves over http(s) and the code its ticket is scanned by, nothing else", async () => {
+    const { supplierVoucher } = await import("../../subgraphs/booking/engines/octo/octo-engine.js");
+    const ticket = (deliveryOptions: { deliveryFormat: string; deliveryValue: string }[]) => ({ redemptionMethod: "DIGITAL", utcRedeemedAt: null, deliveryOptions }) as never;
+    expect(supplierVoucher(ticket([{ deliveryFormat: "QRCODE", deliveryValue: "PD-1" }, { deliveryFormat: "PDF_URL", deliveryValue: "https://s.example/t/1.pdf" }]))).toEqual({ code: "PD-1", url: "https://s.example/t/1.pdf" });
+    expect(supplierVoucher(ticket([{ deliveryFormat: "PDF_URL", deliveryValue: "javascript:alert(1)" }, { deliveryFormat: "CODE128", deliveryValue: "x".repeat(501) }]))).toBeUndefined();
+    expect(supplierVoucher(null)).toBeUndefined();
+  });
+});

@@ -136,7 +136,7 @@ export const bookingSchema: JsonSchema = {
     resellerRef: str("Client-side booking identifier"),
     status: str("ON_HOLD, PENDING_CONFIRM, CONFIRMED, REJECTED, CANCELLED, EXPIRED"),
     paymentStatus: str("ON_HOLD, PAID, REFUND"),
-    voucherUrl: str("After confirmation: signed link to the PDF voucher, valid 24 hours from this read"),
+    voucherUrl: str("After confirmation: signed link to the PDF voucher, valid 24 hours from this read; for a booking in an OCTO supplier's system that serves its own PDF ticket, that ticket's address"),
     creationDate: str("Date-time"),
     updateDate: str("Date-time"),
     availability: availabilitySchema,

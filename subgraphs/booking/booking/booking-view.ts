@@ -45,8 +45,9 @@ export async function toBooking(row: BookingRow, deps: ViewDeps): Promise<Bookin
     resellerRef: row.resellerRef,
     status: row.status,
     paymentStatus: row.paymentStatus,
+    // The supplier's own voucher when it gives one, else ours.
     voucherUrl: confirmed
-      ? signVoucherLink(await serviceSecret(deps.db, VOUCHER_SECRET), deps.publicUrl, row.id, new Date(deps.now.getTime() + VOUCHER_LINK_TTL_MS))
+      ? (row.supplierVoucherUrl ?? signVoucherLink(await serviceSecret(deps.db, VOUCHER_SECRET), deps.publicUrl, row.id, new Date(deps.now.getTime() + VOUCHER_LINK_TTL_MS)))
       : undefined,
     creationDate: row.creationDate,
     updateDate: row.updateDate,

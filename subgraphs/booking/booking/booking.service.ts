@@ -435,6 +435,7 @@ export const bookingService = {
       options: availability.availabilityOptions.map((o) => ({ label: o.label, value: o.selectedOptionValue ?? "" })),
       resellerRef: row.resellerRef,
       leadTraveller: name || undefined,
+      supplierCode: row.supplierVoucherCode ?? undefined,
       total: { retail: row.totalRetail, currency: row.currency },
       issuedAt: row.voucherCreatedAt ?? row.confirmedAt ?? row.updateDate,
       environment: row.environment,

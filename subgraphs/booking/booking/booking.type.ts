@@ -72,7 +72,7 @@ export class Booking {
   @Field(() => String) resellerRef!: string;
   @Field(() => String, { description: "ON_HOLD, PENDING_CONFIRM, CONFIRMED, REJECTED, CANCELLED, EXPIRED, …" }) status!: string;
   @Field(() => String, { description: "ON_HOLD, PAID, REFUND, …" }) paymentStatus!: string;
-  @Field(() => String, { nullable: true, description: "After confirmation: a signed link to the PDF voucher, valid 24 hours from this read" }) voucherUrl?: string;
+  @Field(() => String, { nullable: true, description: "After confirmation: a signed link to the PDF voucher, valid 24 hours from this read; for a booking in an OCTO supplier's system that serves its own PDF ticket, that ticket's address" }) voucherUrl?: string;
   @Field(() => Date) creationDate!: Date;
   @Field(() => Date) updateDate!: Date;
   @Field(() => Availability) availability!: Availability;

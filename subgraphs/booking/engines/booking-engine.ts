@@ -46,7 +46,13 @@ export interface EngineBooking {
 }
 
 export type ConfirmationOutcome =
-  | { outcome: "CONFIRMED"; bookingCode: string; bookingExternalId: string }
+  | {
+      outcome: "CONFIRMED";
+      bookingCode: string;
+      bookingExternalId: string;
+      /** The supplier's own voucher: a document's URL, and the code its ticket is scanned by. */
+      voucher?: { url?: string; code?: string };
+    }
   | { outcome: "REJECTED"; reason: string };
 
 /** A failure worth retrying (timeouts, 5xx of a remote supplier): the job runs again later. */

@@ -100,6 +100,8 @@ async function applyOutcome(deps: JobDeps, job: JobRow, booking: BookingRow, out
         status: "CONFIRMED",
         bookingCode: outcome.bookingCode,
         bookingExternalId: outcome.bookingExternalId,
+        supplierVoucherUrl: outcome.voucher?.url ?? null,
+        supplierVoucherCode: outcome.voucher?.code ?? null,
         confirmedAt: now,
         voucherCreatedAt: now,
         updateDate: now,

@@ -14,6 +14,8 @@ export interface VoucherContent {
   options: { label: string; value: string }[];
   resellerRef: string;
   leadTraveller?: string;
+  /** The code the supplier's ticket is scanned by, when its system gives one. */
+  supplierCode?: string;
   total: { retail: number; currency: string };
   issuedAt: Date;
   environment: "sandbox" | "production"; // sandbox vouchers carry a visible "TEST - NOT VALID FOR ENTRY" banner
@@ -298,6 +300,7 @@ export async function renderVoucherPdf(content: VoucherContent): Promise<Uint8Ar
   );
   field("Reseller reference", [content.resellerRef]);
   if (present(content.leadTraveller)) field("Lead traveller", [content.leadTraveller]);
+  if (present(content.supplierCode)) field("Supplier's ticket code", [content.supplierCode]);
   field("Total", [formatTotal(content.total)]);
   const footer = [`Booking ID: ${content.bookingId}`, `Issued: ${content.issuedAt.toISOString()}`].map((text) => printableIn(faces, "regular", text));
 

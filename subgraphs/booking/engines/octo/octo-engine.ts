@@ -60,11 +60,22 @@ function contactOf(contact: EngineContact): BookingContact {
   };
 }
 
-const confirmed = (booking: Booking): ConfirmationOutcome => ({
-  outcome: "CONFIRMED",
-  bookingCode: booking.supplierReference ?? booking.id,
-  bookingExternalId: booking.id,
-});
+/** Codes a venue scans; a longer value is no ticket code. */
+const SCANNED_FORMATS = new Set(["QRCODE", "CODE128", "AZTECCODE"]);
+const MAX_CODE_LENGTH = 500;
+
+/** The supplier's voucher: a PDF it serves over http(s), and the code its ticket is scanned by. */
+export function supplierVoucher(ticket: Booking["voucher"]): { url?: string; code?: string } | undefined {
+  const options = ticket?.deliveryOptions ?? [];
+  const url = options.find((o) => o.deliveryFormat === "PDF_URL" && /^https?:\/\/\S+$/.test(o.deliveryValue) && o.deliveryValue.length <= 2048)?.deliveryValue;
+  const code = options.find((o) => SCANNED_FORMATS.has(o.deliveryFormat) && o.deliveryValue.length > 0 && o.deliveryValue.length <= MAX_CODE_LENGTH)?.deliveryValue;
+  return url || code ? { ...(url ? { url } : {}), ...(code ? { code } : {}) } : undefined;
+}
+
+const confirmed = (booking: Booking): ConfirmationOutcome => {
+  const voucher = supplierVoucher(booking.voucher);
+  return { outcome: "CONFIRMED", bookingCode: booking.supplierReference ?? booking.id, bookingExternalId: booking.id, ...(voucher ? { voucher } : {}) };
+};
 
 /**
  * Books the products of OCTO engines in the supplier's system (issue 14, docs/octo-engine.md):
