@@ -50,6 +50,8 @@ const environmentSchema = z.object({
     .refine((value) => secretKeyOf(value) !== undefined, "must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)")
     .optional(),
   WORKER_LOOPS: booleanFromEnv.default("true"),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFromEnv.default("false"),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(100).max(60_000).default(10_000),
   OCTO_CALL_TIMEOUT_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(100).max(120_000).default(10_000),
   OCTO_IMPORT_INTERVAL_MINUTES: z.coerce.number({ invalid_type_error: "must be minutes" }).int().min(0).max(7 * 24 * 60).default(60),
   WORKER_JOB_CONCURRENCY: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(1).max(256).default(8),
@@ -108,6 +110,10 @@ export interface Config {
   workerLoops: boolean;
   /** How often the worker imports every OCTO engine's content, in ms; 0: only on demand. */
   octoImportIntervalMs: number;
+  /** Webhook targets on loopback or private addresses are allowed (tests, a receiver on this machine); never in production. */
+  webhookAllowPrivateTargets: boolean;
+  /** How long a webhook endpoint may take to answer one delivery. */
+  webhookTimeoutMs: number;
   /** How long one call to an OCTO supplier system may take before it counts as failed (or, for a change, unknown). */
   octoCallTimeoutMs: number;
   /** Booking jobs (supplier calls) one worker process runs at once. */
@@ -175,6 +181,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     if (!e.DATABASE_URL) problems.push(`WEB_CONCURRENCY=${e.WEB_CONCURRENCY}: several processes need DATABASE_URL; the embedded database serves one process only (it runs on its own thread)`);
     else if (e.ROLE === "worker") problems.push(`WEB_CONCURRENCY=${e.WEB_CONCURRENCY}: ROLE=worker serves no requests; WORKER_JOB_CONCURRENCY sets how many jobs it runs at once`);
   }
+  if (e.ENVIRONMENT === "production" && e.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
+    problems.push("WEBHOOK_ALLOW_PRIVATE_TARGETS: never in production (webhooks would reach the service's own network)");
+  }
   if (problems.length) throw new ConfigError(problems);
   const sandbox = e.ENVIRONMENT === "sandbox";
 
@@ -204,6 +213,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     workerLoops: e.WORKER_LOOPS,
     octoImportIntervalMs: e.OCTO_IMPORT_INTERVAL_MINUTES * 60_000,
     octoCallTimeoutMs: e.OCTO_CALL_TIMEOUT_MS,
+    webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     workerJobConcurrency: e.WORKER_JOB_CONCURRENCY,
     workerPollMs: e.WORKER_POLL_SECONDS * 1000,
     role: e.ROLE,

@@ -46,6 +46,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly webhookDeliveries = new Counter({
+    name: "activities_webhook_deliveries_total",
+    help: "Webhook delivery attempts by outcome: delivered, retried (to be tried again) or failed (out of retries)",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
+
   readonly engineCalls = this.histogram("activities_engine_call_duration_seconds", "Calls to supplier systems (OCTO engines) by engine, path template and outcome", ["engine", "path", "outcome"] as const);
 
   private histogram<T extends string>(name: string, help: string, labelNames: readonly T[]): Histogram<T> {

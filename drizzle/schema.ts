@@ -60,6 +60,83 @@ export const octoConnections = pgTable("octo_connections", {
   lastImportedAt: utc("last_imported_at"),
 });
 
+/**
+ * Where an organisation wants to hear of its events (issue 15, docs/webhooks.md): one URL, the
+ * event types it asked for, and the secret its deliveries are signed with, sealed.
+ */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: uuid("id").primaryKey(),
+    organisationId: integer("organisation_id").notNull(),
+    url: text("url").notNull(),
+    description: text("description"),
+    eventTypes: text("event_types").array().notNull(),
+    sealedSecret: text("sealed_secret").notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    disabledReason: text("disabled_reason"),
+    /** When deliveries began failing without a success since; null while it answers. */
+    failingSince: utc("failing_since"),
+    createdAt: utc("created_at").notNull(),
+    updatedAt: utc("updated_at").notNull(),
+  },
+  (t) => [index("webhook_endpoints_organisation").on(t.organisationId)],
+);
+
+/**
+ * One event for one endpoint: written in the transaction of the change it announces, delivered
+ * by the worker, in order per ordering key (a booking), until it succeeds or its retries end.
+ */
+export const webhookMessages = pgTable(
+  "webhook_messages",
+  {
+    id: uuid("id").primaryKey(),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    sequence: bigserial("sequence", { mode: "number" }).notNull(),
+    eventType: text("event_type").notNull(),
+    /** Messages of one key (a booking's id) are delivered one after the other, in the order written. */
+    orderingKey: text("ordering_key").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    createdAt: utc("created_at").notNull(),
+    /** PENDING until delivered (DELIVERED) or out of retries (FAILED). */
+    status: text("status").notNull().default("PENDING"),
+    nextAttemptAt: utc("next_attempt_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    leaseId: uuid("lease_id"),
+    lockedUntil: utc("locked_until"),
+    deliveredAt: utc("delivered_at"),
+    lastResponseStatus: integer("last_response_status"),
+    lastLatencyMs: integer("last_latency_ms"),
+    lastError: text("last_error"),
+  },
+  (t) => [
+    index("webhook_messages_due").on(t.status, t.nextAttemptAt),
+    index("webhook_messages_order").on(t.endpointId, t.orderingKey, t.sequence),
+    index("webhook_messages_endpoint_log").on(t.endpointId, t.createdAt),
+  ],
+);
+
+/** Each try of a message: what the endpoint answered and how long it took. */
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    messageId: uuid("message_id")
+      .notNull()
+      .references(() => webhookMessages.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    at: utc("at").notNull(),
+    /** DELIVERED, or FAILED with the response status or the error. */
+    outcome: text("outcome").notNull(),
+    responseStatus: integer("response_status"),
+    latencyMs: integer("latency_ms").notNull(),
+    error: text("error"),
+  },
+  (t) => [index("webhook_attempts_message").on(t.messageId, t.attempt)],
+);
+
 export const organisations = pgTable("organisations", {
   id: serial("id").primaryKey(),
   name: text("name").notNull().unique(),

@@ -30,6 +30,7 @@ import { checkOperationText } from "../core/input-text.js";
 import { MAX_NESTED_PRODUCTS } from "../subgraphs/catalogue/product/product.service.js";
 import { MAX_IMPORT_PAGE } from "../subgraphs/catalogue/import/activity-import.js";
 import { MAX_TOP_ACTIVITIES } from "../subgraphs/catalogue/recommendation/recommendation.resolver.js";
+import { MAX_WEBHOOK_MESSAGE_PAGE } from "../subgraphs/booking/webhooks/webhook.service.js";
 import { MAX_RECOMMENDATION_PAGE } from "../subgraphs/catalogue/recommendation/recommendation.service.js";
 import { MAX_SEARCH_PAGE_SIZE } from "../subgraphs/catalogue/search/search.service.js";
 import { MAX_RESULTS_PER_PAGE } from "../subgraphs/catalogue/supplier/supplier.service.js";
@@ -98,6 +99,7 @@ export const PAGE_SIZE_MAXIMA: Record<string, number> = {
   "Query.bookingReportExport": MAX_REPORT_SLICE,
   "Query.recommendations": MAX_RECOMMENDATION_PAGE,
   "Query.topActivities": MAX_TOP_ACTIVITIES,
+  "Query.webhookMessages": MAX_WEBHOOK_MESSAGE_PAGE,
   // The cyclic walk product → supplier → products → … multiplies by this at every turn.
   "Supplier.products": MAX_NESTED_PRODUCTS,
 };
@@ -141,6 +143,9 @@ export const LIST_SIZES: Record<string, number> = {
   "ParticipantQuestions.questions": 10,
   "Question.conditions": 2,
   "Question.followUpQuestions": 2,
+  // An organisation's endpoints (at most 10); a message's tries (8, and a few redeliveries).
+  "Query.webhookEndpoints": 10,
+  "WebhookMessage.attemptLog": 10,
   // Refusals of one import: most imports have none; a supplier's whole list at worst.
   "OctoImportReport.refused": 20,
   // Introspection (sandbox only, by default): sizes of this schema, so the standard introspection

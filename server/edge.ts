@@ -97,6 +97,7 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
         schema: composed.subgraphs[name].schema,
         graphs,
         octo,
+        webhookTargets: { allowPrivate: config.webhookAllowPrivateTargets, environment: config.environment },
       });
     }
     targets = { kind: "in-process", subgraphs: subgraphs as Record<SubgraphName, RunningSubgraph> };

@@ -188,6 +188,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       signIn: config.signIn,
       graphs,
       octo,
+      webhooks: { allowPrivate: config.webhookAllowPrivateTargets, timeoutMs: config.webhookTimeoutMs },
       metrics,
     });
   }

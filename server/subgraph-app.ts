@@ -36,6 +36,7 @@ export async function buildSubgraphApp(
     disclosure: deps.config.graphql,
     graphs: remoteServiceGraphs(() => deps.config.subgraphUrls, credential),
     octo: deps.octo ?? octoEnginesFor(deps.config, deps.database, deps.logger, deps.clock, deps.metrics),
+    webhookTargets: { allowPrivate: deps.config.webhookAllowPrivateTargets, environment: deps.config.environment },
   });
   const app: FastifyInstance = await createHttpApp({
     logger: deps.logger,

@@ -1,3 +1,4 @@
+import { deliverDueWebhooks } from "../subgraphs/common/webhooks/webhook-delivery.js";
 import type { OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
 import type { ServiceMetrics } from "../core/metrics.js";
 import { AsyncResource } from "node:async_hooks";
@@ -25,6 +26,8 @@ export interface Worker {
    * otherwise take every session of the database with it.
    */
   removeExpiredCredentials(): Promise<void>;
+  /** Delivers every webhook message due now (the loop does it every second); returns the attempts made. */
+  deliverWebhooks(): Promise<number>;
   /** Imports every OCTO engine's content once now (the loop does it every OCTO_IMPORT_INTERVAL_MINUTES). */
   importOctoEngines(): Promise<OctoImportSummary[]>;
   stop(): Promise<void>;
@@ -67,8 +70,10 @@ export interface WorkerOptions {
   signIn: SignInThrottleSettings;
   /** Supplier confirmations read the catalogue's facts of a product through the graph. */
   graphs: ServiceGraphs;
-  /** Confirmations of OCTO engines' bookings go to the supplier's system through these connections. */
+  /** Confirmations of OCTO engines' bookings go to the supplier's system through these connections; webhook secrets are opened with its sealed secrets. */
   octo?: OctoEngines;
+  /** Webhook deliveries: private targets allowed (tests only) and each delivery's timeout. */
+  webhooks?: { allowPrivate: boolean; timeoutMs: number };
   /** How often every OCTO engine's content is imported; 0: never on a schedule. */
   octoImportIntervalMs?: number;
   /** The job queue's depth and age are read from the database when scraped. */
@@ -131,6 +136,19 @@ export function startWorker(options: WorkerOptions): Worker {
     return summaries;
   };
 
+  const deliverWebhooks = async (): Promise<number> => {
+    if (!options.octo) return 0;
+    return deliverDueWebhooks({
+      database: options.database,
+      secrets: options.octo.secrets,
+      logger,
+      now: () => options.clock.now(),
+      allowPrivate: options.webhooks?.allowPrivate ?? false,
+      timeoutMs: options.webhooks?.timeoutMs ?? 10_000,
+      countDelivery: options.metrics ? (outcome) => options.metrics!.webhookDeliveries.inc({ outcome }) : undefined,
+    });
+  };
+
   const jobAlarm = alarm(() => jobs.wake(), pollMs, options.clock);
   const jobs = new BookingJobPool(deps, {
     concurrency: options.jobConcurrency ?? DEFAULT_JOB_CONCURRENCY,
@@ -161,6 +179,7 @@ export function startWorker(options: WorkerOptions): Worker {
     timers.push(
       { stop: async () => clearInterval(poll) },
       bookingFlows,
+      loop("webhook deliveries", async () => void (await deliverWebhooks()), Math.min(pollMs, 1_000), logger),
       loop("booking housekeeping", bookingHousekeeping, options.bookingHousekeepingIntervalMs ?? 30_000, logger),
       // Not at start: expired credentials are refused anyway, so nothing is urgent, and tests that
       // share one database start workers with clocks set years ahead, which would end every session.
@@ -175,7 +194,9 @@ export function startWorker(options: WorkerOptions): Worker {
       await bookingHousekeeping();
       await jobs.drain();
       await announce();
+      await deliverWebhooks();
     },
+    deliverWebhooks,
     removeExpiredCredentials: removeCredentials,
     importOctoEngines,
     /**

@@ -254,6 +254,873 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's webhook endpoints (extension)
+         * @description Consumer accounts, for their own organisation (403 otherwise); another organisation's endpoint is 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Endpoints */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Endpoint id (uuid) */
+                            id?: string | null;
+                            /** @description Where deliveries are POSTed */
+                            url?: string | null;
+                            /** @description Free text */
+                            description?: string | null;
+                            /** @description Events delivered to it */
+                            eventTypes?: string[] | null;
+                            /** @description False once disabled after failing for 5 days (or by the organisation) */
+                            enabled?: boolean | null;
+                            /** @description Why it was disabled */
+                            disabledReason?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Since when deliveries fail with no success since
+                             */
+                            failingSince?: string | null;
+                            /** Format: date-time */
+                            createdAt?: string | null;
+                            /** Format: date-time */
+                            updatedAt?: string | null;
+                        }[];
+                    };
+                };
+                /** @description Bad request or validation failure */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Authenticated but not permitted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Register a webhook endpoint (extension)
+         * @description Consumer accounts, for their own organisation (403 otherwise); another organisation's endpoint is 404. 201 with the endpoint and its signing secret (whsec_…), shown in this answer only. Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 VALIDATION_FAILED naming url (https in production; no loopback, private or link-local address) or eventTypes; at most 10 endpoints.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description https URL */
+                        url: string;
+                        /** @description Events to deliver */
+                        eventTypes: string[];
+                        /** @description Free text */
+                        description?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The signing secret, shown once */
+                            secret?: string | null;
+                            endpoint?: {
+                                /** @description Endpoint id (uuid) */
+                                id?: string | null;
+                                /** @description Where deliveries are POSTed */
+                                url?: string | null;
+                                /** @description Free text */
+                                description?: string | null;
+                                /** @description Events delivered to it */
+                                eventTypes?: string[] | null;
+                                /** @description False once disabled after failing for 5 days (or by the organisation) */
+                                enabled?: boolean | null;
+                                /** @description Why it was disabled */
+                                disabledReason?: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description Since when deliveries fail with no success since
+                                 */
+                                failingSince?: string | null;
+                                /** Format: date-time */
+                                createdAt?: string | null;
+                                /** Format: date-time */
+                                updatedAt?: string | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Bad request or validation failure */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Authenticated but not permitted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a webhook endpoint (extension)
+         * @description Consumer accounts, for their own organisation (403 otherwise); another organisation's endpoint is 404. Changes the fields given; enabled: true enables an endpoint that was disabled, enabled: false disables it.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Endpoint id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        url?: string | null;
+                        /** @description Events to deliver */
+                        eventTypes?: string[] | null;
+                        description?: string | null;
+                        /** @description Enable or disable */
+                        enabled?: boolean | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Endpoint id (uuid) */
+                            id?: string | null;
+                            /** @description Where deliveries are POSTed */
+                            url?: string | null;
+                            /** @description Free text */
+                            description?: string | null;
+                            /** @description Events delivered to it */
+                            eventTypes?: string[] | null;
+                            /** @description False once disabled after failing for 5 days (or by the organisation) */
+                            enabled?: boolean | null;
+                            /** @description Why it was disabled */
+                            disabledReason?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Since when deliveries fail with no success since
+                             */
+                            failingSince?: string | null;
+                            /** Format: date-time */
+                            createdAt?: string | null;
+                            /** Format: date-time */
+                            updatedAt?: string | null;
+                        };
+                    };
+                };
+                /** @description Bad request or validation failure */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Authenticated but not permitted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unknown endpoint */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Remove a webhook endpoint and its delivery log (extension)
+         * @description Consumer accounts, for their own organisation (403 otherwise); another organisation's endpoint is 404. 204.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Endpoint id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad request or validation failure */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Authenticated but not permitted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unknown endpoint */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's signing secret (extension)
+         * @description Consumer accounts, for their own organisation (403 otherwise); another organisation's endpoint is 404. A new secret, shown in this answer only; deliveries from now on are signed with it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Endpoint id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The new signing secret */
+                            secret?: string | null;
+                        };
+                    };
+                };
+                /** @description Bad request or validation failure */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Authenticated but not permitted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unknown endpoint */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook endpoint's delivery log (extension)
+         * @description Consumer accounts, for their own organisation (403 otherwise); another organisation's endpoint is 404. Newest first, up to `first` (default 50, at most 100); `before` a message id to page back. Each message with its status, tries, last response status and latency, and every try.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page size */
+                    first?: number | null;
+                    /** @description A message id of this endpoint */
+                    before?: string | null;
+                };
+                header?: never;
+                path: {
+                    /** @description Endpoint id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Messages */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Message id: the webhook-id header of every try */
+                            id?: string | null;
+                            /** @description booking.status_changed */
+                            eventType?: string | null;
+                            /** @description Messages of one key (a booking id) are delivered in order */
+                            orderingKey?: string | null;
+                            /** @enum {string|null} */
+                            status?: "PENDING" | "DELIVERED" | "FAILED" | null;
+                            /** @description Tries so far */
+                            attempts?: number | null;
+                            /** Format: date-time */
+                            createdAt?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description PENDING: the next try
+                             */
+                            nextAttemptAt?: string | null;
+                            /** Format: date-time */
+                            deliveredAt?: string | null;
+                            /** @description The endpoint's last HTTP status */
+                            lastResponseStatus?: number | null;
+                            /** @description How long the last try took */
+                            lastLatencyMs?: number | null;
+                            /** @description Why the last try failed */
+                            lastError?: string | null;
+                            /** @description The body delivered: {type, timestamp, data} */
+                            payload?: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Every try, oldest first */
+                            attemptLog?: {
+                                /** @description 1, 2, … */
+                                attempt?: number | null;
+                                /** Format: date-time */
+                                at?: string | null;
+                                /** @enum {string|null} */
+                                outcome?: "DELIVERED" | "FAILED" | null;
+                                /** @description HTTP status */
+                                responseStatus?: number | null;
+                                /** @description Duration */
+                                latencyMs?: number | null;
+                                /** @description Network error or timeout */
+                                error?: string | null;
+                            }[] | null;
+                        }[];
+                    };
+                };
+                /** @description Bad request or validation failure */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Authenticated but not permitted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unknown endpoint */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/messages/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook message again (extension)
+         * @description Consumer accounts, for their own organisation (403 otherwise); another organisation's endpoint is 404. From now, whatever its status (a failed one, or one the receiver lost).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Message id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Message id: the webhook-id header of every try */
+                            id?: string | null;
+                            /** @description booking.status_changed */
+                            eventType?: string | null;
+                            /** @description Messages of one key (a booking id) are delivered in order */
+                            orderingKey?: string | null;
+                            /** @enum {string|null} */
+                            status?: "PENDING" | "DELIVERED" | "FAILED" | null;
+                            /** @description Tries so far */
+                            attempts?: number | null;
+                            /** Format: date-time */
+                            createdAt?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description PENDING: the next try
+                             */
+                            nextAttemptAt?: string | null;
+                            /** Format: date-time */
+                            deliveredAt?: string | null;
+                            /** @description The endpoint's last HTTP status */
+                            lastResponseStatus?: number | null;
+                            /** @description How long the last try took */
+                            lastLatencyMs?: number | null;
+                            /** @description Why the last try failed */
+                            lastError?: string | null;
+                            /** @description The body delivered: {type, timestamp, data} */
+                            payload?: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Every try, oldest first */
+                            attemptLog?: {
+                                /** @description 1, 2, … */
+                                attempt?: number | null;
+                                /** Format: date-time */
+                                at?: string | null;
+                                /** @enum {string|null} */
+                                outcome?: "DELIVERED" | "FAILED" | null;
+                                /** @description HTTP status */
+                                responseStatus?: number | null;
+                                /** @description Duration */
+                                latencyMs?: number | null;
+                                /** @description Network error or timeout */
+                                error?: string | null;
+                            }[] | null;
+                        };
+                    };
+                };
+                /** @description Bad request or validation failure */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No valid bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Authenticated but not permitted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unknown message */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/organisations": {
         parameters: {
             query?: never;

@@ -27,14 +27,16 @@ import { cancelBookingRoute, confirmBookingRoute, createBookingRoute, getBooking
 import { searchProductsRoute } from "./api-consumer/search-products.route.js";
 import { getBookingReportRoute } from "./reporting/get-booking.route.js";
 import { listBookingReportsRoute } from "./reporting/list-bookings.route.js";
+import { webhookRoutes } from "./webhooks/webhook-endpoints.routes.js";
 
 /**
  * Every REST path the layer serves. Folders follow the path: api-supplier (/api/supplier/…),
  * api-suppliers (/api/suppliers), api-supplier-product (/api/supplier/{id}/product…), api-consumer (/api/consumer/…), content-import (/content/v0/import/…), recommendation (/recommendation/…),
- * booking-engines (/api/booking-engines…, extensions), booking-flow (/booking-flow/v1/…; the signed voucher link in voucher.route.ts), reporting (/reporting/v1/…).
+ * booking-engines (/api/booking-engines…, extensions), booking-flow (/booking-flow/v1/…; the signed voucher link in voucher.route.ts), reporting (/reporting/v1/…), webhooks (/api/webhooks/…, extensions).
  */
 export const restRoutes = [
   getMeRoute,
+  ...webhookRoutes,
   listOrganisationsRoute,
   listBookingEnginesRoute,
   registerOctoEngineRoute,

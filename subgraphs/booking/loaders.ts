@@ -1,5 +1,6 @@
 import DataLoader from "dataloader";
 import type { OctoEngines } from "../common/octo/octo-engines.js";
+import type { WebhookTargets } from "../common/webhooks/webhook-endpoints.js";
 import type { Database } from "../../drizzle/database.js";
 import type { Caller } from "../../core/caller.js";
 import type { LoaderDeps, SubgraphContext } from "../common/context.js";
@@ -16,6 +17,8 @@ export interface BookingLoaders {
   booking: DataLoader<string, BookingRow | undefined>;
   /** The service's OCTO connections: products of OCTO engines are booked in the supplier's system. */
   octo: OctoEngines;
+  /** Which URLs webhook endpoints may name. */
+  webhookTargets: WebhookTargets;
 }
 
 export type BookingContext = SubgraphContext<BookingLoaders>;
@@ -31,5 +34,6 @@ export function bookingLoaders(database: Database, _caller: Caller, deps: Loader
     },
     booking: new DataLoader(async (ids) => byKey(ids, await bookingRepository.byIds(database.db, ids), (row) => row.id)),
     octo: deps.octo,
+    webhookTargets: deps.webhookTargets,
   };
 }

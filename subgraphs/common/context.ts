@@ -1,3 +1,4 @@
+import type { WebhookTargets } from "./webhooks/webhook-endpoints.js";
 import type { IncomingHttpHeaders } from "node:http";
 import { serviceCaller, type Caller } from "../../core/caller.js";
 import type { Clock } from "../../core/clock.js";
@@ -37,6 +38,8 @@ export interface LoaderDeps {
   graphs: ServiceGraphs;
   /** Registered OCTO supplier systems and clients to call them. */
   octo: OctoEngines;
+  /** Which webhook URLs endpoints may name (WEBHOOK_ALLOW_PRIVATE_TARGETS, environment). */
+  webhookTargets: WebhookTargets;
   logger: Logger;
   clock: Clock;
 }

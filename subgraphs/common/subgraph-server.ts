@@ -1,3 +1,4 @@
+import type { WebhookTargets } from "./webhooks/webhook-endpoints.js";
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import type { GraphQLFormattedError, GraphQLSchema } from "graphql";
@@ -35,6 +36,7 @@ export async function startSubgraph(
     /** How this subgraph's service code reads other subgraphs. */
     graphs: ServiceGraphs;
     octo: OctoEngines;
+    webhookTargets: WebhookTargets;
   },
 ): Promise<RunningSubgraph> {
   const schema = deps.schema ?? (await definition.buildSchema());
@@ -56,7 +58,7 @@ export async function startSubgraph(
     plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), executionResultsAnswer200, ...limitPlugins],
   });
   await server.start();
-  const contexts = subgraphContextFactory(deps.verifier, deps.database, definition.makeLoaders, deps.clock, deps.publicUrl, { graphs: deps.graphs, octo: deps.octo, logger, clock: deps.clock });
+  const contexts = subgraphContextFactory(deps.verifier, deps.database, definition.makeLoaders, deps.clock, deps.publicUrl, { graphs: deps.graphs, octo: deps.octo, webhookTargets: deps.webhookTargets, logger, clock: deps.clock });
   return {
     name: definition.name,
     schema,

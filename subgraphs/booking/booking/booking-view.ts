@@ -1,3 +1,4 @@
+import { enqueueWebhookEvent } from "../../common/webhooks/webhook-outbox.js";
 import { PROCESS_ORIGIN } from "../../../core/metrics.js";
 import type { Database, Executor } from "../../../drizzle/database.js";
 import { channels } from "../../../drizzle/events.js";
@@ -76,6 +77,10 @@ export async function toBooking(row: BookingRow, deps: ViewDeps): Promise<Bookin
 
 /** Tells every edge that a booking's status changed; delivered only if the transaction commits. */
 export async function announceStatus(database: Database, tx: Executor, row: BookingRow): Promise<void> {
+  // Webhook endpoints of the organisation hear of it too, from the same transaction.
+  if (row.organisationId !== null) {
+    await enqueueWebhookEvent(tx, { organisationId: row.organisationId, type: "booking.status_changed", orderingKey: row.id, data: () => webhookBooking(tx, row), at: row.updateDate });
+  }
   await database.events.publish(tx, channels.bookingEvents, {
     type: "booking.status",
     bookingId: row.id,
@@ -84,4 +89,13 @@ export async function announceStatus(database: Database, tx: Executor, row: Book
     // The process that made the change counts it (activities_booking_transitions_total).
     origin: PROCESS_ORIGIN,
   });
+}
+
+/**
+ * The booking as GET booking shows it, for a webhook: without the voucher link, which is signed
+ * for 24 hours from a read (GET the booking for one), and written as JSON (no empty fields).
+ */
+async function webhookBooking(tx: Executor, row: BookingRow): Promise<Record<string, unknown>> {
+  const { voucherUrl: _link, ...booking } = await toBooking(row, { db: tx, publicUrl: "", now: row.updateDate });
+  return JSON.parse(JSON.stringify(booking)) as Record<string, unknown>;
 }

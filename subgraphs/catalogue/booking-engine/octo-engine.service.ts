@@ -1,4 +1,4 @@
-import { BlockList, isIP } from "node:net";
+import { isInternalHost } from "../../../core/internal-address.js";
 import type { GraphQLError } from "graphql";
 import { serviceError, rejected, type FieldProblem } from "../../../core/errors.js";
 import type { Database } from "../../../drizzle/database.js";
@@ -36,23 +36,6 @@ export class OctoRegistrationRefused extends Error {
 const refuse = (reason: string, message: string, problems: FieldProblem[] = []) => new OctoRegistrationRefused(rejected(reason, message, problems));
 const fieldProblem = (field: string, rule: string, message: string): FieldProblem => ({ field, rule, message });
 
-/**
- * Addresses a production service must not be pointed at by a caller: loopback, private networks
- * and link-local ones (the cloud metadata service at 169.254.169.254 among them).
- */
-const internalAddresses = new BlockList();
-for (const [network, prefix] of [["127.0.0.0", 8], ["10.0.0.0", 8], ["172.16.0.0", 12], ["192.168.0.0", 16], ["169.254.0.0", 16], ["100.64.0.0", 10], ["0.0.0.0", 8]] as const) internalAddresses.addSubnet(network, prefix, "ipv4");
-for (const [network, prefix] of [["::1", 128], ["fc00::", 7], ["fe80::", 10], ["::", 128], ["::ffff:0:0", 96]] as const) internalAddresses.addSubnet(network, prefix, "ipv6");
-
-function internalHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "");
-  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal")) return true;
-  const family = isIP(host);
-  if (!family) return false;
-  // IPv4-mapped IPv6 addresses are refused whole (the URL parser writes them in hex).
-  return internalAddresses.check(host, family === 4 ? "ipv4" : "ipv6");
-}
-
 /** Shape problems of a registration, before any supplier is called. */
 function validate(input: OctoEngineRegistration, environment: "sandbox" | "production"): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -69,7 +52,7 @@ function validate(input: OctoEngineRegistration, environment: "sandbox" | "produ
   // The sandbox talks to the local supplier (npm run octo-supplier) on plain HTTP at 127.0.0.1.
   if (url && environment === "production") {
     if (url.protocol !== "https:") problems.push(fieldProblem("baseUrl", "format", "must be an https URL in production: the API key travels with every call"));
-    if (internalHost(url.hostname)) problems.push(fieldProblem("baseUrl", "address", "must not name a loopback, private or link-local address in production"));
+    if (isInternalHost(url.hostname)) problems.push(fieldProblem("baseUrl", "address", "must not name a loopback, private or link-local address in production"));
   }
   // It travels as a Bearer token: a NUL, a space or a control character could not be sent.
   if (!/^[\x21-\x7e]{1,4096}$/.test(input.apiKey)) problems.push(fieldProblem("apiKey", "format", "must be 1 to 4096 visible ASCII characters (a bearer token)"));

@@ -3,10 +3,9 @@ import type { Clock } from "../../../core/clock.js";
 import type { Config } from "../../../core/config.js";
 import type { ServiceMetrics } from "../../../core/metrics.js";
 import type { Logger } from "../../../core/logger.js";
-import { SecretBox } from "../../../core/secret-box.js";
 import type { Database, Executor } from "../../../drizzle/database.js";
 import { octoConnections } from "../../../drizzle/schema.js";
-import { serviceSecret } from "../../../drizzle/service-secret.js";
+import { EngineSecretsUnavailable, SealedSecrets } from "../sealed-secrets.js";
 import { OctoClient, type OctoClientOptions, type OctoConnection } from "./octo-client.js";
 
 /**
@@ -34,11 +33,6 @@ export interface OctoEngineSettings {
   lastImportedAt: Date | null;
 }
 
-/** Keys cannot be sealed or opened: production without ENGINE_SECRETS_KEY, or a key other than the one that sealed them. */
-export class EngineSecretsUnavailable extends Error {
-  override name = "EngineSecretsUnavailable";
-}
-
 export interface OctoEnginesOptions {
   database: Database;
   logger: Logger;
@@ -55,9 +49,12 @@ export interface OctoEnginesOptions {
  * key. The sealed key is read and opened only here, so no other code can show or log it.
  */
 export class OctoEngines {
-  private box: Promise<SecretBox> | undefined;
+  /** Sealed with ENGINE_SECRETS_KEY: the API keys here, and other secrets the service must keep and use (webhook signing secrets). */
+  readonly secrets: SealedSecrets;
 
-  constructor(private readonly options: OctoEnginesOptions) {}
+  constructor(private readonly options: OctoEnginesOptions) {
+    this.secrets = new SealedSecrets(options);
+  }
 
   get environment(): "sandbox" | "production" {
     return this.options.environment;
@@ -89,7 +86,7 @@ export class OctoEngines {
 
   /** Saves (or replaces) an engine's connection in the caller's transaction, sealing the key. */
   async save(tx: Executor, settings: Omit<OctoEngineSettings, "registeredAt" | "updatedAt" | "importStartedAt" | "lastImportedAt">, apiKey: string, now: Date): Promise<OctoEngineSettings> {
-    const sealedApiKey = (await this.secretBox()).seal(apiKey);
+    const sealedApiKey = await this.secrets.seal(apiKey);
     const values = { ...settings, sealedApiKey, updatedAt: now };
     const [row] = await tx
       .insert(octoConnections)
@@ -124,35 +121,23 @@ export class OctoEngines {
 
   /** Fails before anything is asked of a supplier when keys could not be kept. */
   async ensureSecretsUsable(): Promise<void> {
-    await this.secretBox();
+    await this.secrets.usable();
   }
 
   private async open(sealed: string, engineName: string): Promise<string> {
     try {
-      return (await this.secretBox()).open(sealed);
+      return await this.secrets.open(sealed);
     } catch (error) {
       throw new EngineSecretsUnavailable(`The API key of engine ${engineName} cannot be opened: ${(error as Error).message}. Start the service with the ENGINE_SECRETS_KEY it was registered under, or register the engine again.`);
     }
   }
 
-  private secretBox(): Promise<SecretBox> {
-    const { secretsKey, environment, database, logger } = this.options;
-    if (secretsKey) return (this.box ??= Promise.resolve(new SecretBox(secretsKey)));
-    if (environment === "production") {
-      return Promise.reject(new EngineSecretsUnavailable("ENGINE_SECRETS_KEY is not set: in production the API keys of supplier systems are sealed with a key from the configuration only"));
-    }
-    // The sandbox needs no setup: the key is kept in the database it protects, which is no
-    // protection at all, so production refuses to do this.
-    this.box ??= serviceSecret(database.db, "engine-secrets").then((key) => {
-      logger.warn("ENGINE_SECRETS_KEY is not set: supplier API keys are sealed with a key kept in the database (sandbox only)");
-      return new SecretBox(key);
-    });
-    this.box.catch(() => (this.box = undefined));
-    return this.box;
-  }
+
 }
 
 /** The engines of a service started with this configuration. */
 export function octoEnginesFor(config: Pick<Config, "environment" | "engineSecretsKey" | "octoCallTimeoutMs">, database: Database, logger: Logger, clock: Clock, metrics?: ServiceMetrics): OctoEngines {
   return new OctoEngines({ database, logger, clock, environment: config.environment, secretsKey: config.engineSecretsKey, client: { timeoutMs: config.octoCallTimeoutMs, ...(metrics ? { metrics } : {}) } });
 }
+
+export { EngineSecretsUnavailable };

@@ -1,0 +1,207 @@
+import type { FastifyRequest } from "fastify";
+import { RestError, errorResponse } from "../../error-body.js";
+import { arr, bool, int, obj, str } from "../../json-schema.js";
+import type { RestRoute } from "../../rest-route.js";
+
+/**
+ * /api/webhooks/… (extension, docs/webhooks.md): an organisation's webhook endpoints and their
+ * delivery logs, for consumer accounts. Event types are the wire names deliveries carry.
+ */
+const EVENT_TYPES: Record<string, string> = { "booking.status_changed": "BOOKING_STATUS_CHANGED" };
+const WIRE_NAMES = Object.fromEntries(Object.entries(EVENT_TYPES).map(([wire, name]) => [name, wire]));
+
+interface EndpointData {
+  id: string;
+  url: string;
+  description?: string | null;
+  eventTypes: string[];
+  enabled: boolean;
+  disabledReason?: string | null;
+  failingSince?: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+interface MessageData {
+  id: string;
+  eventType: string;
+  payload: string;
+  [field: string]: unknown;
+}
+
+const ENDPOINT_FIELDS = "id url description eventTypes enabled disabledReason failingSince createdAt updatedAt";
+const MESSAGE_FIELDS =
+  "id eventType orderingKey status attempts createdAt nextAttemptAt deliveredAt lastResponseStatus lastLatencyMs lastError payload attemptLog { attempt at outcome responseStatus latencyMs error }";
+
+const dropNulls = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as T;
+const endpointOut = (endpoint: EndpointData) => dropNulls({ ...endpoint, eventTypes: endpoint.eventTypes.map((type) => WIRE_NAMES[type] ?? type) });
+const messageOut = (message: MessageData) =>
+  dropNulls({ ...message, eventType: WIRE_NAMES[message.eventType] ?? message.eventType, payload: JSON.parse(message.payload) as unknown, attemptLog: (message.attemptLog as object[]).map(dropNulls) });
+
+/** Wire names in, GraphQL enum names out; an unknown one is refused naming its index. */
+function eventTypesIn(given: unknown): string[] | undefined {
+  if (given === undefined || given === null) return undefined;
+  if (!Array.isArray(given)) throw new RestError(400, "VALIDATION_FAILED", "eventTypes must be an array", [{ field: "eventTypes", rule: "type", message: "an array of event types" }]);
+  return given.map((type, index) => {
+    const name = typeof type === "string" ? EVENT_TYPES[type] : undefined;
+    if (!name) throw new RestError(400, "VALIDATION_FAILED", `eventTypes[${index}] must be one of ${Object.keys(EVENT_TYPES).join(", ")}`, [{ field: `eventTypes[${index}]`, rule: "enum", message: `one of ${Object.keys(EVENT_TYPES).join(", ")}` }]);
+    return name;
+  });
+}
+
+const endpointSchema = obj({
+  id: str("Endpoint id (uuid)"),
+  url: str("Where deliveries are POSTed"),
+  description: str("Free text"),
+  eventTypes: arr(str("An event type, e.g. booking.status_changed"), "Events delivered to it"),
+  enabled: bool("False once disabled after failing for 5 days (or by the organisation)"),
+  disabledReason: str("Why it was disabled"),
+  failingSince: { type: "string", format: "date-time", description: "Since when deliveries fail with no success since" },
+  createdAt: { type: "string", format: "date-time" },
+  updatedAt: { type: "string", format: "date-time" },
+});
+const messageSchema = obj({
+  id: str("Message id: the webhook-id header of every try"),
+  eventType: str("booking.status_changed"),
+  orderingKey: str("Messages of one key (a booking id) are delivered in order"),
+  status: { type: "string", enum: ["PENDING", "DELIVERED", "FAILED"] },
+  attempts: int("Tries so far"),
+  createdAt: { type: "string", format: "date-time" },
+  nextAttemptAt: { type: "string", format: "date-time", description: "PENDING: the next try" },
+  deliveredAt: { type: "string", format: "date-time" },
+  lastResponseStatus: int("The endpoint's last HTTP status"),
+  lastLatencyMs: int("How long the last try took"),
+  lastError: str("Why the last try failed"),
+  payload: { type: "object", additionalProperties: true, description: "The body delivered: {type, timestamp, data}" },
+  attemptLog: arr(
+    obj({ attempt: int("1, 2, …"), at: { type: "string", format: "date-time" }, outcome: { type: "string", enum: ["DELIVERED", "FAILED"] }, responseStatus: int("HTTP status"), latencyMs: int("Duration"), error: str("Network error or timeout") }),
+    "Every try, oldest first",
+  ),
+});
+const idParams = obj({ id: str("Endpoint id") }, { required: ["id"] });
+const tags = ["Webhooks"];
+const WHO = "Consumer accounts, for their own organisation (403 otherwise); another organisation's endpoint is 404.";
+
+export const listWebhookEndpointsRoute: RestRoute<{ webhookEndpoints: EndpointData[] }> = {
+  method: "GET",
+  url: "/api/webhooks/endpoints",
+  schema: { summary: "The organisation's webhook endpoints (extension)", description: WHO, tags, response: { 200: arr(endpointSchema, "Endpoints") } },
+  operation: `query RestWebhookEndpoints { webhookEndpoints { ${ENDPOINT_FIELDS} } }`,
+  respond: ({ webhookEndpoints }) => webhookEndpoints.map(endpointOut),
+};
+
+export const createWebhookEndpointRoute: RestRoute<{ createWebhookEndpoint: { secret: string; endpoint: EndpointData } }> = {
+  method: "POST",
+  url: "/api/webhooks/endpoints",
+  schema: {
+    summary: "Register a webhook endpoint (extension)",
+    description: `${WHO} 201 with the endpoint and its signing secret (whsec_…), shown in this answer only. Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 VALIDATION_FAILED naming url (https in production; no loopback, private or link-local address) or eventTypes; at most 10 endpoints.`,
+    tags,
+    body: obj(
+      { url: { type: "string", maxLength: 2048, description: "https URL" }, eventTypes: arr(str("booking.status_changed"), "Events to deliver"), description: { type: "string", maxLength: 500, description: "Free text" } },
+      { required: ["url", "eventTypes"], additionalProperties: false },
+    ),
+    response: { 201: obj({ secret: str("The signing secret, shown once"), endpoint: endpointSchema }) },
+  },
+  operation: `mutation RestCreateWebhookEndpoint($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret endpoint { ${ENDPOINT_FIELDS} } } }`,
+  parameters: { input: "" },
+  variables: (request) => {
+    const body = request.body as { url: string; eventTypes: unknown; description?: string };
+    return { input: { url: body.url, eventTypes: eventTypesIn(body.eventTypes), description: body.description ?? null } };
+  },
+  respond: ({ createWebhookEndpoint }, _request, reply) => {
+    reply.code(201);
+    return { secret: createWebhookEndpoint.secret, endpoint: endpointOut(createWebhookEndpoint.endpoint) };
+  },
+};
+
+export const updateWebhookEndpointRoute: RestRoute<{ updateWebhookEndpoint: EndpointData }> = {
+  method: "PUT",
+  url: "/api/webhooks/endpoints/:id",
+  schema: {
+    summary: "Change a webhook endpoint (extension)",
+    description: `${WHO} Changes the fields given; enabled: true enables an endpoint that was disabled, enabled: false disables it.`,
+    tags,
+    params: idParams,
+    body: obj(
+      { url: { type: "string", maxLength: 2048 }, eventTypes: arr(str("booking.status_changed"), "Events to deliver"), description: { type: "string", maxLength: 500 }, enabled: bool("Enable or disable") },
+      { additionalProperties: false },
+    ),
+    response: { 200: endpointSchema, 404: errorResponse("Unknown endpoint") },
+  },
+  operation: `mutation RestUpdateWebhookEndpoint($id: String!, $changes: WebhookEndpointChanges!) { updateWebhookEndpoint(id: $id, changes: $changes) { ${ENDPOINT_FIELDS} } }`,
+  parameters: { changes: "" },
+  variables: (request) => {
+    const body = request.body as { url?: string; eventTypes?: unknown; description?: string; enabled?: boolean };
+    return { id: (request.params as { id: string }).id, changes: { url: body.url, eventTypes: eventTypesIn(body.eventTypes), description: body.description, enabled: body.enabled } };
+  },
+  respond: ({ updateWebhookEndpoint }) => endpointOut(updateWebhookEndpoint),
+};
+
+export const deleteWebhookEndpointRoute: RestRoute<{ deleteWebhookEndpoint: boolean }> = {
+  method: "DELETE",
+  url: "/api/webhooks/endpoints/:id",
+  schema: { summary: "Remove a webhook endpoint and its delivery log (extension)", description: `${WHO} 204.`, tags, params: idParams, response: { 204: { type: "null", description: "Removed" }, 404: errorResponse("Unknown endpoint") } },
+  operation: `mutation RestDeleteWebhookEndpoint($id: String!) { deleteWebhookEndpoint(id: $id) }`,
+  variables: (request) => ({ id: (request.params as { id: string }).id }),
+  respond: (_data, _request, reply) => reply.code(204).send(),
+};
+
+export const rotateWebhookSecretRoute: RestRoute<{ rotateWebhookEndpointSecret: string }> = {
+  method: "POST",
+  url: "/api/webhooks/endpoints/:id/secret",
+  schema: {
+    summary: "Rotate a webhook endpoint's signing secret (extension)",
+    description: `${WHO} A new secret, shown in this answer only; deliveries from now on are signed with it.`,
+    tags,
+    params: idParams,
+    response: { 200: obj({ secret: str("The new signing secret") }), 404: errorResponse("Unknown endpoint") },
+  },
+  operation: `mutation RestRotateWebhookSecret($id: String!) { rotateWebhookEndpointSecret(id: $id) }`,
+  variables: (request) => ({ id: (request.params as { id: string }).id }),
+  respond: ({ rotateWebhookEndpointSecret }) => ({ secret: rotateWebhookEndpointSecret }),
+};
+
+export const listWebhookMessagesRoute: RestRoute<{ webhookMessages: MessageData[] }> = {
+  method: "GET",
+  url: "/api/webhooks/endpoints/:id/messages",
+  schema: {
+    summary: "A webhook endpoint's delivery log (extension)",
+    description: `${WHO} Newest first, up to \`first\` (default 50, at most 100); \`before\` a message id to page back. Each message with its status, tries, last response status and latency, and every try.`,
+    tags,
+    params: idParams,
+    querystring: obj({ first: { type: "integer", minimum: 1, maximum: 100, description: "Page size" }, before: str("A message id of this endpoint") }),
+    response: { 200: arr(messageSchema, "Messages"), 404: errorResponse("Unknown endpoint") },
+  },
+  operation: `query RestWebhookMessages($endpointId: String!, $first: Int!, $before: String) { webhookMessages(endpointId: $endpointId, first: $first, before: $before) { ${MESSAGE_FIELDS} } }`,
+  parameters: { endpointId: "id" },
+  variables: (request: FastifyRequest) => {
+    const query = request.query as { first?: number; before?: string };
+    return { endpointId: (request.params as { id: string }).id, first: query.first ?? 50, before: query.before ?? null };
+  },
+  respond: ({ webhookMessages }) => webhookMessages.map(messageOut),
+};
+
+export const redeliverWebhookMessageRoute: RestRoute<{ redeliverWebhookMessage: MessageData }> = {
+  method: "POST",
+  url: "/api/webhooks/messages/:id/redeliver",
+  schema: {
+    summary: "Send a webhook message again (extension)",
+    description: `${WHO} From now, whatever its status (a failed one, or one the receiver lost).`,
+    tags,
+    params: obj({ id: str("Message id") }, { required: ["id"] }),
+    response: { 200: messageSchema, 404: errorResponse("Unknown message") },
+  },
+  operation: `mutation RestRedeliverWebhookMessage($id: String!) { redeliverWebhookMessage(id: $id) { ${MESSAGE_FIELDS} } }`,
+  variables: (request) => ({ id: (request.params as { id: string }).id }),
+  respond: ({ redeliverWebhookMessage }) => messageOut(redeliverWebhookMessage),
+};
+
+export const webhookRoutes = [
+  listWebhookEndpointsRoute,
+  createWebhookEndpointRoute,
+  updateWebhookEndpointRoute,
+  deleteWebhookEndpointRoute,
+  rotateWebhookSecretRoute,
+  listWebhookMessagesRoute,
+  redeliverWebhookMessageRoute,
+];

@@ -1,0 +1,164 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import http from "node:http";
+import https from "node:https";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { isInternalAddress, isInternalHost } from "../../../core/internal-address.js";
+import type { Logger } from "../../../core/logger.js";
+import { rows, type Database } from "../../../drizzle/database.js";
+import { webhookAttempts, webhookEndpoints, webhookMessages } from "../../../drizzle/schema.js";
+import type { SealedSecrets } from "../sealed-secrets.js";
+import type { WebhookMessageRow } from "./webhook-endpoints.js";
+import { webhookSignature } from "./webhook-signature.js";
+
+/**
+ * When a failed delivery is tried again, after attempts 1, 2, …: the Standard Webhooks schedule,
+ * 5 seconds to 10 hours, so a message is tried for about 27 hours before it is given up (FAILED).
+ */
+export const RETRY_SCHEDULE_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000];
+/** An endpoint that has not taken a delivery for this long is disabled, with the reason shown. */
+export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3_600_000;
+/** A worker owns a claimed message this long; one that dies lets it lapse. */
+const LEASE_MS = 60_000;
+const MAX_CLAIM = 16;
+
+export interface WebhookDeliveryDeps {
+  database: Database;
+  secrets: SealedSecrets;
+  logger: Logger;
+  now: () => Date;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: tests and local receivers only. */
+  allowPrivate: boolean;
+  timeoutMs: number;
+  random?: () => number;
+  /** Each delivery's outcome, as activities_webhook_deliveries_total. */
+  countDelivery?: (outcome: "delivered" | "failed" | "retried") => void;
+}
+
+/** Due messages no live worker holds, each the earliest undelivered of its endpoint and key (in order per booking). */
+async function claim(deps: WebhookDeliveryDeps, now: Date): Promise<WebhookMessageRow[]> {
+  const at = now.toISOString();
+  const claimed = await rows<{ id: string }>(deps.database.db, sql`
+    update ${webhookMessages} set lease_id = gen_random_uuid(), locked_until = ${new Date(now.getTime() + LEASE_MS).toISOString()}::timestamptz
+     where id in (
+       select m.id from ${webhookMessages} m join ${webhookEndpoints} e on e.id = m.endpoint_id
+        where m.status = 'PENDING' and m.next_attempt_at <= ${at}::timestamptz
+          and (m.locked_until is null or m.locked_until < ${at}::timestamptz) and e.enabled
+          and not exists (select 1 from ${webhookMessages} p
+                           where p.endpoint_id = m.endpoint_id and p.ordering_key = m.ordering_key and p.status = 'PENDING' and p.sequence < m.sequence)
+        order by m.next_attempt_at
+        limit ${MAX_CLAIM}
+        for update of m skip locked)
+     returning id`);
+  if (!claimed.length) return [];
+  return deps.database.db.select().from(webhookMessages).where(sql`${webhookMessages.id} in (${sql.join(claimed.map((c) => sql`${c.id}::uuid`), sql`, `)})`);
+}
+
+/** Resolves host names, refusing any that leads to the service's own network (a name can be pointed anywhere). */
+export function guardedLookup(allowPrivate: boolean) {
+  return (hostname: string, options: object, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, "");
+      const internal = !allowPrivate && addresses.find((a) => isInternalAddress(a.address));
+      if (internal) return callback(new Error(`${hostname} resolves to ${internal.address}, an internal address`), "");
+      if ((options as { all?: boolean }).all) return callback(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+}
+
+/** One POST; resolves with the response status (redirects are not followed: a 3xx is a failure). */
+function post(url: string, body: string, headers: Record<string, string>, deps: WebhookDeliveryDeps): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    if (!deps.allowPrivate && isInternalHost(target.hostname)) return reject(new Error(`${target.hostname} is an internal address`));
+    const request = (target.protocol === "https:" ? https : http).request(
+      target,
+      { method: "POST", headers: { ...headers, "content-length": String(Buffer.byteLength(body)) }, lookup: guardedLookup(deps.allowPrivate) as never, timeout: deps.timeoutMs },
+      (response) => {
+        // The answer's body is not read beyond draining it: only the status counts.
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? 0));
+        response.on("error", reject);
+      },
+    );
+    request.on("timeout", () => request.destroy(new Error(`no answer within ${deps.timeoutMs} ms`)));
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+async function deliver(deps: WebhookDeliveryDeps, message: WebhookMessageRow): Promise<void> {
+  const [endpoint] = await deps.database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, message.endpointId));
+  if (!endpoint) return;
+  const attempt = message.attempts + 1;
+  const sentAt = deps.now();
+  const body = JSON.stringify(message.payload);
+  const timestamp = Math.floor(sentAt.getTime() / 1000);
+  const started = performance.now();
+  let status: number | undefined;
+  let error: string | undefined;
+  try {
+    const secret = await deps.secrets.open(endpoint.sealedSecret);
+    status = await post(endpoint.url, body, {
+      "content-type": "application/json",
+      "user-agent": "activities-webhooks/1",
+      "webhook-id": message.id,
+      "webhook-timestamp": String(timestamp),
+      "webhook-signature": webhookSignature(secret, message.id, timestamp, body),
+    }, deps);
+  } catch (caught) {
+    error = (caught as Error).message.slice(0, 500);
+  }
+  const latencyMs = Math.round(performance.now() - started);
+  const delivered = status !== undefined && status >= 200 && status < 300;
+  const now = deps.now();
+  const retryIn = RETRY_SCHEDULE_MS[attempt - 1];
+  const jitter = 0.8 + 0.4 * (deps.random ?? Math.random)();
+  const next = delivered ? "DELIVERED" : retryIn === undefined ? "FAILED" : "PENDING";
+  await deps.database.db.transaction(async (tx) => {
+    const updated = await tx
+      .update(webhookMessages)
+      .set({
+        status: next,
+        attempts: attempt,
+        leaseId: null,
+        lockedUntil: null,
+        deliveredAt: delivered ? now : null,
+        nextAttemptAt: next === "PENDING" ? new Date(now.getTime() + Math.round(retryIn! * jitter)) : now,
+        lastResponseStatus: status ?? null,
+        lastLatencyMs: latencyMs,
+        lastError: delivered ? null : (error ?? `answered ${status}`),
+      })
+      .where(and(eq(webhookMessages.id, message.id), eq(webhookMessages.leaseId, message.leaseId!)))
+      .returning({ id: webhookMessages.id });
+    // Another worker took the message over after this one's lease lapsed: its outcome counts.
+    if (!updated.length) return;
+    await tx.insert(webhookAttempts).values({ messageId: message.id, attempt, at: sentAt, outcome: delivered ? "DELIVERED" : "FAILED", responseStatus: status ?? null, latencyMs, error: delivered ? null : (error ?? `answered ${status}`) });
+    if (delivered) {
+      if (endpoint.failingSince) await tx.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id));
+      return;
+    }
+    await tx.update(webhookEndpoints).set({ failingSince: now }).where(and(eq(webhookEndpoints.id, endpoint.id), isNull(webhookEndpoints.failingSince)));
+    const failingSince = endpoint.failingSince ?? now;
+    if (now.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
+      await tx
+        .update(webhookEndpoints)
+        .set({ enabled: false, disabledReason: `No delivery succeeded since ${failingSince.toISOString()}: enable the endpoint again once it answers`, updatedAt: now })
+        .where(eq(webhookEndpoints.id, endpoint.id));
+      deps.logger.warn({ endpointId: endpoint.id, failingSince }, "webhook endpoint disabled after failing for days");
+    }
+  });
+  deps.countDelivery?.(delivered ? "delivered" : next === "FAILED" ? "failed" : "retried");
+  deps.logger[delivered ? "debug" : "info"]({ endpointId: endpoint.id, messageId: message.id, attempt, status, latencyMs, error, next }, "webhook delivery");
+}
+
+/** Delivers every message due now, in order per endpoint and key; returns how many attempts were made. */
+export async function deliverDueWebhooks(deps: WebhookDeliveryDeps): Promise<number> {
+  let made = 0;
+  for (;;) {
+    const claimed = await claim(deps, deps.now());
+    if (!claimed.length) return made;
+    await Promise.all(claimed.map((message) => deliver(deps, message)));
+    made += claimed.length;
+  }
+}

@@ -1,0 +1,131 @@
+import { randomUUID } from "node:crypto";
+import { and, desc, eq, lt, or } from "drizzle-orm";
+import { isInternalHost } from "../../../core/internal-address.js";
+import type { FieldProblem } from "../../../core/errors.js";
+import type { Executor } from "../../../drizzle/database.js";
+import { webhookAttempts, webhookEndpoints, webhookMessages } from "../../../drizzle/schema.js";
+import type { SealedSecrets } from "../sealed-secrets.js";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./webhook-events.js";
+import { newWebhookSecret } from "./webhook-signature.js";
+
+/** An organisation keeps at most this many endpoints. */
+export const MAX_ENDPOINTS = 10;
+
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+export type WebhookMessageRow = typeof webhookMessages.$inferSelect;
+export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
+
+export interface WebhookEndpointInput {
+  url: string;
+  eventTypes: string[];
+  description?: string | null;
+}
+
+export interface WebhookTargets {
+  /** Loopback and private addresses allowed (WEBHOOK_ALLOW_PRIVATE_TARGETS, for tests and local receivers). */
+  allowPrivate: boolean;
+  environment: "sandbox" | "production";
+}
+
+/** Problems of an endpoint's settings, each naming its field. */
+export function endpointProblems(input: WebhookEndpointInput, targets: WebhookTargets): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  let url: URL | undefined;
+  try {
+    url = new URL(input.url);
+  } catch {
+    problems.push({ field: "url", rule: "format", message: "must be an absolute http or https URL" });
+  }
+  if (url) {
+    if (url.protocol !== "https:" && url.protocol !== "http:") problems.push({ field: "url", rule: "format", message: "must be an http or https URL" });
+    else if (targets.environment === "production" && url.protocol !== "https:") problems.push({ field: "url", rule: "format", message: "must be an https URL in production" });
+    if (url.username || url.password) problems.push({ field: "url", rule: "format", message: "must not carry credentials" });
+    if (input.url.length > 2048) problems.push({ field: "url", rule: "length", message: "at most 2048 characters" });
+    // The service's own network is no webhook target (the worker checks the resolved address too).
+    if (!targets.allowPrivate && isInternalHost(url.hostname)) problems.push({ field: "url", rule: "address", message: "must not name a loopback, private or link-local address" });
+  }
+  if (!Array.isArray(input.eventTypes) || input.eventTypes.length === 0) problems.push({ field: "eventTypes", rule: "required", message: "name at least one event type" });
+  input.eventTypes?.forEach((type, index) => {
+    if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type)) problems.push({ field: `eventTypes[${index}]`, rule: "enum", message: `must be one of ${WEBHOOK_EVENT_TYPES.join(", ")}` });
+  });
+  if (input.description !== undefined && input.description !== null && (input.description.length < 1 || input.description.length > 500)) {
+    problems.push({ field: "description", rule: "length", message: "1 to 500 characters" });
+  }
+  return problems;
+}
+
+export const webhookEndpointRepository = {
+  async ofOrganisation(db: Executor, organisationId: number): Promise<WebhookEndpointRow[]> {
+    return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.organisationId, organisationId)).orderBy(webhookEndpoints.createdAt);
+  },
+
+  async byId(db: Executor, id: string): Promise<WebhookEndpointRow | undefined> {
+    const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+    return row;
+  },
+
+  /** A new signing secret, and its sealed form to store; sealed before any transaction (opening the key may read the database). */
+  async newSecret(secrets: SealedSecrets): Promise<{ secret: string; sealed: string }> {
+    const secret = newWebhookSecret();
+    return { secret, sealed: await secrets.seal(secret) };
+  },
+
+  async create(db: Executor, secret: { sealed: string }, organisationId: number, input: WebhookEndpointInput, now: Date): Promise<WebhookEndpointRow> {
+    const [endpoint] = await db
+      .insert(webhookEndpoints)
+      .values({
+        id: randomUUID(),
+        organisationId,
+        url: input.url,
+        description: input.description ?? null,
+        eventTypes: [...new Set(input.eventTypes)] as WebhookEventType[],
+        sealedSecret: secret.sealed,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return endpoint;
+  },
+
+  async update(db: Executor, id: string, changes: Partial<Pick<WebhookEndpointRow, "url" | "description" | "eventTypes" | "enabled" | "disabledReason" | "failingSince">>, now: Date): Promise<WebhookEndpointRow> {
+    const [row] = await db.update(webhookEndpoints).set({ ...changes, updatedAt: now }).where(eq(webhookEndpoints.id, id)).returning();
+    return row;
+  },
+
+  /** A new secret; deliveries from now on are signed with it. */
+  async rotate(db: Executor, secrets: SealedSecrets, id: string, now: Date): Promise<string> {
+    const { secret, sealed } = await webhookEndpointRepository.newSecret(secrets);
+    await db.update(webhookEndpoints).set({ sealedSecret: sealed, updatedAt: now }).where(eq(webhookEndpoints.id, id));
+    return secret;
+  },
+
+  async delete(db: Executor, id: string): Promise<void> {
+    await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+  },
+
+  /** The endpoint's messages, newest first, from before the cursor (created time and id). */
+  async messages(db: Executor, endpointId: string, first: number, before?: { createdAt: Date; id: string }): Promise<WebhookMessageRow[]> {
+    const m = webhookMessages;
+    return db
+      .select()
+      .from(m)
+      .where(and(eq(m.endpointId, endpointId), before ? or(lt(m.createdAt, before.createdAt), and(eq(m.createdAt, before.createdAt), lt(m.id, before.id))) : undefined))
+      .orderBy(desc(m.createdAt), desc(m.id))
+      .limit(first);
+  },
+
+  async message(db: Executor, id: string): Promise<WebhookMessageRow | undefined> {
+    const [row] = await db.select().from(webhookMessages).where(eq(webhookMessages.id, id));
+    return row;
+  },
+
+  async attempts(db: Executor, messageId: string): Promise<WebhookAttemptRow[]> {
+    return db.select().from(webhookAttempts).where(eq(webhookAttempts.messageId, messageId)).orderBy(webhookAttempts.attempt);
+  },
+
+  /** Sends a message again from now: a failed one, or a delivered one the receiver lost. */
+  async redeliver(db: Executor, id: string, now: Date): Promise<WebhookMessageRow> {
+    const [row] = await db.update(webhookMessages).set({ status: "PENDING", nextAttemptAt: now, leaseId: null, lockedUntil: null }).where(eq(webhookMessages.id, id)).returning();
+    return row;
+  },
+};

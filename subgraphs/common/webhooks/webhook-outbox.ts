@@ -1,0 +1,34 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Executor } from "../../../drizzle/database.js";
+import { webhookEndpoints, webhookMessages } from "../../../drizzle/schema.js";
+import type { WebhookEventType } from "./webhook-events.js";
+
+export interface WebhookEvent {
+  organisationId: number;
+  type: WebhookEventType;
+  /** Events of one key (a booking's id) reach each endpoint in the order they were written. */
+  orderingKey: string;
+  /** Built only when an endpoint wants the event. */
+  data: () => Promise<Record<string, unknown>>;
+  at: Date;
+}
+
+/**
+ * Writes the event for every enabled endpoint of the organisation that asked for its type, in the
+ * caller's transaction: the change and the promise to announce it commit together, so a crash
+ * loses neither. One statement, however many endpoints.
+ */
+export async function enqueueWebhookEvent(tx: Executor, event: WebhookEvent): Promise<void> {
+  const wanting = await tx
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.organisationId, event.organisationId), eq(webhookEndpoints.enabled, true), sql`${event.type} = any(${webhookEndpoints.eventTypes})`))
+    .limit(1);
+  if (!wanting.length) return;
+  const payload = { type: event.type, timestamp: event.at.toISOString(), data: await event.data() };
+  await tx.execute(sql`
+    insert into ${webhookMessages} (id, endpoint_id, event_type, ordering_key, payload, created_at, next_attempt_at)
+    select gen_random_uuid(), e.id, ${event.type}, ${event.orderingKey}, ${JSON.stringify(payload)}::jsonb, ${event.at.toISOString()}::timestamptz, ${event.at.toISOString()}::timestamptz
+      from ${webhookEndpoints} e
+     where e.organisation_id = ${event.organisationId} and e.enabled and ${event.type} = any(e.event_types)`);
+}
