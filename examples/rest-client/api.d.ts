@@ -263,7 +263,7 @@ export interface paths {
         };
         /**
          * The organisation's webhook endpoints (extension)
-         * @description Consumer accounts, for their own organisation (403 otherwise); another organisation's endpoint is 404.
+         * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404.
          */
         get: {
             parameters: {
@@ -364,7 +364,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint (extension)
-         * @description Consumer accounts, for their own organisation (403 otherwise); another organisation's endpoint is 404. 201 with the endpoint and its signing secret (whsec_…), shown in this answer only. Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 VALIDATION_FAILED naming url (https in production; no loopback, private or link-local address) or eventTypes; at most 10 endpoints.
+         * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. 201 with the endpoint and its signing secret (whsec_…), shown in this answer only. Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 VALIDATION_FAILED naming url (https in production; no loopback, private or link-local address) or eventTypes; at most 10 endpoints.
          */
         post: {
             parameters: {
@@ -493,7 +493,7 @@ export interface paths {
         get?: never;
         /**
          * Change a webhook endpoint (extension)
-         * @description Consumer accounts, for their own organisation (403 otherwise); another organisation's endpoint is 404. Changes the fields given; enabled: true enables an endpoint that was disabled, enabled: false disables it.
+         * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. Changes the fields given; enabled: true enables an endpoint that was disabled, enabled: false disables it.
          */
         put: {
             parameters: {
@@ -617,7 +617,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a webhook endpoint and its delivery log (extension)
-         * @description Consumer accounts, for their own organisation (403 otherwise); another organisation's endpoint is 404. 204.
+         * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. 204.
          */
         delete: {
             parameters: {
@@ -719,7 +719,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a webhook endpoint's signing secret (extension)
-         * @description Consumer accounts, for their own organisation (403 otherwise); another organisation's endpoint is 404. A new secret, shown in this answer only; deliveries from now on are signed with it.
+         * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. A new secret, shown in this answer only; deliveries from now on are signed with it.
          */
         post: {
             parameters: {
@@ -825,7 +825,7 @@ export interface paths {
         };
         /**
          * A webhook endpoint's delivery log (extension)
-         * @description Consumer accounts, for their own organisation (403 otherwise); another organisation's endpoint is 404. Newest first, up to `first` (default 50, at most 100); `before` a message id to page back. Each message with its status, tries, last response status and latency, and every try.
+         * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. Newest first, up to `first` (default 50, at most 100); `before` a message id to page back. Each message with its status, tries, last response status and latency, and every try.
          */
         get: {
             parameters: {
@@ -982,7 +982,7 @@ export interface paths {
         put?: never;
         /**
          * Send a webhook message again (extension)
-         * @description Consumer accounts, for their own organisation (403 otherwise); another organisation's endpoint is 404. From now, whatever its status (a failed one, or one the receiver lost).
+         * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. From now, whatever its status (a failed one, or one the receiver lost).
          */
         post: {
             parameters: {

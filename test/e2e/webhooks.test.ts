@@ -7,6 +7,7 @@ import { webhookEndpoints, webhookMessages } from "../../drizzle/schema.js";
 import { createWebhookReceiver, type VerifiedDelivery } from "../../examples/webhook-receiver/receiver.js";
 import { verifyWebhookSignature } from "../../subgraphs/common/webhooks/webhook-signature.js";
 import { bookableAvailability, bookableProduct, consumer, newRef } from "../support/booking.js";
+import { contentPartner, productRequest, supplierRequest } from "../support/catalogue.js";
 import { graphql, useStack } from "../support/stack.js";
 
 /**
@@ -14,7 +15,7 @@ import { graphql, useStack } from "../support/stack.js";
  * that verifies each delivery with the Standard Webhooks library: retried on failures and
  * timeouts, in order per booking, none lost when a worker dies mid-delivery, logged per endpoint.
  */
-describe("webhooks for booking status changes", () => {
+describe("webhooks for booking status changes and product changes", () => {
   // A database of its own: under PostgreSQL another file's worker would otherwise take these
   // messages, and refuse their 127.0.0.1 receiver.
   const ctx = useStack({ ownDatabase: true, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_TIMEOUT_MS: "400", WORKER_LOOPS: "false" } });
@@ -205,8 +206,9 @@ describe("webhooks for booking status changes", () => {
     expect(bad.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT" });
     expect((bad.body.errors?.[0].extensions?.problems as { field: string }[]).map((p) => p.field)).toEqual(["url", "eventTypes"]);
 
-    const partner = await ctx.stack.tokenFor("CONTENT_PARTNER");
-    const refused = await graphql(`${ctx.stack.url}/graphql`, partner, "{ webhookEndpoints { id } }");
+    // Endpoints belong to an organisation: a platform account has none.
+    const platform = await ctx.stack.tokenFor("PLATFORM_CATALOG_MANAGEMENT");
+    const refused = await graphql(`${ctx.stack.url}/graphql`, platform, "{ webhookEndpoints { id } }");
     expect(refused.body.errors?.[0].extensions?.code).toBe("FORBIDDEN");
     expect((await gql(owner.token, `mutation($id: String!) { deleteWebhookEndpoint(id: $id) }`, { id: endpointId })).deleteWebhookEndpoint).toBe(true);
   });
@@ -240,5 +242,34 @@ describe("webhooks for booking status changes", () => {
     expect(disabled.body).toMatchObject({ enabled: false, disabledReason: "Disabled by the organisation" });
     expect((await buyer.rest.delete(`/api/webhooks/endpoints/${id}`)).status).toBe(204);
     expect((await buyer.rest.get(`/api/webhooks/endpoints/${id}/messages`)).status).toBe(404);
+  });
+
+  it("tells a content partner of every change of its engine's products, and only content partners may ask", async () => {
+    const partner = await contentPartner(ctx.stack);
+    const created = await partner.rest.post("/api/webhooks/endpoints", { url: receiverUrl, eventTypes: ["product.changed"] });
+    expect(created.status).toBe(201);
+    secret = created.body.secret;
+    const supplier = await partner.rest.post("/api/supplier", supplierRequest());
+    const product = await partner.rest.post(`/api/supplier/${supplier.body.id}/product`, productRequest());
+    expect((await partner.rest.post(`/api/supplier/${supplier.body.id}/product/${product.body.id}/deprecate`, {})).status).toBe(200);
+    received.length = 0;
+    await deliver();
+    const changes = received.filter((d) => d.type === "product.changed").map((d) => [d.data.productId, d.data.changeType, d.data.supplierId]);
+    expect(changes).toEqual([
+      [product.body.id, "NEW", supplier.body.id],
+      [product.body.id, "DEPRECATED", supplier.body.id],
+    ]);
+    // Another engine's partner hears nothing of these products.
+    const other = await contentPartner(ctx.stack);
+    const otherEndpoint = await other.rest.post("/api/webhooks/endpoints", { url: receiverUrl, eventTypes: ["product.changed"] });
+    await partner.rest.post(`/api/supplier/${supplier.body.id}/product/${product.body.id}/undeprecate`, {});
+    expect((await messagesOf(otherEndpoint.body.endpoint.id)).length).toBe(0);
+
+    const buyer = await consumer(ctx.stack);
+    const refused = await buyer.rest.post("/api/webhooks/endpoints", { url: receiverUrl, eventTypes: ["product.changed"] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details).toEqual([expect.objectContaining({ field: "eventTypes[0]", rule: "scope" })]);
+    const partnerBooking = await partner.rest.post("/api/webhooks/endpoints", { url: receiverUrl, eventTypes: ["booking.status_changed"] });
+    expect(partnerBooking.status).toBe(400);
   });
 });

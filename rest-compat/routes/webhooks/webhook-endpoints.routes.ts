@@ -7,7 +7,7 @@ import type { RestRoute } from "../../rest-route.js";
  * /api/webhooks/… (extension, docs/webhooks.md): an organisation's webhook endpoints and their
  * delivery logs, for consumer accounts. Event types are the wire names deliveries carry.
  */
-const EVENT_TYPES: Record<string, string> = { "booking.status_changed": "BOOKING_STATUS_CHANGED" };
+const EVENT_TYPES: Record<string, string> = { "booking.status_changed": "BOOKING_STATUS_CHANGED", "product.changed": "PRODUCT_CHANGED" };
 const WIRE_NAMES = Object.fromEntries(Object.entries(EVENT_TYPES).map(([wire, name]) => [name, wire]));
 
 interface EndpointData {
@@ -79,7 +79,8 @@ const messageSchema = obj({
 });
 const idParams = obj({ id: str("Endpoint id") }, { required: ["id"] });
 const tags = ["Webhooks"];
-const WHO = "Consumer accounts, for their own organisation (403 otherwise); another organisation's endpoint is 404.";
+const WHO =
+  "Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404.";
 
 export const listWebhookEndpointsRoute: RestRoute<{ webhookEndpoints: EndpointData[] }> = {
   method: "GET",

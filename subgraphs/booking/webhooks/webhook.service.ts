@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { badInput, forbidden, notFound } from "../../../core/errors.js";
+import { badInput, forbidden, notFound, type FieldProblem } from "../../../core/errors.js";
+import { MANAGE_SCOPE } from "../../../core/roles.js";
 import { checkUuid } from "../../../core/uuid.js";
 import { endpointProblems, MAX_ENDPOINTS, webhookEndpointRepository, type WebhookEndpointRow, type WebhookMessageRow } from "../../common/webhooks/webhook-endpoints.js";
 import { hasScope } from "../../../core/caller.js";
@@ -10,12 +11,25 @@ import type { CreatedWebhookEndpoint, WebhookEndpoint, WebhookEndpointChanges, W
 /** How many messages one page of an endpoint's log holds at most. */
 export const MAX_WEBHOOK_MESSAGE_PAGE = 100;
 
-/** Consumer accounts manage their own organisation's endpoints. */
+/** The scope an account needs to hear of each event type: bookings for consumers, products for content partners. */
+const SCOPE_OF: Record<string, string> = { "booking.status_changed": BOOKING_SCOPE, "product.changed": MANAGE_SCOPE };
+
+/** Consumer and content partner accounts manage their own organisation's endpoints. */
 function organisationOf(ctx: BookingContext): number {
-  if (!hasScope(ctx.caller, BOOKING_SCOPE) || ctx.caller.organisationId === null) {
-    throw forbidden("Webhook endpoints belong to an organisation: consumer accounts of one manage its endpoints");
+  const scoped = Object.values(SCOPE_OF).some((scope) => hasScope(ctx.caller, scope));
+  if (!scoped || ctx.caller.organisationId === null) {
+    throw forbidden("Webhook endpoints belong to an organisation: its consumer and content partner accounts manage them");
   }
   return ctx.caller.organisationId;
+}
+
+/** Event types the caller's account may not ask for, each naming its index. */
+function typesNotAllowed(ctx: BookingContext, eventTypes: readonly string[]): FieldProblem[] {
+  return eventTypes.flatMap((type, index) =>
+    SCOPE_OF[type] && !hasScope(ctx.caller, SCOPE_OF[type])
+      ? [{ field: `eventTypes[${index}]`, rule: "scope", message: `${type} needs the ${SCOPE_OF[type]} scope (${type === "product.changed" ? "content partner" : "consumer"} accounts)` }]
+      : [],
+  );
 }
 
 /** The caller's endpoint; another organisation's is as unknown as a missing one. */
@@ -67,7 +81,7 @@ export const webhookService = {
 
   async create(ctx: BookingContext, input: WebhookEndpointInput): Promise<CreatedWebhookEndpoint> {
     const organisationId = organisationOf(ctx);
-    const problems = endpointProblems({ url: input.url, eventTypes: input.eventTypes, description: input.description }, targets(ctx));
+    const problems = [...endpointProblems({ url: input.url, eventTypes: input.eventTypes, description: input.description }, targets(ctx)), ...typesNotAllowed(ctx, input.eventTypes ?? [])];
     if (problems.length) throw badInput(problems.map((p) => `${p.field}: ${p.message}`).join("; "), problems);
     const now = ctx.clock.now();
     const secret = await webhookEndpointRepository.newSecret(ctx.loaders.octo.secrets);
@@ -88,7 +102,7 @@ export const webhookService = {
       eventTypes: changes.eventTypes ?? (current.eventTypes as WebhookEventType[]),
       description: changes.description === undefined ? current.description : changes.description,
     };
-    const problems = endpointProblems(next, targets(ctx));
+    const problems = [...endpointProblems(next, targets(ctx)), ...(changes.eventTypes ? typesNotAllowed(ctx, changes.eventTypes) : [])];
     if (problems.length) throw badInput(problems.map((p) => `${p.field}: ${p.message}`).join("; "), problems);
     const enabling = changes.enabled === true && !current.enabled;
     const row = await webhookEndpointRepository.update(

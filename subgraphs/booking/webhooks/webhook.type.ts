@@ -2,11 +2,15 @@ import { Field, InputType, Int, ObjectType, registerEnumType } from "type-graphq
 
 export enum WebhookEventType {
   BOOKING_STATUS_CHANGED = "booking.status_changed",
+  PRODUCT_CHANGED = "product.changed",
 }
 registerEnumType(WebhookEventType, {
   name: "WebhookEventType",
   description: "Events an endpoint may ask for; the value in a delivery's `type` is the enum's wire name (booking.status_changed)",
-  valuesConfig: { BOOKING_STATUS_CHANGED: { description: "Any status change of the organisation's bookings; `data` is the booking as GET booking shows it, without voucherUrl" } },
+  valuesConfig: {
+    BOOKING_STATUS_CHANGED: { description: "Any status change of the organisation's bookings (consumer accounts); `data` is the booking as GET booking shows it, without voucherUrl" },
+    PRODUCT_CHANGED: { description: "Any change logged for a product of the organisation's booking engine (content partner accounts): NEW, UPDATED, DEPRECATED, UNDEPRECATED, DELETED; `data` names the product and the change" },
+  },
 });
 
 export enum WebhookMessageStatus {

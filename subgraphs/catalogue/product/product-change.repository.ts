@@ -1,5 +1,7 @@
+import { eq, inArray } from "drizzle-orm";
 import type { Executor } from "../../../drizzle/database.js";
-import { productChanges } from "../../../drizzle/schema.js";
+import { organisations, productChanges, products } from "../../../drizzle/schema.js";
+import { enqueueWebhookEvents, webhookTypeWanted } from "../../common/webhooks/webhook-outbox.js";
 
 export type ProductChangeType = (typeof productChanges.$inferInsert)["changeType"];
 
@@ -8,5 +10,29 @@ export const productChangeRepository = {
   async append(db: Executor, productIds: readonly number[], changeType: ProductChangeType, at: Date): Promise<void> {
     if (!productIds.length) return;
     await db.insert(productChanges).values(productIds.map((productId) => ({ productId, changeType, changedAt: at })));
+    await announceProductChanges(db, productIds, changeType, at);
   },
 };
+
+/**
+ * Content partners whose endpoints ask for product.changed hear of every change logged here, in
+ * the same transaction: the organisations of the product's engine (those that manage it).
+ */
+async function announceProductChanges(db: Executor, productIds: readonly number[], changeType: ProductChangeType, at: Date): Promise<void> {
+  if (!(await webhookTypeWanted(db, "product.changed"))) return;
+  const recipients = await db
+    .select({ productId: products.id, externalId: products.externalId, supplierId: products.supplierId, organisationId: organisations.id })
+    .from(products)
+    .innerJoin(organisations, eq(organisations.bookingEngineId, products.scopeEngineId))
+    .where(inArray(products.id, [...productIds]));
+  await enqueueWebhookEvents(
+    db,
+    "product.changed",
+    recipients.map((r) => ({
+      organisationId: r.organisationId,
+      orderingKey: `product:${r.productId}`,
+      data: { productId: r.productId, externalId: r.externalId, supplierId: r.supplierId, changeType, changedAt: at.toISOString() },
+    })),
+    at,
+  );
+}

@@ -1,4 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "../../../drizzle/database.js";
 import { webhookEndpoints, webhookMessages } from "../../../drizzle/schema.js";
 import type { WebhookEventType } from "./webhook-events.js";
@@ -31,4 +32,34 @@ export async function enqueueWebhookEvent(tx: Executor, event: WebhookEvent): Pr
     select gen_random_uuid(), e.id, ${event.type}, ${event.orderingKey}, ${JSON.stringify(payload)}::jsonb, ${event.at.toISOString()}::timestamptz, ${event.at.toISOString()}::timestamptz
       from ${webhookEndpoints} e
      where e.organisation_id = ${event.organisationId} and e.enabled and ${event.type} = any(e.event_types)`);
+}
+
+/** Events of one type for many organisations at once (a bulk change of products): two statements, whatever their number. */
+export async function enqueueWebhookEvents(
+  tx: Executor,
+  type: WebhookEventType,
+  events: { organisationId: number; orderingKey: string; data: Record<string, unknown> }[],
+  at: Date,
+): Promise<void> {
+  if (!events.length) return;
+  const organisations = [...new Set(events.map((e) => e.organisationId))];
+  const endpoints = await tx
+    .select({ id: webhookEndpoints.id, organisationId: webhookEndpoints.organisationId })
+    .from(webhookEndpoints)
+    .where(and(inArray(webhookEndpoints.organisationId, organisations), eq(webhookEndpoints.enabled, true), sql`${type} = any(${webhookEndpoints.eventTypes})`));
+  if (!endpoints.length) return;
+  const timestamp = at.toISOString();
+  const messages = events.flatMap((event) =>
+    endpoints
+      .filter((endpoint) => endpoint.organisationId === event.organisationId)
+      .map((endpoint) => ({ id: randomUUID(), endpointId: endpoint.id, eventType: type, orderingKey: event.orderingKey, payload: { type, timestamp, data: event.data }, createdAt: at, nextAttemptAt: at })),
+  );
+  // In slices, so that a very large change stays within a statement's parameters.
+  for (let i = 0; i < messages.length; i += 1000) await tx.insert(webhookMessages).values(messages.slice(i, i + 1000));
+}
+
+/** Whether any enabled endpoint asks for the type: callers skip building events nobody wants. */
+export async function webhookTypeWanted(tx: Executor, type: WebhookEventType): Promise<boolean> {
+  const [any] = await tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(and(eq(webhookEndpoints.enabled, true), sql`${type} = any(${webhookEndpoints.eventTypes})`)).limit(1);
+  return any !== undefined;
 }
