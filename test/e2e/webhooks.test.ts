@@ -121,6 +121,11 @@ describe("webhooks for booking status changes and product changes", () => {
       ["DELIVERED", 204],
     ]);
     expect(firstLog.attemptLog[1].error).toContain("no answer");
+    // Counted for operators: two retried tries, then the deliveries.
+    const counted = await ctx.stack.service.metrics.registry.getSingleMetricAsString("activities_webhook_deliveries_total");
+    const count = (outcome: string) => Number(counted.split("\n").find((line) => line.includes(`outcome="${outcome}"`))?.split(" ").at(-1) ?? 0);
+    expect(count("retried")).toBeGreaterThanOrEqual(2);
+    expect(count("delivered")).toBeGreaterThanOrEqual(2);
   });
 
   it("loses nothing when a worker dies mid-delivery: its lease lapses and another delivers", async () => {

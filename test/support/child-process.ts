@@ -16,10 +16,35 @@ export interface Running {
  * The service in a child process: `node --import tsx server/main.ts` as `npm start` runs it, or
  * another command (the compiled build, npm itself). DATABASE_URL is passed on only when named.
  */
+/** Children still running, and whether each leads its own process group (detached). */
+const running = new Map<ChildProcess, boolean>();
+
+/**
+ * Kills every child started here that is still running: a test that fails before it stops its
+ * child must not leave a service running for the rest of the suite (and after it).
+ */
+export function killStartedProcesses(): void {
+  for (const [child, detached] of running) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    // A detached child leads its own process group: npm start and the server under it.
+    if (detached && child.pid) {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+        continue;
+      } catch {
+        // Fall through to the child alone.
+      }
+    }
+    child.kill("SIGKILL");
+  }
+}
+
 export function startProcess(env: Record<string, string>, args: string[] = [], command: { file: string; args: string[]; detached?: boolean } = { file: process.execPath, args: ["--import", "tsx", "server/main.ts"] }): Running {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "warn", ...env };
   if (!("DATABASE_URL" in env)) delete childEnv.DATABASE_URL;
   const child = spawn(command.file, [...command.args, ...args], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"], detached: command.detached });
+  running.set(child, Boolean(command.detached));
+  child.on("close", () => running.delete(child));
   let text = "";
   child.stdout!.on("data", (chunk) => (text += chunk));
   child.stderr!.on("data", (chunk) => (text += chunk));
