@@ -1,12 +1,15 @@
 import type { Availability, AvailabilityCalendar, Booking, Option, Pricing, Product, Supplier, Unit, UnitItem } from "@octocloud/types";
-import { octoLocalDateTime as localText, type Departure, type SupplierBooking, type SupplierState } from "./supplier-state.js";
-import { SUPPLIER, SUPPLIER_CURRENCY, SUPPLIER_TIME_ZONE, type SupplierLanguage, type SupplierOption, type SupplierProduct, type SupplierUnit } from "./supplier-catalogue.js";
+import type { OctoQuestion } from "../subgraphs/common/octo/octo-questions.js";
+import { bookingQuestions, octoLocalDateTime as localText, type Departure, type QuestionAnswer, type SupplierBooking, type SupplierState } from "./supplier-state.js";
+import { SUPPLIER, SUPPLIER_CURRENCY, SUPPLIER_TIME_ZONE, type SupplierLanguage, type SupplierOption, type SupplierProduct, type SupplierQuestion, type SupplierUnit } from "./supplier-catalogue.js";
 
 /** What one request asked for: its language (octo/content) and capabilities. */
 export interface RenderContext {
   language: SupplierLanguage;
   content: boolean;
   pricing: boolean;
+  /** octo/questions: products carry their questions, bookings their answers. */
+  questions: boolean;
   /** Where the supplier serves ticket PDFs ("<base>/tickets"). */
   ticketsUrl: string;
 }
@@ -39,7 +42,37 @@ export function renderSupplier(context: RenderContext, endpoint: string): Suppli
   };
 }
 
-function renderUnit(unit: SupplierUnit, context: RenderContext): Unit {
+/** A question as OCTO writes it, in the request's language (the texts need no octo/content: a reseller must show them). */
+function renderQuestion(question: SupplierQuestion, context: RenderContext): OctoQuestion {
+  return {
+    id: question.id,
+    title: question.title[context.language],
+    shortDescription: null,
+    required: question.required,
+    inputType: question.inputType,
+    selectOptions: (question.selectOptions ?? []).map((option) => ({ value: option.value, label: option.label[context.language] })),
+    coverImageUrl: null,
+  };
+}
+
+const questionsOf = (questions: SupplierQuestion[] | undefined, context: RenderContext) => (context.questions ? { questions: (questions ?? []).map((question) => renderQuestion(question, context)) } : {});
+
+/** Every question asked, each with its answer (null while unanswered), as a booking carries them. */
+function answersOf(questions: SupplierQuestion[], answers: QuestionAnswer[], context: RenderContext) {
+  if (!context.questions) return {};
+  return {
+    questionAnswers: questions.map((question) => ({
+      questionId: question.id,
+      question: renderQuestion(question, context),
+      value: answers.find((answer) => answer.questionId === question.id)?.value ?? null,
+    })),
+  };
+}
+
+/** The lowest price of a unit at any departure of its option. */
+const lowestRetail = (option: SupplierOption, unit: SupplierUnit) => Math.min(unit.retail, ...Object.values(option.departurePrices ?? {}).map((prices) => prices[unit.id] ?? unit.retail));
+
+function renderUnit(unit: SupplierUnit, context: RenderContext, option: SupplierOption): Unit {
   return {
     id: unit.id,
     internalName: unit.title.en,
@@ -47,13 +80,14 @@ function renderUnit(unit: SupplierUnit, context: RenderContext): Unit {
     type: unit.type as Unit["type"],
     restrictions: { minAge: unit.minAge, maxAge: unit.maxAge, idRequired: false, minQuantity: null, maxQuantity: null, paxCount: unit.paxCount, accompaniedBy: unit.type === "CHILD" ? ["adult"] : [] },
     requiredContactFields: [],
-    ...(context.pricing ? { pricingFrom: [price(unit.retail)] } : {}),
+    ...(context.pricing ? { pricingFrom: [price(lowestRetail(option, unit))] } : {}),
     ...(context.content ? { title: unit.title[context.language], shortDescription: "", features: [] } : {}),
+    ...questionsOf(unit.questions, context),
   };
 }
 
 function renderOption(product: SupplierProduct, option: SupplierOption, index: number, context: RenderContext): Option {
-  const cheapest = Math.min(...option.units.map((unit) => unit.retail));
+  const cheapest = Math.min(...option.units.map((unit) => lowestRetail(option, unit)));
   return {
     id: option.id,
     default: index === 0,
@@ -65,7 +99,8 @@ function renderOption(product: SupplierProduct, option: SupplierOption, index: n
     cancellationCutoffUnit: "hour" as Option["cancellationCutoffUnit"],
     requiredContactFields: ["firstName", "lastName", "emailAddress"] as Option["requiredContactFields"],
     restrictions: { minUnits: option.minUnits, maxUnits: option.maxUnits },
-    units: option.units.map((unit) => renderUnit(unit, context)),
+    units: option.units.map((unit) => renderUnit(unit, context, option)),
+    ...questionsOf(option.questions, context),
     ...(context.pricing ? { pricingFrom: [price(cheapest)] } : {}),
     ...(context.content
       ? { title: option.title[context.language], shortDescription: null, description: null, features: [], faqs: [], media: [], locations: [], categoryLabels: [], durationMinutesFrom: option.durationMinutes, durationMinutesTo: option.durationMinutes, commentary: [] }
@@ -90,6 +125,7 @@ export function renderProduct(product: SupplierProduct, context: RenderContext):
     deliveryMethods: ["VOUCHER"] as Product["deliveryMethods"],
     redemptionMethod: "DIGITAL" as Product["redemptionMethod"],
     options: product.options.map((option, index) => renderOption(product, option, index, context)),
+    ...questionsOf(product.questions, context),
     ...(context.pricing ? { defaultCurrency: SUPPLIER_CURRENCY, availableCurrencies: [SUPPLIER_CURRENCY], pricingPer: "UNIT" as Product["pricingPer"] } : {}),
     ...(context.content
       ? {
@@ -127,15 +163,15 @@ export function renderProduct(product: SupplierProduct, context: RenderContext):
 const statusOf = (departure: Departure): Availability["status"] =>
   (departure.vacancies === 0 ? "SOLD_OUT" : departure.vacancies < departure.capacity / 4 ? "LIMITED" : "AVAILABLE") as Availability["status"];
 
-/** Prices of the units asked for, or of one of each unit when none were. */
-function unitPricing(option: SupplierOption, units: { id: string; quantity: number }[] | undefined) {
+/** Prices of the units asked for, or of one of each unit when none were, at these prices per unit. */
+function unitPricing(option: SupplierOption, prices: Record<string, number>, units: { id: string; quantity: number }[] | undefined) {
   const asked = units?.length ? units : option.units.map((unit) => ({ id: unit.id, quantity: 1 }));
-  return asked.map(({ id, quantity }) => ({ ...price(option.units.find((unit) => unit.id === id)!.retail, quantity), unitId: id }));
+  return asked.map(({ id, quantity }) => ({ ...price(prices[id], quantity), unitId: id }));
 }
 
 export function renderAvailability(departure: Departure, context: RenderContext, units?: { id: string; quantity: number }[]): Availability {
   const allDay = departure.product.availabilityType === "OPENING_HOURS";
-  const perUnit = unitPricing(departure.option, units);
+  const perUnit = unitPricing(departure.option, departure.prices, units);
   return {
     id: departure.id,
     localDateTimeStart: localText(departure.start),
@@ -158,7 +194,9 @@ export function renderCalendarDay(date: string, departures: Departure[], option:
   const vacancies = departures.reduce((total, departure) => total + departure.vacancies, 0);
   const capacity = departures.reduce((total, departure) => total + departure.capacity, 0);
   const status = (departures.length === 0 ? "CLOSED" : vacancies === 0 ? "SOLD_OUT" : vacancies < capacity / 4 ? "LIMITED" : "AVAILABLE") as AvailabilityCalendar["status"];
-  const perUnit = unitPricing(option, units);
+  // From the day's cheapest departure for each unit.
+  const from = Object.fromEntries(option.units.map((unit) => [unit.id, Math.min(...(departures.length ? departures.map((departure) => departure.prices[unit.id]) : [unit.retail]))]));
+  const perUnit = unitPricing(option, from, units);
   return {
     localDate: date,
     available: vacancies > 0,
@@ -182,7 +220,7 @@ export function renderBooking(booking: SupplierBooking, state: SupplierState, co
       utcRedeemedAt: null,
       deliveryOptions: [{ deliveryFormat: "QRCODE", deliveryValue: code }, ...(pdf && product.deliveryFormats.includes("PDF_URL") ? [{ deliveryFormat: "PDF_URL", deliveryValue: pdf }] : [])],
     }) as UnitItem["ticket"];
-  const unitPrices = booking.unitItems.map((item) => price(option.units.find((unit) => unit.id === item.unitId)!.retail));
+  const unitPrices = booking.unitItems.map((item) => price(item.retail));
   const departure = state.departures(product, option, booking.availabilityId.slice(0, 10), booking.availabilityId.slice(0, 10)).find((candidate) => candidate.id === booking.availabilityId);
   return {
     id: booking.id,
@@ -215,13 +253,15 @@ export function renderBooking(booking: SupplierBooking, state: SupplierState, co
       resellerReference: item.resellerReference,
       supplierReference: `${booking.supplierReference}-${index + 1}`,
       unitId: item.unitId,
-      unit: renderUnit(option.units.find((unit) => unit.id === item.unitId)!, context),
+      unit: renderUnit(option.units.find((unit) => unit.id === item.unitId)!, context, option),
       status: booking.status as Booking["status"],
       utcRedeemedAt: null,
       contact: item.contact,
       ticket: confirmed ? ticket(`${booking.supplierReference}-${index + 1}`) : null,
       ...(context.pricing ? { pricing: unitPrices[index] } : {}),
+      ...answersOf(option.units.find((unit) => unit.id === item.unitId)!.questions ?? [], item.questionAnswers, context),
     })),
     ...(context.pricing ? { pricing: sum(unitPrices) } : {}),
+    ...answersOf(bookingQuestions(product, option), booking.questionAnswers, context),
   };
 }

@@ -10,7 +10,7 @@ import {
   type Capability,
 } from "@octocloud/types";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { ValidationError, type AnySchema } from "yup";
+import { array, object, string, ValidationError, type AnySchema } from "yup";
 import type { Clock } from "../core/clock.js";
 import { addDays } from "../subgraphs/booking/engines/inventory/local-time.js";
 import { ticketPdf } from "./ticket-pdf.js";
@@ -19,7 +19,7 @@ import { SUPPLIER_LANGUAGES, type SupplierLanguage } from "./supplier-catalogue.
 import { OctoError, SupplierState, type ConfirmRequest, type ReserveRequest } from "./supplier-state.js";
 
 /** Capabilities this supplier offers; a reseller initialises them with the Octo-Capabilities header. */
-export const SUPPORTED_CAPABILITIES = ["octo/content", "octo/pricing"] as const;
+export const SUPPORTED_CAPABILITIES = ["octo/content", "octo/pricing", "octo/questions"] as const;
 
 /**
  * A misbehaviour injected into the next calls of one route (or any route): `error` answers 500
@@ -58,6 +58,8 @@ export interface OctoSupplierOptions {
   hangMs?: number;
   /** The supplier's own base URL, reported by GET /supplier. */
   endpoint?: () => string;
+  /** What it offers, of SUPPORTED_CAPABILITIES (all by default): a supplier without octo/questions, say. */
+  capabilities?: readonly (typeof SUPPORTED_CAPABILITIES)[number][];
 }
 
 export interface OctoSupplier {
@@ -94,6 +96,7 @@ export async function createOctoSupplier(options: OctoSupplierOptions): Promise<
   const endpoint = options.endpoint ?? (() => baseUrl);
   const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 1_048_576 });
   const expectedKey = Buffer.from(`Bearer ${options.apiKey}`);
+  const offered = SUPPORTED_CAPABILITIES.filter((id) => !options.capabilities || options.capabilities.includes(id));
 
   const pause = (ms: number) => sleep(ms, undefined, { signal: stopping.signal }).catch(() => undefined);
   const send = (reply: FastifyReply, error: OctoError) => reply.code(error.status).send({ error: error.error, errorMessage: error.message, ...error.detail });
@@ -113,10 +116,16 @@ export async function createOctoSupplier(options: OctoSupplierOptions): Promise<
     if (!request.headers.authorization) return send(reply, new OctoError("UNAUTHORIZED", "Send the API key in the Authorization header as Bearer <key>", 401));
     if (given.length !== expectedKey.length || !timingSafeEqual(given, expectedKey)) return send(reply, new OctoError("FORBIDDEN", "The API key is invalid or has been revoked", 403));
     const requested = String(request.headers["octo-capabilities"] ?? "").split(",").map((id) => id.trim());
-    const initialised = SUPPORTED_CAPABILITIES.filter((id) => requested.includes(id));
+    const initialised = offered.filter((id) => requested.includes(id));
     reply.header("octo-capabilities", initialised.join(", "));
     const content = initialised.includes("octo/content");
-    request.octo = { language: languageOf(request.headers["accept-language"]), content, pricing: initialised.includes("octo/pricing"), ticketsUrl: `${endpoint()}/tickets` };
+    request.octo = {
+      language: languageOf(request.headers["accept-language"]),
+      content,
+      pricing: initialised.includes("octo/pricing"),
+      questions: initialised.includes("octo/questions"),
+      ticketsUrl: `${endpoint()}/tickets`,
+    };
     if (content) {
       reply.header("content-language", request.octo.language);
       reply.header("available-languages", SUPPLIER_LANGUAGES.join(", "));
@@ -154,7 +163,7 @@ export async function createOctoSupplier(options: OctoSupplierOptions): Promise<
 
   app.get("/supplier", async (request) => renderSupplier(context(request), endpoint()));
   app.get("/capabilities", async (): Promise<Capability[]> =>
-    SUPPORTED_CAPABILITIES.map((id) => ({ id: id as Capability["id"], revision: 1, required: false, dependencies: [], docs: null })),
+    offered.map((id) => ({ id: id as Capability["id"], revision: 1, required: false, dependencies: [], docs: null })),
   );
   app.get("/products", async (request) => state.products.map((product) => renderProduct(product, context(request))));
   app.get<{ Params: { id: string } }>("/products/:id", async (request) => renderProduct(state.product(request.params.id), context(request)));
@@ -186,7 +195,7 @@ export async function createOctoSupplier(options: OctoSupplierOptions): Promise<
 
   app.post("/bookings", async (request) => {
     const body = await validated<ReserveRequest>(createBookingBodySchema, request.body);
-    return renderBooking(state.reserve(body), state, context(request));
+    return renderBooking(state.reserve({ ...body, ...(await answersIn(request.body)) }, context(request).questions), state, context(request));
   });
   app.get<{ Querystring: { resellerReference?: string; supplierReference?: string } }>("/bookings", async (request) => {
     const { resellerReference, supplierReference } = request.query;
@@ -200,7 +209,7 @@ export async function createOctoSupplier(options: OctoSupplierOptions): Promise<
   });
   app.post<{ Params: { uuid: string } }>("/bookings/:uuid/confirm", async (request) => {
     const body = await validated<ConfirmRequest>(confirmBookingBodySchema, request.body);
-    return renderBooking(state.confirm(request.params.uuid, body), state, context(request));
+    return renderBooking(state.confirm(request.params.uuid, { ...body, ...(await answersIn(request.body)) }, context(request).questions), state, context(request));
   });
   app.post<{ Params: { uuid: string } }>("/bookings/:uuid/cancel", async (request) => {
     const body = await validated<{ reason?: string | null; force?: boolean }>(cancelBookingBodySchema, request.body);
@@ -251,6 +260,20 @@ export async function createOctoSupplier(options: OctoSupplierOptions): Promise<
       stopping.abort();
       await app.close();
     },
+  };
+}
+
+const answerList = array(object({ questionId: string().strict().required(), value: string().strict().nullable().defined() }).noUnknown()).max(200);
+/** octo/questions answers, which the package's request schemas of this version leave out: on the booking and on each unit item. */
+const answersSchema = object({ questionAnswers: answerList.optional(), unitItems: array(object({ questionAnswers: answerList.optional() })).optional() });
+
+/** The answers a reservation or confirmation carries, checked, kept in the order of its unit items. */
+async function answersIn(body: unknown): Promise<Pick<ReserveRequest, "questionAnswers"> & { unitItems?: ReserveRequest["unitItems"] }> {
+  const checked = (await answersSchema.validate(body ?? {}, { strict: true, abortEarly: false })) as { questionAnswers?: ReserveRequest["questionAnswers"]; unitItems?: { questionAnswers?: ReserveRequest["questionAnswers"] }[] };
+  const given = body as { unitItems?: ReserveRequest["unitItems"] };
+  return {
+    ...(checked.questionAnswers ? { questionAnswers: checked.questionAnswers } : {}),
+    ...(given.unitItems ? { unitItems: given.unitItems.map((item, index) => ({ ...item, questionAnswers: checked.unitItems?.[index]?.questionAnswers })) } : {}),
   };
 }
 

@@ -11,6 +11,15 @@ export type Texts = Record<SupplierLanguage, string>;
 export const SUPPLIER_TIME_ZONE = "Europe/Paris";
 export const SUPPLIER_CURRENCY = "EUR";
 
+/** A question the supplier asks (`octo/questions`), in its three languages. */
+export interface SupplierQuestion {
+  id: string;
+  title: Texts;
+  required: boolean;
+  inputType: "date" | "text" | "textarea" | "select" | "email" | "tel" | "number";
+  selectOptions?: { value: string; label: Texts }[];
+}
+
 export interface SupplierUnit {
   id: string;
   type: "ADULT" | "YOUTH" | "CHILD" | "INFANT" | "FAMILY" | "SENIOR" | "STUDENT";
@@ -21,6 +30,8 @@ export interface SupplierUnit {
   paxCount: number;
   /** Retail price per unit, in cents. */
   retail: number;
+  /** Asked of each ticket of this unit. */
+  questions?: SupplierQuestion[];
 }
 
 export interface SupplierOption {
@@ -37,6 +48,10 @@ export interface SupplierOption {
   minUnits: number;
   maxUnits: number;
   units: SupplierUnit[];
+  /** Departures priced otherwise than the units' prices: start time to unit id to cents. */
+  departurePrices?: Record<string, Record<string, number>>;
+  /** Asked once per booking of this option. */
+  questions?: SupplierQuestion[];
 }
 
 export interface SupplierProduct {
@@ -52,6 +67,8 @@ export interface SupplierProduct {
   deliveryFormats: ("QRCODE" | "PDF_URL")[];
   place: { latitude: number; longitude: number; street: string; postalCode: string; city: string };
   image: string;
+  /** Asked once per booking of the product. */
+  questions?: SupplierQuestion[];
 }
 
 export const SUPPLIER = {
@@ -64,8 +81,14 @@ export const SUPPLIER = {
   shortDescription: { en: "Guided tours and river passes in Paris", fr: "Visites guidées et passes fluviaux à Paris", de: "Führungen und Flusspässe in Paris" } as Texts,
 };
 
+const childBirthDate: SupplierQuestion = {
+  id: "child-birth-date",
+  title: { en: "Child's date of birth", fr: "Date de naissance de l'enfant", de: "Geburtsdatum des Kindes" },
+  required: true,
+  inputType: "date",
+};
 const adult = (retail: number): SupplierUnit => ({ id: "adult", type: "ADULT", title: { en: "Adult", fr: "Adulte", de: "Erwachsener" }, minAge: 18, maxAge: 99, paxCount: 1, retail });
-const child = (retail: number): SupplierUnit => ({ id: "child", type: "CHILD", title: { en: "Child", fr: "Enfant", de: "Kind" }, minAge: 4, maxAge: 17, paxCount: 1, retail });
+const child = (retail: number): SupplierUnit => ({ id: "child", type: "CHILD", title: { en: "Child", fr: "Enfant", de: "Kind" }, minAge: 4, maxAge: 17, paxCount: 1, retail, questions: [childBirthDate] });
 
 export const SUPPLIER_PRODUCTS: SupplierProduct[] = [
   {
@@ -83,6 +106,20 @@ export const SUPPLIER_PRODUCTS: SupplierProduct[] = [
     deliveryFormats: ["QRCODE"],
     place: { latitude: 48.8606, longitude: 2.3376, street: "Rue de Rivoli", postalCode: "75001", city: "Paris" },
     image: "https://paris-discovery.example/img/louvre.jpg",
+    questions: [
+      {
+        id: "step-free-access",
+        title: { en: "Does anyone in your party need step-free access?", fr: "Une personne de votre groupe a-t-elle besoin d'un accès sans marches ?", de: "Benötigt jemand in Ihrer Gruppe einen stufenlosen Zugang?" },
+        required: true,
+        inputType: "select",
+        selectOptions: [
+          { value: "no", label: { en: "No", fr: "Non", de: "Nein" } },
+          { value: "yes", label: { en: "Yes", fr: "Oui", de: "Ja" } },
+        ],
+      },
+      // Optional: a reseller may leave it out, so the flow does not ask it.
+      { id: "guide-notes", title: { en: "Anything your guide should know?", fr: "Quelque chose que votre guide devrait savoir ?", de: "Sollte Ihr Guide etwas wissen?" }, required: false, inputType: "textarea" },
+    ],
     options: [
       {
         id: "group",
@@ -95,6 +132,8 @@ export const SUPPLIER_PRODUCTS: SupplierProduct[] = [
         minUnits: 1,
         maxUnits: 10,
         units: [adult(6500), child(3500)],
+        // The early group is cheaper for adults: OCTO prices each departure.
+        departurePrices: { "09:00": { adult: 5500 } },
       },
       {
         id: "private",
@@ -107,6 +146,19 @@ export const SUPPLIER_PRODUCTS: SupplierProduct[] = [
         minUnits: 1,
         maxUnits: 6,
         units: [adult(14500), child(9000)],
+        questions: [
+          {
+            id: "guide-language",
+            title: { en: "Language of your guide", fr: "Langue de votre guide", de: "Sprache Ihres Guides" },
+            required: true,
+            inputType: "select",
+            selectOptions: [
+              { value: "en-GB", label: { en: "English", fr: "Anglais", de: "Englisch" } },
+              { value: "fr-FR", label: { en: "French", fr: "Français", de: "Französisch" } },
+              { value: "de-DE", label: { en: "German", fr: "Allemand", de: "Deutsch" } },
+            ],
+          },
+        ],
       },
     ],
   },
@@ -136,7 +188,7 @@ export const SUPPLIER_PRODUCTS: SupplierProduct[] = [
         openingHours: [{ from: "10:00", to: "18:00" }],
         minUnits: 1,
         maxUnits: 20,
-        units: [adult(2200), child(1100), { id: "family", type: "FAMILY", title: { en: "Family (2 adults, 2 children)", fr: "Famille (2 adultes, 2 enfants)", de: "Familie (2 Erwachsene, 2 Kinder)" }, minAge: 0, maxAge: 99, paxCount: 4, retail: 5500 }],
+        units: [adult(2200), child(1100), { id: "family", type: "FAMILY", title: { en: "Family (2 adults, 2 children)", fr: "Famille (2 adultes, 2 enfants)", de: "Familie (2 Erwachsene, 2 Kinder)" }, minAge: 0, maxAge: 99, paxCount: 4, retail: 5500, questions: [{ id: "family-names", title: { en: "Names of the four travellers", fr: "Noms des quatre voyageurs", de: "Namen der vier Reisenden" }, required: true, inputType: "text" }] }],
       },
     ],
   },

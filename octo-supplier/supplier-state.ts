@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../core/clock.js";
 import { addDays, instantOf, localDate, zonedText } from "../subgraphs/booking/engines/inventory/local-time.js";
-import { SUPPLIER_PRODUCTS, SUPPLIER_TIME_ZONE, type SupplierOption, type SupplierProduct, type SupplierUnit } from "./supplier-catalogue.js";
+import { SUPPLIER_PRODUCTS, SUPPLIER_TIME_ZONE, type SupplierOption, type SupplierProduct, type SupplierQuestion, type SupplierUnit } from "./supplier-catalogue.js";
 
 /** An OCTO error: its `error` code, message, HTTP status and the id it names (productId, uuid, …). */
 export class OctoError extends Error {
@@ -37,6 +37,14 @@ export interface Departure {
   cutoff: Date;
   capacity: number;
   vacancies: number;
+  /** Unit id to retail price in cents at this departure. */
+  prices: Record<string, number>;
+}
+
+/** An answer to one of the supplier's questions (`octo/questions`). */
+export interface QuestionAnswer {
+  questionId: string;
+  value: string | null;
 }
 
 export interface HeldUnit {
@@ -44,6 +52,9 @@ export interface HeldUnit {
   unitId: string;
   resellerReference: string | null;
   contact: ContactDetails;
+  /** The departure's price of the unit when it was held, in cents. */
+  retail: number;
+  questionAnswers: QuestionAnswer[];
 }
 
 export interface ContactDetails {
@@ -80,6 +91,8 @@ export interface SupplierBooking {
   unitItems: HeldUnit[];
   /** People the booking takes from the departure's capacity. */
   pax: number;
+  /** Answers to the product's and the option's questions. */
+  questionAnswers: QuestionAnswer[];
 }
 
 export const emptyContact = (): ContactDetails => ({ fullName: null, firstName: null, lastName: null, emailAddress: null, phoneNumber: null, locales: [], postalCode: null, country: null, notes: null });
@@ -92,14 +105,24 @@ export interface ReserveRequest {
   expirationMinutes?: number;
   notes?: string | null;
   resellerReference?: string;
-  unitItems: { uuid?: string; unitId: string; resellerReference?: string; contact?: Partial<ContactDetails> }[];
+  unitItems: UnitItemRequest[];
   contact?: Partial<ContactDetails>;
+  questionAnswers?: QuestionAnswer[];
+}
+
+export interface UnitItemRequest {
+  uuid?: string;
+  unitId: string;
+  resellerReference?: string;
+  contact?: Partial<ContactDetails>;
+  questionAnswers?: QuestionAnswer[];
 }
 
 export interface ConfirmRequest {
   resellerReference?: string;
   contact: Partial<ContactDetails>;
-  unitItems?: { uuid?: string; unitId: string; resellerReference?: string; contact?: Partial<ContactDetails> }[];
+  unitItems?: UnitItemRequest[];
+  questionAnswers?: QuestionAnswer[];
 }
 
 const contactOf = (given: Partial<ContactDetails> | undefined): ContactDetails => ({ ...emptyContact(), ...Object.fromEntries(Object.entries(given ?? {}).filter(([, value]) => value !== undefined)) });
@@ -173,7 +196,8 @@ export class SupplierState {
     const id = octoLocalDateTime(start);
     const capacity = option.soldOutTimes.includes(time) ? 0 : option.capacity;
     const taken = this.paxHeld(product.id, option.id, id);
-    return { product, option, id, date, time, start, end, cutoff, capacity, vacancies: Math.max(0, capacity - taken) };
+    const prices = Object.fromEntries(option.units.map((unit) => [unit.id, option.departurePrices?.[time]?.[unit.id] ?? unit.retail]));
+    return { product, option, id, date, time, start, end, cutoff, capacity, vacancies: Math.max(0, capacity - taken), prices };
   }
 
   private paxHeld(productId: string, optionId: string, availabilityId: string): number {
@@ -186,8 +210,8 @@ export class SupplierState {
     return pax;
   }
 
-  /** POST /bookings: holds places; the same uuid again answers the booking it already made. */
-  reserve(request: ReserveRequest): SupplierBooking {
+  /** POST /bookings: holds places; the same uuid again answers the booking it already made. Answers given are checked, not yet required. */
+  reserve(request: ReserveRequest, asked = false): SupplierBooking {
     if (request.uuid) {
       const existing = this.bookings.get(request.uuid);
       if (existing) {
@@ -206,6 +230,8 @@ export class SupplierState {
       throw new OctoError("UNPROCESSABLE_ENTITY", `Option ${option.id} takes ${option.minUnits} to ${option.maxUnits} units a booking; ${units.length} were asked`);
     }
     const pax = units.reduce((sum, unit) => sum + unit.paxCount, 0);
+    const bookingAnswers = asked ? checkAnswers(bookingQuestions(product, option), request.questionAnswers ?? [], false) : [];
+    const unitAnswers = units.map((unit, index) => (asked ? checkAnswers(unit.questions ?? [], request.unitItems[index].questionAnswers ?? [], false) : []));
     if (pax > departure.vacancies) {
       throw new OctoError("UNPROCESSABLE_ENTITY", departure.vacancies === 0 ? `Availability ${departure.id} is sold out` : `Availability ${departure.id} has ${departure.vacancies} places left; ${pax} were asked`);
     }
@@ -228,8 +254,16 @@ export class SupplierState {
       cancellation: null,
       notes: request.notes ?? null,
       contact: contactOf(request.contact),
-      unitItems: request.unitItems.map((item) => ({ uuid: item.uuid ?? randomUUID(), unitId: item.unitId, resellerReference: item.resellerReference ?? null, contact: contactOf(item.contact) })),
+      unitItems: request.unitItems.map((item, index) => ({
+        uuid: item.uuid ?? randomUUID(),
+        unitId: item.unitId,
+        resellerReference: item.resellerReference ?? null,
+        contact: contactOf(item.contact),
+        retail: departure.prices[item.unitId],
+        questionAnswers: unitAnswers[index],
+      })),
       pax,
+      questionAnswers: bookingAnswers,
     };
     this.bookings.set(booking.uuid, booking);
     return booking;
@@ -265,23 +299,43 @@ export class SupplierState {
     return booking;
   }
 
-  /** POST /bookings/{uuid}/confirm: a confirmed booking confirmed again answers as it is. */
-  confirm(uuid: string, request: ConfirmRequest): SupplierBooking {
+  /**
+   * POST /bookings/{uuid}/confirm: a confirmed booking confirmed again answers as it is. With
+   * `octo/questions` (`asked`) every required question must be answered by now, here or at the hold.
+   */
+  confirm(uuid: string, request: ConfirmRequest, asked = false): SupplierBooking {
     const booking = this.get(uuid);
     if (booking.status === "CONFIRMED") return booking;
     if (booking.status === "EXPIRED") throw new OctoError("UNPROCESSABLE_ENTITY", `Booking ${uuid} expired at ${booking.expiresAt!.toISOString()}: reserve again`);
     if (booking.status === "CANCELLED") throw new OctoError("UNPROCESSABLE_ENTITY", `Booking ${uuid} is cancelled`);
-    const option = this.option(this.product(booking.productId), booking.optionId);
+    const product = this.product(booking.productId);
+    const option = this.option(product, booking.optionId);
+    if (request.unitItems && request.unitItems.length !== booking.unitItems.length) {
+      throw new OctoError("UNPROCESSABLE_ENTITY", `Booking ${uuid} holds ${booking.unitItems.length} units; confirmation named ${request.unitItems.length}`);
+    }
+    const items: UnitItemRequest[] = request.unitItems ?? booking.unitItems.map((item) => ({ uuid: item.uuid, unitId: item.unitId }));
+    const units = items.map((item) => this.unit(option, item.unitId));
+    // Everything is checked before anything changes: a refused confirmation leaves the hold as it was.
+    const bookingAnswers = asked ? checkAnswers(bookingQuestions(product, option), merged(booking.questionAnswers, request.questionAnswers), true) : booking.questionAnswers;
+    const unitAnswers = units.map((unit, index) => {
+      const held = booking.unitItems[index];
+      const earlier = held && held.unitId === unit.id ? held.questionAnswers : [];
+      return asked ? checkAnswers(unit.questions ?? [], merged(earlier, items[index].questionAnswers), true, index) : earlier;
+    });
     if (request.unitItems) {
-      if (request.unitItems.length !== booking.unitItems.length) throw new OctoError("UNPROCESSABLE_ENTITY", `Booking ${uuid} holds ${booking.unitItems.length} units; confirmation named ${request.unitItems.length}`);
-      request.unitItems.forEach((item) => this.unit(option, item.unitId));
+      const departure = this.departureAt(product, option, booking.availabilityId.slice(0, 10), booking.availabilityId.slice(11, 16));
       booking.unitItems = request.unitItems.map((item, index) => ({
         uuid: item.uuid ?? booking.unitItems[index].uuid,
         unitId: item.unitId,
         resellerReference: item.resellerReference ?? booking.unitItems[index].resellerReference,
         contact: contactOf(item.contact),
+        retail: booking.unitItems[index].unitId === item.unitId ? booking.unitItems[index].retail : departure.prices[item.unitId],
+        questionAnswers: unitAnswers[index],
       }));
+    } else {
+      booking.unitItems.forEach((item, index) => (item.questionAnswers = unitAnswers[index]));
     }
+    booking.questionAnswers = bookingAnswers;
     const now = this.clock.now();
     booking.contact = contactOf(request.contact);
     booking.resellerReference = request.resellerReference ?? booking.resellerReference;
@@ -325,4 +379,42 @@ export class SupplierState {
       booking.updatedAt = booking.expiresAt;
     }
   }
+}
+
+/** The questions asked once per booking: the product's, then the option's. */
+export function bookingQuestions(product: SupplierProduct, option: SupplierOption): SupplierQuestion[] {
+  return [...(product.questions ?? []), ...(option.questions ?? [])];
+}
+
+/** Earlier answers with the new ones in their place. */
+function merged(earlier: QuestionAnswer[], given: QuestionAnswer[] | undefined): QuestionAnswer[] {
+  const byId = new Map(earlier.map((answer) => [answer.questionId, answer]));
+  for (const answer of given ?? []) byId.set(answer.questionId, answer);
+  return [...byId.values()];
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The answers to these questions, checked: known ids, values of their input type, and (when `complete`) every required one. */
+function checkAnswers(questions: SupplierQuestion[], answers: QuestionAnswer[], complete: boolean, unitItem?: number): QuestionAnswer[] {
+  const where = unitItem === undefined ? "" : ` of unit item ${unitItem + 1}`;
+  const refuse = (questionId: string, message: string) => new OctoError("BAD_REQUEST", `Question ${questionId}${where}: ${message}`, 400, { questionId });
+  for (const answer of answers) {
+    const question = questions.find((candidate) => candidate.id === answer.questionId);
+    if (!question) throw refuse(answer.questionId, "is not asked here");
+    const value = answer.value?.trim() ?? "";
+    if (value === "") continue;
+    if (value.length > 2000) throw refuse(question.id, "the answer is longer than 2000 characters");
+    if (question.inputType === "date" && !DATE.test(value)) throw refuse(question.id, "expected a date YYYY-MM-DD");
+    if (question.inputType === "select" && !question.selectOptions!.some((option) => option.value === value)) {
+      throw refuse(question.id, `expected one of ${question.selectOptions!.map((option) => option.value).join(", ")}`);
+    }
+    if (question.inputType === "number" && !Number.isFinite(Number(value))) throw refuse(question.id, "expected a number");
+    if (question.inputType === "email" && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value)) throw refuse(question.id, "expected an email address");
+  }
+  if (complete) {
+    const missing = questions.find((question) => question.required && !answers.some((answer) => answer.questionId === question.id && (answer.value?.trim() ?? "") !== ""));
+    if (missing) throw refuse(missing.id, "is required");
+  }
+  return answers.map((answer) => ({ questionId: answer.questionId, value: answer.value?.trim() || null }));
 }

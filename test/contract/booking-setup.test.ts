@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { bookingFlowAnnouncements, bookingSetups, productChanges } from "../../drizzle/schema.js";
-import { bookableProduct, everyDay, familySetup } from "../support/booking.js";
+import { bookableProduct, consumer, everyDay, familySetup, newRef } from "../support/booking.js";
 import { contentPartner, productRequest, restClient, signIn, supplierRequest } from "../support/catalogue.js";
 import { graphql, useStack } from "../support/stack.js";
 
@@ -109,6 +109,28 @@ describe("booking setup (extension path)", () => {
       ]),
     );
     expect((await partner.rest.get(path(supplierId, productId))).body.timeZone).toBe("Europe/Zurich");
+  });
+
+  it("counts a ticket for several people (paxCount) as that many participants, against the party size and the places", async () => {
+    const family = { key: "family", label: "Family (4)", minAge: 0, unitPriceType: "PER_PERSON", price: 90, maxQuantity: 2, paxCount: 4 };
+    const setup = familySetup({ startTimes: ["09:00"], capacityPerSlot: 5, options: [], units: [{ key: "adult", label: "Adult", minAge: 18, unitPriceType: "PER_PERSON", price: 50, maxQuantity: 8 }, family] });
+    const { productId } = await bookableProduct(t.stack, setup);
+    const buyer = await consumer(t.stack);
+    const base = `/booking-flow/v1/products/${productId}/availabilities`;
+    const created = await buyer.rest.get(`${base}/2027-05-04/options`);
+    await buyer.rest.get(`${base}/${created.body.id}/prices?currencyCode=EUR`);
+    const tooMany = await buyer.rest.put(`${base}/${created.body.id}/prices?currencyCode=EUR`, [{ unitId: "family", value: 1 }, { unitId: "adult", value: 2 }]);
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.details).toEqual([expect.objectContaining({ rule: "capacity", message: "Only 5 places are left on this date; 6 chosen" })]);
+    const fits = await buyer.rest.put(`${base}/${created.body.id}/prices?currencyCode=EUR`, [{ unitId: "family", value: 1 }, { unitId: "adult", value: 1 }]);
+    expect(fits.body).toMatchObject({ participants: 5, totalPrice: { retail: 140, currency: "EUR" }, isPricingStepCompleted: true });
+    const booking = await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: created.body.id, resellerRef: newRef() });
+    expect(booking.body.questions.participants).toHaveLength(5);
+
+    const { partner, supplierId, productId: other } = await bookableProduct(t.stack);
+    const group = await partner.rest.put(path(supplierId, other), familySetup({ units: [{ key: "boat", label: "Boat", minAge: 0, unitPriceType: "GROUP", price: 300, maxQuantity: 8, paxCount: 2 }] }));
+    expect(group.status).toBe(400);
+    expect(group.body.details.map((d: { field: string }) => d.field)).toEqual(["setup.units.0.paxCount"]);
   });
 
   it("takes the lead traveller's name only from top-level customer TEXT questions, naming each fault", async () => {

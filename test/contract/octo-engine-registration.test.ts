@@ -20,14 +20,19 @@ describe("registering an OCTO engine", () => {
   const ctx = useStack({ env: { ENGINE_SECRETS_KEY: SECRETS_KEY }, logLines });
   let supplier: OctoSupplier;
   let supplierUrl: string;
+  /** A supplier that offers no questions. */
+  let plain: OctoSupplier;
+  let plainUrl: string;
   let platform: string;
 
   beforeAll(async () => {
     supplier = await createOctoSupplier({ apiKey: SUPPLIER_KEY });
     supplierUrl = await supplier.listen();
+    plain = await createOctoSupplier({ apiKey: SUPPLIER_KEY, capabilities: ["octo/content", "octo/pricing"] });
+    plainUrl = await plain.listen();
     platform = await ctx.stack.tokenFor("PLATFORM_CATALOG_MANAGEMENT");
   });
-  afterAll(async () => supplier?.close());
+  afterAll(async () => Promise.all([supplier?.close(), plain?.close()]));
 
   const engineName = () => `OCTO_${randomUUID().slice(0, 8).toUpperCase()}`;
   const put = async (name: string, body: unknown, token = platform) => {
@@ -45,11 +50,11 @@ describe("registering an OCTO engine", () => {
     const name = engineName();
     const registered = await put(name, { baseUrl: `${supplierUrl}/`, apiKey: SUPPLIER_KEY, country: "FR" });
     expect(registered.status).toBe(200);
-    // The local supplier offers octo/content and octo/pricing, not octo/questions.
+    // Without a list, every capability we use that the supplier offers.
     expect(registered.body).toMatchObject({
       name,
       kind: "OCTO",
-      octo: { baseUrl: supplierUrl, capabilities: ["octo/pricing", "octo/content"], octoSupplierId: "paris-discovery", octoSupplierName: "Paris Discovery (local OCTO supplier)", country: "FR" },
+      octo: { baseUrl: supplierUrl, capabilities: ["octo/pricing", "octo/content", "octo/questions"], octoSupplierId: "paris-discovery", octoSupplierName: "Paris Discovery (local OCTO supplier)", country: "FR" },
     });
     expect(registered.text).not.toContain(SUPPLIER_KEY);
 
@@ -63,7 +68,7 @@ describe("registering an OCTO engine", () => {
 
     const operator = await ctx.stack.tokenFor("OPERATOR");
     const read = await graphql(`${ctx.stack.url}/graphql`, operator, `query($id: Int!) { bookingEngine(id: $id) { name kind octo { baseUrl capabilities country } } }`, { id: registered.body.id });
-    expect(read.body.data?.bookingEngine).toEqual({ name, kind: "OCTO", octo: { baseUrl: supplierUrl, capabilities: ["octo/pricing", "octo/content"], country: "FR" } });
+    expect(read.body.data?.bookingEngine).toEqual({ name, kind: "OCTO", octo: { baseUrl: supplierUrl, capabilities: ["octo/pricing", "octo/content", "octo/questions"], country: "FR" } });
     expect(JSON.stringify(read.body)).not.toContain(SUPPLIER_KEY);
 
     // The engine's client calls the supplier with the key it opened.
@@ -77,7 +82,9 @@ describe("registering an OCTO engine", () => {
     const name = engineName();
     const mutation = `mutation($engine: OctoEngineInput!) { registerOctoEngine(engine: $engine) { id kind octo { capabilities registeredAt updatedAt } } }`;
     const first = await graphql(`${ctx.stack.url}/graphql`, platform, mutation, { engine: { name, baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, country: "FR" } });
-    expect(first.body.data?.registerOctoEngine).toMatchObject({ kind: "OCTO", octo: { capabilities: ["octo/pricing", "octo/content"] } });
+    const offeredByPlain = await graphql(`${ctx.stack.url}/graphql`, platform, mutation, { engine: { name: engineName(), baseUrl: plainUrl, apiKey: SUPPLIER_KEY, country: "FR" } });
+    expect(offeredByPlain.body.data?.registerOctoEngine).toMatchObject({ octo: { capabilities: ["octo/pricing", "octo/content"] } });
+    expect(first.body.data?.registerOctoEngine).toMatchObject({ kind: "OCTO", octo: { capabilities: ["octo/pricing", "octo/content", "octo/questions"] } });
     const sealedBefore = (await ctx.database.db.select().from(octoConnections).where(eq(octoConnections.engineName, name)))[0].sealedApiKey;
 
     const again = await graphql(`${ctx.stack.url}/graphql`, platform, mutation, { engine: { name, baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, country: "FR", capabilities: ["octo/pricing"] } });
@@ -97,7 +104,7 @@ describe("registering an OCTO engine", () => {
     });
     const cases: { body: Record<string, unknown>; name?: string; code: string; field: string }[] = [
       { body: { baseUrl: supplierUrl, apiKey: "not-the-key", country: "FR" }, code: "ENGINE_VERIFICATION_FAILED", field: "apiKey" },
-      { body: { baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, country: "FR", capabilities: ["octo/pricing", "octo/questions"] }, code: "ENGINE_CAPABILITY_MISSING", field: "capabilities" },
+      { body: { baseUrl: plainUrl, apiKey: SUPPLIER_KEY, country: "FR", capabilities: ["octo/pricing", "octo/questions"] }, code: "ENGINE_CAPABILITY_MISSING", field: "capabilities" },
       { body: { baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, country: "FR", capabilities: ["octo/content"] }, code: "VALIDATION_FAILED", field: "capabilities" },
       { body: { baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, country: "FR", capabilities: ["octo/cart"] }, code: "VALIDATION_FAILED", field: "capabilities[0]" },
       // Our own service answers JSON, but not OCTO.

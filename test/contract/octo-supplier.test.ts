@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { zAvailability, zAvailabilityCalendar, zBaseError, zBooking, zCapability, zProduct, zSupplier } from "@octocloud/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOctoSupplier, type OctoSupplier } from "../../octo-supplier/octo-supplier.js";
+import { zProductQuestions } from "../../subgraphs/common/octo/octo-questions.js";
 import { DEFAULT_HOLD_MINUTES, octoLocalDateTime } from "../../octo-supplier/supplier-state.js";
 import { morningSupplierClock } from "../support/octo-supplier-clock.js";
 import { startProcess, until } from "../support/child-process.js";
@@ -70,7 +71,7 @@ describe("local OCTO supplier", () => {
       expect(french.body.options[0].pricingFrom).toEqual([{ original: 3500, retail: 3500, net: 2800, currency: "EUR", currencyPrecision: 2, includedTaxes: [] }]);
 
       const capabilities = await call("GET", "/capabilities");
-      expect(capabilities.body.map((capability: unknown) => conforms(zCapability, capability).id)).toEqual(["octo/content", "octo/pricing"]);
+      expect(capabilities.body.map((capability: unknown) => conforms(zCapability, capability).id)).toEqual(["octo/content", "octo/pricing", "octo/questions"]);
     });
   });
 
@@ -104,8 +105,8 @@ describe("local OCTO supplier", () => {
       expect(status).toBe(200);
       expect(body).toHaveLength(7);
       body.forEach((day: unknown) => conforms(zAvailabilityCalendar, day));
-      // Two departures of 20 places a day; the third is sold out.
-      expect(body[0]).toMatchObject({ localDate: tomorrow(), available: true, status: "AVAILABLE", capacity: 40, pricingFrom: { retail: 13000, currency: "EUR" } });
+      // Two departures of 20 places a day; the third is sold out. From the early departure's adult price.
+      expect(body[0]).toMatchObject({ localDate: tomorrow(), available: true, status: "AVAILABLE", capacity: 40, pricingFrom: { retail: 11000, currency: "EUR" } });
     });
 
     it("lists departures with a sold-out one, and an opening-hours day as one all-day availability", async () => {
@@ -118,6 +119,14 @@ describe("local OCTO supplier", () => {
       const day = await call("POST", "/availability", { productId: "seine-day-pass", optionId: "day-pass", localDateStart: tomorrow(), localDateEnd: tomorrow() });
       expect(day.body).toHaveLength(1);
       expect(conforms(zAvailability, day.body[0])).toMatchObject({ allDay: true, openingHours: [{ from: "10:00", to: "18:00" }], capacity: 200 });
+    });
+
+    it("prices each departure: the early group departure's adult is cheaper, and pricingFrom is the lowest", async () => {
+      const { body } = await call("POST", "/availability", { productId: "louvre-highlights", optionId: "group", localDateStart: tomorrow(), localDateEnd: tomorrow() });
+      const adultAt = (index: number) => conforms(zAvailability, body[index]).unitPricing!.find((price) => price.unitId === "adult")!.retail;
+      expect([adultAt(0), adultAt(1)]).toEqual([5500, 6500]);
+      const product = conforms(zProduct, (await call("GET", "/products/louvre-highlights")).body);
+      expect(product.options[0].units.find((unit) => unit.id === "adult")!.pricingFrom![0].retail).toBe(5500);
     });
 
     it("names the bad id or field of a request", async () => {
@@ -142,7 +151,8 @@ describe("local OCTO supplier", () => {
       const first = await reserve({ uuid, resellerReference: "R-1" });
       expect(first.status).toBe(200);
       const booking = conforms(zBooking, first.body);
-      expect(booking).toMatchObject({ uuid, status: "ON_HOLD", resellerReference: "R-1", productId: "louvre-highlights", optionId: "group", pricing: { retail: 10000 } });
+      // At the 09:00 departure's prices: 55 € an adult (65 € later in the day), 35 € a child.
+      expect(booking).toMatchObject({ uuid, status: "ON_HOLD", resellerReference: "R-1", productId: "louvre-highlights", optionId: "group", pricing: { retail: 9000 } });
       const holdMs = new Date(booking.utcExpiresAt!).getTime() - supplier.clock.now().getTime();
       expect(holdMs).toBeGreaterThan((DEFAULT_HOLD_MINUTES * 60 - 5) * 1000);
       expect(holdMs).toBeLessThanOrEqual(DEFAULT_HOLD_MINUTES * 60_000);
@@ -219,6 +229,70 @@ describe("local OCTO supplier", () => {
       expect((await call("POST", `/bookings/${soon}/cancel`, { force: true })).body.status).toBe("CANCELLED");
       const noContact = await call("POST", `/bookings/${(await reserve()).body.uuid}/confirm`, {});
       expect(noContact.body).toMatchObject({ error: "BAD_REQUEST", errorMessage: expect.stringContaining("contact") });
+    });
+  });
+
+  describe("questions (octo/questions)", () => {
+    const ASKED = "octo/content, octo/pricing, octo/questions";
+    const asked = (method: string, path: string, body?: unknown) => call(method, path, body, { "octo-capabilities": ASKED });
+    const contact = { fullName: "Ada Lovelace", emailAddress: "ada@example.com" };
+
+    it("shows its questions on the product, its options and its units only to a reseller that asked for them", async () => {
+      expect((await call("GET", "/products/louvre-highlights")).body.questions).toBeUndefined();
+      const french = await call("GET", "/products/louvre-highlights", undefined, { "octo-capabilities": ASKED, "accept-language": "fr" });
+      expect(french.headers.get("octo-capabilities")).toBe(ASKED);
+      // Each schema keeps only its own fields: the package's checks the product, ours its questions.
+      conforms(zProduct, french.body);
+      const product = conforms(zProductQuestions, french.body);
+      expect(product.questions!.map((question) => [question.id, question.required, question.inputType])).toEqual([
+        ["step-free-access", true, "select"],
+        ["guide-notes", false, "textarea"],
+      ]);
+      expect(product.questions![0].title).toBe("Une personne de votre groupe a-t-elle besoin d'un accès sans marches ?");
+      expect(product.options.map((option) => (option.questions ?? []).map((question) => question.id))).toEqual([[], ["guide-language"]]);
+      expect(product.options[0].units.map((unit) => (unit.questions ?? []).map((question) => question.id))).toEqual([[], ["child-birth-date"]]);
+    });
+
+    it("confirms only with every required answer, on the booking and on each unit item, and keeps answers given at the hold", async () => {
+      const held = await asked("POST", "/bookings", {
+        uuid: randomUUID(),
+        productId: "louvre-highlights",
+        optionId: "group",
+        availabilityId: departure(addDays(tomorrow(), 2), "11:00"),
+        unitItems: [{ unitId: "adult" }, { unitId: "child", questionAnswers: [{ questionId: "child-birth-date", value: "2016-05-04" }] }],
+      });
+      expect(held.body.status).toBe("ON_HOLD");
+      const uuid = held.body.uuid;
+      const missing = await asked("POST", `/bookings/${uuid}/confirm`, { contact });
+      expect(missing.status).toBe(400);
+      expect(missing.body).toMatchObject({ error: "BAD_REQUEST", questionId: "step-free-access", errorMessage: expect.stringContaining("required") });
+      const wrongChoice = await asked("POST", `/bookings/${uuid}/confirm`, { contact, questionAnswers: [{ questionId: "step-free-access", value: "maybe" }] });
+      expect(wrongChoice.body).toMatchObject({ error: "BAD_REQUEST", questionId: "step-free-access", errorMessage: expect.stringContaining("no, yes") });
+      const unknown = await asked("POST", `/bookings/${uuid}/confirm`, { contact, questionAnswers: [{ questionId: "shoe-size", value: "42" }] });
+      expect(unknown.body).toMatchObject({ error: "BAD_REQUEST", questionId: "shoe-size" });
+      const badDate = await asked("POST", `/bookings/${uuid}/confirm`, {
+        contact,
+        questionAnswers: [{ questionId: "step-free-access", value: "yes" }],
+        unitItems: [{ unitId: "adult" }, { unitId: "child", questionAnswers: [{ questionId: "child-birth-date", value: "4 May 2016" }] }],
+      });
+      expect(badDate.body).toMatchObject({ error: "BAD_REQUEST", questionId: "child-birth-date", errorMessage: expect.stringContaining("unit item 2") });
+      // Nothing refused changed the hold.
+      expect((await asked("GET", `/bookings/${uuid}`)).body.status).toBe("ON_HOLD");
+
+      const confirmed = await asked("POST", `/bookings/${uuid}/confirm`, { contact, questionAnswers: [{ questionId: "step-free-access", value: "yes" }] });
+      conforms(zBooking, confirmed.body);
+      const booking = confirmed.body;
+      expect(booking.status).toBe("CONFIRMED");
+      expect(booking.questionAnswers.map((answer: { questionId: string; value: string | null }) => [answer.questionId, answer.value])).toEqual([
+        ["step-free-access", "yes"],
+        ["guide-notes", null],
+      ]);
+      expect(booking.unitItems[1].questionAnswers).toEqual([expect.objectContaining({ questionId: "child-birth-date", value: "2016-05-04", question: expect.objectContaining({ inputType: "date" }) })]);
+    });
+
+    it("asks nothing of a reseller that did not initialise octo/questions", async () => {
+      const held = await reserve({ availabilityId: departure(addDays(tomorrow(), 2), "11:00") });
+      expect((await call("POST", `/bookings/${held.body.uuid}/confirm`, { contact })).body.status).toBe("CONFIRMED");
     });
   });
 

@@ -122,6 +122,15 @@ describe("booking an OCTO engine's products", () => {
     const confirmed = await statusAfterJobs(buyer.rest, created.body.id, (status) => status !== "PENDING_CONFIRM");
     const upstream = supplierBooking(created.body.id);
     expect(confirmed).toMatchObject({ status: "CONFIRMED", paymentStatus: "PAID", bookingEngineDetails: { bookingCode: upstream.supplierReference } });
+    // The private tour asks its own question besides the product's; each answer reaches the supplier as its value.
+    expect(created.body.questions.booking.map((q: { questionChoices: Record<string, string> }) => q.questionChoices)).toEqual([
+      { no: "No", yes: "Yes" },
+      { "en-GB": "English", "fr-FR": "French", "de-DE": "German" },
+    ]);
+    expect(upstream.questionAnswers).toEqual([
+      { questionId: "step-free-access", value: "no" },
+      { questionId: "guide-language", value: "en-GB" },
+    ]);
     expect(upstream.status).toBe("CONFIRMED");
     expect(upstream.contact.emailAddress).toContain("@");
     expect(upstream.contact.firstName).toBeTruthy();
@@ -136,6 +145,82 @@ describe("booking an OCTO engine's products", () => {
     expect(cancelled.body.booking ?? cancelled.body).toBeTruthy();
     expect(supplierBooking(created.body.id).status).toBe("CANCELLED");
     expect((await ourBooking(created.body.id)).status).toBe("CANCELLED");
+  });
+
+  it("asks the supplier's required questions in the flow's language and confirms with the answers, the booking's and each ticket's", async () => {
+    const buyer = await consumer(ctx.stack);
+    const french = { "accept-language": "fr" };
+    const send = (method: string, path: string, body?: unknown) => buyer.rest.send(method, path, body, french);
+    const date = inAWeek(16);
+    const created = await send("GET", `${flow(louvre)}/${date}/options`);
+    const id = created.body.id;
+    const option = await send("PUT", `${flow(louvre)}/${id}/options`, { optionId: created.body.availabilityOptions[0].id, value: "group" });
+    await send("PUT", `${flow(louvre)}/${id}/options`, { optionId: option.body.availabilityOptions[1].id, value: "11:00" });
+    await send("GET", `${flow(louvre)}/${id}/prices?currencyCode=EUR`);
+    const priced = await send("PUT", `${flow(louvre)}/${id}/prices?currencyCode=EUR`, [{ unitId: "adult", value: 1 }, { unitId: "child", value: 1 }]);
+    expect(priced.body.totalPrice).toEqual({ retail: 100, currency: "EUR" });
+
+    const booking = await send("POST", "/booking-flow/v1/bookings", { availabilityId: id, resellerRef: newRef() });
+    expect(booking.status).toBe(201);
+    // The product's required question (not its optional one, nor the private tour's), in French.
+    expect(booking.body.questions.booking).toEqual([
+      expect.objectContaining({ question: "Une personne de votre groupe a-t-elle besoin d'un accès sans marches ?", dataType: "OPTIONS", questionChoices: { no: "Non", yes: "Oui" } }),
+    ]);
+    // The child's ticket holder is asked the child unit's question; the adult nothing more.
+    expect(booking.body.questions.participants.map((p: { questions: { question: string }[] }) => p.questions.map((q) => q.question))).toEqual([[], ["Date de naissance de l'enfant"]]);
+    const answers = validAnswers(booking.body).map((answer) =>
+      answer.id === booking.body.questions.booking[0].id ? { ...answer, value: "yes" } : answer.id === booking.body.questions.participants[1].questions[0].id ? { ...answer, value: "2017-06-01" } : answer,
+    );
+    expect((await send("PUT", `/booking-flow/v1/bookings/${booking.body.id}/questions`, answers)).body.isQuestionStepComplete).toBe(true);
+    const heldItems = supplierBooking(booking.body.id).unitItems.map((item) => item.uuid);
+    await send("POST", `/booking-flow/v1/bookings/${booking.body.id}/confirm`, {});
+    expect((await statusAfterJobs(buyer.rest, booking.body.id, (status) => status !== "PENDING_CONFIRM")).status).toBe("CONFIRMED");
+    const upstream = supplierBooking(booking.body.id);
+    expect(upstream.questionAnswers).toEqual([{ questionId: "step-free-access", value: "yes" }]);
+    // The same unit items as held, in order, each with its holder's answers.
+    expect(upstream.unitItems.map((item) => [item.uuid, item.unitId, item.questionAnswers])).toEqual([
+      [heldItems[0], "adult", []],
+      [heldItems[1], "child", [{ questionId: "child-birth-date", value: "2017-06-01" }]],
+    ]);
+  });
+
+  it("sells a family ticket as the four people it admits, and asks its holder the family's question", async () => {
+    const buyer = await consumer(ctx.stack);
+    const date = inAWeek(17);
+    const created = await buyer.rest.get(`${flow(seine)}/${date}/options`);
+    await buyer.rest.get(`${flow(seine)}/${created.body.id}/prices?currencyCode=EUR`);
+    const priced = await buyer.rest.put(`${flow(seine)}/${created.body.id}/prices?currencyCode=EUR`, [{ unitId: "adult", value: 1 }, { unitId: "family", value: 1 }]);
+    expect(priced.body).toMatchObject({ isPricingStepCompleted: true, totalPrice: { retail: 77, currency: "EUR" } });
+    const booking = (await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: created.body.id, resellerRef: newRef() })).body;
+    // Five people: the adult, then the family ticket's holder and the three it brings.
+    expect(booking.questions.participants.map((p: { questions: { question: string }[] }) => p.questions.map((q) => q.question))).toEqual([[], ["Names of the four travellers"], [], [], []]);
+    expect(supplierBooking(booking.id).pax).toBe(5);
+    await buyer.rest.put(`/booking-flow/v1/bookings/${booking.id}/questions`, validAnswers(booking));
+    await buyer.rest.post(`/booking-flow/v1/bookings/${booking.id}/confirm`, {});
+    expect((await statusAfterJobs(buyer.rest, booking.id, (status) => status !== "PENDING_CONFIRM")).status).toBe("CONFIRMED");
+    expect(supplierBooking(booking.id).unitItems.map((item) => [item.unitId, item.questionAnswers.map((answer) => answer.questionId)])).toEqual([
+      ["adult", []],
+      ["family", ["family-names"]],
+    ]);
+  });
+
+  it("prices each departure at the supplier's price for it, and answers 9573 when that price changed since the selection", async () => {
+    const buyer = await consumer(ctx.stack);
+    const early = await chooseLouvre(buyer.rest, inAWeek(18), "group", "09:00", 2);
+    // The early group departure's adult costs 55 €, the later ones 65 €.
+    expect(early.units.find((u) => u.id === "adult")!.price.retail).toBe(55);
+    expect(early.total).toEqual({ retail: 110, currency: "EUR" });
+    const group = supplier.state.products.find((p) => p.id === "louvre-highlights")!.options.find((o) => o.id === "group")!;
+    group.departurePrices!["09:00"].adult = 6000;
+    try {
+      const refused = await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: early.id, resellerRef: newRef() });
+      expect(refused.body).toMatchObject({ code: "PRICES_CHANGED", errorCode: 9573 });
+      const accepted = await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: early.id, resellerRef: newRef() });
+      expect(accepted.status).toBe(201);
+      expect(accepted.body.totalPrice).toEqual({ retail: 120, currency: "EUR" });
+    } finally {
+      group.departurePrices!["09:00"].adult = 5500;
+    }
   });
 
   it("answers a departure sold out since the selection with 9563 and keeps no booking; a supplier 500 with 503 and nothing changed", async () => {
@@ -194,7 +279,7 @@ describe("booking an OCTO engine's products", () => {
     const now = new Date();
     const slot = (await adapter.slots(ctx.database.db, facts, setup, inAWeek(13), now)).find((s) => s.choice === "group" && s.time === "09:00")!;
     // Quoted a euro below the supplier's price: what the supplier holds at differs.
-    const quoted = { ...setup, units: setup.units.map((u) => ({ ...u, price: u.price - 1 })) };
+    const quoted = { ...setup, offeredStartTimes: [], units: setup.units.map((u) => ({ ...u, price: u.price - 1 })) };
     const bookingId = randomUUID();
     const hold = adapter.upstream!.hold({ bookingId, product: facts, setup: quoted, slot, selections: { option: "group" }, quantities: { adult: 2 }, resellerRef: newRef(), until: new Date(now.getTime() + 3_600_000), now });
     await expect(hold).rejects.toBeInstanceOf(EngineRefusal);
@@ -212,7 +297,7 @@ describe("booking an OCTO engine's products", () => {
       adapter.upstream!.hold({
         bookingId: randomUUID(),
         product: facts,
-        setup: change.unit ? { ...setup, units: setup.units.map((u) => ({ ...u, key: u.key === "adult" ? change.unit! : u.key })) } : setup,
+        setup: { ...setup, offeredStartTimes: [], ...(change.unit ? { units: setup.units.map((u) => ({ ...u, key: u.key === "adult" ? change.unit! : u.key })) } : {}) },
         slot: { ...slot, ref: change.slotRef ?? slot.ref },
         selections: { option: "group" },
         quantities: { [change.unit ?? "adult"]: 1 },
@@ -321,7 +406,7 @@ describe("booking an OCTO engine's products", () => {
       })
     ).setAvailabilityQuantities;
     expect(priced).toEqual({ isPricingStepCompleted: true, totalPrice: { retail: 55, currency: "EUR" } });
-    let booking = (await gql(`mutation($i: CreateBookingInput!) { createBooking(input: $i) { id status questions { customer { id dataType dataFormat value } booking { id } participants { id questions { id } } } isQuestionStepComplete } }`, { i: { availabilityId: availability.id, resellerRef: newRef() } })).createBooking;
+    let booking = (await gql(`mutation($i: CreateBookingInput!) { createBooking(input: $i) { id status questions { customer { id dataType dataFormat value } booking { id dataType questionChoices } participants { id questions { id question dataType } } } isQuestionStepComplete } }`, { i: { availabilityId: availability.id, resellerRef: newRef() } })).createBooking;
     booking = (await gql(`mutation($b: String!, $a: [AnswerInput!]!) { answerBookingQuestions(bookingId: $b, answers: $a) { id status isQuestionStepComplete } }`, { b: booking.id, a: validAnswers(booking) })).answerBookingQuestions;
     expect(booking.isQuestionStepComplete).toBe(true);
 
@@ -342,6 +427,8 @@ describe("booking an OCTO engine's products", () => {
     expect(received.map((r) => (r.data as any).bookingStatusChanged.status)).toEqual(["ON_HOLD", "PENDING_CONFIRM", "CONFIRMED"]);
     expect((received.at(-1)!.data as any).bookingStatusChanged.bookingEngineDetails.bookingCode).toBe(supplierBooking(booking.id).supplierReference);
     expect(supplierBooking(booking.id)).toMatchObject({ status: "CONFIRMED", optionId: "day-pass", pax: 3 });
+    // The child's ticket carries the answer its holder gave.
+    expect(supplierBooking(booking.id).unitItems.map((item) => item.questionAnswers)).toEqual([[], [], [{ questionId: "child-birth-date", value: "1990-04-01" }]]);
     // The day pass comes with the supplier's own ticket PDF: the booking's voucher is that one.
     const voucherUrl = (await gql(`query($b: String!) { booking(id: $b) { voucherUrl } }`, { b: booking.id })).booking.voucherUrl;
     expect(voucherUrl).toBe(`${supplierUrl}/tickets/${supplierBooking(booking.id).id}.pdf`);

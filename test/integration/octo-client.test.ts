@@ -172,9 +172,15 @@ describe("OCTO client", () => {
       });
       return reply.type("application/json").send(flood);
     });
+    // An OCTO product in every field the package checks, with a question OCTO would not write.
+    const sound = (await client({}, { capabilities: ["octo/content", "octo/pricing", "octo/questions"] }).product("louvre-highlights")).body;
+    rogue.get("/products/odd-question", async () => ({ ...sound, questions: [{ id: "step", title: "Step-free?", required: "yes", inputType: "select" }] }));
     const url = await rogue.listen({ port: 0, host: "127.0.0.1" });
     try {
       const octo = client({}, { baseUrl: url });
+      const odd = await octo.product("odd-question").catch((error) => error);
+      expect(odd).toBeInstanceOf(OctoNonConforming);
+      expect(odd.message).toMatch(/outside the OCTO schema: questions\.0\.required: Expected boolean, received string/);
       const products = await octo.products().catch((error) => error);
       expect(products).toBeInstanceOf(OctoNonConforming);
       expect(products.message).toMatch(/outside the OCTO schema: \[0\]\.id: Expected string, received number/);

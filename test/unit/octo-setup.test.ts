@@ -60,6 +60,68 @@ describe("an OCTO product as the booking flow's setup", () => {
   });
 });
 
+describe("a supplier's questions (octo/questions) in the setup", () => {
+  const question = (id: string, inputType: string, extra: Record<string, unknown> = {}) => ({ id, title: `Title of ${id}`, shortDescription: null, required: true, inputType, selectOptions: [], coverImageUrl: null, ...extra });
+  const withQuestions = () =>
+    product({
+      questions: [
+        question("pickup", "select", { selectOptions: [{ label: "Hotel", value: "hotel" }, { label: "Port (north)", value: "port north" }, { label: "Same", value: "hotel" }] }),
+        question("remarks", "textarea", { required: false }),
+      ],
+      options: [
+        option("group", 3500, { questions: [question("pickup", "select", { selectOptions: [{ label: "Hotel", value: "hotel" }] })], units: [{ ...unit("adult", 3500), questions: [question("weight", "number")] }, { ...unit("child", 2000), questions: [question("weight", "number"), question("birth", "date")] }] }),
+        option("private", 14500, { questions: [question("language", "select", { selectOptions: [{ label: "English", value: "en" }] }), question("arrival", "datetime-local")] }),
+      ],
+    });
+
+  it("asks the required ones: the product's and an option's for the booking, a unit's of each holder of its tickets", () => {
+    const setup = setupOfOctoProduct(withQuestions())!;
+    const booking = setup.questions.booking;
+    expect(booking.map((q) => [q.key, q.dataType, q.shownWhen?.equals])).toEqual([
+      ["q1", "OPTIONS", undefined],
+      ["q4", "OPTIONS", "private"],
+      ["q5", "DATE_AND_TIME", "private"],
+    ]);
+    // A value that fits a key is the key; one that does not, or repeats, is keyed by its position.
+    expect(booking[0].choices).toEqual([{ key: "hotel", label: "Hotel" }, { key: "c2", label: "Port (north)" }, { key: "c3", label: "Same" }]);
+    expect(setup.remote!.questions!.q1).toEqual({ id: "pickup", values: { hotel: "hotel", c2: "port north", c3: "hotel" } });
+    // The same question of two units is asked once of each holder; a required number refuses null.
+    expect(setup.questions.participant.map((q) => [q.key, setup.remote!.questions![q.key].id, q.units, q.shownWhen?.equals, q.nullAllowed])).toEqual([
+      ["q2", "weight", ["adult", "child"], "group", false],
+      ["q3", "birth", ["child"], "group", undefined],
+    ]);
+  });
+
+  it("keeps a product out of the flow when it requires an answer the flow cannot take", () => {
+    const file = product({ questions: [question("passport-scan", "file")] });
+    expect(octoSaleCurrency(file)).toBeUndefined();
+    expect(setupOfOctoProduct(file)).toBeUndefined();
+    // An optional upload stands in nobody's way: it is not asked.
+    const optional = product({ questions: [question("passport-scan", "file", { required: false })] });
+    expect(octoSaleCurrency(optional)).toBe("EUR");
+    expect(setupOfOctoProduct(optional)!.questions.booking).toEqual([]);
+    const many = product({ questions: Array.from({ length: 31 }, (_, i) => question(`q${i}`, "text")) });
+    expect(octoSaleCurrency(many)).toBeUndefined();
+  });
+
+  it("counts the people a ticket admits as participants, and prices a departure at the supplier's price for it", () => {
+    const family = { ...unit("family", 5500), restrictions: { ...unit("family", 1).restrictions, paxCount: 4 } };
+    const setup = setupOfOctoProduct(product({ options: [option("day", 2200, { units: [unit("adult", 2200), family] })] }))!;
+    expect(setup.units.map((u) => [u.key, u.paxCount])).toEqual([["adult", undefined], ["family", 4]]);
+    // Eight tickets, up to four people each.
+    expect(setup.maxParticipants).toBe(32);
+    const offered = offerOf(setup, [
+      { startsAt: new Date("2030-01-01T08:00:00Z"), time: "09:00", local: "", remaining: 30, ref: "a", unitPrices: { adult: 19, family: 50 } },
+      { startsAt: new Date("2030-01-01T13:00:00Z"), time: "14:00", local: "", remaining: 30, ref: "b" },
+    ]);
+    const priced = (time: string) =>
+      availabilityView({ id: "00000000-0000-4000-8000-000000000000", availabilityDate: "2030-01-01", language: "en", currency: "EUR", setup: offered, selections: { __startTime: time }, quantities: { adult: 1, family: 1 }, expiresAt: new Date() }).priced!;
+    expect(priced("09:00").total).toEqual({ retail: 69, currency: "EUR" });
+    expect(priced("14:00").total).toEqual({ retail: 77, currency: "EUR" });
+    expect(priced("09:00").participants).toBe(5);
+  });
+});
+
 describe("a supplier's voucher", () => {
   it("takes a PDF it serves over http(s) and the code its ticket is scanned by, nothing else", async () => {
     const { supplierVoucher } = await import("../../subgraphs/booking/engines/octo/octo-engine.js");

@@ -9,7 +9,18 @@ import { priceUnits, type PricedAvailability } from "../pricing/price-rules.js";
  * for a supplier's product whose options run at different times, a list per choice of the
  * option that picks them (`remote.optionKey`), offered once that option is set.
  */
-export type AvailabilitySetup = BookingSetup & { offeredStartTimes: string[]; startTimesByChoice?: Record<string, string[]> };
+export type AvailabilitySetup = BookingSetup & {
+  offeredStartTimes: string[];
+  startTimesByChoice?: Record<string, string[]>;
+  /**
+   * A supplier's prices per departure (OCTO prices each availability), by `slotPriceKey`: unit key
+   * to price in the setup's currency. A unit absent here keeps its setup price.
+   */
+  slotPrices?: Record<string, Record<string, number>>;
+};
+
+/** The key of a departure's prices: the supplier option it belongs to (if the setup has several) and its start time. */
+export const slotPriceKey = (choice: string | undefined, time: string) => `${choice ?? ""}@${time}`;
 
 /** The key of the option a date with several start times offers first. */
 export const START_TIME_OPTION = "__startTime";
@@ -72,10 +83,33 @@ export function visibleOptions(setup: AvailabilitySetup, selections: Record<stri
   return all.filter((option) => !option.shownWhen || selections[option.shownWhen.option] === option.shownWhen.equals);
 }
 
-/** The setup the tickets are priced with: units shown only for another option's choice are left out. */
+/**
+ * The setup the tickets are priced with: units shown only for another option's choice are left
+ * out, and a supplier's prices for the chosen departure replace the setup's.
+ */
 export function unitsShown(setup: AvailabilitySetup, selections: Record<string, string>): AvailabilitySetup {
-  if (!setup.units.some((unit) => unit.shownWhen)) return setup;
-  return { ...setup, units: setup.units.filter((unit) => !unit.shownWhen || selections[unit.shownWhen.option] === unit.shownWhen.equals) };
+  const time = setup.slotPrices && chosenStartTime(setup, selections);
+  const prices = time ? setup.slotPrices![slotPriceKey(setup.remote?.optionKey && selections[setup.remote.optionKey], time)] : undefined;
+  if (!prices && !setup.units.some((unit) => unit.shownWhen)) return setup;
+  const units = setup.units.filter((unit) => !unit.shownWhen || selections[unit.shownWhen.option] === unit.shownWhen.equals);
+  return { ...setup, units: prices ? units.map((unit) => (Object.hasOwn(prices, unit.key) ? { ...unit, price: prices[unit.key] } : unit)) : units };
+}
+
+/**
+ * The tickets chosen, in the order a supplier is sent them: each unit shown, as many as its
+ * quantity, with the index of the participant holding it (the first of the people it admits).
+ */
+export function ticketsOf(setup: AvailabilitySetup, selections: Record<string, string>, quantities: Record<string, number>): { unit: string; participant: number }[] {
+  const tickets: { unit: string; participant: number }[] = [];
+  let participant = 0;
+  for (const unit of unitsShown(setup, selections).units) {
+    const count = Object.hasOwn(quantities, unit.key) ? quantities[unit.key] : 0;
+    for (let i = 0; i < count; i++) {
+      tickets.push({ unit: unit.key, participant });
+      participant += unit.paxCount ?? 1;
+    }
+  }
+  return tickets;
 }
 
 export const optionId = (availabilityId: string, key: string) => derivedUuid("option", availabilityId, key);

@@ -20,6 +20,7 @@ import {
   availabilityView,
   chosenStartTime,
   isOptionStepCompleted,
+  slotPriceKey,
   unitsShown,
   type AvailabilitySetup,
   type AvailabilityState,
@@ -43,7 +44,7 @@ export async function sellable(ctx: BookingContext, productId: number, db: Execu
   const product = await ctx.loaders.catalogue.product.load(productId);
   if (!product) throw notFound(`Product ${productId} not found`);
   const engine = engineRegistry.for(product.bookingEngineName, product.bookingEngineKind, ctx.loaders.octo);
-  const setup = await viaEngine(engine.setupOf(db, product));
+  const setup = await viaEngine(engine.setupOf(db, product, flowLanguage(ctx)));
   if (!setup || product.deprecated) throw bookingRefusal("PRODUCT_NOT_BOOKABLE", `Product ${productId} cannot be booked through the booking flow`);
   return { product, engine, setup };
 }
@@ -55,7 +56,8 @@ export async function sellable(ctx: BookingContext, productId: number, db: Execu
 export function offerOf(setup: BookingSetup, slots: Slot[]): AvailabilitySetup {
   const offeredStartTimes = [...new Set(slots.map((slot) => slot.time))].sort();
   const optionKey = setup.remote?.optionKey;
-  if (!optionKey) return { ...setup, offeredStartTimes };
+  const slotPrices = slotPricesOf(slots);
+  if (!optionKey) return { ...setup, offeredStartTimes, ...slotPrices };
   const startTimesByChoice: Record<string, string[]> = {};
   for (const slot of slots) {
     const times = (startTimesByChoice[slot.choice!] ??= []);
@@ -65,13 +67,23 @@ export function offerOf(setup: BookingSetup, slots: Slot[]): AvailabilitySetup {
   const options = setup.options.map((option) =>
     option.key === optionKey ? { ...option, choices: option.choices!.filter((choice) => Object.hasOwn(startTimesByChoice, choice.key)) } : option,
   );
-  return { ...setup, options, offeredStartTimes, startTimesByChoice };
+  return { ...setup, options, offeredStartTimes, startTimesByChoice, ...slotPrices };
 }
 
-/** The current setup with what the availability's date offered (a new setup keeps the date's offer). */
-export function withOffer(current: BookingSetup, offered: AvailabilitySetup): AvailabilitySetup {
-  if (!offered.startTimesByChoice) return { ...current, offeredStartTimes: offered.offeredStartTimes };
-  return { ...current, options: offered.options, offeredStartTimes: offered.offeredStartTimes, startTimesByChoice: offered.startTimesByChoice };
+/** The prices a supplier gives per departure, when it gives any. */
+export function slotPricesOf(slots: Slot[]): Pick<AvailabilitySetup, "slotPrices"> {
+  if (!slots.some((slot) => slot.unitPrices)) return {};
+  return { slotPrices: Object.fromEntries(slots.filter((slot) => slot.unitPrices).map((slot) => [slotPriceKey(slot.choice, slot.time), slot.unitPrices!])) };
+}
+
+/**
+ * The current setup with what the availability's date offered (a new setup keeps the date's
+ * offer), priced at the departures' prices of now when a supplier's `slots` are given.
+ */
+export function withOffer(current: BookingSetup, offered: AvailabilitySetup, slots?: Slot[]): AvailabilitySetup {
+  const prices = slots ? slotPricesOf(slots) : offered.slotPrices ? { slotPrices: offered.slotPrices } : {};
+  if (!offered.startTimesByChoice) return { ...current, offeredStartTimes: offered.offeredStartTimes, ...prices };
+  return { ...current, options: offered.options, offeredStartTimes: offered.offeredStartTimes, startTimesByChoice: offered.startTimesByChoice, ...prices };
 }
 
 /** The slot the selections chose, among a date's slots. */

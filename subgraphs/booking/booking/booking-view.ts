@@ -3,9 +3,9 @@ import { PROCESS_ORIGIN } from "../../../core/metrics.js";
 import type { Database, Executor } from "../../../drizzle/database.js";
 import { channels } from "../../../drizzle/events.js";
 import { serviceSecret } from "../../../drizzle/service-secret.js";
-import { availabilityView, type AvailabilitySetup } from "../availability/availability-view.js";
+import { availabilityView, ticketsOf, type AvailabilitySetup } from "../availability/availability-view.js";
 import { stateOf, toAvailability } from "../availability/availability.service.js";
-import { isQuestionStepComplete, questionGroups, type QuestionGroups } from "../questions/question-rules.js";
+import { isQuestionStepComplete, questionGroups, type QuestionContext, type QuestionGroups } from "../questions/question-rules.js";
 import { signVoucherLink } from "../voucher/voucher-link.js";
 import type { BookingRow } from "./booking.repository.js";
 import type { Booking } from "./booking.type.js";
@@ -23,9 +23,18 @@ export function availabilityOfBooking(row: BookingRow) {
   return availabilityView({ ...stateOf({ ...row, id: row.availabilityId, expiresAt: row.holdExpiresAt }), rates: row.exchangeRates ?? undefined });
 }
 
+/** Who is asked what on a booking: its options pick a supplier option's questions, its tickets their holders' questions. */
+export function questionContextOf(row: Pick<BookingRow, "id" | "participants" | "language" | "setup" | "selections" | "quantities">): QuestionContext {
+  const ticketUnits: (string | undefined)[] = Array.from({ length: row.participants }, () => undefined);
+  for (const ticket of ticketsOf(row.setup as AvailabilitySetup, row.selections, row.quantities)) {
+    if (ticket.participant < ticketUnits.length) ticketUnits[ticket.participant] = ticket.unit;
+  }
+  return { bookingId: row.id, participantCount: row.participants, language: row.language, selections: row.selections, ticketUnits };
+}
+
 export function questionsOf(row: BookingRow): QuestionGroups {
   const setup = row.setup as AvailabilitySetup;
-  return questionGroups(setup.questions, { bookingId: row.id, participantCount: row.participants, language: row.language }, row.answers);
+  return questionGroups(setup.questions, questionContextOf(row), row.answers);
 }
 
 export interface ViewDeps {

@@ -9,7 +9,7 @@ import { serviceSecret } from "../../../drizzle/service-secret.js";
 import type { OctoEngines } from "../../common/octo/octo-engines.js";
 import { AVAILABILITY_LIFETIME_MS, chosenSlot, flowLanguage, sellable, stateOf, withOffer, type Sellable } from "../availability/availability.service.js";
 import { availabilityRepository, type AvailabilityRow } from "../availability/availability.repository.js";
-import { availabilityView, unitsShown, type AvailabilitySetup } from "../availability/availability-view.js";
+import { availabilityView, ticketsOf, unitsShown, type AvailabilitySetup } from "../availability/availability-view.js";
 import { bookingAccess, owns, type Owner } from "../booking-access.js";
 import { bookingRefusal, viaEngine } from "../booking-errors.js";
 import type { ProductFacts } from "../catalogue-facts.js";
@@ -20,10 +20,10 @@ import { localized, type BookingSetup } from "../engines/inventory/booking-setup
 import { zonedText } from "../engines/inventory/local-time.js";
 import type { BookingContext } from "../loaders.js";
 import { priceUnits, type PricedAvailability } from "../pricing/price-rules.js";
-import { customerAnswer, isQuestionStepComplete, validateAnswers } from "../questions/question-rules.js";
+import { customerAnswer, isQuestionStepComplete, topLevelAnswers, validateAnswers } from "../questions/question-rules.js";
 import { renderVoucherPdf } from "../voucher/voucher-pdf.js";
 import { verifyVoucherLink } from "../voucher/voucher-link.js";
-import { announceStatus, availabilityOfBooking, questionsOf, toBooking, VOUCHER_SECRET } from "./booking-view.js";
+import { announceStatus, availabilityOfBooking, questionContextOf, questionsOf, toBooking, VOUCHER_SECRET } from "./booking-view.js";
 import { bookingRepository, type BookingRow } from "./booking.repository.js";
 import type { Booking, CancelBookingResult, CreateBookingInput, VoucherDocument } from "./booking.type.js";
 import { cancellationTerms } from "./cancellation-rules.js";
@@ -127,7 +127,7 @@ async function checkBookable(ctx: BookingContext, tx: Executor, input: CreateBoo
   if (!current) return { refusal: bookingRefusal("NO_LONGER_AVAILABLE", "The product is no longer sold") };
   const { product, engine, setup } = current;
   // Prices are compared with the product's setup of now, not the one the availability began with.
-  const offered = withOffer(setup, state.setup);
+  const offered = withOffer(setup, state.setup, upstream?.slots);
   const repriced = priceUnits(unitsShown(offered, availability.selections), availability.quantities, availability.currency, availability.language);
   if (!repriced.isPricingStepCompleted) return { refusal: bookingRefusal("NO_LONGER_AVAILABLE", "The chosen tickets are no longer offered") };
   if (repriced.total.retail !== availability.quotedTotal) {
@@ -212,7 +212,7 @@ async function holdUpstream(ctx: BookingContext, owner: Owner, input: CreateBook
   const id = randomUUID();
   const until = new Date(now.getTime() + BOOKING_HOLD_MS);
   const held = await viaEngine(
-    upstream.hold({ bookingId: id, product: ready.product, setup: ready.setup, slot: ready.slot, selections: ready.availability.selections, quantities: ready.availability.quantities, resellerRef: input.resellerRef, until, now }),
+    upstream.hold({ bookingId: id, product: ready.product, setup: ready.offered, slot: ready.slot, selections: ready.availability.selections, quantities: ready.availability.quantities, resellerRef: input.resellerRef, until, now }),
   );
   const holdExpiresAt = held.expiresAt < until ? held.expiresAt : until;
   const outcome = await ctx.database.db.transaction(async (tx): Promise<Outcome> => {
@@ -294,7 +294,7 @@ export const bookingService = {
       const lapsed = await applyKeptHold(ctx, tx, row, kept, now);
       if (lapsed) return lapsed;
       const setup = row.setup as AvailabilitySetup;
-      const result = validateAnswers(setup.questions, { bookingId: row.id, participantCount: row.participants, language: row.language }, answers);
+      const result = validateAnswers(setup.questions, questionContextOf(row), answers);
       if (result.problems.length) throw bookingRefusal("INVALID_ANSWERS", result.problems.map((p) => p.message).join("; "), result.problems);
       const updated = await bookingRepository.update(tx, row.id, { answers: result.answers, answersUpdatedAt: now, answersRedactedAt: null, updateDate: now });
       return { booking: updated };
@@ -465,6 +465,17 @@ export function engineBooking(row: BookingRow): EngineBooking {
     setup: row.setup as AvailabilitySetup,
     resellerRef: row.resellerRef,
     contact,
+    questionAnswers: supplierAnswers(row),
+  };
+}
+
+/** The booking's answers as EngineBooking carries them: top-level booking answers, and each ticket's holder's. */
+function supplierAnswers(row: BookingRow): EngineBooking["questionAnswers"] {
+  const setup = row.setup as AvailabilitySetup;
+  const answered = topLevelAnswers(setup.questions, questionContextOf(row), row.answers);
+  return {
+    booking: Object.fromEntries(answered.booking),
+    tickets: ticketsOf(setup, row.selections, row.quantities).map((ticket) => ({ unit: ticket.unit, answers: Object.fromEntries(answered.participants[ticket.participant] ?? []) })),
   };
 }
 

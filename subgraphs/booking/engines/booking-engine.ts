@@ -18,6 +18,8 @@ export interface Slot {
   choice?: string;
   /** The supplier's id of the slot (OCTO's availabilityId). */
   ref?: string;
+  /** The supplier's price of one of each unit at this departure, in the setup's currency; absent: the setup's prices. */
+  unitPrices?: Record<string, number>;
 }
 
 /** The lead traveller, from the answers to the customer questions of these keys (remote engines ask them). */
@@ -43,6 +45,11 @@ export interface EngineBooking {
   setup: AvailabilitySetup;
   resellerRef: string;
   contact: EngineContact;
+  /**
+   * The answers a supplier asks for, by question key: the booking's top-level ones, and per
+   * ticket (in the order of the held tickets) its unit and its holder's.
+   */
+  questionAnswers: { booking: Record<string, string>; tickets: { unit: string; answers: Record<string, string> }[] };
 }
 
 export type ConfirmationOutcome =
@@ -80,7 +87,8 @@ export interface HoldRequest {
   /** Our booking id, which the supplier keeps as its uuid: a retried hold is the same hold. */
   bookingId: string;
   product: ProductFacts;
-  setup: BookingSetup;
+  /** The availability's setup: its departure's prices are the ones quoted. */
+  setup: AvailabilitySetup;
   slot: Slot;
   selections: Record<string, string>;
   quantities: Record<string, number>;
@@ -116,8 +124,8 @@ export interface UpstreamHolds {
  */
 export interface BookingEngineAdapter {
   readonly name: string;
-  /** The product's setup, or undefined when this engine cannot sell the product. */
-  setupOf(db: Executor, product: ProductFacts): Promise<BookingSetup | undefined>;
+  /** The product's setup, or undefined when this engine cannot sell the product; a supplier's texts in `language` where it has them. */
+  setupOf(db: Executor, product: ProductFacts, language?: string): Promise<BookingSetup | undefined>;
   /** Dates from `from` to `to` (inclusive, local) with at least one slot that can take the minimum party. */
   availableDates(db: Executor, product: ProductFacts, setup: BookingSetup, from: string, to: string, now: Date): Promise<string[]>;
   /** Slots on a local date that have not started yet. */

@@ -232,7 +232,7 @@ function quantityOf(quantities: Quantities, key: string): number {
 
 /** A GROUP unit's quantity is the number of people in the group, so every quantity is people. */
 function countParticipants(setup: BookingSetup, quantity: (key: string) => number): number {
-  return setup.units.reduce((sum, unit) => sum + quantity(unit.key), 0);
+  return setup.units.reduce((sum, unit) => sum + quantity(unit.key) * (unit.paxCount ?? 1), 0);
 }
 
 /** The soft rules: what must still change before the quantities are bookable. */

@@ -44,6 +44,10 @@ export interface QuestionContext {
   bookingId: string;
   participantCount: number;
   language: string;
+  /** The booking's options: a question with `shownWhen` is asked only for its choice. */
+  selections?: Record<string, string>;
+  /** Per participant, the unit of the ticket they hold (undefined for the others a ticket admits): for questions with `units`. */
+  ticketUnits?: (string | undefined)[];
 }
 
 type QuestionsSetup = BookingSetup["questions"];
@@ -97,14 +101,24 @@ function slotsFor(bookingId: string, questions: QuestionSetup[], basePath: strin
 
 function slotGroups(setup: QuestionsSetup, context: QuestionContext): SlotGroups {
   const count = Math.max(0, Math.floor(context.participantCount));
+  const forOptions = (q: QuestionSetup) => !q.shownWhen || context.selections?.[q.shownWhen.option] === q.shownWhen.equals;
+  const forTicketOf = (index: number) => (q: QuestionSetup) => !q.units || q.units.includes(context.ticketUnits?.[index] ?? "");
+  const participantQuestions = setup.participant.filter(forOptions);
   return {
-    customer: slotsFor(context.bookingId, setup.customer, "customer", 0),
-    booking: slotsFor(context.bookingId, setup.booking, "booking", 0),
+    customer: slotsFor(context.bookingId, setup.customer.filter(forOptions), "customer", 0),
+    booking: slotsFor(context.bookingId, setup.booking.filter(forOptions), "booking", 0),
     participants: Array.from({ length: count }, (_, index) => ({
       id: participantId(context.bookingId, index),
-      slots: slotsFor(context.bookingId, setup.participant, `participant/${index}`, 0),
+      slots: slotsFor(context.bookingId, participantQuestions.filter(forTicketOf(index)), `participant/${index}`, 0),
     })),
   };
+}
+
+/** The answer to each top-level question asked, by group: what a supplier is sent with the confirmation. */
+export function topLevelAnswers(setup: QuestionsSetup, context: QuestionContext, answers: Record<string, string>): { booking: Map<string, string>; participants: Map<string, string>[] } {
+  const groups = slotGroups(setup, context);
+  const answered = (slots: Slot[]) => new Map(slots.filter((slot) => Object.hasOwn(answers, slot.id)).map((slot) => [slot.setup.key, answers[slot.id]]));
+  return { booking: answered(groups.booking), participants: groups.participants.map((p) => answered(p.slots)) };
 }
 
 function allSlots(groups: SlotGroups): Slot[] {
@@ -239,6 +253,7 @@ const NULL_ANSWER = "null";
 
 const messages = {
   required: "Expected an answer; null is accepted only for DOUBLE and TIME questions.",
+  supplierNeedsValue: "Expected an answer: the supplier needs a value for this question, so null is not accepted.",
   minLength: "Expected a text of at least one character other than spaces.",
   maxLength: `Expected a text of at most ${MAX_TEXT} characters.`,
   e164PhoneNumber:
@@ -254,8 +269,8 @@ const messages = {
 } as const;
 
 function checkValue(setup: QuestionSetup, raw: string | null): Checked {
-  const nullable = setup.dataType === "DOUBLE" || setup.dataType === "TIME";
-  if (raw === null) return nullable ? ok(NULL_ANSWER) : refused("required", messages.required);
+  const nullable = (setup.dataType === "DOUBLE" || setup.dataType === "TIME") && setup.nullAllowed !== false;
+  if (raw === null) return nullable ? ok(NULL_ANSWER) : refused("required", setup.nullAllowed === false ? messages.supplierNeedsValue : messages.required);
   const value = raw.trim();
   if (nullable && value === NULL_ANSWER) return ok(NULL_ANSWER);
   switch (setup.dataType) {

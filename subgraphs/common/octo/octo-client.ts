@@ -23,6 +23,7 @@ import type { Clock } from "../../../core/clock.js";
 import type { Logger } from "../../../core/logger.js";
 import type { ServiceMetrics } from "../../../core/metrics.js";
 import { CircuitBreaker, type CircuitBreakerOptions } from "./circuit-breaker.js";
+import { zProductQuestions, type OctoQuestionAnswer, type ProductWithQuestions } from "./octo-questions.js";
 
 /** Where an OCTO supplier system is and how we speak to it. The key never leaves this object but in the Authorization header. */
 export interface OctoConnection {
@@ -79,6 +80,8 @@ export class OctoNonConforming extends Error {
   override name = "OctoNonConforming";
 }
 
+type AnswerSchema = { safeParse(value: unknown): { success: boolean; error?: { issues: { path: (string | number)[]; message: string }[] } } };
+
 interface CallSpec {
   method: "GET" | "POST";
   path: string;
@@ -86,9 +89,24 @@ interface CallSpec {
   /** Changes state upstream: a timeout leaves its outcome unknown. */
   changes: boolean;
   language?: string;
-  schema: { safeParse(value: unknown): { success: boolean; error?: { issues: { path: (string | number)[]; message: string }[] } } };
+  schema: AnswerSchema;
   list?: boolean;
 }
+
+/** The package's schema, then one of ours for the fields its version leaves out (octo/questions). */
+const both = (first: AnswerSchema, second: AnswerSchema): AnswerSchema => ({
+  safeParse: (value) => {
+    const checked = first.safeParse(value);
+    return checked.success ? second.safeParse(value) : checked;
+  },
+});
+const zProductAsked = both(zProduct, zProductQuestions);
+
+/** A confirmation with the answers `octo/questions` asks for, on the booking and on each unit item. */
+export type ConfirmationWithAnswers = BookingConfirmationBody & {
+  questionAnswers?: OctoQuestionAnswer[];
+  unitItems?: (NonNullable<BookingConfirmationBody["unitItems"]>[number] & { questionAnswers?: OctoQuestionAnswer[] })[];
+};
 
 export interface OctoAnswer<T> {
   body: T;
@@ -150,12 +168,12 @@ export class OctoClient {
     return this.call({ method: "GET", path: "/capabilities", changes: false, schema: zCapability, list: true });
   }
 
-  products(language?: string): Promise<OctoAnswer<Product[]>> {
-    return this.call({ method: "GET", path: "/products", changes: false, schema: zProduct, list: true, language });
+  products(language?: string): Promise<OctoAnswer<ProductWithQuestions[]>> {
+    return this.call({ method: "GET", path: "/products", changes: false, schema: zProductAsked, list: true, language });
   }
 
-  product(id: string, language?: string): Promise<OctoAnswer<Product>> {
-    return this.call({ method: "GET", path: `/products/${encodeURIComponent(id)}`, changes: false, schema: zProduct, language });
+  product(id: string, language?: string): Promise<OctoAnswer<ProductWithQuestions>> {
+    return this.call({ method: "GET", path: `/products/${encodeURIComponent(id)}`, changes: false, schema: zProductAsked, language });
   }
 
   calendar(body: AvailabilityCalendarBody): Promise<OctoAnswer<AvailabilityCalendar[]>> {
@@ -179,7 +197,7 @@ export class OctoClient {
     return this.change(uuid, { method: "POST", path: `/bookings/${encodeURIComponent(uuid)}/extend`, body: { expirationMinutes }, changes: true, schema: zBooking }, (booking) => booking.status === "ON_HOLD");
   }
 
-  confirm(uuid: string, body: BookingConfirmationBody): Promise<OctoAnswer<Booking>> {
+  confirm(uuid: string, body: ConfirmationWithAnswers): Promise<OctoAnswer<Booking>> {
     return this.change(uuid, { method: "POST", path: `/bookings/${encodeURIComponent(uuid)}/confirm`, body, changes: true, schema: zBooking }, (booking) => booking.status === "CONFIRMED");
   }
 

@@ -472,3 +472,37 @@ describe("validateAnswers list problems", () => {
     expect(first.answers).toEqual({ [email]: "ada@example.com", [age]: "30" });
   });
 });
+
+describe("a supplier's questions: per option, per ticket, and values it needs", () => {
+  const setup: Questions = {
+    customer: [],
+    booking: [
+      { key: "always", question: "Asked of every booking", dataType: "TEXT" },
+      { key: "privateOnly", question: "Asked of the private tour", dataType: "TEXT", shownWhen: { option: "option", equals: "private" } },
+    ],
+    participant: [
+      { key: "birth", question: "Date of birth", dataType: "DATE", units: ["child"] },
+      { key: "weight", question: "Weight", dataType: "DOUBLE", nullAllowed: false },
+    ],
+  };
+  const onGroup: QuestionContext = { bookingId: BOOKING, participantCount: 3, language: "en", selections: { option: "group" }, ticketUnits: ["adult", "child", undefined] };
+
+  it("asks an option's questions only when it is chosen, and a unit's only of the holders of its tickets", () => {
+    const groups = questionGroups(setup, onGroup, {});
+    expect(groups.booking.map((q) => q.question)).toEqual(["Asked of every booking"]);
+    expect(groups.participants.map((p) => p.questions.map((q) => q.question))).toEqual([["Weight"], ["Date of birth", "Weight"], ["Weight"]]);
+    expect(questionGroups(setup, { ...onGroup, selections: { option: "private" } }, {}).booking).toHaveLength(2);
+    // An answer to a question not asked of this booking is refused as unknown.
+    const hidden = questionId(BOOKING, "booking/privateOnly");
+    expect(validateAnswers(setup, onGroup, [{ id: hidden, value: "x" }]).problems).toEqual([expect.objectContaining({ rule: "unknownQuestion" })]);
+    const adultsBirth = questionId(BOOKING, "participant/0/birth");
+    expect(validateAnswers(setup, onGroup, [{ id: adultsBirth, value: "2016-01-01" }]).problems).toEqual([expect.objectContaining({ rule: "unknownQuestion" })]);
+  });
+
+  it("refuses null for a number or time the supplier needs, and accepts it otherwise", () => {
+    const weight = questionId(BOOKING, "participant/0/weight");
+    expect(validateAnswers(setup, onGroup, [{ id: weight, value: null }]).problems).toEqual([expect.objectContaining({ rule: "required", message: expect.stringContaining("supplier needs a value") })]);
+    const open: Questions = { ...setup, participant: [{ key: "weight", question: "Weight", dataType: "DOUBLE" }] };
+    expect(validateAnswers(open, onGroup, [{ id: weight, value: null }]).answers[weight]).toBe("null");
+  });
+});

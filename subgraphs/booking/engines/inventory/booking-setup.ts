@@ -56,12 +56,16 @@ const unitSetup = z
     accompaniedBy: z.array(key).max(10).default([]),
     /** With accompaniedBy: at most this many of this unit per accompanying participant. */
     maxPerCompanion: z.number().int().min(1).max(100).optional(),
+    /** People one ticket admits (a family ticket for four): each counts as a participant, for party size and places. */
+    paxCount: z.number().int().min(1).max(100).optional(),
     /** Offered only once an option has this choice: tickets that differ per option (a private tour's prices). */
     shownWhen: z.object({ option: key, equals: z.string().min(1).max(64) }).strict().optional(),
   })
   .strict()
   .refine((u) => u.maxQuantity >= u.minQuantity, { message: "maxQuantity is at least minQuantity", path: ["maxQuantity"] })
-  .refine((u) => u.maxAge === undefined || u.maxAge >= u.minAge, { message: "maxAge is at least minAge", path: ["maxAge"] });
+  .refine((u) => u.maxAge === undefined || u.maxAge >= u.minAge, { message: "maxAge is at least minAge", path: ["maxAge"] })
+  // A GROUP unit's quantity already counts people.
+  .refine((u) => u.paxCount === undefined || u.paxCount === 1 || u.unitPriceType === "PER_PERSON", { message: "paxCount above 1 applies to PER_PERSON units", path: ["paxCount"] });
 export type UnitSetup = z.infer<typeof unitSetup>;
 
 export const questionDataTypes = [
@@ -92,6 +96,14 @@ export interface QuestionSetup {
   choices?: { key: string; label: string | Record<string, string> }[];
   /** Follow-ups asked only when this question's answer equals `equals`; nested to any depth. */
   followUps?: { equals: string; questions: QuestionSetup[] }[];
+  // The three below are set by a remote engine's adapter for its supplier's questions (content
+  // management's schema below has no place for them).
+  /** A top-level question asked only once this option has this choice: a supplier option's own questions. */
+  shownWhen?: { option: string; equals: string };
+  /** A top-level participant question asked only of the participants holding a ticket of these units. */
+  units?: string[];
+  /** DOUBLE and TIME questions accept null unless this is false: the supplier needs a value. */
+  nullAllowed?: boolean;
 }
 
 const questionSetup: z.ZodType<QuestionSetup> = z.lazy(() =>
@@ -233,6 +245,14 @@ export interface RemoteProduct {
   productId: string;
   optionIds: string[];
   optionKey?: string;
+  /** The supplier's questions, by the key of the question the flow asks: its id, and the value each choice key stands for. */
+  questions?: Record<string, RemoteQuestion>;
+}
+
+export interface RemoteQuestion {
+  id: string;
+  /** OPTIONS questions: choice key to the supplier's value. */
+  values?: Record<string, string>;
 }
 
 export type BookingSetup = z.infer<typeof bookingSetupSchema> & { remote?: RemoteProduct };

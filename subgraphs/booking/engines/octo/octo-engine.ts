@@ -1,8 +1,10 @@
-import type { Booking, BookingContact } from "@octocloud/types";
-import { OctoNonConforming, OctoOutcomeUnknown, OctoRejected, OctoUnavailable, type OctoClient } from "../../../common/octo/octo-client.js";
+import type { Availability, Booking, BookingContact } from "@octocloud/types";
+import { OctoNonConforming, OctoOutcomeUnknown, OctoRejected, OctoUnavailable, type ConfirmationWithAnswers, type OctoClient } from "../../../common/octo/octo-client.js";
+import type { OctoQuestionAnswer } from "../../../common/octo/octo-questions.js";
+import { derivedUuid } from "../../derived-id.js";
 import { EngineSecretsUnavailable, type OctoEngines } from "../../../common/octo/octo-engines.js";
 import type { ProductFacts } from "../../catalogue-facts.js";
-import { unitsShown } from "../../availability/availability-view.js";
+import { ticketsOf, unitsShown, type AvailabilitySetup } from "../../availability/availability-view.js";
 import {
   EngineRefusal,
   TransientEngineError,
@@ -72,6 +74,37 @@ export function supplierVoucher(ticket: Booking["voucher"]): { url?: string; cod
   return url || code ? { ...(url ? { url } : {}), ...(code ? { code } : {}) } : undefined;
 }
 
+/** The supplier's price of one of each unit at a departure, in the product's currency; undefined when it gives none. */
+function departurePrices(unitPricing: Availability["unitPricing"], currency: string): Record<string, number> | undefined {
+  const prices = (unitPricing ?? []).filter((price) => price.currency === currency);
+  return prices.length ? Object.fromEntries(prices.map((price) => [price.unitId, price.retail / 10 ** price.currencyPrecision])) : undefined;
+}
+
+/** A held ticket's uuid: the same at the hold and at the confirmation, so the supplier sees the same unit items. */
+const unitItemUuid = (bookingId: string, index: number) => derivedUuid("unit-item", bookingId, String(index));
+
+/** An answer as the supplier's input type writes it: a choice's own value, a local date-time without zone. */
+function octoValue(setup: AvailabilitySetup, key: string, value: string): OctoQuestionAnswer {
+  const remote = setup.remote!.questions![key];
+  const question = [...setup.questions.booking, ...setup.questions.participant].find((candidate) => candidate.key === key);
+  let written = value;
+  if (remote.values) written = remote.values[value] ?? value;
+  else if (question?.dataType === "DATE_AND_TIME") written = value.slice(0, 16);
+  return { questionId: remote.id, value: written };
+}
+
+/** The answers of the supplier's questions, on the booking and on each held ticket (`octo/questions`). */
+function confirmationItems(booking: EngineBooking): Pick<ConfirmationWithAnswers, "questionAnswers" | "unitItems"> {
+  const asked = booking.setup.remote?.questions;
+  if (!asked) return {};
+  const answersOf = (answers: Record<string, string>) => Object.entries(answers).filter(([key]) => Object.hasOwn(asked, key)).map(([key, value]) => octoValue(booking.setup, key, value));
+  return {
+    questionAnswers: answersOf(booking.questionAnswers.booking),
+    // Every held ticket again, with its uuid: OCTO reads the list as the booking's unit items.
+    unitItems: booking.questionAnswers.tickets.map((ticket, index) => ({ uuid: unitItemUuid(booking.id, index), unitId: ticket.unit, questionAnswers: answersOf(ticket.answers) })),
+  };
+}
+
 const confirmed = (booking: Booking): ConfirmationOutcome => {
   const voucher = supplierVoucher(booking.voucher);
   return { outcome: "CONFIRMED", bookingCode: booking.supplierReference ?? booking.id, bookingExternalId: booking.id, ...(voucher ? { voucher } : {}) };
@@ -107,6 +140,7 @@ export function octoEngine(octo: OctoEngines): BookingEngineAdapter {
       for (const availability of answer.body) {
         const startsAt = new Date(availability.localDateTimeStart);
         if (Number.isNaN(startsAt.getTime()) || availability.localDateTimeStart.slice(0, 10) !== date) continue;
+        const unitPrices = departurePrices(availability.unitPricing, setup.currency);
         slots.push({
           startsAt,
           time: availability.localDateTimeStart.slice(11, 16),
@@ -114,6 +148,7 @@ export function octoEngine(octo: OctoEngines): BookingEngineAdapter {
           remaining: availability.available ? (availability.vacancies ?? FREESALE_PLACES) : 0,
           ...(remote.optionKey ? { choice: optionId } : {}),
           ref: availability.id,
+          ...(unitPrices ? { unitPrices } : {}),
         });
       }
     }
@@ -123,11 +158,12 @@ export function octoEngine(octo: OctoEngines): BookingEngineAdapter {
   const adapter: BookingEngineAdapter = {
     name: "OCTO",
 
-    async setupOf(_db, product) {
+    async setupOf(_db, product, language) {
       if (product.bookingEngineKind !== "OCTO") return undefined;
       const client = await clientOf(product.bookingEngineName);
       try {
-        return setupOfOctoProduct((await client.product(product.externalId)).body);
+        // In the flow's language: the supplier's question texts come as it writes them.
+        return setupOfOctoProduct((await client.product(product.externalId, language)).body);
       } catch (error) {
         // A product the supplier no longer has is simply not bookable.
         if (error instanceof OctoRejected) return undefined;
@@ -162,7 +198,7 @@ export function octoEngine(octo: OctoEngines): BookingEngineAdapter {
     async confirm(_db, booking) {
       const client = await bookingClient(booking);
       try {
-        const answer = await client.confirm(booking.id, { resellerReference: booking.resellerRef, contact: contactOf(booking.contact) });
+        const answer = await client.confirm(booking.id, { resellerReference: booking.resellerRef, contact: contactOf(booking.contact), ...confirmationItems(booking) });
         if (answer.body.status === "CONFIRMED") return confirmed(answer.body);
         return { outcome: "REJECTED", reason: `The supplier answered the confirmation with status ${answer.body.status}` };
       } catch (error) {
@@ -183,9 +219,7 @@ export function octoEngine(octo: OctoEngines): BookingEngineAdapter {
       async hold(request) {
         const { product, setup, slot, quantities } = request;
         const client = await clientOf(product.bookingEngineName);
-        const unitItems = unitsShown({ ...setup, offeredStartTimes: [] }, request.selections).units.flatMap((unit) =>
-          Array.from({ length: Object.hasOwn(quantities, unit.key) ? quantities[unit.key] : 0 }, () => ({ unitId: unit.key })),
-        );
+        const unitItems = ticketsOf(setup, request.selections, quantities).map((ticket, index) => ({ uuid: unitItemUuid(request.bookingId, index), unitId: ticket.unit }));
         const minutes = Math.max(1, Math.min(MAX_HOLD_MINUTES, Math.ceil((request.until.getTime() - request.now.getTime()) / 60_000)));
         let answer;
         try {
@@ -209,7 +243,7 @@ export function octoEngine(octo: OctoEngines): BookingEngineAdapter {
         }
         // The price the supplier holds at must be the one the buyer saw (spec 2: 9573).
         if (held.pricing && held.pricing.currency === setup.currency) {
-          const expected = unitsShown({ ...setup, offeredStartTimes: [] }, request.selections).units.reduce(
+          const expected = unitsShown(setup, request.selections).units.reduce(
             (sum, unit) => sum + Math.round(unit.price * 10 ** held.pricing!.currencyPrecision) * (Object.hasOwn(quantities, unit.key) ? quantities[unit.key] : 0),
             0,
           );

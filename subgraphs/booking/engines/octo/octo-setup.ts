@@ -1,6 +1,7 @@
-import type { Option, Pricing, Product } from "@octocloud/types";
+import type { Option, Pricing } from "@octocloud/types";
+import type { OctoInputType, OctoQuestion, ProductWithQuestions } from "../../../common/octo/octo-questions.js";
 import { octoSaleCurrency } from "../../../common/octo/octo-sellable.js";
-import type { BookingSetup, QuestionSetup, UnitSetup } from "../inventory/booking-setup.js";
+import type { BookingSetup, QuestionSetup, RemoteQuestion, UnitSetup } from "../inventory/booking-setup.js";
 
 /** The option of a setup whose choices are the supplier's options, when a product has several. */
 export const SUPPLIER_OPTION_KEY = "option";
@@ -36,15 +37,80 @@ function cancellationTier(option: Option): BookingSetup["cancellationTiers"] {
   return [{ label: { en: "Free cancellation", fr: "Annulation gratuite", de: "Kostenlose Stornierung" }, ...(duration ? { duration } : {}), refundPercentage: 100 }];
 }
 
+/** How the flow asks each OCTO input type; `file` is never asked (askable() keeps such products out of the flow). */
+const INPUT_TYPES: Record<Exclude<OctoInputType, "file">, Pick<QuestionSetup, "dataType" | "dataFormat">> = {
+  date: { dataType: "DATE" },
+  "datetime-local": { dataType: "DATE_AND_TIME" },
+  email: { dataType: "TEXT", dataFormat: "EMAIL_ADDRESS" },
+  number: { dataType: "DOUBLE" },
+  tel: { dataType: "TEXT", dataFormat: "PHONE_NUMBER" },
+  text: { dataType: "TEXT" },
+  time: { dataType: "TIME" },
+  url: { dataType: "TEXT" },
+  select: { dataType: "OPTIONS" },
+  textarea: { dataType: "LONG_TEXT" },
+};
+const CHOICE_KEY = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * The supplier's required questions (`octo/questions`) as the flow's: the product's and each
+ * option's are booking questions (an option's shown only once it is chosen), each option's unit
+ * questions participant questions asked of the holders of those units' tickets. Keys are ours
+ * (`q1`, `q2`, …; the supplier's ids need not fit a key), and `remote` maps them back to the
+ * supplier's ids and each choice to the supplier's value.
+ */
+function supplierQuestions(product: ProductWithQuestions, several: boolean): { booking: QuestionSetup[]; participant: QuestionSetup[]; remote: Record<string, RemoteQuestion> } {
+  const booking: QuestionSetup[] = [];
+  const participant: QuestionSetup[] = [];
+  const remote: Record<string, RemoteQuestion> = {};
+  const add = (list: QuestionSetup[], question: OctoQuestion, where: Pick<QuestionSetup, "shownWhen" | "units">) => {
+    if (!question.required || question.inputType === "file") return;
+    const key = `q${Object.keys(remote).length + 1}`;
+    const shape = INPUT_TYPES[question.inputType];
+    const options = question.inputType === "select" ? (question.selectOptions ?? []) : undefined;
+    const keys = options?.map((option, index) => (CHOICE_KEY.test(option.value) ? option.value : `c${index + 1}`));
+    // Values that fit a key are the key; a clash (or an unfit value) falls back to the position.
+    const choiceKeys = keys?.map((choice, index) => (keys.indexOf(choice) === index ? choice : `c${index + 1}`));
+    remote[key] = { id: question.id, ...(options ? { values: Object.fromEntries(options.map((option, index) => [choiceKeys![index], option.value])) } : {}) };
+    list.push({
+      key,
+      question: question.title || question.id,
+      ...shape,
+      ...(options ? { choices: options.map((option, index) => ({ key: choiceKeys![index], label: option.label || option.value })) } : {}),
+      ...(shape.dataType === "DOUBLE" || shape.dataType === "TIME" ? { nullAllowed: false } : {}),
+      ...where,
+    });
+  };
+  const productIds = new Set((product.questions ?? []).map((question) => question.id));
+  for (const question of product.questions ?? []) add(booking, question, {});
+  for (const option of product.options) {
+    const shownWhen = several ? { shownWhen: { option: SUPPLIER_OPTION_KEY, equals: option.id } } : {};
+    for (const question of option.questions ?? []) if (!productIds.has(question.id)) add(booking, question, shownWhen);
+    // A question several units ask is asked once of each holder of any of them.
+    const byId = new Map<string, { question: OctoQuestion; units: string[] }>();
+    for (const unit of option.units) {
+      for (const question of unit.questions ?? []) {
+        const entry = byId.get(question.id) ?? { question, units: [] };
+        entry.units.push(unit.id);
+        byId.set(question.id, entry);
+      }
+    }
+    for (const { question, units } of byId.values()) add(participant, question, { ...shownWhen, units });
+  }
+  return { booking, participant, remote };
+}
+
 /**
  * An OCTO product (read with `octo/pricing`) as the flow's setup (docs/octo-engine.md, "Booking
  * through OCTO"): the supplier's options as one OPTIONS option when there are several, each
- * option's units as tickets shown for that option at its `pricingFrom` retail price, the contact
- * fields the options require as customer questions, and the strictest cutoff as the one
+ * option's units as tickets shown for that option at its `pricingFrom` retail price (departures'
+ * own prices replace it, octo-engine), the contact fields the options require as customer
+ * questions, the supplier's required questions, and the strictest cutoff as the one
  * cancellation tier. Undefined when the product cannot be sold through the flow: no options, no
- * prices in its currency, or a currency we have no exchange rate for.
+ * prices in its currency, a currency we have no exchange rate for, or a required question the flow
+ * cannot ask (octoSaleCurrency).
  */
-export function setupOfOctoProduct(product: Product): BookingSetup | undefined {
+export function setupOfOctoProduct(product: ProductWithQuestions): BookingSetup | undefined {
   const options = product.options;
   const currency = octoSaleCurrency(product);
   if (!currency || !product.timeZone) return undefined;
@@ -65,12 +131,16 @@ export function setupOfOctoProduct(product: Product): BookingSetup | undefined {
         minQuantity: minQuantity ?? 0,
         maxQuantity: Math.max(1, maxQuantity ?? option.restrictions.maxUnits ?? 1000),
         accompaniedBy: accompaniedBy ?? [],
+        ...(unit.restrictions.paxCount > 1 ? { paxCount: unit.restrictions.paxCount } : {}),
         ...(several ? { shownWhen: { option: SUPPLIER_OPTION_KEY, equals: option.id } } : {}),
       });
     }
   }
   const minUnits = Math.min(...options.map((o) => o.restrictions.minUnits ?? 1));
-  const maxUnits = Math.max(...options.map((o) => o.restrictions.maxUnits ?? 1000));
+  // OCTO bounds tickets; the flow counts people, and a ticket may admit several.
+  const mostPax = Math.max(1, ...units.map((unit) => unit.paxCount ?? 1));
+  const maxUnits = Math.max(...options.map((o) => o.restrictions.maxUnits ?? 1000)) * mostPax;
+  const asked = supplierQuestions(product, several);
   const contactFields = new Set([...ALWAYS_ASKED, ...options.flatMap((o) => [...o.requiredContactFields, ...o.units.flatMap((u) => u.requiredContactFields)])]);
   const strictest = options.reduce((a, b) => (cutoffMinutes(b) > cutoffMinutes(a) ? b : a));
   return {
@@ -84,13 +154,18 @@ export function setupOfOctoProduct(product: Product): BookingSetup | undefined {
       ? [{ key: SUPPLIER_OPTION_KEY, label: { en: "Option", fr: "Option", de: "Option" }, dataType: "OPTIONS", choices: options.map((o) => ({ key: o.id, label: o.title ?? o.internalName })) }]
       : [],
     units,
-    questions: { customer: Object.keys(CONTACT_QUESTIONS).filter((field) => contactFields.has(field)).map((field) => CONTACT_QUESTIONS[field]), booking: [], participant: [] },
+    questions: { customer: Object.keys(CONTACT_QUESTIONS).filter((field) => contactFields.has(field)).map((field) => CONTACT_QUESTIONS[field]), booking: asked.booking, participant: asked.participant },
     cancellationTiers: cancellationTier(strictest),
     leadTravellerName: ["firstName", "lastName"],
     // The supplier is asked as soon as the payment is acknowledged.
     confirmationDelaySeconds: 0,
     bookingHorizonDays: 365,
-    remote: { productId: product.id, optionIds: options.map((o) => o.id), ...(several ? { optionKey: SUPPLIER_OPTION_KEY } : {}) },
+    remote: {
+      productId: product.id,
+      optionIds: options.map((o) => o.id),
+      ...(several ? { optionKey: SUPPLIER_OPTION_KEY } : {}),
+      ...(Object.keys(asked.remote).length ? { questions: asked.remote } : {}),
+    },
   };
 }
 
