@@ -1,5 +1,6 @@
 import cluster, { type Worker } from "node:cluster";
 import type { Config } from "../core/config.js";
+import { serveClusterMetrics } from "./cluster-metrics.js";
 
 /** A process that keeps failing is not restarted forever: this many exits within the window stop the service. */
 const MAX_RESTARTS = 5;
@@ -69,6 +70,7 @@ export function runPrimary(config: Config): void {
   process.on("SIGTERM", () => stopAll("SIGTERM"));
   process.on("SIGINT", () => stopAll("SIGINT"));
 
+  serveClusterMetrics();
   console.log(`activities service starting: ${config.webConcurrency} processes (WEB_CONCURRENCY), role ${config.role}`);
   fork(1);
 }

@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { ServiceMetrics } from "../core/metrics.js";
 import { sendError } from "../rest-compat/error-body.js";
+import { clusterMetricsSource } from "./cluster-metrics.js";
 
 /** Who may read /metrics: holders of METRICS_TOKEN, or anyone in the sandbox when it is unset. */
 export interface MetricsAccess {
@@ -16,6 +17,8 @@ export const METRICS_PATH = "/metrics";
 export function registerMetricsRoute(app: FastifyInstance, metrics: ServiceMetrics, access: MetricsAccess): void {
   if (!access.token && !access.openWithoutToken) return;
   const expected = access.token ? Buffer.from(`Bearer ${access.token}`) : undefined;
+  // In a cluster, every process's series, whichever process takes the scrape.
+  const read = clusterMetricsSource(metrics.registry) ?? (() => metrics.registry.metrics());
   app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
     if (expected) {
       const given = Buffer.from(request.headers.authorization ?? "");
@@ -24,7 +27,14 @@ export function registerMetricsRoute(app: FastifyInstance, metrics: ServiceMetri
         return sendError(request, reply, { status: 401, code: "UNAUTHENTICATED", message: "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>" });
       }
     }
+    let text: string;
+    try {
+      text = await read();
+    } catch (error) {
+      request.log.warn({ err: error }, "metrics not gathered");
+      return sendError(request, reply, { status: 503, code: "SERVICE_UNAVAILABLE", message: (error as Error).message });
+    }
     reply.header("content-type", metrics.registry.contentType).header("cache-control", "no-store");
-    return metrics.registry.metrics();
+    return text;
   });
 }

@@ -271,6 +271,12 @@ if (process.env.DATABASE_URL) {
           return pids.size === 2 ? pids : undefined;
         });
         expect([...answered].sort()).toEqual([...listening()].sort());
+        // Whichever process takes a scrape, it answers every process's series, each under its pid.
+        for (let i = 0; i < 3; i++) {
+          const scraped = await (await fetch(`${base}/metrics`, { headers: { connection: "close" } })).text();
+          const pids = new Set([...scraped.matchAll(/^activities_http_request_duration_seconds_count\{[^}]*pid="(\d+)"/gm)].map((m) => m[1]));
+          expect([...pids].sort()).toEqual([...listening()].sort());
+        }
         // A process that dies is replaced. (A connection the cluster handed it just before it died
         // is lost with it: node's cluster cannot take back a handle it sent.)
         const [victim] = [...listening()];
