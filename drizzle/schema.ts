@@ -349,6 +349,17 @@ export const products = pgTable(
     descriptionDocument: tsvector("description_document").generatedAlwaysAs(documentOf(["short_description", "description"])),
     /** Every title in lower case, for typo-tolerant (trigram) matching. */
     titleText: text("title_text").generatedAlwaysAs(sql`lower(jsonb_path_query_array(title, '$.*')::text)`),
+    /**
+     * Search's sort key in English, the default language (`lower(coalesce(title->>'en', title_text))`),
+     * stored so that an index can hold it beside what the filters read: a search page in English is
+     * then read from that index alone (products_search_walk_en, migration 0015).
+     */
+    titleSortEn: text("title_sort_en").generatedAlwaysAs(sql`lower(coalesce(title->>'en', jsonb_path_query_array(title, '$.*')::text))`),
+    /**
+     * The product's taxonomy nodes, kept equal to its product_taxonomies rows by triggers (migration
+     * 0015), so that a taxonomy criterion is a filter on the product's own row and its indexes.
+     */
+    taxonomyUuids: uuid("taxonomy_uuids").array().notNull().default(sql`'{}'::uuid[]`),
     deprecated: boolean("deprecated").notNull().default(false),
     /** The booking flow can sell it: told by the booking subgraph through the graph (subgraphs/booking/booking-flow). */
     bookingFlow: boolean("booking_flow").notNull().default(false),
@@ -365,6 +376,12 @@ export const products = pgTable(
     index("products_update_date").on(t.updateDate, t.id),
     /** A country, with or without a rating range: the caller's country first in search, and expressions such as countryCode:FR AND rating:>4. */
     index("products_country_rating").on(t.countryCode, t.rating),
+    /** The caller's country's title matches in one index scan (btree_gin), instead of two bitmaps of 70,000 and 30,000 rows ANDed. */
+    index("products_search_country_title").using("gin", t.countryCode, t.titleDocument).where(sql`${t.deletedAt} is null and not ${t.deprecated}`),
+    /** A taxonomy criterion's products when no ordered walk serves the page. */
+    index("products_search_taxonomies").using("gin", t.taxonomyUuids).where(sql`${t.deletedAt} is null and not ${t.deprecated}`),
+    // products_search_walk_en (country_code, title_sort_en, id) INCLUDE (rating, title_document,
+    // taxonomy_uuids) is written by hand in migration 0015: drizzle's index builder has no INCLUDE.
   ],
 );
 

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { ErrorFields, HostOptions, QueryOptions, Reply, Request } from "./protocol.js";
 
@@ -11,8 +12,9 @@ import type { ErrorFields, HostOptions, QueryOptions, Reply, Request } from "./p
 
 const port = parentPort!;
 const { dataDir } = workerData as HostOptions;
-// pg_trgm gives typo-tolerant search; PostgreSQL servers ship it as a contrib extension.
-const extensions = { pg_trgm };
+// pg_trgm gives typo-tolerant search, btree_gin search indexes that hold a country beside the
+// title words; PostgreSQL servers ship both as contrib extensions.
+const extensions = { btree_gin, pg_trgm };
 const client = dataDir === "memory" ? new PGlite({ extensions }) : new PGlite(dataDir, { extensions });
 
 /** Open transactions by the id of the request that began them; each ends on its "end" request. */

@@ -3,11 +3,13 @@ import type { Executor } from "../../../drizzle/database.js";
 import { products } from "../../../drizzle/schema.js";
 
 /** Every column but the search ones, which are large and only ever used inside SQL. */
-const { titleDocument: _title, descriptionDocument: _description, titleText: _titleText, ...productColumns } = getTableColumns(products);
+// Search's own columns (documents, sort keys, the taxonomy nodes the triggers keep) are never read as content.
+const { titleDocument: _title, descriptionDocument: _description, titleText: _titleText, titleSortEn: _titleSortEn, taxonomyUuids: _taxonomyUuids, ...productColumns } = getTableColumns(products);
 export { productColumns };
 
-export type ProductRow = Omit<typeof products.$inferSelect, "titleDocument" | "descriptionDocument" | "titleText">;
-export type ProductValues = Omit<typeof products.$inferInsert, "id" | "creationDate" | "updateDate" | "deletedAt" | "deprecated" | "titleDocument" | "descriptionDocument" | "titleText">;
+type SearchColumns = "titleDocument" | "descriptionDocument" | "titleText" | "titleSortEn" | "taxonomyUuids";
+export type ProductRow = Omit<typeof products.$inferSelect, SearchColumns>;
+export type ProductValues = Omit<typeof products.$inferInsert, "id" | "creationDate" | "updateDate" | "deletedAt" | "deprecated" | SearchColumns>;
 
 const live = isNull(products.deletedAt);
 

@@ -55,6 +55,8 @@ export const visibleToConsumers = and(isNull(products.deletedAt), eq(products.de
 function sortExpression(field: SortingField, language: string): SQL {
   switch (field) {
     case "title":
+      // The same key, stored for English so that products_search_walk_en can hold it.
+      if (language === "en") return sql`${products.titleSortEn}`;
       return sql`lower(coalesce(${products.title}->>${language}, ${products.title}->>'en', ${products.titleText}))`;
     case "cityName":
       return sql`lower(${products.cityName})`;

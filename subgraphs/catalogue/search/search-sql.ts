@@ -1,5 +1,5 @@
 import { and, or, sql, type SQL } from "drizzle-orm";
-import { products, suppliers, bookingEngines, productTaxonomies, taxonomyNodes, searchConfigs } from "../../../drizzle/schema.js";
+import { products, suppliers, bookingEngines, taxonomyNodes, searchConfigs } from "../../../drizzle/schema.js";
 import { SearchSyntaxError, type SearchNode, type SearchOperator } from "./search-expression.js";
 
 type Criterion = Extract<SearchNode, { kind: "criterion" }>;
@@ -72,9 +72,9 @@ const fields: Record<string, { operators: SearchOperator[]; compile: Compiler; d
   taxonomy: {
     operators: ["="],
     description: "a taxonomy slug, exactly (level 1 or 2)",
-    compile: (value) =>
-      sql`exists (select 1 from ${productTaxonomies} join ${taxonomyNodes} on ${taxonomyNodes.uuid} = ${productTaxonomies.nodeUuid}
-                  where ${productTaxonomies.productId} = ${products.id} and ${taxonomyNodes.slug} = ${value})`,
+    // On the product's own nodes (kept equal to product_taxonomies by triggers): a filter that an
+    // index-only walk of the caller's country can test, where a join read each match's links.
+    compile: (value) => sql`${products.taxonomyUuids} && array(select ${taxonomyNodes.uuid} from ${taxonomyNodes} where ${taxonomyNodes.slug} = ${value})`,
   },
   externalId: {
     operators: ["=", "^"],
