@@ -51,7 +51,7 @@ describe("search's own columns of a product", () => {
 
   it("sorts English titles by the stored key exactly as by the title itself", async () => {
     const titles = [{ en: "Zoo by night" }, { fr: "Abbaye du Mont" }, { en: "ballooning at dawn", de: "Ballonfahrt" }];
-    const ids = [];
+    const ids: number[] = [];
     for (const title of titles) ids.push((await partner.rest.post(`/api/supplier/${supplierId}/product`, productRequest({ countryCode: "FR", title }))).body.id);
     const keys = await rows<{ stored: string; computed: string }>(
       t.database.db,

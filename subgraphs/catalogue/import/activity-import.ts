@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gt, gte, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
-import { Arg, Ctx, Field, FieldResolver, Float, Int, ObjectType, Query, Resolver, Root } from "type-graphql";
+import type { GraphQLResolveInfo, SelectionSetNode } from "graphql";
+import { Arg, Ctx, Field, FieldResolver, Float, Info, Int, ObjectType, Query, Resolver, Root } from "type-graphql";
 import { rejected } from "../../../core/errors.js";
 import { rows as rawRows } from "../../../drizzle/database.js";
 import { bookingEngines, products } from "../../../drizzle/schema.js";
@@ -11,7 +12,7 @@ import { toProduct } from "../product/product.service.js";
 import { Product } from "../product/product.type.js";
 import { isCountryCode, isLanguageCode } from "../validation/iso.js";
 import { CursorError, decodeCursor, encodeCursor, filtersDigest } from "./import-cursor.js";
-import { importRecords, type ImportRecord } from "./import-record.js";
+import { importRecordColumns, importRecords, type ImportRecord, type ImportRow } from "./import-record.js";
 
 export const MAX_IMPORT_PAGE = 1000;
 /** How far back the inactive import looks (spec 3 leaves the number of days open). */
@@ -27,8 +28,10 @@ export class InactiveActivity {
 
 @ObjectType()
 export class ActiveActivityPage {
-  /** The page's rows: `data` and `records` are built from them only when asked for. */
-  rows!: ProductRow[];
+  /** The page's rows: `records` are built from them only when asked for. */
+  rows!: ImportRow[];
+  /** The same rows whole, read only when `data` is asked for. */
+  products!: ProductRow[] | null;
   /** languageList of the request: records keep texts in these languages only. */
   languages!: string[] | null;
   @Field(() => Float, { description: "Approximate number of matching activities" }) estimatedCount!: number;
@@ -122,13 +125,17 @@ async function estimatedCount(ctx: CatalogueContext, where: SQL): Promise<number
   return Math.max(EXACT_COUNT_LIMIT, Math.round(plan["QUERY PLAN"][0].Plan["Plan Rows"]));
 }
 
-/** One keyset page by id: later changes never make a record repeat or another one be skipped. */
-async function keysetPage(ctx: CatalogueContext, kind: "active" | "inactive", request: ImportRequest) {
+/**
+ * One keyset page by id: later changes never make a record repeat or another one be skipped.
+ * `columns` are what the page's answer reads: a page of import records reads a third of a
+ * product's columns (not its other texts, periods, itinerary, metadata).
+ */
+async function keysetPage<C extends Partial<typeof productColumns>>(ctx: CatalogueContext, kind: "active" | "inactive", request: ImportRequest, columns: C) {
   const { where, lastId, asOf, filters } = await prepare(ctx, kind, request);
   // The count does not depend on the page: on PostgreSQL it runs on another connection meanwhile.
   const [rows, total] = await Promise.all([
     ctx.database.db
-      .select(productColumns)
+      .select(columns as C & { id: typeof products.id })
       .from(products)
       .where(and(where, gt(products.id, lastId)))
       .orderBy(asc(products.id))
@@ -139,6 +146,21 @@ async function keysetPage(ctx: CatalogueContext, kind: "active" | "inactive", re
   const more = rows.length > request.limit;
   const nextCursor = more ? await encodeCursor(ctx.database.db, { kind, lastId: page.at(-1)!.id, asOf, filters }) : null;
   return { page, nextCursor, asOf, estimatedCount: total };
+}
+
+/** Whether the field's selection names `field` anywhere, fragments and conditional selections included. */
+function asksFor(info: GraphQLResolveInfo, field: string): boolean {
+  const seen = new Set<string>();
+  const within = (selectionSet: SelectionSetNode | undefined): boolean =>
+    (selectionSet?.selections ?? []).some((selection) => {
+      if (selection.kind === "Field") return selection.name.value === field;
+      if (selection.kind === "InlineFragment") return within(selection.selectionSet);
+      const name = selection.name.value;
+      if (seen.has(name)) return false;
+      seen.add(name);
+      return within(info.fragments[name]?.selectionSet);
+    });
+  return info.fieldNodes.some((node) => within(node.selectionSet));
 }
 
 @Resolver()
@@ -152,10 +174,18 @@ export class ActivityImportResolver {
     @Arg("cursor", () => String, { nullable: true }) cursor: string | null,
     @Arg("limit", () => Int, { defaultValue: 100 }) limit: number,
     @Ctx() ctx: CatalogueContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<ActiveActivityPage> {
-    const result = await keysetPage(ctx, "active", importRequest({ countryCodes, bookingEngines: bookingEngineNames, languages, modifiedSince, cursor, limit }));
+    const request = importRequest({ countryCodes, bookingEngines: bookingEngineNames, languages, modifiedSince, cursor, limit });
+    const page = { languages: languages?.length ? languages : null };
+    if (!asksFor(info, "data")) {
+      const result = await keysetPage(ctx, "active", request, importRecordColumns);
+      return { ...page, rows: result.page, products: null, estimatedCount: result.estimatedCount, nextCursor: result.nextCursor, asOf: result.asOf };
+    }
+    const result = await keysetPage(ctx, "active", request, productColumns);
+    // Whole rows only: a loader primed with part of a row would answer other fields wrong.
     for (const row of result.page) ctx.loaders.product.prime(row.id, row);
-    return { rows: result.page, languages: languages?.length ? languages : null, estimatedCount: result.estimatedCount, nextCursor: result.nextCursor, asOf: result.asOf };
+    return { ...page, rows: result.page, products: result.page, estimatedCount: result.estimatedCount, nextCursor: result.nextCursor, asOf: result.asOf };
   }
 
   @Query(() => InactiveActivityPage, { description: "Ids of activities deleted or deprecated since modifiedSince (spec 3)" })
@@ -167,7 +197,7 @@ export class ActivityImportResolver {
     @Arg("limit", () => Int, { defaultValue: 100 }) limit: number,
     @Ctx() ctx: CatalogueContext,
   ): Promise<InactiveActivityPage> {
-    const result = await keysetPage(ctx, "inactive", importRequest({ countryCodes, bookingEngines: bookingEngineNames, languages: null, modifiedSince, cursor, limit }));
+    const result = await keysetPage(ctx, "inactive", importRequest({ countryCodes, bookingEngines: bookingEngineNames, languages: null, modifiedSince, cursor, limit }), { id: products.id });
     return { data: result.page.map((row) => ({ id: row.id })), estimatedCount: result.estimatedCount, nextCursor: result.nextCursor, asOf: result.asOf };
   }
 }
@@ -176,7 +206,9 @@ export class ActivityImportResolver {
 export class ActiveActivityPageResolver {
   @FieldResolver(() => [Product], { description: "The activities as typed products: choose the fields you need" })
   data(@Root() page: ActiveActivityPage): Product[] {
-    return page.rows.map((row) => toProduct(row));
+    // activeActivities reads whole rows whenever the operation names `data`.
+    if (!page.products) throw new Error("activeActivities read the page without the columns of data");
+    return page.products.map((row) => toProduct(row));
   }
 
   @FieldResolver(() => [JSONObjectScalar], {

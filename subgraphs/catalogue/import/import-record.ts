@@ -4,7 +4,7 @@ import { engineDisplayName } from "../booking-engine/booking-engine.resolver.js"
 import { textIn } from "../language/localized-text.js";
 import type { CatalogueContext } from "../loaders.js";
 import { durationInHours, present, productDescriptors } from "../product/product.consumer.js";
-import type { ProductRow } from "../product/product.repository.js";
+import { productColumns, type ProductRow } from "../product/product.repository.js";
 import { callerModel } from "../product/product.resolver.js";
 import { onlineBookable } from "../product/product.service.js";
 import { taxonomyPaths } from "../taxonomy/taxonomy.service.js";
@@ -22,6 +22,17 @@ import { countryNameLanguages, countryNames } from "../validation/iso.js";
  */
 export type ImportRecord = Record<string, unknown> & { id: number };
 
+/** The columns a record is built from, and only these: the import reads no others. */
+const IMPORT_RECORD_FIELDS = [
+  "id", "externalId", "title", "creationDate", "updateDate", "instantConfirmation", "instantDelivery", "availabilityType", "redemptionMethod",
+  "description", "bookingEngineId", "bookingUrl", "minPrice", "maxPrice", "estCommNet", "estCommFrpricePerc", "priceCurrency", "address", "placeId",
+  "website", "latitude", "longitude", "geoHash", "duration", "galleryImages", "supplierId", "deprecated", "deletedAt", "bookingFlow", "cityName",
+  "zipCode", "rating", "numberOfRatings", "countryCode",
+] as const satisfies readonly (keyof typeof productColumns)[];
+type ImportField = (typeof IMPORT_RECORD_FIELDS)[number];
+export const importRecordColumns = Object.fromEntries(IMPORT_RECORD_FIELDS.map((field) => [field, productColumns[field]])) as Pick<typeof productColumns, ImportField>;
+export type ImportRow = Pick<ProductRow, ImportField>;
+
 /** Keeps only the languages asked for (languageList), when any were. */
 function only<T>(values: Record<string, T> | null | undefined, languages: readonly string[] | null): Record<string, T> | null {
   if (!values) return null;
@@ -32,7 +43,7 @@ function only<T>(values: Record<string, T> | null | undefined, languages: readon
 }
 
 /** The import records of a page, in the page's order; `languages` is languageList (null: every language). */
-export async function importRecords(ctx: CatalogueContext, rows: readonly ProductRow[], languages: readonly string[] | null): Promise<ImportRecord[]> {
+export async function importRecords(ctx: CatalogueContext, rows: readonly ImportRow[], languages: readonly string[] | null): Promise<ImportRecord[]> {
   const [engines, suppliers, linked, nodes, model] = await Promise.all([
     ctx.loaders.bookingEngine.loadMany([...new Set(rows.map((row) => row.bookingEngineId))]),
     ctx.loaders.anySupplier.loadMany([...new Set(rows.map((row) => row.supplierId))]),
@@ -46,7 +57,7 @@ export async function importRecords(ctx: CatalogueContext, rows: readonly Produc
   const textOf = (translations: LanguageText) => textIn(translations, accepted);
   // A page has a few countries and title-language sets: name each pair once, not once a record.
   const countryNameCache = new Map<string, string | null>();
-  const countryNameOf = (row: ProductRow): string | null => {
+  const countryNameOf = (row: ImportRow): string | null => {
     if (!row.countryCode) return null;
     const titleLanguages = Object.keys(row.title);
     const key = `${row.countryCode}:${titleLanguages.join(",")}`;

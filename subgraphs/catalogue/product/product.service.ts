@@ -19,7 +19,7 @@ import type { Product } from "./product.type.js";
  * the booking flow can sell it (as booking has told: subgraphs/booking/booking-flow) or it has a
  * booking URL in that language.
  */
-export function onlineBookable(row: ProductRow): Record<string, boolean> {
+export function onlineBookable(row: Pick<ProductRow, "title" | "deprecated" | "deletedAt" | "bookingFlow" | "bookingUrl">): Record<string, boolean> {
   const flags: Record<string, boolean> = {};
   for (const language of Object.keys(row.title)) {
     flags[language] = !row.deprecated && !row.deletedAt && (row.bookingFlow || Boolean(row.bookingUrl?.[language]));
