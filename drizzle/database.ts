@@ -9,6 +9,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { EventChannel, PgliteEventChannel, PostgresEventChannel } from "./events.js";
+import { DriverObserver, observedPglite, observedPostgres, type PoolUse } from "./observed-driver.js";
 import { RemotePglite } from "./pglite-thread/remote.js";
 import * as schema from "./schema.js";
 
@@ -26,6 +27,8 @@ export interface Database {
   events: EventChannel;
   /** Cheap round trip for readiness checks. */
   ping(): Promise<void>;
+  /** How busy the connections are now (GET /metrics reads it when scraped). */
+  poolUse(): PoolUse;
   close(): Promise<void>;
 }
 
@@ -77,12 +80,15 @@ async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Da
     releaseLock();
     throw error;
   }
-  const db = drizzlePglite({ client: client as never, schema, logger: queryLogger(options) }) as unknown as Db;
+  // One connection: every statement and transaction takes it in turn.
+  const observer = new DriverObserver(1);
+  const db = drizzlePglite({ client: observedPglite(client, observer) as never, schema, logger: queryLogger(options) }) as unknown as Db;
   const events = new PgliteEventChannel(client);
   return {
     db,
     driver: "pglite",
     events,
+    poolUse: () => observer.use,
     ping: async () => {
       await client.query("select 1");
     },
@@ -95,15 +101,17 @@ async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Da
 }
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+  const maxConnections = options.maxConnections ?? 10;
   const client = postgres(url, {
-    max: options.maxConnections ?? 10,
+    max: maxConnections,
     onnotice: () => {},
     connection: {
       statement_timeout: options.statementTimeoutMs ?? 0,
       idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
     },
   });
-  const db = drizzlePostgres(client, { schema, logger: queryLogger(options) }) as unknown as Db;
+  const observer = new DriverObserver(maxConnections);
+  const db = drizzlePostgres(observedPostgres(client, observer), { schema, logger: queryLogger(options) }) as unknown as Db;
   if (options.migrate !== false) {
     // A single-connection client, so the session lock and the migration share one session.
     const migrator = postgres(url, { max: 1, onnotice: () => {} });
@@ -119,6 +127,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     db,
     driver: "postgres",
     events,
+    poolUse: () => observer.use,
     ping: async () => {
       await client`select 1`;
     },

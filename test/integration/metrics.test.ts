@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bookableAvailability, bookableProduct, consumer, newRef, validAnswers } from "../support/booking.js";
 import { graphql, openTestDatabase, startStack, useStack, type Stack } from "../support/stack.js";
@@ -44,11 +45,57 @@ describe("Prometheus metrics", () => {
     // Counted once committed: LISTEN delivers after the commit, a moment after the answer.
     await expect.poll(async () => sample((await scrape(ctx.stack)).text, "activities_booking_transitions_total", { status: "PENDING_CONFIRM" })).toBeGreaterThan(sample(before.text, "activities_booking_transitions_total", { status: "PENDING_CONFIRM" }));
     expect(sample(after.text, "activities_booking_transitions_total", { status: "ON_HOLD" })).toBeGreaterThan(sample(before.text, "activities_booking_transitions_total", { status: "ON_HOLD" }));
-    for (const name of ["activities_booking_jobs_due", "activities_booking_jobs_oldest_due_seconds", "activities_websocket_connections", "activities_subscriptions", "activities_nodejs_eventloop_lag_seconds"]) {
+    for (const name of [
+      "activities_booking_jobs_due",
+      "activities_booking_jobs_oldest_due_seconds",
+      "activities_websocket_connections",
+      "activities_subscriptions",
+      "activities_nodejs_eventloop_lag_seconds",
+      "activities_database_connections_max",
+      "activities_database_connections_reserved",
+      "activities_database_transactions_waiting",
+      "activities_database_statements_in_flight",
+    ]) {
       expect(after.text).toMatch(new RegExp(`^${name}\\{[^}]*pid="${process.pid}"[^}]*\\} \\d`, "m"));
     }
     // Routes are templates: the booking id in a path never becomes a label.
     expect(after.text).not.toContain(booking.id);
+  });
+
+  it("counts the database's connections held by transactions, transactions waiting for one, and statements in flight", async () => {
+    const max = sample((await scrape(ctx.stack)).text, "activities_database_connections_max");
+    // The embedded database has one connection; the test pool on PostgreSQL has 5 (test/support/stack.ts).
+    expect(max).toBe(ctx.database.driver === "pglite" ? 1 : 5);
+    // Every connection held by a transaction that waits for the test: the next transaction and a
+    // plain statement can only wait. Read from the database itself, since a scrape runs SQL too.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const holding: Promise<unknown>[] = [];
+    let began = 0;
+    for (let i = 0; i < max; i++) {
+      holding.push(
+        ctx.database.db.transaction(async (tx) => {
+          await tx.execute(sql`select 1`);
+          began++;
+          await gate;
+        }),
+      );
+    }
+    let waiting: Promise<unknown> | undefined;
+    let statement: Promise<unknown> | undefined;
+    try {
+      await expect.poll(() => began).toBe(max);
+      waiting = ctx.database.db.transaction(async (tx) => tx.execute(sql`select 1`));
+      // A drizzle query is sent when awaited.
+      statement = ctx.database.db.execute(sql`select 1`).then(() => undefined);
+      await expect.poll(() => ctx.database.poolUse().transactionsWaiting).toBeGreaterThanOrEqual(1);
+      await expect.poll(() => ctx.database.poolUse().statementsInFlight).toBeGreaterThanOrEqual(1);
+      expect(ctx.database.poolUse().connectionsReserved).toBeGreaterThanOrEqual(max);
+    } finally {
+      release();
+      await Promise.all([...holding, waiting, statement]);
+    }
+    await expect.poll(() => ctx.database.poolUse().connectionsReserved).toBe(0);
   });
 
   it("keeps operation names a caller invents from growing the series without end", async () => {

@@ -26,6 +26,7 @@ export function openTestDatabase(): Promise<Database> {
     driver: database.driver,
     events: database.events,
     ping: () => database.ping(),
+    poolUse: () => database.poolUse(),
     close: async () => {},
   }));
   return sharedEmbedded;

@@ -1,0 +1,147 @@
+import type postgres from "postgres";
+import type { PgliteQueries, RemotePglite, RemoteTransaction } from "./pglite-thread/remote.js";
+
+/** How much of the database's connections the service is using right now. */
+export interface PoolUse {
+  /** postgres.js: the pool's `max`; PGlite: 1, the one connection every statement takes in turn. */
+  maxConnections: number;
+  /** Statements handed to the driver and not answered yet, inside transactions or not. */
+  statementsInFlight: number;
+  /** Transactions holding a connection (a pooled one on PostgreSQL, the only one on PGlite) until they end. */
+  connectionsReserved: number;
+  /** Transactions asked for and still waiting for a connection. */
+  transactionsWaiting: number;
+}
+
+/**
+ * The point where the service hands statements to its driver. Neither postgres.js nor PGlite
+ * says how busy its connections are, so the counts are kept here, for both drivers alike.
+ */
+export class DriverObserver {
+  private inFlight = 0;
+  private reserved = 0;
+  private waiting = 0;
+
+  constructor(readonly maxConnections: number) {}
+
+  get use(): PoolUse {
+    return { maxConnections: this.maxConnections, statementsInFlight: this.inFlight, connectionsReserved: this.reserved, transactionsWaiting: this.waiting };
+  }
+
+  async statement<T>(_text: string, run: () => PromiseLike<T>): Promise<T> {
+    this.inFlight++;
+    try {
+      return await run();
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  /**
+   * A transaction from the moment it is asked for: `run` starts it and calls `holding` once the
+   * driver has given it a connection, which it keeps until the transaction ends.
+   */
+  async transaction<T>(run: (holding: () => void) => Promise<T>): Promise<T> {
+    this.waiting++;
+    let held = false;
+    try {
+      return await run(() => {
+        if (held) return;
+        held = true;
+        this.waiting--;
+        this.reserved++;
+      });
+    } finally {
+      if (held) this.reserved--;
+      else this.waiting--;
+    }
+  }
+}
+
+type Sql = postgres.Sql;
+type TransactionSql = postgres.TransactionSql;
+
+/**
+ * postgres.js as drizzle uses it (`unsafe`, `begin`, and `savepoint` inside a transaction), with
+ * every statement and transaction going through the observer. Everything else passes untouched.
+ */
+export function observedPostgres(client: Sql, observer: DriverObserver): Sql {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property === "unsafe") return observedUnsafe(target, observer);
+      if (property === "begin") {
+        return (...args: unknown[]) => {
+          const callback = args.pop() as (tx: TransactionSql) => unknown;
+          return observer.transaction((holding) =>
+            (target.begin as (...rest: unknown[]) => Promise<unknown>)(...args, (tx: TransactionSql) => {
+              holding();
+              return callback(observedTransaction(tx, observer));
+            }),
+          );
+        };
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
+}
+
+function observedTransaction(tx: TransactionSql, observer: DriverObserver): TransactionSql {
+  return new Proxy(tx, {
+    get(target, property, receiver) {
+      if (property === "unsafe") return observedUnsafe(target, observer);
+      if (property === "savepoint") {
+        return (...args: unknown[]) => {
+          const callback = args.pop() as (sp: TransactionSql) => unknown;
+          return (target.savepoint as (...rest: unknown[]) => Promise<unknown>)(...args, (sp: TransactionSql) => callback(observedTransaction(sp, observer)));
+        };
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
+}
+
+/**
+ * postgres.js sends a statement when its pending query is awaited, and drizzle may ask for
+ * `.values()` first: the answer keeps both, and counts from the await to the answer.
+ */
+function observedUnsafe(target: Sql | TransactionSql, observer: DriverObserver) {
+  return (text: string, parameters?: unknown[], options?: postgres.UnsafeQueryOptions) => {
+    const query = target.unsafe(text, parameters as never, options);
+    let answer: Promise<unknown> | undefined;
+    const observed = {
+      values() {
+        query.values();
+        return observed;
+      },
+      then<A, B>(onAnswer?: (value: unknown) => A | PromiseLike<A>, onError?: (error: unknown) => B | PromiseLike<B>) {
+        answer ??= observer.statement(text, () => query);
+        return answer.then(onAnswer, onError);
+      },
+    };
+    return observed;
+  };
+}
+
+/** The PGlite thread as drizzle uses it (`query`, `exec`, `transaction`), every statement and transaction observed. */
+export function observedPglite(client: RemotePglite, observer: DriverObserver): PgliteQueries & Pick<RemotePglite, "transaction"> {
+  const queries = (target: PgliteQueries): PgliteQueries => ({
+    query: (text, parameters, options) => observer.statement(text, () => target.query(text, parameters, options)) as never,
+    exec: (text) => observer.statement(text, () => target.exec(text)),
+  });
+  return {
+    ...queries(client),
+    transaction: <T>(callback: (tx: RemoteTransaction) => Promise<T>) =>
+      observer.transaction((holding) =>
+        client.transaction((tx) => {
+          holding();
+          const observed: RemoteTransaction = {
+            ...queries(tx),
+            get closed() {
+              return tx.closed;
+            },
+          };
+          return callback(observed);
+        }),
+      ),
+  };
+}
