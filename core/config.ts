@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { secretKeyOf } from "./secret-box.js";
+import { readOtelVariables, type TracingSettings } from "./tracing-settings.js";
 
 /** Roles a process can take; `all` runs every role in one process (the `npm start` default). */
 export const processRoles = ["all", "edge", "catalogue", "booking", "reporting", "worker"] as const;
@@ -134,6 +135,8 @@ export interface Config {
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   passwordSetupTtlSeconds: number;
   subgraphUrls: { catalogue?: string; booking?: string; reporting?: string };
+  /** OpenTelemetry traces as the OTEL_* variables ask for them; undefined: off (the default). */
+  tracing: TracingSettings | undefined;
 }
 
 export class ConfigError extends Error {
@@ -154,17 +157,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   if (roleFlag !== undefined) raw.ROLE = roleFlag;
 
   const parsed = environmentSchema.safeParse(raw);
+  const otel = readOtelVariables(env);
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => {
+    throw new ConfigError([
+      ...parsed.error.issues.map((issue) => {
         const variable = String(issue.path[0]);
         const shown = variable === "ROLE" && roleFlag !== undefined ? "--role (or ROLE)" : variable;
         return `${shown}=${JSON.stringify(raw[variable])}: ${issue.message}`;
       }),
-    );
+      ...otel.problems,
+    ]);
   }
   const e = parsed.data;
-  const problems: string[] = [];
+  const problems: string[] = [...otel.problems];
   if (e.ROLE !== "all" && !e.DATABASE_URL) {
     problems.push(`ROLE=${e.ROLE}: running one role needs DATABASE_URL; the embedded database serves one process only`);
   }
@@ -222,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     logLevel: e.LOG_LEVEL,
     passwordSetupTtlSeconds: e.PASSWORD_SETUP_TTL_HOURS * 3600,
     subgraphUrls: { catalogue: e.CATALOGUE_URL, booking: e.BOOKING_URL, reporting: e.REPORTING_URL },
+    tracing: otel.settingsFor(e.ROLE),
   };
 }
 

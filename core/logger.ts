@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import pino, { type Logger } from "pino";
+import { activeTraceId, activeTracer, NO_TRACE_FIELDS, traceFields } from "./tracing.js";
 
 export type { Logger };
 
@@ -11,6 +12,10 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       // pid tells apart the processes of one service (WEB_CONCURRENCY, roles) in a merged log.
       base: { service: "activities", pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // With tracing on, every line written inside a span names it (trace_id, span_id).
+      mixin: traceFields,
+      // pino writes a line's own fields into the mixin's object; the shared empty one is left alone.
+      mixinMergeStrategy: (fields, mixed) => (mixed === NO_TRACE_FIELDS ? fields : Object.assign(mixed, fields)),
       redact: { paths: ["req.headers.authorization", "password", "*.password", "apiKey", "*.apiKey"], censor: "[redacted]" },
       serializers: {
         req: (req: { method?: string; url?: string; headers?: Record<string, unknown>; socket?: { remoteAddress?: string } }) => ({
@@ -18,6 +23,8 @@ export function createLogger(level: string, destination?: pino.DestinationStream
           url: redactUrl(req.url ?? ""),
           remoteAddress: req.socket?.remoteAddress,
           userAgent: req.headers?.["user-agent"],
+          // With tracing on the request id is the trace id: the caller's own id stays findable here.
+          ...(activeTracer() && sane(req.headers?.["x-request-id"]) ? { callerRequestId: req.headers!["x-request-id"] } : {}),
         }),
       },
     },
@@ -31,9 +38,16 @@ export function redactUrl(url: string): string {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const sane = (value: unknown): value is string => typeof value === "string" && REQUEST_ID.test(value);
 
-/** Keeps the caller's X-Request-Id when it is sane, so one id follows a request across services. */
+/**
+ * With tracing on, the request's trace id, so that the id a caller is answered with finds its
+ * trace and every log line of it. Otherwise the caller's X-Request-Id when it is sane, so one id
+ * follows a request across services, or a fresh one.
+ */
 export function requestIdFor(req: IncomingMessage): string {
+  const traceId = activeTraceId();
+  if (traceId) return traceId;
   const given = req.headers["x-request-id"];
-  return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+  return sane(given) ? given : randomUUID();
 }

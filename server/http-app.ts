@@ -8,6 +8,8 @@ import { redactUrl, requestIdFor } from "../core/logger.js";
 import { CONSOLE_PREFIX } from "../rest-compat/rest-compat.plugin.js";
 import { clientErrorHandler, RestError, sendError } from "../rest-compat/error-body.js";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../core/input-text.js";
+import { activeTracer } from "../core/tracing.js";
+import { nameRequestSpan, tracedServerFactory, type IncomingTraceContext } from "./http-tracing.js";
 
 const statusCodes: Record<number, string> = {
   400: "BAD_REQUEST",
@@ -35,8 +37,12 @@ export async function createHttpApp(options: {
   /** Request timings, and GET /metrics when `metricsAccess` allows it. */
   metrics?: ServiceMetrics;
   metricsAccess?: MetricsAccess;
+  /** With tracing on: whether a caller's traceparent is the parent of its request's span or only linked (the default). */
+  incomingTraceContext?: IncomingTraceContext;
 }): Promise<FastifyInstance> {
+  const tracer = activeTracer();
   const app = Fastify({
+    ...(tracer ? { serverFactory: tracedServerFactory(tracer, options.incomingTraceContext ?? "link") } : {}),
     loggerInstance: options.logger as FastifyBaseLogger,
     genReqId: requestIdFor,
     bodyLimit: 1024 * 1024,
@@ -61,6 +67,7 @@ export async function createHttpApp(options: {
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  if (tracer) app.addHook("onRequest", nameRequestSpan);
   const metrics = options.metrics;
   if (metrics) {
     app.addHook("onResponse", async (request, reply) => {

@@ -1,4 +1,6 @@
 import { ConfigError, loadConfig } from "../core/config.js";
+import { createLogger, type Logger } from "../core/logger.js";
+import type { Tracing } from "../core/tracing-sdk.js";
 import { RatesFileError } from "../core/exchange-rates.js";
 import cluster from "node:cluster";
 import { runPrimary } from "./cluster.js";
@@ -18,6 +20,8 @@ async function main() {
     throw error;
   }
   if (cluster.isPrimary && config.webConcurrency > 1) return runPrimary(config);
+  const logger = createLogger(config.logLevel);
+  let tracing: Tracing | undefined;
   // Signals are handled from the start: the worker claims jobs as soon as the service exists, before
   // it listens, and a SIGTERM then must stop it cleanly rather than kill it mid-transaction. A
   // signal reaches us once from a terminal or systemd (the whole process group) and again from
@@ -34,15 +38,17 @@ async function main() {
       process.exit(1);
     }, config.shutdownGraceMs);
     force.unref();
-    if (service) void stop(service, signal);
+    if (service) void stop(service, signal, tracing);
     else startAborted.abort();
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
+  // Before anything that could make a span. Off (no OTEL_* variables), the SDK is not even loaded.
+  if (config.tracing) tracing = await (await import("../core/tracing-sdk.js")).startTracing(config.tracing, { logger });
   if (cluster.isPrimary) console.log(`activities service starting: role ${config.role}`);
 
   try {
-    service = await createService(config, { signal: startAborted.signal });
+    service = await createService(config, { signal: startAborted.signal, logger });
   } catch (error) {
     // A setting that names something unusable (a rates file) is reported like a wrong setting.
     if (error instanceof RatesFileError) {
@@ -50,10 +56,11 @@ async function main() {
       process.exit(1);
     }
     if (!(error instanceof StartAborted)) throw error;
+    await stopTracing(tracing, logger);
     console.log(`activities service stopped during start-up (${stopping})`);
     process.exit(0);
   }
-  if (stopping) return stop(service, stopping);
+  if (stopping) return stop(service, stopping, tracing);
   await service.listen();
   if (stopping) return;
   const base = config.publicUrl;
@@ -90,16 +97,25 @@ async function main() {
   console.log(lines.join("\n"));
 }
 
-async function stop(service: Service, signal: string): Promise<void> {
+async function stop(service: Service, signal: string, tracing: Tracing | undefined): Promise<void> {
   service.logger.info({ signal }, "shutting down");
   try {
     await service.close();
-    service.logger.info({ signal }, "stopped");
-    process.exit(0);
   } catch (error) {
     service.logger.error({ err: error }, "shutdown failed");
     process.exit(1);
   }
+  await stopTracing(tracing, service.logger);
+  service.logger.info({ signal }, "stopped");
+  process.exit(0);
+}
+
+/** How long the last spans may take to leave; within SHUTDOWN_GRACE_SECONDS, which bounds the whole stop. */
+const TRACE_FLUSH_MS = 5_000;
+
+/** Sends the spans still buffered. Spans that cannot be sent are reported, but the stop itself went well: exit 0. */
+async function stopTracing(tracing: Tracing | undefined, logger: Logger): Promise<void> {
+  await tracing?.shutdown(TRACE_FLUSH_MS).catch((error: unknown) => logger.warn({ err: error }, "the last spans could not be exported"));
 }
 
 main().catch((error) => {

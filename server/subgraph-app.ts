@@ -43,6 +43,9 @@ export async function buildSubgraphApp(
     trustProxy: deps.config.trustProxy,
     metrics: deps.metrics,
     metricsAccess: deps.config.metrics,
+    // Only the gateway and other subgraphs' service code get past the credential check: their
+    // traceparent continues the trace. It is read for tracing only; access is the credential's and the token's.
+    incomingTraceContext: "continue",
     readiness: async () => {
       await deps.database.ping();
       return true;

@@ -80,3 +80,86 @@ describe("configuration read from the environment", () => {
     for (const bad of ["0", "65", "two", "1.5"]) expect(problemsOf({ WEB_CONCURRENCY: bad })[0]).toMatch(/^WEB_CONCURRENCY=/);
   });
 });
+
+/** OpenTelemetry's standard variables (docs/operations.md, "Traces"). */
+describe("tracing configuration read from the OTEL_* variables", () => {
+  it("leaves tracing off without them, with OTEL_TRACES_EXPORTER=none, and whenever OTEL_SDK_DISABLED=true", () => {
+    expect(loadConfig({}).tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_SERVICE_NAME: "named", OTEL_TRACES_SAMPLER: "always_on" }).tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: "none", OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" }).tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_SDK_DISABLED: "true", OTEL_TRACES_EXPORTER: "otlp" }).tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_SDK_DISABLED: "false", OTEL_TRACES_EXPORTER: "console" }).tracing?.exporters).toEqual(["console"]);
+  });
+
+  it("turns tracing on with an OTLP endpoint, and reads the exporter's, the resource's and the sampler's variables", () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/" }).tracing).toEqual({
+      exporters: ["otlp"],
+      otlp: { url: "http://collector:4318/v1/traces", protocol: "http/protobuf", headers: {}, timeoutMs: 10_000, compression: "none" },
+      sampler: { name: "parentbased_always_on", ratio: 1 },
+      serviceName: "activities",
+      resourceAttributes: {},
+    });
+    const tracing = loadConfig(
+      {
+        OTEL_TRACES_EXPORTER: "otlp,console",
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://traces.example.com/ingest",
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json",
+        OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=abc%3D%3D,x-tenant=t1",
+        OTEL_EXPORTER_OTLP_TIMEOUT: "2500",
+        OTEL_EXPORTER_OTLP_COMPRESSION: "gzip",
+        OTEL_RESOURCE_ATTRIBUTES: "service.name=from-attributes,deployment.environment.name=staging",
+        OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+        OTEL_TRACES_SAMPLER_ARG: "0.25",
+        OTEL_PROPAGATORS: "tracecontext",
+        DATABASE_URL: "postgres://h/db",
+      },
+      ["--role", "reporting"],
+    ).tracing;
+    expect(tracing).toEqual({
+      exporters: ["otlp", "console"],
+      otlp: { url: "https://traces.example.com/ingest", protocol: "http/json", headers: { "x-api-key": "abc==", "x-tenant": "t1" }, timeoutMs: 2500, compression: "gzip" },
+      sampler: { name: "parentbased_traceidratio", ratio: 0.25 },
+      serviceName: "from-attributes",
+      resourceAttributes: { "deployment.environment.name": "staging" },
+    });
+  });
+
+  it("names the service after its role unless OTEL_SERVICE_NAME does", () => {
+    const on = { OTEL_TRACES_EXPORTER: "console", DATABASE_URL: "postgres://h/db", CATALOGUE_URL: "http://c/graphql" };
+    expect(loadConfig(on, ["--role", "booking"]).tracing?.serviceName).toBe("activities-booking");
+    expect(loadConfig({ ...on, OTEL_SERVICE_NAME: "bookings-eu", OTEL_RESOURCE_ATTRIBUTES: "service.name=other" }, ["--role", "booking"]).tracing?.serviceName).toBe("bookings-eu");
+  });
+
+  it.each([
+    [{ OTEL_SDK_DISABLED: "yes please" }, "OTEL_SDK_DISABLED"],
+    [{ OTEL_TRACES_EXPORTER: "zipkin" }, "OTEL_TRACES_EXPORTER"],
+    [{ OTEL_TRACES_EXPORTER: "none,otlp" }, "OTEL_TRACES_EXPORTER"],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" }, "OTEL_EXPORTER_OTLP_ENDPOINT"],
+    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "ftp://collector/v1/traces" }, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"],
+    [{ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }, "OTEL_EXPORTER_OTLP_PROTOCOL"],
+    [{ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "thrift" }, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"],
+    [{ OTEL_EXPORTER_OTLP_HEADERS: "no-equals-sign" }, "OTEL_EXPORTER_OTLP_HEADERS"],
+    [{ OTEL_EXPORTER_OTLP_TRACES_HEADERS: "key=%E0%A4%A" }, "OTEL_EXPORTER_OTLP_TRACES_HEADERS"],
+    [{ OTEL_EXPORTER_OTLP_TIMEOUT: "soon" }, "OTEL_EXPORTER_OTLP_TIMEOUT"],
+    [{ OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: "brotli" }, "OTEL_EXPORTER_OTLP_TRACES_COMPRESSION"],
+    [{ OTEL_RESOURCE_ATTRIBUTES: "=value" }, "OTEL_RESOURCE_ATTRIBUTES"],
+    [{ OTEL_TRACES_SAMPLER: "jaeger_remote" }, "OTEL_TRACES_SAMPLER"],
+    [{ OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: "1.5" }, "OTEL_TRACES_SAMPLER_ARG"],
+    [{ OTEL_TRACES_SAMPLER_ARG: "0.5" }, "OTEL_TRACES_SAMPLER_ARG"],
+    [{ OTEL_PROPAGATORS: "tracecontext,b3" }, "OTEL_PROPAGATORS"],
+  ])("refuses %o naming the variable", (env, variable) => {
+    const problems = problemsOf(env);
+    expect(problems).toHaveLength(1);
+    expect(problems[0].startsWith(`${variable}=`)).toBe(true);
+  });
+
+  it("never shows the exporter's headers, which carry a collector's key", () => {
+    expect(problemsOf({ OTEL_EXPORTER_OTLP_HEADERS: "Authorization Bearer secret-key" })).toEqual(["OTEL_EXPORTER_OTLP_HEADERS=(not shown): must be key=value pairs separated by commas (values percent-encoded)"]);
+  });
+
+  it("reports a wrong OTEL_* variable together with the other wrong variables", () => {
+    expect(problemsOf({ PORT: "x", OTEL_TRACES_SAMPLER: "sometimes" }).map((p) => p.split("=")[0]).sort()).toEqual(["OTEL_TRACES_SAMPLER", "PORT"]);
+  });
+});
