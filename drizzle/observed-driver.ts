@@ -1,4 +1,7 @@
+import { context, SpanKind, trace, type Attributes } from "@opentelemetry/api";
+import { ATTR_DB_COLLECTION_NAME, ATTR_DB_OPERATION_NAME, ATTR_DB_QUERY_TEXT, ATTR_DB_SYSTEM_NAME } from "@opentelemetry/semantic-conventions";
 import type postgres from "postgres";
+import { activeTracer, inSpan, markFailed } from "../core/tracing.js";
 import type { PgliteQueries, RemotePglite, RemoteTransaction } from "./pglite-thread/remote.js";
 
 /** How much of the database's connections the service is using right now. */
@@ -15,7 +18,8 @@ export interface PoolUse {
 
 /**
  * The point where the service hands statements to its driver. Neither postgres.js nor PGlite
- * says how busy its connections are, so the counts are kept here, for both drivers alike.
+ * says how busy its connections are, so the counts are kept here, for both drivers alike. With
+ * tracing on, a statement or transaction run within traced work (a request, a job) is a span.
  */
 export class DriverObserver {
   private inFlight = 0;
@@ -28,10 +32,22 @@ export class DriverObserver {
     return { maxConnections: this.maxConnections, statementsInFlight: this.inFlight, connectionsReserved: this.reserved, transactionsWaiting: this.waiting };
   }
 
-  async statement<T>(_text: string, run: () => PromiseLike<T>): Promise<T> {
+  async statement<T>(text: string, run: () => PromiseLike<T>): Promise<T> {
     this.inFlight++;
     try {
-      return await run();
+      const tracer = activeTracer();
+      // Statements outside traced work (LISTEN upkeep, a poll finding nothing) would each be a
+      // trace of one span: only work worth a trace has its statements in one.
+      if (!tracer || !trace.getSpan(context.active())) return await run();
+      const span = tracer.startSpan(statementName(text), { kind: SpanKind.CLIENT, attributes: statementAttributes(text) });
+      try {
+        return await run();
+      } catch (error) {
+        markFailed(span, error);
+        throw error;
+      } finally {
+        span.end();
+      }
     } finally {
       this.inFlight--;
     }
@@ -42,6 +58,14 @@ export class DriverObserver {
    * driver has given it a connection, which it keeps until the transaction ends.
    */
   async transaction<T>(run: (holding: () => void) => Promise<T>): Promise<T> {
+    if (activeTracer() && trace.getSpan(context.active())) {
+      // The span holds the transaction's statements; it lasts from asking for a connection to giving it back.
+      return inSpan("transaction", { kind: SpanKind.CLIENT, attributes: DB_SYSTEM }, () => this.counted(run));
+    }
+    return this.counted(run);
+  }
+
+  private async counted<T>(run: (holding: () => void) => Promise<T>): Promise<T> {
     this.waiting++;
     let held = false;
     try {
@@ -56,6 +80,34 @@ export class DriverObserver {
       else this.waiting--;
     }
   }
+}
+
+/**
+ * Both names: `db.system.name` is the current convention, `db.system` the one most tracing
+ * backends still draw their database views from.
+ */
+const DB_SYSTEM: Attributes = { [ATTR_DB_SYSTEM_NAME]: "postgresql", "db.system": "postgresql" };
+/** Statements are drizzle's text with $1… placeholders: parameter values never reach a span. Long ones are cut. */
+const MAX_STATEMENT_TEXT = 2_000;
+const OPERATION = /^\s*([A-Za-z]+)/;
+/** Only statements with one unambiguous table say which: a select's first FROM may be a subquery's. */
+const WRITTEN_TABLE = /^\s*(?:insert\s+into|update|delete\s+from)\s+"?([\w.]+)"?/i;
+
+function statementName(text: string): string {
+  const operation = OPERATION.exec(text)?.[1]?.toUpperCase() ?? "SQL";
+  const table = WRITTEN_TABLE.exec(text)?.[1];
+  return table ? `${operation} ${table}` : operation;
+}
+
+function statementAttributes(text: string): Attributes {
+  const operation = OPERATION.exec(text)?.[1]?.toUpperCase();
+  const table = WRITTEN_TABLE.exec(text)?.[1];
+  return {
+    ...DB_SYSTEM,
+    [ATTR_DB_QUERY_TEXT]: text.length > MAX_STATEMENT_TEXT ? `${text.slice(0, MAX_STATEMENT_TEXT)}…` : text,
+    ...(operation ? { [ATTR_DB_OPERATION_NAME]: operation } : {}),
+    ...(table ? { [ATTR_DB_COLLECTION_NAME]: table } : {}),
+  };
 }
 
 type Sql = postgres.Sql;

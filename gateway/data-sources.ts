@@ -4,6 +4,7 @@ import { GraphQLError } from "graphql";
 import type { RunningSubgraph } from "../subgraphs/common/subgraph-server.js";
 import { type EdgeContext, forwardedHeaders } from "./edge-context.js";
 import { GATEWAY_CREDENTIAL_HEADER, type GatewayCredential } from "./gateway-credential.js";
+import { traceHeaders } from "../core/tracing.js";
 
 /**
  * Calls a subgraph's own Apollo Server in the same process. The subgraph still builds its
@@ -48,5 +49,6 @@ export class ForwardingRemoteDataSource extends RemoteGraphQLDataSource<EdgeCont
     if (!context?.token) return;
     for (const [name, value] of Object.entries(forwardedHeaders(context as EdgeContext))) request.http?.headers.set(name, value);
     request.http?.headers.set(GATEWAY_CREDENTIAL_HEADER, this.credential.sign(context.token));
+    for (const [name, value] of Object.entries(traceHeaders())) request.http?.headers.set(name, value);
   }
 }

@@ -1,5 +1,7 @@
 import type { ServiceMetrics } from "../core/metrics.js";
 import { operationMetricsPlugin, timedDataSource } from "./metrics-plugin.js";
+import { tracedDataSource } from "./tracing-data-source.js";
+import { activeTracer } from "../core/tracing.js";
 import { ApolloGateway, type GraphQLDataSource } from "@apollo/gateway";
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
@@ -68,10 +70,15 @@ export async function startEdgeGraph(options: {
   const gateway = new ApolloGateway({
     supergraphSdl: options.supergraphSdl,
     logger,
+    // With tracing on, the gateway's own spans (gateway.request, .plan, .execute, .fetch) join the
+    // request's trace. Without the document: it may carry a caller's literal values; exceptions
+    // are left out for the same reason (the logs have them, by trace id).
+    telemetry: { includeDocument: false, recordExceptions: false },
     buildService: ({ name, url }): GraphQLDataSource<EdgeContext> => {
       const subgraph = name as SubgraphName;
-      const source: GraphQLDataSource<EdgeContext> =
+      let source: GraphQLDataSource<EdgeContext> =
         targets.kind === "in-process" ? new InProcessDataSource(targets.subgraphs[subgraph]) : new ForwardingRemoteDataSource({ url: targets.urls[subgraph] ?? url }, targets.credential);
+      if (activeTracer()) source = tracedDataSource(subgraph, source, targets.kind);
       return options.metrics ? timedDataSource(subgraph, source, options.metrics) : source;
     },
   });

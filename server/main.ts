@@ -99,15 +99,17 @@ async function main() {
 
 async function stop(service: Service, signal: string, tracing: Tracing | undefined): Promise<void> {
   service.logger.info({ signal }, "shutting down");
+  let failed = false;
   try {
     await service.close();
   } catch (error) {
+    failed = true;
     service.logger.error({ err: error }, "shutdown failed");
-    process.exit(1);
   }
+  // After the last request has answered, so its spans go too (those of a failed stop as well).
   await stopTracing(tracing, service.logger);
-  service.logger.info({ signal }, "stopped");
-  process.exit(0);
+  if (!failed) service.logger.info({ signal }, "stopped");
+  process.exit(failed ? 1 : 0);
 }
 
 /** How long the last spans may take to leave; within SHUTDOWN_GRACE_SECONDS, which bounds the whole stop. */

@@ -1,4 +1,6 @@
+import { SpanKind } from "@opentelemetry/api";
 import type { GatewayCredential, GraphService } from "../../gateway/gateway-credential.js";
+import { inSpan, traceHeaders } from "../../core/tracing.js";
 import { SERVICE_CREDENTIAL_HEADER } from "../../gateway/gateway-credential.js";
 import type { SubgraphName } from "../subgraphs.js";
 import type { RunningSubgraph } from "./subgraph-server.js";
@@ -49,9 +51,11 @@ export function inProcessServiceGraphs(subgraph: (name: SubgraphName) => Running
     async request<T>(name: SubgraphName, query: string, variables?: Record<string, unknown>, options?: RequestOptions): Promise<T> {
       const target = subgraph(name);
       if (!target) throw new ServiceGraphError(name, "not running in this process");
-      const response = await target.server.executeOperation({ query, variables }, { contextValue: target.createServiceContext(service) });
-      if (response.body.kind !== "single") throw new ServiceGraphError(name, "incremental delivery");
-      return dataOf(name, response.body.singleResult as GraphAnswer<T>, options);
+      return inSpan(`subgraph ${name}`, { kind: SpanKind.INTERNAL, attributes: { "activities.subgraph": name, "activities.graph_service": service } }, async () => {
+        const response = await target.server.executeOperation({ query, variables }, { contextValue: target.createServiceContext(service) });
+        if (response.body.kind !== "single") throw new ServiceGraphError(name, "incremental delivery");
+        return dataOf(name, response.body.singleResult as GraphAnswer<T>, options);
+      });
     },
   });
 }
@@ -62,19 +66,21 @@ export function remoteServiceGraphs(urls: () => Partial<Record<SubgraphName, str
     async request<T>(name: SubgraphName, query: string, variables?: Record<string, unknown>, options?: RequestOptions): Promise<T> {
       const url = urls()[name];
       if (!url) throw new ServiceGraphError(name, `no address configured (${name.toUpperCase()}_URL)`);
-      let response: Response;
-      try {
-        response = await fetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/json", [SERVICE_CREDENTIAL_HEADER]: credential.signService(service) },
-          body: JSON.stringify({ query, variables }),
-          signal: AbortSignal.timeout(options?.timeoutMs ?? REMOTE_TIMEOUT_MS),
-        });
-      } catch (error) {
-        throw new ServiceGraphError(name, error instanceof Error ? error.message : String(error));
-      }
-      if (!response.ok) throw new ServiceGraphError(name, `HTTP ${response.status}`);
-      return dataOf(name, (await response.json()) as GraphAnswer<T>, options);
+      return inSpan(`subgraph ${name}`, { kind: SpanKind.CLIENT, attributes: { "activities.subgraph": name, "activities.graph_service": service } }, async () => {
+        let response: Response;
+        try {
+          response = await fetch(url, {
+            method: "POST",
+            headers: { "content-type": "application/json", [SERVICE_CREDENTIAL_HEADER]: credential.signService(service), ...traceHeaders() },
+            body: JSON.stringify({ query, variables }),
+            signal: AbortSignal.timeout(options?.timeoutMs ?? REMOTE_TIMEOUT_MS),
+          });
+        } catch (error) {
+          throw new ServiceGraphError(name, error instanceof Error ? error.message : String(error));
+        }
+        if (!response.ok) throw new ServiceGraphError(name, `HTTP ${response.status}`);
+        return dataOf(name, (await response.json()) as GraphAnswer<T>, options);
+      });
     },
   });
 }

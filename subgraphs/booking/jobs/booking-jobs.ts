@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { SpanKind } from "@opentelemetry/api";
+import { inSpan } from "../../../core/tracing.js";
 import { ServiceGraphError, type ServiceGraphs } from "../../common/service-graph.js";
 import { catalogueFacts } from "../catalogue-facts.js";
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
@@ -172,11 +174,20 @@ async function handBack(deps: JobDeps, job: JobRow): Promise<void> {
   });
 }
 
-/** Runs a claimed job; returns when it is to run again, if it was put off. */
+/**
+ * Runs a claimed job; returns when it is to run again, if it was put off. With tracing on, each
+ * run is a trace of its own (whatever woke the worker), its supplier calls and statements in it.
+ */
 async function runJob(deps: JobDeps, job: JobRow): Promise<Date | undefined> {
-  if (job.kind === "confirm") return runConfirmation(deps, job);
-  deps.logger.error({ job }, "unknown booking job kind");
-  return undefined;
+  return inSpan(`booking job ${job.kind}`, { root: true, kind: SpanKind.INTERNAL, attributes: { "activities.booking_id": job.bookingId, "activities.job.attempt": job.attempts } }, async (span) => {
+    if (job.kind !== "confirm") {
+      deps.logger.error({ job }, "unknown booking job kind");
+      return undefined;
+    }
+    const retryAt = await runConfirmation(deps, job);
+    if (retryAt) span?.setAttribute("activities.job.retry_at", retryAt.toISOString());
+    return retryAt;
+  });
 }
 
 export interface JobPoolOptions {

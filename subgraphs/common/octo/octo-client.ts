@@ -22,6 +22,9 @@ import {
 import type { Clock } from "../../../core/clock.js";
 import type { Logger } from "../../../core/logger.js";
 import type { ServiceMetrics } from "../../../core/metrics.js";
+import { SpanKind, SpanStatusCode, type Span } from "@opentelemetry/api";
+import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS } from "@opentelemetry/semantic-conventions";
+import { activeTracer } from "../../../core/tracing.js";
 import { CircuitBreaker, type CircuitBreakerOptions } from "./circuit-breaker.js";
 import { zProductQuestions, type OctoQuestionAnswer, type ProductWithQuestions } from "./octo-questions.js";
 
@@ -246,10 +249,48 @@ export class OctoClient {
     }
   }
 
+  /**
+   * With tracing on, each attempt is a span: method, path template, attempt and outcome, never the
+   * key or any header. No traceparent goes to the supplier: it is outside the service, and our
+   * trace ids are not its business.
+   */
   private async attempt<T>(spec: CallSpec, attempt: number): Promise<OctoAnswer<T>> {
+    const tracer = activeTracer();
+    if (!tracer) return this.attemptOnce<T>(spec, attempt, undefined);
+    const path = pathTemplate(spec.path);
+    return tracer.startActiveSpan(
+      `octo ${spec.method} ${path}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          [ATTR_HTTP_REQUEST_METHOD]: spec.method,
+          "url.template": path,
+          [ATTR_SERVER_ADDRESS]: new URL(this.connection.baseUrl).hostname,
+          "activities.engine": this.connection.engineName,
+          "activities.octo.attempt": attempt + 1,
+        },
+      },
+      async (span) => {
+        try {
+          return await this.attemptOnce<T>(spec, attempt, span);
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
+
+  private async attemptOnce<T>(spec: CallSpec, attempt: number, span: Span | undefined): Promise<OctoAnswer<T>> {
     const started = performance.now();
     const log = (outcome: string, extra: Record<string, unknown> = {}) => {
       const seconds = (performance.now() - started) / 1000;
+      if (span) {
+        span.setAttribute("activities.octo.outcome", outcome);
+        if (typeof extra.status === "number") span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, extra.status);
+        // A rejection is the supplier's sound answer; anything else but ok is a failed call.
+        if (outcome !== "ok" && outcome !== "rejected") span.setStatus({ code: SpanStatusCode.ERROR });
+        if (outcome !== "ok") span.setAttribute("error.type", outcome);
+      }
       this.metrics?.engineCalls.observe({ engine: this.connection.engineName, path: `${spec.method} ${pathTemplate(spec.path)}`, outcome }, seconds);
       this.logger[outcome === "ok" ? "info" : "warn"]({ method: spec.method, path: spec.path, attempt: attempt + 1, outcome, durationMs: Math.round(seconds * 10_000) / 10, ...extra }, "octo call");
     };

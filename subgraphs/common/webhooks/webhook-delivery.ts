@@ -1,7 +1,9 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
+import { SpanKind } from "@opentelemetry/api";
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { inSpan } from "../../../core/tracing.js";
 import { isInternalAddress, isInternalHost } from "../../../core/internal-address.js";
 import type { Logger } from "../../../core/logger.js";
 import { rows, type Database } from "../../../drizzle/database.js";
@@ -31,7 +33,7 @@ export interface WebhookDeliveryDeps {
   timeoutMs: number;
   random?: () => number;
   /** Each delivery's outcome, as activities_webhook_deliveries_total. */
-  countDelivery?: (outcome: "delivered" | "failed" | "retried") => void;
+  countDelivery?: (outcome: DeliveryOutcome) => void;
 }
 
 /** Due messages no live worker holds, each the earliest undelivered of its endpoint and key (in order per booking). */
@@ -87,9 +89,12 @@ function post(url: string, body: string, headers: Record<string, string>, deps: 
   });
 }
 
-async function deliver(deps: WebhookDeliveryDeps, message: WebhookMessageRow): Promise<void> {
+type DeliveryOutcome = "delivered" | "failed" | "retried";
+
+/** One attempt at a message; says how it went, or nothing when its endpoint is gone. */
+async function deliver(deps: WebhookDeliveryDeps, message: WebhookMessageRow): Promise<DeliveryOutcome | undefined> {
   const [endpoint] = await deps.database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, message.endpointId));
-  if (!endpoint) return;
+  if (!endpoint) return undefined;
   const attempt = message.attempts + 1;
   const sentAt = deps.now();
   const body = JSON.stringify(message.payload);
@@ -148,8 +153,20 @@ async function deliver(deps: WebhookDeliveryDeps, message: WebhookMessageRow): P
       deps.logger.warn({ endpointId: endpoint.id, failingSince }, "webhook endpoint disabled after failing for days");
     }
   });
-  deps.countDelivery?.(delivered ? "delivered" : next === "FAILED" ? "failed" : "retried");
+  const outcome = delivered ? "delivered" : next === "FAILED" ? "failed" : "retried";
+  deps.countDelivery?.(outcome);
   deps.logger[delivered ? "debug" : "info"]({ endpointId: endpoint.id, messageId: message.id, attempt, status, latencyMs, error, next }, "webhook delivery");
+  return outcome;
+}
+
+/** Each attempt, with tracing on, a trace of its own: no traceparent goes to the endpoint, which is a partner's. */
+function tracedDelivery(deps: WebhookDeliveryDeps, message: WebhookMessageRow): Promise<unknown> {
+  const attributes = { "activities.webhook.message_id": message.id, "activities.webhook.endpoint_id": message.endpointId, "activities.webhook.attempt": message.attempts + 1 };
+  return inSpan("webhook delivery", { root: true, kind: SpanKind.CLIENT, attributes }, async (span) => {
+    const outcome = await deliver(deps, message);
+    if (outcome) span?.setAttribute("activities.webhook.outcome", outcome);
+    return outcome;
+  });
 }
 
 /** Delivers every message due now, in order per endpoint and key; returns how many attempts were made. */
@@ -158,7 +175,7 @@ export async function deliverDueWebhooks(deps: WebhookDeliveryDeps): Promise<num
   for (;;) {
     const claimed = await claim(deps, deps.now());
     if (!claimed.length) return made;
-    await Promise.all(claimed.map((message) => deliver(deps, message)));
+    await Promise.all(claimed.map((message) => tracedDelivery(deps, message)));
     made += claimed.length;
   }
 }
