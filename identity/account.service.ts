@@ -7,7 +7,7 @@ import { BOOKING_ENGINE_NAME, bookingEngineRepository } from "../subgraphs/catal
 import { organisationRepository, type OrganisationRow } from "../subgraphs/catalogue/organisation/organisation.repository.js";
 import { accountRepository as repo, type AccountRow } from "./account.repository.js";
 import { hashPassword, passwordProblem } from "./passwords.js";
-import { publishRevocation } from "./session-revocations.js";
+import { publishRevocation, type SessionRevocations } from "./session-revocations.js";
 import { newSecret, secretHash } from "./tokens.js";
 
 /** A refused account operation; the message says which input is wrong and why. */
@@ -43,6 +43,8 @@ const USERNAME = /^[A-Za-z0-9._@+-]{3,128}$/;
 
 export interface AccountServiceSettings {
   clock: Clock;
+  /** This process's revocations, told of a disabled account as soon as it commits. */
+  revocations?: Pick<SessionRevocations, "learn">;
   passwordSetupTtlSeconds: number;
   /** Base of the password-setup page, e.g. https://host/auth/realms/activities/password-setup */
   passwordSetupPageUrl: () => string;
@@ -154,10 +156,12 @@ export class AccountService {
     if (!account.disabledAt) {
       const now = this.settings.clock.now();
       // Every process stops accepting the account's tokens once this commits.
+      const revocation = { kind: "account" as const, accountId: account.id };
       await this.database.db.transaction(async (tx) => {
         await repo.update(tx, account.id, { disabledAt: now, updatedAt: now });
-        await publishRevocation(this.database, tx, { kind: "account", accountId: account.id });
+        await publishRevocation(this.database, tx, revocation);
       });
+      this.settings.revocations?.learn(revocation);
       return { ...account, disabledAt: now };
     }
     return account;

@@ -54,6 +54,14 @@ export class SessionRevocations {
     return undefined;
   }
 
+  /**
+   * A revocation this process committed itself: applied at once, since its own notification comes
+   * back later, and a request in between must not pass with the revoked token.
+   */
+  learn(revocation: Revocation): void {
+    this.apply(revocation);
+  }
+
   /** Called for each revocation learnt from now on (open connections close on it). */
   onRevocation(listener: (revocation: Revocation) => void): () => void {
     this.listeners.add(listener);

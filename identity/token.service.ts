@@ -6,7 +6,7 @@ import { grantableScopes } from "../core/roles.js";
 import type { Database } from "../drizzle/database.js";
 import { accountRepository } from "./account.repository.js";
 import { PasswordHashingBusy, verifyPassword } from "./passwords.js";
-import { publishRevocation } from "./session-revocations.js";
+import { publishRevocation, type Revocation, type SessionRevocations } from "./session-revocations.js";
 import { SignInThrottled, type SignInThrottle } from "./sign-in-throttle.js";
 import { refreshTokenRepository as refreshRepo } from "./refresh-token.repository.js";
 import { SIGNING_ALGORITHM, type SigningKeyStore } from "./signing-keys.js";
@@ -58,6 +58,8 @@ export interface TokenServiceSettings {
   environment: Environment;
   issuer: () => string;
   throttle: SignInThrottle;
+  /** This process's revocations, told of a session ended by a replayed refresh token as soon as it commits. */
+  revocations?: Pick<SessionRevocations, "learn">;
 }
 
 export class TokenService {
@@ -103,6 +105,7 @@ export class TokenService {
 
   async refreshGrant(refreshToken: string): Promise<TokenResponse> {
     const now = this.settings.clock.now();
+    let revoked: Revocation | undefined;
     const outcome = await this.database.db.transaction(async (tx) => {
       const row = await refreshRepo.forUpdate(tx, secretHash(refreshToken));
       if (!row) return new OAuthError("invalid_grant", "Invalid refresh token");
@@ -113,7 +116,8 @@ export class TokenService {
       if (row.usedAt) {
         // Replay of a rotated token: whoever holds the chain may be an attacker, so end it (RFC 6819 5.2.2.3).
         await refreshRepo.revokeSession(tx, row.sessionId);
-        await publishRevocation(this.database, tx, { kind: "session", sessionId: row.sessionId, accountId: row.accountId, endsAt: row.expiresAt.getTime() });
+        revoked = { kind: "session", sessionId: row.sessionId, accountId: row.accountId, endsAt: row.expiresAt.getTime() };
+        await publishRevocation(this.database, tx, revoked);
         return new OAuthError("invalid_grant", "Refresh token has already been used; the session is revoked");
       }
       if (row.expiresAt <= now) return new OAuthError("invalid_grant", "Session max lifespan reached (30 minutes after sign-in)");
@@ -124,6 +128,7 @@ export class TokenService {
       const next = await this.storeRefreshToken(tx, account.id, session, now);
       return this.respond(account, session, next, now);
     });
+    if (revoked) this.settings.revocations?.learn(revoked);
     if (outcome instanceof OAuthError) throw outcome;
     return outcome;
   }

@@ -116,6 +116,24 @@ describe("token endpoint (spec 1, Authentication)", () => {
     expect(refresh.body.error).toBe("invalid_grant");
   });
 
+  it("stops accepting a revoked account's or session's tokens in the revoking process the moment the change commits, not when its notification returns", async () => {
+    const { username, password } = await t.stack.createAccount("CONSUMER");
+    const granted = (await passwordGrant(username, password)).body;
+    const claims = decodeJwt(granted.access_token) as { sid: string; sub: string };
+    const revocations = t.stack.service.identity.revocations;
+    await t.stack.service.identity.accounts.disableAccount(username);
+    // Asked with no await in between: the LISTEN notification cannot have arrived yet.
+    expect(revocations.reasonAgainst({ sessionId: claims.sid, accountId: claims.sub })).toBe("account disabled");
+
+    const other = await t.stack.createAccount("CONSUMER");
+    const first = (await passwordGrant(other.username, other.password)).body;
+    const session = decodeJwt(first.access_token) as { sid: string; sub: string };
+    expect((await refreshGrant(first.refresh_token)).status).toBe(200);
+    const replayed = await t.stack.service.identity.tokens.refreshGrant(first.refresh_token).catch((error: unknown) => error);
+    expect(replayed).toMatchObject({ error: "invalid_grant" });
+    expect(revocations.reasonAgainst({ sessionId: session.sid, accountId: session.sub })).toBe("session revoked");
+  });
+
   it("lets an access token expire after 300 seconds", async () => {
     const { username, password } = await t.stack.createAccount("CONSUMER");
     const { body } = await passwordGrant(username, password);
