@@ -95,7 +95,7 @@ export const productSearchRepository = {
     const cap = query.exactTotalLimit ?? EXACT_TOTAL_LIMIT;
     const direction = query.descending ? desc : asc;
     const order: SQL[] = [sql`${direction(sortExpression(query.sortingField, query.language))} nulls last`, asc(products.id)];
-    const run = async (executor: Executor): Promise<SearchPageResult> => {
+    const pageRows = async (executor: Executor): Promise<{ ids: number[]; rows: ProductRow[] }> => {
       let ids: number[];
       if (query.preferredCountry) {
         const home = and(query.where, eq(products.countryCode, query.preferredCountry))!;
@@ -112,35 +112,41 @@ export const productSearchRepository = {
       const wide = ids.length ? await executor.select(productColumns).from(products).where(inArray(products.id, ids)) : [];
       const byId = new Map(wide.map((row) => [row.id, row]));
       // A row deleted between the two reads is left out rather than answered half-known.
-      const rows = ids.flatMap((id) => byId.get(id) ?? []);
-      const total = await totalOf(executor, query, ids.length, cap);
-      return { rows, ...total };
+      return { ids, rows: ids.flatMap((id) => byId.get(id) ?? []) };
     };
     // Settings made with SET LOCAL last for this transaction only. The `<%` operator reads its threshold from them.
-    return db.transaction(async (tx) => {
-      await tx.execute(
-        query.fuzzy
-          ? sql`select set_config('work_mem', ${SEARCH_WORK_MEM}, true), set_config('pg_trgm.word_similarity_threshold', ${String(WORD_SIMILARITY_THRESHOLD)}, true)`
-          : sql`select set_config('work_mem', ${SEARCH_WORK_MEM}, true)`,
-      );
-      return run(tx);
-    });
+    const searching = <T>(work: (tx: Executor) => Promise<T>) =>
+      db.transaction(async (tx) => {
+        await tx.execute(
+          query.fuzzy
+            ? sql`select set_config('work_mem', ${SEARCH_WORK_MEM}, true), set_config('pg_trgm.word_similarity_threshold', ${String(WORD_SIMILARITY_THRESHOLD)}, true)`
+            : sql`select set_config('work_mem', ${SEARCH_WORK_MEM}, true)`,
+        );
+        return work(tx);
+      });
+    // The matches are counted (up to the cap) beside the page, on another connection of the pool:
+    // the count takes as long as the page at a million products, and a page that turns out not to
+    // be full (its total then known without it) had few matches, so counting them cost little.
+    // A page reaching past the cap is either not full (its total known) or answered an estimate.
+    const counting = query.offset + query.limit > cap ? Promise.resolve(cap + 1) : searching((tx) => cappedCount(tx, query.where, cap + 1));
+    const [page, counted] = await Promise.all([searching(pageRows), counting]);
+    const total = await totalOf(db, query, page.ids.length, cap, counted);
+    return { rows: page.rows, ...total };
   },
 };
 
 /**
  * The total of a page of `found` rows at the query's offset. A page that is not full ends the
- * matches, so its total is known; otherwise the matches are counted up to the limit, and above it
- * the planner's estimate is answered (never below what the page itself proves).
+ * matches, so its total is known; otherwise it is the matches `counted` up to the limit, and above
+ * it the planner's estimate (never below what the page itself proves).
  */
-async function totalOf(db: Executor, query: SearchPageQuery, found: number, cap: number): Promise<{ total: number; totalEstimated: boolean }> {
+async function totalOf(db: Executor, query: SearchPageQuery, found: number, cap: number, counted: number): Promise<{ total: number; totalEstimated: boolean }> {
   if (found > 0 && found < query.limit) return { total: query.offset + found, totalEstimated: false };
   if (found === 0 && query.offset === 0) return { total: 0, totalEstimated: false };
   const atLeast = query.offset + found;
-  if (atLeast <= cap) {
-    const counted = await cappedCount(db, query.where, cap + 1);
-    if (counted <= cap) return { total: counted, totalEstimated: false };
-  }
+  // Counted in another statement, so a match made in between may show in one and not the other:
+  // a full page still proves its own rows.
+  if (atLeast <= cap && counted <= cap) return { total: found > 0 ? Math.max(counted, atLeast) : counted, totalEstimated: false };
   const estimate = await estimatedCount(db, query.where);
   return { total: Math.max(estimate, cap + 1, atLeast), totalEstimated: true };
 }
