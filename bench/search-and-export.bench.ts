@@ -61,7 +61,7 @@ async function explainPage(url: string, page: (db: Db) => Promise<unknown>): Pro
 }
 
 /** The page the REST path asks for, as the bench's consumer (a French organisation) sees it. */
-const rawPage = (where: SQL) => ({ where, sortingField: "title" as const, descending: false, preferredCountry: "FR", language: "en", offset: 0, limit: 100, fuzzy: false });
+const rawPage = (where: SQL) => ({ where, sortingField: "title" as const, descending: false, preferredCountry: "FR", language: "en", offset: 0, limit: 100 });
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const ms = (value: number) => value.toFixed(1);

@@ -38,7 +38,6 @@ describe("search totals and the preferred country's pages", () => {
     language: "en",
     offset: 0,
     limit: 100,
-    fuzzy: false,
     ...overrides,
   });
   const titlesOf = (rows: { title: Record<string, string> }[]) => rows.map((row) => row.title.en);

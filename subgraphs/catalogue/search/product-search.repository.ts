@@ -15,12 +15,6 @@ export type SortingField = (typeof sortingFields)[number];
  */
 export const EXACT_TOTAL_LIMIT = 1_000;
 
-/**
- * Memory for one search statement: enough for the bitmap of a common word's matches at a
- * million products (180,000 rows for "tour") to stay exact; at the default 4 MB it turns
- * lossy and the scan reads twice as many heap pages, rechecking rows that do not match.
- */
-const SEARCH_WORK_MEM = "16MB";
 
 export interface SearchPageQuery {
   /** The whole filter, visibility included. */
@@ -33,8 +27,6 @@ export interface SearchPageQuery {
   language: string;
   offset: number;
   limit: number;
-  /** The expression has typo-tolerant criteria: they need the similarity threshold set. */
-  fuzzy: boolean;
   /** Counting stops here (EXACT_TOTAL_LIMIT unless a caller, such as a test, needs a small one). */
   exactTotalLimit?: number;
 }
@@ -46,8 +38,6 @@ export interface SearchPageResult {
   totalEstimated: boolean;
 }
 
-/** Word similarity from which a typo-tolerant title match counts ("musuem" finds "museum" at 0.43). */
-export const WORD_SIMILARITY_THRESHOLD = 0.35;
 
 /** Products a consumer may find: live, not deprecated. */
 export const visibleToConsumers = and(isNull(products.deletedAt), eq(products.deprecated, false))!;
@@ -114,22 +104,13 @@ export const productSearchRepository = {
       // A row deleted between the two reads is left out rather than answered half-known.
       return { ids, rows: ids.flatMap((id) => byId.get(id) ?? []) };
     };
-    // Settings made with SET LOCAL last for this transaction only. The `<%` operator reads its threshold from them.
-    const searching = <T>(work: (tx: Executor) => Promise<T>) =>
-      db.transaction(async (tx) => {
-        await tx.execute(
-          query.fuzzy
-            ? sql`select set_config('work_mem', ${SEARCH_WORK_MEM}, true), set_config('pg_trgm.word_similarity_threshold', ${String(WORD_SIMILARITY_THRESHOLD)}, true)`
-            : sql`select set_config('work_mem', ${SEARCH_WORK_MEM}, true)`,
-        );
-        return work(tx);
-      });
     // The matches are counted (up to the cap) beside the page, on another connection of the pool:
     // the count takes as long as the page at a million products, and a page that turns out not to
     // be full (its total then known without it) had few matches, so counting them cost little.
     // A page reaching past the cap is either not full (its total known) or answered an estimate.
-    const counting = query.offset + query.limit > cap ? Promise.resolve(cap + 1) : searching((tx) => cappedCount(tx, query.where, cap + 1));
-    const [page, counted] = await Promise.all([searching(pageRows), counting]);
+    // Work memory and the `<%` operator's threshold are the connections' own (SESSION_SETTINGS).
+    const counting = query.offset + query.limit > cap ? Promise.resolve(cap + 1) : cappedCount(db, query.where, cap + 1);
+    const [page, counted] = await Promise.all([pageRows(db), counting]);
     const total = await totalOf(db, query, page.ids.length, cap, counted);
     return { rows: page.rows, ...total };
   },

@@ -153,7 +153,3 @@ function describe(token: Token): string {
   return `'${token.text}'`;
 }
 
-/** Every criterion of a tree, in order. */
-export function criteriaOf(node: SearchNode): Extract<SearchNode, { kind: "criterion" }>[] {
-  return node.kind === "criterion" ? [node] : node.operands.flatMap(criteriaOf);
-}

@@ -3,7 +3,7 @@ import { consumerAccess } from "../consumer-access.js";
 import type { CatalogueContext } from "../loaders.js";
 import { toProduct } from "../product/product.service.js";
 import type { Product } from "../product/product.type.js";
-import { criteriaOf, parseSearch, SearchSyntaxError } from "./search-expression.js";
+import { parseSearch, SearchSyntaxError } from "./search-expression.js";
 import { compileSearch } from "./search-sql.js";
 import { productSearchRepository, sortingFields, visibleToConsumers, type SortingField } from "./product-search.repository.js";
 import { and, type SQL } from "drizzle-orm";
@@ -59,12 +59,10 @@ export async function pageSearch(ctx: CatalogueContext, request: Omit<SearchRequ
     throw rejected("INVALID_SORTING_ORDER", "sortingOrder must be asc or desc", [{ field: "sortingOrder", rule: "enum", message: "sortingOrder must be asc or desc" }]);
   }
   let where = base;
-  let fuzzy = false;
   const language = ctx.languages[0] ?? "en";
   if (request.search !== null) {
     try {
       const tree = parseSearch(request.search);
-      fuzzy = criteriaOf(tree).some((criterion) => criterion.operator === "~");
       where = and(base, compileSearch(tree, { language }))!;
     } catch (error) {
       if (!(error instanceof SearchSyntaxError)) throw error;
@@ -79,7 +77,6 @@ export async function pageSearch(ctx: CatalogueContext, request: Omit<SearchRequ
     language,
     offset: (request.pageNumber - 1) * request.resultsPerPage,
     limit: request.resultsPerPage,
-    fuzzy,
   });
   if (rows.length === 0 && total > 0) throw notFound(`Page ${request.pageNumber} is past the last page (${totalEstimated ? "about " : ""}${Math.ceil(total / request.resultsPerPage)})`);
   for (const row of rows) if (!row.deletedAt) ctx.loaders.product.prime(row.id, row);
