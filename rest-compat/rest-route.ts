@@ -39,6 +39,13 @@ export interface RestRoute<TData> {
   respond: (data: TData, request: FastifyRequest, reply: FastifyReply) => unknown;
   /** A CSV form of the same resource, answered for `Accept: text/csv` (JSON stays the default). */
   csv?: CsvExport;
+  /**
+   * The answer is sent with JSON.stringify rather than the serializer Fastify compiles from the
+   * response schema. For bodies of free-form records (items with additionalProperties only), which
+   * the compiled serializer writes key by key: 22 ms for a 2.3 MB import page against 6 ms. The
+   * schema still documents the body; such a route's `respond` must build exactly that body.
+   */
+  plainJson?: boolean;
 }
 
 /** Runs one operation on the gateway as the caller; GraphQL errors become the REST error. */
@@ -93,7 +100,9 @@ export function registerRestRoute<TData>(app: FastifyInstance, graph: EdgeGraph,
         if (!chosen) throw new RestError(406, "NOT_ACCEPTABLE", `This path answers ${JSON_TYPE} or ${CSV_TYPE}`);
         if (chosen === CSV_TYPE) return streamCsv(route.csv, request, reply, run);
       }
-      return route.respond(await run<TData>(route.operation, route.variables?.(request) ?? {}), request, reply);
+      const body = route.respond(await run<TData>(route.operation, route.variables?.(request) ?? {}), request, reply);
+      if (route.plainJson) reply.serializer(JSON.stringify);
+      return body;
     },
   });
 }

@@ -29,6 +29,8 @@ export const activeActivitiesRoute: RestRoute<Data> = {
     }
   `,
   parameters: { countryCodes: "countryCodeList", bookingEngines: "bookingEngineList", languages: "languageList", limit: "page[limit]" },
+  // Up to 1,000 free-form records a page: the compiled serializer was a fifth of the page's time.
+  plainJson: true,
   variables: (request) => {
     const q = request.query as Record<string, unknown>;
     return {
