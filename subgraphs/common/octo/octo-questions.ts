@@ -43,8 +43,17 @@ export type ProductWithQuestions = Omit<Product, "options"> & Asked & { options:
 /** The most required questions a product may ask for the flow to sell it: the bound of a booking setup's question lists. */
 export const MAX_REQUIRED_QUESTIONS = 30;
 
-/** A question whose answer the flow cannot take: a file upload, or a choice with nothing to choose. */
-const unanswerable = (question: OctoQuestion): boolean => question.inputType === "file" || (question.inputType === "select" && !question.selectOptions?.length);
+/** The bounds of a booking setup's questions (booking-setup.ts), which a supplier's are held to as well. */
+export const MAX_CHOICES = 100;
+export const MAX_QUESTION_TEXT = 500;
+
+/**
+ * A question whose answer the flow cannot take: a file upload, a choice with nothing to choose,
+ * or one with more choices than a booking setup may offer (a supplier's list would otherwise be
+ * shown in full on every read of every booking of the product).
+ */
+const unanswerable = (question: OctoQuestion): boolean =>
+  question.inputType === "file" || (question.inputType === "select" && (!question.selectOptions?.length || question.selectOptions.length > MAX_CHOICES));
 
 /**
  * Whether the flow can ask everything the supplier requires before confirming. The flow asks only

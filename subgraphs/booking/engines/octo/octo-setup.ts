@@ -1,5 +1,5 @@
 import type { Option, Pricing } from "@octocloud/types";
-import type { OctoInputType, OctoQuestion, ProductWithQuestions } from "../../../common/octo/octo-questions.js";
+import { MAX_QUESTION_TEXT, type OctoInputType, type OctoQuestion, type ProductWithQuestions } from "../../../common/octo/octo-questions.js";
 import { octoSaleCurrency } from "../../../common/octo/octo-sellable.js";
 import type { BookingSetup, QuestionSetup, RemoteQuestion, UnitSetup } from "../inventory/booking-setup.js";
 
@@ -52,6 +52,9 @@ const INPUT_TYPES: Record<Exclude<OctoInputType, "file">, Pick<QuestionSetup, "d
 };
 const CHOICE_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** A supplier's text within a booking setup's bound: it is shown on every read of the booking. */
+const shortened = (text: string) => (text.length > MAX_QUESTION_TEXT ? `${text.slice(0, MAX_QUESTION_TEXT - 1)}…` : text);
+
 /**
  * The supplier's required questions (`octo/questions`) as the flow's: the product's and each
  * option's are booking questions (an option's shown only once it is chosen), each option's unit
@@ -74,9 +77,9 @@ function supplierQuestions(product: ProductWithQuestions, several: boolean): { b
     remote[key] = { id: question.id, ...(options ? { values: Object.fromEntries(options.map((option, index) => [choiceKeys![index], option.value])) } : {}) };
     list.push({
       key,
-      question: question.title || question.id,
+      question: shortened(question.title || question.id),
       ...shape,
-      ...(options ? { choices: options.map((option, index) => ({ key: choiceKeys![index], label: option.label || option.value })) } : {}),
+      ...(options ? { choices: options.map((option, index) => ({ key: choiceKeys![index], label: shortened(option.label || option.value) })) } : {}),
       ...(shape.dataType === "DOUBLE" || shape.dataType === "TIME" ? { nullAllowed: false } : {}),
       ...where,
     });
