@@ -182,6 +182,23 @@ describe("bulk import of activities", () => {
       });
     });
 
+    it("reads whole rows whenever the operation names data, inside named and inline fragments too", async () => {
+      // On the catalogue subgraph itself, as a subgraph role receives operations: the gateway
+      // flattens fragments before it calls, but nothing obliges a caller of a subgraph to.
+      const catalogue = t.stack.service.edge!.subgraphs.catalogue!;
+      const response = await catalogue.server.executeOperation(
+        {
+          query: `query ($engines: [String!]) { activeActivities(bookingEngines: $engines, limit: 3) { ...Typed } }
+                  fragment Typed on ActiveActivityPage { ... on ActiveActivityPage { data { id subtitle { translations } shortDescription { translations } } } }`,
+          variables: { engines: [partner.engineName] },
+        },
+        { contextValue: await catalogue.createContext({ authorization: `Bearer ${agentToken}` }) },
+      );
+      const result = response.body.kind === "single" ? response.body.singleResult : undefined;
+      expect(result?.errors).toBeUndefined();
+      expect((result?.data?.activeActivities as { data: unknown[] }).data).toHaveLength(3);
+    });
+
     it("keeps a record's texts to languageList, and names the country in the caller's language", async () => {
       const response = await graphql(`${t.stack.url}/graphql`, agentToken, `query ($engines: [String!]) { activeActivities(bookingEngines: $engines, languages: ["fr"], countryCodes: ["FR"]) { records } }`, {
         engines: [partner.engineName],
