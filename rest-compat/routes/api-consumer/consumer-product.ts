@@ -15,6 +15,11 @@ export interface ConsumerProductData {
   consumerRecord: Record<string, unknown> & { id: number };
 }
 
+/**
+ * Its declared keys are the first of every record, in this order (consumer-record.ts): the routes
+ * that send records use JSON.stringify (RestRoute.plainJson), and a test holds their bodies equal
+ * to what this schema's compiled serializer writes.
+ */
 export const consumerProductSchema: JsonSchema = {
   type: "object",
   description: "Consumer product record (spec 3); texts in the Accept-Language language; unset fields absent",

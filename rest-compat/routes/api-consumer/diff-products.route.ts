@@ -49,12 +49,13 @@ export const diffProductsRoute: RestRoute<Data> = {
     const q = request.query as Record<string, unknown>;
     return { ...searchPagingVariables(q), date: q.date ?? null, changeType: q.changeType };
   },
+  plainJson: true,
   respond: ({ productChanges }) => {
     return {
       pageNumber: productChanges.pageNumber,
+      resultsPerPage: productChanges.resultsPerPage,
       totalResults: productChanges.totalResults,
       totalResultsEstimated: productChanges.totalResultsEstimated,
-      resultsPerPage: productChanges.resultsPerPage,
       items: productChanges.items.map((item) => ({ product: item.product.consumerRecord, changeLog: item.changeLog })),
     };
   },

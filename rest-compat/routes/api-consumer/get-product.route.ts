@@ -24,6 +24,7 @@ export const getConsumerProductRoute: RestRoute<{ product: ConsumerProductData &
     id: (request.params as { productId: number }).productId,
     externalClientId: (request.query as { externalClientId?: string }).externalClientId ?? null,
   }),
+  plainJson: true,
   respond: ({ product }, request) => {
     const record = product.consumerRecord;
     const trackingId = product.trackingId;

@@ -29,6 +29,7 @@ export const searchProductsRoute: RestRoute<Data> = {
   `,
   parameters: { search: "Search" },
   variables: (request) => searchPagingVariables(request.query as Record<string, unknown>),
+  plainJson: true,
   respond: ({ searchProducts }) => ({
     pageNumber: searchProducts.pageNumber,
     resultsPerPage: searchProducts.resultsPerPage,

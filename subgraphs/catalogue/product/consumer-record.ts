@@ -31,9 +31,19 @@ export async function consumerRecord(ctx: CatalogueContext, product: Product, ex
   const language = languages.find((l) => l in product.onlineBookable) ?? Object.keys(product.title.translations).sort()[0];
   const supplierNames = countryNames(supplier.countryCode, languages);
   const periods = product.availabilityPeriods as { weeklyPeriods?: unknown } | null;
+  // The REST schema's declared keys come first, in its order (consumerProductSchema): the REST
+  // routes send the record with JSON.stringify, and this keeps their bodies byte for byte what
+  // the schema's compiled serializer wrote.
   return present({
     id: product.id,
     externalId: product.externalId,
+    title: text(product.title),
+    bookingEngine: engine.name,
+    bookingEngineName: engineDisplayName(engine.name),
+    bookingUrl: bookingLink(product.bookingUrl?.translations ?? null, languages, externalClientId),
+    onlineBookable: language ? Boolean(product.onlineBookable[language]) : false,
+    availableLanguages: Object.keys(product.title.translations).sort(),
+    taxonomies: taxonomyPaths(linked, nodes).map((path) => path.map((node) => ({ id: node.slug, name: textIn(node.name.translations, languages) ?? node.slug, level: node.level }))),
     creationDate: product.creationDate.toISOString(),
     updateDate: product.updateDate.toISOString(),
     internalName: product.internalName,
@@ -44,7 +54,6 @@ export async function consumerRecord(ctx: CatalogueContext, product: Product, ex
     skipTheLine: product.skipTheLine,
     availabilityType: product.availabilityType,
     redemptionMethod: product.redemptionMethod,
-    title: text(product.title),
     subtitle: text(product.subtitle),
     shortDescription: text(product.shortDescription),
     description: text(product.description),
@@ -54,7 +63,6 @@ export async function consumerRecord(ctx: CatalogueContext, product: Product, ex
     modalitiesExcluded: text(product.modalitiesExcluded),
     modalitiesAdditionalInfo: text(product.modalitiesAdditionalInfo),
     thumbnailImage: product.thumbnailImage,
-    bookingEngine: engine.name,
     minPrice: product.minPrice,
     maxPrice: product.maxPrice,
     priceCurrency: product.priceCurrency,
@@ -80,22 +88,17 @@ export async function consumerRecord(ctx: CatalogueContext, product: Product, ex
       countryCode: supplier.countryCode,
       countryName: languages.map((l) => supplierNames[l]).find(Boolean) ?? null,
     }),
-    onlineBookable: language ? Boolean(product.onlineBookable[language]) : false,
     descriptors: productDescriptors(product),
-    availableLanguages: Object.keys(product.title.translations).sort(),
     cityName: product.cityName,
     zipCode: product.zipCode,
     countryCode: product.countryCode,
     rating: product.rating,
     numberOfRatings: product.numberOfRatings,
-    taxonomies: taxonomyPaths(linked, nodes).map((path) => path.map((node) => ({ id: node.slug, name: textIn(node.name.translations, languages) ?? node.slug, level: node.level }))),
     availabilityPeriods: periods?.weeklyPeriods ? { weeklyPeriods: periods.weeklyPeriods } : null,
     isCancellable: product.isCancellable,
     cancellationCutOffAmount: product.cancellationCutOffAmount,
     cancellationCutOffUnit: product.cancellationCutOffUnit,
     handiAccess: product.handiAccess,
-    bookingEngineName: engineDisplayName(engine.name),
-    bookingUrl: bookingLink(product.bookingUrl?.translations ?? null, languages, externalClientId),
     countryName: product.country ? textIn(product.country.name.translations, languages) : null,
   }) as ConsumerRecord;
 }
