@@ -30,6 +30,11 @@ export interface CatalogueLoaders {
   trackingId: DataLoader<number, number | null>;
   /** The taxonomy nodes linked to each product. */
   productTaxonomyNodes: DataLoader<number, TaxonomyNodeRow[]>;
+  /**
+   * Product rows read with their `taxonomy_uuids` (kept equal to the links by triggers, in the
+   * same transaction): productTaxonomyNodes answers them from it instead of querying the links.
+   */
+  knowTaxonomyLinks(rows: readonly { id: number; taxonomyUuids: readonly string[] }[]): void;
   /** Every current taxonomy node by uuid, read once per request. */
   taxonomy: () => Promise<Map<string, TaxonomyNodeRow>>;
 }
@@ -41,6 +46,7 @@ export function catalogueLoaders(database: Database, caller: Caller, deps: Loade
   const db = database.db;
   const organisation = new DataLoader<number, OrganisationRow | undefined>(async (ids) => byKey(ids, await organisationRepository.byIds(db, ids), (row) => row.id));
   const taxonomy = once(async () => new Map((await taxonomyRepository.allCurrent(db)).map((node) => [node.uuid, node])));
+  const knownLinks = new Map<number, readonly string[]>();
   return {
     trackingId: new DataLoader(async (productIds) => {
       const own = caller.organisationId === null ? undefined : await organisation.load(caller.organisationId);
@@ -58,7 +64,9 @@ export function catalogueLoaders(database: Database, caller: Caller, deps: Loade
     // A page links a thousand products to a few dozen nodes: the links come as pairs and each
     // node row is read once (from the current tree, or by uuid for a node no longer current).
     productTaxonomyNodes: new DataLoader(async (ids) => {
-      const [links, current] = await Promise.all([taxonomyRepository.linksOfProducts(db, ids), taxonomy()]);
+      const unknown = ids.filter((id) => !knownLinks.has(id));
+      const [read, current] = await Promise.all([taxonomyRepository.linksOfProducts(db, unknown), taxonomy()]);
+      const links = read.concat(ids.flatMap((id) => knownLinks.get(id)?.map((nodeUuid) => ({ productId: id, nodeUuid })) ?? []));
       const missing = [...new Set(links.map((link) => link.nodeUuid).filter((uuid) => !current.has(uuid)))];
       const nodes = missing.length ? new Map([...current, ...(await taxonomyRepository.byUuids(db, missing)).map((node) => [node.uuid, node] as const)]) : current;
       const byProduct = new Map<number, TaxonomyNodeRow[]>();
@@ -71,6 +79,9 @@ export function catalogueLoaders(database: Database, caller: Caller, deps: Loade
       }
       return ids.map((id) => byProduct.get(id) ?? []);
     }),
+    knowTaxonomyLinks(rows) {
+      for (const row of rows) knownLinks.set(row.id, row.taxonomyUuids);
+    },
     taxonomy,
     supplierOnlineBookable: new DataLoader(async (ids) => {
       const bookable = await supplierRepository.withBookableProducts(db, ids);

@@ -53,4 +53,17 @@ describe("no N+1 queries", () => {
     expect(large.count).toBe(small.count);
     expect(large.count).toBeLessThan(20);
   });
+
+  it.each([
+    ["search", `/api/consumer/products?Search=bookingEngine:ENGINE&resultsPerPage=50`],
+    ["change detection", `/api/consumer/diff/products?Search=bookingEngine:ENGINE&resultsPerPage=50`],
+    ["active import", `/content/v0/import/activities/active?bookingEngineList=ENGINE&page[limit]=50`],
+  ])("%s takes its products' taxonomy nodes from their rows, not from a query of the links", async (_name, path) => {
+    const { body } = await countFor(path.replace("ENGINE", engine));
+    const records = body.items?.map((item: any) => item.product ?? item) ?? body.data;
+    expect(records).toHaveLength(50);
+    // Every product here is linked to outdoor/hiking (productRequest): the paths are there.
+    for (const record of records) expect(record.taxonomies.flat().map((node: any) => node.id ?? node.slug)).toEqual(expect.arrayContaining([expect.stringContaining("hiking")]));
+    expect(statements.filter((statement) => /from "product_taxonomies"/.test(statement))).toEqual([]);
+  });
 });

@@ -182,7 +182,7 @@ export class ActivityImportResolver {
       const result = await keysetPage(ctx, "active", request, importRecordColumns);
       return { ...page, rows: result.page, products: null, estimatedCount: result.estimatedCount, nextCursor: result.nextCursor, asOf: result.asOf };
     }
-    const result = await keysetPage(ctx, "active", request, productColumns);
+    const result = await keysetPage(ctx, "active", request, { ...productColumns, taxonomyUuids: products.taxonomyUuids });
     // Whole rows only: a loader primed with part of a row would answer other fields wrong.
     for (const row of result.page) ctx.loaders.product.prime(row.id, row);
     return { ...page, rows: result.page, products: result.page, estimatedCount: result.estimatedCount, nextCursor: result.nextCursor, asOf: result.asOf };

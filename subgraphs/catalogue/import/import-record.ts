@@ -1,5 +1,5 @@
 import { commissionRate, estimatedNetPrice } from "../../../core/commission.js";
-import type { LanguageText } from "../../../drizzle/schema.js";
+import { products, type LanguageText } from "../../../drizzle/schema.js";
 import { engineDisplayName } from "../booking-engine/booking-engine.resolver.js";
 import { textIn } from "../language/localized-text.js";
 import type { CatalogueContext } from "../loaders.js";
@@ -30,8 +30,12 @@ const IMPORT_RECORD_FIELDS = [
   "zipCode", "rating", "numberOfRatings", "countryCode",
 ] as const satisfies readonly (keyof typeof productColumns)[];
 type ImportField = (typeof IMPORT_RECORD_FIELDS)[number];
-export const importRecordColumns = Object.fromEntries(IMPORT_RECORD_FIELDS.map((field) => [field, productColumns[field]])) as Pick<typeof productColumns, ImportField>;
-export type ImportRow = Pick<ProductRow, ImportField>;
+// With the row's taxonomy nodes: the page's links then need no query of their own.
+export const importRecordColumns = {
+  ...(Object.fromEntries(IMPORT_RECORD_FIELDS.map((field) => [field, productColumns[field]])) as Pick<typeof productColumns, ImportField>),
+  taxonomyUuids: products.taxonomyUuids,
+};
+export type ImportRow = Pick<ProductRow, ImportField> & { taxonomyUuids: string[] };
 
 /** Keeps only the languages asked for (languageList), when any were. */
 function only<T>(values: Record<string, T> | null | undefined, languages: readonly string[] | null): Record<string, T> | null {
@@ -44,6 +48,7 @@ function only<T>(values: Record<string, T> | null | undefined, languages: readon
 
 /** The import records of a page, in the page's order; `languages` is languageList (null: every language). */
 export async function importRecords(ctx: CatalogueContext, rows: readonly ImportRow[], languages: readonly string[] | null): Promise<ImportRecord[]> {
+  ctx.loaders.knowTaxonomyLinks(rows);
   const [engines, suppliers, linked, nodes, model] = await Promise.all([
     ctx.loaders.bookingEngine.loadMany([...new Set(rows.map((row) => row.bookingEngineId))]),
     ctx.loaders.anySupplier.loadMany([...new Set(rows.map((row) => row.supplierId))]),

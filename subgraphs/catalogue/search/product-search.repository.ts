@@ -31,8 +31,11 @@ export interface SearchPageQuery {
   exactTotalLimit?: number;
 }
 
+/** A page's product with its taxonomy nodes' uuids, so that its links need no query of their own. */
+export type SearchRow = ProductRow & { taxonomyUuids: string[] };
+
 export interface SearchPageResult {
-  rows: ProductRow[];
+  rows: SearchRow[];
   total: number;
   /** The total is an estimate: more than the exact-total limit matched. */
   totalEstimated: boolean;
@@ -85,7 +88,7 @@ export const productSearchRepository = {
     const cap = query.exactTotalLimit ?? EXACT_TOTAL_LIMIT;
     const direction = query.descending ? desc : asc;
     const order: SQL[] = [sql`${direction(sortExpression(query.sortingField, query.language))} nulls last`, asc(products.id)];
-    const pageRows = async (executor: Executor): Promise<{ ids: number[]; rows: ProductRow[] }> => {
+    const pageRows = async (executor: Executor): Promise<{ ids: number[]; rows: SearchRow[] }> => {
       let ids: number[];
       if (query.preferredCountry) {
         const home = and(query.where, eq(products.countryCode, query.preferredCountry))!;
@@ -99,7 +102,7 @@ export const productSearchRepository = {
       } else {
         ids = await orderedIds(executor, query.where, order, query.offset, query.limit);
       }
-      const wide = ids.length ? await executor.select(productColumns).from(products).where(inArray(products.id, ids)) : [];
+      const wide = ids.length ? await executor.select({ ...productColumns, taxonomyUuids: products.taxonomyUuids }).from(products).where(inArray(products.id, ids)) : [];
       const byId = new Map(wide.map((row) => [row.id, row]));
       // A row deleted between the two reads is left out rather than answered half-known.
       return { ids, rows: ids.flatMap((id) => byId.get(id) ?? []) };

@@ -80,6 +80,7 @@ export async function pageSearch(ctx: CatalogueContext, request: Omit<SearchRequ
   });
   if (rows.length === 0 && total > 0) throw notFound(`Page ${request.pageNumber} is past the last page (${totalEstimated ? "about " : ""}${Math.ceil(total / request.resultsPerPage)})`);
   for (const row of rows) if (!row.deletedAt) ctx.loaders.product.prime(row.id, row);
+  ctx.loaders.knowTaxonomyLinks(rows);
   return {
     pageNumber: request.pageNumber,
     resultsPerPage: request.resultsPerPage,
