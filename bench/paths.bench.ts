@@ -16,7 +16,7 @@ import { renderPathsSection } from "./paths/report.js";
  * Every page through REST, the gateway, the subgraph and the physical limit, side by side:
  *
  *   npm run bench:paths -- [--seconds 5] [--concurrency 1,4,16] [--fresh 40] [--profile-seconds 10]
- *     [--profile-concurrency 4] [--pool 10] [--no-append] [--note TEXT]
+ *     [--profile-concurrency 4] [--pool 10] [--only search,booking,...] [--no-append] [--note TEXT]
  *
  * Against DATABASE_URL (PostgreSQL) or DATA_DIR (PGlite), with the demo seed added on first start;
  * fill the catalogue first with `npm run seed -- --products N`. Appends its section to
@@ -31,6 +31,7 @@ const { values } = parseArgs({
     "profile-seconds": { type: "string", default: "10" },
     "profile-concurrency": { type: "string", default: "4" },
     pool: { type: "string", default: "10" },
+    only: { type: "string", default: "" },
     "no-append": { type: "boolean", default: false },
     note: { type: "string", default: "" },
   },
@@ -58,6 +59,7 @@ async function main() {
       profileSeconds: Number(values["profile-seconds"]),
       profileConcurrency: Number(values["profile-concurrency"]),
       poolSize,
+      only: values.only.split(",").filter(Boolean),
       log: (line) => console.log(line),
     });
     const repo = fileURLToPath(new URL("..", import.meta.url));

@@ -72,7 +72,20 @@ export const CAPTURE_HEADER = "x-bench-capture";
  * Arms capture on a running single-process service: a request carrying CAPTURE_HEADER records
  * into the Capture that `take` hands back afterwards.
  */
-export function captureService(service: Service) {
+export function captureService(service: Service): ServiceCapture {
+  // Armed once per service: a second request listener would re-enter its own scope after the first's.
+  let armed = armedServices.get(service);
+  if (!armed) armedServices.set(service, (armed = armService(service)));
+  return armed;
+}
+
+interface ServiceCapture {
+  take(key: string): Capture;
+}
+
+const armedServices = new WeakMap<Service, ServiceCapture>();
+
+function armService(service: Service): ServiceCapture {
   patchDrivers();
   const edge = service.edge!;
   const pending = new Map<string, Capture>();

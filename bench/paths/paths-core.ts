@@ -37,6 +37,8 @@ export interface PathsOptions {
   profileSeconds: number;
   profileConcurrency: number;
   poolSize: number;
+  /** Measure only the scenarios whose name or group contains one of these (all when absent or empty). */
+  only?: string[];
   log?: (line: string) => void;
 }
 
@@ -299,8 +301,10 @@ export async function runPaths(options: PathsOptions): Promise<PathsResult> {
       { name: "report page (500)", group: "reporting", call: { method: "GET", path: "/reporting/v1/bookings?page[limit]=500" } },
     ];
 
+    const chosen = options.only?.length ? scenarios.filter((s) => options.only!.some((part) => s.name.includes(part) || s.group === part)) : scenarios;
+    if (!chosen.length) throw new Error(`no scenario matches ${options.only!.join(", ")}: ${scenarios.map((s) => s.name).join("; ")}`);
     const results: ScenarioResult[] = [];
-    for (const scenario of scenarios) {
+    for (const scenario of chosen) {
       const fresh = Boolean(scenario.prepare);
       // Fresh states: one for the capture, then one per request and one warm-up per path.
       const warmUp = !fresh || options.warmUpFresh !== false;

@@ -99,6 +99,25 @@ describe("bench:paths at a tiny scale", () => {
     for (const scenario of result.scenarios.filter((s) => !s.fresh)) expect(scenario.limitMatchesRest, scenario.name).toBe(true);
   });
 
+  it("measures only the scenarios asked for with `only` (a name part or a group)", async () => {
+    const some = await runPaths({
+      service: stack.service,
+      database,
+      databaseUrl: own.url,
+      concurrencies: [1],
+      seconds: 1,
+      amount: 1,
+      fresh: 1,
+      warmUpFresh: false,
+      profileSeconds: 1,
+      profileConcurrency: 1,
+      poolSize: 2,
+      only: ["product read", "reporting"],
+    });
+    expect(some.scenarios.map((s) => s.name)).toEqual(["product read", "report page (500)"]);
+    await expect(runPaths({ service: stack.service, database, databaseUrl: own.url, concurrencies: [1], seconds: 1, amount: 1, fresh: 1, profileSeconds: 1, profileConcurrency: 1, poolSize: 2, only: ["no such page"] })).rejects.toThrow(/no scenario matches no such page/);
+  }, 120_000);
+
   it("profiles the REST search page and renders the doc section", () => {
     expect(result.profile.requests).toBe(2);
     expect(result.profile.top.length).toBeGreaterThan(0);
