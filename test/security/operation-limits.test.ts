@@ -74,6 +74,28 @@ describe("operation limits", () => {
       expect(refused.statements).toBe(0);
     });
 
+    it("estimates each request by its own page sizes and directives, though the document was seen before", async () => {
+      const query = `query ($search: String!, $size: Int!, $deep: Boolean!) { searchProducts(search: $search, resultsPerPage: $size) { totalResults items @include(if: $deep) { supplier { products(first: 1000) { id } } } } }`;
+      const outcomes = [];
+      for (const variables of [{ size: 1, deep: false }, { size: 1000, deep: true }, { size: 1, deep: true }, { size: 1000, deep: false }, { size: 1000, deep: true }]) {
+        const answer = await run(consumerToken, query, { ...variables, search: `bookingEngine:${engineName}` });
+        outcomes.push(answer.body.errors?.[0].extensions?.reason ?? "answered");
+      }
+      // Only the deep walk at a page of 1,000 costs more than the limit.
+      expect(outcomes).toEqual(["answered", "COST_LIMIT_EXCEEDED", "answered", "answered", "COST_LIMIT_EXCEEDED"]);
+      // The same parsed document, as Apollo's document store hands it back, with the counts the gateway's plans send.
+      const document = parse(`query ($representations: [_Any!]!) { _entities(representations: $representations) { ... on Product { supplier { products(first: 1000) { id } } } } }`);
+      const cost = (count: number) => {
+        try {
+          return checkOperationCost("subgraph", stack.service.edge!.subgraphs.catalogue!.schema, document, { representations: Array.from({ length: count }, (_, id) => ({ __typename: "Product", id })) }, undefined);
+        } catch (error) {
+          return (error as { extensions: { reason: string } }).extensions.reason;
+        }
+      };
+      expect([cost(1), cost(2000), cost(1)]).toEqual([expect.any(Number), "COST_LIMIT_EXCEEDED", cost(1)]);
+      expect(cost(2)).toBeGreaterThan(cost(1) as number);
+    });
+
     it("refuses 1,000 aliases of a search, and of recommendations, running no SQL", async () => {
       for (const field of ['searchProducts(search: "") { totalResults }', "recommendations { relevanceScore }"]) {
         const batch = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(" ")} }`;
