@@ -258,13 +258,22 @@ export interface RemoteQuestion {
 export type BookingSetup = z.infer<typeof bookingSetupSchema> & { remote?: RemoteProduct };
 export type BookingSetupInput = z.input<typeof bookingSetupSchema>;
 
+/**
+ * Zones found valid: building a DateTimeFormat to ask was a visible share of a booking flow's CPU,
+ * since every read of a stored setup parses it again. Only valid zones are kept (a few hundred
+ * exist), so whatever callers send, the set stays small.
+ */
+const knownTimeZones = new Set<string>();
+
 function isTimeZone(zone: string): boolean {
+  if (knownTimeZones.has(zone)) return true;
   try {
     new Intl.DateTimeFormat("en", { timeZone: zone });
-    return true;
   } catch {
     return false;
   }
+  knownTimeZones.add(zone);
+  return true;
 }
 
 /** The text in the flow's language, else English, else the first one given. */
