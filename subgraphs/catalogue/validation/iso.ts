@@ -21,14 +21,30 @@ export const isLanguageCode = (value: string): boolean => /^[a-z]{2}$/.test(valu
 export function countryNames(code: string, languageCodes: readonly string[]): Record<string, string> {
   const names: Record<string, string> = {};
   for (const language of languageCodes) {
-    const name = countries.getName(code, language);
+    const name = countryName(code, language);
     if (name) names[language] = name;
   }
   if (!names.en) {
-    const english = countries.getName(code, "en");
+    const english = countryName(code, "en");
     if (english) names.en = english;
   }
   return names;
+}
+
+/**
+ * Names already looked up: a page of records names the same few countries a hundred times, and
+ * the package's lookup was a visible part of a search page's CPU. Bounded, since the languages
+ * come from callers' headers.
+ */
+const knownCountryNames = new Map<string, string | undefined>();
+
+function countryName(code: string, language: string): string | undefined {
+  const key = `${code}:${language}`;
+  if (knownCountryNames.has(key)) return knownCountryNames.get(key);
+  const name = countries.getName(code, language);
+  if (knownCountryNames.size >= 10_000) knownCountryNames.clear();
+  knownCountryNames.set(key, name);
+  return name;
 }
 
 /** Languages i18n-iso-countries ships names for, registered once. */
