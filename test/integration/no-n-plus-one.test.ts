@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../drizzle/database.js";
 import { contentPartner, productRequest, restClient, supplierRequest } from "../support/catalogue.js";
-import { startStack, type Stack } from "../support/stack.js";
+import { graphql, startStack, type Stack } from "../support/stack.js";
 
 /**
  * Lists resolve suppliers, engines, taxonomies and organisations in batches: the number of SQL
@@ -52,6 +52,20 @@ describe("no N+1 queries", () => {
     expect(size(large.body)).toBe(100);
     expect(large.count).toBe(small.count);
     expect(large.count).toBeLessThan(20);
+  });
+
+  it("looks up suppliers and engines for a page's records only when the operation asks for records", async () => {
+    const token = await stack.tokenFor("CONSUMER");
+    const search = async (selection: string) => {
+      statements.length = 0;
+      const answer = await graphql(`${stack.url}/graphql`, token, `query ($search: String!) { searchProducts(search: $search, resultsPerPage: 20) { items { ${selection} } } }`, { search: `bookingEngine:${engine}` });
+      expect(answer.body.errors).toBeUndefined();
+      expect(answer.body.data.searchProducts.items).toHaveLength(20);
+      // The loaders' batches by id (the search's own SQL names booking_engines in its filter).
+      return statements.filter((statement) => /^select [^()]* from "(suppliers|booking_engines)" where "\1"\."id" in/.test(statement)).length;
+    };
+    expect(await search("id")).toBe(0);
+    expect(await search("consumerRecord")).toBeGreaterThanOrEqual(2);
   });
 
   it.each([

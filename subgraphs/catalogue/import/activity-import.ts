@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, gte, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
-import type { GraphQLResolveInfo, SelectionSetNode } from "graphql";
+import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, Field, FieldResolver, Float, Info, Int, ObjectType, Query, Resolver, Root } from "type-graphql";
 import { rejected } from "../../../core/errors.js";
 import { rows as rawRows } from "../../../drizzle/database.js";
@@ -7,6 +7,7 @@ import { bookingEngines, products } from "../../../drizzle/schema.js";
 import { consumerAccess } from "../consumer-access.js";
 import type { CatalogueContext } from "../loaders.js";
 import { JSONObjectScalar } from "../../common/json-scalars.js";
+import { asksFor } from "../../common/selection.js";
 import { productColumns, type ProductRow } from "../product/product.repository.js";
 import { toProduct } from "../product/product.service.js";
 import { Product } from "../product/product.type.js";
@@ -146,21 +147,6 @@ async function keysetPage<C extends Partial<typeof productColumns>>(ctx: Catalog
   const more = rows.length > request.limit;
   const nextCursor = more ? await encodeCursor(ctx.database.db, { kind, lastId: page.at(-1)!.id, asOf, filters }) : null;
   return { page, nextCursor, asOf, estimatedCount: total };
-}
-
-/** Whether the field's selection names `field` anywhere, fragments and conditional selections included. */
-function asksFor(info: GraphQLResolveInfo, field: string): boolean {
-  const seen = new Set<string>();
-  const within = (selectionSet: SelectionSetNode | undefined): boolean =>
-    (selectionSet?.selections ?? []).some((selection) => {
-      if (selection.kind === "Field") return selection.name.value === field;
-      if (selection.kind === "InlineFragment") return within(selection.selectionSet);
-      const name = selection.name.value;
-      if (seen.has(name)) return false;
-      seen.add(name);
-      return within(info.fragments[name]?.selectionSet);
-    });
-  return info.fieldNodes.some((node) => within(node.selectionSet));
 }
 
 @Resolver()

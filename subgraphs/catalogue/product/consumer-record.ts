@@ -17,6 +17,19 @@ import type { Product } from "./product.type.js";
  */
 export type ConsumerRecord = Record<string, unknown> & { id: number };
 
+/**
+ * Starts the lookups consumerRecord makes for these products, so that a page's run while its
+ * total is still being counted; the records then find them in the request's loaders. A failed
+ * lookup is reported by the record that awaits it, not here.
+ */
+export function startRecordLookups(ctx: CatalogueContext, rows: readonly { id: number; bookingEngineId: number; supplierId: number }[]): void {
+  const ignore = () => {};
+  ctx.loaders.bookingEngine.loadMany([...new Set(rows.map((row) => row.bookingEngineId))]).catch(ignore);
+  ctx.loaders.anySupplier.loadMany([...new Set(rows.map((row) => row.supplierId))]).catch(ignore);
+  ctx.loaders.productTaxonomyNodes.loadMany(rows.map((row) => row.id)).catch(ignore);
+  ctx.loaders.taxonomy().catch(ignore);
+}
+
 export async function consumerRecord(ctx: CatalogueContext, product: Product, externalClientId: string | null): Promise<ConsumerRecord> {
   const [engine, supplier, linked, nodes] = await Promise.all([
     ctx.loaders.bookingEngine.load(product.bookingEngine.id),

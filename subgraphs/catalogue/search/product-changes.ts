@@ -1,10 +1,13 @@
 import { and, asc, gte, inArray, sql, type SQL } from "drizzle-orm";
-import { Arg, Ctx, Field, Int, ObjectType, Query, Resolver, registerEnumType } from "type-graphql";
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Ctx, Field, Info, Int, ObjectType, Query, Resolver, registerEnumType } from "type-graphql";
+import { asksFor } from "../../common/selection.js";
 import { rejected } from "../../../core/errors.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { productChanges, products } from "../../../drizzle/schema.js";
 import { consumerAccess } from "../consumer-access.js";
 import type { CatalogueContext } from "../loaders.js";
+import { startRecordLookups } from "../product/consumer-record.js";
 import { toProduct } from "../product/product.service.js";
 import { Product } from "../product/product.type.js";
 import { isDate } from "../validation/checks.js";
@@ -71,6 +74,7 @@ async function changeLogs(db: Executor, productIds: number[], since: Date | null
 export async function productChangesSince(
   ctx: CatalogueContext,
   request: Omit<SearchRequest, "search"> & { search: string | null; date: string | null; changeType: ChangeTypeFilter },
+  records = false,
 ): Promise<ProductChangePage> {
   await consumerAccess(ctx);
   let since: Date | null = null;
@@ -86,8 +90,14 @@ export async function productChangesSince(
     }
     if (since > now) throw rejected("DATE_IN_FUTURE", "date must not be in the future", [{ field: "date", rule: "notFuture", message: "date must not be in the future" }]);
   }
-  const page = await pageSearch(ctx, request, changedSince(since, request.changeType));
-  const logs = await changeLogs(ctx.database.db, page.rows.map((row) => row.id), since);
+  // The change logs, and with `records` the records' lookups, start once the page's rows are read, beside its total.
+  let changes: Promise<Map<number, ProductChangeEntry[]>> | undefined;
+  const page = await pageSearch(ctx, request, changedSince(since, request.changeType), (rows) => {
+    changes = changeLogs(ctx.database.db, rows.map((row) => row.id), since);
+    changes.catch(() => {});
+    if (records) startRecordLookups(ctx, rows);
+  });
+  const logs = await (changes ?? changeLogs(ctx.database.db, page.rows.map((row) => row.id), since));
   return {
     pageNumber: page.pageNumber,
     resultsPerPage: page.resultsPerPage,
@@ -109,8 +119,9 @@ export class ProductChangesResolver {
     @Arg("sortingField", () => String, { defaultValue: "title" }) sortingField: string,
     @Arg("sortingOrder", () => String, { defaultValue: "asc" }) sortingOrder: string,
     @Ctx() ctx: CatalogueContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<ProductChangePage> {
-    return productChangesSince(ctx, { date, changeType, search, pageNumber, resultsPerPage, sortingField, sortingOrder });
+    return productChangesSince(ctx, { date, changeType, search, pageNumber, resultsPerPage, sortingField, sortingOrder }, asksFor(info, "consumerRecord"));
   }
 }
 

@@ -29,6 +29,8 @@ export interface SearchPageQuery {
   limit: number;
   /** Counting stops here (EXACT_TOTAL_LIMIT unless a caller, such as a test, needs a small one). */
   exactTotalLimit?: number;
+  /** Called with the page's rows as soon as they are read, while the total may still be counted or estimated. */
+  onRows?: (rows: SearchRow[]) => void;
 }
 
 /** A page's product with its taxonomy nodes' uuids, so that its links need no query of their own. */
@@ -105,7 +107,9 @@ export const productSearchRepository = {
       const wide = ids.length ? await executor.select({ ...productColumns, taxonomyUuids: products.taxonomyUuids }).from(products).where(inArray(products.id, ids)) : [];
       const byId = new Map(wide.map((row) => [row.id, row]));
       // A row deleted between the two reads is left out rather than answered half-known.
-      return { ids, rows: ids.flatMap((id) => byId.get(id) ?? []) };
+      const rows = ids.flatMap((id) => byId.get(id) ?? []);
+      query.onRows?.(rows);
+      return { ids, rows };
     };
     // The matches are counted (up to the cap) beside the page, on another connection of the pool:
     // the count takes as long as the page at a million products, and a page that turns out not to

@@ -1,4 +1,6 @@
-import { Arg, Ctx, Field, Int, ObjectType, Query, Resolver } from "type-graphql";
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Ctx, Field, Info, Int, ObjectType, Query, Resolver } from "type-graphql";
+import { asksFor } from "../../common/selection.js";
 import { consumerAccess } from "../consumer-access.js";
 import type { CatalogueContext } from "../loaders.js";
 import { Product } from "../product/product.type.js";
@@ -26,8 +28,9 @@ export class CatalogueConsumerResolver {
     @Arg("sortingField", () => String, { defaultValue: "title" }) sortingField: string,
     @Arg("sortingOrder", () => String, { defaultValue: "asc" }) sortingOrder: string,
     @Ctx() ctx: CatalogueContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<ProductSearchPage> {
-    return searchProducts(ctx, { search, pageNumber, resultsPerPage, sortingField, sortingOrder });
+    return searchProducts(ctx, { search, pageNumber, resultsPerPage, sortingField, sortingOrder }, asksFor(info, "consumerRecord"));
   }
 
   @Query(() => Product, { description: "One product of the catalogue" })

@@ -5,9 +5,10 @@ import { toProduct } from "../product/product.service.js";
 import type { Product } from "../product/product.type.js";
 import { parseSearch, SearchSyntaxError } from "./search-expression.js";
 import { compileSearch } from "./search-sql.js";
-import { productSearchRepository, sortingFields, visibleToConsumers, type SortingField } from "./product-search.repository.js";
+import { productSearchRepository, sortingFields, visibleToConsumers, type SearchRow, type SortingField } from "./product-search.repository.js";
 import { and, type SQL } from "drizzle-orm";
 import type { ProductRow } from "../product/product.repository.js";
+import { startRecordLookups } from "../product/consumer-record.js";
 
 export const MAX_SEARCH_PAGE_SIZE = 1000;
 
@@ -39,7 +40,13 @@ export interface SearchRows {
  * The paging, sorting and expression rules shared by search and change detection, over a base
  * condition (which products are in play). Each documented 400 has its reason.
  */
-export async function pageSearch(ctx: CatalogueContext, request: Omit<SearchRequest, "search"> & { search: string | null }, base: SQL): Promise<SearchRows> {
+export async function pageSearch(
+  ctx: CatalogueContext,
+  request: Omit<SearchRequest, "search"> & { search: string | null },
+  base: SQL,
+  /** Work on the page's rows that need not wait for its total (the records' lookups). */
+  onRows?: (rows: SearchRow[]) => void,
+): Promise<SearchRows> {
   const { country } = await consumerAccess(ctx);
   if (!Number.isInteger(request.resultsPerPage) || request.resultsPerPage < 1 || request.resultsPerPage > MAX_SEARCH_PAGE_SIZE) {
     throw rejected("INVALID_PAGE_SIZE", `resultsPerPage must be 1 to ${MAX_SEARCH_PAGE_SIZE}`, [
@@ -77,10 +84,13 @@ export async function pageSearch(ctx: CatalogueContext, request: Omit<SearchRequ
     language,
     offset: (request.pageNumber - 1) * request.resultsPerPage,
     limit: request.resultsPerPage,
+    onRows: (rows) => {
+      for (const row of rows) if (!row.deletedAt) ctx.loaders.product.prime(row.id, row);
+      ctx.loaders.knowTaxonomyLinks(rows);
+      onRows?.(rows);
+    },
   });
   if (rows.length === 0 && total > 0) throw notFound(`Page ${request.pageNumber} is past the last page (${totalEstimated ? "about " : ""}${Math.ceil(total / request.resultsPerPage)})`);
-  for (const row of rows) if (!row.deletedAt) ctx.loaders.product.prime(row.id, row);
-  ctx.loaders.knowTaxonomyLinks(rows);
   return {
     pageNumber: request.pageNumber,
     resultsPerPage: request.resultsPerPage,
@@ -90,9 +100,12 @@ export async function pageSearch(ctx: CatalogueContext, request: Omit<SearchRequ
   };
 }
 
-/** Search (spec 3): live, non-deprecated products matching the expression. */
-export async function searchProducts(ctx: CatalogueContext, request: SearchRequest): Promise<SearchPage> {
-  const page = await pageSearch(ctx, request, visibleToConsumers);
+/**
+ * Search (spec 3): live, non-deprecated products matching the expression. With `records`, the
+ * lookups of the consumer records start as soon as the page's rows are read, beside its total.
+ */
+export async function searchProducts(ctx: CatalogueContext, request: SearchRequest, records = false): Promise<SearchPage> {
+  const page = await pageSearch(ctx, request, visibleToConsumers, records ? (rows) => startRecordLookups(ctx, rows) : undefined);
   return { ...page, items: page.rows.map((row) => toProduct(row)) };
 }
 
