@@ -44,6 +44,20 @@ export function textProblems(value: unknown, prefix: string, problems: FieldProb
 export function operationTextProblems(document: DocumentNode, variables: Record<string, unknown> | undefined): FieldProblem[] {
   const problems: FieldProblem[] = [];
   for (const [name, value] of Object.entries(variables ?? {})) textProblems(value, `$${name}`, problems);
+  let literals = literalProblems.get(document);
+  if (!literals) literalProblems.set(document, (literals = documentTextProblems(document)));
+  return problems.concat(literals);
+}
+
+/**
+ * The literals' problems by document: Apollo's document store hands back the same parsed document
+ * for the same text, and walking it again on every request (at the edge and in each subgraph)
+ * showed in the booking flow's profile.
+ */
+const literalProblems = new WeakMap<DocumentNode, FieldProblem[]>();
+
+function documentTextProblems(document: DocumentNode): FieldProblem[] {
+  const problems: FieldProblem[] = [];
   const literal = (node: ValueNode, field: string) => {
     if (node.kind === Kind.STRING) {
       const message = textProblem(node.value);

@@ -32,5 +32,9 @@ describe("core input checks", () => {
   it("checks GraphQL variables and literals, wherever they stand", () => {
     const document = parse(`query ($a: String = "x\\u0000") { f(input: { list: ["ok", "y\\u0000"] }) { g(s: "ok") } }`);
     expect(operationTextProblems(document, { b: { c: "\ud800" } }).map((p) => p.field)).toEqual(["$b.c", "$a", "input.list[1]"]);
+    // The same parsed document again (as Apollo's document store returns it): each request's own variables, the literals every time.
+    expect(operationTextProblems(document, { b: "ok" }).map((p) => p.field)).toEqual(["$a", "input.list[1]"]);
+    expect(operationTextProblems(document, { d: "\u0000" }).map((p) => p.field)).toEqual(["$d", "$a", "input.list[1]"]);
+    expect(operationTextProblems(parse(`{ f(s: "ok") }`), { b: "ok" })).toEqual([]);
   });
 });
