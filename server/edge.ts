@@ -138,10 +138,17 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
   await app.register(restCompatPlugin, { graph: edgeGraph, access: restAccess, linkContext, publicUrl: () => config.publicUrl });
 
   // Work the edge does later on a caller's behalf (subscription messages) stops with the session.
+  // A token is signed per caller and used while it has 30 s of its 60 left: signing one for every
+  // message cost an ES256 signature, and the subgraph a full check of a text it had never seen.
+  const delegated = new WeakMap<EdgeContext["caller"], { token: string; expiresAt: number }>();
   const delegatedToken = async (caller: EdgeContext["caller"]) => {
     const revoked = identity.revocations.reasonAgainst(caller);
     if (revoked) throw new Error(revoked);
-    return identity.tokens.delegatedAccessToken(caller);
+    const held = delegated.get(caller);
+    if (held && held.expiresAt - deps.clock.now().getTime() >= 30_000) return held.token;
+    const token = await identity.tokens.delegatedAccessToken(caller);
+    delegated.set(caller, { token, expiresAt: expiryOf(token) });
+    return token;
   };
   const subscriptions = new SubscriptionEngine({ graph: edgeGraph, events: database.events, subscriptions: edgeSubscriptions, delegatedToken, logger });
   const ws = attachGraphqlWs({
@@ -188,4 +195,10 @@ function idePageOr(ide: GraphqlIde | undefined, access: onRequestAsyncHookHandle
     if (ide && wantsPage) return ide.page(reply);
     return access.call(this, request, reply);
   };
+}
+
+/** The `exp` of a token this process signed, in milliseconds. */
+function expiryOf(token: string): number {
+  const payload = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8")) as { exp: number };
+  return payload.exp * 1000;
 }

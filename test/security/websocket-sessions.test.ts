@@ -1,5 +1,5 @@
 import type { Client } from "graphql-ws";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { restClient } from "../support/catalogue.js";
 import { ManualClock, useStack, type TokenBody } from "../support/stack.js";
 import { closeOf, wsClient } from "../support/ws-client.js";
@@ -106,5 +106,27 @@ describe("sessions end everywhere", () => {
     expect(answer).toMatchObject({ data: { me: { roles: ["CONSUMER"] } } });
     expect((await restClient(t.stack, otherSession.access_token).get("/api/me")).status).toBe(200);
     void untouched;
+  });
+
+  it("signs one delegated token for a connection's work while it has 30 s left, then a new one", async () => {
+    const signing = vi.spyOn(t.stack.service.identity.tokens, "delegatedAccessToken");
+    try {
+      const { tokens } = await signIn("CONSUMER");
+      const connection = await openConnection(tokens.access_token);
+      const client = clients.at(-1)!;
+      const me = () => new Promise<unknown>((resolve, reject) => client.subscribe({ query: "{ me { roles } }" }, { next: resolve, error: reject, complete: () => {} }));
+      const before = signing.mock.calls.length;
+      for (let i = 0; i < 3; i++) expect(await me()).toMatchObject({ data: { me: { roles: ["CONSUMER"] } } });
+      expect(signing.mock.calls.length - before).toBe(0);
+      clock.advance(31);
+      expect(await me()).toMatchObject({ data: { me: { roles: ["CONSUMER"] } } });
+      expect(signing.mock.calls.length - before).toBe(1);
+      // Holding a token changes nothing of how the session ends.
+      await refresh(tokens.refresh_token);
+      await refresh(tokens.refresh_token);
+      expect((await connection.closing).code).toBe(4401);
+    } finally {
+      signing.mockRestore();
+    }
   });
 });
