@@ -16,15 +16,16 @@ import { productSearchRepository, visibleToConsumers } from "../subgraphs/catalo
 import { compileSearch } from "../subgraphs/catalogue/search/search-sql.js";
 import { searchProductsRoute } from "../rest-compat/routes/api-consumer/search-products.route.js";
 import { createService } from "../server/service.js";
+import { exportInOwnProcess } from "./export-client.js";
 
 /**
  * Search latency (p50, p95, p99) through REST, the gateway and the subgraph directly, beside the
  * same page as raw SQL; and the full export through the import endpoint beside a raw keyset scan.
- * Run on demand: `npm run bench -- [--requests 200] [--export] [--explain]`, against DATABASE_URL or DATA_DIR.
+ * Run on demand: `npm run bench -- [--requests 200] [--export] [--skip-search] [--explain]`, against DATABASE_URL or DATA_DIR.
  * Appends its results to docs/benchmarks.md; `--explain` (PostgreSQL) adds the EXPLAIN (ANALYZE, BUFFERS)
  * of every statement the raw SQL path runs for each expression.
  */
-const { values } = parseArgs({ args: process.argv.slice(2), options: { requests: { type: "string", default: "200" }, export: { type: "boolean", default: false }, explain: { type: "boolean", default: false }, note: { type: "string", default: "" } } });
+const { values } = parseArgs({ args: process.argv.slice(2), options: { requests: { type: "string", default: "200" }, export: { type: "boolean", default: false }, "skip-search": { type: "boolean", default: false }, explain: { type: "boolean", default: false }, note: { type: "string", default: "" } } });
 const requests = Number(values.requests);
 
 const expressions = {
@@ -101,13 +102,14 @@ async function main() {
 
   const lines: string[] = [];
   const header = `\n## ${new Date().toISOString().slice(0, 10)}: ${database.driver}, ${total.toLocaleString("en")} live products${values.note ? ` (${values.note})` : ""}\n\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}. ${requests} requests per cell, page of 100, after one warm-up request.\n`;
-  lines.push(header, "| expression | path | concurrency | p50 ms | p95 ms | p99 ms |", "|---|---|---|---|---|---|");
+  lines.push(header);
+  if (!values["skip-search"]) lines.push("| expression | path | concurrency | p50 ms | p95 ms | p99 ms |", "|---|---|---|---|---|---|");
   // The gateway and the subgraph answer the REST route's own operation, so the paths differ only by their layers.
   const graphQuery = searchProductsRoute.operation;
   const subgraphQuery = graphQuery.replace("bookingEngine { name displayName }", "bookingEngine { id }");
   const variablesFor = (s: string) => ({ search: s, pageNumber: 1, resultsPerPage: 100, sortingField: "title", sortingOrder: "asc", externalClientId: null });
   const planLines: string[] = [];
-  for (const [name, expression] of Object.entries(expressions)) {
+  for (const [name, expression] of values["skip-search"] ? [] : Object.entries(expressions)) {
     const where = and(visibleToConsumers, compileSearch(parseSearch(expression), { language: "en" }))!;
     const paths: Record<string, () => Promise<void>> = {
       REST: async () => {
@@ -170,7 +172,11 @@ async function main() {
       url = body.meta.links.next || null;
     }
     let seconds = (performance.now() - started) / 1000;
-    lines.push(`| import endpoint, page[limit]=1000 | ${exported} | ${seconds.toFixed(1)} | ${Math.round(exported / seconds)} |`);
+    lines.push(`| import endpoint, page[limit]=1000, consumer in the service's process | ${exported} | ${seconds.toFixed(1)} | ${Math.round(exported / seconds)} |`);
+    console.log(lines.at(-1));
+    await signIn();
+    const own = await exportInOwnProcess({ url: `${service.url}/content/v0/import/activities/active?page[limit]=1000`, token: headers.authorization.slice("Bearer ".length) });
+    lines.push(`| import endpoint, page[limit]=1000, consumer in its own process (bench/export-client.ts) | ${own.records} | ${own.seconds.toFixed(1)} | ${Math.round(own.records / own.seconds)} |`);
     console.log(lines.at(-1));
     started = performance.now();
     let lastId = 0;

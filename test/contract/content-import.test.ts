@@ -71,6 +71,31 @@ describe("bulk import of activities", () => {
       expect(seen).toEqual([...ids.filter((id) => id !== ids[7] && id !== ids[9]), added]);
     });
 
+    it("keeps the run's estimatedCount on every page, counting again only for another modifiedSince or a new run", async () => {
+      const fresh = await contentPartner(t.stack);
+      const sid = (await fresh.rest.post("/api/supplier", supplierRequest())).body.id;
+      for (let i = 0; i < 6; i++) await fresh.rest.post(`/api/supplier/${sid}/product`, productRequest());
+      const runStart = `/content/v0/import/activities/active?bookingEngineList=${fresh.engineName}&page[limit]=2`;
+      const page1 = await agent.get(runStart);
+      expect(page1.body.meta.estimatedCount).toBe(6);
+      // Four more after the run began: its later pages still report the run's count.
+      for (let i = 0; i < 4; i++) await fresh.rest.post(`/api/supplier/${sid}/product`, productRequest());
+      const page2 = await follow(page1.body.meta.links.next);
+      expect(page2.body.meta.estimatedCount).toBe(6);
+      const page3 = await follow(page2.body.meta.links.next);
+      expect(page3.body.meta.estimatedCount).toBe(6);
+      // Another modifiedSince counts what it matches, and the cursor then carries that count.
+      const since = new Date(Date.now() - 3_600_000).toISOString();
+      const narrowed = await follow(`${page3.body.meta.links.next}&modifiedSince=${since}`);
+      expect(narrowed.status).toBe(200);
+      expect(narrowed.body.meta.estimatedCount).toBe(10);
+      expect(narrowed.body.meta.links.next).toContain(`modifiedSince=${encodeURIComponent(since)}`);
+      const last = await follow(narrowed.body.meta.links.next);
+      expect(last.body.meta).toMatchObject({ estimatedCount: 10, nextCursor: "" });
+      // A new run counts again.
+      expect((await agent.get(runStart)).body.meta.estimatedCount).toBe(10);
+    });
+
     it("gives prices by the caller's commercial model", async () => {
       const [asAgent] = (await active("&page[limit]=1")).body.data;
       expect(asAgent).toMatchObject({ minPrice: 100, maxPrice: 150, retailPrice: 100, estimatedCommissionRate: 0.2 });

@@ -8,7 +8,7 @@ import { consumerAccess } from "../consumer-access.js";
 import type { CatalogueContext } from "../loaders.js";
 import { JSONObjectScalar } from "../../common/json-scalars.js";
 import { asksFor } from "../../common/selection.js";
-import { productColumns, type ProductRow } from "../product/product.repository.js";
+import { productColumns, productColumnsWithTaxonomy, type ProductRow } from "../product/product.repository.js";
 import { toProduct } from "../product/product.service.js";
 import { Product } from "../product/product.type.js";
 import { isCountryCode, isLanguageCode } from "../validation/iso.js";
@@ -95,11 +95,13 @@ async function prepare(ctx: CatalogueContext, kind: "active" | "inactive", reque
   const filters = filtersDigest({ c: request.countryCodes, b: request.bookingEngines, l: request.languages });
   let lastId = 0;
   let asOf = now.toISOString();
+  let carriedCount: number | null = null;
   if (request.cursor !== null) {
     try {
       const state = await decodeCursor(ctx.database.db, request.cursor, { kind, filters, now });
       lastId = state.lastId;
       asOf = state.asOf;
+      if (state.count && state.count.modifiedSince === request.modifiedSince) carriedCount = state.count.value;
     } catch (error) {
       if (error instanceof CursorError) throw problem("INVALID_CURSOR", "cursor", error.message);
       throw error;
@@ -116,7 +118,7 @@ async function prepare(ctx: CatalogueContext, kind: "active" | "inactive", reque
     request.languages?.length ? sql`${products.title} ?| ${sql.raw(`array[${request.languages.map((l) => `'${l}'`).join(",")}]`)}` : undefined,
   ];
   const where = and(...conditions)!;
-  return { where, lastId, asOf, filters };
+  return { where, lastId, asOf, filters, carriedCount };
 }
 
 async function estimatedCount(ctx: CatalogueContext, where: SQL): Promise<number> {
@@ -132,8 +134,11 @@ async function estimatedCount(ctx: CatalogueContext, where: SQL): Promise<number
  * product's columns (not its other texts, periods, itinerary, metadata).
  */
 async function keysetPage<C extends Partial<typeof productColumns>>(ctx: CatalogueContext, kind: "active" | "inactive", request: ImportRequest, columns: C) {
-  const { where, lastId, asOf, filters } = await prepare(ctx, kind, request);
-  // The count does not depend on the page: on PostgreSQL it runs on another connection meanwhile.
+  const { where, lastId, asOf, filters, carriedCount } = await prepare(ctx, kind, request);
+  // The count does not depend on the page: the first page counts (on PostgreSQL on another
+  // connection, meanwhile) and its cursor carries the count to the run's later pages. Counting
+  // 10,001 matches a page was 16 ms of the database's time at 100,000 products, for a number that
+  // is approximate anyway and that a run is better off seeing stay put.
   const [rows, total] = await Promise.all([
     ctx.database.db
       .select(columns as C & { id: typeof products.id })
@@ -141,11 +146,11 @@ async function keysetPage<C extends Partial<typeof productColumns>>(ctx: Catalog
       .where(and(where, gt(products.id, lastId)))
       .orderBy(asc(products.id))
       .limit(request.limit + 1),
-    estimatedCount(ctx, where),
+    carriedCount ?? estimatedCount(ctx, where),
   ]);
   const page = rows.slice(0, request.limit);
   const more = rows.length > request.limit;
-  const nextCursor = more ? await encodeCursor(ctx.database.db, { kind, lastId: page.at(-1)!.id, asOf, filters }) : null;
+  const nextCursor = more ? await encodeCursor(ctx.database.db, { kind, lastId: page.at(-1)!.id, asOf, filters, count: { value: total, modifiedSince: request.modifiedSince } }) : null;
   return { page, nextCursor, asOf, estimatedCount: total };
 }
 
@@ -168,7 +173,7 @@ export class ActivityImportResolver {
       const result = await keysetPage(ctx, "active", request, importRecordColumns);
       return { ...page, rows: result.page, products: null, estimatedCount: result.estimatedCount, nextCursor: result.nextCursor, asOf: result.asOf };
     }
-    const result = await keysetPage(ctx, "active", request, { ...productColumns, taxonomyUuids: products.taxonomyUuids });
+    const result = await keysetPage(ctx, "active", request, productColumnsWithTaxonomy);
     // Whole rows only: a loader primed with part of a row would answer other fields wrong.
     for (const row of result.page) ctx.loaders.product.prime(row.id, row);
     return { ...page, rows: result.page, products: result.page, estimatedCount: result.estimatedCount, nextCursor: result.nextCursor, asOf: result.asOf };

@@ -6,6 +6,8 @@ import { products } from "../../../drizzle/schema.js";
 // Search's own columns (documents, sort keys, the taxonomy nodes the triggers keep) are never read as content.
 const { titleDocument: _title, descriptionDocument: _description, titleText: _titleText, titleSortEn: _titleSortEn, taxonomyUuids: _taxonomyUuids, ...productColumns } = getTableColumns(products);
 export { productColumns };
+/** A product's columns with its taxonomy nodes: a page's taxonomy links then need no query of their own. */
+export const productColumnsWithTaxonomy = { ...productColumns, taxonomyUuids: products.taxonomyUuids };
 
 type SearchColumns = "titleDocument" | "descriptionDocument" | "titleText" | "titleSortEn" | "taxonomyUuids";
 export type ProductRow = Omit<typeof products.$inferSelect, SearchColumns>;
