@@ -74,6 +74,29 @@ export function attachGraphqlWs(options: {
     return state;
   };
   const open = new Set<ConnectionState>();
+  /**
+   * Open connections by the second their token expires in. The sweep looks only at seconds that
+   * have begun, so its work each second is the connections due, not every open one: at 10,000
+   * idle connections a pass over all of them each second was work that delayed deliveries.
+   * Revocations still close connections by a pass over all of them, when one is heard.
+   */
+  const expiring = new Map<number, Set<ConnectionState>>();
+  const secondOf = (caller: Caller) => Math.floor(caller.expiresAt.getTime() / 1000);
+  const forget = (state: ConnectionState) => {
+    open.delete(state);
+    if (!state.caller) return;
+    const second = secondOf(state.caller);
+    const due = expiring.get(second);
+    due?.delete(state);
+    if (due?.size === 0) expiring.delete(second);
+  };
+  const remember = (state: ConnectionState) => {
+    open.add(state);
+    const second = secondOf(state.caller!);
+    let due = expiring.get(second);
+    if (!due) expiring.set(second, (due = new Set()));
+    due.add(state);
+  };
   /** The close a connection is due, or undefined while its token would still be accepted on HTTP. */
   const endOf = (caller: Caller): { code: number; reason: string } | undefined => {
     const revoked = options.revocations.reasonAgainst(caller);
@@ -85,12 +108,13 @@ export function attachGraphqlWs(options: {
   const closeIfEnded = (state: ConnectionState): boolean => {
     const end = state.caller && endOf(state.caller);
     if (!end) return false;
-    open.delete(state);
+    forget(state);
     state.socket?.close(end.code, end.reason);
     return true;
   };
   const sweep = setInterval(() => {
-    for (const state of open) closeIfEnded(state);
+    const now = options.clock.now().getTime();
+    for (const [second, due] of expiring) if (second * 1000 <= now) for (const state of due) closeIfEnded(state);
   }, EXPIRY_SWEEP_MS);
   sweep.unref();
   const stopHearingRevocations = options.revocations.onRevocation(() => {
@@ -122,8 +146,8 @@ export function attachGraphqlWs(options: {
           const language = params["Accept-Language"] ?? params["accept-language"] ?? ctx.extra.request.headers["accept-language"];
           state.acceptLanguage = typeof language === "string" ? language : undefined;
           state.socket = ctx.extra.socket;
-          open.add(state);
-          ctx.extra.socket.once("close", () => open.delete(state));
+          remember(state);
+          ctx.extra.socket.once("close", () => forget(state));
           return true;
         } catch (error) {
           if (!(error instanceof InvalidTokenError)) throw error;

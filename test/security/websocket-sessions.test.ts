@@ -52,6 +52,23 @@ describe("sessions end everywhere", () => {
     expect(await closing).toEqual({ code: 4401, reason: "Unauthorized: the access token has expired" });
   });
 
+  it("closes each connection when its own token expires, and not before", async () => {
+    const early = await signIn("CONSUMER");
+    clock.advance(100);
+    const late = await signIn("CONSUMER");
+    const first = await openConnection(early.tokens.access_token);
+    const second = await openConnection(late.tokens.access_token);
+    let secondClosed = false;
+    void second.closing.then(() => (secondClosed = true));
+    clock.advance(early.tokens.expires_in - 100 + 1);
+    expect(await first.closing).toEqual({ code: 4401, reason: "Unauthorized: the access token has expired" });
+    // The sweep that closed the first has run: the second, with 99 s left, is still open.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(secondClosed).toBe(false);
+    clock.advance(100);
+    expect(await second.closing).toEqual({ code: 4401, reason: "Unauthorized: the access token has expired" });
+  });
+
   it("closes the connection with 4401 and refuses the session's tokens on HTTP once the session is revoked", async () => {
     const { tokens } = await signIn("CONSUMER");
     const { closing } = await openConnection(tokens.access_token);
