@@ -106,7 +106,11 @@ export interface QuestionSetup {
   nullAllowed?: boolean;
 }
 
-const questionSetup: z.ZodType<QuestionSetup> = z.lazy(() =>
+// z.lazy calls its getter on every parse: built once here, not once per question of every setup
+// read (which was most of a booking step's validation time).
+let questionSetupSchema: z.ZodType<QuestionSetup> | undefined;
+const questionSetup: z.ZodType<QuestionSetup> = z.lazy(() => (questionSetupSchema ??= questionSetupOf()));
+const questionSetupOf = (): z.ZodType<QuestionSetup> =>
   z
     .object({
       key,
@@ -121,8 +125,7 @@ const questionSetup: z.ZodType<QuestionSetup> = z.lazy(() =>
       message: "choices are given exactly for OPTIONS questions",
       path: ["choices"],
     })
-    .refine((q) => q.dataFormat === undefined || q.dataType === "TEXT", { message: "dataFormat applies to TEXT questions", path: ["dataFormat"] }),
-);
+    .refine((q) => q.dataFormat === undefined || q.dataType === "TEXT", { message: "dataFormat applies to TEXT questions", path: ["dataFormat"] });
 
 const cancellationTier = z
   .object({
