@@ -9,8 +9,6 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { inArray } from "drizzle-orm";
 import { PostgresJsPreparedQuery, PostgresJsSession } from "drizzle-orm/postgres-js/session";
-import { createClient, type Client, type ExecutionResult } from "graphql-ws";
-import WebSocket from "ws";
 import { loadConfig } from "../core/config.js";
 import { createLogger } from "../core/logger.js";
 import { openDatabase } from "../drizzle/database.js";
@@ -18,7 +16,8 @@ import { bookings } from "../drizzle/schema.js";
 import type { EdgeGraph } from "../gateway/gateway.js";
 import { createService, type Service } from "../server/service.js";
 import { freshBenchDatabase } from "./bench-database.js";
-import { everyDay, familySetup, newRef, validAnswers } from "../test/support/booking.js";
+import { everyDay, familySetup } from "../test/support/booking.js";
+import { addDays, call, connect, FlowTarget, holdBooking, percentile, runFlows, signIn, sleep, type Account, type FlowResult } from "./booking/flow-client.js";
 import { productRequest, supplierRequest } from "../test/support/catalogue.js";
 
 /**
@@ -78,19 +77,12 @@ const perConnection = Number(values["per-connection"]);
 const poolSize = Number(values.pool);
 const settleSeconds = Number(values.settle);
 
-const SUBSCRIPTION = "subscription($id: String!) { bookingStatusChanged(bookingId: $id) { id status } }";
 const PASSWORD = "benchmark password 1";
 const STEPS = ["dates", "options", "set option", "prices", "set prices", "create booking", "answer questions", "confirm", "poll booking"] as const;
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
-};
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : "n/a");
 const pct = (part: number, whole: number) => (whole > 0 ? `${Math.round((100 * part) / whole)} %` : "n/a");
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
-const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 // ---------------------------------------------------------------------------------------------
 // Instrumentation
@@ -229,183 +221,9 @@ function instrumentService(service: Service) {
   });
 }
 
-// ---------------------------------------------------------------------------------------------
-// Clients
-// ---------------------------------------------------------------------------------------------
-
-interface Account {
-  username: string;
-  token: string;
-  client?: Client;
-}
-interface FlowResult {
-  bookingId: string;
-  wallMs: number;
-  /** From the confirm response to the CONFIRMED message (or poll). */
-  confirmationMs: number;
-  /** performance.now() when the client had the CONFIRMED message. */
-  receivedAt: number;
-  bySubscription: boolean;
-  firstMessageMissing: boolean;
-}
-
-let baseUrl = "";
-let tokenPath = "";
-let productId = 0;
-let flowCounter = 0;
-
-async function signIn(account: Account): Promise<void> {
-  const response = await fetch(`${baseUrl}${tokenPath}`, {
-    method: "POST",
-    body: new URLSearchParams({ client_id: "content-partner-api", grant_type: "password", username: account.username, password: PASSWORD }),
-  });
-  if (response.status !== 200) throw new Error(`sign-in of ${account.username}: ${response.status} ${await response.text()}`);
-  account.token = ((await response.json()) as { access_token: string }).access_token;
-}
-
-async function call(account: Account, step: string, method: string, path: string, body?: unknown, expected = 200): Promise<any> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${account.token}`, "x-bench-step": step, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status !== expected) throw new Error(`${step} ${method} ${path}: ${response.status} ${text.slice(0, 500)}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-async function connect(account: Account): Promise<Client> {
-  let connected!: () => void;
-  let failed!: (error: unknown) => void;
-  const ready = new Promise<void>((resolve, reject) => ((connected = resolve), (failed = reject)));
-  const client = createClient({
-    url: `${baseUrl.replace("http", "ws")}/graphql`,
-    webSocketImpl: WebSocket,
-    retryAttempts: 0,
-    lazy: false,
-    onNonLazyError: (error) => failed(error),
-    connectionParams: { Authorization: `Bearer ${account.token}` },
-    on: { connected: () => connected() },
-  });
-  await ready;
-  return client;
-}
-
-/** Subscribes to a booking's status; `first` settles with the first message (the booking as it is). */
-function watch(client: Client, bookingId: string) {
-  const messages: { at: number; status?: string }[] = [];
-  let firstMessage!: () => void;
-  const first = new Promise<void>((resolve) => (firstMessage = resolve));
-  let dispose = () => {};
-  const done = new Promise<{ at: number; status?: string }>((resolve, reject) => {
-    dispose = client.subscribe(
-      { query: SUBSCRIPTION, variables: { id: bookingId } },
-      {
-        next: (result: ExecutionResult) => {
-          const at = performance.now();
-          if (result.errors?.length) reject(new Error(`subscription: ${JSON.stringify(result.errors)}`));
-          messages.push({ at, status: (result.data as { bookingStatusChanged?: { status?: string } } | undefined)?.bookingStatusChanged?.status });
-          firstMessage();
-        },
-        error: (error) => reject(new Error(`subscription: ${JSON.stringify(error)}`)),
-        // The message before completion is the one for the final status (CONFIRMED).
-        complete: () => resolve(messages.at(-1) ?? { at: performance.now() }),
-      },
-    );
-  });
-  done.catch(() => {});
-  return { first, done, dispose: () => dispose(), messages };
-}
-
 /** For flows confirmed through their subscription: the CONFIRMED message's arrival minus the worker's COMMIT acknowledgement. */
 const commitToClient = (flows: FlowResult[]) =>
   flows.filter((f) => f.bySubscription).map((f) => f.receivedAt - (confirmationCommits.get(f.bookingId)?.ackAt ?? NaN)).filter(Number.isFinite);
-
-const slotFor = (n: number) => ({ date: addDays(new Date().toISOString().slice(0, 10), 2 + (n % 340)), time: Math.floor(n / 340) % 2 ? "14:00" : "09:00" });
-
-/** Steps 1 to 4: dates, options, prices, booking (ON_HOLD). */
-async function holdBooking(account: Account, n: number): Promise<any> {
-  const { date, time } = slotFor(n);
-  const base = `/booking-flow/v1/products/${productId}/availabilities`;
-  const dates = await call(account, "dates", "GET", `${base}?startDate=${date}&endDate=${addDays(date, 6)}`);
-  if (!dates.availabilityDates.includes(date)) throw new Error(`${date} not offered: ${JSON.stringify(dates)}`);
-  let availability = await call(account, "options", "GET", `${base}/${date}/options`);
-  for (;;) {
-    const next = availability.availabilityOptions.find((o: { selectedOptionId?: string }) => o.selectedOptionId === undefined);
-    if (!next) break;
-    const value = next.dataType === "BOOLEAN" ? "true" : next.label === "Start time" ? time : Object.keys(next.optionChoices)[0];
-    availability = await call(account, "set option", "PUT", `${base}/${availability.id}/options`, { optionId: next.id, value });
-  }
-  await call(account, "prices", "GET", `${base}/${availability.id}/prices?currencyCode=EUR`);
-  const priced = await call(account, "set prices", "PUT", `${base}/${availability.id}/prices?currencyCode=EUR`, [{ unitId: "adult", value: 2 }]);
-  if (!priced.isPricingStepCompleted) throw new Error(`pricing incomplete: ${JSON.stringify(priced)}`);
-  return call(account, "create booking", "POST", "/booking-flow/v1/bookings", { availabilityId: priced.id, resellerRef: newRef() }, 201);
-}
-
-/** One flow, dates to CONFIRMED; CONFIRMED is awaited on the account's subscription connection, polling only as a fallback. */
-async function bookingFlow(account: Account): Promise<FlowResult> {
-  const started = performance.now();
-  let booking = await holdBooking(account, flowCounter++);
-  const watcher = watch(account.client!, booking.id);
-  try {
-    for (let round = 0; !booking.isQuestionStepComplete; round++) {
-      if (round === 4) throw new Error(`questions never complete: ${JSON.stringify(booking.questions)}`);
-      booking = await call(account, "answer questions", "PUT", `/booking-flow/v1/bookings/${booking.id}/questions`, validAnswers(booking));
-    }
-    // Confirm only once the subscription is listening (its first message is the booking as it is).
-    const firstMessageMissing = (await Promise.race([watcher.first.then(() => false), sleep(2000).then(() => true)])) as boolean;
-    const confirmed = await call(account, "confirm", "POST", `/booking-flow/v1/bookings/${booking.id}/confirm`, {});
-    if (confirmed.status !== "PENDING_CONFIRM" && confirmed.status !== "CONFIRMED") throw new Error(`confirm answered ${confirmed.status}`);
-    const confirmRequested = performance.now();
-    let polling = true;
-    const poll = async (): Promise<{ at: number; bySubscription: false }> => {
-      await sleep(3000);
-      while (polling) {
-        const read = await call(account, "poll booking", "GET", `/booking-flow/v1/bookings/${booking.id}`);
-        if (read.status === "CONFIRMED") return { at: performance.now(), bySubscription: false };
-        if (read.status !== "PENDING_CONFIRM") throw new Error(`booking ${booking.id} became ${read.status}`);
-        await sleep(1000);
-      }
-      return new Promise(() => {});
-    };
-    const outcome = await Promise.race([
-      watcher.done.then((m) => {
-        if (m.status !== "CONFIRMED") throw new Error(`booking ${booking.id} ended ${m.status}`);
-        return { at: m.at, bySubscription: true };
-      }),
-      poll(),
-      sleep(60_000).then(() => Promise.reject(new Error(`booking ${booking.id} not CONFIRMED within 60 s`))),
-    ]);
-    polling = false;
-    return {
-      bookingId: booking.id,
-      wallMs: outcome.at - started,
-      confirmationMs: outcome.at - confirmRequested,
-      receivedAt: outcome.at,
-      bySubscription: outcome.bySubscription,
-      firstMessageMissing,
-    };
-  } finally {
-    watcher.dispose();
-  }
-}
-
-async function runFlows(accounts: Account[], until: { deadline?: number; total?: number }): Promise<{ flows: FlowResult[]; seconds: number }> {
-  const flows: FlowResult[] = [];
-  let started = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    accounts.map(async (account) => {
-      for (;;) {
-        if (until.deadline !== undefined && performance.now() >= until.deadline) return;
-        if (until.total !== undefined && started >= until.total) return;
-        started++;
-        flows.push(await bookingFlow(account));
-      }
-    }),
-  );
-  return { flows, seconds: (performance.now() - t0) / 1000 };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Main
@@ -451,8 +269,7 @@ async function main() {
     instrumentService(service);
     await service.listen();
     config.publicUrl = service.url!;
-    baseUrl = service.url!;
-    tokenPath = service.identity.paths.token;
+    const target = new FlowTarget(service.url!, service.identity.paths.token, PASSWORD);
     const events = service.database.events as unknown as { dispatch: (channel: string, text: string) => void };
     /** Subscribers the edge's subscription engine holds (one channel listener serves them all). */
     const handlerCount = () => service!.edge!.subscriptions.stats().subscribers;
@@ -482,15 +299,15 @@ async function main() {
     const account = async (role: "CONSUMER" | "CONTENT_PARTNER", index: string): Promise<Account> => {
       const username = await createBenchAccount(service!, role, { prefix: `bench-${index}`, password: PASSWORD, consumerCountry: "NL" });
       const created: Account = { username, token: "" };
-      await signIn(created);
+      await signIn(target, created);
       return created;
     };
     const partner = await account("CONTENT_PARTNER", "partner");
     const today = new Date().toISOString().slice(0, 10);
-    const supplier = await call(partner, "", "POST", "/api/supplier", supplierRequest(), 201);
-    const product = await call(partner, "", "POST", `/api/supplier/${supplier.id}/product`, productRequest({ availabilityPeriods: everyDay(today, addDays(today, 730)) }), 201);
-    productId = product.id;
-    await call(partner, "", "PUT", `/api/supplier/${supplier.id}/product/${productId}/booking-setup`, familySetup({ capacityPerSlot: 100_000, confirmationDelaySeconds: 0 }));
+    const supplier = await call(target, partner, "", "POST", "/api/supplier", supplierRequest(), 201);
+    const product = await call(target, partner, "", "POST", `/api/supplier/${supplier.id}/product`, productRequest({ availabilityPeriods: everyDay(today, addDays(today, 730)) }), 201);
+    target.productId = product.id;
+    await call(target, partner, "", "PUT", `/api/supplier/${supplier.id}/product/${target.productId}/booking-setup`, familySetup({ capacityPerSlot: 100_000, confirmationDelaySeconds: 0 }));
     const maxLanes = Math.max(...concurrencies, latencyConcurrency);
     const lanes: Account[] = [];
     for (let i = 0; i < maxLanes; i++) lanes.push(await account("CONSUMER", `lane${i}`));
@@ -506,8 +323,8 @@ async function main() {
       .trim();
 
     // Warm-up: query plans, JIT, prepared statements.
-    for (const lane of lanes.slice(0, 2)) lane.client = await connect(lane);
-    await runFlows(lanes.slice(0, 2), { total: 4 });
+    for (const lane of lanes.slice(0, 2)) lane.client = await connect(target, lane);
+    await runFlows(target, lanes.slice(0, 2), { total: 4 });
     for (const lane of lanes.slice(0, 2)) await lane.client!.dispose();
 
     // ---- throughput and server-time split ----
@@ -540,15 +357,15 @@ async function main() {
     for (const concurrency of concurrencies) {
       const active = lanes.slice(0, concurrency);
       for (const lane of active) {
-        await signIn(lane);
-        lane.client = await connect(lane);
+        await signIn(target, lane);
+        lane.client = await connect(target, lane);
       }
       await settle();
       phase = new Phase();
       loopDelay.reset();
       const cpuBefore = await cpu();
       const eluBefore = performance.eventLoopUtilization();
-      const { flows, seconds } = await runFlows(active, { deadline: performance.now() + flowSeconds * 1000 });
+      const { flows, seconds } = await runFlows(target, active, { deadline: performance.now() + flowSeconds * 1000 });
       const elu = performance.eventLoopUtilization(eluBefore).utilization;
       const cpuAfter = await cpu();
       const measured = phase;
@@ -580,9 +397,9 @@ async function main() {
     const latency: LatencyLevel[] = [];
     const idleBookings: string[] = [];
     if (subscriberLevels.length) {
-      await signIn(idleOwner);
-      idleOwner.client = await connect(idleOwner);
-      for (let i = 0; i < 20; i++) idleBookings.push((await holdBooking(idleOwner, flowCounter++)).id);
+      await signIn(target, idleOwner);
+      idleOwner.client = await connect(target, idleOwner);
+      for (let i = 0; i < 20; i++) idleBookings.push((await holdBooking(target, idleOwner, target.nextSlot())).id);
       await idleOwner.client.dispose();
       child = fork(fileURLToPath(new URL("./idle-subscribers.ts", import.meta.url)), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
       const childMessages: Record<string, unknown>[] = [];
@@ -609,10 +426,10 @@ async function main() {
       for (const subscribers of subscriberLevels) {
         const added = subscribers - idle;
         if (subscribers > idle) {
-          await signIn(idleOwner);
+          await signIn(target, idleOwner);
           child.send({
             type: "add",
-            url: `${baseUrl.replace("http", "ws")}/graphql`,
+            url: `${target.baseUrl.replace("http", "ws")}/graphql`,
             token: idleOwner.token,
             bookingIds: idleBookings,
             count: subscribers - idle,
@@ -629,13 +446,13 @@ async function main() {
         if (handlers !== subscribers) console.warn(`server holds ${handlers} subscribers for ${subscribers} idle subscriptions`);
         const measuredLanes = lanes.slice(0, latencyConcurrency);
         for (const lane of measuredLanes) {
-          await signIn(lane);
-          lane.client = await connect(lane);
+          await signIn(target, lane);
+          lane.client = await connect(target, lane);
         }
         phase = new Phase();
         loopDelay.reset();
         const eluBefore = performance.eventLoopUtilization();
-        const { flows } = await runFlows(measuredLanes, { total: latencyFlows });
+        const { flows } = await runFlows(target, measuredLanes, { total: latencyFlows });
         const elu = performance.eventLoopUtilization(eluBefore).utilization;
         const measured = phase;
         phase = new Phase();

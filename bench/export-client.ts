@@ -1,5 +1,4 @@
-import { fork } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { runInChild, serveOneJob } from "./child-job.js";
 
 /**
  * A bulk-import consumer in its own process, as an integrator copying the catalogue runs it: it
@@ -53,24 +52,6 @@ export async function runExport(job: ExportJob): Promise<ExportResult> {
 }
 
 /** Runs one export in a child process, so that the consumer's work never shares the service's event loop. */
-export function exportInOwnProcess(job: ExportJob): Promise<ExportResult> {
-  const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  return new Promise((resolve, reject) => {
-    child.once("message", (message: ExportResult & { error?: string }) => {
-      child.kill();
-      if (message.error) reject(new Error(message.error));
-      else resolve(message);
-    });
-    child.once("exit", (code) => reject(new Error(`export client exited with ${code}`)));
-    child.send(job);
-  });
-}
+export const exportInOwnProcess = (job: ExportJob) => runInChild<ExportJob, ExportResult>(import.meta.url, job);
 
-if (process.argv[1] === fileURLToPath(import.meta.url) && process.send) {
-  process.once("message", (job: ExportJob) => {
-    runExport(job).then(
-      (result) => process.send!(result),
-      (error: Error) => process.send!({ error: error.message }),
-    );
-  });
-}
+serveOneJob(import.meta.url, runExport);

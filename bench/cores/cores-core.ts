@@ -2,6 +2,10 @@ import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { runOperatorCommand } from "../../identity/operator-cli.js";
+import { everyDay, familySetup } from "../../test/support/booking.js";
+import { productRequest, supplierRequest } from "../../test/support/catalogue.js";
+import { driveFlowsInOwnProcess, type DriveResult } from "../booking/flow-driver.js";
+import { addDays, call, FlowTarget, signIn as flowSignIn } from "../booking/flow-client.js";
 import { cellOf, SEARCH_EXPRESSIONS, startLoadGenerator, type Cell } from "../paths/paths-core.js";
 
 /**
@@ -17,6 +21,8 @@ export interface CoresOptions {
   processes: number[];
   concurrencies: number[];
   seconds: number;
+  /** Writes a V8 CPU profile of each service process to this directory when it stops (`--cpu-prof`). */
+  profileDir?: string;
 }
 
 export interface CoresRun {
@@ -57,7 +63,8 @@ async function startService(options: CoresOptions, processes: number) {
     API_RATE_LIMIT: "0",
     SEED_DEMO: "true",
   });
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const profile = options.profileDir ? ["--cpu-prof", "--cpu-prof-dir", options.profileDir] : [];
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", "server/main.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
@@ -78,13 +85,14 @@ async function startService(options: CoresOptions, processes: number) {
   };
 }
 
-/** A consumer of its own organisation, made with the operator CLI before the service holds the database. */
-async function createConsumer(options: CoresOptions): Promise<string> {
+/** An account of its own organisation, made with the operator CLI before the service holds the database. */
+async function createAccount(options: CoresOptions, role: "CONSUMER" | "CONTENT_PARTNER"): Promise<string> {
   const username = `cores-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
   const env = databaseEnv(options, { LOG_LEVEL: "silent" });
   const problems: string[] = [];
+  const engine = role === "CONTENT_PARTNER" ? ["--booking-engine", `ENGINE_${username.replace(/\W/g, "_").toUpperCase()}`] : [];
   const code = await runOperatorCommand(
-    ["create-account", "--username", username, "--role", "CONSUMER", "--organisation", `Bench ${username}`, "--country", "CH", "--model", "agent", "--password", PASSWORD],
+    ["create-account", "--username", username, "--role", role, "--organisation", `Bench ${username}`, "--country", "CH", "--model", "agent", "--password", PASSWORD, ...engine],
     env,
     { out: () => {}, err: (line) => problems.push(line) },
   );
@@ -92,18 +100,11 @@ async function createConsumer(options: CoresOptions): Promise<string> {
   return username;
 }
 
-async function signIn(base: string, username: string): Promise<string> {
-  const response = await fetch(`${base}/auth/realms/activities/protocol/openid-connect/token`, {
-    method: "POST",
-    body: new URLSearchParams({ client_id: "content-partner-api", grant_type: "password", username, password: PASSWORD }),
-  });
-  if (response.status !== 200) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
+const TOKEN_PATH = "/auth/realms/activities/protocol/openid-connect/token";
 
 export async function runCores(options: CoresOptions): Promise<CoresRun[]> {
   if (!options.databaseUrl && options.processes.some((n) => n > 1)) throw new Error("more than one process needs DATABASE_URL (the embedded database serves one process)");
-  const username = await createConsumer(options);
+  const username = await createAccount(options, "CONSUMER");
   const load = startLoadGenerator();
   await load.ready;
   const runs: CoresRun[] = [];
@@ -111,7 +112,9 @@ export async function runCores(options: CoresOptions): Promise<CoresRun[]> {
     for (const processes of options.processes) {
       const service = await startService(options, processes);
       try {
-        const headers = { authorization: `Bearer ${await signIn(service.base, username)}` };
+        const consumer = { username, token: "" };
+        await flowSignIn(new FlowTarget(service.base, TOKEN_PATH, PASSWORD), consumer);
+        const headers = { authorization: `Bearer ${consumer.token}` };
         for (const expression of SEARCH_EXPRESSIONS) {
           const spec = { method: "GET" as const, path: `/api/consumer/products?Search=${encodeURIComponent(expression)}&resultsPerPage=100`, headers };
           // A short warm-up: the first requests compile the operation and fill the planner's caches.
@@ -128,6 +131,50 @@ export async function runCores(options: CoresOptions): Promise<CoresRun[]> {
     }
   } finally {
     load.stop();
+  }
+  return runs;
+}
+
+export interface BookingCoresRun {
+  processes: number;
+  /** One per number of lanes (flows at once), in the order asked for. */
+  results: DriveResult[];
+}
+
+/** Consumer accounts the lanes share in turn: lanes sign in and connect on their own. */
+const BOOKING_ACCOUNTS = 4;
+
+/**
+ * Booking flows (dates to the CONFIRMED message) through the service as `npm start` runs it, per
+ * number of serving processes; the lanes run in a process of their own (bench/booking/flow-driver.ts).
+ * The product is a content partner's, open every day with room for every flow and no
+ * confirmation delay, as in `npm run bench:booking`.
+ */
+export async function runBookingCores(options: CoresOptions & { warmUpFlows: number }): Promise<BookingCoresRun[]> {
+  if (!options.databaseUrl && options.processes.some((n) => n > 1)) throw new Error("more than one process needs DATABASE_URL (the embedded database serves one process)");
+  const partnerName = await createAccount(options, "CONTENT_PARTNER");
+  const usernames: string[] = [];
+  for (let i = 0; i < BOOKING_ACCOUNTS; i++) usernames.push(await createAccount(options, "CONSUMER"));
+  const runs: BookingCoresRun[] = [];
+  for (const processes of options.processes) {
+    const service = await startService(options, processes);
+    try {
+      const target = new FlowTarget(service.base, TOKEN_PATH, PASSWORD);
+      const partner = { username: partnerName, token: "" };
+      await flowSignIn(target, partner);
+      const today = new Date().toISOString().slice(0, 10);
+      const supplier = await call(target, partner, "", "POST", "/api/supplier", supplierRequest(), 201);
+      const product = await call(target, partner, "", "POST", `/api/supplier/${supplier.id}/product`, productRequest({ availabilityPeriods: everyDay(today, addDays(today, 730)) }), 201);
+      await call(target, partner, "", "PUT", `/api/supplier/${supplier.id}/product/${product.id}/booking-setup`, familySetup({ capacityPerSlot: 100_000, confirmationDelaySeconds: 0 }));
+      const results: DriveResult[] = [];
+      for (const [i, lanes] of options.concurrencies.entries()) {
+        const job = { baseUrl: service.base, tokenPath: TOKEN_PATH, password: PASSWORD, productId: product.id, usernames, lanes, seconds: options.seconds, warmUpFlows: i === 0 ? options.warmUpFlows : 0 };
+        results.push(await driveFlowsInOwnProcess(job));
+      }
+      runs.push({ processes, results });
+    } finally {
+      await service.stop();
+    }
   }
   return runs;
 }
@@ -153,5 +200,24 @@ export function renderCoresSection(runs: CoresRun[], meta: { title: string; mach
   }
   const failures = runs.flatMap((run) => run.cells.filter((c) => c.failures).map((c) => `- ${run.processes} processes, \`${run.expression}\`, c${c.concurrency}: ${c.failures} failures; first: ${c.firstFailure}`));
   if (failures.length) lines.push("", ...failures);
+  return `${lines.join("\n")}\n`;
+}
+
+export function renderBookingCoresSection(runs: BookingCoresRun[], meta: { machine: string; date: string; commit: string; database: string; load: string; seconds: number }): string {
+  const lines = [
+    "## Cores: booking flows by WEB_CONCURRENCY (PostgreSQL)",
+    "",
+    `${meta.date}, commit ${meta.commit}, ${meta.machine}; ${meta.database}; load average at start ${meta.load}; ${meta.seconds} s per cell; \`npm run bench:cores -- --scenario booking\`.`,
+    "",
+    "Booking flows through REST (dates, options, prices, booking, questions, confirm) to the CONFIRMED message of the booking's subscription, against the service as `npm start` runs it with `WEB_CONCURRENCY` processes (worker included); the lanes (flows at once) run in a separate process (bench/booking/flow-driver.ts), so no client work shares the service's event loops. Flow and confirm → CONFIRMED latencies in ms.",
+    "",
+    "| processes | flows at once | flows | flows per second | flow p50 | flow p99 | confirm → CONFIRMED p50 | p99 | by subscription |",
+    "|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const run of runs) {
+    for (const r of run.results) {
+      lines.push(`| ${run.processes} | ${r.lanes} | ${r.flows} | ${fixed(r.flowsPerSecond, 2)} | ${fixed(r.flowP50)} | ${fixed(r.flowP99)} | ${fixed(r.confirmP50)} | ${fixed(r.confirmP99)} | ${r.bySubscription} of ${r.flows} |`);
+    }
+  }
   return `${lines.join("\n")}\n`;
 }

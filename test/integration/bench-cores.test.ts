@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { renderCoresSection, runCores } from "../../bench/cores/cores-core.js";
+import { renderBookingCoresSection, renderCoresSection, runBookingCores, runCores } from "../../bench/cores/cores-core.js";
 import { SEARCH_EXPRESSIONS } from "../../bench/paths/paths-core.js";
 import { openOwnTestDatabase } from "../support/stack.js";
 
@@ -38,6 +38,34 @@ describe("bench:cores at a tiny scale", () => {
     const section = renderCoresSection(runs, { title: "Cores", machine: "test", date: "2026-11-23", commit: "abc", database: "x", products: 252, load: "0", seconds: 0.5 });
     expect(section).toContain(`| ${processes} | \`title:museum\` |`);
     expect(section).not.toContain("failures; first");
+  }, 240_000);
+
+  it("runs booking flows to CONFIRMED against the started service from a process of their own, and renders its table", async () => {
+    let databaseUrl: string | undefined;
+    if (process.env.DATABASE_URL) {
+      const own = await openOwnTestDatabase();
+      await own.database.close();
+      drops.push(own.drop);
+      databaseUrl = own.url;
+    }
+    const bookingDir = mkdtempSync(path.join(tmpdir(), "bench-cores-booking-test-"));
+    try {
+      const processes = databaseUrl ? 2 : 1;
+      const runs = await runBookingCores({ databaseUrl, dataDir: bookingDir, processes: [processes], concurrencies: [1, 2], seconds: 1, warmUpFlows: 1 });
+      expect(runs).toHaveLength(1);
+      expect(runs[0].results.map((r) => r.lanes)).toEqual([1, 2]);
+      for (const result of runs[0].results) {
+        expect(result.flows).toBeGreaterThan(0);
+        // Every flow ended with its subscription's CONFIRMED message, none by polling.
+        expect(result.bySubscription).toBe(result.flows);
+        expect(result.flowP50).toBeGreaterThan(0);
+        expect(result.confirmP50).toBeGreaterThanOrEqual(0);
+      }
+      const section = renderBookingCoresSection(runs, { machine: "test", date: "2026-11-25", commit: "abc", database: "x", load: "0", seconds: 1 });
+      expect(section).toContain(`| ${processes} | 2 | ${runs[0].results[1].flows} |`);
+    } finally {
+      rmSync(bookingDir, { recursive: true, force: true });
+    }
   }, 240_000);
 
   it("refuses more than one process on the embedded database", async () => {
