@@ -18,15 +18,17 @@ describe("bench:cores at a tiny scale", () => {
     rmSync(dataDir, { recursive: true, force: true });
     for (const drop of drops) await drop();
   });
+  /** On PostgreSQL, a database of the run's own (dropped afterwards); on PGlite, none. */
+  const ownDatabaseUrl = async (): Promise<string | undefined> => {
+    if (!process.env.DATABASE_URL) return undefined;
+    const own = await openOwnTestDatabase();
+    await own.database.close();
+    drops.push(own.drop);
+    return own.url;
+  };
 
   it("measures REST search through the started service, every cell answered, and renders its table", async () => {
-    let databaseUrl: string | undefined;
-    if (process.env.DATABASE_URL) {
-      const own = await openOwnTestDatabase();
-      await own.database.close();
-      drops.push(own.drop);
-      databaseUrl = own.url;
-    }
+    const databaseUrl = await ownDatabaseUrl();
     const processes = databaseUrl ? 2 : 1;
     const runs = await runCores({ databaseUrl, dataDir, processes: [processes], concurrencies: [1, 2], seconds: 0.5 });
     expect(runs.map((run) => run.expression)).toEqual(SEARCH_EXPRESSIONS);
@@ -41,13 +43,7 @@ describe("bench:cores at a tiny scale", () => {
   }, 240_000);
 
   it("runs booking flows to CONFIRMED against the started service from a process of their own, and renders its table", async () => {
-    let databaseUrl: string | undefined;
-    if (process.env.DATABASE_URL) {
-      const own = await openOwnTestDatabase();
-      await own.database.close();
-      drops.push(own.drop);
-      databaseUrl = own.url;
-    }
+    const databaseUrl = await ownDatabaseUrl();
     const bookingDir = mkdtempSync(path.join(tmpdir(), "bench-cores-booking-test-"));
     try {
       const processes = databaseUrl ? 2 : 1;
