@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../drizzle/database.js";
+import { bookableProduct, consumer as bookingConsumer } from "../support/booking.js";
 import { contentPartner, productRequest, restClient, supplierRequest } from "../support/catalogue.js";
 import { graphql, startStack, type Stack } from "../support/stack.js";
 
@@ -66,6 +67,21 @@ describe("no N+1 queries", () => {
     };
     expect(await search("id")).toBe(0);
     expect(await search("consumerRecord")).toBeGreaterThanOrEqual(2);
+  });
+
+  it("reads a booked product's engine and supplier in the statement that reads the product", async () => {
+    const { productId } = await bookableProduct(stack);
+    const buyer = await bookingConsumer(stack);
+    const dates = `/booking-flow/v1/products/${productId}/availabilities?startDate=2027-03-01&endDate=2027-03-07`;
+    // The first request of an account signs in and reads what every later one finds cached.
+    expect((await buyer.rest.get(dates)).status).toBe(200);
+    statements.length = 0;
+    const answer = await buyer.rest.get(dates);
+    expect(answer.status).toBe(200);
+    expect(answer.body.availabilityDates.length).toBeGreaterThan(0);
+    const reads = statements.filter((statement) => /^select .* from "products" inner join "booking_engines" .* inner join "suppliers"/.test(statement));
+    expect(reads).toHaveLength(1);
+    expect(statements.filter((statement) => /^select [^()]* from "(suppliers|booking_engines)" where "\1"\."id" in/.test(statement))).toEqual([]);
   });
 
   it.each([

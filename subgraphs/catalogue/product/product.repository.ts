@@ -1,6 +1,6 @@
 import { and, asc, eq, getTableColumns, gte, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../../drizzle/database.js";
-import { products } from "../../../drizzle/schema.js";
+import { bookingEngines, products, suppliers } from "../../../drizzle/schema.js";
 
 /** Every column but the search ones, which are large and only ever used inside SQL. */
 // Search's own columns (documents, sort keys, the taxonomy nodes the triggers keep) are never read as content.
@@ -30,9 +30,19 @@ export const productRepository = {
     return ids.length ? db.select(productColumns).from(products).where(and(inArray(products.id, [...ids]), live)) : [];
   },
 
-  /** Deleted products too: bookings and reports keep referring to what was sold. */
-  async anyByIds(db: Executor, ids: readonly number[]): Promise<ProductRow[]> {
-    return ids.length ? db.select(productColumns).from(products).where(inArray(products.id, [...ids])) : [];
+  /**
+   * Products with the engine they are booked through and their supplier, in one statement: what
+   * reads a product by reference (a booking step's facts, a report's rows) asks of it next.
+   * Deleted products too, since bookings and reports keep referring to what was sold.
+   */
+  async anyByIdsWithOwners(db: Executor, ids: readonly number[]) {
+    if (!ids.length) return [];
+    return db
+      .select({ product: productColumns, engine: getTableColumns(bookingEngines), supplier: getTableColumns(suppliers) })
+      .from(products)
+      .innerJoin(bookingEngines, eq(bookingEngines.id, products.bookingEngineId))
+      .innerJoin(suppliers, eq(suppliers.id, products.supplierId))
+      .where(inArray(products.id, [...ids]));
   },
 
   async liveForUpdate(db: Executor, id: number): Promise<ProductRow | undefined> {
