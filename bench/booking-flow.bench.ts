@@ -19,6 +19,7 @@ import { freshBenchDatabase } from "./bench-database.js";
 import { everyDay, familySetup } from "../test/support/booking.js";
 import { addDays, call, connect, FlowTarget, holdBooking, percentile, runFlows, signIn, sleep, type Account, type FlowResult } from "./booking/flow-client.js";
 import { productRequest, supplierRequest } from "../test/support/catalogue.js";
+import { processCpuMs } from "./process-cpu.js";
 
 /**
  * Booking flows through REST on PostgreSQL, dates to CONFIRMED: flows per second at several
@@ -235,16 +236,6 @@ interface DbStats {
   commits: number;
 }
 
-const CLOCK_TICKS = Number(execSync("getconf CLK_TCK").toString().trim()) || 100;
-/** CPU time of a process in ms from /proc/<pid>/stat (utime + stime), 0 once it has gone. */
-function processCpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
 const nodeCpuMs = () => {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;

@@ -1,4 +1,5 @@
 import { runInChild, serveOneJob } from "../child-job.js";
+import { postgresCpuMs, treeCpuMs } from "../process-cpu.js";
 import { connect, FlowTarget, percentile, runFlows, signIn, type Account } from "./flow-client.js";
 
 /**
@@ -15,6 +16,8 @@ export interface DriveJob {
   lanes: number;
   seconds: number;
   warmUpFlows: number;
+  /** The service's process (its cluster workers are its children): its CPU time is read around the timed flows. */
+  servicePid?: number;
 }
 
 export interface DriveResult {
@@ -28,6 +31,17 @@ export interface DriveResult {
   confirmP50: number;
   confirmP99: number;
   bySubscription: number;
+  /** CPU time per flow of the timed flows, ms: the service's processes, PostgreSQL's, this driver's; NaN without servicePid. */
+  cpuPerFlow: { service: number; postgres: number; driver: number };
+}
+
+function cpuNow(servicePid: number | undefined) {
+  const own = process.cpuUsage();
+  return {
+    service: servicePid === undefined ? NaN : treeCpuMs(servicePid),
+    postgres: servicePid === undefined ? NaN : postgresCpuMs(),
+    driver: (own.user + own.system) / 1000,
+  };
 }
 
 export async function driveFlows(job: DriveJob): Promise<DriveResult> {
@@ -40,7 +54,10 @@ export async function driveFlows(job: DriveJob): Promise<DriveResult> {
       lane.client = await connect(target, lane);
     }
     if (job.warmUpFlows > 0) await runFlows(target, lanes.slice(0, 1), { total: job.warmUpFlows });
+    const cpuBefore = cpuNow(job.servicePid);
     const { flows, seconds } = await runFlows(target, lanes, { deadline: performance.now() + job.seconds * 1000 });
+    const cpuAfter = cpuNow(job.servicePid);
+    const perFlow = (key: keyof typeof cpuBefore) => (cpuAfter[key] - cpuBefore[key]) / flows.length;
     const walls = flows.map((f) => f.wallMs);
     const confirmations = flows.map((f) => f.confirmationMs);
     return {
@@ -53,6 +70,7 @@ export async function driveFlows(job: DriveJob): Promise<DriveResult> {
       confirmP50: percentile(confirmations, 50),
       confirmP99: percentile(confirmations, 99),
       bySubscription: flows.filter((f) => f.bySubscription).length,
+      cpuPerFlow: { service: perFlow("service"), postgres: perFlow("postgres"), driver: perFlow("driver") },
     };
   } finally {
     await Promise.all(lanes.map((lane) => lane.client?.dispose()));

@@ -77,6 +77,7 @@ async function startService(options: CoresOptions, processes: number) {
   }
   return {
     base,
+    pid: child.pid!,
     async stop(): Promise<void> {
       child.kill("SIGTERM");
       const code = await exited;
@@ -168,7 +169,7 @@ export async function runBookingCores(options: CoresOptions & { warmUpFlows: num
       await call(target, partner, "", "PUT", `/api/supplier/${supplier.id}/product/${product.id}/booking-setup`, familySetup({ capacityPerSlot: 100_000, confirmationDelaySeconds: 0 }));
       const results: DriveResult[] = [];
       for (const [i, lanes] of options.concurrencies.entries()) {
-        const job = { baseUrl: service.base, tokenPath: TOKEN_PATH, password: PASSWORD, productId: product.id, usernames, lanes, seconds: options.seconds, warmUpFlows: i === 0 ? options.warmUpFlows : 0 };
+        const job = { baseUrl: service.base, tokenPath: TOKEN_PATH, password: PASSWORD, productId: product.id, usernames, lanes, seconds: options.seconds, warmUpFlows: i === 0 ? options.warmUpFlows : 0, servicePid: service.pid };
         results.push(await driveFlowsInOwnProcess(job));
       }
       runs.push({ processes, results });
@@ -209,14 +210,14 @@ export function renderBookingCoresSection(runs: BookingCoresRun[], meta: { machi
     "",
     `${meta.date}, commit ${meta.commit}, ${meta.machine}; ${meta.database}; load average at start ${meta.load}; ${meta.seconds} s per cell; \`npm run bench:cores -- --scenario booking\`.`,
     "",
-    "Booking flows through REST (dates, options, prices, booking, questions, confirm) to the CONFIRMED message of the booking's subscription, against the service as `npm start` runs it with `WEB_CONCURRENCY` processes (worker included); the lanes (flows at once) run in a separate process (bench/booking/flow-driver.ts), so no client work shares the service's event loops. Flow and confirm → CONFIRMED latencies in ms.",
+    "Booking flows through REST (dates, options, prices, booking, questions, confirm) to the CONFIRMED message of the booking's subscription, against the service as `npm start` runs it with `WEB_CONCURRENCY` processes (worker included); the lanes (flows at once) run in a separate process (bench/booking/flow-driver.ts), so no client work shares the service's event loops. Flow and confirm → CONFIRMED latencies in ms. CPU per flow: over the timed flows, from /proc, of the service's process tree, of every PostgreSQL server process on the machine, and of the driver.",
     "",
-    "| processes | flows at once | flows | flows per second | flow p50 | flow p99 | confirm → CONFIRMED p50 | p99 | by subscription |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| processes | flows at once | flows | flows per second | flow p50 | flow p99 | confirm → CONFIRMED p50 | p99 | by subscription | CPU ms per flow: service | PostgreSQL | flow driver |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const run of runs) {
     for (const r of run.results) {
-      lines.push(`| ${run.processes} | ${r.lanes} | ${r.flows} | ${fixed(r.flowsPerSecond, 2)} | ${fixed(r.flowP50)} | ${fixed(r.flowP99)} | ${fixed(r.confirmP50)} | ${fixed(r.confirmP99)} | ${r.bySubscription} of ${r.flows} |`);
+      lines.push(`| ${run.processes} | ${r.lanes} | ${r.flows} | ${fixed(r.flowsPerSecond, 2)} | ${fixed(r.flowP50)} | ${fixed(r.flowP99)} | ${fixed(r.confirmP50)} | ${fixed(r.confirmP99)} | ${r.bySubscription} of ${r.flows} | ${fixed(r.cpuPerFlow.service)} | ${fixed(r.cpuPerFlow.postgres)} | ${fixed(r.cpuPerFlow.driver)} |`);
     }
   }
   return `${lines.join("\n")}\n`;

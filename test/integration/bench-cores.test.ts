@@ -56,6 +56,10 @@ describe("bench:cores at a tiny scale", () => {
         expect(result.bySubscription).toBe(result.flows);
         expect(result.flowP50).toBeGreaterThan(0);
         expect(result.confirmP50).toBeGreaterThanOrEqual(0);
+        // CPU is read from /proc around the timed flows: the service's tree and the driver did work.
+        expect(result.cpuPerFlow.service).toBeGreaterThan(0);
+        expect(result.cpuPerFlow.driver).toBeGreaterThan(0);
+        expect(Number.isFinite(result.cpuPerFlow.postgres)).toBe(true);
       }
       const section = renderBookingCoresSection(runs, { machine: "test", date: "2026-11-25", commit: "abc", database: "x", load: "0", seconds: 1 });
       expect(section).toContain(`| ${processes} | 2 | ${runs[0].results[1].flows} |`);
