@@ -169,6 +169,24 @@ describe("bulk import of activities", () => {
       supplier { id externalId name creationDate updateDate } country { name { text } } descriptors { type reason }
       taxonomies { uuid slug level parentUuid nameFullPath name { text translations } }`;
 
+    it("carries the run's estimatedCount in its cursor, as REST does", async () => {
+      const fresh = await contentPartner(t.stack);
+      const sid = (await fresh.rest.post("/api/supplier", supplierRequest())).body.id;
+      for (let i = 0; i < 3; i++) await fresh.rest.post(`/api/supplier/${sid}/product`, productRequest());
+      const page = (cursor: string | null) =>
+        graphql(`${t.stack.url}/graphql`, agentToken, `query ($engines: [String!], $cursor: String) { activeActivities(bookingEngines: $engines, cursor: $cursor, limit: 2) { estimatedCount nextCursor records } }`, {
+          engines: [fresh.engineName],
+          cursor,
+        });
+      const first = await page(null);
+      expect(first.body.data!.activeActivities).toMatchObject({ estimatedCount: 3, nextCursor: expect.any(String) });
+      await fresh.rest.post(`/api/supplier/${sid}/product`, productRequest());
+      const second = await page(first.body.data!.activeActivities.nextCursor);
+      expect(second.body.errors).toBeUndefined();
+      expect(second.body.data!.activeActivities.estimatedCount).toBe(3);
+      expect(second.body.data!.activeActivities.records).toHaveLength(2);
+    });
+
     it("serves records equal to the typed products, and equal to what REST answers, with optional arguments left out", async () => {
       // modifiedSince and cursor are left out, not sent as null: a left-out argument means null.
       const response = await graphql(`${t.stack.url}/graphql`, agentToken, `query ($engines: [String!]) { activeActivities(bookingEngines: $engines, limit: 25) { estimatedCount nextCursor records data { ${PRODUCT} } } }`, {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { exportInOwnProcess } from "../../bench/export-client.js";
-import { contentPartner, productRequest, signIn, supplierRequest } from "../support/catalogue.js";
+import { importableEngine } from "../support/catalogue.js";
 import { useStack } from "../support/stack.js";
 
 /**
@@ -14,11 +14,8 @@ describe("the bench's export client at a tiny scale", () => {
   let token: string;
 
   beforeAll(async () => {
-    const partner = await contentPartner(t.stack);
-    const supplierId = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
-    for (let i = 0; i < 5; i++) await partner.rest.post(`/api/supplier/${supplierId}/product`, productRequest());
-    const consumer = await t.stack.createAccount("CONSUMER", { model: "agent" });
-    token = await signIn(t.stack, consumer.username, consumer.password);
+    const { partner, consumerToken } = await importableEngine(t.stack, 5);
+    token = consumerToken;
     firstPage = `${t.stack.url}/content/v0/import/activities/active?bookingEngineList=${partner.engineName}&page[limit]=2`;
   });
 

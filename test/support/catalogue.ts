@@ -112,3 +112,15 @@ export const productRequest = (overrides: Record<string, unknown> = {}) => ({
   metadata: { season: "summer" },
   ...overrides,
 });
+
+/**
+ * A fresh engine with `count` products under one supplier, and an agent consumer's token: a run
+ * of the bulk import narrowed to the engine (`bookingEngineList`) sees exactly these products.
+ */
+export async function importableEngine(stack: Stack, count: number) {
+  const partner = await contentPartner(stack);
+  const supplierId = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
+  for (let i = 0; i < count; i++) await partner.rest.post(`/api/supplier/${supplierId}/product`, productRequest());
+  const consumer = await stack.createAccount("CONSUMER", { model: "agent" });
+  return { partner, supplierId, consumerToken: await signIn(stack, consumer.username, consumer.password) };
+}
