@@ -10,6 +10,7 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { EventChannel, PgliteEventChannel, PostgresEventChannel } from "./events.js";
 import { DriverObserver, observedPglite, observedPostgres, type PoolUse } from "./observed-driver.js";
+import { PreparedStatementPolicy } from "./prepared-statements.js";
 import { RemotePglite } from "./pglite-thread/remote.js";
 import * as schema from "./schema.js";
 
@@ -50,6 +51,8 @@ export interface DatabaseOptions {
    * limits are what bound a request's work; its own thread keeps the event loop free meanwhile.
    */
   statementTimeoutMs?: number;
+  /** PostgreSQL: which statements run prepared (tests pass a small one to see its bound). */
+  preparedStatements?: PreparedStatementPolicy;
 }
 
 /** A transaction left open without a statement (a stalled caller) gives its locks back after this. */
@@ -113,6 +116,14 @@ async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Da
  */
 export const SESSION_SETTINGS = { work_mem: "16MB", "pg_trgm.word_similarity_threshold": "0.35" } as const;
 
+/**
+ * PostgreSQL only, where statements run prepared (prepared-statements.ts): every execution is
+ * planned for its own values, as an unprepared statement is. A generic plan, which PostgreSQL
+ * would otherwise switch to after five executions, cannot see that one search word matches 30
+ * products and another 180,000.
+ */
+const PREPARED_PLANNING = { plan_cache_mode: "force_custom_plan" } as const;
+
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const maxConnections = options.maxConnections ?? 10;
   const client = postgres(url, {
@@ -122,10 +133,11 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       statement_timeout: options.statementTimeoutMs ?? 0,
       idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
       ...SESSION_SETTINGS,
+      ...PREPARED_PLANNING,
     },
   });
   const observer = new DriverObserver(maxConnections);
-  const db = drizzlePostgres(observedPostgres(client, observer), { schema, logger: queryLogger(options) }) as unknown as Db;
+  const db = drizzlePostgres(observedPostgres(client, observer, options.preparedStatements ?? new PreparedStatementPolicy()), { schema, logger: queryLogger(options) }) as unknown as Db;
   if (options.migrate !== false) {
     // A single-connection client, so the session lock and the migration share one session.
     const migrator = postgres(url, { max: 1, onnotice: () => {} });

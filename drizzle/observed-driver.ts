@@ -2,6 +2,7 @@ import { context, SpanKind, trace, type Attributes } from "@opentelemetry/api";
 import { ATTR_DB_COLLECTION_NAME, ATTR_DB_OPERATION_NAME, ATTR_DB_QUERY_TEXT, ATTR_DB_SYSTEM_NAME } from "@opentelemetry/semantic-conventions";
 import type postgres from "postgres";
 import { activeTracer, inSpan, markFailed } from "../core/tracing.js";
+import type { PreparedStatementPolicy } from "./prepared-statements.js";
 import type { PgliteQueries, RemotePglite, RemoteTransaction } from "./pglite-thread/remote.js";
 
 /** How much of the database's connections the service is using right now. */
@@ -117,17 +118,17 @@ type TransactionSql = postgres.TransactionSql;
  * postgres.js as drizzle uses it (`unsafe`, `begin`, and `savepoint` inside a transaction), with
  * every statement and transaction going through the observer. Everything else passes untouched.
  */
-export function observedPostgres(client: Sql, observer: DriverObserver): Sql {
+export function observedPostgres(client: Sql, observer: DriverObserver, statements: PreparedStatementPolicy): Sql {
   return new Proxy(client, {
     get(target, property, receiver) {
-      if (property === "unsafe") return observedUnsafe(target, observer);
+      if (property === "unsafe") return observedUnsafe(target, observer, statements);
       if (property === "begin") {
         return (...args: unknown[]) => {
           const callback = args.pop() as (tx: TransactionSql) => unknown;
           return observer.transaction((holding) =>
             (target.begin as (...rest: unknown[]) => Promise<unknown>)(...args, (tx: TransactionSql) => {
               holding();
-              return callback(observedTransaction(tx, observer));
+              return callback(observedTransaction(tx, observer, statements));
             }),
           );
         };
@@ -137,14 +138,14 @@ export function observedPostgres(client: Sql, observer: DriverObserver): Sql {
   });
 }
 
-function observedTransaction(tx: TransactionSql, observer: DriverObserver): TransactionSql {
+function observedTransaction(tx: TransactionSql, observer: DriverObserver, statements: PreparedStatementPolicy): TransactionSql {
   return new Proxy(tx, {
     get(target, property, receiver) {
-      if (property === "unsafe") return observedUnsafe(target, observer);
+      if (property === "unsafe") return observedUnsafe(target, observer, statements);
       if (property === "savepoint") {
         return (...args: unknown[]) => {
           const callback = args.pop() as (sp: TransactionSql) => unknown;
-          return (target.savepoint as (...rest: unknown[]) => Promise<unknown>)(...args, (sp: TransactionSql) => callback(observedTransaction(sp, observer)));
+          return (target.savepoint as (...rest: unknown[]) => Promise<unknown>)(...args, (sp: TransactionSql) => callback(observedTransaction(sp, observer, statements)));
         };
       }
       return Reflect.get(target, property, receiver);
@@ -154,11 +155,12 @@ function observedTransaction(tx: TransactionSql, observer: DriverObserver): Tran
 
 /**
  * postgres.js sends a statement when its pending query is awaited, and drizzle may ask for
- * `.values()` first: the answer keeps both, and counts from the await to the answer.
+ * `.values()` first: the answer keeps both, and counts from the await to the answer. drizzle asks
+ * for every statement unprepared; the policy decides which run prepared.
  */
-function observedUnsafe(target: Sql | TransactionSql, observer: DriverObserver) {
+function observedUnsafe(target: Sql | TransactionSql, observer: DriverObserver, statements: PreparedStatementPolicy) {
   return (text: string, parameters?: unknown[], options?: postgres.UnsafeQueryOptions) => {
-    const query = target.unsafe(text, parameters as never, options);
+    const query = target.unsafe(text, parameters as never, statements.prepare(text) ? { ...options, prepare: true } : options);
     let answer: Promise<unknown> | undefined;
     const observed = {
       values() {
