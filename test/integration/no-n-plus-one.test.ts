@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../drizzle/database.js";
-import { bookableProduct, consumer as bookingConsumer } from "../support/booking.js";
+import { bookableAvailability, bookableProduct, consumer as bookingConsumer, newRef, validAnswers } from "../support/booking.js";
 import { contentPartner, productRequest, restClient, supplierRequest } from "../support/catalogue.js";
 import { graphql, startStack, type Stack } from "../support/stack.js";
 
@@ -82,6 +82,32 @@ describe("no N+1 queries", () => {
     const reads = statements.filter((statement) => /^select .* from "products" inner join "booking_engines" .* inner join "suppliers"/.test(statement));
     expect(reads).toHaveLength(1);
     expect(statements.filter((statement) => /^select [^()]* from "(suppliers|booking_engines)" where "\1"\."id" in/.test(statement))).toEqual([]);
+  });
+
+  it("reads a booking once in each answers and confirm step, and writes an availability's currency and quoted total in one statement", async () => {
+    const { productId } = await bookableProduct(stack);
+    const buyer = await bookingConsumer(stack);
+    const chosen = await bookableAvailability(buyer.rest, productId, "2027-03-02");
+    statements.length = 0;
+    // A new availability's first prices: the currency is fixed and the total quoted.
+    await bookableAvailability(buyer.rest, productId, "2027-03-03");
+    expect(statements.filter((statement) => /^update "availabilities" set "(currency|quoted_total)"/.test(statement))).toHaveLength(1);
+
+    let booking = (await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: chosen.id, resellerRef: newRef() })).body;
+    const bookingReads = () => statements.filter((statement) => /^select .* from "bookings" where/.test(statement));
+    // Follow-up questions appear with their parents' answers: a round for each level.
+    while (!booking.isQuestionStepComplete) {
+      statements.length = 0;
+      const answered = await buyer.rest.put(`/booking-flow/v1/bookings/${booking.id}/questions`, validAnswers(booking));
+      expect(answered.status).toBe(200);
+      expect(bookingReads()).toHaveLength(1);
+      expect(bookingReads()[0]).toMatch(/for update$/);
+      booking = answered.body;
+    }
+    const created = booking;
+    statements.length = 0;
+    expect((await buyer.rest.post(`/booking-flow/v1/bookings/${created.id}/confirm`, {})).status).toBe(200);
+    expect(bookingReads()).toHaveLength(1);
   });
 
   it.each([

@@ -236,9 +236,12 @@ export const availabilityService = {
       if (row.currency && row.currency !== currency) {
         throw bookingRefusal("CURRENCY_CHANGE", `This flow runs in ${row.currency}; start a new availability for another currency`);
       }
-      const updated = row.currency ? row : await availabilityRepository.update(tx, row.id, { currency });
-      const view = availabilityView(stateOf(updated));
-      if (view.priced && updated.quotedTotal !== view.priced.total.retail) await availabilityRepository.update(tx, row.id, { quotedTotal: view.priced.total.retail });
+      const view = availabilityView(stateOf({ ...row, currency }));
+      // The currency (first GET) and the quoted total (when prices have moved) in one statement.
+      const changes: Partial<Pick<typeof row, "currency" | "quotedTotal">> = {};
+      if (!row.currency) changes.currency = currency;
+      if (view.priced && row.quotedTotal !== view.priced.total.retail) changes.quotedTotal = view.priced.total.retail;
+      if (Object.keys(changes).length) await availabilityRepository.update(tx, row.id, changes);
       return toAvailability(view);
     });
   },

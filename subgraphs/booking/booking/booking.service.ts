@@ -285,9 +285,9 @@ export const bookingService = {
   async answer(ctx: BookingContext, bookingId: string, answers: { id: string; value: string | null }[]): Promise<Booking> {
     bookingAccess(ctx.caller);
     const now = ctx.clock.now();
-    const kept = await keepUpstreamHold(ctx, bookingId, now);
-    const outcome = await ctx.database.db.transaction(async (tx): Promise<Outcome> => {
+    const outcome = await keepingUpstreamHold(ctx, bookingId, now, (kept) => ctx.database.db.transaction(async (tx): Promise<Outcome | typeof EXTEND_FIRST> => {
       const row = await lockOwned(ctx, tx, bookingId);
+      if (kept === UNASKED && holdToExtend(ctx, row, now)) return EXTEND_FIRST;
       if (row.status !== "ON_HOLD") {
         throw bookingRefusal("BOOKING_NOT_EDITABLE", `Answers can change only while the booking is ON_HOLD (it is ${row.status})`);
       }
@@ -298,7 +298,7 @@ export const bookingService = {
       if (result.problems.length) throw bookingRefusal("INVALID_ANSWERS", result.problems.map((p) => p.message).join("; "), result.problems);
       const updated = await bookingRepository.update(tx, row.id, { answers: result.answers, answersUpdatedAt: now, answersRedactedAt: null, updateDate: now });
       return { booking: updated };
-    });
+    }));
     if ("refusal" in outcome) throw outcome.refusal;
     return view(ctx, outcome.booking);
   },
@@ -312,9 +312,9 @@ export const bookingService = {
     const problems = checkReference(externalClientId, "externalClientId", false);
     if (problems.length) throw badInput(problems[0].message, problems);
     const now = ctx.clock.now();
-    const kept = await keepUpstreamHold(ctx, bookingId, now);
-    const outcome = await ctx.database.db.transaction(async (tx): Promise<Outcome> => {
+    const outcome = await keepingUpstreamHold(ctx, bookingId, now, (kept) => ctx.database.db.transaction(async (tx): Promise<Outcome | typeof EXTEND_FIRST> => {
       const row = await lockOwned(ctx, tx, bookingId);
+      if (kept === UNASKED && holdToExtend(ctx, row, now)) return EXTEND_FIRST;
       switch (row.status) {
         case "PENDING_CONFIRM":
         case "CONFIRMED":
@@ -350,7 +350,7 @@ export const bookingService = {
       await announceBookingJob(ctx.database, tx, { bookingId: row.id, runAt });
       await announceStatus(ctx.database, tx, pending!);
       return { booking: pending! };
-    });
+    }));
     if ("refusal" in outcome) throw outcome.refusal;
     return view(ctx, outcome.booking);
   },
@@ -486,7 +486,33 @@ async function ownedUnlocked(ctx: BookingContext, bookingId: string): Promise<Bo
   return row && owns(ctx.caller, row) ? row : undefined;
 }
 
-type KeptHold = { expiresAt: Date } | "lapsed" | undefined;
+/** The supplier was not asked: the step has not yet seen whether the hold needs it. */
+const UNASKED = Symbol("supplier hold not asked");
+/** The step's answer when it has to ask the supplier first: it runs again once it has. */
+const EXTEND_FIRST = Symbol("extend the supplier hold first");
+type KeptHold = { expiresAt: Date } | "lapsed" | undefined | typeof UNASKED;
+
+/**
+ * A step on a booking on hold (answers, confirm) that may have to extend its supplier's hold.
+ * The supplier is called outside any transaction, so a slow supplier holds no lock; but most
+ * bookings need no call (the built-in inventory holds for our whole hour), so the step first runs
+ * as it is, and only when its locked read shows a hold to extend does it stop, ask the supplier,
+ * and run again with the answer. One read of the booking per step instead of two.
+ */
+async function keepingUpstreamHold(ctx: BookingContext, bookingId: string, now: Date, step: (kept: KeptHold) => Promise<Outcome | typeof EXTEND_FIRST>): Promise<Outcome> {
+  const first = await step(UNASKED);
+  if (first !== EXTEND_FIRST) return first;
+  const second = await step(await keepUpstreamHold(ctx, bookingId, now));
+  if (second === EXTEND_FIRST) throw new Error("a step asked for its supplier hold twice");
+  return second;
+}
+
+/** Whether this booking's supplier holds it for less than the rest of our hour. */
+function holdToExtend(ctx: BookingContext, row: BookingRow, now: Date) {
+  if (row.status !== "ON_HOLD" || now >= row.holdExpiresAt) return false;
+  const until = row.creationDate.getTime() + BOOKING_HOLD_MS;
+  return row.holdExpiresAt.getTime() < until - 60_000 && Boolean(engineOfBooking(row, ctx.loaders.octo).upstream);
+}
 
 /**
  * A supplier's hold is kept for the rest of our hour: answering and confirming extend it when it
@@ -495,10 +521,9 @@ type KeptHold = { expiresAt: Date } | "lapsed" | undefined;
  */
 async function keepUpstreamHold(ctx: BookingContext, bookingId: string, now: Date): Promise<KeptHold> {
   const row = await ownedUnlocked(ctx, bookingId);
-  if (!row || row.status !== "ON_HOLD" || now >= row.holdExpiresAt) return undefined;
-  const upstream = engineOfBooking(row, ctx.loaders.octo).upstream;
+  if (!row || !holdToExtend(ctx, row, now)) return undefined;
+  const upstream = engineOfBooking(row, ctx.loaders.octo).upstream!;
   const until = new Date(row.creationDate.getTime() + BOOKING_HOLD_MS);
-  if (!upstream || row.holdExpiresAt.getTime() >= until.getTime() - 60_000) return undefined;
   try {
     const { expiresAt } = await upstream.extend(engineBooking(row), until, now);
     return { expiresAt: expiresAt < until ? expiresAt : until };
@@ -511,6 +536,7 @@ async function keepUpstreamHold(ctx: BookingContext, bookingId: string, now: Dat
 
 /** Records a kept hold's new end, or expires a booking whose supplier hold lapsed, in the step's transaction. */
 async function applyKeptHold(ctx: BookingContext, tx: Executor, row: BookingRow, kept: KeptHold, now: Date): Promise<Outcome | undefined> {
+  if (kept === UNASKED) return undefined;
   if (kept === "lapsed") {
     await expireHold(flowDeps(ctx), tx, row, now);
     return { refusal: bookingRefusal("BOOKING_EXPIRED", `The supplier no longer holds booking ${row.id}: start a new availability`) };
