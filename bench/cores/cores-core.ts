@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { runOperatorCommand } from "../../identity/operator-cli.js";
@@ -34,6 +35,14 @@ export interface CoresRun {
 const PASSWORD = "benchmark cores password 1";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
+/** node's arguments in package.json's `start` script: the service runs exactly as `npm start` starts it. */
+export function npmStartArguments(): string[] {
+  const script: string = JSON.parse(readFileSync(`${root}/package.json`, "utf8")).scripts.start;
+  const [exec, node, ...args] = script.trim().split(/\s+/);
+  if (exec !== "exec" || node !== "node") throw new Error(`package.json's start script is not "exec node ...": ${script}`);
+  return args;
+}
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -64,7 +73,7 @@ async function startService(options: CoresOptions, processes: number) {
     SEED_DEMO: "true",
   });
   const profile = options.profileDir ? ["--cpu-prof", "--cpu-prof-dir", options.profileDir] : [];
-  const child = spawn(process.execPath, [...profile, "--import", "tsx", "server/main.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...profile, ...npmStartArguments()], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));

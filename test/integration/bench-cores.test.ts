@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { renderBookingCoresSection, renderCoresSection, runBookingCores, runCores } from "../../bench/cores/cores-core.js";
+import { npmStartArguments, renderBookingCoresSection, renderCoresSection, runBookingCores, runCores } from "../../bench/cores/cores-core.js";
 import { SEARCH_EXPRESSIONS } from "../../bench/paths/paths-core.js";
 import { openOwnTestDatabase } from "../support/stack.js";
 
@@ -26,6 +26,12 @@ describe("bench:cores at a tiny scale", () => {
     drops.push(own.drop);
     return own.url;
   };
+
+  it("starts the service with npm start's own node arguments (V8 flags included)", () => {
+    const args = npmStartArguments();
+    expect(args.slice(-3)).toEqual(["--import", "tsx", "server/main.ts"]);
+    expect(args).toContain("--max-semi-space-size=32");
+  });
 
   it("measures REST search through the started service, every cell answered, and renders its table", async () => {
     const databaseUrl = await ownDatabaseUrl();
