@@ -35,17 +35,38 @@ export interface CatalogueLoaders {
    * same transaction): productTaxonomyNodes answers them from it instead of querying the links.
    */
   knowTaxonomyLinks(rows: readonly { id: number; taxonomyUuids: readonly string[] }[]): void;
-  /** Every current taxonomy node by uuid, read once per request. */
-  taxonomy: () => Promise<Map<string, TaxonomyNodeRow>>;
+  /** Every current taxonomy node by uuid: the process's shared copy (sharedTaxonomy), the same one for the whole request. */
+  taxonomy: () => Promise<ReadonlyMap<string, TaxonomyNodeRow>>;
 }
 
 export type CatalogueContext = SubgraphContext<CatalogueLoaders>;
 
-/** One set per request: every entity fetch of a request is batched, and nothing is cached across callers. */
+/**
+ * How long a process serves the current taxonomy it read. The taxonomy is the one thing every
+ * catalogue page reads that is the same for every caller, and it changes only when a release's
+ * start-up seed runs (taxonomyRepository.ensureSeed): a process started before a newer release
+ * seeded it shows the older names for at most this long.
+ */
+export const SHARED_TAXONOMY_MS = 60_000;
+const sharedTaxonomies = new WeakMap<Database, { readAt: number; nodes: Promise<ReadonlyMap<string, TaxonomyNodeRow>> }>();
+
+/** The current taxonomy by uuid, read at most once a SHARED_TAXONOMY_MS per process; frozen, so that no request can change what the next one reads. */
+export function sharedTaxonomy(database: Database, now = Date.now()): Promise<ReadonlyMap<string, TaxonomyNodeRow>> {
+  const held = sharedTaxonomies.get(database);
+  if (held && now - held.readAt < SHARED_TAXONOMY_MS) return held.nodes;
+  const nodes = taxonomyRepository.allCurrent(database.db).then((rows) => new Map(rows.map((row) => [row.uuid, Object.freeze({ ...row, name: Object.freeze({ ...row.name }) })])));
+  const entry = { readAt: now, nodes };
+  sharedTaxonomies.set(database, entry);
+  // A failed read is not kept: the next request reads again.
+  nodes.catch(() => sharedTaxonomies.get(database) === entry && sharedTaxonomies.delete(database));
+  return nodes;
+}
+
+/** One set per request: every entity fetch of a request is batched, and nothing a caller may see differently is kept across requests (the taxonomy, the same for all, is shared: sharedTaxonomy). */
 export function catalogueLoaders(database: Database, caller: Caller, deps: LoaderDeps): CatalogueLoaders {
   const db = database.db;
   const organisation = new DataLoader<number, OrganisationRow | undefined>(async (ids) => byKey(ids, await organisationRepository.byIds(db, ids), (row) => row.id));
-  const taxonomy = once(async () => new Map((await taxonomyRepository.allCurrent(db)).map((node) => [node.uuid, node])));
+  const taxonomy = once(() => sharedTaxonomy(database));
   const knownLinks = new Map<number, readonly string[]>();
   const bookingEngine = new DataLoader<number, BookingEngineRow | undefined>(async (ids) => byKey(ids, await bookingEngineRepository.byIds(db, ids), (row) => row.id));
   const anySupplier = new DataLoader<number, SupplierRow | undefined>(async (ids) => byKey(ids, await supplierRepository.byIds(db, ids), (row) => row.id));

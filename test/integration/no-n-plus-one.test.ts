@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../drizzle/database.js";
+import { SHARED_TAXONOMY_MS, sharedTaxonomy } from "../../subgraphs/catalogue/loaders.js";
 import { bookableAvailability, bookableProduct, consumer as bookingConsumer, newRef, validAnswers } from "../support/booking.js";
 import { contentPartner, productRequest, restClient, supplierRequest } from "../support/catalogue.js";
 import { graphql, startStack, type Stack } from "../support/stack.js";
@@ -82,6 +83,23 @@ describe("no N+1 queries", () => {
     const reads = statements.filter((statement) => /^select .* from "products" inner join "booking_engines" .* inner join "suppliers"/.test(statement));
     expect(reads).toHaveLength(1);
     expect(statements.filter((statement) => /^select [^()]* from "(suppliers|booking_engines)" where "\1"\."id" in/.test(statement))).toEqual([]);
+  });
+
+  it("reads the current taxonomy once a minute in a process, not once a request, and hands it out frozen", async () => {
+    const taxonomyReads = () => statements.filter((statement) => /from "taxonomy_nodes" where "taxonomy_nodes"\."is_current"/.test(statement)).length;
+    const search = `/api/consumer/products?Search=bookingEngine:${engine}&resultsPerPage=20`;
+    await countFor(search);
+    expect(taxonomyReads()).toBeLessThanOrEqual(1);
+    const { body } = await countFor(search);
+    expect(body.items[0].taxonomies.flat().length).toBeGreaterThan(0);
+    expect(taxonomyReads()).toBe(0);
+
+    statements.length = 0;
+    const later = await sharedTaxonomy(database, Date.now() + SHARED_TAXONOMY_MS + 1);
+    expect(taxonomyReads()).toBe(1);
+    const node = [...later.values()][0];
+    expect(() => Object.assign(node, { slug: "changed" })).toThrow(TypeError);
+    expect(() => Object.assign(node.name, { en: "changed" })).toThrow(TypeError);
   });
 
   it("reads a booking once in each answers and confirm step, and writes an availability's currency and quoted total in one statement", async () => {

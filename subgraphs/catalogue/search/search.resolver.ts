@@ -4,7 +4,6 @@ import { asksFor } from "../../common/selection.js";
 import { consumerAccess } from "../consumer-access.js";
 import type { CatalogueContext } from "../loaders.js";
 import { Product } from "../product/product.type.js";
-import { taxonomyRepository } from "../taxonomy/taxonomy.repository.js";
 import { taxonomyTree } from "../taxonomy/taxonomy.service.js";
 import { TaxonomyNode } from "../taxonomy/taxonomy.type.js";
 import { consumerProduct, searchProducts } from "./search.service.js";
@@ -41,6 +40,6 @@ export class CatalogueConsumerResolver {
   @Query(() => [TaxonomyNode], { description: "The current activities taxonomy: level 1 nodes with their children" })
   async taxonomy(@Ctx() ctx: CatalogueContext): Promise<TaxonomyNode[]> {
     await consumerAccess(ctx);
-    return taxonomyTree(await taxonomyRepository.allCurrent(ctx.database.db));
+    return taxonomyTree([...(await ctx.loaders.taxonomy()).values()]);
   }
 }
