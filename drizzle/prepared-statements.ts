@@ -11,10 +11,11 @@
  * drop one, so what is prepared must be bounded. This admits a statement text the second time it
  * is seen (a text run once, such as a report's rare filter combination, never takes a slot) and
  * admits at most `capacity` texts for the life of the process: no connection ever holds more
- * prepared statements than that, whatever callers send. Texts admitted first stay; once the slots
- * are taken, new texts run unprepared, as every statement did before. Statement texts carry
- * parameters, never values, so the texts in use are the code's own shapes: a search expression
- * with another word is the same text.
+ * prepared statements than that, beside postgres.js's own few (commit, rollback, the type query
+ * it runs on connecting), whatever callers send (test/security/prepared-statement-flood.test.ts).
+ * Texts admitted first stay; once the slots are taken, new texts run unprepared, as every
+ * statement did before. Statement texts carry parameters, never values, so the texts in use are
+ * the code's own shapes: a search expression with another word is the same text.
  *
  * Plans are not cached with them: connections run with `plan_cache_mode = force_custom_plan`
  * (database.ts), so each execution is still planned for its own values, as an unprepared one is.
