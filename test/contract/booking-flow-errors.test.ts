@@ -177,9 +177,10 @@ describe("create booking: each documented error code from its real condition", (
     for (const [method, path] of [
       ["GET", `${BOOKINGS}/${booking.id}`],
       ["POST", `${BOOKINGS}/${booking.id}/confirm`],
+      ["PUT", `${BOOKINGS}/${booking.id}/questions`],
       ["DELETE", `${BOOKINGS}/${booking.id}`],
     ] as const) {
-      const response = await stranger.rest.send(method, path, method === "POST" ? {} : undefined, {});
+      const response = await stranger.rest.send(method, path, method === "POST" ? {} : method === "PUT" ? validAnswers(booking) : undefined, {});
       expect(response.status, `${method} ${path}`).toBe(403);
       expect(response.body.errorCode).toBe(6501);
     }
