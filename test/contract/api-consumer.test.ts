@@ -237,6 +237,9 @@ describe("catalogue consumption", () => {
           taxonomies: typed.taxonomies.map((path: { slug: string; level: number; name: { text: string } }[]) => path.map((node) => ({ id: node.slug, name: node.name.text, level: node.level }))),
         };
         for (const [field, value] of Object.entries(expected)) expect(record[field], field).toEqual(value);
+        // Unknown fields are left out, never null: the record's own, its supplier's, its location's and images'.
+        const nullFields = (value: Record<string, unknown>) => Object.keys(value).filter((key) => value[key] === null);
+        expect([record, record.supplier, record.geoLocation ?? {}, ...record.galleryImages].flatMap(nullFields)).toEqual([]);
         expect(record.supplier).toMatchObject({ id: typed.supplier.id, name: typed.supplier.name, externalId: typed.supplier.externalId, countryCode: typed.supplier.country, countryName: typed.supplier.countryName });
         expect(record.galleryImages).toEqual(typed.galleryImages.map((image: Record<string, unknown>) => Object.fromEntries(Object.entries(image).filter(([, v]) => v !== null))));
       }

@@ -1,14 +1,19 @@
+import DataLoader from "dataloader";
 import { engineDisplayName } from "../booking-engine/booking-engine.resolver.js";
+import type { BookingEngineRow } from "../booking-engine/booking-engine.repository.js";
 import { textIn, type LocalizedText } from "../language/localized-text.js";
 import type { CatalogueContext } from "../loaders.js";
+import type { TaxonomyNodeRow } from "../taxonomy/taxonomy.repository.js";
 import { taxonomyPaths } from "../taxonomy/taxonomy.service.js";
+import type { TaxonomyNode } from "../taxonomy/taxonomy.type.js";
+import type { SupplierRow } from "../supplier/supplier.repository.js";
 import { countryNames } from "../validation/iso.js";
 import { bookingLink, durationInHours, present, productDescriptors } from "./product.consumer.js";
 import type { Product } from "./product.type.js";
 
 /**
  * The consumer product record of spec 3 (search, product read, change detection, recommendations),
- * texts in the caller's language, built in one step per product.
+ * texts in the caller's language, built in one step per product, and a page's products together.
  *
  * Why here and not from the typed fields: a search page of 100 records is about 10,000 GraphQL
  * fields, each resolved by the subgraph, shaped again by the gateway and mapped once more by REST
@@ -30,43 +35,119 @@ export function startRecordLookups(ctx: CatalogueContext, rows: readonly { id: n
   ctx.loaders.taxonomy().catch(ignore);
 }
 
-export async function consumerRecord(ctx: CatalogueContext, product: Product, externalClientId: string | null): Promise<ConsumerRecord> {
-  const [engine, supplier, linked, nodes] = await Promise.all([
-    ctx.loaders.bookingEngine.load(product.bookingEngine.id),
-    ctx.loaders.anySupplier.load(product.supplierId),
-    ctx.loaders.productTaxonomyNodes.load(product.id),
+/** Each request's record loaders, one per externalClientId it asks with. */
+const recordLoaders = new WeakMap<CatalogueContext, Map<string | null, DataLoader<Product, ConsumerRecord>>>();
+
+/**
+ * The product's record. The records a request asks for in one turn (a page's) are built together:
+ * their lookups are awaited once for the page, not once per product, and each supplier's part is
+ * built once and shared by its products' records.
+ */
+export function consumerRecord(ctx: CatalogueContext, product: Product, externalClientId: string | null): Promise<ConsumerRecord> {
+  let byClient = recordLoaders.get(ctx);
+  if (!byClient) recordLoaders.set(ctx, (byClient = new Map()));
+  let loader = byClient.get(externalClientId);
+  // Not cached: two product objects of one id (a change's before and after) each get their own record.
+  if (!loader) byClient.set(externalClientId, (loader = new DataLoader((batch) => consumerRecords(ctx, batch, externalClientId), { cache: false })));
+  return loader.load(product);
+}
+
+async function consumerRecords(ctx: CatalogueContext, products: readonly Product[], externalClientId: string | null): Promise<(ConsumerRecord | Error)[]> {
+  const engineIds = [...new Set(products.map((product) => product.bookingEngine.id))];
+  const supplierIds = [...new Set(products.map((product) => product.supplierId))];
+  const [engines, suppliers, linked, nodes] = await Promise.all([
+    ctx.loaders.bookingEngine.loadMany(engineIds),
+    ctx.loaders.anySupplier.loadMany(supplierIds),
+    ctx.loaders.productTaxonomyNodes.loadMany(products.map((product) => product.id)),
     ctx.loaders.taxonomy(),
   ]);
-  if (!engine) throw new Error(`product ${product.id} has no booking engine ${product.bookingEngine.id}`);
-  if (!supplier) throw new Error(`product ${product.id} has no supplier ${product.supplierId}`);
-  const languages = ctx.languages;
-  const text = (value: LocalizedText | null) => (value ? textIn(value.translations, languages) : null);
-  const language = languages.find((l) => l in product.onlineBookable) ?? Object.keys(product.title.translations).sort()[0];
-  const supplierNames = countryNames(supplier.countryCode, languages);
+  const engineById = new Map(engineIds.map((id, index) => [id, engines[index]]));
+  const supplierById = new Map(supplierIds.map((id, index) => [id, suppliers[index]]));
+  const supplierParts = new Map<number, Readonly<Record<string, unknown>>>();
+  const supplierPart = (supplier: SupplierRow) => {
+    let part = supplierParts.get(supplier.id);
+    if (!part) supplierParts.set(supplier.id, (part = supplierRecord(supplier, ctx.languages)));
+    return part;
+  };
+  const taxonomyEntries = new Map<string, TaxonomyEntry>();
+  const taxonomyEntry = (node: TaxonomyNode) => {
+    let entry = taxonomyEntries.get(node.uuid);
+    if (!entry) taxonomyEntries.set(node.uuid, (entry = Object.freeze({ id: node.slug, name: textIn(node.name.translations, ctx.languages) ?? node.slug, level: node.level })));
+    return entry;
+  };
+  return products.map((product, index) => {
+    const links = linked[index];
+    if (links instanceof Error) return links;
+    const engine = engineById.get(product.bookingEngine.id);
+    if (engine instanceof Error) return engine;
+    if (!engine) return new Error(`product ${product.id} has no booking engine ${product.bookingEngine.id}`);
+    const supplier = supplierById.get(product.supplierId);
+    if (supplier instanceof Error) return supplier;
+    if (!supplier) return new Error(`product ${product.id} has no supplier ${product.supplierId}`);
+    const taxonomies = taxonomyPaths(links, nodes).map((path) => path.map((node) => taxonomyEntry(node)));
+    return recordOf(product, engine, supplierPart(supplier), taxonomies, ctx.languages, externalClientId);
+  });
+}
+
+/** A taxonomy node as a record names it (shared by the records of a page that are linked to it). */
+interface TaxonomyEntry {
+  id: string;
+  name: string;
+  level: number;
+}
+
+/** A supplier's part of its products' records, shared by them (frozen, so that no record's reader can change another's). */
+function supplierRecord(supplier: SupplierRow, languages: readonly string[]): Readonly<Record<string, unknown>> {
+  const names = countryNames(supplier.countryCode, languages);
+  return Object.freeze(present({
+    id: supplier.id,
+    name: supplier.name,
+    externalId: supplier.externalId,
+    creationDate: supplier.creationDate.toISOString(),
+    updateDate: supplier.updateDate.toISOString(),
+    contact: supplier.website ?? supplier.email ?? supplier.telephone ?? supplier.address ? present({ website: supplier.website, email: supplier.email, telephone: supplier.telephone, address: supplier.address }) : null,
+    countryCode: supplier.countryCode,
+    countryName: languages.map((l) => names[l]).find(Boolean) ?? null,
+  }));
+}
+
+function recordOf(
+  product: Product,
+  engine: BookingEngineRow,
+  supplier: Readonly<Record<string, unknown>>,
+  taxonomies: readonly (readonly TaxonomyEntry[])[],
+  languages: readonly string[],
+  externalClientId: string | null,
+): ConsumerRecord {
+  const text = (value: LocalizedText | null) => (value ? (textIn(value.translations, languages) ?? undefined) : undefined);
+  const availableLanguages = Object.keys(product.title.translations).sort();
+  const language = languages.find((l) => l in product.onlineBookable) ?? availableLanguages[0];
   const periods = product.availabilityPeriods as { weeklyPeriods?: unknown } | null;
+  const geoLocation = product.geoLocation;
   // The REST schema's declared keys come first, in its order (consumerProductSchema): the REST
   // routes send the record with JSON.stringify, and this keeps their bodies byte for byte what
-  // the schema's compiled serializer wrote.
-  return present({
+  // the schema's compiled serializer wrote. Unknown fields are undefined, which JSON leaves out
+  // as the contract's records do; one literal keeps every record the same shape.
+  return {
     id: product.id,
     externalId: product.externalId,
     title: text(product.title),
     bookingEngine: engine.name,
     bookingEngineName: engineDisplayName(engine.name),
-    bookingUrl: bookingLink(product.bookingUrl?.translations ?? null, languages, externalClientId),
+    bookingUrl: bookingLink(product.bookingUrl?.translations ?? null, languages, externalClientId) ?? undefined,
     onlineBookable: language ? Boolean(product.onlineBookable[language]) : false,
-    availableLanguages: Object.keys(product.title.translations).sort(),
-    taxonomies: taxonomyPaths(linked, nodes).map((path) => path.map((node) => ({ id: node.slug, name: textIn(node.name.translations, languages) ?? node.slug, level: node.level }))),
+    availableLanguages,
+    taxonomies,
     creationDate: product.creationDate.toISOString(),
     updateDate: product.updateDate.toISOString(),
-    internalName: product.internalName,
-    reference: product.reference,
-    instantConfirmation: product.instantConfirmation,
-    instantDelivery: product.instantDelivery,
-    likelyToBeSoldOut: product.likelyToBeSoldOut,
-    skipTheLine: product.skipTheLine,
-    availabilityType: product.availabilityType,
-    redemptionMethod: product.redemptionMethod,
+    internalName: product.internalName ?? undefined,
+    reference: product.reference ?? undefined,
+    instantConfirmation: product.instantConfirmation ?? undefined,
+    instantDelivery: product.instantDelivery ?? undefined,
+    likelyToBeSoldOut: product.likelyToBeSoldOut ?? undefined,
+    skipTheLine: product.skipTheLine ?? undefined,
+    availabilityType: product.availabilityType ?? undefined,
+    redemptionMethod: product.redemptionMethod ?? undefined,
     subtitle: text(product.subtitle),
     shortDescription: text(product.shortDescription),
     description: text(product.description),
@@ -75,43 +156,36 @@ export async function consumerRecord(ctx: CatalogueContext, product: Product, ex
     modalitiesIncluded: text(product.modalitiesIncluded),
     modalitiesExcluded: text(product.modalitiesExcluded),
     modalitiesAdditionalInfo: text(product.modalitiesAdditionalInfo),
-    thumbnailImage: product.thumbnailImage,
-    minPrice: product.minPrice,
-    maxPrice: product.maxPrice,
-    priceCurrency: product.priceCurrency,
-    pricingUnit: product.pricingUnit,
-    priceLevel: product.priceLevel,
-    averagePrice: product.averagePrice,
-    minParticipants: product.minParticipants,
-    maxParticipants: product.maxParticipants,
-    address: product.address,
-    placeId: product.placeId,
-    website: product.website,
-    geoLocation: product.geoLocation ? present({ ...product.geoLocation }) : null,
-    duration: product.duration,
-    durationHours: durationInHours(product.duration),
-    galleryImages: product.galleryImages.map((image) => present({ ...image })),
-    supplier: present({
-      id: supplier.id,
-      name: supplier.name,
-      externalId: supplier.externalId,
-      creationDate: supplier.creationDate.toISOString(),
-      updateDate: supplier.updateDate.toISOString(),
-      contact: supplier.website ?? supplier.email ?? supplier.telephone ?? supplier.address ? present({ website: supplier.website, email: supplier.email, telephone: supplier.telephone, address: supplier.address }) : null,
-      countryCode: supplier.countryCode,
-      countryName: languages.map((l) => supplierNames[l]).find(Boolean) ?? null,
-    }),
+    thumbnailImage: product.thumbnailImage ?? undefined,
+    minPrice: product.minPrice ?? undefined,
+    maxPrice: product.maxPrice ?? undefined,
+    priceCurrency: product.priceCurrency ?? undefined,
+    pricingUnit: product.pricingUnit ?? undefined,
+    priceLevel: product.priceLevel ?? undefined,
+    averagePrice: product.averagePrice ?? undefined,
+    minParticipants: product.minParticipants ?? undefined,
+    maxParticipants: product.maxParticipants ?? undefined,
+    address: product.address ?? undefined,
+    placeId: product.placeId ?? undefined,
+    website: product.website ?? undefined,
+    geoLocation: geoLocation
+      ? { latitude: geoLocation.latitude ?? undefined, longitude: geoLocation.longitude ?? undefined, geoHash: geoLocation.geoHash ?? undefined }
+      : undefined,
+    duration: product.duration ?? undefined,
+    durationHours: durationInHours(product.duration) ?? undefined,
+    galleryImages: product.galleryImages.map((image) => ({ title: image.title ?? undefined, url: image.url ?? undefined, order: image.order ?? undefined })),
+    supplier,
     descriptors: productDescriptors(product),
-    cityName: product.cityName,
-    zipCode: product.zipCode,
-    countryCode: product.countryCode,
-    rating: product.rating,
-    numberOfRatings: product.numberOfRatings,
-    availabilityPeriods: periods?.weeklyPeriods ? { weeklyPeriods: periods.weeklyPeriods } : null,
-    isCancellable: product.isCancellable,
-    cancellationCutOffAmount: product.cancellationCutOffAmount,
-    cancellationCutOffUnit: product.cancellationCutOffUnit,
-    handiAccess: product.handiAccess,
-    countryName: product.country ? textIn(product.country.name.translations, languages) : null,
-  }) as ConsumerRecord;
+    cityName: product.cityName ?? undefined,
+    zipCode: product.zipCode ?? undefined,
+    countryCode: product.countryCode ?? undefined,
+    rating: product.rating ?? undefined,
+    numberOfRatings: product.numberOfRatings ?? undefined,
+    availabilityPeriods: periods?.weeklyPeriods ? { weeklyPeriods: periods.weeklyPeriods } : undefined,
+    isCancellable: product.isCancellable ?? undefined,
+    cancellationCutOffAmount: product.cancellationCutOffAmount ?? undefined,
+    cancellationCutOffUnit: product.cancellationCutOffUnit ?? undefined,
+    handiAccess: product.handiAccess ?? undefined,
+    countryName: product.country ? (textIn(product.country.name.translations, languages) ?? undefined) : undefined,
+  };
 }

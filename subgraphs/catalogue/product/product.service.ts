@@ -7,7 +7,7 @@ import { supplierRepository, type SupplierRow } from "../supplier/supplier.repos
 import { taxonomyRepository } from "../taxonomy/taxonomy.repository.js";
 import { nextUpdateDate } from "../timestamps.js";
 import { Problems, country, number, string } from "../validation/checks.js";
-import { countryNameLanguages, countryNames } from "../validation/iso.js";
+import { countryNameLanguages, sharedCountryNames } from "../validation/iso.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { productChangeRepository } from "./product-change.repository.js";
 import { productRepository, type ProductFilter, type ProductRow, type ProductValues } from "./product.repository.js";
@@ -27,8 +27,21 @@ export function onlineBookable(row: Pick<ProductRow, "title" | "deprecated" | "d
   return flags;
 }
 
+/** The languages a product's country is named in: its title's, then every one names are shipped for (the same array for the same title languages). */
+function nameLanguages(titleLanguages: string[]): readonly string[] {
+  const key = titleLanguages.join(",");
+  let languages = knownNameLanguages.get(key);
+  if (!languages) {
+    if (knownNameLanguages.size >= 1_000) knownNameLanguages.clear();
+    knownNameLanguages.set(key, (languages = Object.freeze([...new Set([...titleLanguages, ...countryNameLanguages])])));
+  }
+  return languages;
+}
+
+const knownNameLanguages = new Map<string, readonly string[]>();
+
 export function toProduct(row: ProductRow): Product {
-  const languages = [...new Set([...Object.keys(row.title), ...countryNameLanguages])];
+  const languages = nameLanguages(Object.keys(row.title));
   return {
     id: row.id,
     externalId: row.externalId,
@@ -44,7 +57,7 @@ export function toProduct(row: ProductRow): Product {
     modalitiesExcluded: localized(row.modalitiesExcluded),
     modalitiesAdditionalInfo: localized(row.modalitiesAdditionalInfo),
     countryCode: row.countryCode,
-    country: row.countryCode ? { code: row.countryCode, name: localized(countryNames(row.countryCode, languages))! } : null,
+    country: row.countryCode ? { code: row.countryCode, name: localized(sharedCountryNames(row.countryCode, languages))! } : null,
     zipCode: row.zipCode,
     cityName: row.cityName,
     rating: row.rating,

@@ -44,7 +44,7 @@ export function taxonomyTree(rows: TaxonomyNodeRow[]): TaxonomyNode[] {
  * A product's taxonomy paths: each level 2 node with its parent, and each level 1 node that has
  * none of its children linked, alone.
  */
-export function taxonomyPaths(linked: TaxonomyNodeRow[], nodesByUuid: ReadonlyMap<string, TaxonomyNodeRow>): TaxonomyNode[][] {
+export function taxonomyPaths(linked: readonly TaxonomyNodeRow[], nodesByUuid: ReadonlyMap<string, TaxonomyNodeRow>): TaxonomyNode[][] {
   const paths: TaxonomyNode[][] = [];
   const covered = new Set<string>();
   for (const node of linked.filter((n) => n.level === 2)) {

@@ -32,6 +32,22 @@ export function countryNames(code: string, languageCodes: readonly string[]): Re
 }
 
 /**
+ * countryNames, the same frozen object for the same code and languages: every product of a page
+ * names its country, and most pages name a few. Bounded like the names it is made of.
+ */
+export function sharedCountryNames(code: string, languageCodes: readonly string[]): Readonly<Record<string, string>> {
+  const key = `${code}:${languageCodes.join(",")}`;
+  let names = knownNameSets.get(key);
+  if (!names) {
+    if (knownNameSets.size >= 10_000) knownNameSets.clear();
+    knownNameSets.set(key, (names = Object.freeze(countryNames(code, languageCodes))));
+  }
+  return names;
+}
+
+const knownNameSets = new Map<string, Readonly<Record<string, string>>>();
+
+/**
  * Names already looked up: a page of records names the same few countries a hundred times, and
  * the package's lookup was a visible part of a search page's CPU. Bounded, since the languages
  * come from callers' headers.
