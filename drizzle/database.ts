@@ -12,6 +12,7 @@ import { EventChannel, PgliteEventChannel, PostgresEventChannel } from "./events
 import { DriverObserver, observedPglite, observedPostgres, type PoolUse } from "./observed-driver.js";
 import { PreparedStatementPolicy } from "./prepared-statements.js";
 import { RemotePglite } from "./pglite-thread/remote.js";
+import { installRowMapping } from "./row-mapping.js";
 import * as schema from "./schema.js";
 
 export type Schema = typeof schema;
@@ -64,6 +65,7 @@ export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta
 const MIGRATION_LOCK = 7_318_204_551;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  installRowMapping();
   return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options.dataDir ?? "memory", options);
 }
 
