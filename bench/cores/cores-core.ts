@@ -8,6 +8,7 @@ import { productRequest, supplierRequest } from "../../test/support/catalogue.js
 import { driveFlowsInOwnProcess, type DriveResult } from "../booking/flow-driver.js";
 import { addDays, call, FlowTarget, signIn as flowSignIn } from "../booking/flow-client.js";
 import { cellOf, SEARCH_EXPRESSIONS, startLoadGenerator, type Cell } from "../paths/paths-core.js";
+import { postgresCpuMs, treeCpuMs } from "../process-cpu.js";
 
 /**
  * REST search throughput of the service as `npm start` runs it, per number of serving processes
@@ -30,6 +31,8 @@ export interface CoresRun {
   processes: number;
   expression: string;
   cells: Cell[];
+  /** Per cell, CPU ms per answered page from /proc: the service's process tree, and every PostgreSQL server process. */
+  cpuPerPage: { service: number; postgres: number }[];
 }
 
 const PASSWORD = "benchmark cores password 1";
@@ -130,10 +133,14 @@ export async function runCores(options: CoresOptions): Promise<CoresRun[]> {
           // A short warm-up: the first requests compile the operation and fill the planner's caches.
           await load.run({ url: service.base, specs: [spec], connections: 1, amount: 5 });
           const cells: Cell[] = [];
+          const cpuPerPage: CoresRun["cpuPerPage"] = [];
           for (const concurrency of options.concurrencies) {
-            cells.push(cellOf(concurrency, await load.run({ url: service.base, specs: [spec], connections: concurrency, seconds: options.seconds, minRequests: concurrency })));
+            const before = { service: treeCpuMs(service.pid), postgres: postgresCpuMs() };
+            const cell = cellOf(concurrency, await load.run({ url: service.base, specs: [spec], connections: concurrency, seconds: options.seconds, minRequests: concurrency }));
+            cells.push(cell);
+            cpuPerPage.push({ service: (treeCpuMs(service.pid) - before.service) / cell.requests, postgres: (postgresCpuMs() - before.postgres) / cell.requests });
           }
-          runs.push({ processes, expression, cells });
+          runs.push({ processes, expression, cells, cpuPerPage });
         }
       } finally {
         await service.stop();
@@ -198,15 +205,16 @@ export function renderCoresSection(runs: CoresRun[], meta: { title: string; mach
     "",
     `${meta.date}, commit ${meta.commit}, ${meta.machine}; ${meta.database}, ${meta.products} products; load average at start ${meta.load}; ${meta.seconds} s per cell; \`npm run bench:cores\`.`,
     "",
-    "REST search pages of 100 records through the service as `npm start` runs it, with `WEB_CONCURRENCY` processes; autocannon in a separate process. req/s (p50 ms / p95 ms); failures would be named under the table.",
+    "REST search pages of 100 records through the service as `npm start` runs it, with `WEB_CONCURRENCY` processes; autocannon in a separate process. req/s (p50 ms / p95 ms); failures would be named under the table. CPU per page, from /proc over each cell: the service's process tree, and every PostgreSQL server process (ms).",
     "",
-    `| processes | expression | ${concurrencies.map((c) => `c${c}`).join(" | ")} | c${concurrencies.at(-1)} ÷ c${concurrencies[0]} |`,
-    `|---|---|${concurrencies.map(() => "---|").join("")}---|`,
+    `| processes | expression | ${concurrencies.map((c) => `c${c}`).join(" | ")} | c${concurrencies.at(-1)} ÷ c${concurrencies[0]} | ${concurrencies.map((c) => `CPU ms a page at c${c}: service / PostgreSQL`).join(" | ")} |`,
+    `|---|---|${concurrencies.map(() => "---|").join("")}---|${concurrencies.map(() => "---|").join("")}`,
   ];
   for (const run of runs) {
     const cells = run.cells.map((c) => `${fixed(c.rps)} (${fixed(c.p50)} / ${fixed(c.p95)})`);
+    const cpu = run.cpuPerPage.map((c) => `${fixed(c.service)} / ${fixed(c.postgres)}`);
     const scaling = run.cells.at(-1)!.rps / run.cells[0].rps;
-    lines.push(`| ${run.processes} | \`${run.expression}\` | ${cells.join(" | ")} | ${fixed(scaling, 2)}× |`);
+    lines.push(`| ${run.processes} | \`${run.expression}\` | ${cells.join(" | ")} | ${fixed(scaling, 2)}× | ${cpu.join(" | ")} |`);
   }
   const failures = runs.flatMap((run) => run.cells.filter((c) => c.failures).map((c) => `- ${run.processes} processes, \`${run.expression}\`, c${c.concurrency}: ${c.failures} failures; first: ${c.firstFailure}`));
   if (failures.length) lines.push("", ...failures);

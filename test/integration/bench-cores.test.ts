@@ -42,6 +42,9 @@ describe("bench:cores at a tiny scale", () => {
       expect(run.processes).toBe(processes);
       for (const cell of run.cells) expect(cell, `${run.expression} c${cell.concurrency}`).toMatchObject({ failures: 0, requests: expect.any(Number) });
       expect(run.cells.every((cell) => cell.requests >= cell.concurrency && cell.rps > 0)).toBe(true);
+      // The service did work for its pages (the tree of npm start's process), and its CPU is told per page.
+      expect(run.cpuPerPage).toHaveLength(run.cells.length);
+      expect(run.cpuPerPage.every((cpu) => cpu.service > 0 && Number.isFinite(cpu.postgres))).toBe(true);
     }
     const section = renderCoresSection(runs, { title: "Cores", machine: "test", date: "2026-11-23", commit: "abc", database: "x", products: 252, load: "0", seconds: 0.5 });
     expect(section).toContain(`| ${processes} | \`title:museum\` |`);
