@@ -22,6 +22,7 @@ export interface PublicJwk extends JWK {
 export class SigningKeyStore {
   private verificationKeys = new Map<string, Key>();
   private lastReload = 0;
+  private reloading?: Promise<void>;
   private signing?: { kid: string; key: Key };
 
   constructor(
@@ -52,13 +53,21 @@ export class SigningKeyStore {
     return this.signing;
   }
 
-  /** Public key for a token's `kid`; unknown ids reload from the database at most once a second. */
+  /**
+   * Public key for a token's `kid`; unknown ids reload from the database at most once a second.
+   * Callers that arrive while a reload runs wait for it: a burst of requests with a token whose key
+   * this process has not loaded yet (its first requests, or a key another process just made) is
+   * answered by the one reload, not refused but for the request that started it.
+   */
   async verificationKey(kid: string | undefined): Promise<Key | undefined> {
     if (!kid) return undefined;
     const known = this.verificationKeys.get(kid);
     if (known) return known;
-    if (Date.now() - this.lastReload < 1000) return undefined;
-    await this.reload();
+    if (!this.reloading) {
+      if (Date.now() - this.lastReload < 1000) return undefined;
+      this.reloading = this.reload().finally(() => (this.reloading = undefined));
+    }
+    await this.reloading;
     return this.verificationKeys.get(kid);
   }
 
