@@ -82,6 +82,8 @@ interface PreparedQuery {
 type PrepareQuery = (this: unknown, query: unknown, fields: SelectedField[] | undefined, name: unknown, arrayMode: unknown, customResultMapper: unknown, ...rest: unknown[]) => PreparedQuery;
 
 let installed = false;
+/** Mappers by drizzle's fields array: a compiled select (compiled-select.ts) hands the same one at every call. */
+const mappers = new WeakMap<readonly SelectedField[], ReturnType<typeof rowMapper>>();
 
 /**
  * Both drivers' sessions hand every statement that selects fields a result mapper of rowMapper's
@@ -97,8 +99,9 @@ export function installRowMapping(): void {
     prototype.prepareQuery = function (query, fields, name, arrayMode, customResultMapper, ...rest) {
       const prepared = prepareQuery.call(this, query, fields, name, arrayMode, customResultMapper, ...rest);
       if (fields && !customResultMapper) {
-        const map = rowMapper(fields);
-        prepared.customResultMapper = (rows) => map(rows, prepared.joinsNotNullableMap);
+        let map = mappers.get(fields);
+        if (!map) mappers.set(fields, (map = rowMapper(fields)));
+        prepared.customResultMapper = (rows) => map!(rows, prepared.joinsNotNullableMap);
       }
       return prepared;
     };

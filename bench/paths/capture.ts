@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { fillPlaceholders } from "drizzle-orm";
 import { PgliteSession, PglitePreparedQuery } from "drizzle-orm/pglite/session";
 import { PostgresJsPreparedQuery, PostgresJsSession } from "drizzle-orm/postgres-js/session";
 import type { Service } from "../../server/service.js";
@@ -51,7 +52,8 @@ function patchDrivers() {
       const original = prototype[name];
       prototype[name] = function (this: Query, ...args: unknown[]) {
         const scope = als.getStore();
-        if (scope) scope.capture.statements.push({ sql: this.queryString, params: [...this.params], tx: scope.tx });
+        // A compiled select (drizzle/compiled-select.ts) keeps placeholders in its params: the values it ran with are filled in.
+        if (scope) scope.capture.statements.push({ sql: this.queryString, params: fillPlaceholders(this.params, (args[0] as Record<string, unknown> | undefined) ?? {}), tx: scope.tx });
         return original.apply(this, args);
       };
     }

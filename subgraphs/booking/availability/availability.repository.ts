@@ -1,8 +1,13 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { compiledSelect } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { availabilities } from "../../../drizzle/schema.js";
 
 export type AvailabilityRow = typeof availabilities.$inferSelect;
+
+// Every availability step reads its availability: built once (compiled-select.ts).
+const availabilityById = compiledSelect<{ id: string }, AvailabilityRow>((db) => db.select().from(availabilities).where(eq(availabilities.id, sql.placeholder("id"))));
+const availabilityForUpdate = compiledSelect<{ id: string }, AvailabilityRow>((db) => db.select().from(availabilities).where(eq(availabilities.id, sql.placeholder("id"))).for("update"));
 
 export const availabilityRepository = {
   async insert(db: Executor, row: typeof availabilities.$inferInsert): Promise<AvailabilityRow> {
@@ -11,12 +16,12 @@ export const availabilityRepository = {
   },
 
   async byId(db: Executor, id: string): Promise<AvailabilityRow | undefined> {
-    const [row] = await db.select().from(availabilities).where(eq(availabilities.id, id));
+    const [row] = await availabilityById(db, { id });
     return row;
   },
 
   async forUpdate(db: Executor, id: string): Promise<AvailabilityRow | undefined> {
-    const [row] = await db.select().from(availabilities).where(eq(availabilities.id, id)).for("update");
+    const [row] = await availabilityForUpdate(db, { id });
     return row;
   },
 

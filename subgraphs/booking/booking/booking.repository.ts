@@ -1,4 +1,5 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { anyOf, compiledSelect } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { bookingJobs, bookings } from "../../../drizzle/schema.js";
 
@@ -8,6 +9,10 @@ export type BookingPatch = Partial<Omit<BookingRow, "id" | "availabilityId" | "p
 /** Statuses that hold places in the slot. */
 export const HOLDING_STATUSES = ["ON_HOLD", "PENDING_CONFIRM", "CONFIRMED"] as const;
 
+// Every booking step reads its booking: built once (compiled-select.ts).
+const bookingsByIds = compiledSelect<{ ids: string[] }, BookingRow>((db) => db.select().from(bookings).where(anyOf(bookings.id, "ids")));
+const bookingForUpdate = compiledSelect<{ id: string }, BookingRow>((db) => db.select().from(bookings).where(eq(bookings.id, sql.placeholder("id"))).for("update"));
+
 export const bookingRepository = {
   async insert(db: Executor, row: typeof bookings.$inferInsert): Promise<BookingRow> {
     const [inserted] = await db.insert(bookings).values(row).returning();
@@ -15,11 +20,11 @@ export const bookingRepository = {
   },
 
   async byIds(db: Executor, ids: readonly string[]): Promise<BookingRow[]> {
-    return ids.length ? db.select().from(bookings).where(inArray(bookings.id, [...ids])) : [];
+    return ids.length ? bookingsByIds(db, { ids: [...ids] }) : [];
   },
 
   async forUpdate(db: Executor, id: string): Promise<BookingRow | undefined> {
-    const [row] = await db.select().from(bookings).where(eq(bookings.id, id)).for("update");
+    const [row] = await bookingForUpdate(db, { id });
     return row;
   },
 

@@ -1,4 +1,5 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
+import { anyOf, compiledSelect } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { bookingEngines } from "../../../drizzle/schema.js";
 
@@ -6,6 +7,9 @@ export type BookingEngineRow = typeof bookingEngines.$inferSelect;
 
 /** Engine names are upper-case identifiers: they are shown as is in catalogue answers. */
 export const BOOKING_ENGINE_NAME = /^[A-Z][A-Z0-9_]{1,63}$/;
+
+// Every page of records names its products' engines: built once (compiled-select.ts).
+const enginesByIds = compiledSelect<{ ids: number[] }, BookingEngineRow>((db) => db.select().from(bookingEngines).where(anyOf(bookingEngines.id, "ids")));
 
 /** The registry of engines by name: suppliers, products and content partners' organisations are filed under one. */
 export const bookingEngineRepository = {
@@ -18,7 +22,7 @@ export const bookingEngineRepository = {
   },
 
   async byIds(db: Executor, ids: readonly number[]): Promise<BookingEngineRow[]> {
-    return ids.length ? db.select().from(bookingEngines).where(inArray(bookingEngines.id, [...ids])) : [];
+    return ids.length ? enginesByIds(db, { ids: [...ids] }) : [];
   },
 
   async byName(db: Executor, name: string): Promise<BookingEngineRow | undefined> {

@@ -1,8 +1,12 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
+import { anyOf, compiledSelect } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { organisations } from "../../../drizzle/schema.js";
 
 export type OrganisationRow = typeof organisations.$inferSelect;
+
+// Every request reads its caller's organisation.
+const organisationsByIds = compiledSelect<{ ids: number[] }, OrganisationRow>((db) => db.select().from(organisations).where(anyOf(organisations.id, "ids")));
 
 /** Organisations are catalogue data: who manages which engine's content, and on which commercial model it is sold. */
 export const organisationRepository = {
@@ -12,7 +16,7 @@ export const organisationRepository = {
   },
 
   async byIds(db: Executor, ids: readonly number[]): Promise<OrganisationRow[]> {
-    return ids.length ? db.select().from(organisations).where(inArray(organisations.id, [...ids])) : [];
+    return ids.length ? organisationsByIds(db, { ids: [...ids] }) : [];
   },
 
   async all(db: Executor): Promise<OrganisationRow[]> {

@@ -1,4 +1,5 @@
 import { and, asc, eq, getTableColumns, gte, inArray, isNull, sql } from "drizzle-orm";
+import { anyOf, compiledSelect } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { bookingEngines, products, suppliers } from "../../../drizzle/schema.js";
 
@@ -15,6 +16,21 @@ export type ProductValues = Omit<typeof products.$inferInsert, "id" | "creationD
 
 const live = isNull(products.deletedAt);
 
+// The product reads every consumer page and every booking step makes: built once (compiled-select.ts).
+const liveProductsByIds = compiledSelect<{ ids: number[] }, ProductRow>((db) => db.select(productColumns).from(products).where(and(anyOf(products.id, "ids"), live)));
+const productsWithOwnersByIds = compiledSelect<{ ids: number[] }, { product: ProductRow; engine: typeof bookingEngines.$inferSelect; supplier: typeof suppliers.$inferSelect }>((db) =>
+  db
+    .select({ product: productColumns, engine: getTableColumns(bookingEngines), supplier: getTableColumns(suppliers) })
+    .from(products)
+    .innerJoin(bookingEngines, eq(bookingEngines.id, products.bookingEngineId))
+    .innerJoin(suppliers, eq(suppliers.id, products.supplierId))
+    .where(anyOf(products.id, "ids")),
+);
+/** Products with their taxonomy nodes' uuids, by id: a search page's rows. */
+export const productsWithTaxonomyByIds = compiledSelect<{ ids: number[] }, ProductRow & { taxonomyUuids: string[] }>((db) =>
+  db.select(productColumnsWithTaxonomy).from(products).where(anyOf(products.id, "ids")),
+);
+
 export interface ProductFilter {
   countryCode?: string | null;
   zipCode?: string | null;
@@ -27,7 +43,7 @@ export interface ProductFilter {
 
 export const productRepository = {
   async liveByIds(db: Executor, ids: readonly number[]): Promise<ProductRow[]> {
-    return ids.length ? db.select(productColumns).from(products).where(and(inArray(products.id, [...ids]), live)) : [];
+    return ids.length ? liveProductsByIds(db, { ids: [...ids] }) : [];
   },
 
   /**
@@ -36,13 +52,7 @@ export const productRepository = {
    * Deleted products too, since bookings and reports keep referring to what was sold.
    */
   async anyByIdsWithOwners(db: Executor, ids: readonly number[]) {
-    if (!ids.length) return [];
-    return db
-      .select({ product: productColumns, engine: getTableColumns(bookingEngines), supplier: getTableColumns(suppliers) })
-      .from(products)
-      .innerJoin(bookingEngines, eq(bookingEngines.id, products.bookingEngineId))
-      .innerJoin(suppliers, eq(suppliers.id, products.supplierId))
-      .where(inArray(products.id, [...ids]));
+    return ids.length ? productsWithOwnersByIds(db, { ids: [...ids] }) : [];
   },
 
   async liveForUpdate(db: Executor, id: number): Promise<ProductRow | undefined> {

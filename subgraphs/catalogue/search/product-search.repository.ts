@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { rows as rawRows, type Executor } from "../../../drizzle/database.js";
 import { products } from "../../../drizzle/schema.js";
-import { productColumnsWithTaxonomy, type ProductRow } from "../product/product.repository.js";
+import { productsWithTaxonomyByIds, type ProductRow } from "../product/product.repository.js";
 
 export const sortingFields = ["title", "rating", "numberOfRatings", "minPrice", "maxPrice", "cityName", "creationDate", "updateDate", "id"] as const;
 export type SortingField = (typeof sortingFields)[number];
@@ -104,7 +104,7 @@ export const productSearchRepository = {
       } else {
         ids = await orderedIds(executor, query.where, order, query.offset, query.limit);
       }
-      const wide = ids.length ? await executor.select(productColumnsWithTaxonomy).from(products).where(inArray(products.id, ids)) : [];
+      const wide = ids.length ? await productsWithTaxonomyByIds(executor, { ids }) : [];
       const byId = new Map(wide.map((row) => [row.id, row]));
       // A row deleted between the two reads is left out rather than answered half-known.
       const rows = ids.flatMap((id) => byId.get(id) ?? []);

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
+import { anyOf, compiledSelect } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { products, suppliers } from "../../../drizzle/schema.js";
 
@@ -7,14 +8,18 @@ export type SupplierValues = Omit<typeof suppliers.$inferInsert, "id" | "creatio
 
 const live = isNull(suppliers.deletedAt);
 
+// Every page of records and every booking step names its products' suppliers: built once (compiled-select.ts).
+const liveSuppliersByIds = compiledSelect<{ ids: number[] }, SupplierRow>((db) => db.select().from(suppliers).where(and(anyOf(suppliers.id, "ids"), live)));
+const suppliersByIds = compiledSelect<{ ids: number[] }, SupplierRow>((db) => db.select().from(suppliers).where(anyOf(suppliers.id, "ids")));
+
 export const supplierRepository = {
   async liveByIds(db: Executor, ids: readonly number[]): Promise<SupplierRow[]> {
-    return ids.length ? db.select().from(suppliers).where(and(inArray(suppliers.id, [...ids]), live)) : [];
+    return ids.length ? liveSuppliersByIds(db, { ids: [...ids] }) : [];
   },
 
   /** Deleted ones included: a deleted product in change detection still names its supplier. */
   async byIds(db: Executor, ids: readonly number[]): Promise<SupplierRow[]> {
-    return ids.length ? db.select().from(suppliers).where(inArray(suppliers.id, [...ids])) : [];
+    return ids.length ? suppliersByIds(db, { ids: [...ids] }) : [];
   },
 
   /** Locks the supplier row, so that concurrent writes to one supplier apply one after another. */

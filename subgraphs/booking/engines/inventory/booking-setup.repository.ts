@@ -1,11 +1,15 @@
 import { and, eq, gt, sql } from "drizzle-orm";
+import { compiledSelect } from "../../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../../drizzle/database.js";
 import { bookingSetups, slotInventory } from "../../../../drizzle/schema.js";
 import { bookingSetupSchema, type BookingSetup } from "./booking-setup.js";
 
+// Every booking step reads its product's setup: built once (compiled-select.ts).
+const setupByProduct = compiledSelect<{ productId: number }, { setup: unknown }>((db) => db.select({ setup: bookingSetups.setup }).from(bookingSetups).where(eq(bookingSetups.productId, sql.placeholder("productId"))));
+
 export const bookingSetupRepository = {
   async setupOf(db: Executor, productId: number): Promise<BookingSetup | undefined> {
-    const [row] = await db.select({ setup: bookingSetups.setup }).from(bookingSetups).where(eq(bookingSetups.productId, productId));
+    const [row] = await setupByProduct(db, { productId });
     // Stored setups were validated on the way in; parsing again fills defaults added since.
     return row ? bookingSetupSchema.parse(row.setup) : undefined;
   },
