@@ -4,8 +4,7 @@ import type { BookingEngineRow } from "../booking-engine/booking-engine.reposito
 import { textIn, type LocalizedText } from "../language/localized-text.js";
 import type { CatalogueContext } from "../loaders.js";
 import type { TaxonomyNodeRow } from "../taxonomy/taxonomy.repository.js";
-import { taxonomyPaths } from "../taxonomy/taxonomy.service.js";
-import type { TaxonomyNode } from "../taxonomy/taxonomy.type.js";
+import { taxonomyRowPaths } from "../taxonomy/taxonomy.service.js";
 import type { SupplierRow } from "../supplier/supplier.repository.js";
 import { countryNames } from "../validation/iso.js";
 import { bookingLink, durationInHours, present, productDescriptors } from "./product.consumer.js";
@@ -70,9 +69,9 @@ async function consumerRecords(ctx: CatalogueContext, products: readonly Product
     return part;
   };
   const taxonomyEntries = new Map<string, TaxonomyEntry>();
-  const taxonomyEntry = (node: TaxonomyNode) => {
+  const taxonomyEntry = (node: TaxonomyNodeRow) => {
     let entry = taxonomyEntries.get(node.uuid);
-    if (!entry) taxonomyEntries.set(node.uuid, (entry = Object.freeze({ id: node.slug, name: textIn(node.name.translations, ctx.languages) ?? node.slug, level: node.level })));
+    if (!entry) taxonomyEntries.set(node.uuid, (entry = Object.freeze({ id: node.slug, name: textIn(node.name, ctx.languages) ?? node.slug, level: node.level })));
     return entry;
   };
   return products.map((product, index) => {
@@ -84,7 +83,7 @@ async function consumerRecords(ctx: CatalogueContext, products: readonly Product
     const supplier = supplierById.get(product.supplierId);
     if (supplier instanceof Error) return supplier;
     if (!supplier) return new Error(`product ${product.id} has no supplier ${product.supplierId}`);
-    const taxonomies = taxonomyPaths(links, nodes).map((path) => path.map((node) => taxonomyEntry(node)));
+    const taxonomies = taxonomyRowPaths(links, nodes).map((path) => path.map((node) => taxonomyEntry(node)));
     return recordOf(product, engine, supplierPart(supplier), taxonomies, ctx.languages, externalClientId);
   });
 }

@@ -45,14 +45,20 @@ export function taxonomyTree(rows: TaxonomyNodeRow[]): TaxonomyNode[] {
  * none of its children linked, alone.
  */
 export function taxonomyPaths(linked: readonly TaxonomyNodeRow[], nodesByUuid: ReadonlyMap<string, TaxonomyNodeRow>): TaxonomyNode[][] {
-  const paths: TaxonomyNode[][] = [];
+  return taxonomyRowPaths(linked, nodesByUuid).map(([top, child]) => (child ? [toTaxonomyNode(top, undefined), toTaxonomyNode(child, top)] : [toTaxonomyNode(top, undefined)]));
+}
+
+/** taxonomyPaths as the nodes' rows: a linked level-2 node under its parent, a linked level-1 node alone when none of its children is linked. */
+export function taxonomyRowPaths(linked: readonly TaxonomyNodeRow[], nodesByUuid: ReadonlyMap<string, TaxonomyNodeRow>): TaxonomyNodeRow[][] {
+  const paths: TaxonomyNodeRow[][] = [];
   const covered = new Set<string>();
-  for (const node of linked.filter((n) => n.level === 2)) {
+  for (const node of linked) {
+    if (node.level !== 2) continue;
     const parent = node.parentUuid ? nodesByUuid.get(node.parentUuid) : undefined;
     if (!parent) continue;
     covered.add(parent.uuid);
-    paths.push([toTaxonomyNode(parent, undefined), toTaxonomyNode(node, parent)]);
+    paths.push([parent, node]);
   }
-  for (const node of linked.filter((n) => n.level === 1 && !covered.has(n.uuid))) paths.push([toTaxonomyNode(node, undefined)]);
+  for (const node of linked) if (node.level === 1 && !covered.has(node.uuid)) paths.push([node]);
   return paths;
 }
