@@ -1,8 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { anyOf, compiledSelect } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { webhookEndpoints, webhookMessages } from "../../../drizzle/schema.js";
 import type { WebhookEventType } from "./webhook-events.js";
+
+// Every booking status change asks which endpoints want it: built once (compiled-select.ts).
+const enabledEndpoints = compiledSelect<{ organisations: number[]; type: WebhookEventType }, { id: (typeof webhookEndpoints.$inferSelect)["id"]; organisationId: number }>((db) =>
+  db
+    .select({ id: webhookEndpoints.id, organisationId: webhookEndpoints.organisationId })
+    .from(webhookEndpoints)
+    .where(and(anyOf(webhookEndpoints.organisationId, "organisations"), eq(webhookEndpoints.enabled, true), sql`${sql.placeholder("type")} = any(${webhookEndpoints.eventTypes})`)),
+);
 
 export interface WebhookEvent {
   organisationId: number;
@@ -43,10 +52,7 @@ export async function enqueueWebhookEvents(
 ): Promise<void> {
   if (!events.length) return;
   const organisations = [...new Set(events.map((e) => e.organisationId))];
-  const endpoints = await tx
-    .select({ id: webhookEndpoints.id, organisationId: webhookEndpoints.organisationId })
-    .from(webhookEndpoints)
-    .where(and(inArray(webhookEndpoints.organisationId, organisations), eq(webhookEndpoints.enabled, true), sql`${type} = any(${webhookEndpoints.eventTypes})`));
+  const endpoints = await enabledEndpoints(tx, { organisations, type });
   if (!endpoints.length) return;
   const timestamp = at.toISOString();
   const messages = events.flatMap((event) =>

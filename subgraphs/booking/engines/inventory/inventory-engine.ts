@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, eq, gte, lt, sql } from "drizzle-orm";
+import { compiledSelect } from "../../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../../drizzle/database.js";
 import { slotInventory } from "../../../../drizzle/schema.js";
 import type { BookingEngineAdapter, ConfirmationOutcome, EngineBooking, Slot } from "../booking-engine.js";
@@ -131,11 +132,17 @@ export const inventoryEngine: BookingEngineAdapter = {
   },
 };
 
-async function takenBetween(db: Executor, productId: number, from: Date, to: Date): Promise<Map<number, { taken: number; capacity: number }>> {
-  const rows = await db
+// Every dates, options, prices and booking step reads the slots' places: built once (compiled-select.ts).
+const slotsTaken = compiledSelect<{ productId: number; from: string; to: string }, { startsAt: Date; taken: number; capacity: number }>((db) =>
+  db
     .select({ startsAt: slotInventory.startsAt, taken: slotInventory.taken, capacity: slotInventory.capacity })
     .from(slotInventory)
-    .where(and(eq(slotInventory.productId, productId), gte(slotInventory.startsAt, from), lt(slotInventory.startsAt, to)));
+    .where(and(eq(slotInventory.productId, sql.placeholder("productId")), gte(slotInventory.startsAt, sql.placeholder("from")), lt(slotInventory.startsAt, sql.placeholder("to")))),
+);
+
+async function takenBetween(db: Executor, productId: number, from: Date, to: Date): Promise<Map<number, { taken: number; capacity: number }>> {
+  // Placeholders skip the column's encoder: the instants go as ISO 8601 text, which PostgreSQL reads as timestamptz.
+  const rows = await slotsTaken(db, { productId, from: from.toISOString(), to: to.toISOString() });
   return new Map(rows.map((r) => [r.startsAt.getTime(), { taken: r.taken, capacity: r.capacity }]));
 }
 
