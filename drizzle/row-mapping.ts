@@ -20,7 +20,7 @@ type Row = Record<string, unknown>;
  * from. drizzle's own checks each field's class and walks its path with an iterator on every
  * row; a search page of 100 wide products spent 935 kB of allocation a page on it (a fifth of the
  * page's), and drizzle's class checks were 4 % of the page's CPU. The answer is the same, key for
- * key and in the same order: test/unit/row-mapping.test.ts holds the two equal.
+ * key and in the same order: test/integration/row-mapping.test.ts holds the two equal.
  */
 export function rowMapper(fields: readonly SelectedField[]): (rows: readonly unknown[][], joinsNotNullableMap?: Record<string, boolean>) => Row[] {
   const count = fields.length;
