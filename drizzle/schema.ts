@@ -402,6 +402,19 @@ export const productChanges = pgTable(
 );
 
 /** The activities taxonomy of spec 3: level 1 categories and their level 2 subcategories. */
+/**
+ * How many transactions have changed what a search can read (products, their suppliers, engines,
+ * taxonomy nodes and change log), over 16 slots: each such transaction adds one to one slot as it
+ * commits (deferred triggers, migration 0016), so the sum read in a statement's snapshot names
+ * exactly the catalogue that statement sees. A process keeps a search's total beside the sum it
+ * was counted at (subgraphs/catalogue/search/search-totals.ts). Slots, so that concurrent writers
+ * rarely wait for each other's commit on one row.
+ */
+export const catalogueVersions = pgTable("catalogue_versions", {
+  slot: integer("slot").primaryKey(),
+  version: bigint("version", { mode: "number" }).notNull().default(0),
+});
+
 export const taxonomyNodes = pgTable(
   "taxonomy_nodes",
   {

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, isNull, ne, or, sql, type SQL } from "driz
 import { rows as rawRows, type Executor } from "../../../drizzle/database.js";
 import { products } from "../../../drizzle/schema.js";
 import { productsWithTaxonomyByIds, type ProductRow } from "../product/product.repository.js";
+import { countedTotal, estimatedTotal, type CountedTotal } from "./search-totals.js";
 
 export const sortingFields = ["title", "rating", "numberOfRatings", "minPrice", "maxPrice", "cityName", "creationDate", "updateDate", "id"] as const;
 export type SortingField = (typeof sortingFields)[number];
@@ -73,12 +74,6 @@ async function cappedCount(db: Executor, where: SQL, cap: number): Promise<numbe
   return Number(total);
 }
 
-/** The planner's row estimate of the filter: no row is read. */
-async function estimatedCount(db: Executor, where: SQL): Promise<number> {
-  const [plan] = await rawRows<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }>(db, sql`explain (format json) select 1 from ${products} where ${where}`);
-  return Math.round(plan["QUERY PLAN"][0].Plan["Plan Rows"]);
-}
-
 export const productSearchRepository = {
   /**
    * One page of matches and their total. The page is ordered on narrow rows (ids and sort keys)
@@ -116,7 +111,8 @@ export const productSearchRepository = {
     // be full (its total then known without it) had few matches, so counting them cost little.
     // A page reaching past the cap is either not full (its total known) or answered an estimate.
     // Work memory and the `<%` operator's threshold are the connections' own (SESSION_SETTINGS).
-    const counting = query.offset + query.limit > cap ? Promise.resolve(cap + 1) : cappedCount(db, query.where, cap + 1);
+    // The count is kept by the process while the catalogue is unchanged (search-totals.ts).
+    const counting = query.offset + query.limit > cap ? Promise.resolve(undefined) : countedTotal(db, query.where, cap + 1);
     const [page, counted] = await Promise.all([pageRows(db), counting]);
     const total = await totalOf(db, query, page.ids.length, cap, counted);
     return { rows: page.rows, ...total };
@@ -128,13 +124,13 @@ export const productSearchRepository = {
  * matches, so its total is known; otherwise it is the matches `counted` up to the limit, and above
  * it the planner's estimate (never below what the page itself proves).
  */
-async function totalOf(db: Executor, query: SearchPageQuery, found: number, cap: number, counted: number): Promise<{ total: number; totalEstimated: boolean }> {
+async function totalOf(db: Executor, query: SearchPageQuery, found: number, cap: number, counted: CountedTotal | undefined): Promise<{ total: number; totalEstimated: boolean }> {
   if (found > 0 && found < query.limit) return { total: query.offset + found, totalEstimated: false };
   if (found === 0 && query.offset === 0) return { total: 0, totalEstimated: false };
   const atLeast = query.offset + found;
   // Counted in another statement, so a match made in between may show in one and not the other:
   // a full page still proves its own rows.
-  if (atLeast <= cap && counted <= cap) return { total: found > 0 ? Math.max(counted, atLeast) : counted, totalEstimated: false };
-  const estimate = await estimatedCount(db, query.where);
+  if (counted && atLeast <= cap && counted.counted <= cap) return { total: found > 0 ? Math.max(counted.counted, atLeast) : counted.counted, totalEstimated: false };
+  const estimate = await estimatedTotal(db, query.where, counted);
   return { total: Math.max(estimate, cap + 1, atLeast), totalEstimated: true };
 }
