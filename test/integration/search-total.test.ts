@@ -6,7 +6,7 @@ import { productSearchRepository, visibleToConsumers, type SearchPageQuery } fro
 import { countedTotal } from "../../subgraphs/catalogue/search/search-totals.js";
 import { products } from "../../drizzle/schema.js";
 import { contentPartner, productRequest, restClient, signIn, supplierRequest } from "../support/catalogue.js";
-import { useStack } from "../support/stack.js";
+import { graphql, useStack } from "../support/stack.js";
 
 /**
  * The search page's total (docs/spec-decisions.md, "Search totals"): counted up to a limit and
@@ -107,6 +107,12 @@ describe("search totals and the preferred country's pages", () => {
       expect((await consumer.get(search)).body).toMatchObject({ totalResults: 2, totalResultsEstimated: false });
       expect((await partnerRest.delete(`/api/supplier/${supplierId}/product/${created.body.id}`)).status).toBe(200);
       expect((await consumer.get(search)).body).toMatchObject({ totalResults: 1, totalResultsEstimated: false });
+      // GraphQL's searchProducts runs the same count, kept the same way.
+      const graphTotal = async () =>
+        (await graphql(`${t.stack.url}/graphql`, consumerToken, `query ($s: String!) { searchProducts(search: $s, resultsPerPage: 1) { totalResults totalResultsEstimated } }`, { s: `title:airship AND bookingEngine:${engineName}` })).body.data!.searchProducts;
+      expect(await graphTotal()).toEqual({ totalResults: 1, totalResultsEstimated: false });
+      await partnerRest.post(`/api/supplier/${supplierId}/product`, productRequest({ title: { en: "Airship over the Alps" } }));
+      expect(await graphTotal()).toEqual({ totalResults: 2, totalResultsEstimated: false });
     });
 
     it("counts again when a table the filter reads besides products changes (a supplier's external id)", async () => {

@@ -14,6 +14,8 @@ import { catalogueVersions, products } from "../../../drizzle/schema.js";
  * moved: version and count come from one snapshot, so a kept total is never given for a catalogue
  * other than the one it was counted on. Nothing of a caller is kept: the key is the filter's SQL.
  */
+// A filter is at most 20 criteria in 2,000 characters (search-expression.ts), so its key is a few
+// kB of SQL at most, and what a process keeps stays within about 10 MB whatever callers send.
 const KEPT_FILTERS = 1_000;
 
 interface Kept {
