@@ -269,14 +269,17 @@ export class BookingJobPool {
         return;
       }
       const asked = Math.min(MAX_CLAIM_BATCH, free);
-      const jobs = await claim(this.deps.database.db, this.deps.now(), asked);
+      // One time for the claim and the look-up after it: a job falling due between two readings
+      // of the clock would be neither claimed nor "not yet due", and would wait for the poll.
+      const now = this.deps.now();
+      const jobs = await claim(this.deps.database.db, now, asked);
       for (const job of jobs) {
         if (stopping?.aborted) await handBack(this.deps, job);
         else this.start(job);
       }
       if (jobs.length === asked) this.wanted = true;
       else if (!this.wanted && this.options.wakeAt) {
-        const next = await nextBookingJobDue(this.deps.database.db, this.deps.now());
+        const next = await nextBookingJobDue(this.deps.database.db, now);
         if (next) this.options.wakeAt(next);
       }
     }
