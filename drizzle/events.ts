@@ -1,9 +1,15 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type postgres from "postgres";
-import type { Db } from "./database.js";
+import { rows, type Db } from "./database.js";
 import type { RemotePglite } from "./pglite-thread/remote.js";
 
 export type EventHandler = (payload: unknown) => void;
+
+/** A notification to send: its channel, and a payload that is sent as JSON. */
+export interface Notice {
+  channel: string;
+  payload: unknown;
+}
 
 /**
  * Cross-process events over PostgreSQL LISTEN/NOTIFY. A notification is part of the transaction
@@ -12,6 +18,11 @@ export type EventHandler = (payload: unknown) => void;
  */
 export interface EventChannel {
   publish(executor: Pick<Db, "execute">, channel: string, payload: unknown): Promise<void>;
+  /**
+   * Several notices in one statement, which also evaluates `also` (an SQL expression) and returns
+   * its value: a transaction that announces a change and needs one more fact pays one round trip.
+   */
+  publishAll(executor: Pick<Db, "execute">, notices: readonly Notice[], also?: SQL): Promise<unknown>;
   subscribe(channel: string, handler: EventHandler): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
@@ -39,12 +50,22 @@ abstract class FanOutChannel implements EventChannel {
   private closed = false;
 
   async publish(executor: Pick<Db, "execute">, channel: string, payload: unknown): Promise<void> {
-    assertChannel(channel);
-    const text = JSON.stringify(payload);
-    if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES) {
-      throw new Error(`event payload on ${channel} exceeds ${MAX_PAYLOAD_BYTES} bytes; send an id and let listeners read the rest`);
-    }
-    await executor.execute(sql`select pg_notify(${channel}, ${text})`);
+    await this.publishAll(executor, [{ channel, payload }]);
+  }
+
+  async publishAll(executor: Pick<Db, "execute">, notices: readonly Notice[], also?: SQL): Promise<unknown> {
+    const calls = notices.map(({ channel, payload }) => {
+      assertChannel(channel);
+      const text = JSON.stringify(payload);
+      if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES) {
+        throw new Error(`event payload on ${channel} exceeds ${MAX_PAYLOAD_BYTES} bytes; send an id and let listeners read the rest`);
+      }
+      return sql`pg_notify(${channel}, ${text})`;
+    });
+    if (also) calls.push(sql`${also} as also`);
+    if (!calls.length) return undefined;
+    const [row] = await rows<{ also?: unknown }>(executor, sql`select ${sql.join(calls, sql`, `)}`);
+    return row?.also;
   }
 
   async subscribe(channel: string, handler: EventHandler): Promise<() => Promise<void>> {

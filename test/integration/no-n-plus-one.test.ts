@@ -102,7 +102,7 @@ describe("no N+1 queries", () => {
     expect(() => Object.assign(node.name, { en: "changed" })).toThrow(TypeError);
   });
 
-  it("reads a booking once in each answers and confirm step, and writes an availability's currency and quoted total in one statement", async () => {
+  it("reads a booking once in each answers and confirm step, sends its notices in one statement, and writes an availability's currency and quoted total in one statement", async () => {
     const { productId } = await bookableProduct(stack);
     const buyer = await bookingConsumer(stack);
     const chosen = await bookableAvailability(buyer.rest, productId, "2027-03-02");
@@ -111,7 +111,12 @@ describe("no N+1 queries", () => {
     await bookableAvailability(buyer.rest, productId, "2027-03-03");
     expect(statements.filter((statement) => /^update "availabilities" set "(currency|quoted_total)"/.test(statement))).toHaveLength(1);
 
+    // Notices, and whether a webhook endpoint wants the change, go in one statement.
+    const notices = () => statements.filter((statement) => /pg_notify|webhook_endpoints/.test(statement));
+    statements.length = 0;
     let booking = (await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: chosen.id, resellerRef: newRef() })).body;
+    expect(notices()).toHaveLength(1);
+    expect(notices()[0]).toMatch(/^select pg_notify\(.*exists \(select 1 from "webhook_endpoints"/s);
     const bookingReads = () => statements.filter((statement) => /^select .* from "bookings" where/.test(statement));
     // Follow-up questions appear with their parents' answers: a round for each level.
     while (!booking.isQuestionStepComplete) {
@@ -126,6 +131,9 @@ describe("no N+1 queries", () => {
     statements.length = 0;
     expect((await buyer.rest.post(`/booking-flow/v1/bookings/${created.id}/confirm`, {})).status).toBe(200);
     expect(bookingReads()).toHaveLength(1);
+    // The status and the job's notice for the workers.
+    expect(notices()).toHaveLength(1);
+    expect(notices()[0]).toMatch(/^select pg_notify\(.*, pg_notify\(.*exists \(select 1 from "webhook_endpoints"/s);
   });
 
   it.each([

@@ -23,6 +23,7 @@ describe("a subscription ends on the booking's state, whenever it changes", () =
     const events = t.stack.service.database.events;
     return {
       publish: (executor, channel, payload) => events.publish(executor, channel, payload),
+      publishAll: (executor, notices, also) => events.publishAll(executor, notices, also),
       subscribe: async (channel, handler) => {
         await beforeListening();
         return events.subscribe(channel, handler);

@@ -1,7 +1,7 @@
-import { enqueueWebhookEvent } from "../../common/webhooks/webhook-outbox.js";
+import { enqueueWebhookEvent, webhookWanted } from "../../common/webhooks/webhook-outbox.js";
 import { PROCESS_ORIGIN } from "../../../core/metrics.js";
 import type { Database, Executor } from "../../../drizzle/database.js";
-import { channels } from "../../../drizzle/events.js";
+import { channels, type Notice } from "../../../drizzle/events.js";
 import { serviceSecret } from "../../../drizzle/service-secret.js";
 import { availabilityView, ticketsOf, type AvailabilitySetup } from "../availability/availability-view.js";
 import { stateOf, toAvailability } from "../availability/availability.service.js";
@@ -84,20 +84,29 @@ export async function toBooking(row: BookingRow, deps: ViewDeps): Promise<Bookin
   };
 }
 
-/** Tells every edge that a booking's status changed; delivered only if the transaction commits. */
-export async function announceStatus(database: Database, tx: Executor, row: BookingRow): Promise<void> {
-  // Webhook endpoints of the organisation hear of it too, from the same transaction.
-  if (row.organisationId !== null) {
-    await enqueueWebhookEvent(tx, { organisationId: row.organisationId, type: "booking.status_changed", orderingKey: row.id, data: () => webhookBooking(tx, row), at: row.updateDate });
+/**
+ * Tells every edge that a booking's status changed, with any other notices of the transaction
+ * (`also`); delivered only if the transaction commits. One statement sends them and asks whether
+ * the organisation's webhook endpoints want the change; only then is a webhook message built.
+ */
+export async function announceStatus(database: Database, tx: Executor, row: BookingRow, also: readonly Notice[] = []): Promise<void> {
+  const status: Notice = {
+    channel: channels.bookingEvents,
+    payload: {
+      type: "booking.status",
+      bookingId: row.id,
+      status: row.status,
+      organisationId: row.organisationId,
+      // The process that made the change counts it (activities_booking_transitions_total).
+      origin: PROCESS_ORIGIN,
+    },
+  };
+  const type = "booking.status_changed";
+  const organisationId = row.organisationId;
+  const wanted = await database.events.publishAll(tx, [status, ...also], organisationId === null ? undefined : webhookWanted(organisationId, type));
+  if (wanted === true && organisationId !== null) {
+    await enqueueWebhookEvent(tx, { organisationId, type, orderingKey: row.id, data: () => webhookBooking(tx, row), at: row.updateDate });
   }
-  await database.events.publish(tx, channels.bookingEvents, {
-    type: "booking.status",
-    bookingId: row.id,
-    status: row.status,
-    organisationId: row.organisationId,
-    // The process that made the change counts it (activities_booking_transitions_total).
-    origin: PROCESS_ORIGIN,
-  });
 }
 
 /**

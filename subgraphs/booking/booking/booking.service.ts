@@ -15,7 +15,7 @@ import { bookingRefusal, viaEngine } from "../booking-errors.js";
 import type { ProductFacts } from "../catalogue-facts.js";
 import { EngineRefusal, TransientEngineError, type BookingEngineAdapter, type EngineBooking, type Slot } from "../engines/booking-engine.js";
 import { engineRegistry } from "../engines/engine-registry.js";
-import { announceBookingJob } from "../jobs/booking-job-notice.js";
+import { bookingJobNotice } from "../jobs/booking-job-notice.js";
 import { localized, type BookingSetup } from "../engines/inventory/booking-setup.js";
 import { zonedText } from "../engines/inventory/local-time.js";
 import type { BookingContext } from "../loaders.js";
@@ -347,8 +347,7 @@ export const bookingService = {
       });
       const runAt = new Date(now.getTime() + setup.confirmationDelaySeconds * 1000);
       await bookingRepository.addJob(tx, row.id, "confirm", runAt);
-      await announceBookingJob(ctx.database, tx, { bookingId: row.id, runAt });
-      await announceStatus(ctx.database, tx, pending!);
+      await announceStatus(ctx.database, tx, pending!, [bookingJobNotice({ bookingId: row.id, runAt })]);
       return { booking: pending! };
     }));
     if ("refusal" in outcome) throw outcome.refusal;

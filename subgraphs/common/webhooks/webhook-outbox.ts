@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { anyOf, compiledSelect } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { webhookEndpoints, webhookMessages } from "../../../drizzle/schema.js";
@@ -24,17 +24,20 @@ export interface WebhookEvent {
 }
 
 /**
- * Writes the event for every enabled endpoint of the organisation that asked for its type, in the
- * caller's transaction: the change and the promise to announce it commit together, so a crash
- * loses neither. One statement, however many endpoints.
+ * Whether an enabled endpoint of the organisation asked for the type, as an SQL expression: the
+ * caller asks it within a statement it sends anyway (its notification), and builds the event for
+ * `enqueueWebhookEvent` only when it is true.
+ */
+export function webhookWanted(organisationId: number, type: WebhookEventType): SQL {
+  return sql`exists (select 1 from ${webhookEndpoints} e where e.organisation_id = ${organisationId} and e.enabled and ${type} = any(e.event_types))`;
+}
+
+/**
+ * Writes the event for every enabled endpoint of the organisation that asked for its type (the
+ * caller found `webhookWanted` true), in the caller's transaction: the change and the promise to
+ * announce it commit together, so a crash loses neither. One statement, however many endpoints.
  */
 export async function enqueueWebhookEvent(tx: Executor, event: WebhookEvent): Promise<void> {
-  const wanting = await tx
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.organisationId, event.organisationId), eq(webhookEndpoints.enabled, true), sql`${event.type} = any(${webhookEndpoints.eventTypes})`))
-    .limit(1);
-  if (!wanting.length) return;
   const payload = { type: event.type, timestamp: event.at.toISOString(), data: await event.data() };
   await tx.execute(sql`
     insert into ${webhookMessages} (id, endpoint_id, event_type, ordering_key, payload, created_at, next_attempt_at)
