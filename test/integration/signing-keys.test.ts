@@ -28,13 +28,15 @@ describe("signing keys shared through the database", () => {
     // A key added after that reload is not looked for at once: unknown ids cannot make every request read the keys.
     const [existing] = await database.db.select().from(signingKeys).where(eq(signingKeys.environment, "sandbox")).limit(1);
     const kid = `sandbox-${randomUUID()}`;
-    await database.db.insert(signingKeys).values({ ...existing, kid, createdAt: undefined });
+    // Older than every key: were it the newest, other test files' services sharing this database
+    // could sign with it during the second below, and their tokens would fail once it is retired.
+    await database.db.insert(signingKeys).values({ ...existing, kid, createdAt: new Date(0) });
     expect(await verifier.verificationKey(kid)).toBeUndefined();
     try {
       await new Promise((resolve) => setTimeout(resolve, 1_050));
       expect(await verifier.verificationKey(kid)).toBeDefined();
     } finally {
-      // The copy must not become the newest key other tests' services sign with.
+      // Retired, so that it does not pile up among the keys every service loads.
       await database.db.update(signingKeys).set({ retiredAt: new Date() }).where(eq(signingKeys.kid, kid));
     }
   });
