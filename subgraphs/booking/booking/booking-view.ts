@@ -105,7 +105,7 @@ export async function announceStatus(database: Database, tx: Executor, row: Book
   const organisationId = row.organisationId;
   const wanted = await database.events.publishAll(tx, [status, ...also], organisationId === null ? undefined : webhookWanted(organisationId, type));
   if (wanted === true && organisationId !== null) {
-    await enqueueWebhookEvent(tx, { organisationId, type, orderingKey: row.id, data: () => webhookBooking(tx, row), at: row.updateDate });
+    await enqueueWebhookEvent(tx, { organisationId, type, orderingKey: row.id, data: await webhookBooking(tx, row), at: row.updateDate });
   }
 }
 

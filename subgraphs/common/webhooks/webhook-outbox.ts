@@ -18,8 +18,7 @@ export interface WebhookEvent {
   type: WebhookEventType;
   /** Events of one key (a booking's id) reach each endpoint in the order they were written. */
   orderingKey: string;
-  /** Built only when an endpoint wants the event. */
-  data: () => Promise<Record<string, unknown>>;
+  data: Record<string, unknown>;
   at: Date;
 }
 
@@ -29,8 +28,11 @@ export interface WebhookEvent {
  * `enqueueWebhookEvent` only when it is true.
  */
 export function webhookWanted(organisationId: number, type: WebhookEventType): SQL {
-  return sql`exists (select 1 from ${webhookEndpoints} e where e.organisation_id = ${organisationId} and e.enabled and ${type} = any(e.event_types))`;
+  return sql`exists (select 1 from ${webhookEndpoints} e where ${wants(organisationId, type)})`;
 }
+
+/** The endpoints `e` of the organisation, enabled, that asked for the type. */
+const wants = (organisationId: number, type: WebhookEventType): SQL => sql`e.organisation_id = ${organisationId} and e.enabled and ${type} = any(e.event_types)`;
 
 /**
  * Writes the event for every enabled endpoint of the organisation that asked for its type (the
@@ -38,12 +40,12 @@ export function webhookWanted(organisationId: number, type: WebhookEventType): S
  * announce it commit together, so a crash loses neither. One statement, however many endpoints.
  */
 export async function enqueueWebhookEvent(tx: Executor, event: WebhookEvent): Promise<void> {
-  const payload = { type: event.type, timestamp: event.at.toISOString(), data: await event.data() };
+  const payload = { type: event.type, timestamp: event.at.toISOString(), data: event.data };
   await tx.execute(sql`
     insert into ${webhookMessages} (id, endpoint_id, event_type, ordering_key, payload, created_at, next_attempt_at)
     select gen_random_uuid(), e.id, ${event.type}, ${event.orderingKey}, ${JSON.stringify(payload)}::jsonb, ${event.at.toISOString()}::timestamptz, ${event.at.toISOString()}::timestamptz
       from ${webhookEndpoints} e
-     where e.organisation_id = ${event.organisationId} and e.enabled and ${event.type} = any(e.event_types)`);
+     where ${wants(event.organisationId, event.type)}`);
 }
 
 /** Events of one type for many organisations at once (a bulk change of products): two statements, whatever their number. */
