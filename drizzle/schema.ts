@@ -13,6 +13,7 @@ import {
   integer,
   jsonb,
   pgEnum,
+  pgSequence,
   pgTable,
   primaryKey,
   serial,
@@ -363,6 +364,11 @@ export const products = pgTable(
     deprecated: boolean("deprecated").notNull().default(false),
     /** The booking flow can sell it: told by the booking subgraph through the graph (subgraphs/booking/booking-flow). */
     bookingFlow: boolean("booking_flow").notNull().default(false),
+    /**
+     * The version of the booking flow's last tell applied (booking_flow_versions): tells can reach
+     * the catalogue out of order, and one older than this changes nothing.
+     */
+    bookingFlowVersion: integer("booking_flow_version").notNull().default(0),
     creationDate: utc("creation_date").notNull().defaultNow(),
     updateDate: utc("update_date").notNull().defaultNow(),
     deletedAt: utc("deleted_at"),
@@ -498,6 +504,12 @@ export const bookingSetups = pgTable("booking_setups", {
 });
 
 /**
+ * Orders a product's booking flow changes in the order their transactions took the
+ * announcement's row, whatever the clocks say. 2^31 changes of setups is far beyond any lifetime.
+ */
+export const bookingFlowVersions = pgSequence("booking_flow_versions", { maxValue: 2147483647 });
+
+/**
  * Whether the booking flow can sell a product, waiting to be told to the catalogue (which shows
  * it as onlineBookable). Written in the transaction that changes it, so a crash loses no change;
  * the row stays until the catalogue has acknowledged the value it holds.
@@ -508,6 +520,8 @@ export const bookingFlowAnnouncements = pgTable(
     productId: integer("product_id").primaryKey(),
     bookable: boolean("bookable").notNull(),
     changedAt: utc("changed_at").notNull(),
+    /** Taken from booking_flow_versions by each change: the catalogue applies only a newer one. */
+    version: integer("version").notNull().default(sql`nextval('booking_flow_versions')`),
     attempts: integer("attempts").notNull().default(0),
     retryAt: utc("retry_at").notNull(),
     lastError: text("last_error"),

@@ -4,6 +4,8 @@ import { bookingFlowAnnouncements, bookingSetups, productChanges } from "../../d
 import { bookableProduct, consumer, everyDay, familySetup, newRef } from "../support/booking.js";
 import { contentPartner, productRequest, restClient, signIn, supplierRequest } from "../support/catalogue.js";
 import { graphql, useStack } from "../support/stack.js";
+import { announceBookingFlows, noteBookingFlow } from "../../subgraphs/booking/booking-flow/booking-flow-announcements.js";
+import { inProcessServiceGraphs, type ServiceGraphs } from "../../subgraphs/common/service-graph.js";
 
 const t = useStack();
 const changesOf = async (productId: number) =>
@@ -67,18 +69,54 @@ describe("booking setup (extension path)", () => {
     expect(await t.database.db.select().from(bookingFlowAnnouncements).where(eq(bookingFlowAnnouncements.productId, productId))).toEqual([]);
   });
 
+  it("keeps the newest change when an older tell reaches the catalogue after it", async () => {
+    const partner = await contentPartner(t.stack);
+    const supplier = (await partner.rest.post("/api/supplier", supplierRequest())).body;
+    const productId = (await partner.rest.post(`/api/supplier/${supplier.id}/product`, productRequest({ bookingUrl: undefined, availabilityPeriods: everyDay() }))).body.id;
+    expect((await partner.rest.put(path(supplier.id, productId), familySetup())).status).toBe(200);
+    expect(await changesOf(productId)).toEqual(["NEW", "UPDATED"]);
+
+    // A pass starts telling "bookable" again (as after a lost acknowledgement) and is held on its
+    // way to the catalogue… (due an hour ahead, so that no worker of the shared database takes it)
+    const later = new Date(Date.now() + 3600_000);
+    await noteBookingFlow(t.database.db, productId, true, later);
+    const graphs = inProcessServiceGraphs((name) => t.stack.service.edge!.subgraphs[name]);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reachedCatalogue!: () => void;
+    const onItsWay = new Promise<void>((resolve) => (reachedCatalogue = resolve));
+    const slowGraphs: ServiceGraphs = (service) => ({
+      async request(subgraph, query, variables, options) {
+        reachedCatalogue();
+        await held;
+        return graphs(service).request(subgraph, query, variables, options);
+      },
+    });
+    const slowPass = announceBookingFlows({ database: t.database, graphs: slowGraphs, logger: t.stack.service.logger, now: () => later }, [productId]);
+    await onItsWay;
+    // …while the setup is removed, and that change is told and acknowledged first.
+    expect((await partner.rest.delete(path(supplier.id, productId))).status).toBe(204);
+    expect((await productAsListed(partner, supplier.id, productId)).onlineBookable).toEqual({ en: false, de: false });
+
+    release();
+    expect(await slowPass).toBe(1); // told, and ignored: older than what the catalogue holds
+    expect((await productAsListed(partner, supplier.id, productId)).onlineBookable).toEqual({ en: false, de: false });
+    expect(await changesOf(productId)).toEqual(["NEW", "UPDATED", "UPDATED"]);
+    expect(await t.database.db.select().from(bookingFlowAnnouncements).where(eq(bookingFlowAnnouncements.productId, productId))).toEqual([]);
+  });
+
   it("cannot be told to the catalogue by anyone but the booking service", async () => {
     const { partner, supplierId, productId } = await bookableProduct(t.stack);
     const platformAccount = await t.stack.createAccount("PLATFORM_CATALOG_MANAGEMENT");
     const platform = { token: await signIn(t.stack, platformAccount.username, platformAccount.password) };
     for (const token of [partner.token, platform.token]) {
       // Not in the client API at all: the gateway does not know the field.
-      const answer = await graphql(`${t.stack.url}/graphql`, token, `mutation { recordBookingFlow(productId: ${productId}, bookable: false) }`);
+      const answer = await graphql(`${t.stack.url}/graphql`, token, `mutation { recordBookingFlow(productId: ${productId}, bookable: false, version: 2147483647) }`);
       expect(answer.body.errors?.[0].extensions?.code).toBe("GRAPHQL_VALIDATION_FAILED");
     }
     const catalogue = t.stack.service.edge!.subgraphs.catalogue!;
     const direct = await catalogue.server.executeOperation(
-      { query: `mutation { recordBookingFlow(productId: ${productId}, bookable: false) }` },
+      { query: `mutation { recordBookingFlow(productId: ${productId}, bookable: false, version: 2147483647) }` },
       { contextValue: await catalogue.createContext({ authorization: `Bearer ${platform.token}` }) },
     );
     expect(direct.body.kind === "single" && direct.body.singleResult.errors?.[0].extensions?.code).toBe("FORBIDDEN");

@@ -8,10 +8,11 @@ import type { ServiceGraphs } from "../../common/service-graph.js";
  * The catalogue shows whether the booking flow can sell a product (onlineBookable); booking is the
  * one that knows. A change is written here in the transaction that makes it, then told to the
  * catalogue through the graph: at once after commit, and by the worker for anything that failed
- * or was cut off by a crash.
+ * or was cut off by a crash. Two tellers of one product can overlap (a request and a worker pass,
+ * or two workers), so each change carries its version and the catalogue applies only a newer one.
  */
-const RECORD_BOOKING_FLOW = `mutation RecordBookingFlow($productId: Int!, $bookable: Boolean!) {
-  recordBookingFlow(productId: $productId, bookable: $bookable)
+const RECORD_BOOKING_FLOW = `mutation RecordBookingFlow($productId: Int!, $bookable: Boolean!, $version: Int!) {
+  recordBookingFlow(productId: $productId, bookable: $bookable, version: $version)
 }`;
 
 /** Tries again after 1 s, 2 s, 4 s… up to 5 minutes: the catalogue is down or restarting. */
@@ -32,7 +33,11 @@ export async function noteBookingFlow(tx: Executor, productId: number, bookable:
   await tx
     .insert(bookingFlowAnnouncements)
     .values({ productId, bookable, changedAt: now, retryAt: now })
-    .onConflictDoUpdate({ target: bookingFlowAnnouncements.productId, set: { bookable, changedAt: now, retryAt: now, attempts: 0, lastError: null } });
+    .onConflictDoUpdate({
+      target: bookingFlowAnnouncements.productId,
+      // Taken after the row's lock, so versions follow the order in which changes were made.
+      set: { bookable, changedAt: now, version: sql`nextval('booking_flow_versions')`, retryAt: now, attempts: 0, lastError: null },
+    });
 }
 
 /** When the earliest pending announcement is to be told (again); undefined when none waits. */
@@ -48,7 +53,8 @@ const CLAIM_MS = 30_000;
  * Tells the catalogue the pending announcements due now (those of `productIds` only, when given).
  * Each is claimed first (SKIP LOCKED, in a short transaction of its own: the catalogue writes while
  * it is told, and the embedded database runs one transaction at a time), and removed only if no
- * newer change arrived while it was being told.
+ * newer change arrived while it was being told; a newer one has its own teller, and the catalogue
+ * ignores this one if it arrives after it.
  */
 export async function announceBookingFlows(deps: AnnouncementDeps, productIds?: number[]): Promise<number> {
   const now = deps.now();
@@ -67,9 +73,9 @@ export async function announceBookingFlows(deps: AnnouncementDeps, productIds?: 
     .returning();
   let told = 0;
   for (const row of claimed) {
-    const current = and(eq(t.productId, row.productId), eq(t.changedAt, row.changedAt));
+    const current = and(eq(t.productId, row.productId), eq(t.version, row.version));
     try {
-      await deps.graphs("booking").request("catalogue", RECORD_BOOKING_FLOW, { productId: row.productId, bookable: row.bookable });
+      await deps.graphs("booking").request("catalogue", RECORD_BOOKING_FLOW, { productId: row.productId, bookable: row.bookable, version: row.version });
       await deps.database.db.delete(t).where(current);
       told++;
     } catch (error) {

@@ -104,11 +104,33 @@ export const productRepository = {
   },
 
   /** Changes the flag only when it differs; the row as changed, or undefined when nothing changed. */
-  async setBookingFlow(db: Executor, id: number, bookingFlow: boolean, updateDate: (current: Date) => Date): Promise<ProductRow | undefined> {
+  /**
+   * Writes what the booking flow can sell. `version`: the booking service's tell, applied only when
+   * newer than the last applied (tells can arrive out of order); undefined for the catalogue's own
+   * finding (an OCTO import). `changed` is false when the product already showed it, or the tell
+   * was stale; `bookingFlow` is what the product shows afterwards.
+   */
+  async setBookingFlow(
+    db: Executor,
+    id: number,
+    bookingFlow: boolean,
+    version: number | undefined,
+    updateDate: (current: Date) => Date,
+  ): Promise<{ row: ProductRow; changed: boolean } | undefined> {
     const [current] = await db.select().from(products).where(eq(products.id, id)).for("update");
-    if (!current || current.bookingFlow === bookingFlow) return undefined;
-    const [row] = await db.update(products).set({ bookingFlow, updateDate: updateDate(current.updateDate) }).where(eq(products.id, id)).returning();
-    return row;
+    if (!current) return undefined;
+    if (version !== undefined && version <= current.bookingFlowVersion) return { row: current, changed: false };
+    if (current.bookingFlow === bookingFlow) {
+      if (version === undefined) return { row: current, changed: false };
+      const [row] = await db.update(products).set({ bookingFlowVersion: version }).where(eq(products.id, id)).returning();
+      return { row: row!, changed: false };
+    }
+    const [row] = await db
+      .update(products)
+      .set({ bookingFlow, ...(version === undefined ? {} : { bookingFlowVersion: version }), updateDate: updateDate(current.updateDate) })
+      .where(eq(products.id, id))
+      .returning();
+    return { row: row!, changed: true };
   },
 
   async markDeleted(db: Executor, id: number, at: Date): Promise<void> {

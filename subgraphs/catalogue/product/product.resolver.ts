@@ -50,9 +50,17 @@ export class ProductResolver {
 
   /** Not in the client API: the booking subgraph's service code calls it on this subgraph directly. */
   @Directive("@inaccessible")
-  @Mutation(() => Boolean, { description: "Whether the booking flow can sell the product (onlineBookable); told by the booking service only" })
-  recordBookingFlow(@Arg("productId", () => Int) productId: number, @Arg("bookable", () => Boolean) bookable: boolean, @Ctx() ctx: CatalogueContext): Promise<boolean> {
-    return productService.recordBookingFlow(ctx, productId, bookable);
+  @Mutation(() => Boolean, {
+    description:
+      "Whether the booking flow can sell the product (onlineBookable); told by the booking service only. A tell whose version is not newer than the last applied changes nothing. Returns what the product shows afterwards",
+  })
+  recordBookingFlow(
+    @Arg("productId", () => Int) productId: number,
+    @Arg("bookable", () => Boolean) bookable: boolean,
+    @Arg("version", () => Int, { description: "The change's place in the booking service's order of changes (booking_flow_versions)" }) version: number,
+    @Ctx() ctx: CatalogueContext,
+  ): Promise<boolean> {
+    return productService.recordBookingFlow(ctx, productId, bookable, version);
   }
 
   @Mutation(() => DeletedProduct, { description: "The product leaves the catalogue (DELETED in change detection)" })

@@ -183,13 +183,18 @@ export interface PushResult {
 export const DEFAULT_NESTED_PRODUCTS = 100;
 export const MAX_NESTED_PRODUCTS = 1000;
 
-/** Whether the booking flow can sell the product; a change is a change of the product (onlineBookable). */
-async function writeBookingFlow(ctx: CatalogueContext, productId: number, bookable: boolean): Promise<boolean> {
+/**
+ * Whether the booking flow can sell the product; a change is a change of the product (onlineBookable).
+ * Returns what the product shows afterwards: not what was told, when the tell was older than one applied.
+ */
+async function writeBookingFlow(ctx: CatalogueContext, productId: number, bookable: boolean, version?: number): Promise<boolean> {
   const now = ctx.clock.now();
   return ctx.database.db.transaction(async (tx) => {
-    const row = await productRepository.setBookingFlow(tx, productId, bookable, (current) => nextUpdateDate(now, current));
-    if (row && !row.deletedAt) await productChangeRepository.append(tx, [productId], "UPDATED", now);
-    return bookable;
+    const written = await productRepository.setBookingFlow(tx, productId, bookable, version, (current) => nextUpdateDate(now, current));
+    // A product gone from the table shows nothing; failing would have the teller retry forever.
+    if (!written) return false;
+    if (written.changed && !written.row.deletedAt) await productChangeRepository.append(tx, [productId], "UPDATED", now);
+    return written.row.bookingFlow;
   });
 }
 
@@ -251,9 +256,9 @@ export const productService = {
    * Booking tells whether its flow can sell the product; a change is a change of the product
    * (onlineBookable), so consumers syncing by modification date see it. Nobody else may tell it.
    */
-  async recordBookingFlow(ctx: CatalogueContext, productId: number, bookable: boolean): Promise<boolean> {
+  async recordBookingFlow(ctx: CatalogueContext, productId: number, bookable: boolean, version: number): Promise<boolean> {
     if (ctx.caller.service !== "booking") throw forbidden("Only the booking service tells the catalogue what its flow can sell");
-    return writeBookingFlow(ctx, productId, bookable);
+    return writeBookingFlow(ctx, productId, bookable, version);
   },
 
   /**
