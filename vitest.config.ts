@@ -7,6 +7,9 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // Their child processes run on the embedded database whatever DATABASE_URL says, so the
+    // PostgreSQL run of the suite would repeat them unchanged (about 100 s of a worker in CI).
+    exclude: process.env.DATABASE_URL ? ["test/security/graceful-shutdown.test.ts"] : [],
     setupFiles: ["test/support/setup.ts"],
     pool: "forks",
     testTimeout: 30_000,

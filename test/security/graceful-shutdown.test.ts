@@ -9,7 +9,8 @@ import { freePort, login, printedPartner, ready, root, startProcess, until, type
  * SIGTERM with work in flight, against real child processes: the compiled build started as the
  * README's production command (node as the only process, as PID 1 in a container is), and
  * `npm start` signalled as a terminal or systemd signals it (the whole process group) and as a
- * container runtime does (the first process only).
+ * container runtime does (the first process only). The children run on the embedded database, so
+ * the file runs with the embedded run of the suite only (vitest.config.ts).
  */
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
