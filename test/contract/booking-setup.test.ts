@@ -69,17 +69,13 @@ describe("booking setup (extension path)", () => {
     expect(await t.database.db.select().from(bookingFlowAnnouncements).where(eq(bookingFlowAnnouncements.productId, productId))).toEqual([]);
   });
 
-  it("keeps the newest change when an older tell reaches the catalogue after it", async () => {
-    const partner = await contentPartner(t.stack);
-    const supplier = (await partner.rest.post("/api/supplier", supplierRequest())).body;
-    const productId = (await partner.rest.post(`/api/supplier/${supplier.id}/product`, productRequest({ bookingUrl: undefined, availabilityPeriods: everyDay() }))).body.id;
-    expect((await partner.rest.put(path(supplier.id, productId), familySetup())).status).toBe(200);
-    expect(await changesOf(productId)).toEqual(["NEW", "UPDATED"]);
-
-    // A pass starts telling "bookable" again (as after a lost acknowledgement) and is held on its
-    // way to the catalogue… (due an hour ahead, so that no worker of the shared database takes it)
+  /**
+   * A worker pass telling `bookable` for the product, held on its way to the catalogue until
+   * released. Due an hour ahead, so that no worker of the shared database takes it first.
+   */
+  async function heldTell(productId: number, bookable: boolean) {
     const later = new Date(Date.now() + 3600_000);
-    await noteBookingFlow(t.database.db, productId, true, later);
+    await noteBookingFlow(t.database.db, productId, bookable, later);
     const graphs = inProcessServiceGraphs((name) => t.stack.service.edge!.subgraphs[name]);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -92,16 +88,33 @@ describe("booking setup (extension path)", () => {
         return graphs(service).request(subgraph, query, variables, options);
       },
     });
-    const slowPass = announceBookingFlows({ database: t.database, graphs: slowGraphs, logger: t.stack.service.logger, now: () => later }, [productId]);
+    const pass = announceBookingFlows({ database: t.database, graphs: slowGraphs, logger: t.stack.service.logger, now: () => later }, [productId]);
     await onItsWay;
-    // …while the setup is removed, and that change is told and acknowledged first.
-    expect((await partner.rest.delete(path(supplier.id, productId))).status).toBe(204);
-    expect((await productAsListed(partner, supplier.id, productId)).onlineBookable).toEqual({ en: false, de: false });
+    return { release, pass };
+  }
 
-    release();
-    expect(await slowPass).toBe(1); // told, and ignored: older than what the catalogue holds
-    expect((await productAsListed(partner, supplier.id, productId)).onlineBookable).toEqual({ en: false, de: false });
-    expect(await changesOf(productId)).toEqual(["NEW", "UPDATED", "UPDATED"]);
+  it.each([
+    ["a removal", false, (supplierId: number, productId: number, partner: Awaited<ReturnType<typeof contentPartner>>) => partner.rest.delete(path(supplierId, productId)), 204],
+    // The newer change shows what the product already shows: the catalogue must still note it as newer.
+    ["a change the product already shows", true, (supplierId: number, productId: number, partner: Awaited<ReturnType<typeof contentPartner>>) => partner.rest.put(path(supplierId, productId), familySetup({ capacityPerSlot: 3 })), 200],
+  ] as const)("keeps the newest change when an older tell reaches the catalogue after %s", async (_newer, bookableAfter, change, status) => {
+    const partner = await contentPartner(t.stack);
+    const supplier = (await partner.rest.post("/api/supplier", supplierRequest())).body;
+    const productId = (await partner.rest.post(`/api/supplier/${supplier.id}/product`, productRequest({ bookingUrl: undefined, availabilityPeriods: everyDay() }))).body.id;
+    expect((await partner.rest.put(path(supplier.id, productId), familySetup())).status).toBe(200);
+    expect(await changesOf(productId)).toEqual(["NEW", "UPDATED"]);
+
+    // An older change is on its way to the catalogue (the opposite of what the newer one says)…
+    const older = await heldTell(productId, !bookableAfter);
+    // …while a newer change is made, told and acknowledged first.
+    expect((await change(supplier.id, productId, partner)).status).toBe(status);
+    const shown = { en: bookableAfter, de: bookableAfter };
+    expect((await productAsListed(partner, supplier.id, productId)).onlineBookable).toEqual(shown);
+
+    older.release();
+    expect(await older.pass).toBe(1); // told, and ignored: older than what the catalogue holds
+    expect((await productAsListed(partner, supplier.id, productId)).onlineBookable).toEqual(shown);
+    expect(await changesOf(productId)).toEqual(bookableAfter ? ["NEW", "UPDATED"] : ["NEW", "UPDATED", "UPDATED"]);
     expect(await t.database.db.select().from(bookingFlowAnnouncements).where(eq(bookingFlowAnnouncements.productId, productId))).toEqual([]);
   });
 
