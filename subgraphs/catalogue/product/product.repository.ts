@@ -103,12 +103,11 @@ export const productRepository = {
     return row;
   },
 
-  /** Changes the flag only when it differs; the row as changed, or undefined when nothing changed. */
   /**
    * Writes what the booking flow can sell. `version`: the booking service's tell, applied only when
    * newer than the last applied (tells can arrive out of order); undefined for the catalogue's own
    * finding (an OCTO import). `changed` is false when the product already showed it, or the tell
-   * was stale; `bookingFlow` is what the product shows afterwards.
+   * was stale; `row.bookingFlow` is what the product shows afterwards.
    */
   async setBookingFlow(
     db: Executor,
@@ -120,17 +119,16 @@ export const productRepository = {
     const [current] = await db.select().from(products).where(eq(products.id, id)).for("update");
     if (!current) return undefined;
     if (version !== undefined && version <= current.bookingFlowVersion) return { row: current, changed: false };
-    if (current.bookingFlow === bookingFlow) {
-      if (version === undefined) return { row: current, changed: false };
-      const [row] = await db.update(products).set({ bookingFlowVersion: version }).where(eq(products.id, id)).returning();
-      return { row: row!, changed: false };
-    }
+    const changed = current.bookingFlow !== bookingFlow;
+    // A newer tell of what the product already shows still moves the version, or an older tell
+    // between the two would then be taken as newer.
+    if (!changed && version === undefined) return { row: current, changed };
     const [row] = await db
       .update(products)
-      .set({ bookingFlow, ...(version === undefined ? {} : { bookingFlowVersion: version }), updateDate: updateDate(current.updateDate) })
+      .set({ ...(changed ? { bookingFlow, updateDate: updateDate(current.updateDate) } : {}), ...(version === undefined ? {} : { bookingFlowVersion: version }) })
       .where(eq(products.id, id))
       .returning();
-    return { row: row!, changed: true };
+    return { row: row!, changed };
   },
 
   async markDeleted(db: Executor, id: number, at: Date): Promise<void> {
