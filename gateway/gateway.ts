@@ -17,6 +17,7 @@ import { apolloLimitOptions } from "./operation-limits.js";
 import { clientIntrospectionPlugin } from "./client-introspection.js";
 import { operationResolutionPlugin } from "./operation-resolution.js";
 import { withEdgeSubscriptions } from "../schema/compose.js";
+import { cacheGatewayOperations } from "./operation-cache.js";
 
 /** Where the gateway finds each subgraph: in this process, or at a URL when run as separate roles. */
 export type SubgraphTargets =
@@ -67,6 +68,7 @@ export async function startEdgeGraph(options: {
   // them, probes the cloud metadata addresses (169.254.169.254, metadata.google.internal) on every
   // start. The service calls out to nothing it was not configured to call (test/security).
   process.env.APOLLO_TELEMETRY_DISABLED = "true";
+  cacheGatewayOperations();
   const gateway = new ApolloGateway({
     supergraphSdl: options.supergraphSdl,
     logger,
