@@ -23,6 +23,10 @@ describe("booking setup (extension path)", () => {
     expect(read.body).toMatchObject({ timeZone: "Europe/Zurich", capacityPerSlot: 10, fixedFee: 0, bookingHorizonDays: 365 });
     expect(read.body.units[1]).toMatchObject({ key: "child", accompaniedBy: ["adult"], maxPerCompanion: 2, minQuantity: 0 });
     expect((await partner.rest.put(path(supplierId, productId), familySetup({ capacityPerSlot: 4 }))).body.capacityPerSlot).toBe(4);
+    expect((await partner.rest.get(path(supplierId, productId))).body.capacityPerSlot).toBe(4);
+    // Back to a setup read before: parsed setups are remembered by their text, so it is read as it now is.
+    await partner.rest.put(path(supplierId, productId), familySetup());
+    expect((await partner.rest.get(path(supplierId, productId))).body).toEqual(read.body);
     expect((await partner.rest.delete(path(supplierId, productId))).status).toBe(204);
     expect((await partner.rest.get(path(supplierId, productId))).status).toBe(404);
     expect((await partner.rest.delete(path(supplierId, productId))).status).toBe(404);
