@@ -1,4 +1,4 @@
-import { sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { getTableColumns, getTableName, sql, type AnyColumn, type SQL, type Table } from "drizzle-orm";
 import type { Executor } from "./database.js";
 import type { SelectedField } from "./row-mapping.js";
 
@@ -32,14 +32,57 @@ type SelectBuilder<Row> = PromiseLike<Row[]>;
 export function compiledSelect<Values extends Record<string, unknown>, Row>(build: (db: Executor) => SelectBuilder<Row>): (executor: Executor, values: Values) => Promise<Row[]> {
   let built: BuiltSelect | undefined;
   return async (executor, values) => {
+    built ??= builtOf(build(executor));
+    return runBuilt<Row>(executor, built, values);
+  };
+}
+
+function builtOf(builder: unknown): BuiltSelect {
+  const prepared = (builder as { _prepare(): BuiltSelect })._prepare();
+  return { queryString: prepared.queryString, params: prepared.params, fields: prepared.fields, joinsNotNullableMap: prepared.joinsNotNullableMap };
+}
+
+async function runBuilt<Row>(executor: Executor, built: BuiltSelect, values: Record<string, unknown>): Promise<Row[]> {
+  const session = (executor as unknown as { session: Session }).session;
+  const query = session.prepareQuery({ sql: built.queryString, params: built.params }, built.fields, undefined, true);
+  query.joinsNotNullableMap = built.joinsNotNullableMap;
+  return (await query.execute(values)) as Row[];
+}
+
+/** Statement shapes a compiled write keeps; past them, it builds each call as drizzle would. */
+const WRITE_SHAPES_KEPT = 32;
+
+/**
+ * An insert or update whose SQL drizzle builds once per shape of what it writes (the columns given
+ * a value), not at every call: building a booking step's updates and inserts, with their wide
+ * `returning` lists, was about 5 % of a booking flow's CPU. `build` gets one placeholder per
+ * column written, to pass to `.values()` or `.set()`; column encoders (jsonb, timestamps) still
+ * apply to each call's values. Keys whose value is undefined are left out, as drizzle leaves them.
+ *
+ * Refused for tables with column hooks (`$defaultFn`, `$onUpdate`): drizzle runs those while
+ * building, so a built statement would repeat the first call's value.
+ */
+export function compiledWrite<Written extends Record<string, unknown>, Values extends Record<string, unknown>, Row>(
+  table: Table,
+  build: (db: Executor, written: Record<string, unknown>) => PromiseLike<Row[] | unknown>,
+): (executor: Executor, written: Written, values: Values) => Promise<Row[]> {
+  const hooked = Object.values(getTableColumns(table)).filter((column) => column.defaultFn || column.onUpdateFn);
+  if (hooked.length) throw new Error(`compiledWrite: ${getTableName(table)}.${hooked[0].name} has a column hook, which building would freeze`);
+  const shapes = new Map<string, BuiltSelect>();
+  return async (executor, written, values) => {
+    const keys = Object.keys(written).filter((key) => written[key] !== undefined).sort();
+    // A null is written as NULL in the text: drizzle's placeholders would hand it to the column's
+    // encoder, which turns it into JSON's null or fails on it.
+    const shape = keys.map((key) => (written[key] === null ? `${key}=null` : key)).join(",");
+    let built = shapes.get(shape);
     if (!built) {
-      const prepared = (build(executor) as unknown as { _prepare(): BuiltSelect })._prepare();
-      built = { queryString: prepared.queryString, params: prepared.params, fields: prepared.fields, joinsNotNullableMap: prepared.joinsNotNullableMap };
+      if (shapes.size >= WRITE_SHAPES_KEPT) return (await build(executor, written)) as Row[];
+      built = builtOf(build(executor, Object.fromEntries(keys.map((key) => [key, written[key] === null ? null : sql.placeholder(`written.${key}`)]))));
+      shapes.set(shape, built);
     }
-    const session = (executor as unknown as { session: Session }).session;
-    const query = session.prepareQuery({ sql: built.queryString, params: built.params }, built.fields, undefined, true);
-    query.joinsNotNullableMap = built.joinsNotNullableMap;
-    return (await query.execute(values)) as Row[];
+    const all: Record<string, unknown> = { ...values };
+    for (const key of keys) if (written[key] !== null) all[`written.${key}`] = written[key];
+    return runBuilt<Row>(executor, built, all);
   };
 }
 

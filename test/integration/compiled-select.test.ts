@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anyOf, compiledSelect } from "../../drizzle/compiled-select.js";
+import { anyOf, compiledSelect, compiledWrite } from "../../drizzle/compiled-select.js";
 import { openDatabase, type Database, type Executor } from "../../drizzle/database.js";
 import { bookingEngines, organisations } from "../../drizzle/schema.js";
 
@@ -52,6 +53,87 @@ describe.each([["PGlite", undefined], ...(process.env.DATABASE_URL ? [["PostgreS
       const found = await withEngine(database.db, { ids });
       expect(found).toHaveLength(3);
       expect(found.every((row) => row.engine === null)).toBe(true);
+    });
+  },
+);
+
+describe.each([["PGlite", undefined], ...(process.env.DATABASE_URL ? [["PostgreSQL", process.env.DATABASE_URL]] : [])] as [string, string | undefined][])(
+  "writes built once a shape, on %s",
+  (_, databaseUrl) => {
+    // A table of the test's own: a nullable jsonb and timestamp are where placeholders could go wrong.
+    const name = `compiled_write_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+    const probe = pgTable(name, {
+      id: serial("id").primaryKey(),
+      label: text("label").notNull(),
+      data: jsonb("data").$type<Record<string, unknown>>(),
+      at: timestamp("at", { withTimezone: true }),
+      note: text("note").default("none"),
+    });
+    type ProbeRow = typeof probe.$inferSelect;
+    let database: Database;
+    let builds = 0;
+    const insert = compiledWrite<typeof probe.$inferInsert, Record<string, never>, ProbeRow>(probe, (db, row) => {
+      builds++;
+      return db.insert(probe).values(row as typeof probe.$inferInsert).returning();
+    });
+    const update = compiledWrite<Partial<ProbeRow>, { id: number }, ProbeRow>(probe, (db, patch) => {
+      builds++;
+      return db.update(probe).set(patch).where(eq(probe.id, sql.placeholder("id"))).returning();
+    });
+    beforeAll(async () => {
+      database = await openDatabase({ databaseUrl, dataDir: "memory" });
+      await database.db.execute(sql.raw(`create table "${name}" (id serial primary key, label text not null, data jsonb, at timestamptz, note text default 'none')`));
+    }, 60_000);
+    afterAll(async () => {
+      await database?.db.execute(sql.raw(`drop table if exists "${name}"`));
+      await database?.close();
+    });
+    /** SQL's NULL, not JSON's null (which jsonb would also show as null once read). */
+    const isSqlNull = async (id: number) => (await database.db.select({ missing: sql<boolean>`${probe.data} is null` }).from(probe).where(eq(probe.id, id)))[0].missing;
+
+    it("inserts and updates as the builder does, each call's values encoded (jsonb, timestamps), defaults for what is not given", async () => {
+      const at = new Date("2026-11-26T10:00:00.000Z");
+      const [first] = await insert(database.db, { label: "one", data: { a: [1, 2] }, at }, {});
+      expect(first).toMatchObject({ label: "one", data: { a: [1, 2] }, at, note: "none" });
+      const [second] = await insert(database.db, { label: "two", data: { b: true }, at: new Date(at.getTime() + 1000) }, {});
+      expect(second).toMatchObject({ label: "two", data: { b: true }, note: "none" });
+      expect(second.at?.toISOString()).toBe("2026-11-26T10:00:01.000Z");
+      const [changed] = await update(database.db, { data: { c: "x" } }, { id: first.id });
+      expect(changed).toEqual({ ...first, data: { c: "x" } });
+      expect(builds).toBe(2);
+      const read = await database.db.select().from(probe).where(inArray(probe.id, [first.id, second.id]));
+      expect(read.sort((a, b) => a.id - b.id)).toEqual([changed, second]);
+    });
+
+    it("writes a null as SQL NULL, not as JSON's null, and leaves out keys whose value is undefined", async () => {
+      const [row] = await insert(database.db, { label: "nulls", data: null, at: null, note: undefined }, {});
+      expect(row).toMatchObject({ data: null, at: null, note: "none" });
+      expect(await isSqlNull(row.id)).toBe(true);
+      const [kept] = await update(database.db, { data: { d: 1 }, label: undefined }, { id: row.id });
+      expect(kept).toMatchObject({ label: "nulls", data: { d: 1 } });
+      const [cleared] = await update(database.db, { data: null }, { id: row.id });
+      expect(cleared.data).toBeNull();
+      expect(await isSqlNull(row.id)).toBe(true);
+    });
+
+    it("builds once for each set of columns written, and runs in the transaction it is given", async () => {
+      const [row] = await insert(database.db, { label: "shapes" }, {});
+      const before = builds;
+      await update(database.db, { label: "a", note: "x" }, { id: row.id });
+      await update(database.db, { note: "y", label: "b" }, { id: row.id });
+      expect(builds - before).toBe(1);
+      await expect(
+        database.db.transaction(async (tx) => {
+          await update(tx, { label: "rolled back" }, { id: row.id });
+          throw new Error("roll back");
+        }),
+      ).rejects.toThrow("roll back");
+      expect((await database.db.select().from(probe).where(eq(probe.id, row.id)))[0]).toMatchObject({ label: "b", note: "y" });
+    });
+
+    it("is refused for a table whose columns compute values while building", () => {
+      const hooked = pgTable("hooked", { id: serial("id").primaryKey(), stamp: text("stamp").$defaultFn(() => String(Date.now())) });
+      expect(() => compiledWrite(hooked, (db, row) => db.insert(hooked).values(row as typeof hooked.$inferInsert).returning())).toThrow(/hooked.stamp has a column hook/);
     });
   },
 );

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { compiledSelect } from "../../../drizzle/compiled-select.js";
+import { compiledSelect, compiledWrite } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { availabilities } from "../../../drizzle/schema.js";
 
@@ -9,9 +9,18 @@ export type AvailabilityRow = typeof availabilities.$inferSelect;
 const availabilityById = compiledSelect<{ id: string }, AvailabilityRow>((db) => db.select().from(availabilities).where(eq(availabilities.id, sql.placeholder("id"))));
 const availabilityForUpdate = compiledSelect<{ id: string }, AvailabilityRow>((db) => db.select().from(availabilities).where(eq(availabilities.id, sql.placeholder("id"))).for("update"));
 
+export type AvailabilityPatch = Partial<Pick<AvailabilityRow, "selections" | "quantities" | "currency" | "quotedTotal" | "setup">>;
+// And writes it, with every column returned: built once per set of columns written.
+const insertAvailability = compiledWrite<typeof availabilities.$inferInsert, Record<string, never>, AvailabilityRow>(availabilities, (db, row) =>
+  db.insert(availabilities).values(row as typeof availabilities.$inferInsert).returning(),
+);
+const updateAvailability = compiledWrite<AvailabilityPatch, { id: string }, AvailabilityRow>(availabilities, (db, patch) =>
+  db.update(availabilities).set(patch).where(eq(availabilities.id, sql.placeholder("id"))).returning(),
+);
+
 export const availabilityRepository = {
   async insert(db: Executor, row: typeof availabilities.$inferInsert): Promise<AvailabilityRow> {
-    const [inserted] = await db.insert(availabilities).values(row).returning();
+    const [inserted] = await insertAvailability(db, row, {});
     return inserted;
   },
 
@@ -25,8 +34,8 @@ export const availabilityRepository = {
     return row;
   },
 
-  async update(db: Executor, id: string, patch: Partial<Pick<AvailabilityRow, "selections" | "quantities" | "currency" | "quotedTotal" | "setup">>): Promise<AvailabilityRow> {
-    const [row] = await db.update(availabilities).set(patch).where(eq(availabilities.id, id)).returning();
+  async update(db: Executor, id: string, patch: AvailabilityPatch): Promise<AvailabilityRow> {
+    const [row] = await updateAvailability(db, patch, { id });
     return row;
   },
 };

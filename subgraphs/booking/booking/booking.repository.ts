@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { anyOf, compiledSelect } from "../../../drizzle/compiled-select.js";
+import { anyOf, compiledSelect, compiledWrite } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { bookingJobs, bookings } from "../../../drizzle/schema.js";
 
@@ -12,10 +12,22 @@ export const HOLDING_STATUSES = ["ON_HOLD", "PENDING_CONFIRM", "CONFIRMED"] as c
 // Every booking step reads its booking: built once (compiled-select.ts).
 const bookingsByIds = compiledSelect<{ ids: string[] }, BookingRow>((db) => db.select().from(bookings).where(anyOf(bookings.id, "ids")));
 const bookingForUpdate = compiledSelect<{ id: string }, BookingRow>((db) => db.select().from(bookings).where(eq(bookings.id, sql.placeholder("id"))).for("update"));
+// And writes it, with every column returned: built once per set of columns written.
+const insertBooking = compiledWrite<typeof bookings.$inferInsert, Record<string, never>, BookingRow>(bookings, (db, row) =>
+  db.insert(bookings).values(row as typeof bookings.$inferInsert).returning(),
+);
+const updateBooking = compiledWrite<BookingPatch, { id: string }, BookingRow>(bookings, (db, patch) => db.update(bookings).set(patch).where(eq(bookings.id, sql.placeholder("id"))).returning());
+const transitionBooking = compiledWrite<BookingPatch, { id: string; from: BookingRow["status"] }, BookingRow>(bookings, (db, patch) =>
+  db
+    .update(bookings)
+    .set(patch)
+    .where(and(eq(bookings.id, sql.placeholder("id")), eq(bookings.status, sql.placeholder("from"))))
+    .returning(),
+);
 
 export const bookingRepository = {
   async insert(db: Executor, row: typeof bookings.$inferInsert): Promise<BookingRow> {
-    const [inserted] = await db.insert(bookings).values(row).returning();
+    const [inserted] = await insertBooking(db, row, {});
     return inserted;
   },
 
@@ -33,17 +45,13 @@ export const bookingRepository = {
   },
 
   async update(db: Executor, id: string, patch: BookingPatch): Promise<BookingRow> {
-    const [row] = await db.update(bookings).set(patch).where(eq(bookings.id, id)).returning();
+    const [row] = await updateBooking(db, patch, { id });
     return row;
   },
 
   /** Changes the status only from the expected one, so two writers cannot both move a booking. */
   async transition(db: Executor, id: string, from: BookingRow["status"], patch: BookingPatch): Promise<BookingRow | undefined> {
-    const [row] = await db
-      .update(bookings)
-      .set(patch)
-      .where(and(eq(bookings.id, id), eq(bookings.status, from)))
-      .returning();
+    const [row] = await transitionBooking(db, patch, { id, from });
     return row;
   },
 
