@@ -48,11 +48,17 @@ type Json = Record<string, unknown>;
 export function withoutNulls<T>(value: T): T {
   if (Array.isArray(value)) return value.map(withoutNulls) as T;
   if (value !== null && typeof value === "object" && !(value instanceof Date)) {
-    return Object.fromEntries(
-      Object.entries(value as Json)
-        .filter(([, v]) => v !== null && v !== undefined)
-        .map(([k, v]) => [k, withoutNulls(v)]),
-    ) as T;
+    // A plain loop: every booking step's answer passes through here, and the entries-filter-map
+    // chain allocated three arrays an object.
+    const kept: Json = {};
+    for (const key of Object.keys(value)) {
+      const v = (value as Json)[key];
+      if (v === null || v === undefined) continue;
+      // Keys can be a partner's (option choices): "__proto__" must stay a key, as fromEntries kept it.
+      if (key === "__proto__") Object.defineProperty(kept, key, { value: withoutNulls(v), enumerable: true, writable: true, configurable: true });
+      else kept[key] = withoutNulls(v);
+    }
+    return kept as T;
   }
   return value;
 }
