@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { rows } from "../../drizzle/database.js";
+import { parsedSetupsHeld } from "../../subgraphs/booking/engines/inventory/booking-setup.repository.js";
 import { bookableAvailability, bookableProduct, consumer, familySetup, newRef, type BookableProduct } from "../support/booking.js";
 import { productRequest, supplierRequest } from "../support/catalogue.js";
 import { graphql, useStack } from "../support/stack.js";
@@ -229,6 +230,21 @@ describe("bad input", () => {
       // The product can still be priced: the setup was left as it was.
       const fresh = await bookableAvailability(buyer.rest, product.productId, "2027-04-14");
       expect(fresh.availabilityOptions).toBeDefined();
+    });
+
+    it("are not remembered parsed when large: a partner's setups cannot fill the service's memory", async () => {
+      const own = await bookableProduct(handle.stack);
+      const ownPath = `/api/supplier/${own.supplierId}/product/${own.productId}/booking-setup`;
+      const languages = Array.from({ length: 200 }, (_, i) => String.fromCharCode(97 + Math.floor(i / 26), 97 + (i % 26)));
+      const family = familySetup();
+      const large = { ...family, units: [{ ...family.units[0], label: Object.fromEntries(languages.map((language) => [language, "x".repeat(400)])) }, family.units[1]] };
+      expect((await own.partner.rest.put(ownPath, large)).status).toBe(200);
+      const before = parsedSetupsHeld();
+      const read = await own.partner.rest.get(ownPath);
+      expect(Object.keys(read.body.units[0].label)).toHaveLength(200);
+      await own.partner.rest.get(ownPath);
+      expect(parsedSetupsHeld()).toEqual(before);
+      expect(before.chars).toBeLessThanOrEqual(4 * 1024 * 1024);
     });
 
     it("keeps bookings when the capacity is lowered below the places taken, and sells no more places", async () => {

@@ -17,17 +17,35 @@ const setupByProduct = compiledSelect<{ productId: number }, { setup: string }>(
  * and however often. Entries are frozen, so no caller can change what another will be handed.
  */
 const parsedSetups = new Map<string, BookingSetup>();
-const PARSED_SETUPS_KEPT = 1000;
+/**
+ * Bounded by the texts' length, not their number: a partner may store setups up to the body limit
+ * (1 MB), and a thousand of those must not take gigabytes. A setup is a few kB; one above 64 kB
+ * is parsed at every read, as before.
+ */
+const PARSED_SETUPS_CHARS = 4 * 1024 * 1024;
+const PARSED_SETUP_MAX_CHARS = 64 * 1024;
+let parsedSetupsChars = 0;
 
 function parsedSetup(text: string): BookingSetup {
   const known = parsedSetups.get(text);
   if (known) return known;
   // Stored setups were validated on the way in; parsing again fills defaults added since.
   const setup = deepFreeze(bookingSetupSchema.parse(JSON.parse(text)));
-  // The oldest entry goes first when the map is full: the setups of products being booked now stay.
-  if (parsedSetups.size >= PARSED_SETUPS_KEPT) parsedSetups.delete(parsedSetups.keys().next().value!);
+  if (text.length > PARSED_SETUP_MAX_CHARS) return setup;
+  // The oldest entries go first when the bound is reached: the setups of products being booked now stay.
+  while (parsedSetupsChars + text.length > PARSED_SETUPS_CHARS) {
+    const oldest = parsedSetups.keys().next().value!;
+    parsedSetups.delete(oldest);
+    parsedSetupsChars -= oldest.length;
+  }
   parsedSetups.set(text, setup);
+  parsedSetupsChars += text.length;
   return setup;
+}
+
+/** What the remembered setups hold (tests read it). */
+export function parsedSetupsHeld(): { setups: number; chars: number } {
+  return { setups: parsedSetups.size, chars: parsedSetupsChars };
 }
 
 function deepFreeze<T>(value: T): T {
