@@ -1,0 +1,56 @@
+// Replaces postgres.js's src/queue.js (3.4.9), written over it at install (install.mjs). Same
+// interface and order; the array it keeps no longer grows without end.
+//
+// postgres.js's queue empties a taken slot on shift() and frees the array only when the queue
+// runs empty. Its pool keeps its idle connections in one of these queues: each statement takes
+// a connection with shift() and gives it back with push(), so while any connection stays idle
+// the queue never runs empty and its array gains a slot for every statement the process ever
+// ran. Moving a connection between queues then searches that array from its start (remove(),
+// via indexOf), so a statement costs time in proportion to the statements before it:
+// docs/benchmarks.md measured 725 ms per 20,000 statements growing to 1,333 ms after 160,000.
+//
+// Here the taken prefix is cut off once it is half the array (amortised O(1) a shift), and
+// remove() searches only the live part.
+
+export default Queue
+
+/** The taken slots kept before the array is cut: small queues never copy. */
+const COMPACT_AFTER = 64
+
+function Queue(initial = []) {
+  let xs = initial.slice()
+  let index = 0
+
+  return {
+    get length() {
+      return xs.length - index
+    },
+    /** Slots the queue's array holds, live and taken: bounded by twice the live ones plus COMPACT_AFTER. */
+    get capacity() {
+      return xs.length
+    },
+    remove: (x) => {
+      const at = xs.indexOf(x, index)
+      return at === -1
+        ? null
+        : (xs.splice(at, 1), x)
+    },
+    push: (x) => (xs.push(x), x),
+    shift: () => {
+      const out = xs[index++]
+
+      if (index === xs.length) {
+        index = 0
+        xs = []
+      } else {
+        xs[index - 1] = undefined
+        if (index > COMPACT_AFTER && index * 2 >= xs.length) {
+          xs = xs.slice(index)
+          index = 0
+        }
+      }
+
+      return out
+    }
+  }
+}
