@@ -3,10 +3,12 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import postgres from "postgres";
 
+/** The installed postgres.js package's directory: its exports map hides package.json, and its CommonJS entry sits in cjs/src. */
+export const driverRoot = (): string => path.resolve(path.dirname(createRequire(import.meta.url).resolve("postgres")), "../..");
+
 /** Which queue the installed postgres.js runs: ours, once `npm ci` has run its postinstall step, or the driver's own. */
 export function installedQueue(): string {
-  const root = path.resolve(path.dirname(createRequire(import.meta.url).resolve("postgres")), "../..");
-  const text = readFileSync(path.join(root, "src/queue.js"), "utf8");
+  const text = readFileSync(path.join(driverRoot(), "src/queue.js"), "utf8");
   return text.includes("COMPACT_AFTER") ? "the bounded queue (drizzle/driver-queue)" : "postgres.js's own queue";
 }
 

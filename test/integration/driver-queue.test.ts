@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { installedQueue, renderDriverQueueSection, runDriverQueueRounds } from "../../bench/driver-queue/driver-queue-core.js";
+import { driverRoot as installedDriverRoot, installedQueue, renderDriverQueueSection, runDriverQueueRounds } from "../../bench/driver-queue/driver-queue-core.js";
 
 interface DriverQueue<T> {
   readonly length: number;
@@ -17,7 +17,7 @@ interface DriverQueue<T> {
 type QueueFactory = <T>(initial?: T[]) => DriverQueue<T>;
 
 const require = createRequire(import.meta.url);
-const driverRoot = path.resolve(path.dirname(require.resolve("postgres")), "../..");
+const driverRoot = installedDriverRoot();
 
 /** Each build of the installed postgres.js: what `npm ci` left in node_modules, not our source. */
 const builds: [string, () => Promise<QueueFactory>][] = [
