@@ -42,7 +42,7 @@ import { processCpuMs } from "./process-cpu.js";
  * How time is attributed (bench-only instrumentation, nothing in the service changes):
  * - server time of a request: from the HTTP server's `request` event to the response's `finish`;
  * - gateway: the edge graph's `execute`; subgraph: each in-process subgraph's `createContext` and
- *   `executeOperation` (the in-process data source calls both);
+ *   `executeInProcess` (the in-process data source calls both);
  * - SQL: drizzle's postgres.js prepared-query `execute`/`all`, from the call to the mapped rows
  *   (wire round trip, waiting for a pooled connection, postgres.js parsing), plus BEGIN and COMMIT of
  *   each transaction (transaction time minus its body);
@@ -205,9 +205,8 @@ function instrumentService(service: Service) {
   for (const running of Object.values(edge.subgraphs)) {
     const createContext = running!.createContext;
     running!.createContext = (headers) => inLayer("subgraph", () => createContext(headers), true);
-    const server = running!.server as unknown as { executeOperation: (...args: unknown[]) => Promise<unknown> };
-    const executeOperation = server.executeOperation.bind(server);
-    server.executeOperation = (...args: unknown[]) => inLayer("subgraph", () => executeOperation(...args));
+    const executeInProcess = running!.executeInProcess;
+    running!.executeInProcess = (request, contextValue) => inLayer("subgraph", () => executeInProcess(request, contextValue));
   }
   // First listener of each request: the request's record becomes the async context of everything it runs.
   service.app.server.prependListener("request", (request, response) => {

@@ -122,14 +122,10 @@ async function main() {
         const body = (await response.json()) as { errors?: unknown[] };
         if (response.status !== 200 || body.errors) throw new Error(`gateway ${response.status} ${JSON.stringify(body.errors)}`);
       },
-      // Subgraphs are not on HTTP in the single process: their server is called as the gateway calls it.
+      // Subgraphs are not on HTTP in the single process: the subgraph is called as the gateway calls it.
       subgraph: async () => {
         const catalogue = service.edge!.subgraphs.catalogue!;
-        const response = await catalogue.server.executeOperation(
-          { query: subgraphQuery, variables: variablesFor(expression) },
-          { contextValue: await catalogue.createContext(headers) },
-        );
-        const errors = response.body.kind === "single" ? response.body.singleResult.errors : undefined;
+        const { errors } = await catalogue.executeInProcess({ query: subgraphQuery, variables: variablesFor(expression) }, await catalogue.createContext(headers));
         if (errors) throw new Error(`subgraph ${JSON.stringify(errors)}`);
       },
       "raw SQL": async () => {

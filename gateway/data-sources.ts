@@ -24,12 +24,10 @@ export class InProcessDataSource implements GraphQLDataSource<EdgeContext> {
       throw error;
     }
     const { request } = options;
-    const response = await this.subgraph.server.executeOperation(
-      { query: request.query, variables: request.variables, operationName: request.operationName, extensions: request.extensions },
-      { contextValue },
-    );
-    if (response.body.kind !== "single") throw new Error(`subgraph ${this.subgraph.name} answered with incremental delivery`);
-    return response.body.singleResult as GatewayGraphQLResponse;
+    return (await this.subgraph.executeInProcess(
+      { query: request.query!, variables: request.variables, operationName: request.operationName },
+      contextValue,
+    )) as GatewayGraphQLResponse;
   }
 }
 

@@ -52,9 +52,7 @@ export function inProcessServiceGraphs(subgraph: (name: SubgraphName) => Running
       const target = subgraph(name);
       if (!target) throw new ServiceGraphError(name, "not running in this process");
       return inSpan(`subgraph ${name}`, { kind: SpanKind.INTERNAL, attributes: { "activities.subgraph": name, "activities.graph_service": service } }, async () => {
-        const response = await target.server.executeOperation({ query, variables }, { contextValue: target.createServiceContext(service) });
-        if (response.body.kind !== "single") throw new ServiceGraphError(name, "incremental delivery");
-        return dataOf(name, response.body.singleResult as GraphAnswer<T>, options);
+        return dataOf(name, (await target.executeInProcess({ query, variables }, target.createServiceContext(service))) as GraphAnswer<T>, options);
       });
     },
   });

@@ -1,13 +1,14 @@
 import type { WebhookTargets } from "./webhooks/webhook-endpoints.js";
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
-import type { GraphQLFormattedError, GraphQLSchema } from "graphql";
+import { execute, GraphQLError, parse, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
+import { checkOperationText } from "../../core/input-text.js";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../core/logger.js";
 import type { Database } from "../../drizzle/database.js";
 import type { TokenVerifier } from "../../identity/token-verifier.js";
 import type { SchemaDisclosure } from "../../gateway/gateway.js";
-import { apolloLimitOptions } from "../../gateway/operation-limits.js";
+import { apolloLimitOptions, checkOperationCost, parseOptionsFor, ValidatedDocuments } from "../../gateway/operation-limits.js";
 import type { SubgraphDefinition, SubgraphName } from "../subgraphs.js";
 import { type HeaderMap, subgraphContextFactory, type SubgraphContext } from "./context.js";
 import type { OctoEngines } from "./octo/octo-engines.js";
@@ -20,6 +21,20 @@ export interface RunningSubgraph {
   createContext: (headers: HeaderMap) => Promise<SubgraphContext>;
   /** For a service credential already checked (or a call within this process). */
   createServiceContext: (service: string) => SubgraphContext;
+  /**
+   * Runs an operation from this process (the gateway's fetches, other subgraphs' service calls)
+   * under the same rules as `server.executeOperation`, without its per-request pipeline once the
+   * text has passed that pipeline.
+   */
+  executeInProcess: (request: InProcessRequest, contextValue: SubgraphContext) => Promise<FormattedExecutionResult>;
+  /** How many in-process calls went through Apollo Server's pipeline, and how many ran directly. */
+  readonly inProcessCounts: { pipeline: number; direct: number };
+}
+
+export interface InProcessRequest {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
 }
 
 /** One subgraph on its own Apollo Server, whether mounted in the single process or run as a role. */
@@ -58,6 +73,8 @@ export async function startSubgraph(
     plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), executionResultsAnswer200, ...limitPlugins],
   });
   await server.start();
+  const inProcessCounts = { pipeline: 0, direct: 0 };
+  const executeInProcess = inProcessExecutor(server, schema, logger, inProcessCounts);
   const contexts = subgraphContextFactory(deps.verifier, deps.database, definition.makeLoaders, deps.clock, deps.publicUrl, { graphs: deps.graphs, octo: deps.octo, webhookTargets: deps.webhookTargets, logger, clock: deps.clock });
   return {
     name: definition.name,
@@ -65,6 +82,48 @@ export async function startSubgraph(
     server,
     createContext: contexts.forCaller as RunningSubgraph["createContext"],
     createServiceContext: contexts.forService as RunningSubgraph["createServiceContext"],
+    executeInProcess,
+    inProcessCounts,
+  };
+}
+
+/**
+ * The gateway's fetches repeat a few dozen texts (one per step of a query plan), and each went
+ * through Apollo Server's whole request pipeline: hashing the text, plugins' hooks, error
+ * normalisation. A text's first call still goes through it, with every validation rule of the
+ * subgraph (parse limits, depth, aliases, recursive selections, introspection); once a text has
+ * answered without any error it is remembered, and later calls run what depends on their
+ * variables (text checks, coercion, cost) and then execute. An answer's errors are formatted as
+ * Apollo Server formats them (a code on every error, the unexpected hidden). Nothing reaches this
+ * from outside the process; test/integration/in-process-subgraph.test.ts holds the answers equal.
+ */
+function inProcessExecutor(server: ApolloServer<SubgraphContext>, schema: GraphQLSchema, logger: Logger, counts: { pipeline: number; direct: number }) {
+  const admitted = new ValidatedDocuments(500, 50_000);
+  const format = (error: GraphQLError): GraphQLFormattedError => {
+    // Variables were coerced by the cost check already, so execution cannot fail on them.
+    const code = error.extensions.code ?? "INTERNAL_SERVER_ERROR";
+    return hideUnexpected({ ...error.toJSON(), extensions: { ...error.extensions, code } }, error, logger);
+  };
+  return async (request: InProcessRequest, contextValue: SubgraphContext): Promise<FormattedExecutionResult> => {
+    const document = admitted.get(request.query);
+    if (!document) {
+      counts.pipeline++;
+      const response = await server.executeOperation(request, { contextValue });
+      if (response.body.kind !== "single") throw new Error("a subgraph answered with incremental delivery");
+      const result = response.body.singleResult;
+      if (!result.errors?.length) admitted.set(request.query, parse(request.query, parseOptionsFor("subgraph")));
+      return result;
+    }
+    counts.direct++;
+    try {
+      checkOperationText(document, request.variables);
+      checkOperationCost("subgraph", schema, document, request.variables, request.operationName);
+    } catch (error) {
+      if (error instanceof GraphQLError) return { errors: [format(error)] };
+      throw error;
+    }
+    const result = await execute({ schema, document, contextValue, variableValues: request.variables, operationName: request.operationName });
+    return result.errors?.length ? { ...result, errors: result.errors.map(format) } : result;
   };
 }
 
