@@ -107,7 +107,6 @@ function armService(service: Service): ServiceCapture {
     return execute(request, context);
   }) as typeof graph.execute;
   for (const running of Object.values(edge.subgraphs)) {
-    const server = running!.server as unknown as { executeOperation: (request: CapturedSubgraphCall, options: { contextValue: { benchHeaders?: Record<string, string> } }) => Promise<unknown> };
     const createContext = running!.createContext;
     // The headers the gateway forwards travel with the context they made, to the call that uses it.
     running!.createContext = async (headers: HeaderMap) => {
@@ -117,18 +116,19 @@ function armService(service: Service): ServiceCapture {
         );
       return context;
     };
-    const executeOperation = server.executeOperation.bind(server);
-    server.executeOperation = (request, options) => {
+    const executeInProcess = running!.executeInProcess;
+    running!.executeInProcess = (request, contextValue) => {
       const scope = als.getStore();
-      if (scope)
+      // The gateway's fetches only: a subgraph's own calls to another (in its service's name) run inside them.
+      if (scope && !contextValue.caller.service)
         scope.capture.subgraphCalls.push({
           subgraph: running!.name,
           query: request.query,
           variables: request.variables,
           operationName: request.operationName,
-          headers: options.contextValue.benchHeaders ?? {},
+          headers: (contextValue as { benchHeaders?: Record<string, string> }).benchHeaders ?? {},
         });
-      return executeOperation(request, options);
+      return executeInProcess(request, contextValue);
     };
   }
   return {

@@ -7,6 +7,7 @@ import type { CatalogueContext } from "./loaders.js";
 import { OrganisationResolver } from "./organisation/organisation.resolver.js";
 import { toOrganisation } from "./organisation/organisation.service.js";
 import { ProductResolver } from "./product/product.resolver.js";
+import { BookingProductFactsResolver } from "./product/booking-facts.js";
 import { toProduct } from "./product/product.service.js";
 import { ActiveActivityPageResolver, ActivityImportResolver } from "./import/activity-import.js";
 import { OctoImportResolver } from "./import/octo-import.resolver.js";
@@ -20,7 +21,7 @@ export { catalogueLoaders } from "./loaders.js";
 
 /** The catalogue subgraph: organisations, booking engines, suppliers, products and their taxonomy. */
 export function buildCatalogueSchema(): Promise<GraphQLSchema> {
-  return buildFederatedSchema([OrganisationResolver, BookingEngineResolver, SupplierResolver, ProductResolver, CatalogueConsumerResolver, ProductChangesResolver, ActivityImportResolver, ActiveActivityPageResolver, OctoImportResolver, RecommendationResolver, LocalizedTextResolver], {
+  return buildFederatedSchema([OrganisationResolver, BookingEngineResolver, SupplierResolver, ProductResolver, BookingProductFactsResolver, CatalogueConsumerResolver, ProductChangesResolver, ActivityImportResolver, ActiveActivityPageResolver, OctoImportResolver, RecommendationResolver, LocalizedTextResolver], {
     Organisation: {
       async __resolveReference(reference: { id: number }, ctx: CatalogueContext) {
         const row = await ctx.loaders.organisation.load(reference.id);

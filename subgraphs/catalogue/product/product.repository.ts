@@ -2,6 +2,7 @@ import { and, asc, eq, getTableColumns, gte, inArray, isNull, sql } from "drizzl
 import { anyOf, compiledSelect } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { bookingEngines, products, suppliers } from "../../../drizzle/schema.js";
+import type { ProductFacts } from "../../common/booking-product-facts.js";
 
 /** Every column but the search ones, which are large and only ever used inside SQL. */
 // Search's own columns (documents, sort keys, the taxonomy nodes the triggers keep) are never read as content.
@@ -26,6 +27,31 @@ const productsWithOwnersByIds = compiledSelect<{ ids: number[] }, { product: Pro
     .innerJoin(suppliers, eq(suppliers.id, products.supplierId))
     .where(anyOf(products.id, "ids")),
 );
+/** The narrow row a booking step asks of a live product (catalogue/product/booking-facts.ts). */
+const liveBookingFactsByIds = compiledSelect<{ ids: number[] }, ProductFacts>((db) =>
+  db
+    .select({
+      id: products.id,
+      supplierId: products.supplierId,
+      externalId: products.externalId,
+      title: products.title,
+      supplierName: suppliers.name,
+      scopeEngineId: suppliers.bookingEngineId,
+      bookingEngineName: bookingEngines.name,
+      bookingEngineKind: bookingEngines.kind,
+      availabilityPeriods: products.availabilityPeriods,
+      deprecated: products.deprecated,
+      duration: products.duration,
+      estCommFrpricePerc: products.estCommFrpricePerc,
+      estCommNet: products.estCommNet,
+      minPrice: products.minPrice,
+    })
+    .from(products)
+    .innerJoin(bookingEngines, eq(bookingEngines.id, products.bookingEngineId))
+    .innerJoin(suppliers, eq(suppliers.id, products.supplierId))
+    .where(and(anyOf(products.id, "ids"), live)),
+);
+
 /** Products with their taxonomy nodes' uuids, by id: a search page's rows. */
 export const productsWithTaxonomyByIds = compiledSelect<{ ids: number[] }, ProductRow & { taxonomyUuids: string[] }>((db) =>
   db.select(productColumnsWithTaxonomy).from(products).where(anyOf(products.id, "ids")),
@@ -53,6 +79,10 @@ export const productRepository = {
    */
   async anyByIdsWithOwners(db: Executor, ids: readonly number[]) {
     return ids.length ? productsWithOwnersByIds(db, { ids: [...ids] }) : [];
+  },
+
+  async liveBookingFactsByIds(db: Executor, ids: readonly number[]): Promise<ProductFacts[]> {
+    return ids.length ? liveBookingFactsByIds(db, { ids: [...ids] }) : [];
   },
 
   async liveForUpdate(db: Executor, id: number): Promise<ProductRow | undefined> {
