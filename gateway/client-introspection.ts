@@ -26,7 +26,7 @@ export function clientIntrospectionPlugin<TContext extends BaseContext>(clientSc
 }
 
 /** True when every root field, through fragments, is `__schema`, `__type` or `__typename`. */
-function onlyIntrospection(selectionSet: SelectionSetNode, document: DocumentNode): boolean {
+export function onlyIntrospection(selectionSet: SelectionSetNode, document: DocumentNode): boolean {
   return selectionSet.selections.every((selection) => {
     if (selection.kind === Kind.FIELD) return selection.name.value.startsWith("__");
     if (selection.kind === Kind.INLINE_FRAGMENT) return onlyIntrospection(selection.selectionSet, document);

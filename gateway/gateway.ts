@@ -18,6 +18,7 @@ import { clientIntrospectionPlugin } from "./client-introspection.js";
 import { operationResolutionPlugin } from "./operation-resolution.js";
 import { withEdgeSubscriptions } from "../schema/compose.js";
 import { cacheGatewayOperations } from "./operation-cache.js";
+import { directGatewayExecution } from "./direct-execution.js";
 
 /** Where the gateway finds each subgraph: in this process, or at a URL when run as separate roles. */
 export type SubgraphTargets =
@@ -43,6 +44,8 @@ export interface EdgeGraph {
   clientSchema: GraphQLSchema;
   /** Runs one operation through the gateway as the given caller (REST routes and subscriptions use this). */
   execute<TData = Record<string, unknown>>(request: OperationRequest, context: EdgeContext): Promise<OperationResult<TData>>;
+  /** How many of `execute`'s operations went through Apollo Server's pipeline, and how many ran directly (gateway/direct-execution.ts). */
+  readonly executeCounts: { pipeline: number; direct: number };
   stop(): Promise<void>;
 }
 
@@ -89,6 +92,7 @@ export async function startEdgeGraph(options: {
     clientSchema = withEdgeSubscriptions(schema);
   });
   const edgeLogger = logger.child({ component: "gateway" });
+  const formatError = (formatted: GraphQLFormattedError, error: unknown) => hideUnexpected(formatted, error, edgeLogger);
   const { limitPlugins, ...limits } = apolloLimitOptions<EdgeContext>("edge");
   const server = new ApolloServer<EdgeContext>({
     gateway,
@@ -96,7 +100,7 @@ export async function startEdgeGraph(options: {
     introspection: options.disclosure.introspection,
     hideSchemaDetailsFromClientErrors: !options.disclosure.suggestions,
     includeStacktraceInErrorResponses: false,
-    formatError: (formatted, error) => hideUnexpected(formatted, error, edgeLogger),
+    formatError,
     logger: edgeLogger,
     // The process stops its servers itself, in order, after the HTTP requests have drained.
     stopOnTerminationSignals: false,
@@ -107,15 +111,13 @@ export async function startEdgeGraph(options: {
   await server.start();
   if (!apiSchema || !clientSchema) throw new Error("gateway started without a schema");
 
+  const direct = directGatewayExecution({ server, gateway, apiSchema: () => apiSchema!, formatError, logger: edgeLogger, metrics: options.metrics });
   return {
     server,
     apiSchema,
     clientSchema,
-    async execute<TData>(request: OperationRequest, contextValue: EdgeContext) {
-      const response = await server.executeOperation<TData & Record<string, unknown>>(request, { contextValue });
-      if (response.body.kind !== "single") throw new Error("incremental delivery is not used by internal operations");
-      return response.body.singleResult as OperationResult<TData>;
-    },
+    execute: direct.execute,
+    executeCounts: direct.counts,
     stop: () => server.stop(),
   };
 }

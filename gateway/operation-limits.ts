@@ -459,8 +459,8 @@ export function checkEdgeOperation(
  * subscribers of one client's subscription) shares one, instead of each holding its own tree
  * with every token's location.
  */
-export class ValidatedDocuments {
-  private readonly documents = new Map<string, DocumentNode>();
+export class ValidatedDocuments<Entry = DocumentNode> {
+  private readonly documents = new Map<string, Entry>();
 
   /** At most `capacity` documents of at most `maxLength` characters each: the cache stays small whatever clients send. */
   constructor(
@@ -468,11 +468,11 @@ export class ValidatedDocuments {
     private readonly maxLength = 10_000,
   ) {}
 
-  get(query: string): DocumentNode | undefined {
+  get(query: string): Entry | undefined {
     return this.documents.get(query);
   }
 
-  set(query: string, document: DocumentNode): void {
+  set(query: string, document: Entry): void {
     if (query.length > this.maxLength) return;
     if (this.documents.size >= this.capacity) this.documents.delete(this.documents.keys().next().value!);
     this.documents.set(query, document);
