@@ -18,6 +18,7 @@ import { clientIntrospectionPlugin } from "./client-introspection.js";
 import { operationResolutionPlugin } from "./operation-resolution.js";
 import { withEdgeSubscriptions } from "../schema/compose.js";
 import { cacheGatewayOperations } from "./operation-cache.js";
+import { shapeGatewayResultsFast } from "./result-shaping.js";
 import { directGatewayExecution } from "./direct-execution.js";
 
 /** Where the gateway finds each subgraph: in this process, or at a URL when run as separate roles. */
@@ -72,6 +73,7 @@ export async function startEdgeGraph(options: {
   // start. The service calls out to nothing it was not configured to call (test/security).
   process.env.APOLLO_TELEMETRY_DISABLED = "true";
   cacheGatewayOperations();
+  shapeGatewayResultsFast();
   const gateway = new ApolloGateway({
     supergraphSdl: options.supergraphSdl,
     logger,
