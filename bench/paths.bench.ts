@@ -1,6 +1,6 @@
 import "reflect-metadata";
 import { execSync } from "node:child_process";
-import { appendFileSync } from "node:fs";
+import { appendFileSync, mkdirSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -16,11 +16,13 @@ import { renderPathsSection } from "./paths/report.js";
  * Every page through REST, the gateway, the subgraph and the physical limit, side by side:
  *
  *   npm run bench:paths -- [--seconds 5] [--concurrency 1,4,16] [--fresh 40] [--profile-seconds 10]
- *     [--profile-concurrency 4] [--pool 10] [--only search,booking,...] [--no-append] [--note TEXT]
+ *     [--profile-concurrency 4] [--pool 10] [--only search,booking,...] [--cell-profiles DIR] [--no-append] [--note TEXT]
  *
  * Against DATABASE_URL (PostgreSQL) or DATA_DIR (PGlite), with the demo seed added on first start;
  * fill the catalogue first with `npm run seed -- --products N`. Appends its section to
- * docs/benchmarks.md unless --no-append.
+ * docs/benchmarks.md unless --no-append. `--cell-profiles DIR` writes a CPU profile of the service
+ * for every measured cell there (each profile slows its cell a little): compare a page's gateway
+ * and subgraph cells to see what the gateway adds.
  */
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     "profile-concurrency": { type: "string", default: "4" },
     pool: { type: "string", default: "10" },
     only: { type: "string", default: "" },
+    "cell-profiles": { type: "string" },
     "no-append": { type: "boolean", default: false },
     note: { type: "string", default: "" },
   },
@@ -39,6 +42,7 @@ const { values } = parseArgs({
 
 async function main() {
   const poolSize = Number(values.pool);
+  if (values["cell-profiles"]) mkdirSync(values["cell-profiles"], { recursive: true });
   const config = loadConfig({ ...process.env, PORT: "0", HOST: "127.0.0.1", ROLE: "all", SEED_DEMO: "true", LOG_LEVEL: "silent", API_RATE_LIMIT: "0", WORKER_LOOPS: "false" });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, maxConnections: poolSize });
   const service = await createService(config, { database, logger: createLogger("silent") });
@@ -58,6 +62,7 @@ async function main() {
       fresh: Number(values.fresh),
       profileSeconds: Number(values["profile-seconds"]),
       profileConcurrency: Number(values["profile-concurrency"]),
+      cellProfiles: values["cell-profiles"],
       poolSize,
       only: values.only.split(",").filter(Boolean),
       log: (line) => console.log(line),

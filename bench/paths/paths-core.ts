@@ -3,6 +3,7 @@ import { createBenchAccount } from "../bench-accounts.js";
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type { RemotePglite } from "../../drizzle/pglite-thread/remote.js";
 import { sql } from "drizzle-orm";
 import { rows, type Database } from "../../drizzle/database.js";
@@ -36,6 +37,8 @@ export interface PathsOptions {
   /** CPU profile of the REST search page: seconds (or `amount` requests) of load at `profileConcurrency`. */
   profileSeconds: number;
   profileConcurrency: number;
+  /** Write a CPU profile of this process (the service's) for every measured cell into this folder, named by page, path and concurrency. */
+  cellProfiles?: string;
   poolSize: number;
   /** Measure only the scenarios whose name or group contains one of these (all when absent or empty). */
   only?: string[];
@@ -362,13 +365,19 @@ export async function runPaths(options: PathsOptions): Promise<PathsResult> {
         const measured = fresh && warmUp ? specs.slice(1) : specs;
         const levels = fresh ? [1] : options.concurrencies;
         for (const concurrency of levels) {
-          const outcome = await load.run({
-            url: measured[0].url,
-            specs: measured.map((m) => m.spec),
-            connections: concurrency,
-            ...(fresh ? { amount: measured.length } : options.amount ? { amount: options.amount } : { seconds: options.seconds, minRequests: Math.max(3, concurrency) }),
-          });
-          const cell = cellOf(concurrency, outcome);
+          const run = () =>
+            load.run({
+              url: measured[0].url,
+              specs: measured.map((m) => m.spec),
+              connections: concurrency,
+              ...(fresh ? { amount: measured.length } : options.amount ? { amount: options.amount } : { seconds: options.seconds, minRequests: Math.max(3, concurrency) }),
+            });
+          let outcome: LoadResult;
+          if (options.cellProfiles) {
+            const file = join(options.cellProfiles, `${scenario.name.replace(/\W+/g, "-").replace(/^-|-$/g, "")}.${path}.c${concurrency}.cpuprofile`);
+            await profileWhile(async () => void (outcome = await run()), file);
+          } else outcome = await run();
+          const cell = cellOf(concurrency, outcome!);
           result.paths[path].push(cell);
           log(`${scenario.name} | ${path} | c${concurrency} | ${cell.requests} req | ${cell.rps.toFixed(1)} req/s | p50 ${cell.p50.toFixed(1)} p95 ${cell.p95.toFixed(1)} p99 ${cell.p99.toFixed(1)} ms${cell.failures ? ` | ${cell.failures} failures: ${cell.firstFailure}` : ""}`);
         }

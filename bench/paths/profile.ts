@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { fileURLToPath } from "node:url";
 
@@ -60,8 +61,8 @@ export function summariseProfile(profile: CpuProfile, top = 15): ProfileSummary 
   };
 }
 
-/** A CPU profile of this process (node:inspector, 100 µs sampling) while `run` runs. */
-export async function profileWhile(run: () => Promise<void>): Promise<ProfileSummary> {
+/** A CPU profile of this process (node:inspector, 100 µs sampling) while `run` runs; the whole profile is written to `file` when given. */
+export async function profileWhile(run: () => Promise<void>, file?: string): Promise<ProfileSummary> {
   const session = new Session();
   session.connect();
   try {
@@ -74,6 +75,7 @@ export async function profileWhile(run: () => Promise<void>): Promise<ProfileSum
     } finally {
       profile = (await session.post("Profiler.stop")).profile as unknown as CpuProfile;
     }
+    if (file) writeFileSync(file, JSON.stringify(profile));
     return summariseProfile(profile);
   } finally {
     session.disconnect();

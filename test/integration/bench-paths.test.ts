@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PATHS, runPaths, type PathsResult } from "../../bench/paths/paths-core.js";
 import { renderPathsSection } from "../../bench/paths/report.js";
@@ -99,7 +102,8 @@ describe("bench:paths at a tiny scale", () => {
     for (const scenario of result.scenarios.filter((s) => !s.fresh)) expect(scenario.limitMatchesRest, scenario.name).toBe(true);
   });
 
-  it("measures only the scenarios asked for with `only` (a name part or a group)", async () => {
+  it("measures only the scenarios asked for with `only` (a name part or a group), and writes each cell's profile when asked", async () => {
+    const profiles = mkdtempSync(join(tmpdir(), "bench-paths-profiles-"));
     const some = await runPaths({
       service: stack.service,
       database,
@@ -113,8 +117,14 @@ describe("bench:paths at a tiny scale", () => {
       profileConcurrency: 1,
       poolSize: 2,
       only: ["product read", "reporting"],
+      cellProfiles: profiles,
     });
     expect(some.scenarios.map((s) => s.name)).toEqual(["product read", "report page (500)"]);
+    const written = readdirSync(profiles).sort();
+    expect(written).toEqual(["product-read", "report-page-500"].flatMap((page) => PATHS.map((path) => `${page}.${path}.c1.cpuprofile`)).sort());
+    const profile = JSON.parse(readFileSync(join(profiles, "report-page-500.gateway.c1.cpuprofile"), "utf8")) as { nodes: unknown[]; samples: unknown[] };
+    expect(profile.nodes.length).toBeGreaterThan(0);
+    rmSync(profiles, { recursive: true, force: true });
     await expect(runPaths({ service: stack.service, database, databaseUrl: own.url, concurrencies: [1], seconds: 1, amount: 1, fresh: 1, profileSeconds: 1, profileConcurrency: 1, poolSize: 2, only: ["no such page"] })).rejects.toThrow(/no scenario matches no such page/);
   }, 120_000);
 
