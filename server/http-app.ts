@@ -1,7 +1,7 @@
 import type { ServiceMetrics } from "../core/metrics.js";
 import { registerMetricsRoute, type MetricsAccess } from "./metrics-route.js";
 import formbody from "@fastify/formbody";
-import helmet from "@fastify/helmet";
+import helmet from "helmet";
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
 import type { Logger } from "../core/logger.js";
 import { redactUrl, requestIdFor } from "../core/logger.js";
@@ -64,8 +64,10 @@ export async function createHttpApp(options: {
     clientErrorHandler,
   });
 
-  app.addHook("onRequest", async (request, reply) => {
-    reply.header("x-request-id", request.id);
+  const security = securityHeaders();
+  app.addHook("onRequest", (request, reply, done) => {
+    reply.header("x-request-id", request.id).headers(security);
+    done();
   });
   if (tracer) app.addHook("onRequest", nameRequestSpan);
   const metrics = options.metrics;
@@ -124,12 +126,6 @@ export async function createHttpApp(options: {
     sendError(request, reply, { status: 404, code: "NOT_FOUND", message: `No route ${request.method} ${redactUrl(request.url.split("?")[0])}` }),
   );
   await app.register(formbody);
-  // nosniff, frame and referrer protection on every answer; answers are JSON, so the default
-  // policy allows nothing (HTML pages — the console, the password page — set their own).
-  await app.register(helmet, {
-    global: true,
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] } },
-  });
 
   app.get("/health/live", { config: { public: true }, schema: { hide: true } }, async () => ({ status: "ok" }));
   app.get("/health/ready", { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
@@ -138,6 +134,28 @@ export async function createHttpApp(options: {
     return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not ready" });
   });
   return app;
+}
+
+/**
+ * helmet's headers (nosniff, frame and referrer protection, …) for every answer. Answers are JSON,
+ * so the policy allows nothing; HTML pages (the console, the password page) set their own. The
+ * headers are the same for every request, so helmet runs once here: @fastify/helmet rebuilt
+ * helmet's middleware, policy parsing included, on every request.
+ */
+function securityHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+  };
+  helmet({ contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] } } })(
+    {} as never,
+    response as never,
+    (error?: unknown) => {
+      if (error) throw error;
+    },
+  );
+  return headers;
 }
 
 /** The offending field as the subgraph validators name it: `geoLocation.latitude`, `galleryImage[0].url`, `pageNumber`. */

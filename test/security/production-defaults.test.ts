@@ -133,6 +133,10 @@ describe("answers carry no caller-steered links and no cacheable personal data",
       expect(response.headers.get("x-content-type-options"), name).toBe("nosniff");
       expect(response.headers.get("cache-control"), name).toBe("no-store");
       expect(response.headers.get("x-frame-options"), name).toBe("SAMEORIGIN");
+      expect(response.headers.get("referrer-policy"), name).toBe("no-referrer");
+      expect(response.headers.get("strict-transport-security"), name).toMatch(/^max-age=\d+; includeSubDomains$/);
+      expect(response.headers.get("cross-origin-resource-policy"), name).toBe("same-origin");
+      expect(response.headers.get("x-powered-by"), name).toBeNull();
     }
     expect(answers.booking.status).toBe(200);
     expect(answers.account.headers.get("content-security-policy")).toBe("default-src 'none';frame-ancestors 'none';base-uri 'none';form-action 'none'");
