@@ -213,7 +213,6 @@ function planOperation(operation: Operation, internals: Internals): Plan | null 
     const steps: Step[] = [];
     for (const selection of selectionSet.selections()) {
       const conditions = conditionsOf(selection.element, schema, internals);
-      if (conditions === null) return null;
       if (selection.kind === "FieldSelection") {
         const field = selection.element as FieldElement;
         if (field.definition.isSchemaIntrospectionField()) return null;
@@ -237,8 +236,8 @@ function planOperation(operation: Operation, internals: Internals): Plan | null 
   return steps && { steps, rootType, defaults: operation.collectDefaultedVariableValues() };
 }
 
-/** The selection's first `@skip` and first `@include`, as the gateway reads them; null for a shape it would not expect. */
-function conditionsOf(element: Element, schema: Schema, internals: Internals): Condition[] | undefined | null {
+/** The selection's first `@skip` and first `@include`, as the gateway reads them; undefined when it has neither. */
+function conditionsOf(element: Element, schema: Schema, internals: Internals): Condition[] | undefined {
   const conditions: Condition[] = [];
   for (const [skip, definition] of [
     [true, schema.skipDirective()],
