@@ -30,13 +30,26 @@ describe("a subgraph called in process", () => {
     return response.body.singleResult;
   };
   const direct = async (query: string, variables: Record<string, unknown>) => catalogue.executeInProcess({ query, variables }, await context());
-  /** Runs the request in process (admitted text: directly) and checks the answer equals Apollo Server's. */
-  const sameAsApollo = async (query: string, variables: Record<string, unknown>) => {
+  /**
+   * Runs the request in process (admitted text: directly, as its compiled query) and checks the
+   * answer equals Apollo Server's, as the JSON a client would receive.
+   */
+  const sameAsApollo = async (query: string, variables: Record<string, unknown>, compiled = true) => {
     const before = { ...catalogue.inProcessCounts };
     const answer = await direct(query, variables);
     expect(catalogue.inProcessCounts.direct - before.direct).toBe(1);
-    expect(answer).toEqual(await throughApollo(query, variables));
+    if (compiled) expect(catalogue.inProcessCounts.compiled - before.compiled).toBe(1);
+    expect(JSON.parse(JSON.stringify(answer))).toStrictEqual(JSON.parse(JSON.stringify(await throughApollo(query, variables))));
     return answer;
+  };
+  /** Sends a fresh copy of `operation` once with `admitWith` (no errors: it is remembered), then checks every set of variables. */
+  const eachSameAsApollo = async (operation: string, admitWith: Record<string, unknown>, cases: Record<string, unknown>[]) => {
+    const text = `# ${randomUUID()}\n${operation}`;
+    const first = await direct(text, admitWith);
+    expect(first.errors, JSON.stringify(first.errors)).toBeUndefined();
+    const answers = [];
+    for (const variables of [admitWith, ...cases]) answers.push(await sameAsApollo(text, variables));
+    return answers;
   };
 
   beforeAll(async () => {
@@ -51,7 +64,7 @@ describe("a subgraph called in process", () => {
     const variables = { r: [{ __typename: "Product", id: productId }, { __typename: "Supplier", id: supplierId }] };
     const before = { ...catalogue.inProcessCounts };
     const first = await direct(text, variables);
-    expect(catalogue.inProcessCounts).toEqual({ pipeline: before.pipeline + 1, direct: before.direct });
+    expect(catalogue.inProcessCounts).toEqual({ pipeline: before.pipeline + 1, direct: before.direct, compiled: before.compiled });
     expect(first).toEqual({ data: { _entities: [{ id: productId, externalId: expect.any(String), supplier: { id: supplierId } }, { id: supplierId, country: "CH" }] } });
     expect(await sameAsApollo(text, variables)).toEqual(first);
     expect(await sameAsApollo(text, { r: [{ __typename: "Supplier", id: supplierId }] })).toEqual({ data: { _entities: [{ id: supplierId, country: "CH" }] } });
@@ -73,6 +86,64 @@ describe("a subgraph called in process", () => {
     }
   });
 
+  describe("a compiled query", () => {
+    const product = () => ({ __typename: "Product", id: productId });
+    const supplier = () => ({ __typename: "Supplier", id: supplierId });
+    const missing = { __typename: "Product", id: 2_000_000_000 };
+
+    it("applies @skip and @include on fields, inline fragments and fragment spreads as graphql-js does", async () => {
+      const operation = `query ($r: [_Any!]!, $a: Boolean!, $b: Boolean!) {
+        _entities(representations: $r) {
+          __typename
+          ... on Product @include(if: $a) { id t: title { language text translations } creationDate updateDate metadata onlineBookable availableLanguages }
+          ... on Product { externalId @skip(if: $b) id deprecated supplier { id ...Where @include(if: $b) } }
+          ...Where @skip(if: $a)
+          ... @include(if: $b) { ... on Supplier { i: id } }
+        }
+      }
+      fragment Where on Supplier { country country2: country }`;
+      const r = [product(), supplier(), product()];
+      const answers = await eachSameAsApollo(operation, { r, a: true, b: true }, [
+        { r, a: true, b: false },
+        { r, a: false, b: true },
+        { r, a: false, b: false },
+      ]);
+      const entities = (answer: (typeof answers)[number]) => answer.data?._entities as Record<string, unknown>[];
+      expect(entities(answers[0])[0]).toMatchObject({ __typename: "Product", id: productId, supplier: { id: supplierId, country: "CH", country2: "CH" } });
+      expect(entities(answers[3])[1]).toEqual({ __typename: "Supplier", country: "CH", country2: "CH" });
+    });
+
+    it("answers an error in one list item with the item's path and keeps the others", async () => {
+      const operation = `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { id title { translations } } ... on Supplier { id } } }`;
+      const [, partial] = await eachSameAsApollo(operation, { r: [product()] }, [{ r: [product(), missing, supplier()] }]);
+      expect(partial.data?._entities).toEqual([{ id: productId, title: { translations: expect.any(Object) } }, null, { id: supplierId }]);
+      expect(partial.errors).toEqual([expect.objectContaining({ path: ["_entities", 1], extensions: { code: "NOT_FOUND" } })]);
+    });
+
+    it("nulls the whole answer for an error in a non-null root field, and serialises enums and dates", async () => {
+      const operation = `query ($id: Int!) { me { __typename username roles environment authenticatedAt organisation { name commercialModel } } product(id: $id) { id supplierId } }`;
+      const [found, gone] = await eachSameAsApollo(operation, { id: productId }, [{ id: 2_000_000_000 }]);
+      expect(found.data?.me).toMatchObject({ __typename: "Account", roles: ["CONTENT_PARTNER"], authenticatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+      expect(gone.data).toBeNull();
+      expect(gone.errors?.[0]).toMatchObject({ path: ["product"], extensions: { code: "NOT_FOUND" } });
+    });
+
+    it("uses the variables' defaults and refuses a value of the wrong type before executing", async () => {
+      // A non-null variable with a default, omitted: graphql-jit alone would refuse it as not provided.
+      const operation = `query ($id: Int!, $ext: String = "shop-7", $hide: Boolean! = false) {
+        product(id: $id) { id supplierId @skip(if: $hide) bookingLink(externalClientId: $ext) consumerRecord(externalClientId: $ext) }
+      }`;
+      const [omitted, , , hidden] = await eachSameAsApollo(operation, { id: productId }, [{ id: productId, ext: null }, { id: productId, ext: "other" }, { id: productId, hide: true }]);
+      expect(omitted.data?.product).toMatchObject({ id: productId, supplierId });
+      // As a client receives it: a compiled query leaves a skipped field's key, undefined, in the object.
+      expect(JSON.parse(JSON.stringify(hidden.data)).product).not.toHaveProperty("supplierId");
+      const text = `# ${randomUUID()}\n${operation}`;
+      await direct(text, { id: productId });
+      const wrong = await sameAsApollo(text, { id: "not-a-number" }, false);
+      expect(wrong.errors?.[0].extensions?.code).toBe("BAD_USER_INPUT");
+    });
+  });
+
   describe("an admitted text", () => {
     let text: string;
     beforeAll(async () => {
@@ -86,18 +157,18 @@ describe("a subgraph called in process", () => {
     it("is still refused over the cost limit, by its variables", async () => {
       // Each representation costs what its widest fragment selects: 400,000 of them are over the subgraph's bound.
       const many = { r: Array.from({ length: 400_000 }, () => ({ __typename: "Supplier", id: supplierId })) };
-      const answer = await sameAsApollo(text, many);
+      const answer = await sameAsApollo(text, many, false);
       expect(answer.data).toBeUndefined();
       expect(answer.errors?.[0].extensions).toMatchObject({ code: "GRAPHQL_VALIDATION_FAILED", reason: "COST_LIMIT_EXCEEDED" });
     });
 
     it("still refuses text no database can store in its variables", async () => {
-      const answer = await sameAsApollo(text, { r: [{ __typename: "Supplier", id: supplierId, note: "a\u0000b" }] });
+      const answer = await sameAsApollo(text, { r: [{ __typename: "Supplier", id: supplierId, note: "a\u0000b" }] }, false);
       expect(answer.errors?.[0].extensions?.code).toBe("BAD_USER_INPUT");
     });
 
     it("answers a variable of the wrong type with BAD_USER_INPUT, as Apollo Server does", async () => {
-      const answer = await sameAsApollo(text, { r: null });
+      const answer = await sameAsApollo(text, { r: null }, false);
       expect(answer.errors?.[0].extensions?.code).toBe("BAD_USER_INPUT");
     });
 
