@@ -1,8 +1,7 @@
 import type { WebhookTargets } from "./webhooks/webhook-endpoints.js";
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
-import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
-import { execute, getOperationAST, GraphQLError, parse, valueFromASTUntyped, type DocumentNode, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
+import { execute, GraphQLError, parse, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
 import { checkOperationText } from "../../core/input-text.js";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../core/logger.js";
@@ -28,8 +27,8 @@ export interface RunningSubgraph {
    * text has passed that pipeline.
    */
   executeInProcess: (request: InProcessRequest, contextValue: SubgraphContext) => Promise<FormattedExecutionResult>;
-  /** How many in-process calls went through Apollo Server's pipeline, how many ran directly, and of those how many as a compiled query. */
-  readonly inProcessCounts: { pipeline: number; direct: number; compiled: number };
+  /** How many in-process calls went through Apollo Server's pipeline, and how many ran directly. */
+  readonly inProcessCounts: { pipeline: number; direct: number };
 }
 
 export interface InProcessRequest {
@@ -74,7 +73,7 @@ export async function startSubgraph(
     plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), executionResultsAnswer200, ...limitPlugins],
   });
   await server.start();
-  const inProcessCounts = { pipeline: 0, direct: 0, compiled: 0 };
+  const inProcessCounts = { pipeline: 0, direct: 0 };
   const executeInProcess = inProcessExecutor(server, schema, logger, inProcessCounts);
   const contexts = subgraphContextFactory(deps.verifier, deps.database, definition.makeLoaders, deps.clock, deps.publicUrl, { graphs: deps.graphs, octo: deps.octo, webhookTargets: deps.webhookTargets, logger, clock: deps.clock });
   return {
@@ -97,32 +96,25 @@ export async function startSubgraph(
  * variables (text checks, coercion, cost) and then execute. An answer's errors are formatted as
  * Apollo Server formats them (a code on every error, the unexpected hidden). Nothing reaches this
  * from outside the process; test/integration/in-process-subgraph.test.ts holds the answers equal.
- *
- * A remembered text executes as a function compiled for it (graphql-jit): graphql-js's `execute`
- * works out each field's resolver, arguments and completion on every object of every answer, which
- * on a page of 100 wide records was most of the subgraph's GraphQL cost (docs/benchmarks.md). The
- * compiled function is made once per remembered text and goes with it.
  */
-function inProcessExecutor(server: ApolloServer<SubgraphContext>, schema: GraphQLSchema, logger: Logger, counts: RunningSubgraph["inProcessCounts"]) {
-  const admitted = new ValidatedDocuments<Admitted>(500, 50_000);
+function inProcessExecutor(server: ApolloServer<SubgraphContext>, schema: GraphQLSchema, logger: Logger, counts: { pipeline: number; direct: number }) {
+  const admitted = new ValidatedDocuments(500, 50_000);
   const format = (error: GraphQLError): GraphQLFormattedError => {
     // Variables were coerced by the cost check already, so execution cannot fail on them.
-    // A compiled query's errors carry only the extensions of the error they wrap, if any.
-    const code = error.extensions?.code ?? "INTERNAL_SERVER_ERROR";
+    const code = error.extensions.code ?? "INTERNAL_SERVER_ERROR";
     return hideUnexpected({ ...error.toJSON(), extensions: { ...error.extensions, code } }, error, logger);
   };
   return async (request: InProcessRequest, contextValue: SubgraphContext): Promise<FormattedExecutionResult> => {
-    const entry = admitted.get(request.query);
-    if (!entry) {
+    const document = admitted.get(request.query);
+    if (!document) {
       counts.pipeline++;
       const response = await server.executeOperation(request, { contextValue });
       if (response.body.kind !== "single") throw new Error("a subgraph answered with incremental delivery");
       const result = response.body.singleResult;
-      if (!result.errors?.length) admitted.set(request.query, admit(schema, parse(request.query, parseOptionsFor("subgraph")), request.operationName));
+      if (!result.errors?.length) admitted.set(request.query, parse(request.query, parseOptionsFor("subgraph")));
       return result;
     }
     counts.direct++;
-    const { document } = entry;
     try {
       checkOperationText(document, request.variables);
       checkOperationCost("subgraph", schema, document, request.variables, request.operationName);
@@ -130,48 +122,9 @@ function inProcessExecutor(server: ApolloServer<SubgraphContext>, schema: GraphQ
       if (error instanceof GraphQLError) return { errors: [format(error)] };
       throw error;
     }
-    let result;
-    if (entry.compiled && request.operationName === entry.operationName) {
-      counts.compiled++;
-      result = await entry.compiled.query(undefined, contextValue, withDefaults(entry.defaults, request.variables));
-    } else result = await execute({ schema, document, contextValue, variableValues: request.variables, operationName: request.operationName });
+    const result = await execute({ schema, document, contextValue, variableValues: request.variables, operationName: request.operationName });
     return result.errors?.length ? { ...result, errors: result.errors.map(format) } : result;
   };
-}
-
-interface Admitted {
-  document: DocumentNode;
-  operationName: string | undefined;
-  /** Null where graphql-jit cannot compile the operation: graphql-js executes it. */
-  compiled: CompiledQuery | null;
-  /** The operation's variables that have a default, as the value a caller would send. */
-  defaults: [name: string, value: unknown][];
-}
-
-function admit(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): Admitted {
-  // Path-based @skip/@include: without it, one fragment spread in two places under different
-  // conditions was answered by the first one's (in-process-subgraph.test.ts shows the case).
-  const compiled = compileQuery(schema, document, operationName, { useExperimentalPathBasedSkipInclude: true });
-  const operation = getOperationAST(document, operationName);
-  const defaults = (operation?.variableDefinitions ?? []).flatMap((definition): Admitted["defaults"] =>
-    definition.defaultValue ? [[definition.variable.name.value, valueFromASTUntyped(definition.defaultValue)]] : [],
-  );
-  return { document, operationName, compiled: isCompiledQuery(compiled) ? compiled : null, defaults };
-}
-
-/**
- * graphql-jit applies a variable's default only when its type is nullable: an omitted
- * `$flag: Boolean! = false` (the gateway copies clients' defaults into its fetches) is refused as
- * not provided, where graphql-js uses the default. The defaults are sent as if the caller had.
- */
-function withDefaults(defaults: Admitted["defaults"], variables: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  let filled = variables;
-  for (const [name, value] of defaults) {
-    if (filled && Object.hasOwn(filled, name)) continue;
-    if (filled === variables) filled = { ...variables };
-    filled![name] = value;
-  }
-  return filled;
 }
 
 /**
