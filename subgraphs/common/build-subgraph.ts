@@ -3,7 +3,7 @@ import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/res
 import { printSchemaWithDirectives } from "@graphql-tools/utils";
 import { GraphQLSchema, lexicographicSortSchema } from "graphql";
 import { gql } from "graphql-tag";
-import { buildSchema, createResolversMap, type NonEmptyArray } from "type-graphql";
+import { buildSchema, createResolversMap, getMetadataStorage, type NonEmptyArray } from "type-graphql";
 import { authChecker } from "./authorization.js";
 
 const FEDERATION_LINK =
@@ -29,8 +29,37 @@ export async function buildFederatedSchema(
   });
   const sorted = lexicographicSortSchema(schema);
   const resolverMap = createResolversMap(schema) as GraphQLResolverMap<unknown>;
+  for (const [typeName, fieldName] of plainDataFields()) delete (resolverMap[typeName] as Record<string, unknown> | undefined)?.[fieldName];
   for (const [typeName, typeResolvers] of Object.entries(referenceResolvers)) {
     resolverMap[typeName] = { ...(resolverMap[typeName] as object), ...(typeResolvers as object) } as GraphQLResolverMap<unknown>[string];
   }
   return buildSubgraphSchema({ typeDefs: gql(`${FEDERATION_LINK}\n${printSchemaWithDirectives(sorted)}`), resolvers: resolverMap });
+}
+
+/**
+ * The fields whose type-graphql resolver only reads the property of the same name: no field
+ * resolver, no roles, no middleware. type-graphql still wraps each one in a resolver that builds
+ * its middleware chain's arguments on every call, for every field of every record (6,000 calls on
+ * a page of 100 products). Without a resolver, GraphQL reads the property itself, and a compiled
+ * query (subgraph-server.ts) reads it inline. A GraphQL type name that several classes declare
+ * (an entity's stub in another subgraph) counts only where every class agrees, and a field name
+ * that has a field resolver anywhere keeps its resolvers everywhere.
+ */
+function plainDataFields(): [typeName: string, fieldName: string][] {
+  const storage = getMetadataStorage();
+  // By name alone, on any type: a field resolver may serve a field its class inherits.
+  const withResolver = new Set(storage.fieldResolvers.flatMap((resolver) => [resolver.methodName, resolver.schemaName]));
+  const verdicts = new Map<string, boolean>();
+  for (const objectType of storage.objectTypes) {
+    for (const field of objectType.fields ?? []) {
+      const plain =
+        field.name === field.schemaName &&
+        !field.roles?.length &&
+        !field.middlewares?.length &&
+        !withResolver.has(field.name);
+      const key = `${objectType.name}\u0000${field.schemaName}`;
+      verdicts.set(key, (verdicts.get(key) ?? true) && plain);
+    }
+  }
+  return [...verdicts].filter(([, plain]) => plain).map(([key]) => key.split("\u0000") as [string, string]);
 }
