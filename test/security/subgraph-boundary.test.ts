@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock, systemClock } from "../../core/clock.js";
-import { createLogger } from "../../core/logger.js";
 import type { Database } from "../../drizzle/database.js";
 import { GATEWAY_CREDENTIAL_HEADER, GatewayCredential, SERVICE_CREDENTIAL_HEADER } from "../../gateway/gateway-credential.js";
-import { createIdentity } from "../../identity/identity.js";
 import { buildEdge, type Edge } from "../../server/edge.js";
-import { buildSubgraphApp } from "../../server/subgraph-app.js";
-import { taxonomyRepository } from "../../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
 import { subgraphNames, type SubgraphName } from "../../subgraphs/subgraphs.js";
 import { contentPartner, productRequest, restClient, signIn, supplierRequest } from "../support/catalogue.js";
-import { openTestDatabase, startStack, testConfig, type Stack } from "../support/stack.js";
+import { startSubgraphRoles } from "../support/subgraph-roles.js";
+import { openTestDatabase, startStack, type Stack } from "../support/stack.js";
 
 /**
  * Subgraphs resolve entity references (`_entities`) by key, without the read rules of the root
@@ -43,18 +40,10 @@ describe("the subgraphs are not a side door", () => {
     let signed: GatewayCredential;
 
     beforeAll(async () => {
-      database = await openTestDatabase();
-      const config = testConfig();
-      const logger = createLogger(config.logLevel);
-      const identity = createIdentity(config, database, systemClock);
-      await identity.keys.signingKey();
-      await taxonomyRepository.ensureSeed(database.db);
-      for (const name of subgraphNames) {
-        const built = await buildSubgraphApp(name, { config, database, identity, logger, clock: systemClock });
-        await built.app.listen({ port: 0, host: "127.0.0.1" });
-        const { port } = built.app.server.address() as { port: number };
-        subgraphs[name] = { url: `http://127.0.0.1:${port}/graphql`, close: built.close };
-      }
+      const roles = await startSubgraphRoles();
+      const { config, logger, identity } = roles;
+      database = roles.database;
+      Object.assign(subgraphs, roles.subgraphs);
       config.subgraphUrls = { catalogue: subgraphs.catalogue.url, booking: subgraphs.booking.url, reporting: subgraphs.reporting.url };
       edge = await buildEdge({ config, database, identity, logger, clock: systemClock, mode: "remote" });
       await edge.app.listen({ port: 0, host: "127.0.0.1" });

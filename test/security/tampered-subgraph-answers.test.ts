@@ -1,16 +1,13 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../core/clock.js";
-import { createLogger } from "../../core/logger.js";
 import type { Database } from "../../drizzle/database.js";
 import { fastShapingCounts } from "../../gateway/result-shaping.js";
-import { createIdentity } from "../../identity/identity.js";
 import { buildEdge, type Edge } from "../../server/edge.js";
-import { buildSubgraphApp } from "../../server/subgraph-app.js";
-import { taxonomyRepository } from "../../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
-import { subgraphNames, type SubgraphName } from "../../subgraphs/subgraphs.js";
+import type { SubgraphName } from "../../subgraphs/subgraphs.js";
 import { signIn } from "../support/catalogue.js";
-import { openTestDatabase, testConfig, type Stack } from "../support/stack.js";
+import { startSubgraphRoles } from "../support/subgraph-roles.js";
+import type { Stack } from "../support/stack.js";
 
 /**
  * A subgraph answer is not trusted to be what the client asked for: a compromised or buggy
@@ -66,18 +63,10 @@ describe("a tampered subgraph answer never reaches the client as data", () => {
   }
 
   beforeAll(async () => {
-    database = await openTestDatabase();
-    const config = testConfig();
-    const logger = createLogger(config.logLevel);
-    const identity = createIdentity(config, database, systemClock);
-    await identity.keys.signingKey();
-    await taxonomyRepository.ensureSeed(database.db);
-    for (const name of subgraphNames) {
-      const built = await buildSubgraphApp(name, { config, database, identity, logger, clock: systemClock });
-      await built.app.listen({ port: 0, host: "127.0.0.1" });
-      const { port } = built.app.server.address() as { port: number };
-      subgraphs[name] = { url: `http://127.0.0.1:${port}/graphql`, close: built.close };
-    }
+    const roles = await startSubgraphRoles();
+    const { config, logger, identity } = roles;
+    database = roles.database;
+    Object.assign(subgraphs, roles.subgraphs);
     // Between the edge and the catalogue subgraph: passes requests on, and answers through `tamper`.
     proxy = createServer(async (request, response) => {
       const chunks: Buffer[] = [];
