@@ -40,8 +40,8 @@ export async function buildFederatedSchema(
  * The fields whose type-graphql resolver only reads the property of the same name: no field
  * resolver, no roles, no middleware. type-graphql still wraps each one in a resolver that builds
  * its middleware chain's arguments on every call, for every field of every record (6,000 calls on
- * a page of 100 products). Without a resolver, GraphQL reads the property itself, and a compiled
- * query (subgraph-server.ts) reads it inline. A GraphQL type name that several classes declare
+ * a page of 100 products). Without a resolver, GraphQL's default resolver reads the property.
+ * A GraphQL type name that several classes declare
  * (an entity's stub in another subgraph) counts only where every class agrees, and a field name
  * that has a field resolver anywhere keeps its resolvers everywhere.
  */
