@@ -16,7 +16,8 @@ import { renderPathsSection } from "./paths/report.js";
  * Every page through REST, the gateway, the subgraph and the physical limit, side by side:
  *
  *   npm run bench:paths -- [--seconds 5] [--concurrency 1,4,16] [--fresh 40] [--profile-seconds 10]
- *     [--profile-concurrency 4] [--pool 10] [--only search,booking,...] [--cell-profiles DIR] [--no-append] [--note TEXT]
+ *     [--profile-concurrency 4] [--pool 10] [--rounds 5] [--warm-up 1] [--only search,booking,...] [--cell-profiles DIR]
+ *     [--no-append] [--note TEXT]
  *
  * Against DATABASE_URL (PostgreSQL) or DATA_DIR (PGlite), with the demo seed added on first start;
  * fill the catalogue first with `npm run seed -- --products N`. Appends its section to
@@ -30,6 +31,8 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "5" },
     concurrency: { type: "string", default: "1,4,16" },
     fresh: { type: "string", default: "40" },
+    rounds: { type: "string", default: "5" },
+    "warm-up": { type: "string", default: "1" },
     "profile-seconds": { type: "string", default: "10" },
     "profile-concurrency": { type: "string", default: "4" },
     pool: { type: "string", default: "10" },
@@ -60,6 +63,8 @@ async function main() {
       concurrencies,
       seconds: Number(values.seconds),
       fresh: Number(values.fresh),
+      rounds: Number(values.rounds),
+      warmUpSeconds: Number(values["warm-up"]),
       profileSeconds: Number(values["profile-seconds"]),
       profileConcurrency: Number(values["profile-concurrency"]),
       cellProfiles: values["cell-profiles"],
@@ -81,6 +86,8 @@ async function main() {
       concurrencies,
       seconds: Number(values.seconds),
       fresh: Number(values.fresh),
+      rounds: Number(values.rounds),
+      warmUpSeconds: Number(values["warm-up"]),
       poolSize,
     });
     console.log(section);

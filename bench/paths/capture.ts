@@ -93,8 +93,12 @@ function armService(service: Service): ServiceCapture {
   const pending = new Map<string, Capture>();
   service.app.server.prependListener("request", (request) => {
     const key = request.headers[CAPTURE_HEADER];
-    // A keep-alive connection's next request runs in the context this one entered: every request sets its own.
-    if (typeof key !== "string") return als.enterWith(undefined as unknown as Scope);
+    if (typeof key !== "string") {
+      // A keep-alive connection's next request runs in the context this one entered: while a
+      // capture is open, every request sets its own.
+      if (pending.size) als.enterWith(undefined as unknown as Scope);
+      return;
+    }
     const capture: Capture = { subgraphCalls: [], statements: [] };
     pending.set(key, capture);
     als.enterWith({ capture });
@@ -136,6 +140,9 @@ function armService(service: Service): ServiceCapture {
       const capture = pending.get(key);
       if (!capture) throw new Error(`no capture ${key}`);
       pending.delete(key);
+      // An enabled AsyncLocalStorage runs a hook on every promise the process makes, which the
+      // service never pays in production: it stays off while the cells are measured.
+      if (!pending.size) als.disable();
       // Work the request left behind (a late callback) must not add to what was taken.
       return { gateway: capture.gateway, subgraphCalls: [...capture.subgraphCalls], statements: [...capture.statements] };
     },

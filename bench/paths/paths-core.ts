@@ -30,6 +30,13 @@ export interface PathsOptions {
   /** Per load cell of a read-only scenario: run for this many seconds, or make `amount` requests when set. */
   seconds: number;
   amount?: number;
+  /**
+   * Each cell measured in this many rounds that take the paths in turn (a read-only cell's
+   * `seconds` split between them; a fresh step's states likewise, at most one round a state).
+   */
+  rounds: number;
+  /** Seconds of unmeasured load on each path of a read-only page before its cells (`amount` requests when set; 0: none). */
+  warmUpSeconds: number;
   /** Requests per path of a step that needs fresh state (at concurrency 1, one fresh state each). */
   fresh: number;
   /** Warm each path of a fresh-state step up with one request on a state of its own first (default true; a small-scale test saves the states). */
@@ -169,6 +176,20 @@ export function startLoadGenerator() {
       child.removeAllListeners("exit");
       child.kill();
     },
+  };
+}
+
+/** One cell's rounds as one load result: their requests, time and latencies together. */
+export function mergeLoadResults(results: LoadResult[]): LoadResult {
+  return {
+    id: results[0]?.id ?? 0,
+    requests: results.reduce((sum, r) => sum + r.requests, 0),
+    seconds: results.reduce((sum, r) => sum + r.seconds, 0),
+    latencies: results.flatMap((r) => r.latencies),
+    non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+    errors: results.reduce((sum, r) => sum + r.errors, 0),
+    timeouts: results.reduce((sum, r) => sum + r.timeouts, 0),
+    firstFailure: results.find((r) => r.firstFailure)?.firstFailure,
   };
 }
 
@@ -349,12 +370,16 @@ export async function runPaths(options: PathsOptions): Promise<PathsResult> {
         subgraphCalls: captured.subgraphCalls.length,
         paths: { REST: [], gateway: [], subgraph: [], limit: [] },
       };
+      // Each path checked and warmed up first, then its cells measured in rounds that take the paths
+      // in turn: this machine's speed drifts within minutes, and measuring one path after another
+      // would put that drift between the paths being compared.
+      const measuredSpecs = {} as Record<PathName, ReturnType<typeof target>[]>;
       for (const [index, path] of PATHS.entries()) {
         const bearer = await freshToken();
         const own = fresh ? calls.slice(1 + index * perPath, 1 + (index + 1) * perPath) : [template];
         const specs = own.map((call) => target(specFor(path, call, bearer)));
         if (warmUp) {
-          // Warm-up and check: one request of the path, answered without errors.
+          // Check: one request of the path, answered without errors.
           const { url, spec } = specs[0];
           const response = await fetch(`${url}${spec.path}`, { method: spec.method, headers: spec.headers, body: spec.body });
           const text = await response.text();
@@ -362,26 +387,44 @@ export async function runPaths(options: PathsOptions): Promise<PathsResult> {
           if (path === "gateway" && (JSON.parse(text) as { errors?: unknown }).errors) throw new Error(`${scenario.name} gateway: ${text.slice(0, 500)}`);
           if (path === "limit") result.limitMatchesRest = isDeepStrictEqual(JSON.parse(text), rest.body);
         }
-        const measured = fresh && warmUp ? specs.slice(1) : specs;
-        const levels = fresh ? [1] : options.concurrencies;
-        for (const concurrency of levels) {
-          const run = () =>
-            load.run({
-              url: measured[0].url,
-              specs: measured.map((m) => m.spec),
-              connections: concurrency,
-              ...(fresh ? { amount: measured.length } : options.amount ? { amount: options.amount } : { seconds: options.seconds, minRequests: Math.max(3, concurrency) }),
-            });
-          let outcome: LoadResult;
-          if (options.cellProfiles) {
-            const file = join(options.cellProfiles, `${scenario.name.replace(/\W+/g, "-").replace(/^-|-$/g, "")}.${path}.c${concurrency}.cpuprofile`);
-            await profileWhile(async () => void (outcome = await run()), file);
-          } else outcome = await run();
-          const cell = cellOf(concurrency, outcome!);
-          result.paths[path].push(cell);
-          log(`${scenario.name} | ${path} | c${concurrency} | ${cell.requests} req | ${cell.rps.toFixed(1)} req/s | p50 ${cell.p50.toFixed(1)} p95 ${cell.p95.toFixed(1)} p99 ${cell.p99.toFixed(1)} ms${cell.failures ? ` | ${cell.failures} failures: ${cell.firstFailure}` : ""}`);
+        // Warm-up of a read-only page: load the code of its path has not run hot yet, unmeasured.
+        if (!fresh && options.warmUpSeconds > 0) {
+          const { url, spec } = specs[0];
+          const warm = await load.run({ url, specs: [spec], connections: Math.min(4, Math.max(...options.concurrencies)), ...(options.amount ? { amount: options.amount } : { seconds: options.warmUpSeconds }) });
+          if (warm.non2xx + warm.errors + warm.timeouts) throw new Error(`${scenario.name} ${path} warm-up: ${warm.firstFailure ?? "connection errors"}`);
+        }
+        measuredSpecs[path] = fresh && warmUp ? specs.slice(1) : specs;
+      }
+      const levels = fresh ? [1] : options.concurrencies;
+      const rounds = Math.max(1, fresh ? Math.min(options.rounds, options.fresh) : options.rounds);
+      const slices = Object.fromEntries(PATHS.map((path) => [path, levels.map(() => [] as LoadResult[])])) as Record<PathName, LoadResult[][]>;
+      for (let round = 0; round < rounds; round++) {
+        for (const [level, concurrency] of levels.entries()) {
+          // Rotated each round, so that no path is always the first after a change of level.
+          for (const path of PATHS.map((_, i) => PATHS[(i + round) % PATHS.length])) {
+            const measured = measuredSpecs[path];
+            // A fresh step's states are split between the rounds; a read-only page runs a share of the cell's time.
+            const own = fresh ? measured.slice(Math.floor((round * measured.length) / rounds), Math.floor(((round + 1) * measured.length) / rounds)) : measured;
+            const run = () =>
+              load.run({
+                url: own[0].url,
+                specs: own.map((m) => m.spec),
+                connections: concurrency,
+                ...(fresh ? { amount: own.length } : options.amount ? { amount: options.amount } : { seconds: options.seconds / rounds, minRequests: Math.max(3, concurrency) }),
+              });
+            let outcome: LoadResult;
+            // A cell's profile is of its last round, when every path has run hot.
+            if (options.cellProfiles && round === rounds - 1) {
+              const file = join(options.cellProfiles, `${scenario.name.replace(/\W+/g, "-").replace(/^-|-$/g, "")}.${path}.c${concurrency}.cpuprofile`);
+              await profileWhile(async () => void (outcome = await run()), file);
+            } else outcome = await run();
+            slices[path][level].push(outcome!);
+            const cell = cellOf(concurrency, outcome!);
+            log(`${scenario.name} | ${path} | c${concurrency} | round ${round + 1}/${rounds} | ${cell.requests} req | ${cell.rps.toFixed(1)} req/s | p50 ${cell.p50.toFixed(1)} p95 ${cell.p95.toFixed(1)} p99 ${cell.p99.toFixed(1)} ms${cell.failures ? ` | ${cell.failures} failures: ${cell.firstFailure}` : ""}`);
+          }
         }
       }
+      for (const path of PATHS) result.paths[path] = levels.map((concurrency, level) => cellOf(concurrency, mergeLoadResults(slices[path][level])));
       results.push(result);
     }
 

@@ -10,6 +10,8 @@ export interface ReportMeta {
   concurrencies: number[];
   seconds: number;
   fresh: number;
+  rounds: number;
+  warmUpSeconds: number;
   poolSize: number;
 }
 
@@ -24,11 +26,12 @@ export function renderPathsSection(result: PathsResult, meta: ReportMeta): strin
     "",
     `Machine: ${meta.machine}. Commit ${meta.commit}. Driver: ${meta.driver}; catalogue: ${result.liveProducts.toLocaleString("en")} live products (\`npm run seed -- --products N\` plus the demo seed). \`${meta.command}\``,
     "",
-    "How it is measured (bench/paths.bench.ts, bench/paths/): the service runs in the benchmark's process (role `all`, worker loops off, rate limit off, " +
+    "How it is measured (bench/paths.bench.ts, bench/paths/): the service runs in the benchmark's process with `npm start`'s node flags (role `all`, worker loops off, rate limit off, " +
       `pool of ${meta.poolSize}); autocannon runs in a child process and drives four HTTP paths to the same page: **REST** (the documented route), **gateway** (\`POST /graphql\` with the operation and variables the REST route sent to the gateway), ` +
       "**subgraph** (a bench-only route that makes the gateway's subgraph calls on the in-process subgraphs as the gateway makes them (`executeInProcess`), one after the other, with no gateway in front; a subgraph's own calls to another run inside them) and **limit** (a bench-only plain Fastify route that replays the SQL statements the REST request ran, in order and in their transactions, through its own postgres.js pool, or PGlite, and answers the REST body with `JSON.stringify`; mapping rows to records is not in it, so it is a floor, not a design). " +
-      `Read-only pages run ${meta.seconds} s per cell at concurrency ${meta.concurrencies.join(", ")} (a cell that completed fewer than max(3, concurrency) requests in that time runs again for exactly that many); latency is concurrency 1. Steps that change what they act on (marked *fresh*) get one fresh state per request, made before the timed part, and run ${meta.fresh} requests at concurrency 1 on each path ` +
+      `Read-only pages run ${meta.seconds} s per cell at concurrency ${meta.concurrencies.join(", ")}, after ${meta.warmUpSeconds} s of unmeasured load on each path (a slice that completed fewer than max(3, concurrency) requests in its time runs again for exactly that many); latency is concurrency 1. Steps that change what they act on (marked *fresh*) get one fresh state per request, made before the timed part, and run ${meta.fresh} requests at concurrency 1 on each path ` +
       "(the limit replays their SQL on its own fresh states, so it commits the same changes). Every path is checked once before it is measured (2xx, no GraphQL errors; the limit's body equals REST's). " +
+      `Each cell is measured in ${meta.rounds} rounds that take the four paths in turn, in an order rotated each round (a read-only cell's time and a fresh step's states split between them), so that the machine's drift falls on every path alike. The bench's statement capture is switched off while cells run (an enabled AsyncLocalStorage would hook every promise). ` +
       `"× limit" is the path's p50 over the limit's; "of limit" is the path's req/s at concurrency ${top} as a share of the limit's (at concurrency 1 for fresh steps).`,
     "",
     `| page | path | p50 ms | p95 ms | p99 ms | ${meta.concurrencies.map((c) => `req/s c${c}`).join(" | ")} | × limit (p50) | of limit (req/s) |`,

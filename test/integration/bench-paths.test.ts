@@ -1,3 +1,4 @@
+import { executionAsyncId } from "node:async_hooks";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,6 +24,7 @@ describe("bench:paths at a tiny scale", () => {
   let database: Database;
   let stack: Stack;
   let result: PathsResult;
+  const logged: string[] = [];
 
   beforeAll(async () => {
     own = await openOwnTestDatabase();
@@ -45,10 +47,13 @@ describe("bench:paths at a tiny scale", () => {
       seconds: 1,
       amount: 2,
       fresh: 1,
+      rounds: 2,
+      warmUpSeconds: 1,
       warmUpFresh: false,
       profileSeconds: 1,
       profileConcurrency: 2,
       poolSize: 4,
+      log: (line) => logged.push(line),
     });
   }, 240_000);
   afterAll(async () => {
@@ -87,7 +92,8 @@ describe("bench:paths at a tiny scale", () => {
         expect(cells.map((c) => c.concurrency), `${scenario.name} ${path}`).toEqual(scenario.fresh ? [1] : [1, 2]);
         for (const cell of cells) {
           expect(cell.failures, `${scenario.name} ${path} c${cell.concurrency}: ${cell.firstFailure}`).toBe(0);
-          expect(cell.requests).toBe(scenario.fresh ? 1 : 2);
+          // Two rounds of two requests a read-only cell; a fresh step's one state is one round.
+          expect(cell.requests).toBe(scenario.fresh ? 1 : 4);
           for (const value of [cell.rps, cell.p50, cell.p95, cell.p99, cell.seconds]) {
             expect(Number.isFinite(value), `${scenario.name} ${path}`).toBe(true);
             expect(value).toBeGreaterThan(0);
@@ -96,6 +102,20 @@ describe("bench:paths at a tiny scale", () => {
       }
     }
     expect(result.scenarios.filter((s) => s.fresh).map((s) => s.name)).toEqual(["booking: set option", "booking: set prices", "booking: create booking", "booking: questions", "booking: confirm"]);
+  });
+
+  it("measures a cell in rounds that take the paths in turn, each round starting with the next path", () => {
+    const order = (round: number) => logged.filter((line) => line.startsWith("product read |") && line.includes(`| c1 | round ${round}/2 |`)).map((line) => line.split(" | ")[1]);
+    expect(order(1)).toEqual(["REST", "gateway", "subgraph", "limit"]);
+    expect(order(2)).toEqual(["gateway", "subgraph", "limit", "REST"]);
+    const fresh = logged.filter((line) => line.startsWith("booking: confirm |"));
+    expect(fresh.every((line) => line.includes("| round 1/1 |"))).toBe(true);
+  });
+
+  it("leaves no promise hook on once its statement capture is done (production runs without one)", async () => {
+    // With an AsyncLocalStorage enabled, every promise gets an async id of its own.
+    const probe = () => Promise.resolve().then(() => executionAsyncId());
+    expect([await probe(), await probe()]).toEqual([0, 0]);
   });
 
   it("answers the REST body on the limit route, for the same request", () => {
@@ -112,6 +132,8 @@ describe("bench:paths at a tiny scale", () => {
       seconds: 1,
       amount: 1,
       fresh: 1,
+      rounds: 1,
+      warmUpSeconds: 0,
       warmUpFresh: false,
       profileSeconds: 1,
       profileConcurrency: 1,
@@ -125,7 +147,7 @@ describe("bench:paths at a tiny scale", () => {
     const profile = JSON.parse(readFileSync(join(profiles, "report-page-500.gateway.c1.cpuprofile"), "utf8")) as { nodes: unknown[]; samples: unknown[] };
     expect(profile.nodes.length).toBeGreaterThan(0);
     rmSync(profiles, { recursive: true, force: true });
-    await expect(runPaths({ service: stack.service, database, databaseUrl: own.url, concurrencies: [1], seconds: 1, amount: 1, fresh: 1, profileSeconds: 1, profileConcurrency: 1, poolSize: 2, only: ["no such page"] })).rejects.toThrow(/no scenario matches no such page/);
+    await expect(runPaths({ service: stack.service, database, databaseUrl: own.url, concurrencies: [1], seconds: 1, amount: 1, fresh: 1, rounds: 1, warmUpSeconds: 0, profileSeconds: 1, profileConcurrency: 1, poolSize: 2, only: ["no such page"] })).rejects.toThrow(/no scenario matches no such page/);
   }, 120_000);
 
   it("profiles the REST search page and renders the doc section", () => {
@@ -136,7 +158,7 @@ describe("bench:paths at a tiny scale", () => {
       expect(row.location).toMatch(/:/);
       expect(row.selfMs).toBeGreaterThan(0);
     }
-    const section = renderPathsSection(result, { date: "2026-01-01", machine: "test", commit: "abc", driver: result.driver, command: "npm run bench:paths", concurrencies: [1, 2], seconds: 1, fresh: 1, poolSize: 4 });
+    const section = renderPathsSection(result, { date: "2026-01-01", machine: "test", commit: "abc", driver: result.driver, command: "npm run bench:paths", concurrencies: [1, 2], seconds: 1, fresh: 1, rounds: 2, warmUpSeconds: 1, poolSize: 4 });
     expect(section).toContain("× limit (p50)");
     expect(section).toContain("CPU profile of the REST search page");
     for (const scenario of result.scenarios) expect(section).toContain(scenario.name);
