@@ -179,6 +179,19 @@ export function startLoadGenerator() {
   };
 }
 
+/**
+ * How many rounds a cell is measured in. A timed slice starts with no answer for one latency
+ * and leaves its last requests unanswered (their work then falls on the next path's slice), so a
+ * slice must be long against its latency: a read-only cell is split only as far as each slice
+ * still expects at least 20 times its concurrency in answers, at the slowest path's warm-up rate.
+ * Requests counted out (`amount`) are not cut short and keep every round.
+ */
+export function slicesFor(options: Pick<PathsOptions, "rounds" | "fresh" | "seconds" | "amount">, fresh: boolean, concurrency: number, warmRate: number): number {
+  if (fresh) return Math.max(1, Math.min(options.rounds, options.fresh));
+  if (options.amount || !Number.isFinite(warmRate)) return Math.max(1, options.rounds);
+  return Math.max(1, Math.min(options.rounds, Math.floor((options.seconds * warmRate) / (20 * concurrency))));
+}
+
 /** One cell's rounds as one load result: their requests, time and latencies together. */
 export function mergeLoadResults(results: LoadResult[]): LoadResult {
   return {
@@ -374,6 +387,7 @@ export async function runPaths(options: PathsOptions): Promise<PathsResult> {
       // in turn: this machine's speed drifts within minutes, and measuring one path after another
       // would put that drift between the paths being compared.
       const measuredSpecs = {} as Record<PathName, ReturnType<typeof target>[]>;
+      let slowestWarmRate = Infinity;
       for (const [index, path] of PATHS.entries()) {
         const bearer = await freshToken();
         const own = fresh ? calls.slice(1 + index * perPath, 1 + (index + 1) * perPath) : [template];
@@ -392,14 +406,17 @@ export async function runPaths(options: PathsOptions): Promise<PathsResult> {
           const { url, spec } = specs[0];
           const warm = await load.run({ url, specs: [spec], connections: Math.min(4, Math.max(...options.concurrencies)), ...(options.amount ? { amount: options.amount } : { seconds: options.warmUpSeconds }) });
           if (warm.non2xx + warm.errors + warm.timeouts) throw new Error(`${scenario.name} ${path} warm-up: ${warm.firstFailure ?? "connection errors"}`);
+          slowestWarmRate = Math.min(slowestWarmRate, warm.requests / warm.seconds);
         }
         measuredSpecs[path] = fresh && warmUp ? specs.slice(1) : specs;
       }
       const levels = fresh ? [1] : options.concurrencies;
-      const rounds = Math.max(1, fresh ? Math.min(options.rounds, options.fresh) : options.rounds);
+      const roundsAt = levels.map((concurrency) => slicesFor(options, fresh, concurrency, slowestWarmRate));
+      const rounds = Math.max(...roundsAt);
       const slices = Object.fromEntries(PATHS.map((path) => [path, levels.map(() => [] as LoadResult[])])) as Record<PathName, LoadResult[][]>;
       for (let round = 0; round < rounds; round++) {
         for (const [level, concurrency] of levels.entries()) {
+          if (round >= roundsAt[level]) continue;
           // Rotated each round, so that no path is always the first after a change of level.
           for (const path of PATHS.map((_, i) => PATHS[(i + round) % PATHS.length])) {
             const measured = measuredSpecs[path];
@@ -410,11 +427,11 @@ export async function runPaths(options: PathsOptions): Promise<PathsResult> {
                 url: own[0].url,
                 specs: own.map((m) => m.spec),
                 connections: concurrency,
-                ...(fresh ? { amount: own.length } : options.amount ? { amount: options.amount } : { seconds: options.seconds / rounds, minRequests: Math.max(3, concurrency) }),
+                ...(fresh ? { amount: own.length } : options.amount ? { amount: options.amount } : { seconds: options.seconds / roundsAt[level], minRequests: Math.max(3, concurrency) }),
               });
             let outcome: LoadResult;
             // A cell's profile is of its last round, when every path has run hot.
-            if (options.cellProfiles && round === rounds - 1) {
+            if (options.cellProfiles && round === roundsAt[level] - 1) {
               const file = join(options.cellProfiles, `${scenario.name.replace(/\W+/g, "-").replace(/^-|-$/g, "")}.${path}.c${concurrency}.cpuprofile`);
               await profileWhile(async () => void (outcome = await run()), file);
             } else outcome = await run();

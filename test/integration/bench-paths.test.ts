@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PATHS, runPaths, type PathsResult } from "../../bench/paths/paths-core.js";
+import { PATHS, runPaths, slicesFor, type PathsResult } from "../../bench/paths/paths-core.js";
 import { renderPathsSection } from "../../bench/paths/report.js";
 import type { Database } from "../../drizzle/database.js";
 import { suppliers } from "../../drizzle/schema.js";
@@ -110,6 +110,19 @@ describe("bench:paths at a tiny scale", () => {
     expect(order(2)).toEqual(["gateway", "subgraph", "limit", "REST"]);
     const fresh = logged.filter((line) => line.startsWith("booking: confirm |"));
     expect(fresh.every((line) => line.includes("| round 1/1 |"))).toBe(true);
+  });
+
+  it("splits a timed cell only as far as each slice stays long against its latency", () => {
+    const options = { rounds: 5, fresh: 40, seconds: 5 };
+    // A search page at about 110 a second: c1 and c4 in five rounds, c16 (550 answers against 320) in one.
+    expect([1, 4, 16].map((c) => slicesFor(options, false, c, 110))).toEqual([5, 5, 1]);
+    // A page of 1,000 records at 18 a second: four rounds at c1, one above.
+    expect([1, 4, 16].map((c) => slicesFor(options, false, c, 18))).toEqual([4, 1, 1]);
+    // Fresh steps split their states (never more rounds than states); counted requests keep every round.
+    expect(slicesFor(options, true, 1, 18)).toBe(5);
+    expect(slicesFor({ ...options, fresh: 2 }, true, 1, 18)).toBe(2);
+    expect(slicesFor({ ...options, amount: 2 }, false, 16, 18)).toBe(5);
+    expect(slicesFor(options, false, 4, Infinity)).toBe(5);
   });
 
   it("leaves no promise hook on once its statement capture is done (production runs without one)", async () => {
