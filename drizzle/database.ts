@@ -25,6 +25,16 @@ export type DriverName = "pglite" | "postgres";
 
 export interface Database {
   db: Db;
+  /**
+   * The same database for a caller whose every statement finds its rows by key (a booking by id, a
+   * product's slots between two times, the due jobs): on PostgreSQL its own connections, where a
+   * prepared statement may keep one generic plan after five executions instead of being planned
+   * at each (`db`'s connections plan every execution for its values, which search needs). Planning
+   * was about a quarter of PostgreSQL's CPU for such statements (docs/benchmarks.md, twelfth
+   * session). Never for statements whose best plan depends on their values: a search word, a
+   * report's filters, a date range that may cover one row or all. PGlite: the database itself.
+   */
+  forKeyLookups: Database;
   driver: DriverName;
   events: EventChannel;
   /** Cheap round trip for readiness checks. */
@@ -33,6 +43,9 @@ export interface Database {
   poolUse(): PoolUse;
   close(): Promise<void>;
 }
+
+/** PostgreSQL: which of a database's two pools ran a statement. */
+export type StatementConnections = "planned per execution" | "key lookups";
 
 export interface DatabaseOptions {
   /** postgres:// URL; when absent the embedded PGlite is used. */
@@ -43,8 +56,11 @@ export interface DatabaseOptions {
   migrate?: boolean;
   /** Connection pool size for postgres.js. */
   maxConnections?: number;
-  /** Called with every SQL statement the service runs (tests count them to catch N+1 queries). */
-  onQuery?: (query: string) => void;
+  /**
+   * Called with every SQL statement the service runs (tests count them to catch N+1 queries), and
+   * on PostgreSQL with the connections it was sent on (`forKeyLookups`' or the database's own).
+   */
+  onQuery?: (query: string, connections?: StatementConnections) => void;
   /**
    * PostgreSQL: a statement running longer is cancelled (SQLSTATE 57014), so one heavy request
    * cannot hold a pooled connection for others; 0 or absent: no limit. Migrations run without it.
@@ -91,8 +107,11 @@ async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Da
   const observer = new DriverObserver(1);
   const db = drizzlePglite({ client: observedPglite(client, observer) as never, schema, logger: queryLogger(options) }) as unknown as Db;
   const events = new PgliteEventChannel(client);
-  return {
+  const database: Database = {
     db,
+    get forKeyLookups() {
+      return database;
+    },
     driver: "pglite",
     events,
     poolUse: () => observer.use,
@@ -105,6 +124,7 @@ async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Da
       releaseLock();
     },
   };
+  return database;
 }
 
 /**
@@ -125,21 +145,32 @@ export const SESSION_SETTINGS = { work_mem: "16MB", "pg_trgm.word_similarity_thr
  * products and another 180,000.
  */
 const PREPARED_PLANNING = { plan_cache_mode: "force_custom_plan" } as const;
+/** `forKeyLookups`: PostgreSQL's own choice, a generic plan once it costs no more than the custom ones. */
+const KEY_LOOKUP_PLANNING = { plan_cache_mode: "auto" } as const;
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const maxConnections = options.maxConnections ?? 10;
-  const client = postgres(url, {
-    max: maxConnections,
-    onnotice: () => {},
-    connection: {
-      statement_timeout: options.statementTimeoutMs ?? 0,
-      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
-      ...SESSION_SETTINGS,
-      ...PREPARED_PLANNING,
-    },
-  });
-  const observer = new DriverObserver(maxConnections);
-  const db = drizzlePostgres(observedPostgres(client, observer, options.preparedStatements ?? new PreparedStatementPolicy()), { schema, logger: queryLogger(options) }) as unknown as Db;
+  const pool = (planning: typeof PREPARED_PLANNING | typeof KEY_LOOKUP_PLANNING) =>
+    postgres(url, {
+      max: maxConnections,
+      onnotice: () => {},
+      connection: {
+        statement_timeout: options.statementTimeoutMs ?? 0,
+        idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+        ...SESSION_SETTINGS,
+        ...planning,
+      },
+    });
+  // Two pools of `maxConnections` each; postgres.js opens a connection only when a statement needs one.
+  const client = pool(PREPARED_PLANNING);
+  const keyLookupClient = pool(KEY_LOOKUP_PLANNING);
+  const observer = new DriverObserver(2 * maxConnections);
+  // One policy for both: no connection of either holds more prepared statements than it admits.
+  const statements = options.preparedStatements ?? new PreparedStatementPolicy();
+  const drizzleOn = (target: postgres.Sql, connections: StatementConnections) =>
+    drizzlePostgres(observedPostgres(target, observer, statements), { schema, logger: queryLogger(options, connections) }) as unknown as Db;
+  const db = drizzleOn(client, "planned per execution");
+  const keyLookupDb = drizzleOn(keyLookupClient, "key lookups");
   if (options.migrate !== false) {
     // A single-connection client, so the session lock and the migration share one session.
     const migrator = postgres(url, { max: 1, onnotice: () => {} });
@@ -151,22 +182,37 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     }
   }
   const events = new PostgresEventChannel(client);
-  return {
-    db,
-    driver: "postgres",
+  const shared = {
+    driver: "postgres" as const,
     events,
     poolUse: () => observer.use,
     ping: async () => {
-      await client`select 1`;
+      await Promise.all([client`select 1`, keyLookupClient`select 1`]);
     },
     close: async () => {
       await events.close();
-      await client.end({ timeout: 5 });
+      await Promise.all([client.end({ timeout: 5 }), keyLookupClient.end({ timeout: 5 })]);
     },
   };
+  const database: Database = {
+    ...shared,
+    db,
+    get forKeyLookups() {
+      return keyLookups;
+    },
+  };
+  const keyLookups: Database = {
+    ...shared,
+    db: keyLookupDb,
+    get forKeyLookups() {
+      return keyLookups;
+    },
+  };
+  return database;
 }
 
-const queryLogger = (options: DatabaseOptions) => (options.onQuery ? { logQuery: (query: string) => options.onQuery!(query) } : false);
+const queryLogger = (options: DatabaseOptions, connections?: StatementConnections) =>
+  options.onQuery ? { logQuery: (query: string) => options.onQuery!(query, connections) } : false;
 
 /** Used by code that must behave the same on both drivers but needs the raw row list. */
 export async function rows<T>(executor: Pick<Db, "execute">, query: ReturnType<typeof sql>): Promise<T[]> {

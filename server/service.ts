@@ -96,7 +96,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const metrics = new ServiceMetrics();
   // Neither driver reports how busy its connections are; the database counts it where statements are handed over.
   const pool = () => database.poolUse();
-  metrics.gauge("activities_database_connections_max", "Connections the database driver may open: the pool size on PostgreSQL, 1 on the embedded database", (set) => set(pool().maxConnections));
+  metrics.gauge("activities_database_connections_max", "Connections the database driver may open: both pools' sizes on PostgreSQL (drizzle/database.ts, forKeyLookups), 1 on the embedded database", (set) => set(pool().maxConnections));
   metrics.gauge("activities_database_connections_reserved", "Connections held by a transaction until it ends", (set) => set(pool().connectionsReserved));
   metrics.gauge("activities_database_transactions_waiting", "Transactions waiting for a connection", (set) => set(pool().transactionsWaiting));
   metrics.gauge("activities_database_statements_in_flight", "Statements handed to the database driver and not answered yet", (set) => set(pool().statementsInFlight));

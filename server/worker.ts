@@ -91,7 +91,8 @@ export const DEFAULT_JOB_CONCURRENCY = 8;
 export function startWorker(options: WorkerOptions): Worker {
   const logger = options.logger.child({ role: "worker" });
   const stopping = new AbortController();
-  const deps = { database: options.database, logger, now: () => options.clock.now(), stopping: stopping.signal, graphs: options.graphs, octo: options.octo };
+  // Booking jobs, hold expiry and redaction find their rows by key, as the booking subgraph's statements do.
+  const deps = { database: options.database.forKeyLookups, logger, now: () => options.clock.now(), stopping: stopping.signal, graphs: options.graphs, octo: options.octo };
   const loopsOn = options.loops !== false;
   const pollMs = options.pollIntervalMs ?? DEFAULT_WORKER_POLL_MS;
 

@@ -75,7 +75,8 @@ export async function startSubgraph(
   await server.start();
   const inProcessCounts = { pipeline: 0, direct: 0 };
   const executeInProcess = inProcessExecutor(server, schema, logger, inProcessCounts);
-  const contexts = subgraphContextFactory(deps.verifier, deps.database, definition.makeLoaders, deps.clock, deps.publicUrl, { graphs: deps.graphs, octo: deps.octo, webhookTargets: deps.webhookTargets, logger, clock: deps.clock });
+  const database = definition.findsRowsByKey ? deps.database.forKeyLookups : deps.database;
+  const contexts = subgraphContextFactory(deps.verifier, database, definition.makeLoaders, deps.clock, deps.publicUrl, { graphs: deps.graphs, octo: deps.octo, webhookTargets: deps.webhookTargets, logger, clock: deps.clock });
   return {
     name: definition.name,
     schema,

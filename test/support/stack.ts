@@ -21,14 +21,20 @@ let sharedEmbedded: Promise<Database> | undefined;
  */
 export function openTestDatabase(): Promise<Database> {
   if (process.env.DATABASE_URL) return openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: "memory", maxConnections: 5 });
-  sharedEmbedded ??= openDatabase({ dataDir: "memory" }).then((database) => ({
-    db: database.db,
-    driver: database.driver,
-    events: database.events,
-    ping: () => database.ping(),
-    poolUse: () => database.poolUse(),
-    close: async () => {},
-  }));
+  sharedEmbedded ??= openDatabase({ dataDir: "memory" }).then((database) => {
+    const lent: Database = {
+      db: database.db,
+      get forKeyLookups() {
+        return lent;
+      },
+      driver: database.driver,
+      events: database.events,
+      ping: () => database.ping(),
+      poolUse: () => database.poolUse(),
+      close: async () => {},
+    };
+    return lent;
+  });
   return sharedEmbedded;
 }
 
