@@ -54,7 +54,7 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** Run migrations on open (the default; start-up always does). */
   migrate?: boolean;
-  /** Connection pool size for postgres.js. */
+  /** postgres.js: connections in each of the two pools (the database's own and `forKeyLookups`'); 10 when absent. */
   maxConnections?: number;
   /**
    * Called with every SQL statement the service runs (tests count them to catch N+1 queries), and

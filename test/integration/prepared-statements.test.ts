@@ -4,7 +4,8 @@ import { openDatabase, rows, type Executor, type StatementConnections } from "..
 import { PreparedStatementPolicy } from "../../drizzle/prepared-statements.js";
 import { organisations } from "../../drizzle/schema.js";
 import { templateBooking } from "../support/reporting.js";
-import { openTestDatabase, startStack } from "../support/stack.js";
+import { createService } from "../../server/service.js";
+import { openTestDatabase, startStack, testConfig } from "../support/stack.js";
 
 describe("which statements run prepared", () => {
   it("admits a text the second time it is seen, and keeps it", () => {
@@ -103,6 +104,15 @@ describe("which statements run prepared", () => {
         expect(ownConnections.custom_plans).toBeGreaterThanOrEqual(8);
       } finally {
         await database.close();
+      }
+    });
+
+    it("on PostgreSQL, opens the service's two pools at DATABASE_POOL_SIZE connections each", async () => {
+      const service = await createService(testConfig({ DATABASE_POOL_SIZE: "3", WORKER_LOOPS: "false" }));
+      try {
+        expect(service.database.poolUse().maxConnections).toBe(2 * 3);
+      } finally {
+        await service.close();
       }
     });
 
