@@ -16,14 +16,16 @@ describe("a time budget for every statement", () => {
   });
 
   if (process.env.DATABASE_URL) {
-    it("cancels a statement that runs past DATABASE_STATEMENT_TIMEOUT_MS on every pooled connection", async () => {
+    it("cancels a statement that runs past DATABASE_STATEMENT_TIMEOUT_MS on every pooled connection, the key lookups' pool's too", async () => {
       const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, statementTimeoutMs: 200, maxConnections: 3 });
       try {
-        const settings = await Promise.all([1, 2, 3].map(() => rows<{ statement_timeout: string }>(database.db, sql`show statement_timeout`)));
-        expect(settings.map((r) => r[0].statement_timeout)).toEqual(["200ms", "200ms", "200ms"]);
-        await expect(database.db.execute(sql`select pg_sleep(2)`)).rejects.toSatisfy((error: unknown) => JSON.stringify(error).includes("57014") || String((error as { cause?: { code?: string } }).cause?.code) === "57014");
-        // The connection is usable again at once.
-        expect(await rows<{ one: number }>(database.db, sql`select 1 as one`)).toEqual([{ one: 1 }]);
+        for (const db of [database.db, database.forKeyLookups.db]) {
+          const settings = await Promise.all([1, 2, 3].map(() => rows<{ statement_timeout: string }>(db, sql`show statement_timeout`)));
+          expect(settings.map((r) => r[0].statement_timeout)).toEqual(["200ms", "200ms", "200ms"]);
+          await expect(db.execute(sql`select pg_sleep(2)`)).rejects.toSatisfy((error: unknown) => JSON.stringify(error).includes("57014") || String((error as { cause?: { code?: string } }).cause?.code) === "57014");
+          // The connection is usable again at once.
+          expect(await rows<{ one: number }>(db, sql`select 1 as one`)).toEqual([{ one: 1 }]);
+        }
       } finally {
         await database.close();
       }
