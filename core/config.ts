@@ -43,7 +43,7 @@ const environmentSchema = z.object({
   API_RATE_LIMIT: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(0).max(10_000_000).default(1200),
   API_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).int().min(1).max(3600).default(60),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(0).max(3_600_000).default(15_000),
-  DATABASE_POOL_SIZE: z.coerce.number({ invalid_type_error: "must be a number of connections" }).int().min(1).max(100).default(10),
+  DATABASE_POOL_SIZE: z.coerce.number({ invalid_type_error: "must be a number of connections" }).int().min(1).max(100).optional(),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(1).max(3600).default(25),
   EXCHANGE_RATES_FILE: z.string().min(1).optional(),
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
@@ -90,8 +90,11 @@ export interface Config {
   trustProxy: boolean | string;
   /** PostgreSQL statement_timeout of every pooled connection, in ms (0: none). */
   statementTimeoutMs: number;
-  /** PostgreSQL: connections in each of a process's two pools (drizzle/database.ts, forKeyLookups). */
-  databasePoolSize: number;
+  /**
+   * PostgreSQL: connections in each of a process's two pools (drizzle/database.ts, forKeyLookups).
+   * Unset: fitted to the server's max_connections for WEB_CONCURRENCY processes (drizzle/connection-budget.ts).
+   */
+  databasePoolSize?: number;
   /** Failed sign-ins allowed per username and per client address in a sliding window. */
   signIn: { maxFailuresPerAccount: number; maxFailuresPerAddress: number; windowSeconds: number };
   /** API requests (REST, GraphQL over HTTP and graphql-ws) per account per window; 0: no limit. */

@@ -8,6 +8,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { ConnectionBudgetError, planPoolSize, readConnectionLimit } from "./connection-budget.js";
 import { EventChannel, PgliteEventChannel, PostgresEventChannel } from "./events.js";
 import { DriverObserver, observedPglite, observedPostgres, type PoolUse } from "./observed-driver.js";
 import { PreparedStatementPolicy } from "./prepared-statements.js";
@@ -54,8 +55,13 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** Run migrations on open (the default; start-up always does). */
   migrate?: boolean;
-  /** postgres.js: connections in each of the two pools (the database's own and `forKeyLookups`'); 10 when absent. */
+  /**
+   * postgres.js: connections in each of the two pools (the database's own and `forKeyLookups`').
+   * When absent, fitted to the server's limit for `processes` (connection-budget.ts), 10 at most.
+   */
   maxConnections?: number;
+  /** PostgreSQL: how many processes of the service open pools like these on the same server; 1 when absent. */
+  processes?: number;
   /**
    * Called with every SQL statement the service runs (tests count them to catch N+1 queries), and
    * on PostgreSQL with the connections it was sent on (`forKeyLookups`' or the database's own).
@@ -149,7 +155,20 @@ const PREPARED_PLANNING = { plan_cache_mode: "force_custom_plan" } as const;
 const KEY_LOOKUP_PLANNING = { plan_cache_mode: "auto" } as const;
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
-  const maxConnections = options.maxConnections ?? 10;
+  // A single-connection client that reads the server's limit and, with the session lock, migrates.
+  const opener = postgres(url, { max: 1, onnotice: () => {} });
+  let maxConnections: number;
+  try {
+    const plan = planPoolSize(await readConnectionLimit(opener), { processes: options.processes ?? 1, requested: options.maxConnections });
+    if ("refused" in plan) throw new ConnectionBudgetError(plan.refused);
+    maxConnections = plan.poolSize;
+    if (options.migrate !== false) {
+      await opener`select pg_advisory_lock(${MIGRATION_LOCK})`;
+      await migratePostgres(drizzlePostgres(opener), { migrationsFolder });
+    }
+  } finally {
+    await opener.end({ timeout: 5 });
+  }
   const pool = (planning: typeof PREPARED_PLANNING | typeof KEY_LOOKUP_PLANNING) =>
     postgres(url, {
       max: maxConnections,
@@ -171,16 +190,6 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     drizzlePostgres(observedPostgres(target, observer, statements), { schema, logger: queryLogger(options, connections) }) as unknown as Db;
   const db = drizzleOn(client, "planned per execution");
   const keyLookupDb = drizzleOn(keyLookupClient, "key lookups");
-  if (options.migrate !== false) {
-    // A single-connection client, so the session lock and the migration share one session.
-    const migrator = postgres(url, { max: 1, onnotice: () => {} });
-    try {
-      await migrator`select pg_advisory_lock(${MIGRATION_LOCK})`;
-      await migratePostgres(drizzlePostgres(migrator), { migrationsFolder });
-    } finally {
-      await migrator.end({ timeout: 5 });
-    }
-  }
   const events = new PostgresEventChannel(client);
   const shared = {
     driver: "postgres" as const,

@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from "../core/config.js";
 import { createLogger, type Logger } from "../core/logger.js";
 import type { Tracing } from "../core/tracing-sdk.js";
 import { RatesFileError } from "../core/exchange-rates.js";
+import { ConnectionBudgetError } from "../drizzle/connection-budget.js";
 import cluster from "node:cluster";
 import { runPrimary } from "./cluster.js";
 import { createService, StartAborted, type Service } from "./service.js";
@@ -50,8 +51,8 @@ async function main() {
   try {
     service = await createService(config, { signal: startAborted.signal, logger });
   } catch (error) {
-    // A setting that names something unusable (a rates file) is reported like a wrong setting.
-    if (error instanceof RatesFileError) {
+    // A setting that names something unusable (a rates file, pools the server cannot hold) is reported like a wrong setting.
+    if (error instanceof RatesFileError || error instanceof ConnectionBudgetError) {
       console.error(error.message);
       process.exit(1);
     }
@@ -67,7 +68,7 @@ async function main() {
   // In a cluster the first process speaks for all; the others listen quietly.
   if (!cluster.isPrimary && process.env.SERVICE_PROCESS_INDEX !== "1") return;
   const processes = config.webConcurrency > 1 ? `, ${config.webConcurrency} processes` : "";
-  const lines = [`activities service: role ${config.role}, ${config.environment}, ${service.database.driver}${service.database.driver === "pglite" ? ` (${config.dataDir}, statements on their own thread)` : ""}${processes}`];
+  const lines = [`activities service: role ${config.role}, ${config.environment}, ${service.database.driver}${service.database.driver === "pglite" ? ` (${config.dataDir}, statements on their own thread)` : ` (two pools of ${service.database.poolUse().maxConnections / 2} connections a process)`}${processes}`];
   if (service.edge) {
     lines.push(
       `  GraphQL (HTTP and graphql-ws): ${base}${GRAPHQL_PATH}${config.graphqlIde ? " (a browser gets the GraphiQL IDE there)" : ""}`,

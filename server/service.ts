@@ -88,7 +88,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   };
   const ownsDatabase = !options.database;
   const database = await step(async () => {
-    const db = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, statementTimeoutMs: config.statementTimeoutMs, maxConnections: config.databasePoolSize }));
+    const db = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, statementTimeoutMs: config.statementTimeoutMs, maxConnections: config.databasePoolSize, processes: config.webConcurrency }));
     if (ownsDatabase) opened.push(() => db.close());
     return db;
   });

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
+import { connectionsPerProcess, readConnectionLimit } from "../../drizzle/connection-budget.js";
 import { freePort, login, ready, startProcess, stopAndWait, until, type Running } from "../support/child-process.js";
 import { validAnswers } from "../support/booking.js";
 import { openOwnTestDatabase } from "../support/stack.js";
@@ -263,6 +265,8 @@ if (process.env.DATABASE_URL) {
         const listening = () => new Set([...primary.output().matchAll(/"pid":(\d+),"msg":"Server listening at/g)].map((m) => m[1]));
         await until("both processes listening", async () => (listening().size === 2 ? true : undefined));
         expect(primary.output()).toContain("activities service starting: 2 processes (WEB_CONCURRENCY)");
+        await until("the start-up lines", async () => (primary.output().includes("activities service: role all") ? true : undefined));
+        expect(primary.output()).toMatch(/activities service: role all, sandbox, postgres \(two pools of \d+ connections a process\), 2 processes/);
         expect(primary.output().match(/Demo accounts created/g)).toHaveLength(1);
         // The cluster hands each new connection to the next process.
         for (let i = 0; i < 12; i++) expect((await fetch(`${base}/api/me`, { headers: { connection: "close" } })).status).toBe(401);
@@ -300,6 +304,19 @@ if (process.env.DATABASE_URL) {
       expect(await primary.exited).toBe(1);
       expect(primary.output()).toContain("activities service: the first process exited before listening (code 1)");
       expect(primary.output()).not.toContain("starting another");
+    }, 60_000);
+
+    it("exits 1 with the numbers, no stack trace, when its pools would take more connections than PostgreSQL allows", async () => {
+      const admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+      const limit = await readConnectionLimit(admin).finally(() => admin.end());
+      const usable = limit.maxConnections - limit.reservedConnections;
+      const processes = Math.max(2, Math.floor(usable / connectionsPerProcess(100)) + 1);
+      const primary = start({ DATABASE_URL: process.env.DATABASE_URL!, DATABASE_POOL_SIZE: "100", WEB_CONCURRENCY: String(processes), PORT: String(await freePort()) });
+      expect(await primary.exited).toBe(1);
+      expect(primary.output()).toContain(`DATABASE_POOL_SIZE=100 in each of ${processes} processes (WEB_CONCURRENCY) needs up to ${processes * connectionsPerProcess(100)} connections`);
+      expect(primary.output()).toContain(`PostgreSQL allows ${usable} (max_connections ${limit.maxConnections}`);
+      expect(primary.output()).not.toMatch(/\n\s+at /);
+      expect(primary.output()).toContain("activities service: the first process exited before listening (code 1)");
     }, 60_000);
   });
 }

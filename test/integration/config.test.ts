@@ -29,8 +29,8 @@ describe("configuration read from the environment", () => {
     expect(config.dataDir).toMatch(/\/data$/);
   });
 
-  it("sizes each of PostgreSQL's two pools by DATABASE_POOL_SIZE, 10 unless set, and refuses a size that is no number of connections", () => {
-    expect(loadConfig({}).databasePoolSize).toBe(10);
+  it("sizes each of PostgreSQL's two pools by DATABASE_POOL_SIZE, left to fit the server's limit unless set, and refuses a size that is no number of connections", () => {
+    expect(loadConfig({}).databasePoolSize).toBeUndefined();
     expect(loadConfig({ DATABASE_POOL_SIZE: "3" }).databasePoolSize).toBe(3);
     for (const wrong of ["0", "101", "2.5", "many"]) expect(problemsOf({ DATABASE_POOL_SIZE: wrong }).map((p) => p.split("=")[0])).toEqual(["DATABASE_POOL_SIZE"]);
   });
