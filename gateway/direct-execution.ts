@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ApolloGateway } from "@apollo/gateway";
-import type { ApolloServer } from "@apollo/server";
+import type { ApolloServer, ApolloServerPlugin } from "@apollo/server";
 import type { GatewayGraphQLRequestContext } from "@apollo/server-gateway-interface";
 import { getOperationAST, GraphQLError, parse, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import { checkOperationText } from "../core/input-text.js";
@@ -17,6 +17,46 @@ interface Admitted {
   queryHash: string;
 }
 
+/** A client's `POST /graphql` as the fast path reads it: the parsed JSON body and two headers. */
+export interface ClientHttpRequest {
+  body: unknown;
+  contentType: string | undefined;
+  accept: string | undefined;
+}
+
+/** What the edge sends back for a client's HTTP request, as Apollo Server would have. */
+export interface ClientHttpAnswer {
+  status: number;
+  headers: Map<string, string>;
+  body: string;
+}
+
+type ClientTexts = ValidatedDocuments<Admitted>;
+
+const keyOf = (request: OperationRequest) => (request.operationName ? `${request.operationName}\n${request.query}` : request.query);
+
+/**
+ * Client texts that answered a `POST /graphql` without errors through the whole pipeline, kept
+ * apart from the edge's own texts so that clients sending many texts only ever push out each
+ * other's. Admitted by the edge's Apollo Server plugin below, read by `answerClient`.
+ */
+export function clientTextAdmission() {
+  const texts: ClientTexts = new ValidatedDocuments<Admitted>(500, 50_000);
+  const plugin: ApolloServerPlugin<EdgeContext> = {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ request, response, document, operation, queryHash, errors }) {
+          if (request.http?.method !== "POST" || typeof request.query !== "string" || !document || !operation || errors?.length) return;
+          if (response.body.kind !== "single" || response.body.singleResult.errors?.length || response.http.status !== undefined) return;
+          if (operation.operation === "subscription" || onlyIntrospection(operation.selectionSet, document)) return;
+          texts.set(keyOf({ query: request.query, operationName: request.operationName }), { document, operation, queryHash });
+        },
+      };
+    },
+  };
+  return { texts, plugin };
+}
+
 /**
  * The operations the edge runs itself (each REST path's one operation, each subscription message)
  * repeat a few dozen texts, and each went through the edge's Apollo Server pipeline: hashing the
@@ -26,7 +66,16 @@ interface Admitted {
  * coercion, cost), time the operation as the metrics plugin does, and hand the gateway's executor
  * the request context Apollo Server would. Errors are formatted as Apollo Server formats them (a
  * code on every error, then the edge's `formatError`). Operations answered from the client schema
- * (introspection) are never remembered. Clients' HTTP requests always take the whole pipeline.
+ * (introspection) are never remembered.
+ *
+ * Clients' `POST /graphql` requests take the same direct path (`answerClient`) for a text that
+ * answered one of them without errors through the whole pipeline (`clientTextAdmission`), when the
+ * request is one Apollo Server would answer with plain JSON: a JSON body of `query`, `variables`
+ * and `operationName` only, accepting `application/json`. Whatever the checks on its variables
+ * refuse goes back through the pipeline, so every refusal is Apollo Server's own answer; what runs
+ * is answered with Apollo Server's status, content type and body. Besides the hooks it skips,
+ * the pipeline itself cost a long answer's garbage collection: a page of 1,000 import records
+ * through it took 3–4 ms more than the same operation through this path (docs/benchmarks.md).
  */
 export function directGatewayExecution(options: {
   server: ApolloServer<EdgeContext>;
@@ -35,14 +84,26 @@ export function directGatewayExecution(options: {
   formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
   logger: Logger;
   metrics?: ServiceMetrics;
+  clientTexts: ClientTexts;
 }) {
   const admitted = new ValidatedDocuments<Admitted>(500, 50_000);
   const counts = { pipeline: 0, direct: 0 };
-  const format = (error: GraphQLError): GraphQLFormattedError => {
-    const { http: _http, ...extensions } = error.extensions as Record<string, unknown>;
-    return options.formatError({ ...error.toJSON(), extensions: { ...extensions, code: extensions.code ?? "INTERNAL_SERVER_ERROR" } }, error);
+  const clientCounts = { direct: 0 };
+
+  /** Apollo Server's error formatting (errorNormalize.js): a code on every error, `extensions.http` moved to the answer's head. */
+  const format = (error: GraphQLError, head?: { status?: number; headers: Map<string, string> }): GraphQLFormattedError => {
+    const extensions: Record<string, unknown> = { ...error.extensions, code: error.extensions.code ?? "INTERNAL_SERVER_ERROR" };
+    if (isPartialHead(extensions.http)) {
+      if (head && extensions.http.status) head.status = extensions.http.status;
+      if (head && extensions.http.headers) for (const [name, value] of extensions.http.headers) head.headers.set(name, value);
+      delete extensions.http;
+    }
+    try {
+      return options.formatError({ ...error.toJSON(), extensions }, error);
+    } catch {
+      return { message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR" } };
+    }
   };
-  const keyOf = (request: OperationRequest) => (request.operationName ? `${request.operationName}\n${request.query}` : request.query);
 
   async function throughPipeline<TData>(request: OperationRequest, contextValue: EdgeContext): Promise<OperationResult<TData>> {
     counts.pipeline++;
@@ -59,47 +120,133 @@ export function directGatewayExecution(options: {
     return result;
   }
 
+  /** What depends on the variables: Apollo Server's pipeline checks the same in `didResolveOperation` (operation-limits.ts). Throws the refusal. */
+  function checkVariables(entry: Admitted, request: OperationRequest): void {
+    checkOperationText(entry.document, request.variables);
+    checkOperationCost("edge", options.apiSchema(), entry.document, request.variables, request.operationName);
+  }
+
+  /** The gateway's executor on the request context Apollo Server would build. */
+  function run(entry: Admitted, request: OperationRequest, contextValue: EdgeContext) {
+    const requestContext = {
+      request: { query: request.query, variables: request.variables, operationName: request.operationName },
+      response: { http: { headers: new Headers(), status: undefined } },
+      logger: options.logger,
+      schema: options.apiSchema(),
+      context: contextValue,
+      queryHash: entry.queryHash,
+      document: entry.document,
+      source: request.query,
+      operationName: entry.operation.name?.value ?? null,
+      operation: entry.operation,
+      metrics: {},
+      requestIsBatched: false,
+    } as unknown as GatewayGraphQLRequestContext<EdgeContext>;
+    return options.gateway.executor(requestContext);
+  }
+
+  /** Timed as the metrics plugin times the pipeline's operations. */
+  function observe(entry: Admitted, request: OperationRequest, started: number, failed: boolean) {
+    options.metrics?.graphqlDuration.observe(
+      { operation: options.metrics.operationNames.of(entry.operation.name?.value ?? request.operationName ?? null), type: entry.operation.operation, outcome: failed ? "error" : "ok" },
+      (performance.now() - started) / 1000,
+    );
+  }
+
   async function direct<TData>(entry: Admitted, request: OperationRequest, contextValue: EdgeContext): Promise<OperationResult<TData>> {
     counts.direct++;
     const started = performance.now();
     let result: OperationResult<TData>;
     try {
-      checkOperationText(entry.document, request.variables);
-      checkOperationCost("edge", options.apiSchema(), entry.document, request.variables, request.operationName);
-      const requestContext = {
-        request: { query: request.query, variables: request.variables, operationName: request.operationName },
-        response: { http: { headers: new Headers(), status: undefined } },
-        logger: options.logger,
-        schema: options.apiSchema(),
-        context: contextValue,
-        queryHash: entry.queryHash,
-        document: entry.document,
-        source: request.query,
-        operationName: entry.operation.name?.value ?? null,
-        operation: entry.operation,
-        metrics: {},
-        requestIsBatched: false,
-      } as unknown as GatewayGraphQLRequestContext<EdgeContext>;
-      const answer = await options.gateway.executor(requestContext);
+      checkVariables(entry, request);
+      const answer = await run(entry, request, contextValue);
       result = { ...(answer as OperationResult<TData>), errors: answer.errors?.length ? answer.errors.map((error) => format(asGraphQLError(error))) : undefined };
       if (!result.errors) delete result.errors;
     } catch (error) {
       result = { errors: [format(asGraphQLError(error))] };
     }
-    options.metrics?.graphqlDuration.observe(
-      { operation: options.metrics.operationNames.of(entry.operation.name?.value ?? request.operationName ?? null), type: entry.operation.operation, outcome: result.errors?.length ? "error" : "ok" },
-      (performance.now() - started) / 1000,
-    );
+    observe(entry, request, started, Boolean(result.errors?.length));
     return result;
+  }
+
+  /**
+   * A client's HTTP request on the direct path, or undefined when the pipeline must answer it
+   * (a text not admitted, a request Apollo Server would answer otherwise than with plain JSON,
+   * variables the checks refuse). The answer is Apollo Server's for the same request: its status
+   * rules (an error's `extensions.http`, 400 when no data came back, 500 when the executor threw)
+   * and `JSON.stringify(result) + "\n"` with the errors first.
+   */
+  async function answerClient(http: ClientHttpRequest, contextValue: EdgeContext): Promise<ClientHttpAnswer | undefined> {
+    const request = plainRequest(http);
+    if (!request) return undefined;
+    const entry = options.clientTexts.get(keyOf(request));
+    if (!entry) return undefined;
+    const started = performance.now();
+    try {
+      checkVariables(entry, request);
+    } catch {
+      return undefined;
+    }
+    clientCounts.direct++;
+    const head: { status?: number; headers: Map<string, string> } = { headers: new Map() };
+    let result: { errors?: GraphQLFormattedError[]; data?: unknown; extensions?: unknown };
+    try {
+      const answer = await run(entry, request, contextValue);
+      const errors = answer.errors?.length ? answer.errors.map((error) => format(asGraphQLError(error), head)) : undefined;
+      result = { errors, data: answer.data, extensions: answer.extensions };
+      if (errors && answer.data === undefined && !head.status) head.status = 400;
+    } catch (error) {
+      result = { errors: [format(asGraphQLError(error), head)] };
+      if (!head.status) head.status = 500;
+    }
+    observe(entry, request, started, Boolean(result.errors?.length));
+    head.headers.set("content-type", "application/json; charset=utf-8");
+    return { status: head.status ?? 200, headers: head.headers, body: JSON.stringify(result) + "\n" };
   }
 
   return {
     counts,
+    clientCounts,
+    answerClient,
     execute<TData>(request: OperationRequest, contextValue: EdgeContext): Promise<OperationResult<TData>> {
       const entry = admitted.get(keyOf(request));
       return entry ? direct<TData>(entry, request, contextValue) : throughPipeline<TData>(request, contextValue);
     },
   };
+}
+
+/**
+ * The request as Apollo Server reads a POST body, when nothing about it calls for more than
+ * plain JSON: no `extensions` (persisted queries), no batch, and an `Accept` that Apollo Server
+ * would answer with `application/json` (absent, or only `application/json` and `*\/*` ranges
+ * without weights). Anything else, including what Apollo Server refuses, is left to it.
+ */
+function plainRequest(http: ClientHttpRequest): OperationRequest | undefined {
+  if (mediaType(http.contentType) !== "application/json" || !acceptsPlainJson(http.accept)) return undefined;
+  const body = http.body;
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  const { query, variables, operationName, ...rest } = body as Record<string, unknown>;
+  if (Object.keys(rest).length || typeof query !== "string") return undefined;
+  if (variables != null && (typeof variables !== "object" || Array.isArray(variables))) return undefined;
+  if (operationName != null && typeof operationName !== "string") return undefined;
+  return { query, variables: (variables ?? undefined) as Record<string, unknown> | undefined, operationName: operationName ?? undefined };
+}
+
+const mediaType = (value: string | undefined) => value?.split(";")[0].trim().toLowerCase();
+
+function acceptsPlainJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === "") return accept === undefined;
+  return accept.split(",").every((range) => {
+    const [type, ...params] = range.split(";");
+    const media = type.trim().toLowerCase();
+    return (media === "application/json" || media === "*/*") && params.every((param) => !/^\s*q\s*=/i.test(param));
+  });
+}
+
+function isPartialHead(value: unknown): value is { status?: number; headers?: Map<string, string> } {
+  if (!value || typeof value !== "object") return false;
+  const head = value as { status?: unknown; headers?: unknown };
+  return (!("status" in head) || typeof head.status === "number") && (!("headers" in head) || head.headers instanceof Map);
 }
 
 function asGraphQLError(error: unknown): GraphQLError {

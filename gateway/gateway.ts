@@ -19,7 +19,7 @@ import { operationResolutionPlugin } from "./operation-resolution.js";
 import { withEdgeSubscriptions } from "../schema/compose.js";
 import { cacheGatewayOperations } from "./operation-cache.js";
 import { shapeGatewayResultsFast } from "./result-shaping.js";
-import { directGatewayExecution } from "./direct-execution.js";
+import { clientTextAdmission, directGatewayExecution, type ClientHttpAnswer, type ClientHttpRequest } from "./direct-execution.js";
 
 /** Where the gateway finds each subgraph: in this process, or at a URL when run as separate roles. */
 export type SubgraphTargets =
@@ -47,6 +47,10 @@ export interface EdgeGraph {
   execute<TData = Record<string, unknown>>(request: OperationRequest, context: EdgeContext): Promise<OperationResult<TData>>;
   /** How many of `execute`'s operations went through Apollo Server's pipeline, and how many ran directly (gateway/direct-execution.ts). */
   readonly executeCounts: { pipeline: number; direct: number };
+  /** A client's `POST /graphql` answered directly when its text was admitted, or undefined for Apollo Server to answer (gateway/direct-execution.ts). */
+  answerClient(request: ClientHttpRequest, context: EdgeContext): Promise<ClientHttpAnswer | undefined>;
+  /** How many clients' HTTP requests `answerClient` answered. */
+  readonly clientCounts: { direct: number };
   stop(): Promise<void>;
 }
 
@@ -96,6 +100,7 @@ export async function startEdgeGraph(options: {
   const edgeLogger = logger.child({ component: "gateway" });
   const formatError = (formatted: GraphQLFormattedError, error: unknown) => hideUnexpected(formatted, error, edgeLogger);
   const { limitPlugins, ...limits } = apolloLimitOptions<EdgeContext>("edge");
+  const clientTexts = clientTextAdmission();
   const server = new ApolloServer<EdgeContext>({
     gateway,
     ...limits,
@@ -108,18 +113,20 @@ export async function startEdgeGraph(options: {
     stopOnTerminationSignals: false,
     // Answers are per caller: no cache hints for shared HTTP caches (and no per-field hook for them).
     // No landing page: Apollo's loads its scripts from Apollo's CDN; browsers get our own IDE (GRAPHQL_IDE).
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), operationResolutionPlugin(), ...limitPlugins, clientIntrospectionPlugin(() => clientSchema!), ...(options.metrics ? [operationMetricsPlugin<EdgeContext>(options.metrics)] : [])],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), operationResolutionPlugin(), ...limitPlugins, clientIntrospectionPlugin(() => clientSchema!), ...(options.metrics ? [operationMetricsPlugin<EdgeContext>(options.metrics)] : []), clientTexts.plugin],
   });
   await server.start();
   if (!apiSchema || !clientSchema) throw new Error("gateway started without a schema");
 
-  const direct = directGatewayExecution({ server, gateway, apiSchema: () => apiSchema!, formatError, logger: edgeLogger, metrics: options.metrics });
+  const direct = directGatewayExecution({ server, gateway, apiSchema: () => apiSchema!, formatError, logger: edgeLogger, metrics: options.metrics, clientTexts: clientTexts.texts });
   return {
     server,
     apiSchema,
     clientSchema,
     execute: direct.execute,
     executeCounts: direct.counts,
+    answerClient: direct.answerClient,
+    clientCounts: direct.clientCounts,
     stop: () => server.stop(),
   };
 }

@@ -115,7 +115,9 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
   if (ide) await ide.register(app);
   await app.register(async (api) => {
     api.addHook("onRequest", idePageOr(ide, apiAccessHook({ verifier: identity.verifier, admit, refuse: graphqlRefusal })));
-    mountApollo(api, GRAPHQL_PATH, edgeGraph.server, async (request) => request.edgeContext!);
+    mountApollo(api, GRAPHQL_PATH, edgeGraph.server, async (request) => request.edgeContext!, {
+      direct: (request) => edgeGraph.answerClient({ body: request.body, contentType: request.headers["content-type"], accept: request.headers.accept }, request.edgeContext!),
+    });
   });
 
   // Signed links (vouchers) carry their own authorisation; the graph still wants a verified caller.

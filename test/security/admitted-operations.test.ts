@@ -11,7 +11,8 @@ type Partner = Awaited<ReturnType<typeof contentPartner>>;
  * A text the edge has run once without errors skips its Apollo Server pipeline afterwards
  * (gateway/direct-execution.ts). A client chooses the texts it sends over graphql-ws, so it can
  * get its own text admitted with harmless variables and then send hostile ones: each run must
- * still meet the edge's limits. Clients' HTTP requests never take the direct path.
+ * still meet the edge's limits. Over HTTP, only a text that answered a client's HTTP request
+ * without errors runs directly, and each run must meet the same limits.
  */
 describe("an operation the edge has admitted", () => {
   const t = useStack();
@@ -44,15 +45,30 @@ describe("an operation the edge has admitted", () => {
     expect(graph.executeCounts.direct).toBeGreaterThan(before.direct);
   });
 
-  it("never takes the direct path for a client's HTTP request, admitted text or not", async () => {
+  it("takes the direct path over HTTP only for a text admitted over HTTP, and keeps every limit on it", async () => {
     const text = nested();
     const graph = t.stack.service.edge!.graph;
+    const http = (variables: Record<string, unknown>) => graphql(`${t.stack.url}/graphql`, partner.token, text, variables);
+    const direct = async (call: () => Promise<{ status: number; body: unknown }>) => {
+      const before = graph.clientCounts.direct;
+      const answer = await call();
+      return { answer, direct: graph.clientCounts.direct - before };
+    };
+    // Admitted over graphql-ws: that admits nothing for HTTP.
     await wsOutcome(client, text, { id: supplierId, n: 1 });
     await wsOutcome(client, text, { id: supplierId, n: 1 });
-    const before = { ...graph.executeCounts };
-    const overHttp = await graphql(`${t.stack.url}/graphql`, partner.token, text, { id: supplierId, n: 100 });
-    expect(overHttp.body.errors?.[0].extensions).toMatchObject({ code: "GRAPHQL_VALIDATION_FAILED", reason: "COST_LIMIT_EXCEEDED" });
-    expect((await graphql(`${t.stack.url}/graphql`, partner.token, text, { id: supplierId, n: 1 })).body.errors).toBeUndefined();
-    expect(graph.executeCounts).toEqual(before);
+    const refusedFirst = await direct(() => http({ id: supplierId, n: 100 }));
+    expect(refusedFirst.direct).toBe(0);
+    expect(refusedFirst.answer.body).toMatchObject({ errors: [{ extensions: { code: "GRAPHQL_VALIDATION_FAILED", reason: "COST_LIMIT_EXCEEDED" } }] });
+    expect((await direct(() => http({ id: supplierId, n: 1 }))).direct).toBe(0);
+    // Admitted over HTTP now: harmless runs go directly, hostile ones still meet every limit, with the pipeline's answer.
+    expect(await direct(() => http({ id: supplierId, n: 1 }))).toEqual({ answer: { status: 200, body: { data: { supplier: { id: supplierId, products: [] } } } }, direct: 1 });
+    expect(await direct(() => http({ id: supplierId, n: 100 }))).toEqual({ answer: refusedFirst.answer, direct: 0 });
+    const nul = await direct(() => http({ id: supplierId, n: 1, note: "Zer\u0000matt" }));
+    expect(nul.direct).toBe(0);
+    expect(nul.answer.body).toMatchObject({ errors: [{ extensions: { code: "BAD_USER_INPUT" } }] });
+    // The access hook still runs first: without a token there is no answer, admitted text or not.
+    const anonymous = await direct(() => graphql(`${t.stack.url}/graphql`, undefined, text, { id: supplierId, n: 1 }));
+    expect(anonymous).toMatchObject({ answer: { status: 401 }, direct: 0 });
   });
 });
