@@ -454,18 +454,26 @@ export function checkEdgeOperation(
 }
 
 /**
- * Parsed and validated documents by their text, the oldest forgotten beyond `capacity`. A
- * document is never changed once parsed, so every operation with the same text (100,000
- * subscribers of one client's subscription) shares one, instead of each holding its own tree
- * with every token's location.
+ * Parsed and validated documents by their text, the oldest forgotten beyond `capacity` or beyond
+ * `budget` characters of text in all. A document is never changed once parsed, so every
+ * operation with the same text (100,000 subscribers of one client's subscription) shares one,
+ * instead of each holding its own tree with every token's location.
+ *
+ * The budget is what bounds the memory: a parsed document keeps every token with its location,
+ * about 500 bytes of heap a token, so a text of the edge's 3,000 tokens weighs about 1.5 MB and
+ * a count alone let a token holder pin 500 such texts (750 MB) with as many harmless requests.
+ * Counted in characters (a token takes one at least, most take several), 100,000 characters
+ * hold a few tens of megabytes at worst, and far more than the few dozen texts real callers repeat.
  */
 export class ValidatedDocuments<Entry = DocumentNode> {
   private readonly documents = new Map<string, Entry>();
+  private held = 0;
 
-  /** At most `capacity` documents of at most `maxLength` characters each: the cache stays small whatever clients send. */
+  /** At most `capacity` documents of at most `maxLength` characters each and `budget` characters in all: the cache stays small whatever clients send. */
   constructor(
     private readonly capacity = 1000,
     private readonly maxLength = 10_000,
+    private readonly budget = 100_000,
   ) {}
 
   get(query: string): Entry | undefined {
@@ -473,9 +481,20 @@ export class ValidatedDocuments<Entry = DocumentNode> {
   }
 
   set(query: string, document: Entry): void {
-    if (query.length > this.maxLength) return;
-    if (this.documents.size >= this.capacity) this.documents.delete(this.documents.keys().next().value!);
+    if (query.length > this.maxLength || query.length > this.budget) return;
+    if (this.documents.delete(query)) this.held -= query.length;
+    while (this.documents.size && (this.documents.size >= this.capacity || this.held + query.length > this.budget)) {
+      const oldest = this.documents.keys().next().value!;
+      this.documents.delete(oldest);
+      this.held -= oldest.length;
+    }
     this.documents.set(query, document);
+    this.held += query.length;
+  }
+
+  /** How many documents, and how many characters of text, the cache holds. */
+  get size(): { documents: number; characters: number } {
+    return { documents: this.documents.size, characters: this.held };
   }
 }
 

@@ -71,4 +71,21 @@ describe("an operation the edge has admitted", () => {
     const anonymous = await direct(() => graphql(`${t.stack.url}/graphql`, undefined, text, { id: supplierId, n: 1 }));
     expect(anonymous).toMatchObject({ answer: { status: 401 }, direct: 0 });
   });
+
+  it("holds a bounded amount of client text however many long texts a caller gets admitted", async () => {
+    const graph = t.stack.service.edge!.graph;
+    // Each about 4,000 characters (a comment pads them; the cache counts characters), valid, cheap
+    // and answered without errors: 30 of them are more than the 100,000 the cache of client texts holds.
+    const long = (i: number) => `# ${i} ${randomUUID()} ${"x".repeat(4_000)}\nquery { supplier(id: ${supplierId}) { id } }`;
+    const texts = Array.from({ length: 30 }, (_, i) => long(i));
+    for (const text of texts) expect((await graphql(`${t.stack.url}/graphql`, partner.token, text)).body.errors).toBeUndefined();
+    const runsDirectly = async (text: string) => {
+      const before = graph.clientCounts.direct;
+      expect((await graphql(`${t.stack.url}/graphql`, partner.token, text)).body.errors).toBeUndefined();
+      return graph.clientCounts.direct - before === 1;
+    };
+    // The newest are admitted; the oldest were forgotten and take the pipeline again.
+    expect(await runsDirectly(texts[29])).toBe(true);
+    expect(await runsDirectly(texts[0])).toBe(false);
+  });
 });
