@@ -31,7 +31,10 @@ export interface ClientHttpAnswer {
   body: string;
 }
 
-type ClientTexts = ValidatedDocuments<Admitted>;
+type AdmittedTexts = ValidatedDocuments<Admitted>;
+
+/** Whose text an operation is: one of the edge's own (REST paths, subscription messages), or one a graphql-ws client sent. */
+export type TextOrigin = "edge" | "client";
 
 const keyOf = (request: OperationRequest) => (request.operationName ? `${request.operationName}\n${request.query}` : request.query);
 
@@ -41,7 +44,7 @@ const keyOf = (request: OperationRequest) => (request.operationName ? `${request
  * other's. Admitted by the edge's Apollo Server plugin below, read by `answerClient`.
  */
 export function clientTextAdmission() {
-  const texts: ClientTexts = new ValidatedDocuments<Admitted>(500, 50_000);
+  const texts: AdmittedTexts = new ValidatedDocuments<Admitted>(500, 50_000);
   const plugin: ApolloServerPlugin<EdgeContext> = {
     async requestDidStart() {
       return {
@@ -84,9 +87,11 @@ export function directGatewayExecution(options: {
   formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
   logger: Logger;
   metrics?: ServiceMetrics;
-  clientTexts: ClientTexts;
+  clientTexts: AdmittedTexts;
 }) {
-  const admitted = new ValidatedDocuments<Admitted>(500, 50_000);
+  // The edge's own texts (REST paths, subscription messages) and the texts graphql-ws clients
+  // choose apart: a client sending many long texts only ever pushes out clients' texts.
+  const admittedBy: Record<TextOrigin, AdmittedTexts> = { edge: new ValidatedDocuments<Admitted>(500, 50_000), client: new ValidatedDocuments<Admitted>(500, 50_000) };
   const counts = { pipeline: 0, direct: 0 };
   const clientCounts = { direct: 0 };
 
@@ -105,7 +110,7 @@ export function directGatewayExecution(options: {
     }
   };
 
-  async function throughPipeline<TData>(request: OperationRequest, contextValue: EdgeContext): Promise<OperationResult<TData>> {
+  async function throughPipeline<TData>(request: OperationRequest, contextValue: EdgeContext, admitted: AdmittedTexts): Promise<OperationResult<TData>> {
     counts.pipeline++;
     const response = await options.server.executeOperation<TData & Record<string, unknown>>(request, { contextValue });
     if (response.body.kind !== "single") throw new Error("incremental delivery is not used by internal operations");
@@ -208,9 +213,10 @@ export function directGatewayExecution(options: {
     counts,
     clientCounts,
     answerClient,
-    execute<TData>(request: OperationRequest, contextValue: EdgeContext): Promise<OperationResult<TData>> {
+    execute<TData>(request: OperationRequest, contextValue: EdgeContext, origin: TextOrigin = "edge"): Promise<OperationResult<TData>> {
+      const admitted = admittedBy[origin];
       const entry = admitted.get(keyOf(request));
-      return entry ? direct<TData>(entry, request, contextValue) : throughPipeline<TData>(request, contextValue);
+      return entry ? direct<TData>(entry, request, contextValue) : throughPipeline<TData>(request, contextValue, admitted);
     },
   };
 }

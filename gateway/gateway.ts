@@ -19,7 +19,7 @@ import { operationResolutionPlugin } from "./operation-resolution.js";
 import { withEdgeSubscriptions } from "../schema/compose.js";
 import { cacheGatewayOperations } from "./operation-cache.js";
 import { shapeGatewayResultsFast } from "./result-shaping.js";
-import { clientTextAdmission, directGatewayExecution, type ClientHttpAnswer, type ClientHttpRequest } from "./direct-execution.js";
+import { clientTextAdmission, directGatewayExecution, type ClientHttpAnswer, type ClientHttpRequest, type TextOrigin } from "./direct-execution.js";
 
 /** Where the gateway finds each subgraph: in this process, or at a URL when run as separate roles. */
 export type SubgraphTargets =
@@ -43,8 +43,8 @@ export interface EdgeGraph {
   apiSchema: GraphQLSchema;
   /** What clients see: the API schema plus the edge's subscriptions (introspection, graphql-ws). */
   clientSchema: GraphQLSchema;
-  /** Runs one operation through the gateway as the given caller (REST routes and subscriptions use this). */
-  execute<TData = Record<string, unknown>>(request: OperationRequest, context: EdgeContext): Promise<OperationResult<TData>>;
+  /** Runs one operation through the gateway as the given caller (REST routes and subscriptions use this; graphql-ws clients' own texts with origin "client"). */
+  execute<TData = Record<string, unknown>>(request: OperationRequest, context: EdgeContext, origin?: TextOrigin): Promise<OperationResult<TData>>;
   /** How many of `execute`'s operations went through Apollo Server's pipeline, and how many ran directly (gateway/direct-execution.ts). */
   readonly executeCounts: { pipeline: number; direct: number };
   /** A client's `POST /graphql` answered directly when its text was admitted, or undefined for Apollo Server to answer (gateway/direct-execution.ts). */

@@ -128,6 +128,7 @@ export function attachGraphqlWs(options: {
     const result = await graph.execute(
       { query: print(args.document), variables: (args.variableValues ?? {}) as Record<string, unknown>, operationName: args.operationName ?? undefined },
       { caller: state.caller!, token, requestId: state.requestId, acceptLanguage: state.acceptLanguage },
+      "client",
     );
     return { data: result.data ?? null, ...(result.errors?.length ? { errors: result.errors.map(toGraphQLError) } : {}) } as ExecutionResult;
   };

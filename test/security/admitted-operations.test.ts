@@ -88,4 +88,23 @@ describe("an operation the edge has admitted", () => {
     expect(await runsDirectly(texts[29])).toBe(true);
     expect(await runsDirectly(texts[0])).toBe(false);
   });
+
+  it("keeps the edge's own texts admitted however many long texts a graphql-ws client sends", async () => {
+    const graph = t.stack.service.edge!.graph;
+    const restRead = async () => {
+      const before = graph.executeCounts.direct;
+      expect((await partner.rest.get(`/api/supplier/${supplierId}`)).status).toBe(200);
+      return graph.executeCounts.direct - before === 1;
+    };
+    await restRead();
+    expect(await restRead()).toBe(true);
+    // More characters of harmless texts than a cache holds (100,000), each admitted by its first run.
+    // The edge runs a client's document as printed, without comments: a long name keeps it long.
+    const long = (i: number) => `query Long${i}_${randomUUID().replace(/-/g, "")}_${"x".repeat(4_000)}($id: Int!) { supplier(id: $id) { id } }`;
+    for (let i = 0; i < 30; i++) {
+      const text = long(i);
+      for (let run = 0; run < 2; run++) expect((await wsOutcome(client, text, { id: supplierId })).result?.errors).toBeUndefined();
+    }
+    expect(await restRead()).toBe(true);
+  });
 });
