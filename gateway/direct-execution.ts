@@ -33,6 +33,9 @@ export interface ClientHttpAnswer {
 
 type AdmittedTexts = ValidatedDocuments<Admitted>;
 
+/** Texts admitted to the direct path: 500 at most, none over 50,000 characters, 100,000 characters in all. */
+const admittedTexts = (): AdmittedTexts => new ValidatedDocuments<Admitted>(500, 50_000);
+
 /** Whose text an operation is: one of the edge's own (REST paths, subscription messages), or one a graphql-ws client sent. */
 export type TextOrigin = "edge" | "client";
 
@@ -44,7 +47,7 @@ const keyOf = (request: OperationRequest) => (request.operationName ? `${request
  * other's. Admitted by the edge's Apollo Server plugin below, read by `answerClient`.
  */
 export function clientTextAdmission() {
-  const texts: AdmittedTexts = new ValidatedDocuments<Admitted>(500, 50_000);
+  const texts = admittedTexts();
   const plugin: ApolloServerPlugin<EdgeContext> = {
     async requestDidStart() {
       return {
@@ -91,7 +94,7 @@ export function directGatewayExecution(options: {
 }) {
   // The edge's own texts (REST paths, subscription messages) and the texts graphql-ws clients
   // choose apart: a client sending many long texts only ever pushes out clients' texts.
-  const admittedBy: Record<TextOrigin, AdmittedTexts> = { edge: new ValidatedDocuments<Admitted>(500, 50_000), client: new ValidatedDocuments<Admitted>(500, 50_000) };
+  const admittedBy: Record<TextOrigin, AdmittedTexts> = { edge: admittedTexts(), client: admittedTexts() };
   const counts = { pipeline: 0, direct: 0 };
   const clientCounts = { direct: 0 };
 
