@@ -13,6 +13,7 @@ import { EventChannel, PgliteEventChannel, PostgresEventChannel } from "./events
 import { DriverObserver, observedPglite, observedPostgres, type PoolUse } from "./observed-driver.js";
 import { PreparedStatementPolicy } from "./prepared-statements.js";
 import { RemotePglite } from "./pglite-thread/remote.js";
+import { pgliteTemplatePath } from "./pglite-thread/template.js";
 import { installRowMapping } from "./row-mapping.js";
 import * as schema from "./schema.js";
 
@@ -76,6 +77,8 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
   /** PostgreSQL: which statements run prepared (tests pass a small one to see its bound). */
   preparedStatements?: PreparedStatementPolicy;
+  /** PGlite in memory: where migrated templates are kept (template.ts); a private folder in the temporary one when absent. */
+  templateFolder?: string;
 }
 
 /** A transaction left open without a statement (a stalled caller) gives its locks back after this. */
@@ -97,11 +100,14 @@ async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Da
     mkdirSync(dataDir, { recursive: true });
     releaseLock = claimDataDir(dataDir);
   }
+  const template = dataDir === "memory" && options.migrate !== false ? pgliteTemplatePath(migrationsFolder, options.templateFolder) : undefined;
   // On its own thread: a statement there never holds up the event loop serving other requests.
-  const client = new RemotePglite({ dataDir });
+  const client = new RemotePglite({ dataDir, template });
   try {
-    await client.waitReady;
+    const { fromTemplate } = await client.waitReady;
     if (options.migrate !== false) await migratePglite(drizzlePglite({ client: client as never }), { migrationsFolder });
+    // A template is a cache: a start that cannot write one (a full disk) goes on without it.
+    if (template && !fromTemplate) await client.dump(template).catch(() => undefined);
     // Session settings, on the one connection for as long as it is open.
     for (const [name, value] of Object.entries(SESSION_SETTINGS)) await client.query("select set_config($1, $2, false)", [name, value]);
   } catch (error) {

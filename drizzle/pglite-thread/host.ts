@@ -1,8 +1,9 @@
-import { parentPort, workerData } from "node:worker_threads";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { parentPort, threadId, workerData } from "node:worker_threads";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import type { ErrorFields, HostOptions, QueryOptions, Reply, Request } from "./protocol.js";
+import type { ErrorFields, HostOptions, QueryOptions, Ready, Reply, Request } from "./protocol.js";
 
 /**
  * The thread that owns the embedded database: it runs each statement the service's thread sends
@@ -11,11 +12,54 @@ import type { ErrorFields, HostOptions, QueryOptions, Reply, Request } from "./p
  */
 
 const port = parentPort!;
-const { dataDir } = workerData as HostOptions;
+const { dataDir, template } = workerData as HostOptions;
 // pg_trgm gives typo-tolerant search, btree_gin search indexes that hold a country beside the
 // title words; PostgreSQL servers ship both as contrib extensions.
 const extensions = { btree_gin, pg_trgm };
-const client = dataDir === "memory" ? new PGlite({ extensions }) : new PGlite(dataDir, { extensions });
+let client!: PGlite;
+
+/** A memory database starts from the template when there is one; one that fails to load is removed and made afresh. */
+async function open(): Promise<Ready> {
+  if (dataDir !== "memory") {
+    client = new PGlite(dataDir, { extensions });
+    await client.waitReady;
+    return { fromTemplate: false };
+  }
+  const tarball = template ? readTemplate(template) : undefined;
+  if (tarball) {
+    try {
+      client = new PGlite({ extensions, loadDataDir: new Blob([tarball]) });
+      await client.waitReady;
+      return { fromTemplate: true };
+    } catch {
+      rmSync(template!, { force: true });
+    }
+  }
+  client = new PGlite({ extensions });
+  await client.waitReady;
+  return { fromTemplate: false };
+}
+
+function readTemplate(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written beside its final name and renamed, so a reader never sees half a tarball. */
+async function dump(file: string): Promise<null> {
+  const tarball = Buffer.from(await (await client.dumpDataDir("none")).arrayBuffer());
+  const partial = `${file}.${process.pid}.${threadId}.partial`;
+  try {
+    writeFileSync(partial, tarball, { mode: 0o600 });
+    renameSync(partial, file);
+  } finally {
+    rmSync(partial, { force: true });
+  }
+  return null;
+}
 
 /** Open transactions by the id of the request that began them; each ends on its "end" request. */
 const transactions = new Map<number, { tx: Transaction; decide: (commit: boolean) => void; settled: Promise<void> }>();
@@ -106,6 +150,8 @@ async function handle(request: Request): Promise<unknown> {
       if (stop && !client.closed) await stop();
       return null;
     }
+    case "dump":
+      return dump(request.path);
     case "close":
       for (const open of transactions.values()) open.decide(false);
       await Promise.allSettled([...transactions.values()].map((open) => open.settled));
@@ -114,14 +160,16 @@ async function handle(request: Request): Promise<unknown> {
   }
 }
 
+const opened = open();
+
 port.on("message", (request: Request) => {
-  handle(request).then(
+  opened.then(() => handle(request)).then(
     (value) => send({ kind: "reply", id: request.id, ok: true, value }),
     (error) => send({ kind: "reply", id: request.id, ok: false, error: errorFields(error) }),
   );
 });
 
-client.waitReady.then(
-  () => send({ kind: "reply", id: 0, ok: true, value: null }),
+opened.then(
+  (ready) => send({ kind: "reply", id: 0, ok: true, value: ready }),
   (error) => send({ kind: "reply", id: 0, ok: false, error: errorFields(error) }),
 );

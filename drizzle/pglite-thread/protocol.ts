@@ -17,7 +17,9 @@ export type Request =
   | { kind: "end"; id: number; transaction: number; commit: boolean }
   | { kind: "listen"; id: number; channel: string }
   | { kind: "unlisten"; id: number; channel: string }
-  | { kind: "close"; id: number };
+  | { kind: "close"; id: number }
+  /** Writes the database as it is, as a template tarball at `path` (template.ts). */
+  | { kind: "dump"; id: number; path: string };
 
 /** A database error's fields that can cross threads (SQLSTATE code, constraint, detail, ...). */
 export type ErrorFields = Record<string, string | number | undefined> & { message: string };
@@ -30,4 +32,12 @@ export type Reply =
 export interface HostOptions {
   /** A data folder, or `memory`. */
   dataDir: string;
+  /** For `memory`: a migrated template tarball to start from when it exists (template.ts). */
+  template?: string;
+}
+
+/** What the host answers once its database is ready. */
+export interface Ready {
+  /** The database was loaded from the template tarball rather than made by initdb. */
+  fromTemplate: boolean;
 }

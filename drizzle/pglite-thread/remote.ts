@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import type { ErrorFields, HostOptions, QueryOptions, Reply, Request } from "./protocol.js";
+import type { ErrorFields, HostOptions, QueryOptions, Ready, Reply, Request } from "./protocol.js";
 
 /** What drizzle's PGlite driver and the service call on a PGlite, answered by the database's own thread. */
 export interface PgliteQueries {
@@ -32,7 +32,7 @@ export class RemotePglite implements PgliteQueries {
   private nextId = 1;
   private exited = false;
   closed = false;
-  readonly waitReady: Promise<void>;
+  readonly waitReady: Promise<Ready>;
 
   constructor(options: HostOptions) {
     this.worker = hostUrl.pathname.endsWith(".ts")
@@ -42,8 +42,8 @@ export class RemotePglite implements PgliteQueries {
       : new Worker(hostUrl, { workerData: options });
     // The thread never keeps the process alive on its own: only a statement awaiting its answer does.
     this.worker.unref();
-    this.waitReady = new Promise<void>((resolve, reject) => {
-      this.pending.set(0, { resolve: () => resolve(), reject });
+    this.waitReady = new Promise<Ready>((resolve, reject) => {
+      this.pending.set(0, { resolve: (ready) => resolve(ready as Ready), reject });
       this.worker.ref();
     });
     this.worker.on("message", (reply: Reply) => this.receive(reply));
@@ -103,6 +103,11 @@ export class RemotePglite implements PgliteQueries {
         if (!this.closed) await this.call({ kind: "unlisten", channel });
       }
     };
+  }
+
+  /** Writes the database as it is now as a template tarball (template.ts). */
+  async dump(path: string): Promise<void> {
+    await this.call({ kind: "dump", path });
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,70 @@
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { migrationsFolder, openDatabase, rows } from "../../drizzle/database.js";
+import { RemotePglite } from "../../drizzle/pglite-thread/remote.js";
+import { pgliteTemplatePath } from "../../drizzle/pglite-thread/template.js";
+
+const journal = (folder: string) => readdirSync(path.join(folder, "meta")).filter((file) => file.endsWith("_journal.json"));
+const migrationCount = readdirSync(migrationsFolder).filter((file) => file.endsWith(".sql")).length;
+
+/** What a database started from a template holds: every migration applied, the tables empty. */
+async function migrationsApplied(client: RemotePglite): Promise<number> {
+  const { rows: applied } = await client.query<{ n: number }>("select count(*)::int as n from drizzle.__drizzle_migrations");
+  return applied[0].n;
+}
+
+// PGlite only: the PostgreSQL run of the suite has nothing to add here.
+describe.skipIf(Boolean(process.env.DATABASE_URL))("in-memory databases start from a migrated template", () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "pglite-template-test-"));
+  const clients: RemotePglite[] = [];
+  afterAll(async () => {
+    for (const client of clients) await client.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+  const remote = (template: string) => {
+    const client = new RemotePglite({ dataDir: "memory", template });
+    clients.push(client);
+    return client;
+  };
+
+  it("the first open writes the template, private to its user; the next starts from it with every migration applied", async () => {
+    const templates = path.join(folder, "first");
+    const template = pgliteTemplatePath(migrationsFolder, templates)!;
+    // A template that does not load (here, one cut short) is no template: the open makes the database afresh.
+    writeFileSync(template, "not a tarball", { mode: 0o600 });
+    const first = await openDatabase({ dataDir: "memory", templateFolder: templates });
+    await first.close();
+    expect(readdirSync(templates)).toEqual([path.basename(template)]);
+    expect(statSync(template).mode & 0o777).toBe(0o600);
+    expect(statSync(template).size).toBeGreaterThan(1_000_000);
+
+    const client = remote(template);
+    expect(await client.waitReady).toEqual({ fromTemplate: true });
+    expect(await migrationsApplied(client)).toBe(migrationCount);
+
+    // The service's own open on the template: migrated, working, and nothing of another database's rows.
+    const second = await openDatabase({ dataDir: "memory", templateFolder: templates });
+    try {
+      const [{ n }] = await rows<{ n: number }>(second.db, sql`select count(*)::int as n from accounts`);
+      expect(n).toBe(0);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("is named by PGlite's version and every migration file: a changed migration never loads an old template", () => {
+    const copy = path.join(folder, "migrations");
+    cpSync(migrationsFolder, copy, { recursive: true });
+    const templates = path.join(folder, "keys");
+    const before = pgliteTemplatePath(copy, templates);
+    expect(pgliteTemplatePath(migrationsFolder, templates)).toBe(before);
+    writeFileSync(path.join(copy, "meta", journal(copy)[0]), "{}");
+    // Keys are remembered per folder for a process's life: a fresh folder name reads the files again.
+    const changed = path.join(folder, "migrations-changed");
+    cpSync(copy, changed, { recursive: true });
+    expect(pgliteTemplatePath(changed, templates)).not.toBe(before);
+  });
+});
