@@ -10,6 +10,7 @@ import { clientErrorHandler, RestError, sendError } from "../rest-compat/error-b
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../core/input-text.js";
 import { activeTracer } from "../core/tracing.js";
 import { nameRequestSpan, tracedServerFactory, type IncomingTraceContext } from "./http-tracing.js";
+import { routeSchemaCompilers } from "./route-schema-compilers.js";
 
 const statusCodes: Record<number, string> = {
   400: "BAD_REQUEST",
@@ -52,6 +53,7 @@ export async function createHttpApp(options: {
     trustProxy: options.trustProxy,
     rewriteUrl: (request: { url?: string }) => (request.url === `${CONSOLE_PREFIX}/index.html` ? `${CONSOLE_PREFIX}/` : (request.url ?? "/")),
     ajv: { customOptions: { allErrors: true, coerceTypes: "array", useDefaults: true, removeAdditional: false } },
+    schemaController: { compilersFactory: routeSchemaCompilers },
     // A path Fastify cannot route (bad percent-encoding, an overlong parameter) is refused before
     // any hook or the error handler runs: without this it would answer in Fastify's own body.
     frameworkErrors: (error, request, reply) => {
