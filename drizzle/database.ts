@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
@@ -77,7 +77,7 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
   /** PostgreSQL: which statements run prepared (tests pass a small one to see its bound). */
   preparedStatements?: PreparedStatementPolicy;
-  /** PGlite in memory: where migrated templates are kept (template.ts); a private folder in the temporary one when absent. */
+  /** PGlite, a database not made yet: where migrated templates are kept (template.ts); a private folder in the temporary one when absent. */
   templateFolder?: string;
 }
 
@@ -100,7 +100,8 @@ async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Da
     mkdirSync(dataDir, { recursive: true });
     releaseLock = claimDataDir(dataDir);
   }
-  const template = dataDir === "memory" && options.migrate !== false ? pgliteTemplatePath(migrationsFolder, options.templateFolder) : undefined;
+  const made = dataDir !== "memory" && existsSync(path.join(dataDir, "PG_VERSION"));
+  const template = !made && options.migrate !== false ? pgliteTemplatePath(migrationsFolder, options.templateFolder) : undefined;
   // On its own thread: a statement there never holds up the event loop serving other requests.
   const client = new RemotePglite({ dataDir, template });
   try {

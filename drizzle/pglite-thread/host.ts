@@ -1,4 +1,5 @@
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { parentPort, threadId, workerData } from "node:worker_threads";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
@@ -18,26 +19,34 @@ const { dataDir, template } = workerData as HostOptions;
 const extensions = { btree_gin, pg_trgm };
 let client!: PGlite;
 
-/** A memory database starts from the template when there is one; one that fails to load is removed and made afresh. */
+/**
+ * A new database (in memory, or in a folder that holds none yet) starts from the template when
+ * there is one. A template that fails to load is removed, whatever it put in the folder is
+ * removed with it (nothing that was there before), and the database is made afresh.
+ */
 async function open(): Promise<Ready> {
-  if (dataDir !== "memory") {
-    client = new PGlite(dataDir, { extensions });
-    await client.waitReady;
-    return { fromTemplate: false };
-  }
   const tarball = template ? readTemplate(template) : undefined;
   if (tarball) {
+    const before = dataDir === "memory" ? undefined : new Set(readdirSync(dataDir));
+    let loading: PGlite | undefined;
     try {
-      client = new PGlite({ extensions, loadDataDir: new Blob([tarball]) });
-      await client.waitReady;
+      loading = make({ loadDataDir: new Blob([tarball]) });
+      await loading.waitReady;
+      client = loading;
       return { fromTemplate: true };
     } catch {
+      await loading?.close().catch(() => undefined);
       rmSync(template!, { force: true });
+      if (before) for (const entry of readdirSync(dataDir)) if (!before.has(entry)) rmSync(path.join(dataDir, entry), { recursive: true, force: true });
     }
   }
-  client = new PGlite({ extensions });
+  client = make({});
   await client.waitReady;
   return { fromTemplate: false };
+}
+
+function make(options: { loadDataDir?: Blob }): PGlite {
+  return dataDir === "memory" ? new PGlite({ extensions, ...options }) : new PGlite(dataDir, { extensions, ...options });
 }
 
 function readTemplate(file: string): Buffer | undefined {

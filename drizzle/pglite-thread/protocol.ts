@@ -32,7 +32,7 @@ export type Reply =
 export interface HostOptions {
   /** A data folder, or `memory`. */
   dataDir: string;
-  /** For `memory`: a migrated template tarball to start from when it exists (template.ts). */
+  /** For a database not made yet (in memory, or a folder without one): a migrated template tarball to start from when it exists (template.ts). */
   template?: string;
 }
 

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -9,6 +9,8 @@ import { pgliteTemplatePath } from "../../drizzle/pglite-thread/template.js";
 
 const journal = (folder: string) => readdirSync(path.join(folder, "meta")).filter((file) => file.endsWith("_journal.json"));
 const migrationCount = readdirSync(migrationsFolder).filter((file) => file.endsWith(".sql")).length;
+
+const filesUnder = (folder: string) => (readdirSync(folder, { recursive: true }) as string[]).sort();
 
 /** What a database started from a template holds: every migration applied, the tables empty. */
 async function migrationsApplied(client: RemotePglite): Promise<number> {
@@ -24,8 +26,8 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("in-memory databases start fr
     for (const client of clients) await client.close();
     rmSync(folder, { recursive: true, force: true });
   });
-  const remote = (template: string) => {
-    const client = new RemotePglite({ dataDir: "memory", template });
+  const remote = (template: string, dataDir = "memory") => {
+    const client = new RemotePglite({ dataDir, template });
     clients.push(client);
     return client;
   };
@@ -53,6 +55,48 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("in-memory databases start fr
     } finally {
       await second.close();
     }
+  });
+
+  it("a new data folder starts from it too; a template that fails to load there takes back only what it put in the folder", async () => {
+    const templates = path.join(folder, "folders");
+    const template = pgliteTemplatePath(migrationsFolder, templates)!;
+    await (await openDatabase({ dataDir: "memory", templateFolder: templates })).close();
+    const good = readFileSync(template);
+
+    const fresh = path.join(folder, "data-fresh");
+    mkdirSync(fresh);
+    const client = remote(template, fresh);
+    expect(await client.waitReady).toEqual({ fromTemplate: true });
+    expect(await migrationsApplied(client)).toBe(migrationCount);
+    await client.close();
+    // The folder is an ordinary database now: the service opens it as it opens any.
+    const reopened = await openDatabase({ dataDir: fresh, templateFolder: templates });
+    const [{ n }] = await rows<{ n: number }>(reopened.db, sql`select count(*)::int as n from accounts`);
+    expect(n).toBe(0);
+    await reopened.close();
+
+    // Cut short near its end: the load fails after writing most of the folder, tables of the
+    // migrations included, which initdb would leave where they are.
+    writeFileSync(template, good.subarray(0, Math.floor(good.length * 0.95)), { mode: 0o600 });
+    const broken = path.join(folder, "data-broken");
+    mkdirSync(broken);
+    writeFileSync(path.join(broken, "notes.txt"), "the operator's own file");
+    // Beside it, a folder made by initdb alone, to compare with.
+    const initdb = path.join(folder, "data-initdb");
+    mkdirSync(initdb);
+    const afresh = remote(template, broken);
+    const plain = new RemotePglite({ dataDir: initdb });
+    clients.push(plain);
+    expect(await afresh.waitReady).toEqual({ fromTemplate: false });
+    await plain.waitReady;
+    const { rows: one } = await afresh.query<{ one: number }>("select 1 as one");
+    expect(one).toEqual([{ one: 1 }]);
+    await afresh.close();
+    await plain.close();
+    expect(readFileSync(path.join(broken, "notes.txt"), "utf8")).toBe("the operator's own file");
+    // Nothing of the half-loaded template is left beside what initdb made.
+    rmSync(path.join(broken, "notes.txt"));
+    expect(filesUnder(broken)).toEqual(filesUnder(initdb));
   });
 
   it("is named by PGlite's version and every migration file: a changed migration never loads an old template", () => {
