@@ -13,7 +13,7 @@ import { EventChannel, PgliteEventChannel, PostgresEventChannel } from "./events
 import { DriverObserver, observedPglite, observedPostgres, type PoolUse } from "./observed-driver.js";
 import { PreparedStatementPolicy } from "./prepared-statements.js";
 import { RemotePglite } from "./pglite-thread/remote.js";
-import { pgliteTemplatePath } from "./pglite-thread/template.js";
+import { pgliteTemplatePath, pruneTemplates } from "./pglite-thread/template.js";
 import { installRowMapping } from "./row-mapping.js";
 import * as schema from "./schema.js";
 
@@ -108,7 +108,7 @@ async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Da
     const { fromTemplate } = await client.waitReady;
     if (options.migrate !== false) await migratePglite(drizzlePglite({ client: client as never }), { migrationsFolder });
     // A template is a cache: a start that cannot write one (a full disk) goes on without it.
-    if (template && !fromTemplate) await client.dump(template).catch(() => undefined);
+    if (template && !fromTemplate) await client.dump(template).then(() => pruneTemplates(template)).catch(() => undefined);
     // Session settings, on the one connection for as long as it is open.
     for (const [name, value] of Object.entries(SESSION_SETTINGS)) await client.query("select set_config($1, $2, false)", [name, value]);
   } catch (error) {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
@@ -17,6 +17,23 @@ import path from "node:path";
 export function pgliteTemplatePath(migrationsFolder: string, folder = defaultTemplateFolder()): string | undefined {
   if (!ownPrivateFolder(folder)) return undefined;
   return path.join(folder, `${templateKey(migrationsFolder)}.tar`);
+}
+
+/** Templates kept in all, the one just written included: one for each of a few checkouts or branches on the machine. */
+const KEPT_TEMPLATES = 4;
+/** A partial tarball this old was left by a process that died while writing it. */
+const ABANDONED_MS = 60 * 60 * 1000;
+
+/**
+ * Each set of migrations writes its own tarball of about 40 MB, and an old one is never read
+ * again once the migrations have moved on: all but the newest few go when a template is written.
+ */
+export function pruneTemplates(written: string, keep = KEPT_TEMPLATES): void {
+  const folder = path.dirname(written);
+  const entries = readdirSync(folder).map((name) => ({ file: path.join(folder, name), modified: lstatSync(path.join(folder, name)).mtimeMs }));
+  const others = entries.filter(({ file }) => file.endsWith(".tar") && file !== written).sort((a, b) => b.modified - a.modified);
+  const abandoned = entries.filter(({ file, modified }) => file.endsWith(".partial") && Date.now() - modified > ABANDONED_MS);
+  for (const old of [...others.slice(keep - 1), ...abandoned]) rmSync(old.file, { force: true });
 }
 
 function defaultTemplateFolder(): string {

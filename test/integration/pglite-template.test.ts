@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -45,9 +45,15 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("in-memory databases start fr
     const template = pgliteTemplatePath(migrationsFolder, templates)!;
     // A template that does not load (here, one cut short) is no template: the open makes the database afresh.
     writeFileSync(template, "not a tarball", { mode: 0o600 });
+    // Templates of older migrations, and a partial one a process died writing: only the newest three old ones stay.
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+    for (const [name, hours] of [["old-1.tar", 1], ["old-2.tar", 2], ["old-3.tar", 3], ["old-4.tar", 4], ["old-5.tar", 5], ["dead.tar.1.1.partial", 2], ["live.tar.2.1.partial", 0]] as const) {
+      writeFileSync(path.join(templates, name), "old");
+      utimesSync(path.join(templates, name), hoursAgo(hours), hoursAgo(hours));
+    }
     const first = await openDatabase({ dataDir: "memory", templateFolder: templates });
     await first.close();
-    expect(readdirSync(templates)).toEqual([path.basename(template)]);
+    expect(readdirSync(templates).sort()).toEqual([path.basename(template), "live.tar.2.1.partial", "old-1.tar", "old-2.tar", "old-3.tar"].sort());
     expect(statSync(template).mode & 0o777).toBe(0o600);
     expect(statSync(template).size).toBeGreaterThan(1_000_000);
 
