@@ -7,9 +7,10 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
-    // Their child processes run on the embedded database whatever DATABASE_URL says, so the
-    // PostgreSQL run of the suite would repeat them unchanged (about 100 s of a worker in CI).
-    exclude: process.env.DATABASE_URL ? ["test/security/graceful-shutdown.test.ts"] : [],
+    // They run on the embedded database whatever DATABASE_URL says (graceful shutdown's child
+    // processes; PGlite's database templates), so the PostgreSQL run of the suite would repeat
+    // them unchanged.
+    exclude: process.env.DATABASE_URL ? ["test/security/graceful-shutdown.test.ts", "test/integration/pglite-template.test.ts", "test/security/planted-database-template.test.ts"] : [],
     setupFiles: ["test/support/setup.ts"],
     pool: "forks",
     testTimeout: 30_000,
