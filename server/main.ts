@@ -19,12 +19,6 @@ async function main() {
     throw error;
   }
   if (cluster.isPrimary && config.webConcurrency > 1) return runPrimary(config);
-  // Loaded only by a process that serves: a cluster's primary forks and watches, and the
-  // service's modules (the gateway, Apollo, OpenTelemetry) take 1.6 s of CPU to load.
-  // service.js first: it installs reflect-metadata before any type-graphql class is declared.
-  const { createService, StartAborted } = await import("./service.js");
-  const { GRAPHQL_PATH } = await import("./edge.js");
-  const { CONSOLE_PREFIX } = await import("../rest-compat/rest-compat.plugin.js");
   const logger = createLogger(config.logLevel);
   let tracing: Tracing | undefined;
   // Signals are handled from the start: the worker claims jobs as soon as the service exists, before
@@ -51,6 +45,13 @@ async function main() {
   // Before anything that could make a span. Off (no OTEL_* variables), the SDK is not even loaded.
   if (config.tracing) tracing = await (await import("../core/tracing-sdk.js")).startTracing(config.tracing, { logger });
   if (cluster.isPrimary) console.log(`activities service starting: role ${config.role}`);
+  // Loaded only by a process that serves, and after the signal handlers, so that a SIGTERM while
+  // they load stops the start cleanly: a cluster's primary forks and watches, and the service's
+  // modules (the gateway, Apollo, OpenTelemetry) take 1.6 s of CPU to load. service.js first: it
+  // installs reflect-metadata before any type-graphql class is declared.
+  const { createService, StartAborted } = await import("./service.js");
+  const { GRAPHQL_PATH } = await import("./edge.js");
+  const { CONSOLE_PREFIX } = await import("../rest-compat/rest-compat.plugin.js");
 
   try {
     service = await createService(config, { signal: startAborted.signal, logger });

@@ -24,11 +24,12 @@ function remembering(kind: string, factory: Factory): Factory {
   return (externalSchemas, options) => {
     // Made on the first schema not compiled before: Ajv's compiler makes an Ajv instance when made.
     let compile: Compile | undefined;
+    // Options are named by their JSON: functions in them (Ajv plugins, onCreate) would not count,
+    // and this service passes none.
     const context = `${kind} ${digest([externalSchemas, options])}`;
     return (route) => {
-      // The part and status matter to Fastify's own compilers only through the schema, but a
-      // coerced querystring and a body of the same schema are validated differently by Ajv's
-      // options per part: keep them apart.
+      // Fastify's compilers read only the schema; the request part stays in the key so that no
+      // future compiler that treats parts apart could hand one part's function to another.
       const key = `${context} ${route.httpPart ?? ""} ${digest(route.schema)}`;
       let fn = compiled.get(key);
       if (fn === undefined) {

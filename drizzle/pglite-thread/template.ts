@@ -5,10 +5,11 @@ import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 
 /**
- * An in-memory embedded database is born empty: PGlite runs initdb, then every migration, 3.9 s
- * of CPU on this machine before the first request. A migrated, empty database kept as a tarball
- * starts in 0.7 s. Every `npm start` without a data folder, every test database and every child
- * service in the test suite starts from one; the first start of a set of migrations writes it.
+ * A new embedded database is born empty: PGlite runs initdb, then every migration, 3.9 s of CPU
+ * on this machine before the first request. A migrated, empty database kept as a tarball starts
+ * in 0.7 s. Every new database, in memory or in a folder that holds none yet (`npm start`, the
+ * operator CLI, every test database and child service in the test suite), starts from one; the
+ * first start of a set of migrations writes it.
  *
  * The tarball is named by what makes it: PGlite's version and every migration file, so a changed
  * migration or an upgraded PGlite never loads an old one. It lives in a folder only this user can
