@@ -45,6 +45,11 @@ async function main() {
   // Before anything that could make a span. Off (no OTEL_* variables), the SDK is not even loaded.
   if (config.tracing) tracing = await (await import("../core/tracing-sdk.js")).startTracing(config.tracing, { logger });
   if (cluster.isPrimary) console.log(`activities service starting: role ${config.role}`);
+  // The database opens while the service's modules load: PGlite loads on its own thread, and
+  // PostgreSQL migrates, during seconds the event loop spends compiling modules. createService
+  // takes it over, and closes it if the start fails or is stopped.
+  const openingDatabase = (await import("./service-database.js")).openServiceDatabase(config);
+  openingDatabase.catch(() => undefined);
   // Loaded only by a process that serves, and after the signal handlers, so that a SIGTERM while
   // they load stops the start cleanly: a cluster's primary forks and watches, and the service's
   // modules (the gateway, Apollo, OpenTelemetry) take 1.6 s of CPU to load. service.js first: it
@@ -54,7 +59,7 @@ async function main() {
   const { CONSOLE_PREFIX } = await import("../rest-compat/rest-compat.plugin.js");
 
   try {
-    service = await createService(config, { signal: startAborted.signal, logger });
+    service = await createService(config, { signal: startAborted.signal, logger, openingDatabase });
   } catch (error) {
     // A setting that names something unusable (a rates file, pools the server cannot hold) is reported like a wrong setting.
     if (error instanceof RatesFileError || error instanceof ConnectionBudgetError) {

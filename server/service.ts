@@ -8,7 +8,7 @@ import { systemClock, type Clock } from "../core/clock.js";
 import { useRatesFile } from "../core/exchange-rates.js";
 import type { Config } from "../core/config.js";
 import { createLogger, type Logger } from "../core/logger.js";
-import { openDatabase, type Database } from "../drizzle/database.js";
+import type { Database } from "../drizzle/database.js";
 import { seedDemoCatalogue } from "../drizzle/seed/catalogue.js";
 import { seedDemo, type SeededAccount } from "../drizzle/seed/demo.js";
 import { createIdentity, type Identity } from "../identity/identity.js";
@@ -17,6 +17,8 @@ import { GatewayCredential } from "../gateway/gateway-credential.js";
 import { remoteServiceGraphs } from "../subgraphs/common/service-graph.js";
 import { buildEdge, type Edge } from "./edge.js";
 import { createHttpApp } from "./http-app.js";
+import { openServiceDatabase } from "./service-database.js";
+import { composeGraph } from "../schema/compose.js";
 import { buildSubgraphApp } from "./subgraph-app.js";
 import { startWorker, type Worker } from "./worker.js";
 import type { SubgraphName } from "../subgraphs/subgraphs.js";
@@ -47,8 +49,14 @@ export interface Service {
 export interface ServiceOptions {
   clock?: Clock;
   logger?: Logger;
-  /** An already open database (tests share one per file). */
+  /** An already open database, left open by `close` (tests share one per file). */
   database?: Database;
+  /**
+   * The service's own database, already opening: `npm start` begins it before loading the
+   * service's modules, so that PGlite loads on its thread, or PostgreSQL migrates, meanwhile.
+   * Closed by the service as one it opened itself.
+   */
+  openingDatabase?: Promise<Database>;
   /** Aborted by a stop signal during start-up: what was opened is closed, and StartAborted thrown. */
   signal?: AbortSignal;
 }
@@ -87,8 +95,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
     return value;
   };
   const ownsDatabase = !options.database;
+  const opening = options.database ? undefined : (options.openingDatabase ?? openServiceDatabase(config));
+  // Its failure is taken by the step below, not reported as unhandled while the graph composes.
+  opening?.catch(() => undefined);
+  // The supergraph depends on the code alone: composed while the database opens, on another
+  // thread (PGlite) or server, the edge finds it ready (0.5–1 s of a start's CPU).
+  if (config.role === "all" || config.role === "edge") await composeGraph().catch(() => undefined);
   const database = await step(async () => {
-    const db = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, statementTimeoutMs: config.statementTimeoutMs, maxConnections: config.databasePoolSize, processes: config.webConcurrency }));
+    const db = options.database ?? (await opening!);
     if (ownsDatabase) opened.push(() => db.close());
     return db;
   });

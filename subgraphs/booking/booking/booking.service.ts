@@ -21,7 +21,6 @@ import { zonedText } from "../engines/inventory/local-time.js";
 import type { BookingContext } from "../loaders.js";
 import { priceUnits, type PricedAvailability } from "../pricing/price-rules.js";
 import { customerAnswer, isQuestionStepComplete, topLevelAnswers, validateAnswers } from "../questions/question-rules.js";
-import { renderVoucherPdf } from "../voucher/voucher-pdf.js";
 import { verifyVoucherLink } from "../voucher/voucher-link.js";
 import { announceStatus, availabilityOfBooking, questionContextOf, questionsOf, toBooking, VOUCHER_SECRET } from "./booking-view.js";
 import { bookingRepository, type BookingRow } from "./booking.repository.js";
@@ -424,6 +423,8 @@ export const bookingService = {
       .map((key) => customerAnswer(row.id, row.answers, key)?.trim())
       .filter((part) => part !== undefined && part !== "")
       .join(" ");
+    // Loaded on the first voucher: pdf-lib and fontkit are 0.4 s of every start's CPU otherwise.
+    const { renderVoucherPdf } = await import("../voucher/voucher-pdf.js");
     const pdf = await renderVoucherPdf({
       bookingId: row.id,
       bookingCode: row.bookingCode,
