@@ -31,6 +31,21 @@ Commands:
 
 The database is the service's: DATABASE_URL, or the embedded one in DATA_DIR (default ./data).`;
 
+/**
+ * The options each command cannot run without, checked before the database opens: a mistyped
+ * command is answered at once, even while a running service holds the embedded database.
+ */
+const REQUIRED_OPTIONS = {
+  "create-account": ["username", "role"],
+  "list-accounts": [],
+  "disable-account": ["username"],
+  "password-link": ["username"],
+  "set-tracking": ["organisation", "enabled"],
+  "register-octo-engine": ["name", "base-url", "country"],
+} as const satisfies Record<string, readonly string[]>;
+type Command = keyof typeof REQUIRED_OPTIONS;
+const isCommand = (command: string | undefined): command is Command => command !== undefined && Object.hasOwn(REQUIRED_OPTIONS, command);
+
 /** Runs one operator command; returns the process exit code. Output goes to `out`, problems to `err`. */
 export async function runOperatorCommand(
   argv: string[],
@@ -62,15 +77,22 @@ export async function runOperatorCommand(
     io.err(`${(error as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  if (!command || !["create-account", "list-accounts", "disable-account", "password-link", "set-tracking", "register-octo-engine"].includes(command)) {
+  if (!isCommand(command)) {
     io.err(command ? `Unknown command ${command}\n\n${USAGE}` : USAGE);
     return 2;
   }
-  const need = (name: string): string | undefined => {
-    const value = values[name];
-    if (typeof value !== "string" || value === "") io.err(`--${name} is required for ${command}`);
-    return typeof value === "string" && value !== "" ? value : undefined;
-  };
+  const given = (name: string): string | undefined => (typeof values[name] === "string" && values[name] !== "" ? (values[name] as string) : undefined);
+  const missing = REQUIRED_OPTIONS[command].filter((name) => given(name) === undefined);
+  if (missing.length) {
+    for (const name of missing) io.err(`--${name} is required for ${command}`);
+    return 2;
+  }
+  /** A required option, present once the check above has passed. */
+  const need = (name: (typeof REQUIRED_OPTIONS)[Command][number]): string => given(name)!;
+  if (command === "set-tracking" && need("enabled") !== "true" && need("enabled") !== "false") {
+    io.err("--enabled must be true or false");
+    return 2;
+  }
 
   if (command === "register-octo-engine" && !env.OCTO_API_KEY) {
     io.err("OCTO_API_KEY must hold the supplier system's API key (it is not taken as an option, so that it stays out of shell history and process lists)");
@@ -87,13 +109,19 @@ export async function runOperatorCommand(
     }
     throw error;
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let database;
+  try {
+    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  } catch (error) {
+    // The operator's to fix (a server down, a service holding the embedded database): said in a line, not a stack.
+    io.err(`Cannot open the database: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
   try {
     const { accounts } = createIdentity(config, database, systemClock);
     if (command === "create-account") {
       const username = need("username");
       const role = need("role");
-      if (!username || !role) return 2;
       const created = await accounts.createAccount({
         username,
         role: role.toUpperCase(),
@@ -123,24 +151,15 @@ export async function runOperatorCommand(
       else for (const item of items) io.out(`${item.username.padEnd(24)} ${item.roles.join(",").padEnd(28)} ${(item.organisation ?? "-").padEnd(28)} ${item.state}`);
     } else if (command === "disable-account") {
       const username = need("username");
-      if (!username) return 2;
       const account = await accounts.disableAccount(username);
       io.out(`Account ${account.username} is disabled (since ${account.disabledAt!.toISOString()}).`);
     } else if (command === "set-tracking") {
-      const organisation = need("organisation");
-      const enabled = need("enabled");
-      if (!organisation || !enabled) return 2;
-      if (enabled !== "true" && enabled !== "false") {
-        io.err("--enabled must be true or false");
-        return 2;
-      }
-      const row = await accounts.setTrackingIds(organisation, enabled === "true");
+      const row = await accounts.setTrackingIds(need("organisation"), need("enabled") === "true");
       io.out(`trackingId feature ${row.trackingIdsEnabled ? "on" : "off"} for ${row.name}.`);
     } else if (command === "register-octo-engine") {
       const name = need("name");
       const baseUrl = need("base-url");
       const country = need("country");
-      if (!name || !baseUrl || !country) return 2;
       const apiKey = env.OCTO_API_KEY!;
       const octo = new OctoEngines({ database, logger: createLogger(config.logLevel === "info" ? "warn" : config.logLevel), clock: systemClock, environment: config.environment, secretsKey: config.engineSecretsKey });
       const capabilities = typeof values.capabilities === "string" ? values.capabilities.split(",").map((capability) => capability.trim()).filter(Boolean) : null;
@@ -157,7 +176,6 @@ export async function runOperatorCommand(
       }
     } else {
       const username = need("username");
-      if (!username) return 2;
       const link = await accounts.issuePasswordSetupLink(username);
       io.out(`One-time link for ${username} (valid until ${link.expiresAt.toISOString()}):`);
       io.out(link.url);

@@ -59,6 +59,28 @@ describe("operator CLI and the password-setup link", { timeout: 90_000 }, () => 
       expect(result.err).toMatch(message);
     });
 
+    it("answers a missing option before it opens the database, and a database it cannot open in one line", async () => {
+      // Nothing listens on port 1: a command that got as far as the database would fail there.
+      const unreachable = { ...env, DATABASE_URL: "postgres://nobody@127.0.0.1:1/nothing" };
+      const cases: [string[], string[]][] = [
+        [["create-account"], ["--username is required for create-account", "--role is required for create-account"]],
+        [["disable-account"], ["--username is required for disable-account"]],
+        [["password-link", "--username", ""], ["--username is required for password-link"]],
+        [["set-tracking", "--enabled", "true"], ["--organisation is required for set-tracking"]],
+        [["set-tracking", "--organisation", "Some Org", "--enabled", "yes"], ["--enabled must be true or false"]],
+        [["register-octo-engine", "--name", "X"], ["--base-url is required for register-octo-engine", "--country is required for register-octo-engine"]],
+      ];
+      for (const [argv, messages] of cases) {
+        const err: string[] = [];
+        const code = await runOperatorCommand(argv, unreachable, { out: () => {}, err: (line) => err.push(line) });
+        expect({ argv, code, err }).toEqual({ argv, code: 2, err: messages });
+      }
+      // A command that is right, against that database: the cause in one line, no stack trace.
+      const err: string[] = [];
+      expect(await runOperatorCommand(["list-accounts"], unreachable, { out: () => {}, err: (line) => err.push(line) })).toBe(1);
+      expect(err).toEqual([expect.stringMatching(/^Cannot open the database: .*ECONNREFUSED/)]);
+    });
+
     it("refuses a second account with the same name, whatever its case", async () => {
       const result = await run("create-account", "--username", username.toUpperCase(), "--role", "OPERATOR");
       expect(result.code).toBe(1);
