@@ -99,7 +99,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // Its failure is taken by the step below, not reported as unhandled while the graph composes.
   opening?.catch(() => undefined);
   // The supergraph depends on the code alone: composed while the database opens, on another
-  // thread (PGlite) or server, the edge finds it ready (0.5–1 s of a start's CPU).
+  // thread (PGlite) or server, the edge finds it ready (0.5–1 s of a start's CPU). A composition
+  // that fails is not cached: the edge composes again and its start fails with the reason.
   if (config.role === "all" || config.role === "edge") await composeGraph().catch(() => undefined);
   const database = await step(async () => {
     const db = options.database ?? (await opening!);
