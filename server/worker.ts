@@ -1,6 +1,7 @@
 import { deliverDueWebhooks } from "../subgraphs/common/webhooks/webhook-delivery.js";
 import type { OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
 import type { ServiceMetrics } from "../core/metrics.js";
+import type { Resolver } from "../core/outbound-address.js";
 import { AsyncResource } from "node:async_hooks";
 import { lt } from "drizzle-orm";
 import type { Clock } from "../core/clock.js";
@@ -72,8 +73,8 @@ export interface WorkerOptions {
   graphs: ServiceGraphs;
   /** Confirmations of OCTO engines' bookings go to the supplier's system through these connections; webhook secrets are opened with its sealed secrets. */
   octo?: OctoEngines;
-  /** Webhook deliveries: private targets allowed (tests only) and each delivery's timeout. */
-  webhooks?: { allowPrivate: boolean; timeoutMs: number };
+  /** Webhook deliveries: where they may go (private targets for tests only; a test's resolver) and each delivery's timeout. */
+  webhooks?: { allowPrivate: boolean; timeoutMs: number; resolve?: Resolver };
   /** How often every OCTO engine's content is imported; 0: never on a schedule. */
   octoImportIntervalMs?: number;
   /** The job queue's depth and age are read from the database when scraped. */
@@ -144,7 +145,7 @@ export function startWorker(options: WorkerOptions): Worker {
       secrets: options.octo.secrets,
       logger,
       now: () => options.clock.now(),
-      allowPrivate: options.webhooks?.allowPrivate ?? false,
+      outbound: { allowPrivate: options.webhooks?.allowPrivate ?? false, resolve: options.webhooks?.resolve },
       timeoutMs: options.webhooks?.timeoutMs ?? 10_000,
       countDelivery: options.metrics ? (outcome) => options.metrics!.webhookDeliveries.inc({ outcome }) : undefined,
     });

@@ -1,9 +1,9 @@
-import { isInternalHost } from "../../../core/internal-address.js";
+import { refusedOutboundHost } from "../../../core/outbound-address.js";
 import type { GraphQLError } from "graphql";
 import { serviceError, rejected, type FieldProblem } from "../../../core/errors.js";
 import type { Database } from "../../../drizzle/database.js";
 import { channels } from "../../../drizzle/events.js";
-import { OctoNonConforming, OctoRejected, OctoUnavailable, OctoOutcomeUnknown } from "../../common/octo/octo-client.js";
+import { OctoAddressRefused, OctoNonConforming, OctoRejected, OctoUnavailable, OctoOutcomeUnknown } from "../../common/octo/octo-client.js";
 import { EngineSecretsUnavailable, REQUIRED_CAPABILITIES, USED_CAPABILITIES, type OctoEngines, type OctoEngineSettings } from "../../common/octo/octo-engines.js";
 import { isCountryCode } from "../validation/iso.js";
 import { BOOKING_ENGINE_NAME, bookingEngineRepository, type BookingEngineRow } from "./booking-engine.repository.js";
@@ -52,7 +52,8 @@ function validate(input: OctoEngineRegistration, environment: "sandbox" | "produ
   // The sandbox talks to the local supplier (npm run octo-supplier) on plain HTTP at 127.0.0.1.
   if (url && environment === "production") {
     if (url.protocol !== "https:") problems.push(fieldProblem("baseUrl", "format", "must be an https URL in production: the API key travels with every call"));
-    if (isInternalHost(url.hostname)) problems.push(fieldProblem("baseUrl", "address", "must not name a loopback, private or link-local address in production"));
+    const refused = refusedOutboundHost(url.hostname);
+    if (refused) problems.push(fieldProblem("baseUrl", "address", `must name a public address in production: ${refused}`));
   }
   // It travels as a Bearer token: a NUL, a space or a control character could not be sent.
   if (!/^[\x21-\x7e]{1,4096}$/.test(input.apiKey)) problems.push(fieldProblem("apiKey", "format", "must be 1 to 4096 visible ASCII characters (a bearer token)"));
@@ -130,6 +131,9 @@ async function verify(octo: OctoEngines, registration: OctoEngineRegistration & 
     }
     if (error instanceof OctoRejected || error instanceof OctoNonConforming) {
       throw refuse("ENGINE_VERIFICATION_FAILED", `The base URL does not answer as an OCTO supplier system: ${error.message}`, [fieldProblem("baseUrl", "octo", "does not answer GET /capabilities and GET /supplier as OCTO describes")]);
+    }
+    if (error instanceof OctoAddressRefused) {
+      throw refuse("VALIDATION_FAILED", `baseUrl: ${error.message}`, [fieldProblem("baseUrl", "address", `must name a public address in production: ${error.message}`)]);
     }
     if (error instanceof OctoUnavailable || error instanceof OctoOutcomeUnknown) {
       throw refuse("ENGINE_VERIFICATION_FAILED", `The supplier system could not be reached: ${error.message}`, [fieldProblem("baseUrl", "reachable", "did not answer")]);

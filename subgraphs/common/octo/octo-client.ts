@@ -24,6 +24,8 @@ import type { Logger } from "../../../core/logger.js";
 import type { ServiceMetrics } from "../../../core/metrics.js";
 import { SpanKind, SpanStatusCode, type Span } from "@opentelemetry/api";
 import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS } from "@opentelemetry/semantic-conventions";
+import type { Dispatcher } from "undici";
+import { OutboundAddressRefused } from "../../../core/outbound-address.js";
 import { activeTracer } from "../../../core/tracing.js";
 import { CircuitBreaker, type CircuitBreakerOptions } from "./circuit-breaker.js";
 import { zProductQuestions, type OctoQuestionAnswer, type ProductWithQuestions } from "./octo-questions.js";
@@ -52,6 +54,8 @@ export interface OctoClientOptions {
   random?: () => number;
   /** Each attempt's duration and outcome, as activities_engine_call_duration_seconds. */
   metrics?: ServiceMetrics;
+  /** Connects under the outbound address policy (production); unset: the process's own fetch dispatcher. */
+  dispatcher?: Dispatcher;
 }
 
 /** The supplier answered with an OCTO error (INVALID_*, BAD_REQUEST, UNPROCESSABLE_ENTITY, …): retrying will not change it. */
@@ -71,6 +75,11 @@ export class OctoRejected extends Error {
 /** The supplier could not be reached or failed (5xx, network, timeout before any effect, open circuit): try again later. */
 export class OctoUnavailable extends Error {
   override name = "OctoUnavailable";
+}
+
+/** The outbound address policy refused the supplier's address (a name resolving to a private one): nothing was sent, and trying again changes nothing. */
+export class OctoAddressRefused extends OctoUnavailable {
+  override name = "OctoAddressRefused";
 }
 
 /** A change was sent and no answer came: it may or may not have happened. Read the booking before doing anything else. */
@@ -136,6 +145,7 @@ export class OctoClient {
   private readonly breaker: CircuitBreaker;
   private readonly logger: Logger;
   private readonly metrics: ServiceMetrics | undefined;
+  private readonly dispatcher: Dispatcher | undefined;
 
   constructor(
     private readonly connection: OctoConnection,
@@ -149,6 +159,7 @@ export class OctoClient {
     this.random = options.random ?? Math.random;
     this.logger = options.logger.child({ component: "octo", engine: connection.engineName });
     this.metrics = options.metrics;
+    this.dispatcher = options.dispatcher;
     const key = `${connection.engineName} ${connection.baseUrl}`;
     let breaker = breakers.get(key);
     if (!breaker) {
@@ -239,7 +250,7 @@ export class OctoClient {
       try {
         return await this.attempt<T>(spec, attempt);
       } catch (error) {
-        const retriable = error instanceof OctoUnavailable || (error instanceof OctoOutcomeUnknown && !spec.changes);
+        const retriable = (error instanceof OctoUnavailable && !(error instanceof OctoAddressRefused)) || (error instanceof OctoOutcomeUnknown && !spec.changes);
         if (!retriable || attempt >= retries || this.breaker.state === "open") {
           throw error instanceof OctoOutcomeUnknown && !spec.changes ? new OctoUnavailable(error.message) : error;
         }
@@ -311,10 +322,16 @@ export class OctoClient {
         },
         body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
         signal: AbortSignal.timeout(this.timeoutMs),
-      });
+        // Node's fetch takes an undici dispatcher; the DOM's RequestInit does not know the field.
+        ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
+      } as RequestInit);
     } catch (error) {
       this.breaker.failed();
       const cause = (error as { cause?: { code?: string } }).cause?.code;
+      if ((error as { cause?: unknown }).cause instanceof OutboundAddressRefused) {
+        log("address-refused");
+        throw new OctoAddressRefused(`${this.connection.engineName}: ${((error as { cause: Error }).cause).message}`);
+      }
       // Refused or unresolvable: the request never left, whatever it was.
       if (cause === "ECONNREFUSED" || cause === "ENOTFOUND" || cause === "EAI_AGAIN") {
         log("unreachable", { cause });

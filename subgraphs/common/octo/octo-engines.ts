@@ -5,6 +5,8 @@ import type { ServiceMetrics } from "../../../core/metrics.js";
 import type { Logger } from "../../../core/logger.js";
 import type { Database, Executor } from "../../../drizzle/database.js";
 import { octoConnections } from "../../../drizzle/schema.js";
+import type { Dispatcher } from "undici";
+import { guardedDispatcher, type Resolver } from "../../../core/outbound-address.js";
 import { EngineSecretsUnavailable, SealedSecrets } from "../sealed-secrets.js";
 import { OctoClient, type OctoClientOptions, type OctoConnection } from "./octo-client.js";
 
@@ -42,6 +44,8 @@ export interface OctoEnginesOptions {
   secretsKey: Buffer | undefined;
   /** Timeouts, retries and breaker of every client made here (tests shorten them). */
   client?: Partial<Omit<OctoClientOptions, "logger" | "clock">>;
+  /** How supplier names are resolved; tests hand in their own. */
+  resolve?: Resolver;
 }
 
 /**
@@ -52,8 +56,12 @@ export class OctoEngines {
   /** Sealed with ENGINE_SECRETS_KEY: the API keys here, and other secrets the service must keep and use (webhook signing secrets). */
   readonly secrets: SealedSecrets;
 
+  /** In production every supplier call connects under the outbound address policy; the sandbox calls the local supplier on loopback. */
+  private readonly dispatcher: Dispatcher | undefined;
+
   constructor(private readonly options: OctoEnginesOptions) {
     this.secrets = new SealedSecrets(options);
+    this.dispatcher = options.environment === "production" ? guardedDispatcher({ allowPrivate: false, resolve: options.resolve }) : undefined;
   }
 
   get environment(): "sandbox" | "production" {
@@ -62,7 +70,7 @@ export class OctoEngines {
 
   /** A client for a connection that may not be saved yet (registration verifies before saving). */
   client(connection: OctoConnection, overrides: Partial<Omit<OctoClientOptions, "logger" | "clock">> = {}): OctoClient {
-    return new OctoClient(connection, { logger: this.options.logger, clock: this.options.clock, ...this.options.client, ...overrides });
+    return new OctoClient(connection, { logger: this.options.logger, clock: this.options.clock, dispatcher: this.dispatcher, ...this.options.client, ...overrides });
   }
 
   /** A client for a registered engine, or undefined when the engine is not OCTO. */

@@ -1,10 +1,9 @@
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import { SpanKind } from "@opentelemetry/api";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { inSpan } from "../../../core/tracing.js";
-import { isInternalAddress, isInternalHost } from "../../../core/internal-address.js";
+import { guardedLookup, OutboundAddressRefused, refusedOutboundHost, type OutboundPolicy } from "../../../core/outbound-address.js";
 import type { Logger } from "../../../core/logger.js";
 import { rows, type Database } from "../../../drizzle/database.js";
 import { webhookAttempts, webhookEndpoints, webhookMessages } from "../../../drizzle/schema.js";
@@ -28,8 +27,8 @@ export interface WebhookDeliveryDeps {
   secrets: SealedSecrets;
   logger: Logger;
   now: () => Date;
-  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: tests and local receivers only. */
-  allowPrivate: boolean;
+  /** Public addresses only, unless WEBHOOK_ALLOW_PRIVATE_TARGETS (tests and local receivers); names judged by what they resolve to. */
+  outbound: OutboundPolicy;
   timeoutMs: number;
   random?: () => number;
   /** Each delivery's outcome, as activities_webhook_deliveries_total. */
@@ -55,27 +54,16 @@ async function claim(deps: WebhookDeliveryDeps, now: Date): Promise<WebhookMessa
   return deps.database.db.select().from(webhookMessages).where(sql`${webhookMessages.id} in (${sql.join(claimed.map((c) => sql`${c.id}::uuid`), sql`, `)})`);
 }
 
-/** Resolves host names, refusing any that leads to the service's own network (a name can be pointed anywhere). */
-export function guardedLookup(allowPrivate: boolean) {
-  return (hostname: string, options: object, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, "");
-      const internal = !allowPrivate && addresses.find((a) => isInternalAddress(a.address));
-      if (internal) return callback(new Error(`${hostname} resolves to ${internal.address}, an internal address`), "");
-      if ((options as { all?: boolean }).all) return callback(null, addresses);
-      callback(null, addresses[0].address, addresses[0].family);
-    });
-  };
-}
-
 /** One POST; resolves with the response status (redirects are not followed: a 3xx is a failure). */
 function post(url: string, body: string, headers: Record<string, string>, deps: WebhookDeliveryDeps): Promise<number> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
-    if (!deps.allowPrivate && isInternalHost(target.hostname)) return reject(new Error(`${target.hostname} is an internal address`));
+    // An address literal is never looked up, so it is judged here; a name, when it is resolved.
+    const refused = deps.outbound.allowPrivate ? undefined : refusedOutboundHost(target.hostname);
+    if (refused) return reject(new OutboundAddressRefused(refused));
     const request = (target.protocol === "https:" ? https : http).request(
       target,
-      { method: "POST", headers: { ...headers, "content-length": String(Buffer.byteLength(body)) }, lookup: guardedLookup(deps.allowPrivate) as never, timeout: deps.timeoutMs },
+      { method: "POST", headers: { ...headers, "content-length": String(Buffer.byteLength(body)) }, lookup: guardedLookup(deps.outbound), timeout: deps.timeoutMs },
       (response) => {
         // The answer's body is not read beyond draining it: only the status counts.
         response.resume();

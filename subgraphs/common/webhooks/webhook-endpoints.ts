@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, lt, or } from "drizzle-orm";
-import { isInternalHost } from "../../../core/internal-address.js";
+import { refusedOutboundHost } from "../../../core/outbound-address.js";
 import type { FieldProblem } from "../../../core/errors.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { webhookAttempts, webhookEndpoints, webhookMessages } from "../../../drizzle/schema.js";
@@ -41,8 +41,9 @@ export function endpointProblems(input: WebhookEndpointInput, targets: WebhookTa
     else if (targets.environment === "production" && url.protocol !== "https:") problems.push({ field: "url", rule: "format", message: "must be an https URL in production" });
     if (url.username || url.password) problems.push({ field: "url", rule: "format", message: "must not carry credentials" });
     if (input.url.length > 2048) problems.push({ field: "url", rule: "length", message: "at most 2048 characters" });
-    // The service's own network is no webhook target (the worker checks the resolved address too).
-    if (!targets.allowPrivate && isInternalHost(url.hostname)) problems.push({ field: "url", rule: "address", message: "must not name a loopback, private or link-local address" });
+    // Only public addresses are webhook targets (the worker judges what a name resolves to at each delivery).
+    const refused = targets.allowPrivate ? undefined : refusedOutboundHost(url.hostname);
+    if (refused) problems.push({ field: "url", rule: "address", message: `must name a public address: ${refused}` });
   }
   if (!Array.isArray(input.eventTypes) || input.eventTypes.length === 0) problems.push({ field: "eventTypes", rule: "required", message: "name at least one event type" });
   input.eventTypes?.forEach((type, index) => {
