@@ -63,6 +63,9 @@ export class ServiceMetrics {
     this.registry.setDefaultLabels({ pid: String(process.pid) });
     // Event-loop lag, heap, GC, handles, CPU: prefixed like ours.
     collectDefaultMetrics({ register: this.registry, prefix: "activities_" });
+    // prom-client's totals of active handles, requests and resources are gauges named like
+    // counters (promtool refuses a _total gauge); each is the sum of the gauge by type beside it.
+    for (const kind of ["handles", "requests", "resources"]) this.registry.removeSingleMetric(`activities_nodejs_active_${kind}_total`);
   }
 
   /** A gauge read when scraped (queue depth, open sockets). */

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +9,13 @@ const scrape = async (stack: Stack, headers: Record<string, string> = {}) => {
   const response = await fetch(`${stack.url}/metrics`, { headers });
   return { status: response.status, type: response.headers.get("content-type"), text: await response.text() };
 };
+
+/** promtool (Prometheus's own tool, Debian's prometheus package, installed by .ci/run) on a scrape: its exit status and what it printed. */
+function promtool(text: string): { status: number | null; problems: string } {
+  const run = spawnSync("promtool", ["check", "metrics"], { input: text, encoding: "utf8" });
+  if (run.error) throw run.error;
+  return { status: run.status, problems: `${run.stdout}${run.stderr}`.trim() };
+}
 
 /** The value of one series, 0 when it is not there yet. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {
@@ -60,6 +68,15 @@ describe("Prometheus metrics", () => {
     }
     // Routes are templates: the booking id in a path never becomes a label.
     expect(after.text).not.toContain(booking.id);
+  });
+
+  it("passes promtool's check, which refuses what Prometheus tooling would trip on", async () => {
+    // After the flow above, so every series the service writes is in the scrape.
+    const { text } = await scrape(ctx.stack);
+    expect(promtool(text)).toEqual({ status: 0, problems: "" });
+    // The check is real: a gauge named like a counter, as prom-client's defaults had, is refused.
+    const planted = `${text}# HELP activities_planted_total A gauge named like a counter\n# TYPE activities_planted_total gauge\nactivities_planted_total 1\n`;
+    expect(promtool(planted)).toMatchObject({ status: 3, problems: expect.stringContaining(`activities_planted_total non-counter metrics should not have "_total" suffix`) });
   });
 
   it("counts the database's connections held by transactions, transactions waiting for one, and statements in flight", async () => {
