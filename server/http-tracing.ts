@@ -1,7 +1,23 @@
 import { createServer, type IncomingMessage, type Server, type ServerOptions } from "node:http";
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Link, type Span, type Tracer } from "@opentelemetry/api";
-import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_URL_PATH } from "@opentelemetry/semantic-conventions";
+import {
+  ATTR_CLIENT_ADDRESS,
+  ATTR_ERROR_TYPE,
+  ATTR_HTTP_REQUEST_METHOD,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_HTTP_ROUTE,
+  ATTR_NETWORK_PEER_ADDRESS,
+  ATTR_NETWORK_PEER_PORT,
+  ATTR_NETWORK_PROTOCOL_VERSION,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+  ATTR_URL_PATH,
+  ATTR_URL_SCHEME,
+  ATTR_USER_AGENT_ORIGINAL,
+} from "@opentelemetry/semantic-conventions";
 import type { FastifyRequest, FastifyServerFactory } from "fastify";
+import type { TLSSocket } from "node:tls";
+import { serverQueryAttributes } from "../core/http-span-attributes.js";
 
 /**
  * What a process does with a traceparent it is sent. `continue`: its span is the parent (the
@@ -38,8 +54,16 @@ export function tracedServerFactory(tracer: Tracer, incoming: IncomingTraceConte
           links,
           attributes: {
             [ATTR_HTTP_REQUEST_METHOD]: method,
-            // Never the query string: password-setup links carry their token there.
             [ATTR_URL_PATH]: (request.url ?? "/").split("?")[0],
+            // Secret values (the password-setup page's token) redacted.
+            ...serverQueryAttributes(request.url ?? ""),
+            // What the socket says; the onRequest hook corrects them from a trusted proxy's headers.
+            [ATTR_URL_SCHEME]: (request.socket as TLSSocket).encrypted ? "https" : "http",
+            ...hostAttributes(request.headers.host),
+            ...(request.socket.remoteAddress ? { [ATTR_CLIENT_ADDRESS]: request.socket.remoteAddress, [ATTR_NETWORK_PEER_ADDRESS]: request.socket.remoteAddress } : {}),
+            ...(request.socket.remotePort ? { [ATTR_NETWORK_PEER_PORT]: request.socket.remotePort } : {}),
+            [ATTR_NETWORK_PROTOCOL_VERSION]: request.httpVersion,
+            ...(request.headers["user-agent"] ? { [ATTR_USER_AGENT_ORIGINAL]: request.headers["user-agent"].slice(0, 512) } : {}),
             ...(typeof callerRequestId === "string" ? { "http.request.header.x-request-id": [callerRequestId.slice(0, 128)] } : {}),
           },
         },
@@ -48,7 +72,13 @@ export function tracedServerFactory(tracer: Tracer, incoming: IncomingTraceConte
       spans.set(request, span);
       response.once("close", () => {
         span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, response.statusCode);
-        if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        if (response.statusCode >= 500) {
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          span.setAttribute(ATTR_ERROR_TYPE, String(response.statusCode));
+        } else if (!response.writableFinished) {
+          // The client went away before the answer was written.
+          span.setAttribute(ATTR_ERROR_TYPE, "aborted");
+        }
         span.end();
       });
       const active = trace.setSpan(parent, span);
@@ -71,11 +101,27 @@ export function tracedServerFactory(tracer: Tracer, incoming: IncomingTraceConte
   };
 }
 
-/** Names the request's span by its route template once Fastify has routed it (an onRequest hook). */
+/** server.address and server.port from a Host header ("example.com:8443", "[::1]:4000"). */
+function hostAttributes(host: string | undefined): Record<string, string | number> {
+  if (!host) return {};
+  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host);
+  if (!match) return {};
+  return { [ATTR_SERVER_ADDRESS]: match[1].replace(/^\[|\]$/g, "").slice(0, 255), ...(match[2] ? { [ATTR_SERVER_PORT]: Number(match[2]) } : {}) };
+}
+
+/**
+ * Once Fastify has the request (an onRequest hook): the span is named by its route template, and
+ * the scheme, host and client address become what Fastify makes of them, which is what a proxy
+ * TRUST_PROXY names forwarded (X-Forwarded-Proto, -Host, -For), the socket's otherwise.
+ */
 export async function nameRequestSpan(request: FastifyRequest): Promise<void> {
   const span = spans.get(request.raw);
+  if (!span) return;
+  span.setAttribute(ATTR_URL_SCHEME, request.protocol);
+  span.setAttribute(ATTR_CLIENT_ADDRESS, request.ip);
+  span.setAttributes(hostAttributes(request.host));
   const route = request.routeOptions.url;
-  if (!span || !route) return;
+  if (!route) return;
   span.updateName(`${request.method} ${route}`);
   span.setAttribute(ATTR_HTTP_ROUTE, route);
 }

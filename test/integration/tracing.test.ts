@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { SpanKind } from "@opentelemetry/api";
 import { hrTimeToNanoseconds } from "@opentelemetry/core";
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
@@ -7,10 +9,11 @@ import { createLogger } from "../../core/logger.js";
 import { activeTracer } from "../../core/tracing.js";
 import { startTracing, type Tracing } from "../../core/tracing-sdk.js";
 import type { Database } from "../../drizzle/database.js";
+import { webhookMessages } from "../../drizzle/schema.js";
 import { createOctoSupplier, type OctoSupplier } from "../../octo-supplier/octo-supplier.js";
 import { bookableAvailability, bookableProduct, consumer, familySetup, newRef, validAnswers } from "../support/booking.js";
 import { freePort } from "../support/child-process.js";
-import { openTestDatabase, startStack, testConfig, useStack, type Stack } from "../support/stack.js";
+import { graphql, openTestDatabase, startStack, testConfig, useStack, type Stack } from "../support/stack.js";
 
 const inAMonth = () => new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
 const TRACE_ID = /^[0-9a-f]{32}$/;
@@ -130,8 +133,8 @@ describe("with tracing on", () => {
       const callerTrace = randomBytes(16).toString("hex");
       const callerSpan = randomBytes(8).toString("hex");
       const token = await ctx.stack.tokenFor("CONSUMER");
-      const response = await fetch(`${ctx.stack.url}/api/me`, {
-        headers: { authorization: `Bearer ${token}`, traceparent: `00-${callerTrace}-${callerSpan}-01`, "x-request-id": "caller-request-42" },
+      const response = await fetch(`${ctx.stack.url}/api/me?token=secret-${callerSpan}&view=full`, {
+        headers: { authorization: `Bearer ${token}`, traceparent: `00-${callerTrace}-${callerSpan}-01`, "x-request-id": "caller-request-42", "user-agent": "integrator-client/3.1" },
       });
       expect(response.status).toBe(200);
       const traceId = response.headers.get("x-request-id")!;
@@ -141,6 +144,23 @@ describe("with tracing on", () => {
       expect(root.parentSpanContext).toBeUndefined();
       expect(root.links.map((link) => [link.context.traceId, link.context.spanId])).toEqual([[callerTrace, callerSpan]]);
       expect(root.attributes["http.request.header.x-request-id"]).toEqual(["caller-request-42"]);
+      // OpenTelemetry's HTTP server conventions, the query's secret values redacted.
+      expect(root.attributes).toMatchObject({
+        "http.request.method": "GET",
+        "http.route": "/api/me",
+        "http.response.status_code": 200,
+        "url.path": "/api/me",
+        "url.query": "token=REDACTED&view=full",
+        "url.scheme": "http",
+        "server.address": "127.0.0.1",
+        "server.port": Number(new URL(ctx.stack.url).port),
+        "client.address": "127.0.0.1",
+        "network.peer.address": "127.0.0.1",
+        "network.protocol.version": "1.1",
+        "user_agent.original": "integrator-client/3.1",
+      });
+      expect(root.attributes["network.peer.port"]).toEqual(expect.any(Number));
+      expect(JSON.stringify(root.attributes)).not.toContain(`secret-${callerSpan}`);
       expect(spansOf(callerTrace)).toEqual([]);
       await expect.poll(() => parsed(logLines).find((line) => line.msg === "incoming request" && line.reqId === traceId)).toMatchObject({ trace_id: traceId, req: { callerRequestId: "caller-request-42" } });
     });
@@ -165,7 +185,18 @@ describe("with tracing on", () => {
         expect(calls.length).toBeGreaterThan(0);
         expect(calls.find((span) => span.name === "octo GET /supplier")).toMatchObject({
           kind: SpanKind.CLIENT,
-          attributes: { "http.request.method": "GET", "url.template": "/supplier", "activities.engine": engine, "activities.octo.attempt": 1, "activities.octo.outcome": "ok", "http.response.status_code": 200, "server.address": "127.0.0.1" },
+          attributes: {
+            "http.request.method": "GET",
+            "url.template": "/supplier",
+            "url.full": `${baseUrl}/supplier`,
+            "url.scheme": "http",
+            "activities.engine": engine,
+            "activities.octo.attempt": 1,
+            "activities.octo.outcome": "ok",
+            "http.response.status_code": 200,
+            "server.address": "127.0.0.1",
+            "server.port": Number(new URL(baseUrl).port),
+          },
         });
         for (const call of calls) expect(spans.chain(call).at(-1)).toBe(spans.root());
         expect(JSON.stringify(spans.all.map((span) => span.attributes))).not.toContain(key);
@@ -173,6 +204,50 @@ describe("with tracing on", () => {
         for (const headers of supplierHeaders) expect(headers).not.toHaveProperty("traceparent");
       } finally {
         await supplier.close();
+      }
+    });
+  });
+
+  describe("webhook deliveries", () => {
+    // The worker's loops off: only the test delivers, to its own receiver.
+    const ctx = useStack({ ownDatabase: true, env: { WORKER_LOOPS: "false", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" } });
+
+    it("traces each delivery as an HTTP client span of the conventions: method, URL, server, status, and error.type when it fails", async () => {
+      let answer = 204;
+      const receiver = createServer((request, response) => {
+        request.resume();
+        request.on("end", () => response.writeHead(answer).end());
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+      const port = (receiver.address() as AddressInfo).port;
+      try {
+        const buyer = await consumer(ctx.stack);
+        const created = await graphql(`${ctx.stack.url}/graphql`, buyer.token, `mutation($u: String!) { createWebhookEndpoint(input: { url: $u, eventTypes: [BOOKING_STATUS_CHANGED] }) { endpoint { id } } }`, { u: `http://127.0.0.1:${port}/hooks?sig=abc&tenant=7` });
+        const endpointId = created.body.data!.createWebhookEndpoint.endpoint.id;
+        const deliverOne = async () => {
+          const messageId = randomUUID();
+          await ctx.database.db.insert(webhookMessages).values({ id: messageId, endpointId, eventType: "booking.status_changed", orderingKey: messageId, payload: { type: "booking.status_changed" }, createdAt: new Date(), nextAttemptAt: new Date() });
+          await ctx.stack.service.worker!.deliverWebhooks();
+          return exporter.getFinishedSpans().find((span) => span.name === "webhook delivery" && span.attributes["activities.webhook.message_id"] === messageId)!;
+        };
+        const delivered = await deliverOne();
+        expect(delivered).toMatchObject({
+          kind: SpanKind.CLIENT,
+          attributes: {
+            "http.request.method": "POST",
+            "url.full": `http://127.0.0.1:${port}/hooks?sig=REDACTED&tenant=7`,
+            "url.scheme": "http",
+            "server.address": "127.0.0.1",
+            "server.port": port,
+            "http.response.status_code": 204,
+            "activities.webhook.outcome": "delivered",
+          },
+        });
+        expect(delivered.attributes).not.toHaveProperty("error.type");
+        answer = 503;
+        expect((await deliverOne()).attributes).toMatchObject({ "http.response.status_code": 503, "error.type": "503", "activities.webhook.outcome": "retried" });
+      } finally {
+        await new Promise<void>((resolve) => receiver.close(() => resolve()));
       }
     });
   });

@@ -23,7 +23,8 @@ import type { Clock } from "../../../core/clock.js";
 import type { Logger } from "../../../core/logger.js";
 import type { ServiceMetrics } from "../../../core/metrics.js";
 import { SpanKind, SpanStatusCode, type Span } from "@opentelemetry/api";
-import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS } from "@opentelemetry/semantic-conventions";
+import { ATTR_HTTP_RESPONSE_STATUS_CODE } from "@opentelemetry/semantic-conventions";
+import { httpClientAttributes } from "../../../core/http-span-attributes.js";
 import type { Dispatcher } from "undici";
 import { OutboundAddressRefused } from "../../../core/outbound-address.js";
 import { activeTracer } from "../../../core/tracing.js";
@@ -274,9 +275,8 @@ export class OctoClient {
       {
         kind: SpanKind.CLIENT,
         attributes: {
-          [ATTR_HTTP_REQUEST_METHOD]: spec.method,
+          ...httpClientAttributes(spec.method, this.urlOf(spec)),
           "url.template": path,
-          [ATTR_SERVER_ADDRESS]: new URL(this.connection.baseUrl).hostname,
           "activities.engine": this.connection.engineName,
           "activities.octo.attempt": attempt + 1,
         },
@@ -289,6 +289,10 @@ export class OctoClient {
         }
       },
     );
+  }
+
+  private urlOf(spec: CallSpec): URL {
+    return new URL(spec.path.replace(/^\//, ""), this.connection.baseUrl.replace(/\/?$/, "/"));
   }
 
   private async attemptOnce<T>(spec: CallSpec, attempt: number, span: Span | undefined): Promise<OctoAnswer<T>> {
@@ -311,7 +315,7 @@ export class OctoClient {
     }
     let response: Response;
     try {
-      response = await fetch(new URL(spec.path.replace(/^\//, ""), this.connection.baseUrl.replace(/\/?$/, "/")), {
+      response = await fetch(this.urlOf(spec), {
         method: spec.method,
         headers: {
           authorization: `Bearer ${this.connection.apiKey}`,

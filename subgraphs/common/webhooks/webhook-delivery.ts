@@ -1,8 +1,10 @@
 import http from "node:http";
 import https from "node:https";
-import { SpanKind } from "@opentelemetry/api";
+import { SpanKind, trace } from "@opentelemetry/api";
+import { ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE } from "@opentelemetry/semantic-conventions";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { inSpan } from "../../../core/tracing.js";
+import { activeTracer, inSpan } from "../../../core/tracing.js";
+import { httpClientAttributes } from "../../../core/http-span-attributes.js";
 import { guardedLookup, OutboundAddressRefused, refusedOutboundHost, type OutboundPolicy } from "../../../core/outbound-address.js";
 import type { Logger } from "../../../core/logger.js";
 import { rows, type Database } from "../../../drizzle/database.js";
@@ -61,18 +63,25 @@ function post(url: string, body: string, headers: Record<string, string>, deps: 
     // An address literal is never looked up, so it is judged here; a name, when it is resolved.
     const refused = deps.outbound.allowPrivate ? undefined : refusedOutboundHost(target.hostname);
     if (refused) return reject(new OutboundAddressRefused(refused));
+    const span = activeTracer() ? trace.getActiveSpan() : undefined;
+    span?.setAttributes(httpClientAttributes("POST", target));
     const request = (target.protocol === "https:" ? https : http).request(
       target,
       { method: "POST", headers: { ...headers, "content-length": String(Buffer.byteLength(body)) }, lookup: guardedLookup(deps.outbound), timeout: deps.timeoutMs },
       (response) => {
         // The answer's body is not read beyond draining it: only the status counts.
         response.resume();
+        span?.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, response.statusCode ?? 0);
+        if ((response.statusCode ?? 0) >= 400) span?.setAttribute(ATTR_ERROR_TYPE, String(response.statusCode));
         response.on("end", () => resolve(response.statusCode ?? 0));
         response.on("error", reject);
       },
     );
-    request.on("timeout", () => request.destroy(new Error(`no answer within ${deps.timeoutMs} ms`)));
-    request.on("error", reject);
+    request.on("timeout", () => request.destroy(Object.assign(new Error(`no answer within ${deps.timeoutMs} ms`), { code: "timeout" })));
+    request.on("error", (error: NodeJS.ErrnoException) => {
+      span?.setAttribute(ATTR_ERROR_TYPE, error.code ?? error.name);
+      reject(error);
+    });
     request.end(body);
   });
 }
