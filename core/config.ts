@@ -55,6 +55,7 @@ const environmentSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFromEnv.default("false"),
   WEBHOOK_TIMEOUT_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(100).max(60_000).default(10_000),
   OCTO_CALL_TIMEOUT_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(100).max(120_000).default(10_000),
+  DEMO_OCTO_SUPPLIER_PORT: z.coerce.number({ invalid_type_error: "must be a port number" }).int().min(0).max(65535).default(0),
   OCTO_IMPORT_INTERVAL_MINUTES: z.coerce.number({ invalid_type_error: "must be minutes" }).int().min(0).max(7 * 24 * 60).default(60),
   WORKER_JOB_CONCURRENCY: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(1).max(256).default(8),
   WORKER_POLL_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).int().min(1).max(3600).default(5),
@@ -117,6 +118,8 @@ export interface Config {
   workerLoops: boolean;
   /** How often the worker imports every OCTO engine's content, in ms; 0: only on demand. */
   octoImportIntervalMs: number;
+  /** The loopback port of the sandbox demo's OCTO supplier; 0: any free one. */
+  demoOctoSupplierPort: number;
   /** Webhook targets on loopback or private addresses are allowed (tests, a receiver on this machine); never in production. */
   webhookAllowPrivateTargets: boolean;
   /** How long a webhook endpoint may take to answer one delivery. */
@@ -151,6 +154,9 @@ export class ConfigError extends Error {
     this.name = "ConfigError";
   }
 }
+
+/** Every variable loadConfig reads from the environment, OpenTelemetry's aside (otelVariables). */
+export const configVariables: readonly string[] = Object.keys(environmentSchema.shape);
 
 /** Reads the environment once; every problem is reported with the variable that caused it. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = []): Config {
@@ -224,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     engineSecretsKey: e.ENGINE_SECRETS_KEY === undefined ? undefined : secretKeyOf(e.ENGINE_SECRETS_KEY),
     workerLoops: e.WORKER_LOOPS,
     octoImportIntervalMs: e.OCTO_IMPORT_INTERVAL_MINUTES * 60_000,
+    demoOctoSupplierPort: e.DEMO_OCTO_SUPPLIER_PORT,
     octoCallTimeoutMs: e.OCTO_CALL_TIMEOUT_MS,
     webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,

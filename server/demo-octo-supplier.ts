@@ -22,15 +22,16 @@ export interface DemoOctoSupplier {
 
 /**
  * The sandbox demo's second booking engine: the local OCTO supplier (`npm run octo-supplier`)
- * runs inside the service on a loopback port of its own, is registered as an OCTO engine (again
- * at every start: its port and key are new each time) and imported, so a newcomer finds a
+ * runs inside the service on a loopback port of its own (DEMO_OCTO_SUPPLIER_PORT, or any free
+ * one), is registered as an OCTO engine (again at every start: its key is new each time, and so is
+ * its port unless pinned) and imported, so a newcomer finds a
  * supplier system's products in the catalogue next to the built-in inventory's.
  */
-export async function startDemoOctoSupplier(deps: { database: Database; octo: OctoEngines; graphs: ServiceGraphs; clock: Clock; logger: Logger }): Promise<DemoOctoSupplier> {
+export async function startDemoOctoSupplier(deps: { database: Database; octo: OctoEngines; graphs: ServiceGraphs; clock: Clock; logger: Logger; port: number }): Promise<DemoOctoSupplier> {
   const apiKey = randomBytes(24).toString("base64url");
   const supplier = await createOctoSupplier({ apiKey });
   try {
-    const url = await supplier.listen(0, "127.0.0.1");
+    const url = await supplier.listen(deps.port, "127.0.0.1");
     await registerOctoEngine(deps.database, deps.octo, { name: DEMO_OCTO_ENGINE, baseUrl: url, apiKey, country: "FR" }, deps.clock.now());
     const { importOctoEngine } = await deps.graphs("worker").request<{ importOctoEngine: { created: number; updated: number; unchanged: number } }>("catalogue", IMPORT, { name: DEMO_OCTO_ENGINE });
     return { engine: DEMO_OCTO_ENGINE, url, products: importOctoEngine.created + importOctoEngine.updated + importOctoEngine.unchanged, close: () => supplier.close() };

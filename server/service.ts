@@ -166,8 +166,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
       const graphs = edge.graphs;
       // A demo extra: the service runs without it if it cannot start.
       demoOcto = await step(() =>
-        startDemoOctoSupplier({ database, octo, graphs, clock, logger }).catch((error: unknown) => {
-          logger.warn({ err: error }, "the demo OCTO supplier could not be registered; the service runs without it");
+        startDemoOctoSupplier({ database, octo, graphs, clock, logger, port: config.demoOctoSupplierPort }).catch((error: unknown) => {
+          // A pinned port that is taken is the likeliest cause: say which setting pinned it.
+          const pinned = config.demoOctoSupplierPort ? ` (DEMO_OCTO_SUPPLIER_PORT=${config.demoOctoSupplierPort})` : "";
+          logger.warn({ err: error }, `the demo OCTO supplier could not be started or registered${pinned}; the service runs without it`);
           return undefined;
         }),
       );

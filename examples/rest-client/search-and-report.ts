@@ -1,9 +1,15 @@
+import { pathToFileURL } from "node:url";
 import createClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "./api.js";
 
 /**
  * A typed REST client in a few lines: openapi-fetch over the types `npm run codegen:rest` generates
  * from the service's OpenAPI document. Paths, parameters and bodies are checked by the compiler.
+ *
+ *   npx tsx examples/rest-client/search-and-report.ts [base URL] [username] [password] [search]
+ *
+ * against `npm start` (defaults: http://localhost:4000, demo-consumer, its sandbox password, and
+ * a search for museums) prints what it found as JSON.
  */
 
 export interface Credentials {
@@ -51,4 +57,10 @@ async function signIn(api: Api, { username, password }: Credentials) {
 function succeeded<T>(result: { data?: T; error?: ErrorBody; response: Response }): T {
   if (result.error) throw new Error(`${result.response.status} ${result.error.code}: ${result.error.message} (request ${result.error.requestId})`);
   return result.data as T;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [baseUrl = "http://localhost:4000", username = "demo-consumer", password = "sandbox-booking-2026", search = "text:museum"] = process.argv.slice(2);
+  const { totalFound, product, bookingCount } = await searchAndReport(baseUrl, { username, password }, search);
+  console.log(JSON.stringify({ totalFound, product: product && { id: product.id, title: product.title, cityName: product.cityName }, bookingCount }, null, 2));
 }

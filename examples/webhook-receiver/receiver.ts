@@ -2,9 +2,10 @@
  * A webhook receiver that checks every delivery with the Standard Webhooks library
  * (https://www.standardwebhooks.com, npm `standardwebhooks`), as an integrator's would:
  *
- *   WEBHOOK_SECRET=whsec_… PORT=4000 npx tsx examples/webhook-receiver/receiver.ts
+ *   WEBHOOK_SECRET=whsec_… npx tsx examples/webhook-receiver/receiver.ts
  *
- * then register http://<this host>:4000/ as an endpoint (createWebhookEndpoint or
+ * listens on RECEIVER_PORT (default 4100, beside the service's 4000); register
+ * http://<this host>:4100/ as an endpoint (createWebhookEndpoint or
  * POST /api/webhooks/endpoints). A delivery whose signature or timestamp does not verify is
  * answered 400 and not acted on; a verified one 204. Deliveries can repeat (at least once):
  * `webhook-id` is the same for every try of one message, so it is the key to deduplicate on.
@@ -12,6 +13,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
 import { Webhook } from "standardwebhooks";
+
+/** Beside the service's 4000 and the local OCTO supplier's 4010, so all three run on one machine. */
+export const DEFAULT_RECEIVER_PORT = 4100;
 
 export interface VerifiedDelivery {
   id: string;
@@ -56,5 +60,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       console.log(`${delivery.type} ${JSON.stringify(delivery.data.status ?? "")} ${delivery.id}`);
       return 204;
     },
-  }).listen(Number(process.env.PORT ?? 4000), () => console.log(`listening on ${process.env.PORT ?? 4000}`));
+  }).listen(Number(process.env.RECEIVER_PORT ?? DEFAULT_RECEIVER_PORT), function (this: Server) {
+    console.log(`listening on http://localhost:${(this.address() as { port: number }).port}/`);
+  });
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { searchAndReport } from "../../examples/rest-client/search-and-report.js";
 import { bookableAvailability, bookableProduct, consumer, newRef, validAnswers } from "../support/booking.js";
 import { productRequest } from "../support/catalogue.js";
+import { startProcess } from "../support/child-process.js";
 import { ManualClock, useStack } from "../support/stack.js";
 
 const clock = new ManualClock(new Date("2027-03-01T08:00:00Z"));
@@ -33,6 +34,15 @@ describe("the typed REST client example (examples/rest-client)", () => {
     const buyer = await consumer(t.stack);
     const result = await searchAndReport(t.stack.url, buyer, `title:nothing${randomUUID().replace(/[^a-f]/g, "").slice(0, 8)}`);
     expect(result).toEqual({ totalFound: 0, product: undefined, bookings: [], bookingCount: 0 });
+  });
+
+  it("runs from the command line as the README says, printing what it found", async () => {
+    const word = `fjord${randomUUID().replace(/[^a-f]/g, "").slice(0, 8)}`;
+    const { productId } = await bookableProduct(t.stack, undefined, undefined, { title: { en: `Geiranger ${word} cruise` } });
+    const buyer = await consumer(t.stack);
+    const command = startProcess({}, [t.stack.url, buyer.username, buyer.password, `title:${word}`], { file: process.execPath, args: ["--import", "tsx", "examples/rest-client/search-and-report.ts"] });
+    expect(await command.exited).toBe(0);
+    expect(JSON.parse(command.output())).toEqual({ totalFound: 1, product: { id: productId, title: `Geiranger ${word} cruise`, cityName: expect.any(String) }, bookingCount: 0 });
   });
 
   it("reports the service's refusals: OAuth errors at sign-in, the error body's code after", async () => {

@@ -68,12 +68,15 @@ if (!process.env.DATABASE_URL) describe("npm start: one process on the embedded 
 
     expect(await stopAndWait(first)).toBe(0);
 
-    const second = start(env);
+    // The demo supplier's port pinned this time, as an operator behind a firewall would.
+    const supplierPort = await freePort();
+    const second = start({ ...env, DEMO_OCTO_SUPPLIER_PORT: String(supplierPort) });
     try {
       await ready(base);
       expect(second.output()).not.toContain("Demo accounts created");
-      // Registered again on its new port, with the products the first start imported.
+      // Registered again on the port asked for, with the products the first start imported.
       await until("the demo OCTO supplier registered again", async () => (second.output().includes("PARIS_DISCOVERY_OCTO: 2 products imported") ? true : undefined));
+      expect(second.output()).toContain(`Demo OCTO supplier:            http://127.0.0.1:${supplierPort} (the local OCTO supplier)`);
       // A newcomer books one of its products, held and confirmed in the supplier's system.
       const [, buyerUser, buyerSecret] = printed.match(/CONSUMER\s+(demo-consumer)\s+(sandbox-\S+)/)!;
       const buyer = await login(base, buyerUser, buyerSecret);
