@@ -86,7 +86,9 @@ async function upstreamFacts(ctx: BookingContext, product: ProductFacts, date: s
   try {
     current = await sellable(ctx, product.id);
   } catch (error) {
-    if ((error as GraphQLError).extensions?.reason === "ENGINE_UNAVAILABLE") throw error;
+    // The supplier not answering, or refusing our key, is no news of the product: the request is refused as it is.
+    const reason = (error as GraphQLError).extensions?.reason;
+    if (reason === "ENGINE_UNAVAILABLE" || reason === "ENGINE_REFUSED") throw error;
     return { current: undefined, slots: [] };
   }
   return { current, slots: await viaEngine(current.engine.slots(ctx.database.db, product, current.setup, date, now)) };
