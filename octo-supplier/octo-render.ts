@@ -260,7 +260,8 @@ export function renderBooking(booking: SupplierBooking, state: SupplierState, co
   // Per booking the booking carries the price and its unit items none; per unit each item is priced.
   const unitPrices = booking.unitItems.map((item) => (perBooking(product) ? (statesItems ? price(0) : undefined) : price(item.retail)));
   const total = perBooking(product) ? price(booking.bookingRetail ?? 0) : sum(unitPrices.filter((p): p is Pricing => p !== undefined));
-  const stated = statesItems ? price(0) : total;
+  // OCTO's mock writes that 0 at precision 0 whatever the currency's: a reader must take each amount's own precision.
+  const stated = statesItems ? { ...price(0), net: null, currencyPrecision: 0 } : total;
   const departure = state.departures(product, option, booking.availabilityId.slice(0, 10), booking.availabilityId.slice(0, 10)).find((candidate) => candidate.id === booking.availabilityId);
   return {
     id: booking.id,

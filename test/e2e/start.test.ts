@@ -57,7 +57,7 @@ if (!process.env.DATABASE_URL) describe("npm start: one process on the embedded 
     expect(resellerView.every((a) => a.estimatedCommissionRate === undefined && a.estimatedNetPrice! > 0 && a.estimatedNetPrice! < a.retailPrice!)).toBe(true);
 
     // The second engine: the local OCTO supplier, registered and imported by the demo.
-    expect(printed).toMatch(/Demo OCTO supplier: +http:\/\/127\.0\.0\.1:\d+ \(the local OCTO supplier\), registered as booking engine PARIS_DISCOVERY_OCTO: 2 products imported/);
+    expect(printed).toMatch(/Demo OCTO supplier: +http:\/\/127\.0\.0\.1:\d+ \(the local OCTO supplier\), registered as booking engine PARIS_DISCOVERY_OCTO: 3 products imported/);
     const [, platformUser, platformSecret] = printed.match(/PLATFORM_CATALOG_MANAGEMENT\s+(demo-\S+)\s+(sandbox-\S+)/)!;
     const platformToken = await login(base, platformUser, platformSecret);
     const octoSuppliers = (await (await fetch(`${base}/api/suppliers?bookingEngineName=PARIS_DISCOVERY_OCTO`, { headers: { authorization: `Bearer ${platformToken}` } })).json()) as { totalResults: number; items: { id: number }[] };
@@ -73,7 +73,7 @@ if (!process.env.DATABASE_URL) describe("npm start: one process on the embedded 
       await ready(base);
       expect(second.output()).not.toContain("Demo accounts created");
       // Registered again on its new port, with the products the first start imported.
-      await until("the demo OCTO supplier registered again", async () => (second.output().includes("PARIS_DISCOVERY_OCTO: 2 products imported") ? true : undefined));
+      await until("the demo OCTO supplier registered again", async () => (second.output().includes("PARIS_DISCOVERY_OCTO: 3 products imported") ? true : undefined));
       // A newcomer books one of its products, held and confirmed in the supplier's system.
       const [, buyerUser, buyerSecret] = printed.match(/CONSUMER\s+(demo-consumer)\s+(sandbox-\S+)/)!;
       const buyer = await login(base, buyerUser, buyerSecret);

@@ -143,7 +143,7 @@ export function setupOfOctoProduct(product: ProductWithQuestions): BookingSetup 
         unitPriceType: "PER_PERSON",
         price,
         minQuantity: minQuantity ?? 0,
-        maxQuantity: Math.max(1, maxQuantity ?? option.restrictions.maxUnits ?? 1000),
+        maxQuantity: Math.max(1, maxQuantity ?? limits[option.id].maxUnits ?? 1000),
         accompaniedBy: accompaniedBy ?? [],
         ...(unit.restrictions.paxCount > 1 ? { paxCount: unit.restrictions.paxCount } : {}),
         ...(several ? { shownWhen: { option: SUPPLIER_OPTION_KEY, equals: option.id } } : {}),
