@@ -24,7 +24,9 @@ function count(value: unknown): number | undefined {
 function amountAndUnit(source: object): number | undefined {
   const { durationAmount, durationUnit } = source as { durationAmount?: unknown; durationUnit?: unknown };
   const amount = count(durationAmount);
-  const perUnit = typeof durationUnit === "string" ? MINUTES_PER[durationUnit.toLowerCase() as keyof typeof MINUTES_PER] : undefined;
+  // Own keys only: a unit named "__proto__" or "constructor" must not read Object.prototype.
+  const unit = typeof durationUnit === "string" ? durationUnit.toLowerCase() : undefined;
+  const perUnit = unit !== undefined && Object.hasOwn(MINUTES_PER, unit) ? MINUTES_PER[unit as keyof typeof MINUTES_PER] : undefined;
   return amount && perUnit ? Math.round(amount * perUnit) : undefined;
 }
 
