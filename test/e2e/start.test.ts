@@ -63,7 +63,7 @@ if (!process.env.DATABASE_URL) describe("npm start: one process on the embedded 
     const octoSuppliers = (await (await fetch(`${base}/api/suppliers?bookingEngineName=PARIS_DISCOVERY_OCTO`, { headers: { authorization: `Bearer ${platformToken}` } })).json()) as { totalResults: number; items: { id: number }[] };
     expect(octoSuppliers.totalResults).toBe(1);
     const octoProducts = (await (await fetch(`${base}/api/supplier/${octoSuppliers.items[0].id}/products/`, { headers: { authorization: `Bearer ${platformToken}` } })).json()) as { id: number; externalId: string; title: Record<string, string> }[];
-    expect(octoProducts.map((product) => product.externalId).sort()).toEqual(["louvre-highlights", "seine-day-pass"]);
+    expect(octoProducts.map((product) => product.externalId).sort()).toEqual(["louvre-highlights", "seine-day-pass", "seine-private-cruise"]);
     expect(Object.keys(octoProducts[0].title).sort()).toEqual(["de", "en", "fr"]);
 
     expect(await stopAndWait(first)).toBe(0);
