@@ -194,7 +194,20 @@ describe("booking what OCTO suppliers really sell", () => {
     expect(await counted("refused")).toBeGreaterThanOrEqual(before + 3);
     // A refusal is the supplier's sound answer: the circuit stays closed, and a fixed key books at once.
     supplier.faults.rules.length = 0;
-    expect((await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: chosen.id, resellerRef: newRef() })).status).toBe(201);
+    const created = await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: chosen.id, resellerRef: newRef() });
+    expect(created.status).toBe(201);
+
+    // A hold to extend when the key is refused again: the step is refused, and the booking and its hold stay as they were.
+    const soon = new Date(Date.now() + 5 * 60_000);
+    supplier.state.get(created.body.id).expiresAt = soon;
+    await ctx.database.db.update(bookings).set({ holdExpiresAt: soon }).where(eq(bookings.id, created.body.id));
+    supplier.faults.rules.push({ route: "POST /bookings/:uuid/extend", kind: "forbidden", times: 1 });
+    const answered = await buyer.rest.put(`/booking-flow/v1/bookings/${created.body.id}/questions`, validAnswers(created.body));
+    expect(answered.status).toBe(503);
+    expect(answered.body.code).toBe("ENGINE_REFUSED");
+    expect((await buyer.rest.get(`/booking-flow/v1/bookings/${created.body.id}`)).body).toMatchObject({ status: "ON_HOLD", isQuestionStepComplete: false });
+    expect(supplierBooking(created.body.id)).toMatchObject({ status: "ON_HOLD", expiresAt: soon });
+    expect((await buyer.rest.put(`/booking-flow/v1/bookings/${created.body.id}/questions`, validAnswers(created.body))).body.isQuestionStepComplete).toBe(true);
   });
 
   it("refuses a booking whose confirmation the supplier refuses the key for, after letting its hold go", async () => {
