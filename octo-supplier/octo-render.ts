@@ -14,6 +14,9 @@ export interface RenderContext {
   ticketsUrl: string;
 }
 
+/** A voucher for the booking and a ticket for each unit item, as most suppliers deliver. */
+const DELIVERY_METHODS = ["VOUCHER", "TICKET"] as Booking["deliveryMethods"];
+
 /** The supplier keeps a fifth of the retail price as its net rate to resellers. */
 const NET_SHARE = 0.8;
 
@@ -72,22 +75,40 @@ function answersOf(questions: SupplierQuestion[], answers: QuestionAnswer[], con
 /** The lowest price of a unit at any departure of its option. */
 const lowestRetail = (option: SupplierOption, unit: SupplierUnit) => Math.min(unit.retail, ...Object.values(option.departurePrices ?? {}).map((prices) => prices[unit.id] ?? unit.retail));
 
-function renderUnit(unit: SupplierUnit, context: RenderContext, option: SupplierOption): Unit {
+/** OCTO's `pricingPer`: a product priced per booking carries its price on each option, not on its units. */
+const perBooking = (product: SupplierProduct) => product.pricingPer === "BOOKING";
+
+function renderUnit(unit: SupplierUnit, context: RenderContext, option: SupplierOption, product: SupplierProduct): Unit {
   return {
     id: unit.id,
     internalName: unit.title.en,
     reference: unit.id.toUpperCase(),
     type: unit.type as Unit["type"],
-    restrictions: { minAge: unit.minAge, maxAge: unit.maxAge, idRequired: false, minQuantity: null, maxQuantity: null, paxCount: unit.paxCount, accompaniedBy: unit.type === "CHILD" ? ["adult"] : [] },
+    restrictions: {
+      minAge: unit.minAge,
+      maxAge: unit.maxAge,
+      idRequired: false,
+      minQuantity: unit.minQuantity ?? null,
+      maxQuantity: unit.maxQuantity ?? null,
+      paxCount: unit.paxCount,
+      accompaniedBy: unit.type === "CHILD" ? ["adult"] : [],
+    },
     requiredContactFields: [],
-    ...(context.pricing ? { pricingFrom: [price(lowestRetail(option, unit))] } : {}),
+    ...(context.pricing && !perBooking(product) ? { pricingFrom: [price(lowestRetail(option, unit))] } : {}),
     ...(context.content ? { title: unit.title[context.language], shortDescription: "", features: [] } : {}),
     ...questionsOf(unit.questions, context),
   };
 }
 
+/** A length as OCTO's content writes it: minutes (`durationMinutesFrom`, `To`), or an amount and a unit as 1.x content and Ventrata do. */
+function durationFields(product: SupplierProduct, minutes: number) {
+  if (product.durationStyle !== "AMOUNT_AND_UNIT") return { durationMinutesFrom: minutes, durationMinutesTo: minutes };
+  const [amount, unit] = minutes % 1440 === 0 ? [minutes / 1440, "day"] : minutes % 60 === 0 ? [minutes / 60, "hour"] : [minutes, "minute"];
+  return { duration: `${amount} ${unit}${amount === 1 ? "" : "s"}`, durationAmount: String(amount), durationUnit: unit };
+}
+
 function renderOption(product: SupplierProduct, option: SupplierOption, index: number, context: RenderContext): Option {
-  const cheapest = Math.min(...option.units.map((unit) => lowestRetail(option, unit)));
+  const cheapest = perBooking(product) ? option.bookingPrice! : Math.min(...option.units.map((unit) => lowestRetail(option, unit)));
   return {
     id: option.id,
     default: index === 0,
@@ -98,12 +119,17 @@ function renderOption(product: SupplierProduct, option: SupplierOption, index: n
     cancellationCutoffAmount: product.cancellationCutoffHours,
     cancellationCutoffUnit: "hour" as Option["cancellationCutoffUnit"],
     requiredContactFields: ["firstName", "lastName", "emailAddress"] as Option["requiredContactFields"],
-    restrictions: { minUnits: option.minUnits, maxUnits: option.maxUnits },
-    units: option.units.map((unit) => renderUnit(unit, context, option)),
+    restrictions: {
+      minUnits: option.minUnits,
+      maxUnits: option.maxUnits,
+      ...(option.minPaxCount !== undefined ? { minPaxCount: option.minPaxCount } : {}),
+      ...(option.maxPaxCount !== undefined ? { maxPaxCount: option.maxPaxCount } : {}),
+    } as Option["restrictions"],
+    units: option.units.map((unit) => renderUnit(unit, context, option, product)),
     ...questionsOf(option.questions, context),
     ...(context.pricing ? { pricingFrom: [price(cheapest)] } : {}),
     ...(context.content
-      ? { title: option.title[context.language], shortDescription: null, description: null, features: [], faqs: [], media: [], locations: [], categoryLabels: [], durationMinutesFrom: option.durationMinutes, durationMinutesTo: option.durationMinutes, commentary: [] }
+      ? { title: option.title[context.language], shortDescription: null, description: null, features: [], faqs: [], media: [], locations: [], categoryLabels: [], ...durationFields(product, option.durationMinutes), commentary: [] }
       : {}),
   };
 }
@@ -122,11 +148,11 @@ export function renderProduct(product: SupplierProduct, context: RenderContext):
     availabilityRequired: true,
     availabilityType: product.availabilityType as Product["availabilityType"],
     deliveryFormats: product.deliveryFormats as Product["deliveryFormats"],
-    deliveryMethods: ["VOUCHER"] as Product["deliveryMethods"],
+    deliveryMethods: DELIVERY_METHODS,
     redemptionMethod: "DIGITAL" as Product["redemptionMethod"],
     options: product.options.map((option, index) => renderOption(product, option, index, context)),
     ...questionsOf(product.questions, context),
-    ...(context.pricing ? { defaultCurrency: SUPPLIER_CURRENCY, availableCurrencies: [SUPPLIER_CURRENCY], pricingPer: "UNIT" as Product["pricingPer"] } : {}),
+    ...(context.pricing ? { defaultCurrency: SUPPLIER_CURRENCY, availableCurrencies: [SUPPLIER_CURRENCY], pricingPer: (product.pricingPer ?? "UNIT") as Product["pricingPer"] } : {}),
     ...(context.content
       ? {
           title: product.title[context.language],
@@ -152,8 +178,8 @@ export function renderProduct(product: SupplierProduct, context: RenderContext):
             },
           ] as Product["locations"],
           categoryLabels: (product.availabilityType === "START_TIME" ? ["guided-tours", "museums"] : ["boat-tours", "hop-on-hop-off"]) as Product["categoryLabels"],
-          durationMinutesFrom: Math.min(...durations),
-          durationMinutesTo: Math.max(...durations),
+          // Written with amount and unit, the length is the options' (as 1.x content has it).
+          ...(product.durationStyle === "AMOUNT_AND_UNIT" ? {} : { durationMinutesFrom: Math.min(...durations), durationMinutesTo: Math.max(...durations) }),
           commentary: [],
         }
       : {}),
@@ -172,6 +198,9 @@ function unitPricing(option: SupplierOption, prices: Record<string, number>, uni
 export function renderAvailability(departure: Departure, context: RenderContext, units?: { id: string; quantity: number }[]): Availability {
   const allDay = departure.product.availabilityType === "OPENING_HOURS";
   const perUnit = unitPricing(departure.option, departure.prices, units);
+  const { option } = departure;
+  // Priced per booking, a departure's `pricing` is the booking's price whatever the units.
+  const pricing = perBooking(departure.product) ? { pricing: price(option.bookingPrice!) } : { unitPricing: perUnit, ...(units?.length ? { pricing: sum(perUnit) } : {}) };
   return {
     id: departure.id,
     localDateTimeStart: localText(departure.start),
@@ -182,9 +211,10 @@ export function renderAvailability(departure: Departure, context: RenderContext,
     status: statusOf(departure),
     vacancies: departure.vacancies,
     capacity: departure.capacity,
-    maxUnits: departure.option.maxUnits,
-    openingHours: allDay ? departure.option.openingHours : [],
-    ...(context.pricing ? { unitPricing: perUnit, ...(units?.length ? { pricing: sum(perUnit) } : {}) } : {}),
+    maxUnits: Math.min(option.maxUnits, option.departureMaxUnits ?? option.maxUnits),
+    ...(option.maxPaxCount !== undefined ? { maxPaxCount: option.maxPaxCount } : {}),
+    openingHours: allDay ? option.openingHours : [],
+    ...(context.pricing ? pricing : {}),
     ...(context.content ? { title: null, shortDescription: "" } : {}),
   };
 }
@@ -197,6 +227,8 @@ export function renderCalendarDay(date: string, departures: Departure[], option:
   // From the day's cheapest departure for each unit.
   const from = Object.fromEntries(option.units.map((unit) => [unit.id, Math.min(...(departures.length ? departures.map((departure) => departure.prices[unit.id]) : [unit.retail]))]));
   const perUnit = unitPricing(option, from, units);
+  const product = departures[0]?.product;
+  const pricing = option.bookingPrice !== undefined && (!product || perBooking(product)) ? { pricingFrom: price(option.bookingPrice) } : { unitPricingFrom: perUnit, ...(units?.length ? { pricingFrom: sum(perUnit) } : {}) };
   return {
     localDate: date,
     available: vacancies > 0,
@@ -204,7 +236,7 @@ export function renderCalendarDay(date: string, departures: Departure[], option:
     vacancies,
     capacity,
     openingHours: option.openingHours,
-    ...(context.pricing ? { unitPricingFrom: perUnit, ...(units?.length ? { pricingFrom: sum(perUnit) } : {}) } : {}),
+    ...(context.pricing ? pricing : {}),
   };
 }
 
@@ -214,13 +246,22 @@ export function renderBooking(booking: SupplierBooking, state: SupplierState, co
   const product = state.product(booking.productId);
   const option = state.option(product, booking.optionId);
   const confirmed = booking.status === "CONFIRMED";
+  // With VOUCHER and TICKET delivery the voucher and every unit item's ticket are always there
+  // (the validator of OCTO checks so); their codes come once the booking is confirmed.
   const ticket = (code: string, pdf?: string) =>
     ({
       redemptionMethod: "DIGITAL",
       utcRedeemedAt: null,
-      deliveryOptions: [{ deliveryFormat: "QRCODE", deliveryValue: code }, ...(pdf && product.deliveryFormats.includes("PDF_URL") ? [{ deliveryFormat: "PDF_URL", deliveryValue: pdf }] : [])],
+      deliveryOptions: confirmed
+        ? [{ deliveryFormat: "QRCODE", deliveryValue: code }, ...(pdf && product.deliveryFormats.includes("PDF_URL") ? [{ deliveryFormat: "PDF_URL", deliveryValue: pdf }] : [])]
+        : [],
     }) as UnitItem["ticket"];
-  const unitPrices = booking.unitItems.map((item) => price(item.retail));
+  const statesItems = product.bookingPricing === "UNIT_ITEMS_ONLY";
+  // Per booking the booking carries the price and its unit items none; per unit each item is priced.
+  const unitPrices = booking.unitItems.map((item) => (perBooking(product) ? (statesItems ? price(0) : undefined) : price(item.retail)));
+  const total = perBooking(product) ? price(booking.bookingRetail ?? 0) : sum(unitPrices.filter((p): p is Pricing => p !== undefined));
+  // OCTO's mock writes that 0 at precision 0 whatever the currency's: a reader must take each amount's own precision.
+  const stated = statesItems ? { ...price(0), net: null, currencyPrecision: 0 } : total;
   const departure = state.departures(product, option, booking.availabilityId.slice(0, 10), booking.availabilityId.slice(0, 10)).find((candidate) => candidate.id === booking.availabilityId);
   return {
     id: booking.id,
@@ -245,23 +286,23 @@ export function renderBooking(booking: SupplierBooking, state: SupplierState, co
     availability: departure ? renderAvailability(departure, context) : null,
     contact: booking.contact,
     notes: booking.notes,
-    deliveryMethods: ["VOUCHER"] as Booking["deliveryMethods"],
+    deliveryMethods: DELIVERY_METHODS,
     // The PDF's address is the supplier's own booking id: unguessable, unlike the reference.
-    voucher: confirmed ? ticket(booking.supplierReference, `${context.ticketsUrl}/${booking.id}.pdf`) : null,
+    voucher: ticket(booking.supplierReference, `${context.ticketsUrl}/${booking.id}.pdf`),
     unitItems: booking.unitItems.map((item, index) => ({
       uuid: item.uuid,
       resellerReference: item.resellerReference,
       supplierReference: `${booking.supplierReference}-${index + 1}`,
       unitId: item.unitId,
-      unit: renderUnit(option.units.find((unit) => unit.id === item.unitId)!, context, option),
+      unit: renderUnit(option.units.find((unit) => unit.id === item.unitId)!, context, option, product),
       status: booking.status as Booking["status"],
       utcRedeemedAt: null,
       contact: item.contact,
-      ticket: confirmed ? ticket(`${booking.supplierReference}-${index + 1}`) : null,
-      ...(context.pricing ? { pricing: unitPrices[index] } : {}),
+      ticket: ticket(`${booking.supplierReference}-${index + 1}`),
+      ...(context.pricing && unitPrices[index] ? { pricing: unitPrices[index] } : {}),
       ...answersOf(option.units.find((unit) => unit.id === item.unitId)!.questions ?? [], item.questionAnswers, context),
     })),
-    ...(context.pricing ? { pricing: sum(unitPrices) } : {}),
+    ...(context.pricing ? { pricing: stated } : {}),
     ...answersOf(bookingQuestions(product, option), booking.questionAnswers, context),
   };
 }

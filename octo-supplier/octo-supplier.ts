@@ -7,6 +7,7 @@ import {
   confirmBookingBodySchema,
   createBookingBodySchema,
   extendBookingBodySchema,
+  updateBookingBodySchema,
   type Capability,
 } from "@octocloud/types";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
@@ -16,7 +17,7 @@ import { addDays } from "../subgraphs/booking/engines/inventory/local-time.js";
 import { ticketPdf } from "./ticket-pdf.js";
 import { renderAvailability, renderBooking, renderCalendarDay, renderProduct, renderSupplier, type RenderContext } from "./octo-render.js";
 import { SUPPLIER_LANGUAGES, type SupplierLanguage } from "./supplier-catalogue.js";
-import { OctoError, SupplierState, type ConfirmRequest, type ReserveRequest } from "./supplier-state.js";
+import { OctoError, SupplierState, type ConfirmRequest, type ReserveRequest, type UpdateRequest } from "./supplier-state.js";
 
 /** Capabilities this supplier offers; a reseller initialises them with the Octo-Capabilities header. */
 export const SUPPORTED_CAPABILITIES = ["octo/content", "octo/pricing", "octo/questions"] as const;
@@ -24,12 +25,14 @@ export const SUPPORTED_CAPABILITIES = ["octo/content", "octo/pricing", "octo/que
 /**
  * A misbehaviour injected into the next calls of one route (or any route): `error` answers 500
  * without doing anything; `hang` answers nothing for `hangMs` and does nothing; `hang-after` does
- * the work, then answers nothing for `hangMs`: the ambiguous outcome a reseller must reconcile.
+ * the work, then answers nothing for `hangMs`: the ambiguous outcome a reseller must reconcile;
+ * `forbidden` refuses the key (403 FORBIDDEN) and does nothing, as a supplier does once a key is
+ * revoked (every route) or not allowed one call (one route).
  */
 export interface FaultRule {
   /** Fastify's route, e.g. "POST /bookings/:uuid/confirm"; every API route when absent. */
   route?: string;
-  kind: "error" | "hang" | "hang-after";
+  kind: "error" | "hang" | "hang-after" | "forbidden";
   times: number;
 }
 
@@ -140,6 +143,7 @@ export async function createOctoSupplier(options: OctoSupplierOptions): Promise<
     if (!rule) return;
     rule.times -= 1;
     if (rule.kind === "error") return send(reply, new OctoError("INTERNAL_SERVER_ERROR", "Injected failure: the supplier answered 500", 500));
+    if (rule.kind === "forbidden") return send(reply, new OctoError("FORBIDDEN", "The API key is invalid or has been revoked", 403));
     if (rule.kind === "hang") {
       await pause(hangMs);
       return send(reply, new OctoError("INTERNAL_SERVER_ERROR", "Injected timeout: nothing was done", 500));
@@ -203,6 +207,10 @@ export async function createOctoSupplier(options: OctoSupplierOptions): Promise<
     return state.find({ resellerReference, supplierReference }).map((booking) => renderBooking(booking, state, context(request)));
   });
   app.get<{ Params: { uuid: string } }>("/bookings/:uuid", async (request) => renderBooking(state.get(request.params.uuid), state, context(request)));
+  app.patch<{ Params: { uuid: string } }>("/bookings/:uuid", async (request) => {
+    const body = await validated<UpdateRequest>(updateBookingBodySchema, request.body);
+    return renderBooking(state.update(request.params.uuid, body), state, context(request));
+  });
   app.post<{ Params: { uuid: string } }>("/bookings/:uuid/extend", async (request) => {
     const body = await validated<{ expirationMinutes?: number }>(extendBookingBodySchema, request.body);
     return renderBooking(state.extend(request.params.uuid, body.expirationMinutes), state, context(request));
@@ -234,7 +242,7 @@ export async function createOctoSupplier(options: OctoSupplierOptions): Promise<
             rules: {
               type: "array",
               maxItems: 50,
-              items: { type: "object", required: ["kind", "times"], additionalProperties: false, properties: { route: { type: "string" }, kind: { enum: ["error", "hang", "hang-after"] }, times: { type: "integer", minimum: 1, maximum: 1000 } } },
+              items: { type: "object", required: ["kind", "times"], additionalProperties: false, properties: { route: { type: "string" }, kind: { enum: ["error", "hang", "hang-after", "forbidden"] }, times: { type: "integer", minimum: 1, maximum: 1000 } } },
             },
           },
         },

@@ -1,6 +1,6 @@
 /**
- * What the local OCTO supplier sells: two Paris products, one with start times and two options,
- * one with opening hours, each in English, French and German. Prices are in euro cents, as OCTO
+ * What the local OCTO supplier sells: three Paris products, one with start times and two options,
+ * one with opening hours, one priced per booking, each in English, French and German. Prices are in euro cents, as OCTO
  * counts money in the currency's minor units.
  */
 
@@ -32,6 +32,9 @@ export interface SupplierUnit {
   retail: number;
   /** Asked of each ticket of this unit. */
   questions?: SupplierQuestion[];
+  /** Tickets of this unit in one booking (OCTO's unit restrictions). */
+  minQuantity?: number;
+  maxQuantity?: number;
 }
 
 export interface SupplierOption {
@@ -52,6 +55,13 @@ export interface SupplierOption {
   departurePrices?: Record<string, Record<string, number>>;
   /** Asked once per booking of this option. */
   questions?: SupplierQuestion[];
+  /** People in one booking (OCTO's `minPaxCount`, `maxPaxCount`). */
+  minPaxCount?: number;
+  maxPaxCount?: number;
+  /** Units a booking may take at each departure, when lower than `maxUnits` (the availability's own `maxUnits`). */
+  departureMaxUnits?: number;
+  /** Products priced per booking: the price of one booking, in cents, whatever its units. */
+  bookingPrice?: number;
 }
 
 export interface SupplierProduct {
@@ -69,6 +79,16 @@ export interface SupplierProduct {
   image: string;
   /** Asked once per booking of the product. */
   questions?: SupplierQuestion[];
+  /** OCTO's `pricingPer`: UNIT (default, each unit priced) or BOOKING (the option's `bookingPrice`). */
+  pricingPer?: "UNIT" | "BOOKING";
+  /**
+   * How its bookings state their price: TOTAL (default) as the booking's `pricing`; UNIT_ITEMS_ONLY
+   * as a booking-level `pricing` of 0 with each unit item priced, as OCTO's own mock supplier answers
+   * (a product priced per booking then states no price at all).
+   */
+  bookingPricing?: "TOTAL" | "UNIT_ITEMS_ONLY";
+  /** How its length is written: MINUTES (`durationMinutesFrom`/`To`, default) or AMOUNT_AND_UNIT (`duration`, `durationAmount`, `durationUnit` on each option). */
+  durationStyle?: "MINUTES" | "AMOUNT_AND_UNIT";
 }
 
 export const SUPPLIER = {
@@ -125,7 +145,8 @@ export const SUPPLIER_PRODUCTS: SupplierProduct[] = [
         id: "group",
         title: { en: "Small group", fr: "Petit groupe", de: "Kleingruppe" },
         startTimes: ["09:00", "11:00", "14:00"],
-        capacity: 20,
+        // Three guides a departure, each with a group of twenty at most.
+        capacity: 60,
         soldOutTimes: ["14:00"],
         durationMinutes: 120,
         openingHours: [{ from: "09:00", to: "18:00" }],
@@ -134,6 +155,8 @@ export const SUPPLIER_PRODUCTS: SupplierProduct[] = [
         units: [adult(6500), child(3500)],
         // The early group is cheaper for adults: OCTO prices each departure.
         departurePrices: { "09:00": { adult: 5500 } },
+        // A guide leads at most eight tickets of one booking, whatever the option allows.
+        departureMaxUnits: 8,
       },
       {
         id: "private",
@@ -175,6 +198,7 @@ export const SUPPLIER_PRODUCTS: SupplierProduct[] = [
     },
     cancellationCutoffHours: 0,
     deliveryFormats: ["QRCODE", "PDF_URL"],
+    bookingPricing: "UNIT_ITEMS_ONLY",
     place: { latitude: 48.8584, longitude: 2.2945, street: "Port de la Bourdonnais", postalCode: "75007", city: "Paris" },
     image: "https://paris-discovery.example/img/seine.jpg",
     options: [
@@ -189,6 +213,42 @@ export const SUPPLIER_PRODUCTS: SupplierProduct[] = [
         minUnits: 1,
         maxUnits: 20,
         units: [adult(2200), child(1100), { id: "family", type: "FAMILY", title: { en: "Family (2 adults, 2 children)", fr: "Famille (2 adultes, 2 enfants)", de: "Familie (2 Erwachsene, 2 Kinder)" }, minAge: 0, maxAge: 99, paxCount: 4, retail: 5500, questions: [{ id: "family-names", title: { en: "Names of the four travellers", fr: "Noms des quatre voyageurs", de: "Namen der vier Reisenden" }, required: true, inputType: "text" }] }],
+      },
+    ],
+  },
+  {
+    id: "seine-private-cruise",
+    internalName: "Private Seine cruise at sunset",
+    availabilityType: "START_TIME",
+    title: { en: "Private Seine cruise at sunset", fr: "Croisière privée sur la Seine au coucher du soleil", de: "Private Seine-Kreuzfahrt bei Sonnenuntergang" },
+    shortDescription: { en: "A boat for your party alone, from the Eiffel Tower to Notre-Dame and back.", fr: "Un bateau pour votre groupe seul, de la tour Eiffel à Notre-Dame et retour.", de: "Ein Boot nur für Ihre Gruppe, vom Eiffelturm bis Notre-Dame und zurück." },
+    description: {
+      en: "Two hours on a private boat for two to eight people, one price for the boat whoever comes.",
+      fr: "Deux heures sur un bateau privé pour deux à huit personnes, un seul prix pour le bateau.",
+      de: "Zwei Stunden auf einem privaten Boot für zwei bis acht Personen, ein Preis für das Boot.",
+    },
+    cancellationCutoffHours: 48,
+    deliveryFormats: ["QRCODE"],
+    place: { latitude: 48.857, longitude: 2.29, street: "Port de Suffren", postalCode: "75007", city: "Paris" },
+    image: "https://paris-discovery.example/img/cruise.jpg",
+    pricingPer: "BOOKING",
+    durationStyle: "AMOUNT_AND_UNIT",
+    options: [
+      {
+        id: "boat",
+        title: { en: "Private boat", fr: "Bateau privé", de: "Privates Boot" },
+        startTimes: ["18:00", "20:30"],
+        capacity: 8,
+        soldOutTimes: [],
+        durationMinutes: 120,
+        openingHours: [{ from: "18:00", to: "22:30" }],
+        minUnits: 2,
+        maxUnits: 8,
+        minPaxCount: 2,
+        maxPaxCount: 8,
+        bookingPrice: 39000,
+        // Four children at most: the boat has four child life jackets.
+        units: [adult(0), { ...child(0), maxQuantity: 4 }],
       },
     ],
   },

@@ -91,6 +91,8 @@ export interface SupplierBooking {
   unitItems: HeldUnit[];
   /** People the booking takes from the departure's capacity. */
   pax: number;
+  /** A product priced per booking: the booking's price when it was held, in cents. */
+  bookingRetail: number | null;
   /** Answers to the product's and the option's questions. */
   questionAnswers: QuestionAnswer[];
 }
@@ -116,6 +118,17 @@ export interface UnitItemRequest {
   resellerReference?: string;
   contact?: Partial<ContactDetails>;
   questionAnswers?: QuestionAnswer[];
+}
+
+export interface UpdateRequest {
+  resellerReference?: string;
+  productId?: string;
+  optionId?: string;
+  availabilityId?: string;
+  expirationMinutes?: number;
+  notes?: string | null;
+  unitItems?: UnitItemRequest[];
+  contact?: Partial<ContactDetails>;
 }
 
 export interface ConfirmRequest {
@@ -226,15 +239,10 @@ export class SupplierState {
     const departure = this.departure(product, option, request.availabilityId);
     if (request.unitItems.length === 0) throw new OctoError("BAD_REQUEST", "unitItems must name at least one unit");
     const units = request.unitItems.map((item) => this.unit(option, item.unitId));
-    if (units.length < option.minUnits || units.length > option.maxUnits) {
-      throw new OctoError("UNPROCESSABLE_ENTITY", `Option ${option.id} takes ${option.minUnits} to ${option.maxUnits} units a booking; ${units.length} were asked`);
-    }
-    const pax = units.reduce((sum, unit) => sum + unit.paxCount, 0);
+    const pax = checkLimits(option, units);
     const bookingAnswers = asked ? checkAnswers(bookingQuestions(product, option), request.questionAnswers ?? [], false) : [];
     const unitAnswers = units.map((unit, index) => (asked ? checkAnswers(unit.questions ?? [], request.unitItems[index].questionAnswers ?? [], false) : []));
-    if (pax > departure.vacancies) {
-      throw new OctoError("UNPROCESSABLE_ENTITY", departure.vacancies === 0 ? `Availability ${departure.id} is sold out` : `Availability ${departure.id} has ${departure.vacancies} places left; ${pax} were asked`);
-    }
+    checkPlaces(departure, pax);
     const now = this.clock.now();
     const minutes = Math.min(Math.max(1, request.expirationMinutes ?? DEFAULT_HOLD_MINUTES), MAX_HOLD_MINUTES);
     this.sequence += 1;
@@ -263,9 +271,55 @@ export class SupplierState {
         questionAnswers: unitAnswers[index],
       })),
       pax,
+      bookingRetail: option.bookingPrice ?? null,
       questionAnswers: bookingAnswers,
     };
     this.bookings.set(booking.uuid, booking);
+    return booking;
+  }
+
+  /**
+   * PATCH /bookings/{uuid}: moves a booking on hold or confirmed to another departure, option or
+   * product, changes its units, contact, references, notes or (on hold) its expiry. Everything is
+   * checked before anything changes, against the new departure's places less the booking's own.
+   */
+  update(uuid: string, request: UpdateRequest): SupplierBooking {
+    const booking = this.get(uuid);
+    if (booking.status !== "ON_HOLD" && booking.status !== "CONFIRMED") throw new OctoError("UNPROCESSABLE_ENTITY", `Booking ${uuid} is ${booking.status} and can no longer be changed`);
+    const product = this.product(request.productId ?? booking.productId);
+    const option = this.option(product, request.optionId ?? (product.id === booking.productId ? booking.optionId : (product.options[0]?.id ?? "")));
+    const moved = request.productId !== undefined || request.optionId !== undefined || request.availabilityId !== undefined;
+    const availabilityId = request.availabilityId ?? booking.availabilityId;
+    const departure = moved ? this.departure(product, option, availabilityId) : this.departureAt(product, option, availabilityId.slice(0, 10), availabilityId.slice(11, 16));
+    const items: UnitItemRequest[] = request.unitItems ?? booking.unitItems.map((item) => ({ uuid: item.uuid, unitId: item.unitId, resellerReference: item.resellerReference ?? undefined }));
+    if (items.length === 0) throw new OctoError("UNPROCESSABLE_ENTITY", "unitItems must name at least one unit");
+    const units = items.map((item) => this.unit(option, item.unitId));
+    const pax = checkLimits(option, units);
+    // The booking's own places are free to it on its own departure.
+    const own = departure.id === booking.availabilityId && product.id === booking.productId && option.id === booking.optionId ? booking.pax : 0;
+    checkPlaces({ ...departure, vacancies: departure.vacancies + own }, pax);
+    const now = this.clock.now();
+    const keptAnswers = (index: number, unitId: string) => (booking.unitItems[index]?.unitId === unitId ? booking.unitItems[index].questionAnswers : []);
+    booking.productId = product.id;
+    booking.optionId = option.id;
+    booking.availabilityId = departure.id;
+    booking.unitItems = items.map((item, index) => ({
+      uuid: item.uuid ?? booking.unitItems[index]?.uuid ?? randomUUID(),
+      unitId: item.unitId,
+      resellerReference: item.resellerReference ?? null,
+      contact: contactOf(item.contact),
+      retail: departure.prices[item.unitId],
+      questionAnswers: keptAnswers(index, item.unitId),
+    }));
+    booking.pax = pax;
+    booking.bookingRetail = option.bookingPrice ?? null;
+    if (request.contact) booking.contact = contactOf({ ...booking.contact, ...request.contact });
+    if (request.resellerReference !== undefined) booking.resellerReference = request.resellerReference;
+    if (request.notes !== undefined) booking.notes = request.notes;
+    if (booking.status === "ON_HOLD" && request.expirationMinutes !== undefined) {
+      booking.expiresAt = new Date(now.getTime() + Math.min(Math.max(1, request.expirationMinutes), MAX_HOLD_MINUTES) * 60_000);
+    }
+    booking.updatedAt = now;
     return booking;
   }
 
@@ -310,11 +364,13 @@ export class SupplierState {
     if (booking.status === "CANCELLED") throw new OctoError("UNPROCESSABLE_ENTITY", `Booking ${uuid} is cancelled`);
     const product = this.product(booking.productId);
     const option = this.option(product, booking.optionId);
-    if (request.unitItems && request.unitItems.length !== booking.unitItems.length) {
-      throw new OctoError("UNPROCESSABLE_ENTITY", `Booking ${uuid} holds ${booking.unitItems.length} units; confirmation named ${request.unitItems.length}`);
-    }
     const items: UnitItemRequest[] = request.unitItems ?? booking.unitItems.map((item) => ({ uuid: item.uuid, unitId: item.unitId }));
+    if (items.length === 0) throw new OctoError("UNPROCESSABLE_ENTITY", "unitItems must name at least one unit");
     const units = items.map((item) => this.unit(option, item.unitId));
+    // OCTO lets a confirmation change the units held: the option's limits and the places apply again.
+    const pax = checkLimits(option, units);
+    const departure = this.departureAt(product, option, booking.availabilityId.slice(0, 10), booking.availabilityId.slice(11, 16));
+    checkPlaces({ ...departure, vacancies: departure.vacancies + booking.pax }, pax);
     // Everything is checked before anything changes: a refused confirmation leaves the hold as it was.
     const bookingAnswers = asked ? checkAnswers(bookingQuestions(product, option), merged(booking.questionAnswers, request.questionAnswers), true) : booking.questionAnswers;
     const unitAnswers = units.map((unit, index) => {
@@ -323,15 +379,15 @@ export class SupplierState {
       return asked ? checkAnswers(unit.questions ?? [], merged(earlier, items[index].questionAnswers), true, index) : earlier;
     });
     if (request.unitItems) {
-      const departure = this.departureAt(product, option, booking.availabilityId.slice(0, 10), booking.availabilityId.slice(11, 16));
       booking.unitItems = request.unitItems.map((item, index) => ({
-        uuid: item.uuid ?? booking.unitItems[index].uuid,
+        uuid: item.uuid ?? booking.unitItems[index]?.uuid ?? randomUUID(),
         unitId: item.unitId,
-        resellerReference: item.resellerReference ?? booking.unitItems[index].resellerReference,
+        resellerReference: item.resellerReference ?? booking.unitItems[index]?.resellerReference ?? null,
         contact: contactOf(item.contact),
-        retail: booking.unitItems[index].unitId === item.unitId ? booking.unitItems[index].retail : departure.prices[item.unitId],
+        retail: booking.unitItems[index]?.unitId === item.unitId ? booking.unitItems[index].retail : departure.prices[item.unitId],
         questionAnswers: unitAnswers[index],
       }));
+      booking.pax = pax;
     } else {
       booking.unitItems.forEach((item, index) => (item.questionAnswers = unitAnswers[index]));
     }
@@ -378,6 +434,33 @@ export class SupplierState {
       booking.status = "EXPIRED";
       booking.updatedAt = booking.expiresAt;
     }
+  }
+}
+
+/**
+ * A booking's units against its option's limits: tickets (`minUnits`, `maxUnits`, and the
+ * departure's own `maxUnits`), each unit's quantity, and people (`minPaxCount`, `maxPaxCount`).
+ * Answers the people the units admit.
+ */
+function checkLimits(option: SupplierOption, units: SupplierUnit[]): number {
+  const refuse = (message: string) => new OctoError("UNPROCESSABLE_ENTITY", message);
+  const maxUnits = Math.min(option.maxUnits, option.departureMaxUnits ?? option.maxUnits);
+  if (units.length < option.minUnits || units.length > maxUnits) throw refuse(`Option ${option.id} takes ${option.minUnits} to ${maxUnits} units a booking; ${units.length} were asked`);
+  for (const unit of option.units) {
+    const quantity = units.filter((candidate) => candidate.id === unit.id).length;
+    if (unit.maxQuantity !== undefined && quantity > unit.maxQuantity) throw refuse(`Unit ${unit.id} takes at most ${unit.maxQuantity} a booking; ${quantity} were asked`);
+    if (unit.minQuantity !== undefined && quantity > 0 && quantity < unit.minQuantity) throw refuse(`Unit ${unit.id} takes at least ${unit.minQuantity} a booking; ${quantity} were asked`);
+  }
+  const pax = units.reduce((sum, unit) => sum + unit.paxCount, 0);
+  if ((option.minPaxCount !== undefined && pax < option.minPaxCount) || (option.maxPaxCount !== undefined && pax > option.maxPaxCount)) {
+    throw refuse(`Option ${option.id} takes ${option.minPaxCount ?? 0} to ${option.maxPaxCount ?? "any number of"} people a booking; ${pax} were asked`);
+  }
+  return pax;
+}
+
+function checkPlaces(departure: Pick<Departure, "id" | "vacancies">, pax: number): void {
+  if (pax > departure.vacancies) {
+    throw new OctoError("UNPROCESSABLE_ENTITY", departure.vacancies === 0 ? `Availability ${departure.id} is sold out` : `Availability ${departure.id} has ${departure.vacancies} places left; ${pax} were asked`);
   }
 }
 

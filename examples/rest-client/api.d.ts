@@ -5786,7 +5786,7 @@ export interface paths {
         put?: never;
         /**
          * Create a booking
-         * @description Books an availability: 201 with status ON_HOLD and paymentStatus ON_HOLD; the places are held for an hour (holdExpiresAt). The same resellerRef and availability return the same booking. resellerRef may come in the body or as a query parameter (both: they must agree). Errors (errorCode): 400 9510 invalid, expired, incomplete or already used availability; 400 9520 another language (Accept-Language) than the flow's; 400 9531 already confirmed; 400 9548 another currency (currencyCode) than the flow's; 400 9573 prices changed (GET prices shows the new ones; submit again to accept); 400 6606 already cancelled or expired; 403 6501 forbidden; 500 9563 no longer available (for an OCTO engine's product: the supplier refused the hold). For an OCTO engine's product the places are held in the supplier's system under the booking's id; 503 ENGINE_UNAVAILABLE when it cannot be reached: nothing was booked, send the request again.
+         * @description Books an availability: 201 with status ON_HOLD and paymentStatus ON_HOLD; the places are held for an hour (holdExpiresAt). The same resellerRef and availability return the same booking. resellerRef may come in the body or as a query parameter (both: they must agree). Errors (errorCode): 400 9510 invalid, expired, incomplete or already used availability; 400 9520 another language (Accept-Language) than the flow's; 400 9531 already confirmed; 400 9548 another currency (currencyCode) than the flow's; 400 9573 prices changed (GET prices shows the new ones; submit again to accept); 400 6606 already cancelled or expired; 403 6501 forbidden; 500 9563 no longer available (for an OCTO engine's product: the supplier refused the hold). For an OCTO engine's product the places are held in the supplier's system under the booking's id, within the limits of a booking its option and departure set; 503 ENGINE_UNAVAILABLE when it cannot be reached: nothing was booked, send the request again; 503 ENGINE_REFUSED when it refuses the service's key: nothing was booked, and sending again helps once the engine is registered again.
          */
         post: {
             parameters: {
@@ -6024,7 +6024,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description ENGINE_UNAVAILABLE: the supplier system did not answer; nothing was booked */
+                /** @description ENGINE_UNAVAILABLE: the supplier system did not answer; ENGINE_REFUSED: it refused the service's key. Nothing was booked */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7078,7 +7078,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel a booking
-         * @description Allowed while isCancellable: an ON_HOLD booking at any time, a CONFIRMED one before its start while a cancellation tier applies (the most generous applicable tier sets refundPercentage). Status becomes CANCELLED; the places return. An optional cancellationReason query parameter is recorded. 400 BOOKING_NOT_CANCELLABLE (also when an OCTO supplier refuses), 400 BOOKING_ALREADY_CANCELLED (6606). A confirmed OCTO booking is cancelled in the supplier's system first; 503 ENGINE_UNAVAILABLE when it cannot be reached: nothing changed, send the request again.
+         * @description Allowed while isCancellable: an ON_HOLD booking at any time, a CONFIRMED one before its start while a cancellation tier applies (the most generous applicable tier sets refundPercentage). Status becomes CANCELLED; the places return. An optional cancellationReason query parameter is recorded. 400 BOOKING_NOT_CANCELLABLE (also when an OCTO supplier refuses), 400 BOOKING_ALREADY_CANCELLED (6606). A confirmed OCTO booking is cancelled in the supplier's system first; 503 ENGINE_UNAVAILABLE when it cannot be reached: nothing changed, send the request again; 503 ENGINE_REFUSED when it refuses the service's key: nothing changed. The cancellationReason is passed on to the supplier.
          */
         delete: {
             parameters: {
@@ -7180,7 +7180,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description ENGINE_UNAVAILABLE: the supplier system did not answer; nothing changed */
+                /** @description ENGINE_UNAVAILABLE: the supplier system did not answer; ENGINE_REFUSED: it refused the service's key. Nothing changed */
                 503: {
                     headers: {
                         [name: string]: unknown;

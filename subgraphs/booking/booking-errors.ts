@@ -39,6 +39,9 @@ const refusals = {
   VOUCHER_LINK_EXPIRED: { code: "GONE" },
   VOUCHER_LINK_INVALID: { code: "FORBIDDEN" },
   ENGINE_UNAVAILABLE: { code: "SERVICE_UNAVAILABLE" },
+  // The supplier refuses the service's key: 503 as well (the product is sold, our connection to its
+  // supplier is not), with its own code since sending again will not help until the key is fixed.
+  ENGINE_REFUSED: { code: "SERVICE_UNAVAILABLE" },
 } as const satisfies Record<string, { errorCode?: number; code: ErrorCode }>;
 
 export type BookingRefusal = keyof typeof refusals;

@@ -44,7 +44,7 @@ describe("importing an OCTO engine's content", () => {
   it("creates the supplier and its products with every language's texts, logging each as NEW", async () => {
     const first = await runImport();
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ engine, supplierCreated: true, supplierUpdated: false, created: 2, updated: 0, unchanged: 0, deprecated: 0, refused: [] });
+    expect(first.body).toMatchObject({ engine, supplierCreated: true, supplierUpdated: false, created: 3, updated: 0, unchanged: 0, deprecated: 0, refused: [] });
 
     const supplierRecord = (await getJson(`${ctx.stack.url}/api/supplier/${first.body.supplierId}`, platform)).body;
     expect(supplierRecord).toMatchObject({ externalId: "paris-discovery", name: "Paris Discovery (local OCTO supplier)", country: "FR", channel: "octo" });
@@ -64,7 +64,19 @@ describe("importing an OCTO engine's content", () => {
       bookingEngine: engine,
     });
     expect(Object.keys(louvre.title).sort()).toEqual(["de", "en", "fr"]);
-    expect(imported.find((product) => product.externalId === "seine-day-pass")).toMatchObject({ availabilityType: "OPENING_HOURS" });
+    expect(imported.find((product) => product.externalId === "seine-day-pass")).toMatchObject({ availabilityType: "OPENING_HOURS", duration: "PT8H" });
+    // Priced per booking (its option's price, no unit prices) and lasting durationAmount 2, durationUnit hour.
+    expect(imported.find((product) => product.externalId === "seine-private-cruise")).toMatchObject({
+      pricingUnit: "GROUP",
+      minPrice: 390,
+      maxPrice: 390,
+      priceCurrency: "EUR",
+      duration: "PT2H",
+      minParticipants: 2,
+      maxParticipants: 8,
+    });
+    const cruise = imported.find((product) => product.externalId === "seine-private-cruise")!;
+    expect(Object.values(cruise.onlineBookable as Record<string, boolean>).every((bookable) => bookable === true)).toBe(true);
     expect(await changesOf(imported.map((product) => product.id))).toEqual(imported.map((product) => `${product.id}:NEW`));
     // Every call to the supplier is timed by engine, call kind and outcome.
     const calls = await ctx.stack.service.metrics.registry.getSingleMetricAsString("activities_engine_call_duration_seconds");
@@ -74,13 +86,13 @@ describe("importing an OCTO engine's content", () => {
 
   it("writes nothing when nothing changed, updates what changed, and deprecates what disappeared, then brings it back", async () => {
     const baseline = await runImport();
-    expect(baseline.body).toMatchObject({ supplierCreated: false, supplierUpdated: false, created: 0, updated: 0, unchanged: 2, deprecated: 0 });
+    expect(baseline.body).toMatchObject({ supplierCreated: false, supplierUpdated: false, created: 0, updated: 0, unchanged: 3, deprecated: 0 });
     const ids = (await productsOf(baseline.body.supplierId)).map((product) => product.id);
     const before = await changesOf(ids);
     const dates = await ctx.database.db.select({ id: products.id, updateDate: products.updateDate }).from(products).where(inArray(products.id, ids));
 
     const again = await runImport();
-    expect(again.body).toMatchObject({ created: 0, updated: 0, unchanged: 2 });
+    expect(again.body).toMatchObject({ created: 0, updated: 0, unchanged: 3 });
     expect(await changesOf(ids)).toEqual(before);
     expect(await ctx.database.db.select({ id: products.id, updateDate: products.updateDate }).from(products).where(inArray(products.id, ids))).toEqual(dates);
 
@@ -89,7 +101,7 @@ describe("importing an OCTO engine's content", () => {
     louvre.title.fr = "Le Louvre en deux heures";
     const withdrawn = supplier.state.products.splice(supplier.state.products.findIndex((product) => product.id === "seine-day-pass"), 1)[0];
     const changed = await runImport();
-    expect(changed.body).toMatchObject({ created: 0, updated: 1, unchanged: 0, deprecated: 1, undeprecated: 0 });
+    expect(changed.body).toMatchObject({ created: 0, updated: 1, unchanged: 1, deprecated: 1, undeprecated: 0 });
     const after = await productsOf(baseline.body.supplierId);
     const louvreId = after.find((product) => product.externalId === "louvre-highlights")!.id;
     const seine = after.find((product) => product.externalId === "seine-day-pass")!;
@@ -99,7 +111,7 @@ describe("importing an OCTO engine's content", () => {
 
     supplier.state.products.push(withdrawn);
     const back = await runImport();
-    expect(back.body).toMatchObject({ created: 0, updated: 0, unchanged: 2, deprecated: 0, undeprecated: 1 });
+    expect(back.body).toMatchObject({ created: 0, updated: 0, unchanged: 3, deprecated: 0, undeprecated: 1 });
     expect((await productsOf(baseline.body.supplierId)).find((product) => product.id === seine.id)!.deprecated).toBe(false);
     expect((await changesOf([seine.id])).at(-1)).toBe(`${seine.id}:UNDEPRECATED`);
   });
@@ -111,7 +123,7 @@ describe("importing an OCTO engine's content", () => {
     const read = await getJson(`${ctx.stack.url}/api/supplier/${body.supplierId}`, token);
     expect(read).toMatchObject({ status: 200, body: { externalId: "paris-discovery" } });
     const listed = await getJson(`${ctx.stack.url}/api/supplier/${body.supplierId}/products`, token);
-    expect(listed.body.map((product: { externalId: string }) => product.externalId).sort()).toEqual(["louvre-highlights", "seine-day-pass"]);
+    expect(listed.body.map((product: { externalId: string }) => product.externalId).sort()).toEqual(["louvre-highlights", "seine-day-pass", "seine-private-cruise"]);
     const other = await ctx.stack.createAccount("CONTENT_PARTNER", { bookingEngine: `INV_${randomUUID().slice(0, 6).toUpperCase()}` });
     const outsider = (await ctx.stack.login(other.username, other.password)).access_token;
     expect((await getJson(`${ctx.stack.url}/api/supplier/${body.supplierId}`, outsider)).status).toBe(404);

@@ -81,7 +81,7 @@ describe("local OCTO supplier", () => {
       expect(conforms(zSupplier, about.body)).toMatchObject({ id: "paris-discovery", endpoint: base });
       const products = await call("GET", "/products");
       const parsed = products.body.map((product: unknown) => conforms(zProduct, product));
-      expect(parsed.map((product: { availabilityType: string }) => product.availabilityType).sort()).toEqual(["OPENING_HOURS", "START_TIME"]);
+      expect(parsed.map((product: { availabilityType: string }) => product.availabilityType).sort()).toEqual(["OPENING_HOURS", "START_TIME", "START_TIME"]);
       const louvre = parsed.find((product: { id: string }) => product.id === "louvre-highlights");
       expect(louvre.options.map((option: { id: string }) => option.id)).toEqual(["group", "private"]);
       expect(louvre.options[0].units.map((unit: { type: string }) => unit.type)).toEqual(["ADULT", "CHILD"]);
@@ -105,8 +105,8 @@ describe("local OCTO supplier", () => {
       expect(status).toBe(200);
       expect(body).toHaveLength(7);
       body.forEach((day: unknown) => conforms(zAvailabilityCalendar, day));
-      // Two departures of 20 places a day; the third is sold out. From the early departure's adult price.
-      expect(body[0]).toMatchObject({ localDate: tomorrow(), available: true, status: "AVAILABLE", capacity: 40, pricingFrom: { retail: 11000, currency: "EUR" } });
+      // Two departures of 60 places a day; the third is sold out. From the early departure's adult price.
+      expect(body[0]).toMatchObject({ localDate: tomorrow(), available: true, status: "AVAILABLE", capacity: 120, pricingFrom: { retail: 11000, currency: "EUR" } });
     });
 
     it("lists departures with a sold-out one, and an opening-hours day as one all-day availability", async () => {
@@ -207,7 +207,7 @@ describe("local OCTO supplier", () => {
       const confirmed = await call("POST", `/bookings/${uuid}/confirm`, body);
       const booking = conforms(zBooking, confirmed.body);
       expect(booking).toMatchObject({ status: "CONFIRMED", resellerReference: "R-CONF", utcExpiresAt: null, contact: { fullName: "Grace Hopper" }, voucher: { deliveryOptions: [{ deliveryFormat: "QRCODE", deliveryValue: booking.supplierReference }] } });
-      expect(booking.unitItems.every((item) => item.status === "CONFIRMED" && item.ticket !== null)).toBe(true);
+      expect(booking.unitItems.every((item) => item.status === "CONFIRMED" && item.ticket!.deliveryOptions[0].deliveryFormat === "QRCODE")).toBe(true);
       const twice = await call("POST", `/bookings/${uuid}/confirm`, body);
       expect(twice.body.supplierReference).toBe(booking.supplierReference);
 
@@ -229,6 +229,103 @@ describe("local OCTO supplier", () => {
       expect((await call("POST", `/bookings/${soon}/cancel`, { force: true })).body.status).toBe("CANCELLED");
       const noContact = await call("POST", `/bookings/${(await reserve()).body.uuid}/confirm`, {});
       expect(noContact.body).toMatchObject({ error: "BAD_REQUEST", errorMessage: expect.stringContaining("contact") });
+    });
+  });
+
+  describe("the variety real suppliers have", () => {
+    const cruise = (date: string, time = "18:00") => ({ productId: "seine-private-cruise", optionId: "boat", availabilityId: departure(date, time) });
+    const units = (adults: number, children = 0) => [...Array.from({ length: adults }, () => ({ unitId: "adult" })), ...Array.from({ length: children }, () => ({ unitId: "child" }))];
+
+    it("prices a product per booking: on its option, its departures and its bookings, never on its units", async () => {
+      const raw = (await call("GET", "/products/seine-private-cruise")).body;
+      const product = conforms(zProduct, raw);
+      expect(product.pricingPer).toBe("BOOKING");
+      const [boat] = product.options;
+      expect(boat.pricingFrom).toEqual([expect.objectContaining({ retail: 39000, currency: "EUR" })]);
+      expect(boat.units.every((unit) => unit.pricingFrom === undefined)).toBe(true);
+      expect(boat.units.find((unit) => unit.id === "child")!.restrictions.maxQuantity).toBe(4);
+      // Fields of the standard the package's 2.x schemas leave out (they are read from the answer as sent):
+      // limits of people, and the length as an amount and a unit (1.x content, Ventrata), no minutes.
+      expect(raw.options[0].restrictions).toEqual({ minUnits: 2, maxUnits: 8, minPaxCount: 2, maxPaxCount: 8 });
+      expect(raw.options[0]).toMatchObject({ duration: "2 hours", durationAmount: "2", durationUnit: "hour" });
+      expect(raw.options[0].durationMinutesFrom).toBeUndefined();
+      expect(raw.durationMinutesFrom).toBeUndefined();
+
+      const date = addDays(tomorrow(), 4);
+      const [evening] = (await call("POST", "/availability", { productId: "seine-private-cruise", optionId: "boat", localDateStart: date, localDateEnd: date })).body;
+      expect(conforms(zAvailability, evening)).toMatchObject({ pricing: { retail: 39000 }, maxUnits: 8 });
+      expect(evening.maxPaxCount).toBe(8);
+      expect(evening.unitPricing).toBeUndefined();
+      const held = conforms(zBooking, (await call("POST", "/bookings", { ...cruise(date), unitItems: units(3) })).body);
+      expect(held.pricing).toMatchObject({ retail: 39000, currency: "EUR" });
+      expect(held.unitItems.every((item) => item.pricing === undefined)).toBe(true);
+    });
+
+    it("states a day pass's price on its unit items only, with a booking-level total of 0, as OCTO's own mock supplier does", async () => {
+      const held = conforms(zBooking, (await call("POST", "/bookings", { productId: "seine-day-pass", optionId: "day-pass", availabilityId: departure(addDays(tomorrow(), 2), "00:00"), unitItems: units(2, 1) })).body);
+      expect(held.pricing).toMatchObject({ retail: 0, currency: "EUR" });
+      expect(held.unitItems.map((item) => item.pricing!.retail)).toEqual([2200, 2200, 1100]);
+    });
+
+    it("refuses a booking beyond its option's, its departure's or its unit's limits, or below them, with UNPROCESSABLE_ENTITY", async () => {
+      const date = addDays(tomorrow(), 6);
+      // The group option takes 10 tickets, its departures 8.
+      const group = await call("POST", "/availability", { productId: "louvre-highlights", optionId: "group", availabilityIds: [departure(date, "09:00")] });
+      expect(group.body[0]).toMatchObject({ maxUnits: 8 });
+      const nine = await reserve({ availabilityId: departure(date, "09:00"), unitItems: units(9) });
+      expect(nine.body).toMatchObject({ error: "UNPROCESSABLE_ENTITY", errorMessage: expect.stringContaining("1 to 8 units") });
+      expect((await reserve({ availabilityId: departure(date, "09:00"), unitItems: units(8) })).body.status).toBe("ON_HOLD");
+      const alone = await call("POST", "/bookings", { ...cruise(date), unitItems: units(1) });
+      expect(alone.body).toMatchObject({ error: "UNPROCESSABLE_ENTITY", errorMessage: expect.stringContaining("2 to 8 units") });
+      const children = await call("POST", "/bookings", { ...cruise(date), unitItems: units(2, 5) });
+      expect(children.body).toMatchObject({ error: "UNPROCESSABLE_ENTITY", errorMessage: expect.stringContaining("Unit child takes at most 4") });
+      // Eight people, four of them children: the boat's every limit, reached and kept.
+      expect((await call("POST", "/bookings", { ...cruise(date, "20:30"), unitItems: units(4, 4) })).body.status).toBe("ON_HOLD");
+    });
+
+    it("changes a booking with PATCH /bookings/{uuid}: departure, units, contact and product, checked like a reservation", async () => {
+      const date = addDays(tomorrow(), 8);
+      const held = await reserve({ availabilityId: departure(date, "09:00"), resellerReference: "R-PATCH" });
+      const uuid = held.body.uuid;
+      const later = await call("PATCH", `/bookings/${uuid}`, { availabilityId: departure(date, "11:00"), unitItems: units(3), contact: { fullName: "Ada Lovelace" }, notes: "Window seats" });
+      expect(conforms(zBooking, later.body)).toMatchObject({ availabilityId: departure(date, "11:00"), status: "ON_HOLD", contact: { fullName: "Ada Lovelace" }, notes: "Window seats", pricing: { retail: 19500 } });
+      expect(later.body.unitItems).toHaveLength(3);
+      expect(await vacancies("09:00", date)).toBe(60);
+      expect(await vacancies("11:00", date)).toBe(57);
+      const boat = await call("PATCH", `/bookings/${uuid}`, { ...cruise(date), unitItems: units(2) });
+      expect(conforms(zBooking, boat.body)).toMatchObject({ productId: "seine-private-cruise", optionId: "boat", pricing: { retail: 39000 } });
+      expect(await vacancies("11:00", date)).toBe(60);
+      const tooMany = await call("PATCH", `/bookings/${uuid}`, { unitItems: units(9) });
+      expect(tooMany.body).toMatchObject({ error: "UNPROCESSABLE_ENTITY" });
+      const unknown = await call("PATCH", `/bookings/${uuid}`, { unitItems: [{ unitId: "pet" }] });
+      expect(unknown.body).toMatchObject({ error: "INVALID_UNIT_ID", unitId: "pet" });
+      // Refusals changed nothing.
+      expect((await call("GET", `/bookings/${uuid}`)).body).toMatchObject({ productId: "seine-private-cruise", unitItems: [expect.anything(), expect.anything()] });
+      await call("POST", `/bookings/${uuid}/cancel`, {});
+      expect((await call("PATCH", `/bookings/${uuid}`, { notes: "too late" })).body).toMatchObject({ error: "UNPROCESSABLE_ENTITY" });
+      expect((await call("PATCH", `/bookings/${randomUUID()}`, { notes: "x" })).body).toMatchObject({ error: "INVALID_BOOKING_UUID" });
+      expect((await call("PATCH", `/bookings/${uuid}`, { unitItems: "adult" })).body).toMatchObject({ error: "BAD_REQUEST" });
+    });
+
+    it("gives every booking a voucher and every unit item a ticket, with codes once confirmed", async () => {
+      const held = conforms(zBooking, (await reserve({ availabilityId: departure(addDays(tomorrow(), 9), "09:00") })).body);
+      expect(held.deliveryMethods).toEqual(["VOUCHER", "TICKET"]);
+      expect(held.voucher).toEqual({ redemptionMethod: "DIGITAL", utcRedeemedAt: null, deliveryOptions: [] });
+      expect(held.unitItems.map((item) => item.ticket)).toEqual([held.voucher, held.voucher]);
+      // A confirmation may change the units held, within the same limits.
+      const confirmed = conforms(zBooking, (await call("POST", `/bookings/${held.uuid}/confirm`, { contact: { fullName: "Ada Lovelace" }, unitItems: units(3) })).body);
+      expect(confirmed.unitItems.map((item) => item.ticket!.deliveryOptions[0].deliveryValue)).toEqual([1, 2, 3].map((n) => `${confirmed.supplierReference}-${n}`));
+    });
+
+    it("refuses the key for the routes it is told to (forbidden), as once a key is revoked", async () => {
+      const put = await call("PUT", "/_control/faults", { latencyMs: 0, rules: [{ route: "POST /bookings/:uuid/confirm", kind: "forbidden", times: 1 }] });
+      expect(put.status).toBe(200);
+      const held = await reserve({ availabilityId: departure(addDays(tomorrow(), 9), "11:00") });
+      const refused = await call("POST", `/bookings/${held.body.uuid}/confirm`, { contact: { fullName: "Ada Lovelace" } });
+      expect(refused.status).toBe(403);
+      expect(conforms(zBaseError, refused.body).error).toBe("FORBIDDEN");
+      expect((await call("GET", `/bookings/${held.body.uuid}`)).body.status).toBe("ON_HOLD");
+      expect((await call("POST", `/bookings/${held.body.uuid}/confirm`, { contact: { fullName: "Ada Lovelace" } })).body.status).toBe("CONFIRMED");
     });
   });
 

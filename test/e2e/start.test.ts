@@ -57,13 +57,13 @@ if (!process.env.DATABASE_URL) describe("npm start: one process on the embedded 
     expect(resellerView.every((a) => a.estimatedCommissionRate === undefined && a.estimatedNetPrice! > 0 && a.estimatedNetPrice! < a.retailPrice!)).toBe(true);
 
     // The second engine: the local OCTO supplier, registered and imported by the demo.
-    expect(printed).toMatch(/Demo OCTO supplier: +http:\/\/127\.0\.0\.1:\d+ \(the local OCTO supplier\), registered as booking engine PARIS_DISCOVERY_OCTO: 2 products imported/);
+    expect(printed).toMatch(/Demo OCTO supplier: +http:\/\/127\.0\.0\.1:\d+ \(the local OCTO supplier\), registered as booking engine PARIS_DISCOVERY_OCTO: 3 products imported/);
     const [, platformUser, platformSecret] = printed.match(/PLATFORM_CATALOG_MANAGEMENT\s+(demo-\S+)\s+(sandbox-\S+)/)!;
     const platformToken = await login(base, platformUser, platformSecret);
     const octoSuppliers = (await (await fetch(`${base}/api/suppliers?bookingEngineName=PARIS_DISCOVERY_OCTO`, { headers: { authorization: `Bearer ${platformToken}` } })).json()) as { totalResults: number; items: { id: number }[] };
     expect(octoSuppliers.totalResults).toBe(1);
     const octoProducts = (await (await fetch(`${base}/api/supplier/${octoSuppliers.items[0].id}/products/`, { headers: { authorization: `Bearer ${platformToken}` } })).json()) as { id: number; externalId: string; title: Record<string, string> }[];
-    expect(octoProducts.map((product) => product.externalId).sort()).toEqual(["louvre-highlights", "seine-day-pass"]);
+    expect(octoProducts.map((product) => product.externalId).sort()).toEqual(["louvre-highlights", "seine-day-pass", "seine-private-cruise"]);
     expect(Object.keys(octoProducts[0].title).sort()).toEqual(["de", "en", "fr"]);
 
     expect(await stopAndWait(first)).toBe(0);
@@ -75,7 +75,7 @@ if (!process.env.DATABASE_URL) describe("npm start: one process on the embedded 
       await ready(base);
       expect(second.output()).not.toContain("Demo accounts created");
       // Registered again on the port asked for, with the products the first start imported.
-      await until("the demo OCTO supplier registered again", async () => (second.output().includes("PARIS_DISCOVERY_OCTO: 2 products imported") ? true : undefined));
+      await until("the demo OCTO supplier registered again", async () => (second.output().includes("PARIS_DISCOVERY_OCTO: 3 products imported") ? true : undefined));
       expect(second.output()).toContain(`Demo OCTO supplier:            http://127.0.0.1:${supplierPort} (the local OCTO supplier)`);
       // A newcomer books one of its products, held and confirmed in the supplier's system.
       const [, buyerUser, buyerSecret] = printed.match(/CONSUMER\s+(demo-consumer)\s+(sandbox-\S+)/)!;

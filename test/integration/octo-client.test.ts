@@ -61,7 +61,7 @@ describe("OCTO client", () => {
     const products = await octo.products("de");
     expect(products.contentLanguage).toBe("de");
     expect(products.availableLanguages).toEqual(["en", "fr", "de"]);
-    expect(products.body.map((product) => product.id)).toEqual(["louvre-highlights", "seine-day-pass"]);
+    expect(products.body.map((product) => product.id)).toEqual(["louvre-highlights", "seine-day-pass", "seine-private-cruise"]);
     expect((await octo.product("seine-day-pass", "fr")).body.title).toContain("Seine");
     const date = dateAhead(4);
     const calendar = await octo.calendar({ productId: "louvre-highlights", optionId: "group", localDateStart: date, localDateEnd: addDays(date, 2) });
@@ -95,7 +95,7 @@ describe("OCTO client", () => {
   it("retries 500s and timeouts of a read with backoff, and gives up as unavailable after its retries", async () => {
     inject({ route: "GET /products", kind: "error", times: 2 });
     const products = await client().products();
-    expect(products.body).toHaveLength(2);
+    expect(products.body).toHaveLength(3);
     inject({ route: "GET /supplier", kind: "hang", times: 1 });
     expect((await client().supplier()).body.id).toBe("paris-discovery");
     inject({ route: "GET /supplier", kind: "error", times: 3 });
@@ -204,7 +204,8 @@ describe("OCTO client", () => {
     const calls = logLines.filter((line) => line.msg === "octo call");
     expect(calls.length).toBeGreaterThan(20);
     for (const line of calls) expect(line).toMatchObject({ component: "octo", engine: expect.any(String), method: expect.any(String), path: expect.any(String), outcome: expect.any(String), durationMs: expect.any(Number) });
-    expect(new Set(calls.map((line) => line.outcome))).toEqual(new Set(["ok", "rejected", "server-error", "timeout", "circuit-open", "non-conforming", "unreachable"]));
+    // A refused key ("refused") is told apart from the supplier's refusals of a request ("rejected").
+    expect(new Set(calls.map((line) => line.outcome))).toEqual(new Set(["ok", "rejected", "refused", "server-error", "timeout", "circuit-open", "non-conforming", "unreachable"]));
     expect(rawLog).not.toContain(KEY);
     expect(rawLog).not.toContain("not-the-key");
   });

@@ -6,6 +6,8 @@ import { isoMinutes, languageOf, productRequestFromOcto, supplierRequestFromOcto
 import { productProblems } from "../../subgraphs/catalogue/product/product.rules.js";
 import { supplierProblems } from "../../subgraphs/catalogue/supplier/supplier.rules.js";
 import { OctoClient } from "../../subgraphs/common/octo/octo-client.js";
+import { octoDurationMinutes } from "../../subgraphs/common/octo/octo-fields.js";
+import type { ProductWithQuestions } from "../../subgraphs/common/octo/octo-questions.js";
 
 const KEY = "octo-content-test-key";
 
@@ -92,6 +94,23 @@ describe("OCTO content mapping", () => {
     const request = supplierRequestFromOcto(body, "FR", 7);
     expect(supplierProblems(request).list).toEqual([]);
     expect(request).toMatchObject({ externalId: "paris-discovery", country: "FR", bookingEngine: 7, name: "Paris Discovery (local OCTO supplier)", supplierContact: { email: "bookings@paris-discovery.example" } });
+  });
+
+  it("reads a length from durationMinutesFrom, else from durationAmount and durationUnit, and ignores what is no length", () => {
+    const product = (fields: Record<string, unknown>, option: Record<string, unknown> = {}) => ({ options: [{ default: true, ...option }] }) as unknown as ProductWithQuestions & typeof fields;
+    const minutes = (fields: Record<string, unknown>, option: Record<string, unknown> = {}) => octoDurationMinutes({ ...product(fields, option), ...fields });
+    expect(minutes({ durationMinutesFrom: 90 })).toBe(90);
+    expect(minutes({}, { durationMinutesFrom: 45 })).toBe(45);
+    expect(minutes({}, { durationAmount: "2", durationUnit: "hour" })).toBe(120);
+    expect(minutes({ durationAmount: 3, durationUnit: "day" })).toBe(4320);
+    expect(minutes({}, { durationAmount: "1.5", durationUnit: "hour" })).toBe(90);
+    expect(minutes({ durationMinutesFrom: 0 }, { durationAmount: "30", durationUnit: "minute" })).toBe(30);
+    // Zero (suppliers send "0 hours" for products of no fixed length), a unit OCTO does not name, no number, a negative one, nonsense.
+    for (const option of [{ durationAmount: "0", durationUnit: "hour" }, { durationAmount: "2", durationUnit: "week" }, { durationAmount: "two", durationUnit: "hour" }, { durationAmount: -2, durationUnit: "hour" }, { durationAmount: 1e12, durationUnit: "day" }, { durationAmount: "2" }]) {
+      expect(minutes({}, option)).toBeUndefined();
+    }
+    const cruise = productRequestFromOcto([{ language: "en", product: { ...product({}), id: "boat", internalName: "Boat", options: [{ default: true, durationAmount: "2", durationUnit: "hour", restrictions: { minUnits: 2, maxUnits: 8 }, units: [], cancellationCutoffAmount: 0, cancellationCutoffUnit: "hour", cancellationCutoff: "0 hours" }] } as never }], "ENGINE");
+    expect(cruise.duration).toBe("PT2H");
   });
 
   it("writes minutes as ISO 8601 durations our rules accept", () => {

@@ -35,7 +35,7 @@ const product = (extra: Record<string, unknown> = {}): Product =>
 describe("an OCTO product as the booking flow's setup", () => {
   it("offers the supplier's options, each with its own tickets and prices, and asks the contact fields they require", () => {
     const setup = setupOfOctoProduct(product())!;
-    expect(setup.remote).toEqual({ productId: "tour", optionIds: ["group", "private"], optionKey: "option" });
+    expect(setup.remote).toEqual({ productId: "tour", optionIds: ["group", "private"], optionKey: "option", limits: { group: { minUnits: 1, maxUnits: 8 }, private: { minUnits: 1, maxUnits: 8 } } });
     expect(setup.units.map((u) => [u.key, u.price, u.shownWhen?.equals])).toEqual([["adult", 35, "group"], ["adult", 145, "private"]]);
     expect(setup.questions.customer.map((q) => q.key)).toEqual(["firstName", "lastName", "emailAddress", "phoneNumber"]);
     expect(setup.cancellationTiers).toEqual([expect.objectContaining({ duration: "PT24H", refundPercentage: 100 })]);
@@ -129,5 +129,65 @@ describe("a supplier's voucher", () => {
     expect(supplierVoucher(ticket([{ deliveryFormat: "QRCODE", deliveryValue: "PD-1" }, { deliveryFormat: "PDF_URL", deliveryValue: "https://s.example/t/1.pdf" }]))).toEqual({ code: "PD-1", url: "https://s.example/t/1.pdf" });
     expect(supplierVoucher(ticket([{ deliveryFormat: "PDF_URL", deliveryValue: "javascript:alert(1)" }, { deliveryFormat: "CODE128", deliveryValue: "x".repeat(501) }]))).toBeUndefined();
     expect(supplierVoucher(null)).toBeUndefined();
+  });
+});
+
+describe("what suppliers send beyond the first shape (issue 40)", () => {
+  const view = (setup: ReturnType<typeof offerOf>, selections: Record<string, string>, quantities: Record<string, number>) =>
+    availabilityView({ id: "00000000-0000-4000-8000-000000000000", availabilityDate: "2030-01-01", language: "en", currency: "EUR", setup, selections, quantities, expiresAt: new Date() });
+  const boat = (extra: Record<string, unknown> = {}) => {
+    const { pricingFrom: _, ...unpriced } = unit("adult", 0);
+    return option("boat", 0, { units: [unpriced, { ...unpriced, id: "child" }], pricingFrom: [price(39000)], restrictions: { minUnits: 2, maxUnits: 8, minPaxCount: 2, maxPaxCount: 6 }, ...extra });
+  };
+
+  it("prices a product priced per booking at its option's price, then its departure's, whatever the party", () => {
+    const cruise = product({ pricingPer: "BOOKING", options: [boat()] });
+    expect(octoSaleCurrency(cruise)).toBe("EUR");
+    const setup = setupOfOctoProduct(cruise)!;
+    expect(setup.remote!.bookingPrices).toEqual({ boat: 390 });
+    expect(setup.units.map((u) => u.price)).toEqual([0, 0]);
+    const offered = offerOf(setup, [
+      { startsAt: new Date("2030-01-01T17:00:00Z"), time: "18:00", local: "", remaining: 8, ref: "a", terms: { fee: 420 } },
+      { startsAt: new Date("2030-01-01T19:30:00Z"), time: "20:30", local: "", remaining: 8, ref: "b" },
+    ]);
+    expect(view(offered, { __startTime: "18:00" }, { adult: 2, child: 1 }).priced!.total).toEqual({ retail: 420, currency: "EUR" });
+    expect(view(offered, { __startTime: "20:30" }, { adult: 3 }).priced!.total).toEqual({ retail: 390, currency: "EUR" });
+    // Without the option's price it is not sold: its units carry none.
+    expect(octoSaleCurrency(product({ pricingPer: "BOOKING", options: [boat({ pricingFrom: [] })] }))).toBeUndefined();
+  });
+
+  it("applies the chosen option's and departure's limits of tickets and people", () => {
+    const setup = setupOfOctoProduct(product({ options: [option("group", 3500, { restrictions: { minUnits: 2, maxUnits: 10, minPaxCount: 2, maxPaxCount: 9 } }), option("private", 14500)] }))!;
+    expect(setup.remote!.limits).toEqual({ group: { minUnits: 2, maxUnits: 10, minPax: 2, maxPax: 9 }, private: { minUnits: 1, maxUnits: 8 } });
+    const offered = offerOf(setup, [
+      { startsAt: new Date("2030-01-01T08:00:00Z"), time: "09:00", local: "", remaining: 20, choice: "group", ref: "a", terms: { maxUnits: 5 } },
+      { startsAt: new Date("2030-01-01T10:00:00Z"), time: "11:00", local: "", remaining: 20, choice: "group", ref: "b" },
+    ]);
+    const early = view(offered, { option: "group", __startTime: "09:00" }, { adult: 6 });
+    expect(early).toMatchObject({ minParticipants: 2, maxParticipants: 9, isPricingStepCompleted: false });
+    expect(early.priced!.issues).toEqual([expect.objectContaining({ rule: "maxUnits", message: expect.stringContaining("At most 5 tickets") })]);
+    const late = view(offered, { option: "group", __startTime: "11:00" }, { adult: 1 });
+    expect(late.priced!.issues.map((issue) => issue.rule)).toEqual(["minParticipants", "minUnits"]);
+    expect(view(offered, { option: "group", __startTime: "11:00" }, { adult: 9 }).isPricingStepCompleted).toBe(true);
+    expect(view(offered, { option: "group", __startTime: "11:00" }, { adult: 10 }).priced!.issues.map((issue) => issue.rule)).toEqual(["maxParticipants"]);
+    // Limits that are not sound numbers are no limits.
+    const odd = setupOfOctoProduct(product({ options: [option("group", 3500, { restrictions: { minUnits: "two", maxUnits: -1, maxPaxCount: 1e9 } })] }))!;
+    expect(odd.remote!.limits).toEqual({ group: {} });
+  });
+
+  it("reads a held total from the booking, else from its unit items, each at its own precision", async () => {
+    const { heldTotal } = await import("../../subgraphs/booking/engines/octo/octo-engine.js");
+    const booking = (pricing: unknown, items: unknown[]) => ({ pricing, unitItems: items.map((item) => ({ pricing: item })) }) as never;
+    const zero = { ...price(0), currencyPrecision: 0 };
+    expect(heldTotal(booking(price(5500), [price(2200), price(3300)]), "EUR", false)).toBe(55);
+    expect(heldTotal(booking(zero, [price(2200), price(3300)]), "EUR", false)).toBe(55);
+    expect(heldTotal(booking(undefined, [price(2200), { ...price(330), currencyPrecision: 1 }]), "EUR", false)).toBe(55);
+    // Per unit, nothing but zeros is a price of 0; per booking, it states nothing.
+    expect(heldTotal(booking(zero, [zero]), "EUR", false)).toBe(0);
+    expect(heldTotal(booking(zero, [zero]), "EUR", true)).toBeUndefined();
+    expect(heldTotal(booking(price(39000), []), "EUR", true)).toBe(390);
+    // No price in the product's currency, or none at all: nothing to compare.
+    expect(heldTotal(booking(price(5500, "USD"), [price(5500, "USD")]), "EUR", false)).toBeUndefined();
+    expect(heldTotal(booking(undefined, [undefined]), "EUR", false)).toBeUndefined();
   });
 });

@@ -17,7 +17,15 @@ export type AvailabilitySetup = BookingSetup & {
    * to price in the setup's currency. A unit absent here keeps its setup price.
    */
   slotPrices?: Record<string, Record<string, number>>;
+  /** A supplier's terms per departure, by `slotPriceKey`: its price of a booking (per-booking pricing) and its own limits of one booking. */
+  slotTerms?: Record<string, SlotTerms>;
 };
+
+export interface SlotTerms {
+  fee?: number;
+  maxUnits?: number;
+  maxPax?: number;
+}
 
 /** The key of a departure's prices: the supplier option it belongs to (if the setup has several) and its start time. */
 export const slotPriceKey = (choice: string | undefined, time: string) => `${choice ?? ""}@${time}`;
@@ -85,14 +93,35 @@ export function visibleOptions(setup: AvailabilitySetup, selections: Record<stri
 
 /**
  * The setup the tickets are priced with: units shown only for another option's choice are left
- * out, and a supplier's prices for the chosen departure replace the setup's.
+ * out, a supplier's prices for the chosen departure replace the setup's, and a supplier's option
+ * and departure bring their price of a booking and their limits of one booking.
  */
 export function unitsShown(setup: AvailabilitySetup, selections: Record<string, string>): AvailabilitySetup {
-  const time = setup.slotPrices && chosenStartTime(setup, selections);
-  const prices = time ? setup.slotPrices![slotPriceKey(setup.remote?.optionKey && selections[setup.remote.optionKey], time)] : undefined;
-  if (!prices && !setup.units.some((unit) => unit.shownWhen)) return setup;
+  const remote = setup.remote;
+  const choice = remote?.optionKey ? selections[remote.optionKey] : remote?.optionIds[0];
+  const time = (setup.slotPrices || setup.slotTerms) && chosenStartTime(setup, selections);
+  const key = time ? slotPriceKey(remote?.optionKey && selections[remote.optionKey], time) : undefined;
+  const prices = key && setup.slotPrices ? setup.slotPrices[key] : undefined;
+  const terms = key && setup.slotTerms && Object.hasOwn(setup.slotTerms, key) ? setup.slotTerms[key] : undefined;
+  const limits = choice !== undefined && remote?.limits && Object.hasOwn(remote.limits, choice) ? remote.limits[choice] : undefined;
+  const fee = terms?.fee ?? (choice !== undefined && remote?.bookingPrices && Object.hasOwn(remote.bookingPrices, choice) ? remote.bookingPrices[choice] : undefined);
+  if (!prices && !terms && !limits && fee === undefined && !setup.units.some((unit) => unit.shownWhen)) return setup;
   const units = setup.units.filter((unit) => !unit.shownWhen || selections[unit.shownWhen.option] === unit.shownWhen.equals);
-  return { ...setup, units: prices ? units.map((unit) => (Object.hasOwn(prices, unit.key) ? { ...unit, price: prices[unit.key] } : unit)) : units };
+  const maxUnits = lowest(limits?.maxUnits, terms?.maxUnits);
+  return {
+    ...setup,
+    units: prices ? units.map((unit) => (Object.hasOwn(prices, unit.key) ? { ...unit, price: prices[unit.key] } : unit)) : units,
+    ...(fee !== undefined ? { fixedFee: fee } : {}),
+    minParticipants: Math.max(setup.minParticipants, limits?.minPax ?? 0),
+    maxParticipants: lowest(setup.maxParticipants, limits?.maxPax, terms?.maxPax)!,
+    ...(limits?.minUnits !== undefined || maxUnits !== undefined ? { ticketLimits: { ...(limits?.minUnits !== undefined ? { min: limits.minUnits } : {}), ...(maxUnits !== undefined ? { max: maxUnits } : {}) } } : {}),
+  };
+}
+
+/** The strictest of a few upper bounds, undefined when none is given. */
+function lowest(...bounds: (number | undefined)[]): number | undefined {
+  const given = bounds.filter((bound): bound is number => bound !== undefined);
+  return given.length ? Math.min(...given) : undefined;
 }
 
 /**
@@ -148,14 +177,16 @@ export function availabilityView(state: AvailabilityState): AvailabilityView {
     };
   });
   const optionsDone = next === undefined;
-  const priced = state.currency ? priceUnits(unitsShown(state.setup, state.selections), state.quantities, state.currency, state.language, state.rates ?? undefined) : undefined;
+  const pricedSetup = unitsShown(state.setup, state.selections);
+  const priced = state.currency ? priceUnits(pricedSetup, state.quantities, state.currency, state.language, state.rates ?? undefined) : undefined;
   return {
     id: state.id,
     availabilityDate: state.availabilityDate,
     availabilityOptions,
     priced,
-    minParticipants: state.setup.minParticipants,
-    maxParticipants: state.setup.maxParticipants,
+    // The chosen option's and departure's bounds once they are chosen (a supplier's limits differ per option).
+    minParticipants: pricedSetup.minParticipants,
+    maxParticipants: pricedSetup.maxParticipants,
     isOptionStepCompleted: optionsDone,
     isPricingStepCompleted: optionsDone && (priced?.isPricingStepCompleted ?? false),
     expiresAt: state.expiresAt,

@@ -70,10 +70,14 @@ export function offerOf(setup: BookingSetup, slots: Slot[]): AvailabilitySetup {
   return { ...setup, options, offeredStartTimes, startTimesByChoice, ...slotPrices };
 }
 
-/** The prices a supplier gives per departure, when it gives any. */
-export function slotPricesOf(slots: Slot[]): Pick<AvailabilitySetup, "slotPrices"> {
-  if (!slots.some((slot) => slot.unitPrices)) return {};
-  return { slotPrices: Object.fromEntries(slots.filter((slot) => slot.unitPrices).map((slot) => [slotPriceKey(slot.choice, slot.time), slot.unitPrices!])) };
+/** The prices and terms a supplier gives per departure, when it gives any. */
+export function slotPricesOf(slots: Slot[]): Pick<AvailabilitySetup, "slotPrices" | "slotTerms"> {
+  const priced = slots.filter((slot) => slot.unitPrices);
+  const termed = slots.filter((slot) => slot.terms);
+  return {
+    ...(priced.length ? { slotPrices: Object.fromEntries(priced.map((slot) => [slotPriceKey(slot.choice, slot.time), slot.unitPrices!])) } : {}),
+    ...(termed.length ? { slotTerms: Object.fromEntries(termed.map((slot) => [slotPriceKey(slot.choice, slot.time), slot.terms!])) } : {}),
+  };
 }
 
 /**
@@ -81,7 +85,7 @@ export function slotPricesOf(slots: Slot[]): Pick<AvailabilitySetup, "slotPrices
  * offer), priced at the departures' prices of now when a supplier's `slots` are given.
  */
 export function withOffer(current: BookingSetup, offered: AvailabilitySetup, slots?: Slot[]): AvailabilitySetup {
-  const prices = slots ? slotPricesOf(slots) : offered.slotPrices ? { slotPrices: offered.slotPrices } : {};
+  const prices = slots ? slotPricesOf(slots) : { ...(offered.slotPrices ? { slotPrices: offered.slotPrices } : {}), ...(offered.slotTerms ? { slotTerms: offered.slotTerms } : {}) };
   if (!offered.startTimesByChoice) return { ...current, offeredStartTimes: offered.offeredStartTimes, ...prices };
   return { ...current, options: offered.options, offeredStartTimes: offered.offeredStartTimes, startTimesByChoice: offered.startTimesByChoice, ...prices };
 }

@@ -11,7 +11,7 @@ import { AVAILABILITY_LIFETIME_MS, chosenSlot, flowLanguage, sellable, stateOf, 
 import { availabilityRepository, type AvailabilityRow } from "../availability/availability.repository.js";
 import { availabilityView, ticketsOf, unitsShown, type AvailabilitySetup } from "../availability/availability-view.js";
 import { bookingAccess, owns, type Owner } from "../booking-access.js";
-import { bookingRefusal, viaEngine } from "../booking-errors.js";
+import { asRefusal, bookingRefusal, viaEngine } from "../booking-errors.js";
 import type { ProductFacts } from "../catalogue-facts.js";
 import { EngineRefusal, TransientEngineError, type BookingEngineAdapter, type EngineBooking, type Slot } from "../engines/booking-engine.js";
 import { engineRegistry } from "../engines/engine-registry.js";
@@ -86,7 +86,9 @@ async function upstreamFacts(ctx: BookingContext, product: ProductFacts, date: s
   try {
     current = await sellable(ctx, product.id);
   } catch (error) {
-    if ((error as GraphQLError).extensions?.reason === "ENGINE_UNAVAILABLE") throw error;
+    // The supplier not answering, or refusing our key, is no news of the product: the request is refused as it is.
+    const reason = (error as GraphQLError).extensions?.reason;
+    if (reason === "ENGINE_UNAVAILABLE" || reason === "ENGINE_REFUSED") throw error;
     return { current: undefined, slots: [] };
   }
   return { current, slots: await viaEngine(current.engine.slots(ctx.database.db, product, current.setup, date, now)) };
@@ -360,9 +362,10 @@ export const bookingService = {
       throw badInput("cancellationReason must be 1 to 500 characters", [{ field: "cancellationReason", rule: "length", message: "1 to 500 characters" }]);
     }
     const now = ctx.clock.now();
+    const why = reason ?? "Cancelled by the customer";
     // The supplier is told first, outside the transaction: a booking is cancelled here only once
     // its supplier has cancelled it (a retry tells it again, idempotently, by the booking id).
-    const told = await tellSupplierOfCancellation(ctx, bookingId, now);
+    const told = await tellSupplierOfCancellation(ctx, bookingId, now, why);
     const result = await ctx.database.db.transaction(async (tx) => {
       const row = await lockOwned(ctx, tx, bookingId);
       if (row.status === "CANCELLED" || row.status === "EXPIRED") throw bookingRefusal("BOOKING_ALREADY_CANCELLED", `Booking ${row.id} is already ${row.status}`);
@@ -383,7 +386,7 @@ export const bookingService = {
         status: "CANCELLED",
         paymentStatus: wasConfirmed ? (terms.refundPercentage > 0 ? "REFUND" : "PAID") : row.paymentStatus,
         cancelledAt: now,
-        cancellationReason: reason ?? "Cancelled by the customer",
+        cancellationReason: why,
         refundPercentage: terms.refundPercentage,
         updateDate: now,
       });
@@ -393,7 +396,7 @@ export const bookingService = {
     });
     // A dropped hold frees the supplier's places now rather than when the hold lapses.
     const upstream = result.wasHeld && engineOfBooking(result.row, ctx.loaders.octo).upstream;
-    if (upstream) await upstream.release(result.row, "Cancelled by the customer before confirmation");
+    if (upstream) await upstream.release(result.row, why);
     const booking = await view(ctx, result.row);
     return {
       cancellationInformation: {
@@ -490,7 +493,7 @@ async function ownedUnlocked(ctx: BookingContext, bookingId: string): Promise<Bo
 const UNASKED = Symbol("supplier hold not asked");
 /** The step's answer when it has to ask the supplier first: it runs again once it has. */
 const EXTEND_FIRST = Symbol("extend the supplier hold first");
-type KeptHold = { expiresAt: Date } | "lapsed" | undefined | typeof UNASKED;
+type KeptHold = { expiresAt: Date } | "lapsed" | { refused: EngineRefusal } | undefined | typeof UNASKED;
 
 /**
  * A step on a booking on hold (answers, confirm) that may have to extend its supplier's hold.
@@ -528,6 +531,8 @@ async function keepUpstreamHold(ctx: BookingContext, bookingId: string, now: Dat
     const { expiresAt } = await upstream.extend(engineBooking(row), until, now);
     return { expiresAt: expiresAt < until ? expiresAt : until };
   } catch (error) {
+    // A refused key says nothing of the hold: the step is refused, and the hold left as it is.
+    if (error instanceof EngineRefusal && error.reason === "ENGINE_REFUSED") return { refused: error };
     if (error instanceof EngineRefusal) return "lapsed";
     if (error instanceof TransientEngineError) return undefined;
     throw error;
@@ -537,6 +542,7 @@ async function keepUpstreamHold(ctx: BookingContext, bookingId: string, now: Dat
 /** Records a kept hold's new end, or expires a booking whose supplier hold lapsed, in the step's transaction. */
 async function applyKeptHold(ctx: BookingContext, tx: Executor, row: BookingRow, kept: KeptHold, now: Date): Promise<Outcome | undefined> {
   if (kept === UNASKED) return undefined;
+  if (kept && typeof kept === "object" && "refused" in kept) return { refusal: asRefusal(kept.refused) as GraphQLError };
   if (kept === "lapsed") {
     await expireHold(flowDeps(ctx), tx, row, now);
     return { refusal: bookingRefusal("BOOKING_EXPIRED", `The supplier no longer holds booking ${row.id}: start a new availability`) };
@@ -553,11 +559,11 @@ async function applyKeptHold(ctx: BookingContext, tx: Executor, row: BookingRow,
  * booking was confirmed and its supplier has cancelled it. Refusals (the supplier will not, or
  * cannot be reached) are answered with nothing changed.
  */
-async function tellSupplierOfCancellation(ctx: BookingContext, bookingId: string, now: Date): Promise<boolean> {
+async function tellSupplierOfCancellation(ctx: BookingContext, bookingId: string, now: Date, reason: string): Promise<boolean> {
   const row = await ownedUnlocked(ctx, bookingId);
   if (!row || row.status !== "CONFIRMED") return false;
   if (!cancellationTerms(row.setup as AvailabilitySetup, row.status, row.startsAt, now, row.language).isCancellable) return false;
-  await viaEngine(engineOfBooking(row, ctx.loaders.octo).cancel(ctx.database.db, engineBooking(row)));
+  await viaEngine(engineOfBooking(row, ctx.loaders.octo).cancel(ctx.database.db, engineBooking(row), reason));
   return true;
 }
 

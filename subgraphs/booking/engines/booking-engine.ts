@@ -20,6 +20,8 @@ export interface Slot {
   ref?: string;
   /** The supplier's price of one of each unit at this departure, in the setup's currency; absent: the setup's prices. */
   unitPrices?: Record<string, number>;
+  /** The supplier's price of a booking at this departure (per-booking pricing) and its limits of one booking here. */
+  terms?: { fee?: number; maxUnits?: number; maxPax?: number };
 }
 
 /** The lead traveller, from the answers to the customer questions of these keys (remote engines ask them). */
@@ -139,10 +141,10 @@ export interface BookingEngineAdapter {
   /** Asks the supplier to confirm; idempotent per booking id, since a job may run it twice. `product` is undefined once the supplier deleted it. */
   confirm(db: Executor, booking: EngineBooking, product: ProductFacts | undefined): Promise<ConfirmationOutcome>;
   /**
-   * Tells the supplier a confirmed booking is cancelled, before the flow records it (EngineRefusal
-   * when the supplier will not); idempotent per booking id.
+   * Tells the supplier a confirmed booking is cancelled, and why, before the flow records it
+   * (EngineRefusal when the supplier will not); idempotent per booking id.
    */
-  cancel(db: Executor, booking: EngineBooking): Promise<void>;
+  cancel(db: Executor, booking: EngineBooking, reason: string): Promise<void>;
 }
 
 /**

@@ -201,6 +201,11 @@ export function applyQuantities(
         message: `At most ${setup.maxParticipants} participants can book together; ${participants} chosen`,
       });
     }
+    const tickets = countTickets(setup, (key) => next.get(key) ?? 0);
+    if (setup.ticketLimits?.max !== undefined && tickets > setup.ticketLimits.max) {
+      // A supplier's limit of tickets (unit items) per booking, of the option or of the departure.
+      problems.push({ field: raiseField, rule: "maxUnits", message: `At most ${setup.ticketLimits.max} tickets can be booked together here; ${tickets} chosen` });
+    }
     if (participants > remainingCapacity) {
       // Places another booking holds cannot be sold twice.
       problems.push({
@@ -235,6 +240,11 @@ function countParticipants(setup: BookingSetup, quantity: (key: string) => numbe
   return setup.units.reduce((sum, unit) => sum + quantity(unit.key) * (unit.paxCount ?? 1), 0);
 }
 
+/** Tickets chosen: a supplier counts each one a unit item, whatever the people it admits. */
+function countTickets(setup: BookingSetup, quantity: (key: string) => number): number {
+  return setup.units.reduce((sum, unit) => sum + quantity(unit.key), 0);
+}
+
 /** The soft rules: what must still change before the quantities are bookable. */
 function pricingIssues(setup: BookingSetup, quantity: (key: string) => number, participants: number): PricingIssue[] {
   const issues: PricingIssue[] = [];
@@ -249,6 +259,13 @@ function pricingIssues(setup: BookingSetup, quantity: (key: string) => number, p
   // run mid-flow): applyQuantities refuses them, but stale ones must not be reported bookable.
   if (participants > setup.maxParticipants) {
     issues.push({ rule: "maxParticipants", message: `At most ${setup.maxParticipants} participants can book together; ${participants} chosen` });
+  }
+  const tickets = countTickets(setup, quantity);
+  if (participants > 0 && setup.ticketLimits?.min !== undefined && tickets < setup.ticketLimits.min) {
+    issues.push({ rule: "minUnits", message: `At least ${setup.ticketLimits.min} tickets are required; ${tickets} chosen` });
+  }
+  if (setup.ticketLimits?.max !== undefined && tickets > setup.ticketLimits.max) {
+    issues.push({ rule: "maxUnits", message: `At most ${setup.ticketLimits.max} tickets can be booked together here; ${tickets} chosen` });
   }
   const chosenGroups = setup.units.filter((unit) => unit.unitPriceType === "GROUP" && quantity(unit.key) > 0);
   if (chosenGroups.length > 1) issues.push({ rule: "singleGroup", message: "A booking is a single group; choose one group option" });

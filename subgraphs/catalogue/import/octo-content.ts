@@ -1,4 +1,6 @@
 import type { Media, Pricing, Product, Supplier } from "@octocloud/types";
+import { fromPrices, octoDurationMinutes } from "../../common/octo/octo-fields.js";
+import type { ProductWithQuestions } from "../../common/octo/octo-questions.js";
 import type { LanguageText } from "../../../drizzle/schema.js";
 import type { ProductRequest } from "../product/product.rules.js";
 import type { SupplierRequest } from "../supplier/supplier.rules.js";
@@ -44,10 +46,6 @@ export function isoMinutes(minutes: number): string {
 /** A price in the currency's major unit: 6500 with precision 2 is 65. */
 const major = (pricing: Pricing, amount: number): number => amount / 10 ** pricing.currencyPrecision;
 
-/** The "from" prices of every unit of every option, the retail amounts OCTO quotes. */
-function unitPrices(product: Product): Pricing[] {
-  return product.options.flatMap((option) => option.units.flatMap((unit) => unit.pricingFrom ?? unit.pricing ?? []));
-}
 
 const isImage = (media: Media) => media.type === "image/jpeg" || media.type === "image/png";
 
@@ -59,7 +57,8 @@ export function productRequestFromOcto(versions: OctoProductVersion[], bookingEn
   if (versions.length === 0) throw new Error("an OCTO product needs at least one version");
   const [{ product }] = versions;
   const defaultOption = product.options.find((option) => option.default) ?? product.options[0];
-  const prices = unitPrices(product);
+  // Each unit's "from" price, or each option's when the product is priced per booking.
+  const prices = fromPrices(product as ProductWithQuestions);
   const currency = prices[0]?.currency ?? null;
   const inCurrency = prices.filter((pricing) => pricing.currency === currency);
   const retail = inCurrency.map((pricing) => major(pricing, pricing.retail));
@@ -71,7 +70,7 @@ export function productRequestFromOcto(versions: OctoProductVersion[], bookingEn
   const images = (product.media ?? []).filter(isImage);
   const cover = images.find((media) => media.rel === "COVER") ?? images[0];
   const gallery = images.filter((media) => media.rel === "GALLERY");
-  const minutes = product.durationMinutesFrom;
+  const minutes = octoDurationMinutes(product as ProductWithQuestions);
   const cutoffUnit = defaultOption?.cancellationCutoffUnit as string | undefined;
 
   return {

@@ -71,7 +71,15 @@ export class OctoRejected extends Error {
   ) {
     super(`${error}: ${errorMessage}`);
   }
+
+  /** The supplier refused our credentials (OCTO's UNAUTHORIZED or FORBIDDEN): nothing else it says can be acted on until the engine's key is fixed. */
+  get refusesCredentials(): boolean {
+    return isCredentialRefusal(this.error, this.status);
+  }
 }
+
+/** OCTO answers a missing key UNAUTHORIZED (401) and a wrong, revoked or unpermitted one FORBIDDEN (403). */
+export const isCredentialRefusal = (error: string, status: number): boolean => error === "UNAUTHORIZED" || error === "FORBIDDEN" || status === 401 || status === 403;
 
 /** The supplier could not be reached or failed (5xx, network, timeout before any effect, open circuit): try again later. */
 export class OctoUnavailable extends Error {
@@ -380,7 +388,8 @@ export class OctoClient {
       }
       this.breaker.succeeded();
       const { error: code, errorMessage, ...detail } = parsed as { error: string; errorMessage: string };
-      log("rejected", { status: response.status, error: code });
+      // A refused key is told apart from the supplier's refusals of a request: it is the engine's to fix.
+      log(isCredentialRefusal(code, response.status) ? "refused" : "rejected", { status: response.status, error: code });
       throw new OctoRejected(code, errorMessage, response.status, detail);
     }
     const problems = this.conformance(spec, parsed);

@@ -248,8 +248,25 @@ export interface RemoteProduct {
   productId: string;
   optionIds: string[];
   optionKey?: string;
+  /**
+   * A product the supplier prices per booking (OCTO `pricingPer: BOOKING`): each option's price of
+   * a booking, in the setup's currency; it is the booking's fixed fee once the option is chosen.
+   */
+  bookingPrices?: Record<string, number>;
+  /** Each option's limits of a booking (OCTO `restrictions`): tickets (unit items) and people. */
+  limits?: Record<string, BookingLimits>;
   /** The supplier's questions, by the key of the question the flow asks: its id, and the value each choice key stands for. */
   questions?: Record<string, RemoteQuestion>;
+}
+
+/** A supplier's limits of one booking; absent: none. */
+export interface BookingLimits {
+  /** Tickets: OCTO's unit items, whatever the people each admits. */
+  minUnits?: number;
+  maxUnits?: number;
+  /** People. */
+  minPax?: number;
+  maxPax?: number;
 }
 
 export interface RemoteQuestion {
@@ -258,7 +275,11 @@ export interface RemoteQuestion {
   values?: Record<string, string>;
 }
 
-export type BookingSetup = z.infer<typeof bookingSetupSchema> & { remote?: RemoteProduct };
+export type BookingSetup = z.infer<typeof bookingSetupSchema> & {
+  remote?: RemoteProduct;
+  /** Tickets of one booking, set by a remote engine's adapter for the chosen option and departure (content management has no such field). */
+  ticketLimits?: { min?: number; max?: number };
+};
 export type BookingSetupInput = z.input<typeof bookingSetupSchema>;
 
 /**

@@ -1,10 +1,12 @@
-import type { Availability, Booking, BookingContact } from "@octocloud/types";
+import type { Availability, Booking, BookingContact, Pricing } from "@octocloud/types";
+import { availabilityLimits } from "../../../common/octo/octo-fields.js";
 import { OctoNonConforming, OctoOutcomeUnknown, OctoRejected, OctoUnavailable, type ConfirmationWithAnswers, type OctoClient } from "../../../common/octo/octo-client.js";
 import type { OctoQuestionAnswer } from "../../../common/octo/octo-questions.js";
 import { derivedUuid } from "../../derived-id.js";
 import { EngineSecretsUnavailable, type OctoEngines } from "../../../common/octo/octo-engines.js";
 import type { ProductFacts } from "../../catalogue-facts.js";
 import { ticketsOf, unitsShown, type AvailabilitySetup } from "../../availability/availability-view.js";
+import { priceUnits } from "../../pricing/price-rules.js";
 import {
   EngineRefusal,
   TransientEngineError,
@@ -22,11 +24,22 @@ import { chosenOctoOption, FREESALE_PLACES, setupOfOctoProduct } from "./octo-se
 const MAX_HOLD_MINUTES = 60;
 
 /**
- * A failure of the supplier system as the flow sees it: an OCTO refusal the caller can act on, or
- * a transient failure (unreachable, timed out, answered something that is not OCTO) to retry.
+ * The supplier refused the service's key (UNAUTHORIZED, FORBIDDEN): the engine's connection is at
+ * fault, not the request, at whatever step it happens (docs/octo-engine.md, "Errors").
+ */
+function credentialRefusal(engineName: string, rejected: OctoRejected): EngineRefusal {
+  return new EngineRefusal("ENGINE_REFUSED", `${refusedKey(engineName, rejected)}. Nothing was booked or changed; the engine's key must be registered again`);
+}
+
+const refusedKey = (engineName: string, rejected: OctoRejected) => `Supplier system ${engineName} refused the service's credentials (${rejected.error}: ${rejected.errorMessage})`;
+
+/**
+ * A failure of the supplier system as the flow sees it: an OCTO refusal the caller can act on, a
+ * refused key (ENGINE_REFUSED), or a transient failure (unreachable, timed out, answered something
+ * that is not OCTO) to retry.
  */
 function engineFailure(engineName: string, error: unknown, refusal: (rejected: OctoRejected) => EngineRefusal): Error {
-  if (error instanceof OctoRejected) return refusal(error);
+  if (error instanceof OctoRejected) return error.refusesCredentials ? credentialRefusal(engineName, error) : refusal(error);
   if (error instanceof OctoUnavailable || error instanceof OctoOutcomeUnknown) return new TransientEngineError(`Supplier system ${engineName} could not be reached: ${error.message}`);
   if (error instanceof OctoNonConforming) return new TransientEngineError(`Supplier system ${engineName} answered outside the OCTO standard: ${error.message}`);
   if (error instanceof EngineSecretsUnavailable) return new TransientEngineError(error.message);
@@ -78,6 +91,27 @@ export function supplierVoucher(ticket: Booking["voucher"]): { url?: string; cod
 function departurePrices(unitPricing: Availability["unitPricing"], currency: string): Record<string, number> | undefined {
   const prices = (unitPricing ?? []).filter((price) => price.currency === currency);
   return prices.length ? Object.fromEntries(prices.map((price) => [price.unitId, price.retail / 10 ** price.currencyPrecision])) : undefined;
+}
+
+/** An amount in the currency's major unit: 6500 at precision 2 is 65. */
+const major = (pricing: Pricing): number => pricing.retail / 10 ** pricing.currencyPrecision;
+
+/**
+ * The total a supplier holds a booking at, in the currency's major unit: the booking's `pricing`,
+ * or, when that is absent or zero, the sum of its unit items' (suppliers such as OCTO's own mock
+ * answer a booking-level total of 0 and price each unit item). Undefined when the supplier states
+ * no price in the currency: none at all, or, for a product priced per booking, zero everywhere
+ * (its unit items carry no price by the standard, so a zero total states nothing). The departure's
+ * price read just before the hold (`POST /availability`) is then the price of record.
+ */
+export function heldTotal(booking: Booking, currency: string, perBooking: boolean): number | undefined {
+  const stated = booking.pricing && booking.pricing.currency === currency ? booking.pricing : undefined;
+  if (stated && stated.retail > 0) return major(stated);
+  const items = booking.unitItems.map((item) => item.pricing).filter((pricing): pricing is Pricing => Boolean(pricing) && pricing!.currency === currency);
+  const sum = items.reduce((total, pricing) => total + major(pricing), 0);
+  if (sum > 0) return sum;
+  if (perBooking || (!stated && !items.length)) return undefined;
+  return 0;
 }
 
 /** A held ticket's uuid: the same at the hold and at the confirmation, so the supplier sees the same unit items. */
@@ -141,6 +175,9 @@ export function octoEngine(octo: OctoEngines): BookingEngineAdapter {
         const startsAt = new Date(availability.localDateTimeStart);
         if (Number.isNaN(startsAt.getTime()) || availability.localDateTimeStart.slice(0, 10) !== date) continue;
         const unitPrices = departurePrices(availability.unitPricing, setup.currency);
+        // Priced per booking, the departure's `pricing` is the booking's price there.
+        const fee = remote.bookingPrices && availability.pricing?.currency === setup.currency ? major(availability.pricing) : undefined;
+        const terms = { ...(fee !== undefined ? { fee } : {}), ...availabilityLimits(availability) };
         slots.push({
           startsAt,
           time: availability.localDateTimeStart.slice(11, 16),
@@ -149,6 +186,7 @@ export function octoEngine(octo: OctoEngines): BookingEngineAdapter {
           ...(remote.optionKey ? { choice: optionId } : {}),
           ref: availability.id,
           ...(unitPrices ? { unitPrices } : {}),
+          ...(Object.keys(terms).length ? { terms } : {}),
         });
       }
     }
@@ -165,8 +203,8 @@ export function octoEngine(octo: OctoEngines): BookingEngineAdapter {
         // In the flow's language: the supplier's question texts come as it writes them.
         return setupOfOctoProduct((await client.product(product.externalId, language)).body);
       } catch (error) {
-        // A product the supplier no longer has is simply not bookable.
-        if (error instanceof OctoRejected) return undefined;
+        // A product the supplier no longer has is simply not bookable; a refused key is the engine's failure.
+        if (error instanceof OctoRejected && !error.refusesCredentials) return undefined;
         throw engineFailure(product.bookingEngineName, error, () => new EngineRefusal("PRODUCT_NOT_BOOKABLE", "The supplier refused"));
       }
     },
@@ -202,15 +240,18 @@ export function octoEngine(octo: OctoEngines): BookingEngineAdapter {
         if (answer.body.status === "CONFIRMED") return confirmed(answer.body);
         return { outcome: "REJECTED", reason: `The supplier answered the confirmation with status ${answer.body.status}` };
       } catch (error) {
-        // An OCTO refusal (an expired hold, a cancelled booking) means the supplier did not confirm.
-        if (error instanceof OctoRejected) return { outcome: "REJECTED", reason: `The supplier refused the confirmation: ${error.errorMessage}` };
-        throw engineFailure(booking.engineName, error, () => new EngineRefusal("BOOKING_REJECTED", "refused"));
+        if (!(error instanceof OctoRejected)) throw engineFailure(booking.engineName, error, () => new EngineRefusal("BOOKING_REJECTED", "refused"));
+        // An OCTO refusal (an expired hold, a cancelled booking, a refused key) means the supplier did
+        // not confirm: the hold is let go before the booking is refused, so no places stay held for it.
+        await adapter.upstream!.release(booking, "The confirmation was refused");
+        if (error.refusesCredentials) return { outcome: "REJECTED", reason: `ENGINE_REFUSED: ${refusedKey(booking.engineName, error)}; its hold was let go` };
+        return { outcome: "REJECTED", reason: `The supplier refused the confirmation: ${error.errorMessage}` };
       }
     },
 
-    async cancel(_db, booking) {
+    async cancel(_db, booking, reason) {
       const client = await bookingClient(booking);
-      await client.cancel(booking.id, { reason: "Cancelled by the customer" }).catch((error: unknown) => {
+      await client.cancel(booking.id, { reason }).catch((error: unknown) => {
         throw engineFailure(booking.engineName, error, (rejected) => new EngineRefusal("BOOKING_NOT_CANCELLABLE", `The supplier will not cancel booking ${booking.id}: ${rejected.errorMessage}`));
       });
     },
@@ -241,16 +282,13 @@ export function octoEngine(octo: OctoEngines): BookingEngineAdapter {
           await release("not on hold");
           throw new EngineRefusal("NO_LONGER_AVAILABLE", `The supplier did not hold the places (status ${held.status})`);
         }
-        // The price the supplier holds at must be the one the buyer saw (spec 2: 9573).
-        if (held.pricing && held.pricing.currency === setup.currency) {
-          const expected = unitsShown(setup, request.selections).units.reduce(
-            (sum, unit) => sum + Math.round(unit.price * 10 ** held.pricing!.currencyPrecision) * (Object.hasOwn(quantities, unit.key) ? quantities[unit.key] : 0),
-            0,
-          );
-          if (expected !== held.pricing.retail) {
+        // The price the supplier holds at must be the one the buyer saw (spec 2: 9573), in cents.
+        const total = heldTotal(held, setup.currency, Boolean(setup.remote!.bookingPrices));
+        if (total !== undefined) {
+          const expected = priceUnits(unitsShown(setup, request.selections), quantities, setup.currency, "en").total.retail;
+          if (Math.round(total * 100) !== Math.round(expected * 100)) {
             await release("price changed");
-            const now = held.pricing.retail / 10 ** held.pricing.currencyPrecision;
-            throw new EngineRefusal("PRICES_CHANGED", `The supplier's price changed since the selection: ${now} ${held.pricing.currency} for these tickets (was ${expected / 10 ** held.pricing.currencyPrecision}). Start a new availability to see the new prices`);
+            throw new EngineRefusal("PRICES_CHANGED", `The supplier's price changed since the selection: ${total} ${setup.currency} for these tickets (was ${expected}). Start a new availability to see the new prices`);
           }
         }
         return { expiresAt: new Date(held.utcExpiresAt) };

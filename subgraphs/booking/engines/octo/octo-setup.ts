@@ -1,7 +1,8 @@
 import type { Option, Pricing } from "@octocloud/types";
 import { MAX_QUESTION_TEXT, type OctoInputType, type OctoQuestion, type ProductWithQuestions } from "../../../common/octo/octo-questions.js";
+import { optionLimits, pricedPerBooking } from "../../../common/octo/octo-fields.js";
 import { octoSaleCurrency } from "../../../common/octo/octo-sellable.js";
-import type { BookingSetup, QuestionSetup, RemoteQuestion, UnitSetup } from "../inventory/booking-setup.js";
+import type { BookingLimits, BookingSetup, QuestionSetup, RemoteQuestion, UnitSetup } from "../inventory/booking-setup.js";
 
 /** The option of a setup whose choices are the supplier's options, when a product has several. */
 export const SUPPLIER_OPTION_KEY = "option";
@@ -118,10 +119,20 @@ export function setupOfOctoProduct(product: ProductWithQuestions): BookingSetup 
   const currency = octoSaleCurrency(product);
   if (!currency || !product.timeZone) return undefined;
   const several = options.length > 1;
+  const perBooking = pricedPerBooking(product);
+  const bookingPrices: Record<string, number> = {};
+  const limits: Record<string, BookingLimits> = {};
   const units: UnitSetup[] = [];
   for (const option of options) {
+    limits[option.id] = optionLimits(option);
+    if (perBooking) {
+      // The option's price is the booking's; its units (the people the supplier counts) cost nothing apart.
+      const price = retailIn(option.pricingFrom ?? option.pricing, currency);
+      if (price === undefined) return undefined;
+      bookingPrices[option.id] = price;
+    }
     for (const unit of option.units) {
-      const price = retailIn(unit.pricingFrom ?? unit.pricing, currency);
+      const price = perBooking ? 0 : retailIn(unit.pricingFrom ?? unit.pricing, currency);
       if (price === undefined) return undefined;
       const { minAge, maxAge, minQuantity, maxQuantity, accompaniedBy } = unit.restrictions;
       units.push({
@@ -132,17 +143,18 @@ export function setupOfOctoProduct(product: ProductWithQuestions): BookingSetup 
         unitPriceType: "PER_PERSON",
         price,
         minQuantity: minQuantity ?? 0,
-        maxQuantity: Math.max(1, maxQuantity ?? option.restrictions.maxUnits ?? 1000),
+        maxQuantity: Math.max(1, maxQuantity ?? limits[option.id].maxUnits ?? 1000),
         accompaniedBy: accompaniedBy ?? [],
         ...(unit.restrictions.paxCount > 1 ? { paxCount: unit.restrictions.paxCount } : {}),
         ...(several ? { shownWhen: { option: SUPPLIER_OPTION_KEY, equals: option.id } } : {}),
       });
     }
   }
-  const minUnits = Math.min(...options.map((o) => o.restrictions.minUnits ?? 1));
-  // OCTO bounds tickets; the flow counts people, and a ticket may admit several.
+  // OCTO bounds tickets and people per option; the flow counts people, and a ticket may admit
+  // several. Product-wide: the loosest option's bounds; the chosen option's apply once it is chosen.
   const mostPax = Math.max(1, ...units.map((unit) => unit.paxCount ?? 1));
-  const maxUnits = Math.max(...options.map((o) => o.restrictions.maxUnits ?? 1000)) * mostPax;
+  const minUnits = Math.min(...options.map((o) => Math.max(limits[o.id].minUnits ?? 1, limits[o.id].minPax ?? 0)));
+  const maxUnits = Math.max(...options.map((o) => Math.min((limits[o.id].maxUnits ?? 1000) * mostPax, limits[o.id].maxPax ?? 1000)));
   const asked = supplierQuestions(product, several);
   const contactFields = new Set([...ALWAYS_ASKED, ...options.flatMap((o) => [...o.requiredContactFields, ...o.units.flatMap((u) => u.requiredContactFields)])]);
   const strictest = options.reduce((a, b) => (cutoffMinutes(b) > cutoffMinutes(a) ? b : a));
@@ -152,7 +164,8 @@ export function setupOfOctoProduct(product: ProductWithQuestions): BookingSetup 
     minParticipants: Math.max(1, minUnits),
     maxParticipants: Math.min(1000, Math.max(1, maxUnits)),
     currency,
-    fixedFee: 0,
+    // Per booking: the first option's price until one is chosen (unitsShown takes the chosen one's, or its departure's).
+    fixedFee: perBooking ? bookingPrices[options[0].id] : 0,
     options: several
       ? [{ key: SUPPLIER_OPTION_KEY, label: { en: "Option", fr: "Option", de: "Option" }, dataType: "OPTIONS", choices: options.map((o) => ({ key: o.id, label: o.title ?? o.internalName })) }]
       : [],
@@ -167,6 +180,8 @@ export function setupOfOctoProduct(product: ProductWithQuestions): BookingSetup 
       productId: product.id,
       optionIds: options.map((o) => o.id),
       ...(several ? { optionKey: SUPPLIER_OPTION_KEY } : {}),
+      ...(perBooking ? { bookingPrices } : {}),
+      limits,
       ...(Object.keys(asked.remote).length ? { questions: asked.remote } : {}),
     },
   };
