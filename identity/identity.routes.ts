@@ -20,6 +20,7 @@ const formField = (description: string, value?: string) => ({ type: "string", de
 
 /** The token endpoint as the console and generated clients see it (spec 1, Authentication items 3 to 6). */
 const tokenEndpointSchema = {
+  operationId: "requestToken",
   summary: "Request an access token (password or refresh_token grant)",
   description:
     "OAuth 2.0 token endpoint. The access token lives 300 seconds; each refresh gives another 300, up to 30 minutes after the password grant. " +

@@ -8,6 +8,7 @@ import { textProblems } from "../core/input-text.js";
 import { errorBodySchema, RestError } from "./error-body.js";
 import { registerRestRoute } from "./rest-route.js";
 import { restRoutes } from "./routes/index.js";
+import { bookingFlowSchemas } from "./routes/booking-flow/booking-body.js";
 import { registerVoucherRoute } from "./routes/booking-flow/voucher.route.js";
 import type { EdgeContext } from "../gateway/edge-context.js";
 
@@ -19,6 +20,7 @@ export const CONSOLE_PREFIX = "/api/content-partner/swagger-ui";
  */
 export async function registerOpenApi(app: FastifyInstance, options: { config: Config; identityPaths: IdentityPaths }) {
   app.addSchema(errorBodySchema);
+  for (const schema of bookingFlowSchemas) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",

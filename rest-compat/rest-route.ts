@@ -23,7 +23,8 @@ declare module "fastify" {
 export interface RestRoute<TData> {
   method: "GET" | "POST" | "PUT" | "DELETE";
   url: string;
-  schema: FastifySchema & { summary: string; tags: string[]; description?: string };
+  /** operationId: a stable camelCase name, which generated clients make their function's name. */
+  schema: FastifySchema & { operationId: string; summary: string; tags: string[]; description?: string };
   /** The one GraphQL operation the route runs on the gateway. */
   operation: string;
   variables?: (request: FastifyRequest) => Record<string, unknown>;
