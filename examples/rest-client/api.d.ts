@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Request an access token (password or refresh_token grant)
-         * @description OAuth 2.0 token endpoint. The access token lives 300 seconds; each refresh gives another 300, up to 30 minutes after the password grant. Refusals carry an OAuth error body {error, error_description}; 401 (invalid_client) also sends WWW-Authenticate, 429 and 503 send Retry-After.
+         * @description OAuth 2.0 token endpoint. The access token lives 300 seconds; each refresh gives another 300, up to 30 minutes after the password grant. The client is content-partner-api, a public client: name it with client_id in the form, or authenticate it with `Authorization: Basic base64(content-partner-api:)` (RFC 6749 section 2.3.1, empty password); both ways must name the same client. Refusals carry an OAuth error body {error, error_description}; 401 (invalid_client) also sends WWW-Authenticate, 429 and 503 send Retry-After.
          */
         post: operations["requestToken"];
         delete?: never;
@@ -1179,7 +1179,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or unknown client_id */
+            /** @description Missing or unknown client, or malformed Basic client credentials (a Basic challenge comes with it) */
             401: {
                 headers: {
                     [name: string]: unknown;

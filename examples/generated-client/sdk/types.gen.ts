@@ -467,7 +467,7 @@ export type RequestTokenErrors = {
         error_description: string;
     };
     /**
-     * Missing or unknown client_id
+     * Missing or unknown client, or malformed Basic client credentials (a Basic challenge comes with it)
      */
     401: {
         error: 'invalid_client';
