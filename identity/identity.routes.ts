@@ -20,9 +20,11 @@ const formField = (description: string, value?: string) => ({ type: "string", de
 
 /** The token endpoint as the console and generated clients see it (spec 1, Authentication items 3 to 6). */
 const tokenEndpointSchema = {
+  operationId: "requestToken",
   summary: "Request an access token (password or refresh_token grant)",
   description:
     "OAuth 2.0 token endpoint. The access token lives 300 seconds; each refresh gives another 300, up to 30 minutes after the password grant. " +
+    "The client is content-partner-api, a public client: name it with client_id in the form, or authenticate it with `Authorization: Basic base64(content-partner-api:)` (RFC 6749 section 2.3.1, empty password); both ways must name the same client. " +
     "Refusals carry an OAuth error body {error, error_description}; 401 (invalid_client) also sends WWW-Authenticate, 429 and 503 send Retry-After.",
   tags: ["Authentication"],
   security: [],
@@ -79,7 +81,7 @@ const tokenEndpointSchema = {
       "unsupported_grant_type",
       "invalid_scope",
     ]),
-    401: oauthError("Missing or unknown client_id", ["invalid_client"]),
+    401: oauthError("Missing or unknown client, or malformed Basic client credentials (a Basic challenge comes with it)", ["invalid_client"]),
     429: oauthError("Too many failed sign-ins for this account or address; see Retry-After", ["slow_down"]),
     503: oauthError("Password checking is saturated; try again after Retry-After", ["temporarily_unavailable"]),
   },
@@ -126,9 +128,7 @@ export async function identityRoutes(app: FastifyInstance, options: { identity: 
         if (problem) throw new OAuthError("invalid_request", `Parameter ${name} ${problem}`);
         return typeof value === "string" && value !== "" ? value : undefined;
       };
-      const clientId = field("client_id");
-      if (!clientId) throw new OAuthError("invalid_client", "Missing parameter: client_id", 401);
-      if (clientId !== CLIENT_ID) throw new OAuthError("invalid_client", "Invalid client credentials", 401);
+      authenticateClient(request.headers.authorization, field("client_id"), field("client_secret"));
       const grantType = field("grant_type");
       if (!grantType) throw new OAuthError("invalid_request", "Missing parameter: grant_type");
       if (grantType === "password") {
@@ -166,7 +166,7 @@ export async function identityRoutes(app: FastifyInstance, options: { identity: 
       response_types_supported: ["token"],
       subject_types_supported: ["public"],
       id_token_signing_alg_values_supported: ["ES256"],
-      token_endpoint_auth_methods_supported: ["none"],
+      token_endpoint_auth_methods_supported: ["none", "client_secret_basic"],
       scopes_supported: [...scopes],
       claims_supported: ["sub", "iss", "aud", "exp", "iat", "auth_time", "preferred_username", "realm_access", "org_id", "env"],
     };
@@ -211,6 +211,49 @@ export async function identityRoutes(app: FastifyInstance, options: { identity: 
       return refusePage(reply, error);
     }
   });
+}
+
+/**
+ * Client authentication (RFC 6749 section 2.3). The API's client is public: it identifies itself with
+ * client_id in the form (section 3.2.1), or authenticates with HTTP Basic as section 2.3.1 describes,
+ * its id and its password (empty: it has none) form-encoded, then base64-encoded: what OAuth
+ * clients and Swagger UI's Authorize dialog send by default. A client named both ways must be the
+ * same client; two different ones, or a client_secret beside the header (two ways of
+ * authenticating), are a malformed request (section 5.2, invalid_request). A failed Basic
+ * authentication is 401 with a Basic challenge, as section 5.2 requires.
+ */
+function authenticateClient(authorization: string | undefined, formClientId: string | undefined, formSecret: string | undefined): void {
+  const basic = /^basic\s+(.*)$/is.exec(authorization ?? "");
+  if (!basic) {
+    if (!formClientId) throw new OAuthError("invalid_client", "Missing parameter: client_id", 401);
+    if (formClientId !== CLIENT_ID) throw new OAuthError("invalid_client", "Invalid client credentials", 401);
+    return;
+  }
+  const credentials = basicCredentials(basic[1].trim());
+  if (!credentials) throw new OAuthError("invalid_client", "Malformed client credentials in the Authorization header", 401);
+  if (formSecret !== undefined) throw new OAuthError("invalid_request", "Client credentials in both the Authorization header and the body: use one");
+  if (formClientId !== undefined && formClientId !== credentials.id) {
+    throw new OAuthError("invalid_request", "client_id in the body differs from the client in the Authorization header");
+  }
+  if (credentials.id !== CLIENT_ID || credentials.secret !== "") throw new OAuthError("invalid_client", "Invalid client credentials", 401);
+}
+
+/** `base64(id ":" secret)`, each form-encoded (RFC 6749 Appendix B); undefined when it is not that. */
+function basicCredentials(encoded: string): { id: string; secret: string } | undefined {
+  if (encoded.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) return undefined;
+  const decoded = Buffer.from(encoded, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return undefined;
+  const formDecoded = (value: string) => {
+    try {
+      return decodeURIComponent(value.replace(/\+/g, " "));
+    } catch {
+      return undefined;
+    }
+  };
+  const id = formDecoded(decoded.slice(0, colon));
+  const secret = formDecoded(decoded.slice(colon + 1));
+  return id === undefined || secret === undefined ? undefined : { id, secret };
 }
 
 function noStore(reply: FastifyReply): void {

@@ -54,3 +54,24 @@ export function pickBySchema(value: unknown, schema: JsonSchema): unknown {
 export function compact<T extends Record<string, unknown>>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
 }
+
+/**
+ * An object an answer carries: every member it can have declared, `required` naming those always
+ * present. Answers leave unset members out rather than send null, so members are not nullable.
+ */
+export const answer = (properties: Record<string, JsonSchema>, required: string[] = [], description?: string): JsonSchema => ({
+  type: "object",
+  ...(description ? { description } : {}),
+  properties,
+  ...(required.length ? { required } : {}),
+});
+
+/**
+ * Members beyond the declared ones are kept as their sender wrote them: a partner's own JSON
+ * (metadata, itinerary details), answered as stored. Written as an empty schema rather than `true`
+ * so that tests closing every other object can tell a declared free-form value from an omission.
+ */
+export const keepsOtherMembers = { additionalProperties: {} } as const;
+
+/** A language object as answered: ISO 639-1 code → text. */
+export const languageMap = (description: string): JsonSchema => ({ type: "object", description, additionalProperties: { type: "string" } });

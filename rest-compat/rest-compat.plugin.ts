@@ -8,6 +8,7 @@ import { textProblems } from "../core/input-text.js";
 import { errorBodySchema, RestError } from "./error-body.js";
 import { registerRestRoute } from "./rest-route.js";
 import { restRoutes } from "./routes/index.js";
+import { bookingFlowSchemas } from "./routes/booking-flow/booking-body.js";
 import { registerVoucherRoute } from "./routes/booking-flow/voucher.route.js";
 import type { EdgeContext } from "../gateway/edge-context.js";
 
@@ -19,6 +20,7 @@ export const CONSOLE_PREFIX = "/api/content-partner/swagger-ui";
  */
 export async function registerOpenApi(app: FastifyInstance, options: { config: Config; identityPaths: IdentityPaths }) {
   app.addSchema(errorBodySchema);
+  for (const schema of bookingFlowSchemas) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -52,6 +54,11 @@ export async function registerOpenApi(app: FastifyInstance, options: { config: C
     transformStaticCSP: (header: string) => header.replace(/\s*upgrade-insecure-requests;?/, ""),
     initOAuth: { clientId: "content-partner-api", usePkceWithAuthorizationCodeGrant: false },
   });
+  // The contract's address (spec 1, Authentication item 9) sends the browser to the console's
+  // folder: Swagger UI finds its document and OAuth redirect page relative to the page's own
+  // address, so a page answered at index.html asked for index.html/json and failed to load. The
+  // relative location keeps a path prefix a proxy in front of the service strips.
+  app.get(`${CONSOLE_PREFIX}/index.html`, { config: { public: true }, schema: { hide: true } }, (_request, reply) => reply.redirect("./"));
 }
 
 /** Every REST route, behind the API's access hook (bearer token, rate); answers in the one REST error body. */

@@ -23,7 +23,8 @@ declare module "fastify" {
 export interface RestRoute<TData> {
   method: "GET" | "POST" | "PUT" | "DELETE";
   url: string;
-  schema: FastifySchema & { summary: string; tags: string[]; description?: string };
+  /** operationId: a stable camelCase name, which generated clients make their function's name. */
+  schema: FastifySchema & { operationId: string; summary: string; tags: string[]; description?: string };
   /** The one GraphQL operation the route runs on the gateway. */
   operation: string;
   variables?: (request: FastifyRequest) => Record<string, unknown>;
@@ -61,6 +62,8 @@ export interface CsvExport {
 
 const JSON_TYPE = "application/json";
 const CSV_TYPE = "text/csv";
+/** What Fastify sends with the bodies its compiled serializers write. */
+const JSON_BODY_TYPE = "application/json; charset=utf-8";
 
 /** Every REST path can answer these; a route's own schema adds or overrides statuses. */
 const documentedErrors = {
@@ -103,7 +106,9 @@ export function registerRestRoute<TData>(app: FastifyInstance, graph: EdgeGraph,
         if (chosen === CSV_TYPE) return streamCsv(route.csv, request, reply, run);
       }
       const body = route.respond(await run<TData>(route.operation, route.variables?.(request) ?? {}), request, reply);
-      if (route.plainJson) reply.serializer(JSON.stringify);
+      // A serializer of the reply's own makes Fastify skip the content type it sets for the
+      // compiled one: without it these answers had none, and clients read them as a stream.
+      if (route.plainJson) reply.type(JSON_BODY_TYPE).serializer(JSON.stringify);
       return body;
     },
   });

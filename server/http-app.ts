@@ -5,7 +5,6 @@ import helmet from "helmet";
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
 import type { Logger } from "../core/logger.js";
 import { redactUrl, requestIdFor } from "../core/logger.js";
-import { CONSOLE_PREFIX } from "../rest-compat/rest-compat.plugin.js";
 import { clientErrorHandler, RestError, sendError } from "../rest-compat/error-body.js";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../core/input-text.js";
 import { activeTracer } from "../core/tracing.js";
@@ -51,7 +50,6 @@ export async function createHttpApp(options: {
     // refused with Fastify's own 503 body.
     return503OnClosing: false,
     trustProxy: options.trustProxy,
-    rewriteUrl: (request: { url?: string }) => (request.url === `${CONSOLE_PREFIX}/index.html` ? `${CONSOLE_PREFIX}/` : (request.url ?? "/")),
     ajv: { customOptions: { allErrors: true, coerceTypes: "array", useDefaults: true, removeAdditional: false } },
     schemaController: { compilersFactory: routeSchemaCompilers },
     // A path Fastify cannot route (bad percent-encoding, an overlong parameter) is refused before

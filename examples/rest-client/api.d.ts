@@ -15,129 +15,9 @@ export interface paths {
         put?: never;
         /**
          * Request an access token (password or refresh_token grant)
-         * @description OAuth 2.0 token endpoint. The access token lives 300 seconds; each refresh gives another 300, up to 30 minutes after the password grant. Refusals carry an OAuth error body {error, error_description}; 401 (invalid_client) also sends WWW-Authenticate, 429 and 503 send Retry-After.
+         * @description OAuth 2.0 token endpoint. The access token lives 300 seconds; each refresh gives another 300, up to 30 minutes after the password grant. The client is content-partner-api, a public client: name it with client_id in the form, or authenticate it with `Authorization: Basic base64(content-partner-api:)` (RFC 6749 section 2.3.1, empty password); both ways must name the same client. Refusals carry an OAuth error body {error, error_description}; 401 (invalid_client) also sends WWW-Authenticate, 429 and 503 send Retry-After.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/x-www-form-urlencoded": {
-                        /**
-                         * @description The API's client
-                         * @enum {string}
-                         */
-                        client_id: "content-partner-api";
-                        /**
-                         * @description Sign in with username and password
-                         * @enum {string}
-                         */
-                        grant_type: "password";
-                        /** @description Account name */
-                        username: string;
-                        /** @description Account password */
-                        password: string;
-                        /** @description Space-separated scopes to limit the token to; default every scope the roles allow */
-                        scope?: string;
-                    } | {
-                        /**
-                         * @description The API's client
-                         * @enum {string}
-                         */
-                        client_id: "content-partner-api";
-                        /**
-                         * @description Extend the session by another access token
-                         * @enum {string}
-                         */
-                        grant_type: "refresh_token";
-                        /** @description The refresh_token of the last answer; each is accepted once */
-                        refresh_token: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description A new access token (and a new refresh token: the one sent is spent) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Send as Authorization: Bearer <access_token> */
-                            access_token: string;
-                            /** @description Seconds the access token is valid: 300, less near the end of the session */
-                            expires_in: number;
-                            /** @description For the refresh_token grant */
-                            refresh_token: string;
-                            /** @description Seconds left in the session (30 minutes from the password grant) */
-                            refresh_expires_in: number;
-                            /** @enum {string} */
-                            token_type: "Bearer";
-                            /** @description The session's id */
-                            session_state: string;
-                            /** @description Space-separated scopes the token carries */
-                            scope: string;
-                        };
-                    };
-                };
-                /** @description Missing or repeated parameter, wrong credentials, spent or expired refresh token, unsupported grant type or scope */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            error: "invalid_request" | "invalid_grant" | "unsupported_grant_type" | "invalid_scope";
-                            error_description: string;
-                        };
-                    };
-                };
-                /** @description Missing or unknown client_id */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            error: "invalid_client";
-                            error_description: string;
-                        };
-                    };
-                };
-                /** @description Too many failed sign-ins for this account or address; see Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            error: "slow_down";
-                            error_description: string;
-                        };
-                    };
-                };
-                /** @description Password checking is saturated; try again after Retry-After */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            error: "temporarily_unavailable";
-                            error_description: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["requestToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -155,97 +35,7 @@ export interface paths {
          * The caller's account and organisation
          * @description Extension to the contract: shows whom the bearer token identifies, its roles and its organisation.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id?: string;
-                            username?: string;
-                            roles?: string[];
-                            /** @enum {string} */
-                            environment?: "sandbox" | "production";
-                            organisation?: {
-                                id?: number;
-                                name?: string;
-                                /** @description ISO 3166-1 alpha-2 */
-                                country?: string;
-                                /** @enum {string} */
-                                commercialModel?: "AGENT" | "RESELLER";
-                                /** @description Booking engine name */
-                                bookingEngine?: string | null;
-                                bookingEngineId?: number | null;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getMe"];
         put?: never;
         post?: never;
         delete?: never;
@@ -265,218 +55,13 @@ export interface paths {
          * The organisation's webhook endpoints (extension)
          * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Endpoints */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Endpoint id (uuid) */
-                            id?: string | null;
-                            /** @description Where deliveries are POSTed */
-                            url?: string | null;
-                            /** @description Free text */
-                            description?: string | null;
-                            /** @description Events delivered to it */
-                            eventTypes?: string[] | null;
-                            /** @description False once disabled after failing for 5 days (or by the organisation) */
-                            enabled?: boolean | null;
-                            /** @description Why it was disabled */
-                            disabledReason?: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Since when deliveries fail with no success since
-                             */
-                            failingSince?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            /** Format: date-time */
-                            updatedAt?: string | null;
-                        }[];
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Register a webhook endpoint (extension)
-         * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. 201 with the endpoint and its signing secret (whsec_…), shown in this answer only. Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 VALIDATION_FAILED naming url (https in production; no loopback, private or link-local address) or eventTypes; at most 10 endpoints.
+         * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. 201 with the endpoint and its signing secret (whsec_…), shown in this answer only. Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 VALIDATION_FAILED naming url (https in production; public unicast addresses only, docs/webhooks.md) or eventTypes; at most 10 endpoints.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description https URL */
-                        url: string;
-                        /** @description Events to deliver */
-                        eventTypes: string[];
-                        /** @description Free text */
-                        description?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The signing secret, shown once */
-                            secret?: string | null;
-                            endpoint?: {
-                                /** @description Endpoint id (uuid) */
-                                id?: string | null;
-                                /** @description Where deliveries are POSTed */
-                                url?: string | null;
-                                /** @description Free text */
-                                description?: string | null;
-                                /** @description Events delivered to it */
-                                eventTypes?: string[] | null;
-                                /** @description False once disabled after failing for 5 days (or by the organisation) */
-                                enabled?: boolean | null;
-                                /** @description Why it was disabled */
-                                disabledReason?: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description Since when deliveries fail with no success since
-                                 */
-                                failingSince?: string | null;
-                                /** Format: date-time */
-                                createdAt?: string | null;
-                                /** Format: date-time */
-                                updatedAt?: string | null;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -495,214 +80,13 @@ export interface paths {
          * Change a webhook endpoint (extension)
          * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. Changes the fields given; enabled: true enables an endpoint that was disabled, enabled: false disables it.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Endpoint id */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        url?: string | null;
-                        /** @description Events to deliver */
-                        eventTypes?: string[] | null;
-                        description?: string | null;
-                        /** @description Enable or disable */
-                        enabled?: boolean | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Endpoint id (uuid) */
-                            id?: string | null;
-                            /** @description Where deliveries are POSTed */
-                            url?: string | null;
-                            /** @description Free text */
-                            description?: string | null;
-                            /** @description Events delivered to it */
-                            eventTypes?: string[] | null;
-                            /** @description False once disabled after failing for 5 days (or by the organisation) */
-                            enabled?: boolean | null;
-                            /** @description Why it was disabled */
-                            disabledReason?: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Since when deliveries fail with no success since
-                             */
-                            failingSince?: string | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            /** Format: date-time */
-                            updatedAt?: string | null;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown endpoint */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        put: operations["updateWebhookEndpoint"];
         post?: never;
         /**
          * Remove a webhook endpoint and its delivery log (extension)
          * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. 204.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Endpoint id */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Removed */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown endpoint */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
         patch?: never;
@@ -721,95 +105,7 @@ export interface paths {
          * Rotate a webhook endpoint's signing secret (extension)
          * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. A new secret, shown in this answer only; deliveries from now on are signed with it.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Endpoint id */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The new signing secret */
-                            secret?: string | null;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown endpoint */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -827,142 +123,7 @@ export interface paths {
          * A webhook endpoint's delivery log (extension)
          * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. Newest first, up to `first` (default 50, at most 100); `before` a message id to page back. Each message with its status, tries, last response status and latency, and every try.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size */
-                    first?: number | null;
-                    /** @description A message id of this endpoint */
-                    before?: string | null;
-                };
-                header?: never;
-                path: {
-                    /** @description Endpoint id */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Messages */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Message id: the webhook-id header of every try */
-                            id?: string | null;
-                            /** @description booking.status_changed */
-                            eventType?: string | null;
-                            /** @description Messages of one key (a booking id) are delivered in order */
-                            orderingKey?: string | null;
-                            /** @enum {string|null} */
-                            status?: "PENDING" | "DELIVERED" | "FAILED" | null;
-                            /** @description Tries so far */
-                            attempts?: number | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            /**
-                             * Format: date-time
-                             * @description PENDING: the next try
-                             */
-                            nextAttemptAt?: string | null;
-                            /** Format: date-time */
-                            deliveredAt?: string | null;
-                            /** @description The endpoint's last HTTP status */
-                            lastResponseStatus?: number | null;
-                            /** @description How long the last try took */
-                            lastLatencyMs?: number | null;
-                            /** @description Why the last try failed */
-                            lastError?: string | null;
-                            /** @description The body delivered: {type, timestamp, data} */
-                            payload?: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description Every try, oldest first */
-                            attemptLog?: {
-                                /** @description 1, 2, … */
-                                attempt?: number | null;
-                                /** Format: date-time */
-                                at?: string | null;
-                                /** @enum {string|null} */
-                                outcome?: "DELIVERED" | "FAILED" | null;
-                                /** @description HTTP status */
-                                responseStatus?: number | null;
-                                /** @description Duration */
-                                latencyMs?: number | null;
-                                /** @description Network error or timeout */
-                                error?: string | null;
-                            }[] | null;
-                        }[];
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown endpoint */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listWebhookMessages"];
         put?: never;
         post?: never;
         delete?: never;
@@ -984,137 +145,7 @@ export interface paths {
          * Send a webhook message again (extension)
          * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. From now, whatever its status (a failed one, or one the receiver lost).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Message id */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Message id: the webhook-id header of every try */
-                            id?: string | null;
-                            /** @description booking.status_changed */
-                            eventType?: string | null;
-                            /** @description Messages of one key (a booking id) are delivered in order */
-                            orderingKey?: string | null;
-                            /** @enum {string|null} */
-                            status?: "PENDING" | "DELIVERED" | "FAILED" | null;
-                            /** @description Tries so far */
-                            attempts?: number | null;
-                            /** Format: date-time */
-                            createdAt?: string | null;
-                            /**
-                             * Format: date-time
-                             * @description PENDING: the next try
-                             */
-                            nextAttemptAt?: string | null;
-                            /** Format: date-time */
-                            deliveredAt?: string | null;
-                            /** @description The endpoint's last HTTP status */
-                            lastResponseStatus?: number | null;
-                            /** @description How long the last try took */
-                            lastLatencyMs?: number | null;
-                            /** @description Why the last try failed */
-                            lastError?: string | null;
-                            /** @description The body delivered: {type, timestamp, data} */
-                            payload?: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description Every try, oldest first */
-                            attemptLog?: {
-                                /** @description 1, 2, … */
-                                attempt?: number | null;
-                                /** Format: date-time */
-                                at?: string | null;
-                                /** @enum {string|null} */
-                                outcome?: "DELIVERED" | "FAILED" | null;
-                                /** @description HTTP status */
-                                responseStatus?: number | null;
-                                /** @description Duration */
-                                latencyMs?: number | null;
-                                /** @description Network error or timeout */
-                                error?: string | null;
-                            }[] | null;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown message */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["redeliverWebhookMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1132,92 +163,7 @@ export interface paths {
          * Every organisation (platform roles only)
          * @description Extension to the contract. 403 for CONTENT_PARTNER and CONSUMER accounts.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items?: ({
-                                id?: number;
-                                name?: string;
-                                /** @description ISO 3166-1 alpha-2 */
-                                country?: string;
-                                /** @enum {string} */
-                                commercialModel?: "AGENT" | "RESELLER";
-                                /** @description Booking engine name */
-                                bookingEngine?: string | null;
-                                bookingEngineId?: number | null;
-                            } | null)[];
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listOrganisations"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1237,89 +183,7 @@ export interface paths {
          * Booking engines and their ids
          * @description Extension to the contract: supplier requests carry a booking engine id; this lists the ids and names.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Only engines of this adapter kind */
-                    kind?: "INVENTORY" | "OCTO";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items?: {
-                                id?: number;
-                                name?: string;
-                                kind?: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listBookingEngines"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1340,127 +204,7 @@ export interface paths {
          * Register an OCTO supplier system as a booking engine (extension)
          * @description PLATFORM_CATALOG_MANAGEMENT only. The system is asked first, with the key given (GET /capabilities, GET /supplier): nothing is saved when it does not answer as OCTO (400 ENGINE_VERIFICATION_FAILED), refuses the key (400 ENGINE_VERIFICATION_FAILED naming apiKey) or lacks a capability (400 ENGINE_CAPABILITY_MISSING). Registering the same name again replaces its URL, key and capabilities. The key is stored sealed and never shown. 409 ENGINE_KIND_CONFLICT when the name belongs to an engine of another kind; 409 ENGINE_SECRETS_KEY_MISSING in production without ENGINE_SECRETS_KEY.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Engine name: an upper-case identifier (A-Z, 0-9, _) */
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The supplier system's base URL (https in production) */
-                        baseUrl: string;
-                        /** @description The API key the supplier system issued; stored sealed, never shown */
-                        apiKey: string;
-                        /** @description Capabilities to ask for, octo/pricing among them. Absent: every one of these the supplier offers */
-                        capabilities?: ("octo/pricing" | "octo/content" | "octo/questions")[] | null;
-                        /** @description ISO 3166-1 alpha-2: OCTO names no country, so the imported suppliers get this one */
-                        country: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id?: number | null;
-                            /** @description Engine name */
-                            name?: string | null;
-                            /** @description OCTO */
-                            kind?: string | null;
-                            octo?: {
-                                /** @description The supplier system's base URL */
-                                baseUrl?: string | null;
-                                /** @description Octo-Capabilities asked for on every call */
-                                capabilities?: string[] | null;
-                                /** @description The supplier system's id (GET /supplier) */
-                                octoSupplierId?: string | null;
-                                /** @description The supplier system's name */
-                                octoSupplierName?: string | null;
-                                /** @description ISO 3166-1 alpha-2 country of the suppliers imported from it */
-                                country?: string | null;
-                                /** Format: date-time */
-                                registeredAt?: string | null;
-                                /** Format: date-time */
-                                updatedAt?: string | null;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description ENGINE_KIND_CONFLICT or ENGINE_SECRETS_KEY_MISSING */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        put: operations["registerOctoEngine"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1481,125 +225,7 @@ export interface paths {
          * Import an OCTO engine's supplier and products now (extension)
          * @description PLATFORM_CATALOG_MANAGEMENT only. GET /supplier and GET /products (once per language with octo/content) become the engine's supplier and products: new ones are created (NEW in change detection), changed ones updated (UPDATED), unchanged ones left alone, and those gone upstream deprecated (DEPRECATED), never deleted. The worker does the same every OCTO_IMPORT_INTERVAL_MINUTES. 404 for an unknown engine; 400 ENGINE_NOT_OCTO for an engine of another kind; 400 ENGINE_UNAVAILABLE, ENGINE_REFUSED or ENGINE_NOT_CONFORMING when the supplier system fails; 409 IMPORT_RUNNING while another import of the engine runs.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Engine name */
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Engine name */
-                            engine?: string | null;
-                            /** @description Our supplier for the engine's OCTO supplier */
-                            supplierId?: number | null;
-                            supplierCreated?: boolean | null;
-                            supplierUpdated?: boolean | null;
-                            /** @description New products */
-                            created?: number | null;
-                            /** @description Products whose content changed */
-                            updated?: number | null;
-                            /** @description Products not written: nothing changed */
-                            unchanged?: number | null;
-                            /** @description Products gone upstream, deprecated */
-                            deprecated?: number | null;
-                            /** @description Products back upstream */
-                            undeprecated?: number | null;
-                            /** @description Products not imported; the others were */
-                            refused?: {
-                                /** @description OCTO product id */
-                                externalId?: string | null;
-                                /** @description Why the catalogue's rules refused it */
-                                message?: string | null;
-                            }[] | null;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown booking engine */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description IMPORT_RUNNING */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["importOctoEngine"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1619,143 +245,7 @@ export interface paths {
          * Create a supplier
          * @description 201 with the supplier as returned. 400 for an invalid field, a missing booking engine (PLATFORM_CATALOG_MANAGEMENT callers) or an externalId already used in the booking engine.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Caller's identifier of the supplier (at most 255) */
-                        externalId: string;
-                        /** @description ISO 3166-1 alpha-2 */
-                        country: string;
-                        /** @description Booking engine id: required for PLATFORM_CATALOG_MANAGEMENT callers, the caller's own otherwise */
-                        bookingEngine?: number | null;
-                        /** @description Upload channel (at most 32) */
-                        channel?: string | null;
-                        /** @description Supplier name (at most 255) */
-                        name?: string | null;
-                        /** @description Supplier endpoint (at most 255) */
-                        endpoint?: string | null;
-                        /** @description Logo (at most 255) */
-                        logo?: string | null;
-                        supplierContact?: {
-                            /** @description At most 512 */
-                            website?: string | null;
-                            /** @description E-mail address, at most 255 */
-                            email?: string | null;
-                            /** @description At most 255 */
-                            telephone?: string | null;
-                            /** @description At most 255 */
-                            address?: string | null;
-                        } | null;
-                        geoLocation?: {
-                            /** @description -90 to 90 */
-                            latitude?: number | null;
-                            /** @description -180 to 180 */
-                            longitude?: number | null;
-                            /** @description Computed from the coordinates when absent */
-                            geoHash?: string | null;
-                        } | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Supplier as returned; unset optional fields are absent */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id?: number;
-                            name?: string;
-                            externalId?: string;
-                            channel?: string;
-                            /** Format: date-time */
-                            creationDate?: string;
-                            /** Format: date-time */
-                            updateDate?: string;
-                            endpoint?: string;
-                            logo?: string;
-                            supplierContact?: {
-                                website?: string;
-                                email?: string;
-                                telephone?: string;
-                                address?: string;
-                            };
-                            geoLocation?: {
-                                latitude?: number;
-                                longitude?: number;
-                                geoHash?: string;
-                            };
-                            country?: string;
-                            /** @description Booking engine name */
-                            bookingEngine?: string;
-                            onlineBookable?: boolean;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["createSupplier"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1773,367 +263,18 @@ export interface paths {
          * Retrieve a supplier
          * @description 400 for a non-numeric id; 404 for an unknown or deleted supplier, or one of another booking engine.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Supplier id assigned at creation */
-                    supplierId: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Supplier as returned; unset optional fields are absent */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id?: number;
-                            name?: string;
-                            externalId?: string;
-                            channel?: string;
-                            /** Format: date-time */
-                            creationDate?: string;
-                            /** Format: date-time */
-                            updateDate?: string;
-                            endpoint?: string;
-                            logo?: string;
-                            supplierContact?: {
-                                website?: string;
-                                email?: string;
-                                telephone?: string;
-                                address?: string;
-                            };
-                            geoLocation?: {
-                                latitude?: number;
-                                longitude?: number;
-                                geoHash?: string;
-                            };
-                            country?: string;
-                            /** @description Booking engine name */
-                            bookingEngine?: string;
-                            onlineBookable?: boolean;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown or deleted supplier, or one of another booking engine */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getSupplier"];
         put?: never;
         /**
          * Update a supplier
          * @description Replaces every field with the body (absent optional fields become unset); updateDate changes. 400 missing booking engine; 404 unknown supplier.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Supplier id assigned at creation */
-                    supplierId: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Caller's identifier of the supplier (at most 255) */
-                        externalId: string;
-                        /** @description ISO 3166-1 alpha-2 */
-                        country: string;
-                        /** @description Booking engine id: required for PLATFORM_CATALOG_MANAGEMENT callers, the caller's own otherwise */
-                        bookingEngine?: number | null;
-                        /** @description Upload channel (at most 32) */
-                        channel?: string | null;
-                        /** @description Supplier name (at most 255) */
-                        name?: string | null;
-                        /** @description Supplier endpoint (at most 255) */
-                        endpoint?: string | null;
-                        /** @description Logo (at most 255) */
-                        logo?: string | null;
-                        supplierContact?: {
-                            /** @description At most 512 */
-                            website?: string | null;
-                            /** @description E-mail address, at most 255 */
-                            email?: string | null;
-                            /** @description At most 255 */
-                            telephone?: string | null;
-                            /** @description At most 255 */
-                            address?: string | null;
-                        } | null;
-                        geoLocation?: {
-                            /** @description -90 to 90 */
-                            latitude?: number | null;
-                            /** @description -180 to 180 */
-                            longitude?: number | null;
-                            /** @description Computed from the coordinates when absent */
-                            geoHash?: string | null;
-                        } | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Supplier as returned; unset optional fields are absent */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id?: number;
-                            name?: string;
-                            externalId?: string;
-                            channel?: string;
-                            /** Format: date-time */
-                            creationDate?: string;
-                            /** Format: date-time */
-                            updateDate?: string;
-                            endpoint?: string;
-                            logo?: string;
-                            supplierContact?: {
-                                website?: string;
-                                email?: string;
-                                telephone?: string;
-                                address?: string;
-                            };
-                            geoLocation?: {
-                                latitude?: number;
-                                longitude?: number;
-                                geoHash?: string;
-                            };
-                            country?: string;
-                            /** @description Booking engine name */
-                            bookingEngine?: string;
-                            onlineBookable?: boolean;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown or deleted supplier */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["updateSupplier"];
         /**
          * Delete a supplier
          * @description Permanent and not reversible: the supplier leaves every list and its products leave the catalogue. 400 non-numeric id; 404 unknown supplier.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Supplier id assigned at creation */
-                    supplierId: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id?: number;
-                            deleted?: boolean;
-                            /** @description Products that left the catalogue with it */
-                            deletedProducts?: number;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown or already deleted supplier */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteSupplier"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2150,105 +291,7 @@ export interface paths {
          * List the suppliers of a booking engine
          * @description Deleted suppliers are not listed. 400 reasons (error code): INSUFFICIENT_SCOPE (token lacks catalogue:manage), WRONG_BOOKING_ENGINE (another engine than the caller's), UNKNOWN_BOOKING_ENGINE, ACCOUNT_NOT_FOUND (account deleted or disabled), NO_BOOKING_ENGINE (account's organisation has none).
          */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Booking engine name */
-                    bookingEngineName: string;
-                    /** @description Page number, from 1 */
-                    pageNumber?: number;
-                    /** @description Items per page, 1 to 1000 */
-                    resultsPerPage?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            pageNumber?: number;
-                            totalResults?: number;
-                            resultsPerPage?: number;
-                            items?: {
-                                id?: number;
-                                name?: string;
-                                externalId?: string;
-                                channel?: string;
-                                /** Format: date-time */
-                                creationDate?: string;
-                                /** Format: date-time */
-                                updateDate?: string;
-                                country?: string;
-                                /** @description Booking engine name */
-                                bookingEngine?: string;
-                                onlineBookable?: boolean;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listSuppliers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2270,275 +313,7 @@ export interface paths {
          * Create a product
          * @description 201 with the product as returned. A product of another supplier of the same booking engine with this externalId moves to this supplier (header X-Product-Moved: true). 400: non-numeric supplier id, invalid field, PRODUCT_EXTERNAL_ID_EXISTS (same externalId under this supplier), UNSUPPORTED_CURRENCY. 404: unknown supplier.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Supplier id assigned at creation */
-                    supplierId: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Identifier of the product on the supplier side (at most 255) */
-                        externalId: string;
-                        /** @description Product name per language (at most 255 each). Language object: ISO 639-1 code → text */
-                        title: {
-                            [key: string]: string;
-                        };
-                        /** @description ISO 3166-1 alpha-2 */
-                        countryCode?: string | null;
-                        /** @description At most 20 */
-                        zipCode?: string | null;
-                        /** @description At most 255 */
-                        cityName?: string | null;
-                        /** @description Average rating, 0 to 5 */
-                        rating?: number | null;
-                        /** @description Rating count */
-                        numberOfRatings?: number | null;
-                        /** @description Upload channel (at most 32) */
-                        channel?: string | null;
-                        /** @description At most 255 */
-                        internalName?: string | null;
-                        /** @description Same meaning as externalId (at most 255) */
-                        reference?: string | null;
-                        /** @description Instant booking confirmation offered */
-                        instantConfirmation?: boolean | null;
-                        /** @description Instant ticket delivery offered */
-                        instantDelivery?: boolean | null;
-                        /** @description START_TIME or OPENING_HOURS */
-                        availabilityType?: string | null;
-                        /** @description MANIFEST, DIGITAL or PRINT */
-                        redemptionMethod?: string | null;
-                        /** @description Subtitle. Language object: ISO 639-1 code → text */
-                        subtitle?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description Short description. Language object: ISO 639-1 code → text */
-                        shortDescription?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description Description. Language object: ISO 639-1 code → text */
-                        description?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description Highlights; lines separated by the two characters '/n'. Language object: ISO 639-1 code → text */
-                        experienceHighlights?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description Link to thumbnail (at most 255) */
-                        thumbnailImage?: string | null;
-                        /** @description Booking engine name; the supplier's engine when absent */
-                        bookingEngine?: string | null;
-                        /** @description Booking URL per language. Language object: ISO 639-1 code → text */
-                        bookingUrl?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description Minimum price */
-                        minPrice?: number | null;
-                        /** @description Maximum price, not below minPrice */
-                        maxPrice?: number | null;
-                        /** @description ISO 4217; required with any price */
-                        priceCurrency?: string | null;
-                        /** @description PER_PERSON, PER_VEHICLE, GROUP, FAMILY, PER_EQUIPMENT, PACKAGE or PER_BOAT */
-                        pricingUnit?: string | null;
-                        /** @description Quartile 1 to 4 */
-                        priceLevel?: number | null;
-                        /** @description Average price (restaurants: average meal price) */
-                        averagePrice?: number | null;
-                        /** @description Participant minimum */
-                        minParticipants?: number | null;
-                        /** @description Participant maximum */
-                        maxParticipants?: number | null;
-                        /** @description At most 512 */
-                        address?: string | null;
-                        /** @description Place identifier of a map provider (at most 255) */
-                        placeId?: string | null;
-                        /** @description At most 512 */
-                        website?: string | null;
-                        geoLocation?: {
-                            /** @description -90 to 90 */
-                            latitude?: number | null;
-                            /** @description -180 to 180 */
-                            longitude?: number | null;
-                            /** @description Computed when absent */
-                            geoHash?: string | null;
-                        } | null;
-                        /** @description ISO 8601 duration, e.g. PT3H */
-                        duration?: string | null;
-                        /** @description Gallery; responses name it galleryImages */
-                        galleryImage?: {
-                            /** @description Image title */
-                            title?: string | null;
-                            /** @description Image URL */
-                            url: string;
-                            /** @description Position in the gallery */
-                            order?: number | null;
-                        }[] | null;
-                        /** @description Categories; level 1 and 2 codes map onto the activities taxonomy */
-                        categories?: {
-                            /** @description 1 = category, 2 = subcategory, 3 = next level */
-                            level: number;
-                            /** @description Taxonomy code at that level (levels 1 and 2) */
-                            code: string;
-                            /** @description Name. Language object: ISO 639-1 code → text */
-                            name?: {
-                                [key: string]: string;
-                            } | null;
-                            /** @description Description. Language object: ISO 639-1 code → text */
-                            description?: {
-                                [key: string]: string;
-                            } | null;
-                        }[] | null;
-                        /** @description {weeklyPeriods: [{description, startDate, endDate, sunday..saturday: {open, hours: null | [{start 'HH:MM', end 'HH:MM'}]}, closedDayList}], spontaneousPeriod: {description, eventDateList}} */
-                        availabilityPeriods?: {
-                            [key: string]: unknown;
-                        } | null;
-                        /** @description {type: STANDARD|MULTIDAY|HOP_ON_HOP_OFF|UNSTRUCTURED, unitType: ITEM|DAY|ROUTE, unstructuredItinerary (required for UNSTRUCTURED), units: [{title, items: [{title, location: {name, address, placeId, latitude, longitude}}]}]} */
-                        itinerary?: {
-                            [key: string]: unknown;
-                        } | null;
-                        /** @description Product cancellable */
-                        isCancellable?: boolean | null;
-                        /** @description Numeric cut-off */
-                        cancellationCutOffAmount?: number | null;
-                        /** @description hour, minute or day */
-                        cancellationCutOffUnit?: string | null;
-                        /** @description How long before the tour cancellation is still possible. Language object: ISO 639-1 code → text */
-                        cancellationCutOff?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description Accessible to disabled people */
-                        handiAccess?: boolean | null;
-                        /** @description Included. Language object: ISO 639-1 code → text */
-                        modalitiesIncluded?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description Excluded. Language object: ISO 639-1 code → text */
-                        modalitiesExcluded?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description Additional information. Language object: ISO 639-1 code → text */
-                        modalitiesAdditionalInfo?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description Estimated net commission */
-                        estCommNet?: number | null;
-                        /** @description Estimated commission as a ratio of retail price, 0 to 1 */
-                        estCommFrpricePerc?: number | null;
-                        /** @description Limited remaining spots or high demand */
-                        likelyToBeSoldOut?: boolean | null;
-                        /** @description Priority access */
-                        skipTheLine?: boolean | null;
-                        /** @description Free-form metadata */
-                        metadata?: {
-                            [key: string]: unknown;
-                        } | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Product as returned: supplied fields as sent (language objects), id, creationDate, updateDate, country {code, name}, onlineBookable per language, galleryImages; unset fields absent */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id?: number;
-                            supplierId?: number;
-                            externalId?: string;
-                            /** Format: date-time */
-                            creationDate?: string;
-                            /** Format: date-time */
-                            updateDate?: string;
-                            deprecated?: boolean;
-                            title?: {
-                                [key: string]: string;
-                            };
-                            country?: {
-                                code?: string;
-                                name?: {
-                                    [key: string]: string;
-                                };
-                            };
-                            onlineBookable?: {
-                                [key: string]: boolean;
-                            };
-                            bookingEngine?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown supplier */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["createProduct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2556,127 +331,7 @@ export interface paths {
          * List the products of a supplier
          * @description A JSON array of the supplier's live products (deprecated ones included, with deprecated: true), by id. Filters narrow it: rating and numberOfRatings are minimums, cityName ignores case.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description ISO 3166-1 alpha-2 */
-                    countryCode?: string | null;
-                    /** @description Postal code */
-                    zipCode?: string | null;
-                    /** @description At least this rating (0 to 5) */
-                    rating?: number | null;
-                    /** @description At least this many ratings */
-                    numberOfRatings?: number | null;
-                    /** @description City */
-                    cityName?: string | null;
-                };
-                header?: never;
-                path: {
-                    /** @description Supplier id assigned at creation */
-                    supplierId: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": ({
-                            id?: number;
-                            supplierId?: number;
-                            externalId?: string;
-                            /** Format: date-time */
-                            creationDate?: string;
-                            /** Format: date-time */
-                            updateDate?: string;
-                            deprecated?: boolean;
-                            title?: {
-                                [key: string]: string;
-                            };
-                            country?: {
-                                code?: string;
-                                name?: {
-                                    [key: string]: string;
-                                };
-                            };
-                            onlineBookable?: {
-                                [key: string]: boolean;
-                            };
-                            bookingEngine?: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown supplier */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listSupplierProducts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2697,373 +352,13 @@ export interface paths {
          * Update a product
          * @description Extension to the contract. Replaces every field with the body (absent optional fields become unset); updateDate changes; UPDATED in change detection. 404 for an unknown product or one of another supplier.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Supplier id */
-                    supplierId: number;
-                    /** @description Product id */
-                    productId: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Identifier of the product on the supplier side (at most 255) */
-                        externalId: string;
-                        /** @description Product name per language (at most 255 each). Language object: ISO 639-1 code → text */
-                        title: {
-                            [key: string]: string;
-                        };
-                        /** @description ISO 3166-1 alpha-2 */
-                        countryCode?: string | null;
-                        /** @description At most 20 */
-                        zipCode?: string | null;
-                        /** @description At most 255 */
-                        cityName?: string | null;
-                        /** @description Average rating, 0 to 5 */
-                        rating?: number | null;
-                        /** @description Rating count */
-                        numberOfRatings?: number | null;
-                        /** @description Upload channel (at most 32) */
-                        channel?: string | null;
-                        /** @description At most 255 */
-                        internalName?: string | null;
-                        /** @description Same meaning as externalId (at most 255) */
-                        reference?: string | null;
-                        /** @description Instant booking confirmation offered */
-                        instantConfirmation?: boolean | null;
-                        /** @description Instant ticket delivery offered */
-                        instantDelivery?: boolean | null;
-                        /** @description START_TIME or OPENING_HOURS */
-                        availabilityType?: string | null;
-                        /** @description MANIFEST, DIGITAL or PRINT */
-                        redemptionMethod?: string | null;
-                        /** @description Subtitle. Language object: ISO 639-1 code → text */
-                        subtitle?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description Short description. Language object: ISO 639-1 code → text */
-                        shortDescription?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description Description. Language object: ISO 639-1 code → text */
-                        description?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description Highlights; lines separated by the two characters '/n'. Language object: ISO 639-1 code → text */
-                        experienceHighlights?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description Link to thumbnail (at most 255) */
-                        thumbnailImage?: string | null;
-                        /** @description Booking engine name; the supplier's engine when absent */
-                        bookingEngine?: string | null;
-                        /** @description Booking URL per language. Language object: ISO 639-1 code → text */
-                        bookingUrl?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description Minimum price */
-                        minPrice?: number | null;
-                        /** @description Maximum price, not below minPrice */
-                        maxPrice?: number | null;
-                        /** @description ISO 4217; required with any price */
-                        priceCurrency?: string | null;
-                        /** @description PER_PERSON, PER_VEHICLE, GROUP, FAMILY, PER_EQUIPMENT, PACKAGE or PER_BOAT */
-                        pricingUnit?: string | null;
-                        /** @description Quartile 1 to 4 */
-                        priceLevel?: number | null;
-                        /** @description Average price (restaurants: average meal price) */
-                        averagePrice?: number | null;
-                        /** @description Participant minimum */
-                        minParticipants?: number | null;
-                        /** @description Participant maximum */
-                        maxParticipants?: number | null;
-                        /** @description At most 512 */
-                        address?: string | null;
-                        /** @description Place identifier of a map provider (at most 255) */
-                        placeId?: string | null;
-                        /** @description At most 512 */
-                        website?: string | null;
-                        geoLocation?: {
-                            /** @description -90 to 90 */
-                            latitude?: number | null;
-                            /** @description -180 to 180 */
-                            longitude?: number | null;
-                            /** @description Computed when absent */
-                            geoHash?: string | null;
-                        } | null;
-                        /** @description ISO 8601 duration, e.g. PT3H */
-                        duration?: string | null;
-                        /** @description Gallery; responses name it galleryImages */
-                        galleryImage?: {
-                            /** @description Image title */
-                            title?: string | null;
-                            /** @description Image URL */
-                            url: string;
-                            /** @description Position in the gallery */
-                            order?: number | null;
-                        }[] | null;
-                        /** @description Categories; level 1 and 2 codes map onto the activities taxonomy */
-                        categories?: {
-                            /** @description 1 = category, 2 = subcategory, 3 = next level */
-                            level: number;
-                            /** @description Taxonomy code at that level (levels 1 and 2) */
-                            code: string;
-                            /** @description Name. Language object: ISO 639-1 code → text */
-                            name?: {
-                                [key: string]: string;
-                            } | null;
-                            /** @description Description. Language object: ISO 639-1 code → text */
-                            description?: {
-                                [key: string]: string;
-                            } | null;
-                        }[] | null;
-                        /** @description {weeklyPeriods: [{description, startDate, endDate, sunday..saturday: {open, hours: null | [{start 'HH:MM', end 'HH:MM'}]}, closedDayList}], spontaneousPeriod: {description, eventDateList}} */
-                        availabilityPeriods?: {
-                            [key: string]: unknown;
-                        } | null;
-                        /** @description {type: STANDARD|MULTIDAY|HOP_ON_HOP_OFF|UNSTRUCTURED, unitType: ITEM|DAY|ROUTE, unstructuredItinerary (required for UNSTRUCTURED), units: [{title, items: [{title, location: {name, address, placeId, latitude, longitude}}]}]} */
-                        itinerary?: {
-                            [key: string]: unknown;
-                        } | null;
-                        /** @description Product cancellable */
-                        isCancellable?: boolean | null;
-                        /** @description Numeric cut-off */
-                        cancellationCutOffAmount?: number | null;
-                        /** @description hour, minute or day */
-                        cancellationCutOffUnit?: string | null;
-                        /** @description How long before the tour cancellation is still possible. Language object: ISO 639-1 code → text */
-                        cancellationCutOff?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description Accessible to disabled people */
-                        handiAccess?: boolean | null;
-                        /** @description Included. Language object: ISO 639-1 code → text */
-                        modalitiesIncluded?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description Excluded. Language object: ISO 639-1 code → text */
-                        modalitiesExcluded?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description Additional information. Language object: ISO 639-1 code → text */
-                        modalitiesAdditionalInfo?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description Estimated net commission */
-                        estCommNet?: number | null;
-                        /** @description Estimated commission as a ratio of retail price, 0 to 1 */
-                        estCommFrpricePerc?: number | null;
-                        /** @description Limited remaining spots or high demand */
-                        likelyToBeSoldOut?: boolean | null;
-                        /** @description Priority access */
-                        skipTheLine?: boolean | null;
-                        /** @description Free-form metadata */
-                        metadata?: {
-                            [key: string]: unknown;
-                        } | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Product as returned: supplied fields as sent (language objects), id, creationDate, updateDate, country {code, name}, onlineBookable per language, galleryImages; unset fields absent */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id?: number;
-                            supplierId?: number;
-                            externalId?: string;
-                            /** Format: date-time */
-                            creationDate?: string;
-                            /** Format: date-time */
-                            updateDate?: string;
-                            deprecated?: boolean;
-                            title?: {
-                                [key: string]: string;
-                            };
-                            country?: {
-                                code?: string;
-                                name?: {
-                                    [key: string]: string;
-                                };
-                            };
-                            onlineBookable?: {
-                                [key: string]: boolean;
-                            };
-                            bookingEngine?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown product of this supplier */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        put: operations["updateProduct"];
         post?: never;
         /**
          * Delete a product
          * @description Extension to the contract. The product leaves the catalogue (DELETED in change detection); its externalId can be pushed again as a new product.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Supplier id */
-                    supplierId: number;
-                    /** @description Product id */
-                    productId: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id?: number;
-                            deleted?: boolean;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown product of this supplier */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteProduct"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3082,118 +377,7 @@ export interface paths {
          * Deprecate a product
          * @description Extension to the contract. DEPRECATED in change detection; repeating it changes nothing.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Supplier id */
-                    supplierId: number;
-                    /** @description Product id */
-                    productId: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Product as returned: supplied fields as sent (language objects), id, creationDate, updateDate, country {code, name}, onlineBookable per language, galleryImages; unset fields absent */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id?: number;
-                            supplierId?: number;
-                            externalId?: string;
-                            /** Format: date-time */
-                            creationDate?: string;
-                            /** Format: date-time */
-                            updateDate?: string;
-                            deprecated?: boolean;
-                            title?: {
-                                [key: string]: string;
-                            };
-                            country?: {
-                                code?: string;
-                                name?: {
-                                    [key: string]: string;
-                                };
-                            };
-                            onlineBookable?: {
-                                [key: string]: boolean;
-                            };
-                            bookingEngine?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown product of this supplier */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["deprecateProduct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3213,118 +397,7 @@ export interface paths {
          * Undeprecate a product
          * @description Extension to the contract. UNDEPRECATED in change detection; repeating it changes nothing.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Supplier id */
-                    supplierId: number;
-                    /** @description Product id */
-                    productId: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Product as returned: supplied fields as sent (language objects), id, creationDate, updateDate, country {code, name}, onlineBookable per language, galleryImages; unset fields absent */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id?: number;
-                            supplierId?: number;
-                            externalId?: string;
-                            /** Format: date-time */
-                            creationDate?: string;
-                            /** Format: date-time */
-                            updateDate?: string;
-                            deprecated?: boolean;
-                            title?: {
-                                [key: string]: string;
-                            };
-                            country?: {
-                                code?: string;
-                                name?: {
-                                    [key: string]: string;
-                                };
-                            };
-                            onlineBookable?: {
-                                [key: string]: boolean;
-                            };
-                            bookingEngine?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown product of this supplier */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["undeprecateProduct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3342,125 +415,7 @@ export interface paths {
          * Search products
          * @description Search is an expression of criteria field:value joined with AND or OR (operators ^ < > ~; grammar in docs/search.md). The caller's organisation's country first, then the sorting field. 400 codes: INVALID_SEARCH, INVALID_PAGE_SIZE, INVALID_PAGE_NUMBER, INVALID_SORTING_FIELD, INVALID_SORTING_ORDER; 404 for a page past the last.
          */
-        get: {
-            parameters: {
-                query: {
-                    /** @description The search expression (docs/search.md), e.g. title:museum AND countryCode:FR */
-                    Search: string;
-                    /** @description Default 100, at most 1000 */
-                    resultsPerPage?: number;
-                    /** @description From 1 */
-                    pageNumber?: number;
-                    /** @description title (default), rating, numberOfRatings, minPrice, maxPrice, cityName, creationDate, updateDate or id */
-                    sortingField?: string;
-                    /** @description asc (default) or desc */
-                    sortingOrder?: string;
-                    /** @description At most 255 alphanumeric characters; appended to bookingUrl */
-                    externalClientId?: string | null;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            pageNumber?: number;
-                            resultsPerPage?: number;
-                            totalResults?: number;
-                            /** @description Extension: totalResults is an estimate, because more than 1,000 products matched (the most that are counted exactly) */
-                            totalResultsEstimated?: boolean;
-                            items?: ({
-                                id?: number;
-                                externalId?: string;
-                                title?: string;
-                                bookingEngine?: string;
-                                bookingEngineName?: string;
-                                bookingUrl?: string;
-                                onlineBookable?: boolean;
-                                availableLanguages?: string[];
-                                taxonomies?: {
-                                    id?: string;
-                                    name?: string;
-                                    level?: number;
-                                }[][];
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description A page past the last page of a non-empty result (no match at all is a 200 with no items) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["searchProducts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3480,137 +435,7 @@ export interface paths {
          * Search products: change detection
          * @description Without date: every live product matching Search (initial import), each with its whole change log. With date (UTC, at most 8 days back): products with a change of changeType since then, deleted ones included, each with the changes since then. 400 codes as for search, plus INVALID_DATE, DATE_TOO_OLD, DATE_IN_FUTURE.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The search expression (docs/search.md), e.g. title:museum AND countryCode:FR */
-                    Search?: string | null;
-                    /** @description Default 100, at most 1000 */
-                    resultsPerPage?: number;
-                    /** @description From 1 */
-                    pageNumber?: number;
-                    /** @description title (default), rating, numberOfRatings, minPrice, maxPrice, cityName, creationDate, updateDate or id */
-                    sortingField?: string;
-                    /** @description asc (default) or desc */
-                    sortingOrder?: string;
-                    /** @description At most 255 alphanumeric characters; appended to bookingUrl */
-                    externalClientId?: string | null;
-                    /** @description Default ALL */
-                    changeType?: "NEW" | "UPDATED" | "DELETED" | "DEPRECATED" | "UNDEPRECATED" | "ALL";
-                    /** @description YYYY-MM-DD, UTC; at most 8 days back */
-                    date?: string | null;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            pageNumber?: number;
-                            resultsPerPage?: number;
-                            totalResults?: number;
-                            /** @description Extension: totalResults is an estimate, because more than 1,000 products matched (the most that are counted exactly) */
-                            totalResultsEstimated?: boolean;
-                            items?: {
-                                /** @description Consumer product record (spec 3); texts in the Accept-Language language; unset fields absent */
-                                product?: {
-                                    id?: number;
-                                    externalId?: string;
-                                    title?: string;
-                                    bookingEngine?: string;
-                                    bookingEngineName?: string;
-                                    bookingUrl?: string;
-                                    onlineBookable?: boolean;
-                                    availableLanguages?: string[];
-                                    taxonomies?: {
-                                        id?: string;
-                                        name?: string;
-                                        level?: number;
-                                    }[][];
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                                changeLog?: {
-                                    status?: string;
-                                    /** Format: date-time */
-                                    date?: string;
-                                }[];
-                            }[];
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description A page past the last page of a non-empty result */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["searchProductChanges"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3630,111 +455,7 @@ export interface paths {
          * Get a product
          * @description The consumer product record. Deprecated products are returned with the descriptor {type: EXCLUDED, reason: DEPRECATED}; deleted ones are 404. 400 for a malformed id or externalClientId.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description At most 255 alphanumeric characters; appended to bookingUrl */
-                    externalClientId?: string | null;
-                };
-                header?: never;
-                path: {
-                    /** @description Product id */
-                    productId: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Consumer product record (spec 3); texts in the Accept-Language language; unset fields absent */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id?: number;
-                            externalId?: string;
-                            title?: string;
-                            bookingEngine?: string;
-                            bookingEngineName?: string;
-                            bookingUrl?: string;
-                            onlineBookable?: boolean;
-                            availableLanguages?: string[];
-                            taxonomies?: {
-                                id?: string;
-                                name?: string;
-                                level?: number;
-                            }[][];
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown or deleted product */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getProduct"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3754,84 +475,7 @@ export interface paths {
          * Get taxonomy
          * @description The activities taxonomy tree; localizedName in the Accept-Language language (default en).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            "taxonomy-tree"?: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getTaxonomy"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3851,109 +495,7 @@ export interface paths {
          * Get active activities (bulk import)
          * @description Keyset pages by id with an opaque, signed cursor: a run neither skips nor repeats an activity while the catalogue changes. 400 codes: ORGANISATION_REQUIRED, PAGE_SIZE_TOO_SMALL, PAGE_SIZE_TOO_LARGE, INVALID_MODIFIED_SINCE, INVALID_CURSOR, INVALID_COUNTRY, INVALID_LANGUAGE.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Comma-separated ISO 3166-1 alpha-2 codes */
-                    countryCodeList?: string | null;
-                    /** @description Comma-separated booking engine names */
-                    bookingEngineList?: string | null;
-                    /** @description UTC date-time yyyy-MM-ddTHH:mm:ss.SSSZ */
-                    modifiedSince?: string | null;
-                    /** @description Opaque; omit on the first request, then send meta.nextCursor */
-                    cursor?: string | null;
-                    /** @description Default 100, at most 1000 */
-                    "page[limit]"?: number;
-                    /** @description Comma-separated ISO 639-1 codes: activities with a title in one of them, texts limited to them */
-                    languageList?: string | null;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data?: {
-                                [key: string]: unknown;
-                            }[];
-                            meta?: {
-                                /** @description Approximate: exact up to 10,000 */
-                                estimatedCount?: number;
-                                /** @description Empty on the last page */
-                                nextCursor?: string;
-                                /** @description When this run began; use it as modifiedSince for the next run */
-                                asOf?: string;
-                                links?: {
-                                    self?: string;
-                                    next?: string;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getActiveActivities"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3973,107 +515,7 @@ export interface paths {
          * Get inactive activities (bulk import)
          * @description Activities deleted or deprecated (updated at or after modifiedSince), as {id}. 400 codes: ORGANISATION_REQUIRED, PAGE_SIZE_TOO_LARGE, PAGE_SIZE_TOO_SMALL, MODIFIED_SINCE_OR_CURSOR_REQUIRED, INVALID_MODIFIED_SINCE, MODIFIED_SINCE_TOO_OLD (over 30 days), MODIFIED_SINCE_AFTER_CURSOR, INVALID_CURSOR.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Comma-separated ISO 3166-1 alpha-2 codes */
-                    countryCodeList?: string | null;
-                    /** @description Comma-separated booking engine names */
-                    bookingEngineList?: string | null;
-                    /** @description UTC date-time yyyy-MM-ddTHH:mm:ss.SSSZ */
-                    modifiedSince?: string | null;
-                    /** @description Opaque; omit on the first request, then send meta.nextCursor */
-                    cursor?: string | null;
-                    /** @description Default 100, at most 1000 */
-                    "page[limit]"?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data?: {
-                                id?: number;
-                            }[];
-                            meta?: {
-                                /** @description Approximate: exact up to 10,000 */
-                                estimatedCount?: number;
-                                /** @description Empty on the last page */
-                                nextCursor?: string;
-                                /** @description When this run began; use it as modifiedSince for the next run */
-                                asOf?: string;
-                                links?: {
-                                    self?: string;
-                                    next?: string;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getInactiveActivities"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4093,258 +535,13 @@ export interface paths {
          * Recommend activities (GET form)
          * @description Filters narrow the catalogue and relevanceScore ranks it (a deterministic function of text match, category match, distance, rating and popularity: docs/search.md). 400 INVALID_RECOMMENDATION_REQUEST names each field at fault. The body's fields as query parameters (locationType, locationValue, radius, comma-separated lists).
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Items skipped, default 0 */
-                    "page[offset]"?: number;
-                    /** @description Items returned, 1 to 100, default 20 */
-                    "page[limit]"?: number;
-                    /** @description price, rating or pertinence with + (ascending) or - (descending); default pertinence (most relevant first) */
-                    "page[sort]"?: string;
-                    /** @description Location type */
-                    locationType?: "continentCode" | "countryCode" | "cityName" | "iataCode" | "geoPoint" | null;
-                    /** @description Comma-separated values; 'latitude,longitude' for geoPoint */
-                    locationValue?: string | null;
-                    /** @description Kilometres, 1 to 500 */
-                    radius?: number | null;
-                    /** @description Comma-separated taxonomy slugs */
-                    categories?: string | null;
-                    /** @description Comma-separated free-text interests */
-                    interests?: string | null;
-                    /** @description Lower price bound */
-                    minPrice?: number | null;
-                    /** @description Upper price bound */
-                    maxPrice?: number | null;
-                    /** @description ISO 4217 */
-                    currencyCode?: string | null;
-                    /** @description Business, Leisure or Staycation */
-                    activityContext?: string | null;
-                    /** @description Solo, Couple, Family or Group */
-                    groupType?: string | null;
-                    /** @description YYYY-MM-DD */
-                    travelDate?: string | null;
-                    /** @description Safe, Moderate or Dangerous */
-                    risk?: string | null;
-                    /** @description Low, Medium or High */
-                    varietyLevel?: string | null;
-                    /** @description Comma-separated engine names */
-                    bookingEnginesInclude?: string | null;
-                    /** @description Comma-separated engine names */
-                    bookingEnginesExclude?: string | null;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data?: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["recommendActivitiesByQuery"];
         put?: never;
         /**
          * Recommend activities
          * @description Filters narrow the catalogue and relevanceScore ranks it (a deterministic function of text match, category match, distance, rating and popularity: docs/search.md). 400 INVALID_RECOMMENDATION_REQUEST names each field at fault.
          */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description Items skipped, default 0 */
-                    "page[offset]"?: number;
-                    /** @description Items returned, 1 to 100, default 20 */
-                    "page[limit]"?: number;
-                    /** @description price, rating or pertinence with + (ascending) or - (descending); default pertinence (most relevant first) */
-                    "page[sort]"?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description {type: continentCode|countryCode (value: array), cityName|iataCode (value: array of one, radius km), geoPoint (value: {latitude, longitude}, radius km)}; radius 1 to 500, default 50 */
-                        location?: {
-                            [key: string]: unknown;
-                        } | null;
-                        /** @description Taxonomy slugs; an activity matches any */
-                        categories?: string[] | null;
-                        /** @description Free-text interests matched against title and description; an activity matches any */
-                        interests?: string[] | null;
-                        /** @description Lower price bound in currencyCode */
-                        minPrice?: number | null;
-                        /** @description Upper price bound in currencyCode */
-                        maxPrice?: number | null;
-                        /** @description ISO 4217 display currency; prices and bounds are converted to it (default EUR) */
-                        currencyCode?: string | null;
-                        /**
-                         * @description Business: at most 4 hours, no family or nightlife; Staycation: no transfers or passes
-                         * @enum {string|null}
-                         */
-                        activityContext?: "Business" | "Leisure" | "Staycation" | null;
-                        /**
-                         * @description Family: no nightlife or drinking; Solo: no group, family or boat prices; Couple: no family prices or kids' activities
-                         * @enum {string|null}
-                         */
-                        groupType?: "Solo" | "Couple" | "Family" | "Group" | null;
-                        /** @description YYYY-MM-DD: open that day; not with a countryCode location */
-                        travelDate?: string | null;
-                        /**
-                         * @description Safe: no climbing, paragliding, diving, skiing or safaris; Moderate: no paragliding
-                         * @enum {string|null}
-                         */
-                        risk?: "Safe" | "Moderate" | "Dangerous" | null;
-                        /**
-                         * @description High: at most 2 per subcategory; Medium: 4; Low: no limit
-                         * @enum {string|null}
-                         */
-                        varietyLevel?: "Low" | "Medium" | "High" | null;
-                        bookingEngines?: {
-                            /** @description Only these engines */
-                            include?: string[] | null;
-                            /** @description Not these engines */
-                            exclude?: string[] | null;
-                        } | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data?: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["recommendActivities"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4362,95 +559,7 @@ export interface paths {
          * Top activities
          * @description Activities (restaurants excluded) near an airport (iataCode, which wins) or in a city (cityName), best relevanceScore first. lat and lon, when given, are the centre of the search (with cityName, activities must also be in that city). 400 INVALID_PARAMETER.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description IATA airport code */
-                    iataCode?: string | null;
-                    /** @description City */
-                    cityName?: string | null;
-                    /** @description Latitude of the centre */
-                    lat?: number | null;
-                    /** @description Longitude of the centre */
-                    lon?: number | null;
-                    /** @description Kilometres, default 100 */
-                    radius?: number;
-                    /** @description 1 to 10, default 10 */
-                    maxRecommendations?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        }[];
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getTopActivities"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4470,288 +579,18 @@ export interface paths {
          * Read a product's booking setup (extension)
          * @description 404 when the product has none.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Supplier id */
-                    supplierId: number;
-                    /** @description Product id */
-                    productId: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The booking setup (docs/booking-setup.md): timeZone, startTimes, capacityPerSlot, participants, currency, fixedFee, options, units, questions, cancellationTiers */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown product, or no setup */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getBookingSetup"];
         /**
          * Set a product's booking setup (extension)
          * @description Makes the product bookable through the booking flow with the built-in inventory engine: start times (or opening hours) on the open days of its availabilityPeriods, capacity per slot, options, ticket units, questions and cancellation tiers. Replaces any earlier setup; bookings already made keep theirs. 400 INVALID_SETUP with details naming each field.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Supplier id */
-                    supplierId: number;
-                    /** @description Product id */
-                    productId: number;
-                };
-                cookie?: never;
-            };
-            /** @description The booking setup (docs/booking-setup.md): timeZone, startTimes, capacityPerSlot, participants, currency, fixedFee, options, units, questions, cancellationTiers */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description The booking setup (docs/booking-setup.md): timeZone, startTimes, capacityPerSlot, participants, currency, fixedFee, options, units, questions, cancellationTiers */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown product of this supplier */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        put: operations["setBookingSetup"];
         post?: never;
         /**
          * Take a product out of the booking flow (extension)
          * @description Bookings already made are kept. 404 when the product has no setup.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Supplier id */
-                    supplierId: number;
-                    /** @description Product id */
-                    productId: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Removed */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown product, or no setup */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        delete: operations["removeBookingSetup"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4768,100 +607,7 @@ export interface paths {
          * Available dates in a range
          * @description Dates (YYYY-MM-DD) with places between startDate and endDate, both YYYY-MM-DD and inclusive; startDate defaults to today and endDate to 30 days after startDate; a range covers at most 366 days. 404 unknown product; 400 a product not sold through the booking flow.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description YYYY-MM-DD, default today */
-                    startDate?: string | null;
-                    /** @description YYYY-MM-DD, default startDate + 30 days */
-                    endDate?: string | null;
-                };
-                header?: never;
-                path: {
-                    /** @description Product id */
-                    productId: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description YYYY-MM-DD */
-                            availabilityDates?: string[];
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown product */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getAvailabilityDates"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4881,95 +627,7 @@ export interface paths {
          * Next available dates
          * @description The first available date within a year and every other available date of that month, to its last day; empty when none within the year.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Product id */
-                    productId: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description YYYY-MM-DD */
-                            availabilityDates?: string[];
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown product */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getNextAvailabilityDates"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4989,184 +647,7 @@ export interface paths {
          * Get options (creates the availability)
          * @description Creates an availability for the date and returns it with the first option level. A date with several start times offers the start time as the first option. The availability can be worked on for one hour. 400 DATE_NOT_AVAILABLE when the date has no places.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Product id */
-                    productId: number;
-                    /** @description YYYY-MM-DD */
-                    date: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Availability id (UUID) */
-                            id?: string;
-                            /** @description YYYY-MM-DD */
-                            availabilityDate?: string;
-                            /** @description Options set so far and the next one to set; empty when the product has none */
-                            availabilityOptions?: {
-                                /** @description Option id (UUID) */
-                                id?: string;
-                                /** @description Label */
-                                label?: string;
-                                /** @description '0' is the first level */
-                                level?: string;
-                                /** @description OPTIONS, TEXT or BOOLEAN */
-                                dataType?: string;
-                                /** @description Choice key → label */
-                                optionChoices?: {
-                                    [key: string]: string;
-                                };
-                                /** @description Chosen choice key, text or boolean; absent until set */
-                                selectedOptionId?: string;
-                                /** @description Label of the chosen choice, or the value */
-                                selectedOptionValue?: string;
-                            }[];
-                            /** @description Ticket types, from the prices step */
-                            unitOptions?: {
-                                /** @description Unit id */
-                                id?: string;
-                                /** @description For example an age class */
-                                label?: string;
-                                /** @description Optional */
-                                description?: string;
-                                restrictions?: {
-                                    /** @description Minimum */
-                                    minQuantity?: number;
-                                    /** @description Maximum */
-                                    maxQuantity?: number;
-                                    /** @description Ids of the units whose participants must accompany this one (spelled as in the contract) */
-                                    accompagniedBy?: string[];
-                                };
-                                price?: {
-                                    /** @description Amount */
-                                    retail: number;
-                                    /** @description ISO 4217 */
-                                    currency: string;
-                                };
-                                /** @description Chosen quantity */
-                                unitQuantity?: number;
-                                /** @description Minimum age */
-                                minAge?: number;
-                                /** @description Maximum age (optional) */
-                                maxAge?: number;
-                                /** @description PER_PERSON or GROUP */
-                                unitPriceType?: string;
-                            }[];
-                            /** @description Most participants */
-                            maxParticipants?: number;
-                            /** @description Fewest participants */
-                            minParticipants?: number;
-                            /** @description All options set */
-                            isOptionStepCompleted?: boolean;
-                            /** @description Quantities bookable */
-                            isPricingStepCompleted?: boolean;
-                            /** @description Extension: the exact total of the chosen quantities */
-                            totalPrice?: {
-                                /** @description Amount */
-                                retail: number;
-                                /** @description ISO 4217 */
-                                currency: string;
-                            };
-                            /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
-                            exchangeRates?: {
-                                /** @description YYYY-MM-DD the rates were fixed */
-                                date: string;
-                                /** @description Where they came from */
-                                source: string;
-                            };
-                            /** @description Extension: participants chosen */
-                            participants?: number;
-                            /** @description Extension: why the quantities are not bookable yet */
-                            pricingIssues?: {
-                                /** @description Unit */
-                                unitId?: string | null;
-                                /** @description Rule */
-                                rule?: string | null;
-                                /** @description Why */
-                                message?: string | null;
-                            }[];
-                            /** @description Extension: after this the availability is refused */
-                            expiresAt?: string;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown product or availability */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getOptions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5187,193 +668,7 @@ export interface paths {
          * Set an option
          * @description Sets one option (one call per option): value is a choice key (OPTIONS), text (TEXT) or true/false (BOOLEAN). Returns the availability with the next level, if any. 400 INVALID_OPTION; 400 AVAILABILITY_EXPIRED (9510) after an hour.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Product id */
-                    productId: number;
-                    /** @description Availability id (UUID) */
-                    availabilityId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Option id */
-                        optionId: string;
-                        /** @description Choice key, text or true/false */
-                        value: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Availability id (UUID) */
-                            id?: string;
-                            /** @description YYYY-MM-DD */
-                            availabilityDate?: string;
-                            /** @description Options set so far and the next one to set; empty when the product has none */
-                            availabilityOptions?: {
-                                /** @description Option id (UUID) */
-                                id?: string;
-                                /** @description Label */
-                                label?: string;
-                                /** @description '0' is the first level */
-                                level?: string;
-                                /** @description OPTIONS, TEXT or BOOLEAN */
-                                dataType?: string;
-                                /** @description Choice key → label */
-                                optionChoices?: {
-                                    [key: string]: string;
-                                };
-                                /** @description Chosen choice key, text or boolean; absent until set */
-                                selectedOptionId?: string;
-                                /** @description Label of the chosen choice, or the value */
-                                selectedOptionValue?: string;
-                            }[];
-                            /** @description Ticket types, from the prices step */
-                            unitOptions?: {
-                                /** @description Unit id */
-                                id?: string;
-                                /** @description For example an age class */
-                                label?: string;
-                                /** @description Optional */
-                                description?: string;
-                                restrictions?: {
-                                    /** @description Minimum */
-                                    minQuantity?: number;
-                                    /** @description Maximum */
-                                    maxQuantity?: number;
-                                    /** @description Ids of the units whose participants must accompany this one (spelled as in the contract) */
-                                    accompagniedBy?: string[];
-                                };
-                                price?: {
-                                    /** @description Amount */
-                                    retail: number;
-                                    /** @description ISO 4217 */
-                                    currency: string;
-                                };
-                                /** @description Chosen quantity */
-                                unitQuantity?: number;
-                                /** @description Minimum age */
-                                minAge?: number;
-                                /** @description Maximum age (optional) */
-                                maxAge?: number;
-                                /** @description PER_PERSON or GROUP */
-                                unitPriceType?: string;
-                            }[];
-                            /** @description Most participants */
-                            maxParticipants?: number;
-                            /** @description Fewest participants */
-                            minParticipants?: number;
-                            /** @description All options set */
-                            isOptionStepCompleted?: boolean;
-                            /** @description Quantities bookable */
-                            isPricingStepCompleted?: boolean;
-                            /** @description Extension: the exact total of the chosen quantities */
-                            totalPrice?: {
-                                /** @description Amount */
-                                retail: number;
-                                /** @description ISO 4217 */
-                                currency: string;
-                            };
-                            /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
-                            exchangeRates?: {
-                                /** @description YYYY-MM-DD the rates were fixed */
-                                date: string;
-                                /** @description Where they came from */
-                                source: string;
-                            };
-                            /** @description Extension: participants chosen */
-                            participants?: number;
-                            /** @description Extension: why the quantities are not bookable yet */
-                            pricingIssues?: {
-                                /** @description Unit */
-                                unitId?: string | null;
-                                /** @description Rule */
-                                rule?: string | null;
-                                /** @description Why */
-                                message?: string | null;
-                            }[];
-                            /** @description Extension: after this the availability is refused */
-                            expiresAt?: string;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown product or availability */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        put: operations["setOption"];
         post?: never;
         delete?: never;
         options?: never;
@@ -5392,382 +687,12 @@ export interface paths {
          * Get prices
          * @description The ticket types in currencyCode (default EUR), which then holds to the end of the flow (another currency later: 400 CURRENCY_CHANGE, 9548). 400 OPTIONS_INCOMPLETE before every option is set.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description AED, AUD, BRL, CAD, CHF, DKK, EGP, EUR, FJD, GBP, INR, MXN, NAD, NOK, NPR, NZD, PEN, QAR, SAR, SEK, SGD, THB, USD or ZAR; default EUR; holds to the end of the flow */
-                    currencyCode?: string | null;
-                };
-                header?: never;
-                path: {
-                    /** @description Product id */
-                    productId: number;
-                    /** @description Availability id (UUID) */
-                    availabilityId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Availability id (UUID) */
-                            id?: string;
-                            /** @description YYYY-MM-DD */
-                            availabilityDate?: string;
-                            /** @description Options set so far and the next one to set; empty when the product has none */
-                            availabilityOptions?: {
-                                /** @description Option id (UUID) */
-                                id?: string;
-                                /** @description Label */
-                                label?: string;
-                                /** @description '0' is the first level */
-                                level?: string;
-                                /** @description OPTIONS, TEXT or BOOLEAN */
-                                dataType?: string;
-                                /** @description Choice key → label */
-                                optionChoices?: {
-                                    [key: string]: string;
-                                };
-                                /** @description Chosen choice key, text or boolean; absent until set */
-                                selectedOptionId?: string;
-                                /** @description Label of the chosen choice, or the value */
-                                selectedOptionValue?: string;
-                            }[];
-                            /** @description Ticket types, from the prices step */
-                            unitOptions?: {
-                                /** @description Unit id */
-                                id?: string;
-                                /** @description For example an age class */
-                                label?: string;
-                                /** @description Optional */
-                                description?: string;
-                                restrictions?: {
-                                    /** @description Minimum */
-                                    minQuantity?: number;
-                                    /** @description Maximum */
-                                    maxQuantity?: number;
-                                    /** @description Ids of the units whose participants must accompany this one (spelled as in the contract) */
-                                    accompagniedBy?: string[];
-                                };
-                                price?: {
-                                    /** @description Amount */
-                                    retail: number;
-                                    /** @description ISO 4217 */
-                                    currency: string;
-                                };
-                                /** @description Chosen quantity */
-                                unitQuantity?: number;
-                                /** @description Minimum age */
-                                minAge?: number;
-                                /** @description Maximum age (optional) */
-                                maxAge?: number;
-                                /** @description PER_PERSON or GROUP */
-                                unitPriceType?: string;
-                            }[];
-                            /** @description Most participants */
-                            maxParticipants?: number;
-                            /** @description Fewest participants */
-                            minParticipants?: number;
-                            /** @description All options set */
-                            isOptionStepCompleted?: boolean;
-                            /** @description Quantities bookable */
-                            isPricingStepCompleted?: boolean;
-                            /** @description Extension: the exact total of the chosen quantities */
-                            totalPrice?: {
-                                /** @description Amount */
-                                retail: number;
-                                /** @description ISO 4217 */
-                                currency: string;
-                            };
-                            /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
-                            exchangeRates?: {
-                                /** @description YYYY-MM-DD the rates were fixed */
-                                date: string;
-                                /** @description Where they came from */
-                                source: string;
-                            };
-                            /** @description Extension: participants chosen */
-                            participants?: number;
-                            /** @description Extension: why the quantities are not bookable yet */
-                            pricingIssues?: {
-                                /** @description Unit */
-                                unitId?: string | null;
-                                /** @description Rule */
-                                rule?: string | null;
-                                /** @description Why */
-                                message?: string | null;
-                            }[];
-                            /** @description Extension: after this the availability is refused */
-                            expiresAt?: string;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown product or availability */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getPrices"];
         /**
          * Set quantities
          * @description Each entry sets the quantity of one unit (value is the new quantity, not a change). Refused with 400 INVALID_QUANTITIES (nothing changes) above a unit's maxQuantity, above maxParticipants, above the places left, or choosing two groups. Minimums and accompaniment ratios leave isPricingStepCompleted false with pricingIssues saying why. totalPrice is the exact total.
          */
-        put: {
-            parameters: {
-                query?: {
-                    /** @description AED, AUD, BRL, CAD, CHF, DKK, EGP, EUR, FJD, GBP, INR, MXN, NAD, NOK, NPR, NZD, PEN, QAR, SAR, SEK, SGD, THB, USD or ZAR; default EUR; holds to the end of the flow */
-                    currencyCode?: string | null;
-                };
-                header?: never;
-                path: {
-                    /** @description Product id */
-                    productId: number;
-                    /** @description Availability id (UUID) */
-                    availabilityId: string;
-                };
-                cookie?: never;
-            };
-            /** @description Quantities */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Unit id */
-                        unitId: string;
-                        /** @description Quantity */
-                        value: number;
-                    }[];
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Availability id (UUID) */
-                            id?: string;
-                            /** @description YYYY-MM-DD */
-                            availabilityDate?: string;
-                            /** @description Options set so far and the next one to set; empty when the product has none */
-                            availabilityOptions?: {
-                                /** @description Option id (UUID) */
-                                id?: string;
-                                /** @description Label */
-                                label?: string;
-                                /** @description '0' is the first level */
-                                level?: string;
-                                /** @description OPTIONS, TEXT or BOOLEAN */
-                                dataType?: string;
-                                /** @description Choice key → label */
-                                optionChoices?: {
-                                    [key: string]: string;
-                                };
-                                /** @description Chosen choice key, text or boolean; absent until set */
-                                selectedOptionId?: string;
-                                /** @description Label of the chosen choice, or the value */
-                                selectedOptionValue?: string;
-                            }[];
-                            /** @description Ticket types, from the prices step */
-                            unitOptions?: {
-                                /** @description Unit id */
-                                id?: string;
-                                /** @description For example an age class */
-                                label?: string;
-                                /** @description Optional */
-                                description?: string;
-                                restrictions?: {
-                                    /** @description Minimum */
-                                    minQuantity?: number;
-                                    /** @description Maximum */
-                                    maxQuantity?: number;
-                                    /** @description Ids of the units whose participants must accompany this one (spelled as in the contract) */
-                                    accompagniedBy?: string[];
-                                };
-                                price?: {
-                                    /** @description Amount */
-                                    retail: number;
-                                    /** @description ISO 4217 */
-                                    currency: string;
-                                };
-                                /** @description Chosen quantity */
-                                unitQuantity?: number;
-                                /** @description Minimum age */
-                                minAge?: number;
-                                /** @description Maximum age (optional) */
-                                maxAge?: number;
-                                /** @description PER_PERSON or GROUP */
-                                unitPriceType?: string;
-                            }[];
-                            /** @description Most participants */
-                            maxParticipants?: number;
-                            /** @description Fewest participants */
-                            minParticipants?: number;
-                            /** @description All options set */
-                            isOptionStepCompleted?: boolean;
-                            /** @description Quantities bookable */
-                            isPricingStepCompleted?: boolean;
-                            /** @description Extension: the exact total of the chosen quantities */
-                            totalPrice?: {
-                                /** @description Amount */
-                                retail: number;
-                                /** @description ISO 4217 */
-                                currency: string;
-                            };
-                            /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
-                            exchangeRates?: {
-                                /** @description YYYY-MM-DD the rates were fixed */
-                                date: string;
-                                /** @description Where they came from */
-                                source: string;
-                            };
-                            /** @description Extension: participants chosen */
-                            participants?: number;
-                            /** @description Extension: why the quantities are not bookable yet */
-                            pricingIssues?: {
-                                /** @description Unit */
-                                unitId?: string | null;
-                                /** @description Rule */
-                                rule?: string | null;
-                                /** @description Why */
-                                message?: string | null;
-                            }[];
-                            /** @description Extension: after this the availability is refused */
-                            expiresAt?: string;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown product or availability */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        put: operations["setPrices"];
         post?: never;
         delete?: never;
         options?: never;
@@ -5788,253 +713,7 @@ export interface paths {
          * Create a booking
          * @description Books an availability: 201 with status ON_HOLD and paymentStatus ON_HOLD; the places are held for an hour (holdExpiresAt). The same resellerRef and availability return the same booking. resellerRef may come in the body or as a query parameter (both: they must agree). Errors (errorCode): 400 9510 invalid, expired, incomplete or already used availability; 400 9520 another language (Accept-Language) than the flow's; 400 9531 already confirmed; 400 9548 another currency (currencyCode) than the flow's; 400 9573 prices changed (GET prices shows the new ones; submit again to accept); 400 6606 already cancelled or expired; 403 6501 forbidden; 500 9563 no longer available (for an OCTO engine's product: the supplier refused the hold). For an OCTO engine's product the places are held in the supplier's system under the booking's id, within the limits of a booking its option and departure set; 503 ENGINE_UNAVAILABLE when it cannot be reached: nothing was booked, send the request again; 503 ENGINE_REFUSED when it refuses the service's key: nothing was booked, and sending again helps once the engine is registered again.
          */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description Alphanumeric, at most 255 */
-                    resellerRef?: string | null;
-                    /** @description Optional check: the flow's currency */
-                    currencyCode?: string | null;
-                };
-                header?: {
-                    /** @description Alphanumeric, at most 255: ties the booking to a traveller */
-                    externalClientId?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Availability id */
-                        availabilityId: string;
-                        /** @description Alphanumeric, at most 255 */
-                        resellerRef?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Booking id (UUID) */
-                            id?: string;
-                            /** @description Start: local date-time with offset and zone id */
-                            availabilityDateTime?: string;
-                            /** @description Client-side booking identifier */
-                            resellerRef?: string;
-                            /** @description ON_HOLD, PENDING_CONFIRM, CONFIRMED, REJECTED, CANCELLED, EXPIRED */
-                            status?: string;
-                            /** @description ON_HOLD, PAID, REFUND */
-                            paymentStatus?: string;
-                            /** @description After confirmation: signed link to the PDF voucher, valid 24 hours from this read; for a booking in an OCTO supplier's system that serves its own PDF ticket, that ticket's address */
-                            voucherUrl?: string;
-                            /** @description Date-time */
-                            creationDate?: string;
-                            /** @description Date-time */
-                            updateDate?: string;
-                            availability?: {
-                                /** @description Availability id (UUID) */
-                                id?: string;
-                                /** @description YYYY-MM-DD */
-                                availabilityDate?: string;
-                                /** @description Options set so far and the next one to set; empty when the product has none */
-                                availabilityOptions?: {
-                                    /** @description Option id (UUID) */
-                                    id?: string;
-                                    /** @description Label */
-                                    label?: string;
-                                    /** @description '0' is the first level */
-                                    level?: string;
-                                    /** @description OPTIONS, TEXT or BOOLEAN */
-                                    dataType?: string;
-                                    /** @description Choice key → label */
-                                    optionChoices?: {
-                                        [key: string]: string;
-                                    };
-                                    /** @description Chosen choice key, text or boolean; absent until set */
-                                    selectedOptionId?: string;
-                                    /** @description Label of the chosen choice, or the value */
-                                    selectedOptionValue?: string;
-                                }[];
-                                /** @description Ticket types, from the prices step */
-                                unitOptions?: {
-                                    /** @description Unit id */
-                                    id?: string;
-                                    /** @description For example an age class */
-                                    label?: string;
-                                    /** @description Optional */
-                                    description?: string;
-                                    restrictions?: {
-                                        /** @description Minimum */
-                                        minQuantity?: number;
-                                        /** @description Maximum */
-                                        maxQuantity?: number;
-                                        /** @description Ids of the units whose participants must accompany this one (spelled as in the contract) */
-                                        accompagniedBy?: string[];
-                                    };
-                                    price?: {
-                                        /** @description Amount */
-                                        retail: number;
-                                        /** @description ISO 4217 */
-                                        currency: string;
-                                    };
-                                    /** @description Chosen quantity */
-                                    unitQuantity?: number;
-                                    /** @description Minimum age */
-                                    minAge?: number;
-                                    /** @description Maximum age (optional) */
-                                    maxAge?: number;
-                                    /** @description PER_PERSON or GROUP */
-                                    unitPriceType?: string;
-                                }[];
-                                /** @description Most participants */
-                                maxParticipants?: number;
-                                /** @description Fewest participants */
-                                minParticipants?: number;
-                                /** @description All options set */
-                                isOptionStepCompleted?: boolean;
-                                /** @description Quantities bookable */
-                                isPricingStepCompleted?: boolean;
-                                /** @description Extension: the exact total of the chosen quantities */
-                                totalPrice?: {
-                                    /** @description Amount */
-                                    retail: number;
-                                    /** @description ISO 4217 */
-                                    currency: string;
-                                };
-                                /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
-                                exchangeRates?: {
-                                    /** @description YYYY-MM-DD the rates were fixed */
-                                    date: string;
-                                    /** @description Where they came from */
-                                    source: string;
-                                };
-                                /** @description Extension: participants chosen */
-                                participants?: number;
-                                /** @description Extension: why the quantities are not bookable yet */
-                                pricingIssues?: {
-                                    /** @description Unit */
-                                    unitId?: string | null;
-                                    /** @description Rule */
-                                    rule?: string | null;
-                                    /** @description Why */
-                                    message?: string | null;
-                                }[];
-                                /** @description Extension: after this the availability is refused */
-                                expiresAt?: string;
-                            };
-                            /** @description {customer, booking, participants} of questions; follow-ups nest in followUpQuestions */
-                            questions?: {
-                                [key: string]: unknown;
-                            };
-                            cancellation?: {
-                                /** @description Cancellable now */
-                                isCancellable?: boolean;
-                                /** @description Tiers */
-                                cancellationPolicy?: {
-                                    /** @description Tier */
-                                    label?: string | null;
-                                    /** @description ISO 8601 duration before the start */
-                                    duration?: string | null;
-                                    /** @description Refund, percent */
-                                    refundPercentage?: number | null;
-                                }[];
-                            };
-                            /** @description All questions answered */
-                            isQuestionStepComplete?: boolean;
-                            bookingEngineDetails?: {
-                                bookingExternalId?: string | null;
-                                bookingEngineName?: string | null;
-                                productExternalId?: string | null;
-                                bookingCode?: string | null;
-                            };
-                            travelerDetails?: {
-                                externalClientId?: string | null;
-                            };
-                            /** @description Extension: the booking's price */
-                            totalPrice?: {
-                                /** @description Amount */
-                                retail: number;
-                                /** @description ISO 4217 */
-                                currency: string;
-                            };
-                            /** @description Extension: the exchange rates its prices were converted at when it was made */
-                            exchangeRates?: {
-                                /** @description YYYY-MM-DD the rates were fixed */
-                                date: string;
-                                /** @description Where they came from */
-                                source: string;
-                            };
-                            /** @description Extension: an ON_HOLD booking not confirmed by then expires */
-                            holdExpiresAt?: string;
-                            /** @description Extension: answers erased for privacy; give them again before confirming */
-                            answersRedactedAt?: string;
-                            /** @description Extension: why the supplier refused */
-                            rejectionReason?: string;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description 9563: no longer available (or an internal error) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description ENGINE_UNAVAILABLE: the supplier system did not answer; ENGINE_REFUSED: it refused the service's key. Nothing was booked */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["createBooking"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6052,504 +731,12 @@ export interface paths {
          * Get questions
          * @description The booking with its questions: customer, booking and one entry per participant; follow-ups appear in followUpQuestions once their condition holds.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Booking id (UUID) */
-                    bookingId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Booking id (UUID) */
-                            id?: string;
-                            /** @description Start: local date-time with offset and zone id */
-                            availabilityDateTime?: string;
-                            /** @description Client-side booking identifier */
-                            resellerRef?: string;
-                            /** @description ON_HOLD, PENDING_CONFIRM, CONFIRMED, REJECTED, CANCELLED, EXPIRED */
-                            status?: string;
-                            /** @description ON_HOLD, PAID, REFUND */
-                            paymentStatus?: string;
-                            /** @description After confirmation: signed link to the PDF voucher, valid 24 hours from this read; for a booking in an OCTO supplier's system that serves its own PDF ticket, that ticket's address */
-                            voucherUrl?: string;
-                            /** @description Date-time */
-                            creationDate?: string;
-                            /** @description Date-time */
-                            updateDate?: string;
-                            availability?: {
-                                /** @description Availability id (UUID) */
-                                id?: string;
-                                /** @description YYYY-MM-DD */
-                                availabilityDate?: string;
-                                /** @description Options set so far and the next one to set; empty when the product has none */
-                                availabilityOptions?: {
-                                    /** @description Option id (UUID) */
-                                    id?: string;
-                                    /** @description Label */
-                                    label?: string;
-                                    /** @description '0' is the first level */
-                                    level?: string;
-                                    /** @description OPTIONS, TEXT or BOOLEAN */
-                                    dataType?: string;
-                                    /** @description Choice key → label */
-                                    optionChoices?: {
-                                        [key: string]: string;
-                                    };
-                                    /** @description Chosen choice key, text or boolean; absent until set */
-                                    selectedOptionId?: string;
-                                    /** @description Label of the chosen choice, or the value */
-                                    selectedOptionValue?: string;
-                                }[];
-                                /** @description Ticket types, from the prices step */
-                                unitOptions?: {
-                                    /** @description Unit id */
-                                    id?: string;
-                                    /** @description For example an age class */
-                                    label?: string;
-                                    /** @description Optional */
-                                    description?: string;
-                                    restrictions?: {
-                                        /** @description Minimum */
-                                        minQuantity?: number;
-                                        /** @description Maximum */
-                                        maxQuantity?: number;
-                                        /** @description Ids of the units whose participants must accompany this one (spelled as in the contract) */
-                                        accompagniedBy?: string[];
-                                    };
-                                    price?: {
-                                        /** @description Amount */
-                                        retail: number;
-                                        /** @description ISO 4217 */
-                                        currency: string;
-                                    };
-                                    /** @description Chosen quantity */
-                                    unitQuantity?: number;
-                                    /** @description Minimum age */
-                                    minAge?: number;
-                                    /** @description Maximum age (optional) */
-                                    maxAge?: number;
-                                    /** @description PER_PERSON or GROUP */
-                                    unitPriceType?: string;
-                                }[];
-                                /** @description Most participants */
-                                maxParticipants?: number;
-                                /** @description Fewest participants */
-                                minParticipants?: number;
-                                /** @description All options set */
-                                isOptionStepCompleted?: boolean;
-                                /** @description Quantities bookable */
-                                isPricingStepCompleted?: boolean;
-                                /** @description Extension: the exact total of the chosen quantities */
-                                totalPrice?: {
-                                    /** @description Amount */
-                                    retail: number;
-                                    /** @description ISO 4217 */
-                                    currency: string;
-                                };
-                                /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
-                                exchangeRates?: {
-                                    /** @description YYYY-MM-DD the rates were fixed */
-                                    date: string;
-                                    /** @description Where they came from */
-                                    source: string;
-                                };
-                                /** @description Extension: participants chosen */
-                                participants?: number;
-                                /** @description Extension: why the quantities are not bookable yet */
-                                pricingIssues?: {
-                                    /** @description Unit */
-                                    unitId?: string | null;
-                                    /** @description Rule */
-                                    rule?: string | null;
-                                    /** @description Why */
-                                    message?: string | null;
-                                }[];
-                                /** @description Extension: after this the availability is refused */
-                                expiresAt?: string;
-                            };
-                            /** @description {customer, booking, participants} of questions; follow-ups nest in followUpQuestions */
-                            questions?: {
-                                [key: string]: unknown;
-                            };
-                            cancellation?: {
-                                /** @description Cancellable now */
-                                isCancellable?: boolean;
-                                /** @description Tiers */
-                                cancellationPolicy?: {
-                                    /** @description Tier */
-                                    label?: string | null;
-                                    /** @description ISO 8601 duration before the start */
-                                    duration?: string | null;
-                                    /** @description Refund, percent */
-                                    refundPercentage?: number | null;
-                                }[];
-                            };
-                            /** @description All questions answered */
-                            isQuestionStepComplete?: boolean;
-                            bookingEngineDetails?: {
-                                bookingExternalId?: string | null;
-                                bookingEngineName?: string | null;
-                                productExternalId?: string | null;
-                                bookingCode?: string | null;
-                            };
-                            travelerDetails?: {
-                                externalClientId?: string | null;
-                            };
-                            /** @description Extension: the booking's price */
-                            totalPrice?: {
-                                /** @description Amount */
-                                retail: number;
-                                /** @description ISO 4217 */
-                                currency: string;
-                            };
-                            /** @description Extension: the exchange rates its prices were converted at when it was made */
-                            exchangeRates?: {
-                                /** @description YYYY-MM-DD the rates were fixed */
-                                date: string;
-                                /** @description Where they came from */
-                                source: string;
-                            };
-                            /** @description Extension: an ON_HOLD booking not confirmed by then expires */
-                            holdExpiresAt?: string;
-                            /** @description Extension: answers erased for privacy; give them again before confirming */
-                            answersRedactedAt?: string;
-                            /** @description Extension: why the supplier refused */
-                            rejectionReason?: string;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown booking */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getQuestions"];
         /**
          * Set answers
          * @description The full list of answers known so far (each call replaces the previous list). Values are validated by dataType and dataFormat; 400 INVALID_ANSWERS lists each offending answer in details and changes nothing. Repeat until isQuestionStepComplete.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Booking id (UUID) */
-                    bookingId: string;
-                };
-                cookie?: never;
-            };
-            /** @description Answers */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Question id */
-                        id: string;
-                        /** @description Answer */
-                        value: string | null;
-                    }[];
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Booking id (UUID) */
-                            id?: string;
-                            /** @description Start: local date-time with offset and zone id */
-                            availabilityDateTime?: string;
-                            /** @description Client-side booking identifier */
-                            resellerRef?: string;
-                            /** @description ON_HOLD, PENDING_CONFIRM, CONFIRMED, REJECTED, CANCELLED, EXPIRED */
-                            status?: string;
-                            /** @description ON_HOLD, PAID, REFUND */
-                            paymentStatus?: string;
-                            /** @description After confirmation: signed link to the PDF voucher, valid 24 hours from this read; for a booking in an OCTO supplier's system that serves its own PDF ticket, that ticket's address */
-                            voucherUrl?: string;
-                            /** @description Date-time */
-                            creationDate?: string;
-                            /** @description Date-time */
-                            updateDate?: string;
-                            availability?: {
-                                /** @description Availability id (UUID) */
-                                id?: string;
-                                /** @description YYYY-MM-DD */
-                                availabilityDate?: string;
-                                /** @description Options set so far and the next one to set; empty when the product has none */
-                                availabilityOptions?: {
-                                    /** @description Option id (UUID) */
-                                    id?: string;
-                                    /** @description Label */
-                                    label?: string;
-                                    /** @description '0' is the first level */
-                                    level?: string;
-                                    /** @description OPTIONS, TEXT or BOOLEAN */
-                                    dataType?: string;
-                                    /** @description Choice key → label */
-                                    optionChoices?: {
-                                        [key: string]: string;
-                                    };
-                                    /** @description Chosen choice key, text or boolean; absent until set */
-                                    selectedOptionId?: string;
-                                    /** @description Label of the chosen choice, or the value */
-                                    selectedOptionValue?: string;
-                                }[];
-                                /** @description Ticket types, from the prices step */
-                                unitOptions?: {
-                                    /** @description Unit id */
-                                    id?: string;
-                                    /** @description For example an age class */
-                                    label?: string;
-                                    /** @description Optional */
-                                    description?: string;
-                                    restrictions?: {
-                                        /** @description Minimum */
-                                        minQuantity?: number;
-                                        /** @description Maximum */
-                                        maxQuantity?: number;
-                                        /** @description Ids of the units whose participants must accompany this one (spelled as in the contract) */
-                                        accompagniedBy?: string[];
-                                    };
-                                    price?: {
-                                        /** @description Amount */
-                                        retail: number;
-                                        /** @description ISO 4217 */
-                                        currency: string;
-                                    };
-                                    /** @description Chosen quantity */
-                                    unitQuantity?: number;
-                                    /** @description Minimum age */
-                                    minAge?: number;
-                                    /** @description Maximum age (optional) */
-                                    maxAge?: number;
-                                    /** @description PER_PERSON or GROUP */
-                                    unitPriceType?: string;
-                                }[];
-                                /** @description Most participants */
-                                maxParticipants?: number;
-                                /** @description Fewest participants */
-                                minParticipants?: number;
-                                /** @description All options set */
-                                isOptionStepCompleted?: boolean;
-                                /** @description Quantities bookable */
-                                isPricingStepCompleted?: boolean;
-                                /** @description Extension: the exact total of the chosen quantities */
-                                totalPrice?: {
-                                    /** @description Amount */
-                                    retail: number;
-                                    /** @description ISO 4217 */
-                                    currency: string;
-                                };
-                                /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
-                                exchangeRates?: {
-                                    /** @description YYYY-MM-DD the rates were fixed */
-                                    date: string;
-                                    /** @description Where they came from */
-                                    source: string;
-                                };
-                                /** @description Extension: participants chosen */
-                                participants?: number;
-                                /** @description Extension: why the quantities are not bookable yet */
-                                pricingIssues?: {
-                                    /** @description Unit */
-                                    unitId?: string | null;
-                                    /** @description Rule */
-                                    rule?: string | null;
-                                    /** @description Why */
-                                    message?: string | null;
-                                }[];
-                                /** @description Extension: after this the availability is refused */
-                                expiresAt?: string;
-                            };
-                            /** @description {customer, booking, participants} of questions; follow-ups nest in followUpQuestions */
-                            questions?: {
-                                [key: string]: unknown;
-                            };
-                            cancellation?: {
-                                /** @description Cancellable now */
-                                isCancellable?: boolean;
-                                /** @description Tiers */
-                                cancellationPolicy?: {
-                                    /** @description Tier */
-                                    label?: string | null;
-                                    /** @description ISO 8601 duration before the start */
-                                    duration?: string | null;
-                                    /** @description Refund, percent */
-                                    refundPercentage?: number | null;
-                                }[];
-                            };
-                            /** @description All questions answered */
-                            isQuestionStepComplete?: boolean;
-                            bookingEngineDetails?: {
-                                bookingExternalId?: string | null;
-                                bookingEngineName?: string | null;
-                                productExternalId?: string | null;
-                                bookingCode?: string | null;
-                            };
-                            travelerDetails?: {
-                                externalClientId?: string | null;
-                            };
-                            /** @description Extension: the booking's price */
-                            totalPrice?: {
-                                /** @description Amount */
-                                retail: number;
-                                /** @description ISO 4217 */
-                                currency: string;
-                            };
-                            /** @description Extension: the exchange rates its prices were converted at when it was made */
-                            exchangeRates?: {
-                                /** @description YYYY-MM-DD the rates were fixed */
-                                date: string;
-                                /** @description Where they came from */
-                                source: string;
-                            };
-                            /** @description Extension: an ON_HOLD booking not confirmed by then expires */
-                            holdExpiresAt?: string;
-                            /** @description Extension: answers erased for privacy; give them again before confirming */
-                            answersRedactedAt?: string;
-                            /** @description Extension: why the supplier refused */
-                            rejectionReason?: string;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown booking */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        put: operations["setAnswers"];
         post?: never;
         delete?: never;
         options?: never;
@@ -6570,251 +757,7 @@ export interface paths {
          * Confirm a booking (after payment)
          * @description Only once options, quantities and every question are complete: status PENDING_CONFIRM, paymentStatus PAID; the supplier's answer follows within seconds (GET booking, or the bookingStatusChanged subscription). Confirming again returns the booking unchanged. 400 QUESTIONS_INCOMPLETE (also when answers were erased for privacy), 400 BOOKING_EXPIRED / BOOKING_ALREADY_CANCELLED (6606, also when an OCTO supplier no longer holds the places), 400 BOOKING_REJECTED. An OCTO supplier that refuses the confirmation (its hold lapsed) makes the booking REJECTED with paymentStatus REFUND; one that does not answer is asked again, and the booking is refunded only once the supplier certainly did not confirm.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Alphanumeric, at most 255: ties the booking to a traveller */
-                    externalClientId?: string;
-                };
-                path: {
-                    /** @description Booking id (UUID) */
-                    bookingId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Booking id (UUID) */
-                            id?: string;
-                            /** @description Start: local date-time with offset and zone id */
-                            availabilityDateTime?: string;
-                            /** @description Client-side booking identifier */
-                            resellerRef?: string;
-                            /** @description ON_HOLD, PENDING_CONFIRM, CONFIRMED, REJECTED, CANCELLED, EXPIRED */
-                            status?: string;
-                            /** @description ON_HOLD, PAID, REFUND */
-                            paymentStatus?: string;
-                            /** @description After confirmation: signed link to the PDF voucher, valid 24 hours from this read; for a booking in an OCTO supplier's system that serves its own PDF ticket, that ticket's address */
-                            voucherUrl?: string;
-                            /** @description Date-time */
-                            creationDate?: string;
-                            /** @description Date-time */
-                            updateDate?: string;
-                            availability?: {
-                                /** @description Availability id (UUID) */
-                                id?: string;
-                                /** @description YYYY-MM-DD */
-                                availabilityDate?: string;
-                                /** @description Options set so far and the next one to set; empty when the product has none */
-                                availabilityOptions?: {
-                                    /** @description Option id (UUID) */
-                                    id?: string;
-                                    /** @description Label */
-                                    label?: string;
-                                    /** @description '0' is the first level */
-                                    level?: string;
-                                    /** @description OPTIONS, TEXT or BOOLEAN */
-                                    dataType?: string;
-                                    /** @description Choice key → label */
-                                    optionChoices?: {
-                                        [key: string]: string;
-                                    };
-                                    /** @description Chosen choice key, text or boolean; absent until set */
-                                    selectedOptionId?: string;
-                                    /** @description Label of the chosen choice, or the value */
-                                    selectedOptionValue?: string;
-                                }[];
-                                /** @description Ticket types, from the prices step */
-                                unitOptions?: {
-                                    /** @description Unit id */
-                                    id?: string;
-                                    /** @description For example an age class */
-                                    label?: string;
-                                    /** @description Optional */
-                                    description?: string;
-                                    restrictions?: {
-                                        /** @description Minimum */
-                                        minQuantity?: number;
-                                        /** @description Maximum */
-                                        maxQuantity?: number;
-                                        /** @description Ids of the units whose participants must accompany this one (spelled as in the contract) */
-                                        accompagniedBy?: string[];
-                                    };
-                                    price?: {
-                                        /** @description Amount */
-                                        retail: number;
-                                        /** @description ISO 4217 */
-                                        currency: string;
-                                    };
-                                    /** @description Chosen quantity */
-                                    unitQuantity?: number;
-                                    /** @description Minimum age */
-                                    minAge?: number;
-                                    /** @description Maximum age (optional) */
-                                    maxAge?: number;
-                                    /** @description PER_PERSON or GROUP */
-                                    unitPriceType?: string;
-                                }[];
-                                /** @description Most participants */
-                                maxParticipants?: number;
-                                /** @description Fewest participants */
-                                minParticipants?: number;
-                                /** @description All options set */
-                                isOptionStepCompleted?: boolean;
-                                /** @description Quantities bookable */
-                                isPricingStepCompleted?: boolean;
-                                /** @description Extension: the exact total of the chosen quantities */
-                                totalPrice?: {
-                                    /** @description Amount */
-                                    retail: number;
-                                    /** @description ISO 4217 */
-                                    currency: string;
-                                };
-                                /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
-                                exchangeRates?: {
-                                    /** @description YYYY-MM-DD the rates were fixed */
-                                    date: string;
-                                    /** @description Where they came from */
-                                    source: string;
-                                };
-                                /** @description Extension: participants chosen */
-                                participants?: number;
-                                /** @description Extension: why the quantities are not bookable yet */
-                                pricingIssues?: {
-                                    /** @description Unit */
-                                    unitId?: string | null;
-                                    /** @description Rule */
-                                    rule?: string | null;
-                                    /** @description Why */
-                                    message?: string | null;
-                                }[];
-                                /** @description Extension: after this the availability is refused */
-                                expiresAt?: string;
-                            };
-                            /** @description {customer, booking, participants} of questions; follow-ups nest in followUpQuestions */
-                            questions?: {
-                                [key: string]: unknown;
-                            };
-                            cancellation?: {
-                                /** @description Cancellable now */
-                                isCancellable?: boolean;
-                                /** @description Tiers */
-                                cancellationPolicy?: {
-                                    /** @description Tier */
-                                    label?: string | null;
-                                    /** @description ISO 8601 duration before the start */
-                                    duration?: string | null;
-                                    /** @description Refund, percent */
-                                    refundPercentage?: number | null;
-                                }[];
-                            };
-                            /** @description All questions answered */
-                            isQuestionStepComplete?: boolean;
-                            bookingEngineDetails?: {
-                                bookingExternalId?: string | null;
-                                bookingEngineName?: string | null;
-                                productExternalId?: string | null;
-                                bookingCode?: string | null;
-                            };
-                            travelerDetails?: {
-                                externalClientId?: string | null;
-                            };
-                            /** @description Extension: the booking's price */
-                            totalPrice?: {
-                                /** @description Amount */
-                                retail: number;
-                                /** @description ISO 4217 */
-                                currency: string;
-                            };
-                            /** @description Extension: the exchange rates its prices were converted at when it was made */
-                            exchangeRates?: {
-                                /** @description YYYY-MM-DD the rates were fixed */
-                                date: string;
-                                /** @description Where they came from */
-                                source: string;
-                            };
-                            /** @description Extension: an ON_HOLD booking not confirmed by then expires */
-                            holdExpiresAt?: string;
-                            /** @description Extension: answers erased for privacy; give them again before confirming */
-                            answersRedactedAt?: string;
-                            /** @description Extension: why the supplier refused */
-                            rejectionReason?: string;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown booking */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["confirmBooking"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6832,365 +775,14 @@ export interface paths {
          * Get a booking
          * @description At any time after creation. After confirmation voucherUrl (a signed PDF link, valid 24 hours) and bookingEngineDetails.bookingCode are present.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Booking id (UUID) */
-                    bookingId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Booking id (UUID) */
-                            id?: string;
-                            /** @description Start: local date-time with offset and zone id */
-                            availabilityDateTime?: string;
-                            /** @description Client-side booking identifier */
-                            resellerRef?: string;
-                            /** @description ON_HOLD, PENDING_CONFIRM, CONFIRMED, REJECTED, CANCELLED, EXPIRED */
-                            status?: string;
-                            /** @description ON_HOLD, PAID, REFUND */
-                            paymentStatus?: string;
-                            /** @description After confirmation: signed link to the PDF voucher, valid 24 hours from this read; for a booking in an OCTO supplier's system that serves its own PDF ticket, that ticket's address */
-                            voucherUrl?: string;
-                            /** @description Date-time */
-                            creationDate?: string;
-                            /** @description Date-time */
-                            updateDate?: string;
-                            availability?: {
-                                /** @description Availability id (UUID) */
-                                id?: string;
-                                /** @description YYYY-MM-DD */
-                                availabilityDate?: string;
-                                /** @description Options set so far and the next one to set; empty when the product has none */
-                                availabilityOptions?: {
-                                    /** @description Option id (UUID) */
-                                    id?: string;
-                                    /** @description Label */
-                                    label?: string;
-                                    /** @description '0' is the first level */
-                                    level?: string;
-                                    /** @description OPTIONS, TEXT or BOOLEAN */
-                                    dataType?: string;
-                                    /** @description Choice key → label */
-                                    optionChoices?: {
-                                        [key: string]: string;
-                                    };
-                                    /** @description Chosen choice key, text or boolean; absent until set */
-                                    selectedOptionId?: string;
-                                    /** @description Label of the chosen choice, or the value */
-                                    selectedOptionValue?: string;
-                                }[];
-                                /** @description Ticket types, from the prices step */
-                                unitOptions?: {
-                                    /** @description Unit id */
-                                    id?: string;
-                                    /** @description For example an age class */
-                                    label?: string;
-                                    /** @description Optional */
-                                    description?: string;
-                                    restrictions?: {
-                                        /** @description Minimum */
-                                        minQuantity?: number;
-                                        /** @description Maximum */
-                                        maxQuantity?: number;
-                                        /** @description Ids of the units whose participants must accompany this one (spelled as in the contract) */
-                                        accompagniedBy?: string[];
-                                    };
-                                    price?: {
-                                        /** @description Amount */
-                                        retail: number;
-                                        /** @description ISO 4217 */
-                                        currency: string;
-                                    };
-                                    /** @description Chosen quantity */
-                                    unitQuantity?: number;
-                                    /** @description Minimum age */
-                                    minAge?: number;
-                                    /** @description Maximum age (optional) */
-                                    maxAge?: number;
-                                    /** @description PER_PERSON or GROUP */
-                                    unitPriceType?: string;
-                                }[];
-                                /** @description Most participants */
-                                maxParticipants?: number;
-                                /** @description Fewest participants */
-                                minParticipants?: number;
-                                /** @description All options set */
-                                isOptionStepCompleted?: boolean;
-                                /** @description Quantities bookable */
-                                isPricingStepCompleted?: boolean;
-                                /** @description Extension: the exact total of the chosen quantities */
-                                totalPrice?: {
-                                    /** @description Amount */
-                                    retail: number;
-                                    /** @description ISO 4217 */
-                                    currency: string;
-                                };
-                                /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
-                                exchangeRates?: {
-                                    /** @description YYYY-MM-DD the rates were fixed */
-                                    date: string;
-                                    /** @description Where they came from */
-                                    source: string;
-                                };
-                                /** @description Extension: participants chosen */
-                                participants?: number;
-                                /** @description Extension: why the quantities are not bookable yet */
-                                pricingIssues?: {
-                                    /** @description Unit */
-                                    unitId?: string | null;
-                                    /** @description Rule */
-                                    rule?: string | null;
-                                    /** @description Why */
-                                    message?: string | null;
-                                }[];
-                                /** @description Extension: after this the availability is refused */
-                                expiresAt?: string;
-                            };
-                            /** @description {customer, booking, participants} of questions; follow-ups nest in followUpQuestions */
-                            questions?: {
-                                [key: string]: unknown;
-                            };
-                            cancellation?: {
-                                /** @description Cancellable now */
-                                isCancellable?: boolean;
-                                /** @description Tiers */
-                                cancellationPolicy?: {
-                                    /** @description Tier */
-                                    label?: string | null;
-                                    /** @description ISO 8601 duration before the start */
-                                    duration?: string | null;
-                                    /** @description Refund, percent */
-                                    refundPercentage?: number | null;
-                                }[];
-                            };
-                            /** @description All questions answered */
-                            isQuestionStepComplete?: boolean;
-                            bookingEngineDetails?: {
-                                bookingExternalId?: string | null;
-                                bookingEngineName?: string | null;
-                                productExternalId?: string | null;
-                                bookingCode?: string | null;
-                            };
-                            travelerDetails?: {
-                                externalClientId?: string | null;
-                            };
-                            /** @description Extension: the booking's price */
-                            totalPrice?: {
-                                /** @description Amount */
-                                retail: number;
-                                /** @description ISO 4217 */
-                                currency: string;
-                            };
-                            /** @description Extension: the exchange rates its prices were converted at when it was made */
-                            exchangeRates?: {
-                                /** @description YYYY-MM-DD the rates were fixed */
-                                date: string;
-                                /** @description Where they came from */
-                                source: string;
-                            };
-                            /** @description Extension: an ON_HOLD booking not confirmed by then expires */
-                            holdExpiresAt?: string;
-                            /** @description Extension: answers erased for privacy; give them again before confirming */
-                            answersRedactedAt?: string;
-                            /** @description Extension: why the supplier refused */
-                            rejectionReason?: string;
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown booking */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getBooking"];
         put?: never;
         post?: never;
         /**
          * Cancel a booking
          * @description Allowed while isCancellable: an ON_HOLD booking at any time, a CONFIRMED one before its start while a cancellation tier applies (the most generous applicable tier sets refundPercentage). Status becomes CANCELLED; the places return. An optional cancellationReason query parameter is recorded. 400 BOOKING_NOT_CANCELLABLE (also when an OCTO supplier refuses), 400 BOOKING_ALREADY_CANCELLED (6606). A confirmed OCTO booking is cancelled in the supplier's system first; 503 ENGINE_UNAVAILABLE when it cannot be reached: nothing changed, send the request again; 503 ENGINE_REFUSED when it refuses the service's key: nothing changed. The cancellationReason is passed on to the supplier.
          */
-        delete: {
-            parameters: {
-                query?: {
-                    /** @description Recorded with the cancellation (1 to 500 characters) */
-                    cancellationReason?: string | null;
-                };
-                header?: never;
-                path: {
-                    /** @description Booking id (UUID) */
-                    bookingId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            cancellationInformation?: {
-                                cancellation?: {
-                                    /** @description Cancellable now */
-                                    isCancellable?: boolean;
-                                    /** @description Tiers */
-                                    cancellationPolicy?: {
-                                        /** @description Tier */
-                                        label?: string | null;
-                                        /** @description ISO 8601 duration before the start */
-                                        duration?: string | null;
-                                        /** @description Refund, percent */
-                                        refundPercentage?: number | null;
-                                    }[];
-                                };
-                                /** @description Reason */
-                                cancellationReason?: string;
-                                /** @description Date-time */
-                                cancellationRequestDateTime?: string;
-                                /** @description Extension: refund of the tier applied */
-                                refundPercentage?: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Unknown booking */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description ENGINE_UNAVAILABLE: the supplier system did not answer; ENGINE_REFUSED: it refused the service's key. Nothing changed */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        delete: operations["cancelBooking"];
         options?: never;
         head?: never;
         patch?: never;
@@ -7207,176 +799,7 @@ export interface paths {
          * List bookings (reporting)
          * @description The caller's bookings from PENDING_CONFIRM on (a consumer: its organisation's; platform roles: all), ordered by creation. Date filters are UTC days, both ends included. A wrong filter expression is a 400 whose details name the filter. With `Accept: text/csv` the same filters stream every matching row as CSV (RFC 4180, one header row; page[offset] and page[limit] are then ignored).
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description PENDING_CONFIRM, CONFIRMED, REJECTED, CANCELLED, REDEEMED */
-                    status?: "" | "PENDING_CONFIRM" | "CONFIRMED" | "REJECTED" | "CANCELLED" | "REDEEMED";
-                    /** @description Cancelled from; yyyy-MM-dd, a UTC day, included */
-                    cancelledStartDate?: string;
-                    /** @description Cancelled until; yyyy-MM-dd, a UTC day, included */
-                    cancelledEndDate?: string;
-                    /** @description Confirmed from; yyyy-MM-dd, a UTC day, included */
-                    confirmedStartDate?: string;
-                    /** @description Confirmed until; yyyy-MM-dd, a UTC day, included */
-                    confirmedEndDate?: string;
-                    /** @description Booked from; yyyy-MM-dd, a UTC day, included */
-                    bookedStartDate?: string;
-                    /** @description Booked until; yyyy-MM-dd, a UTC day, included */
-                    bookedEndDate?: string;
-                    /** @description true, false or empty (both) */
-                    testMode?: "true" | "false" | "";
-                    /** @description Supplier-friendly code */
-                    bookingCode?: string;
-                    /** @description The supplier's booking id */
-                    bookingExternalId?: string;
-                    /** @description Client identifier */
-                    externalClientId?: string;
-                    /** @description Booking engine (supplier system) */
-                    bookingEngineName?: string;
-                    /** @description Default 0 */
-                    "page[offset]"?: number;
-                    /** @description Default 100, at most 500 */
-                    "page[limit]"?: number;
-                    /** @description Extension: bookedAt (default, oldest first) or -bookedAt */
-                    sort?: "bookedAt" | "-bookedAt";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of reports (JSON), or every matching report as CSV */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            meta?: {
-                                /** @description Every booking matching the filters */
-                                count?: number;
-                                page?: {
-                                    count?: number;
-                                    offset?: number;
-                                    limit?: number;
-                                };
-                                sort?: string[];
-                                links?: {
-                                    /** @description This page */
-                                    self?: string;
-                                    /** @description Empty on the last page */
-                                    next?: string;
-                                    /** @description The last page */
-                                    last?: string;
-                                };
-                            };
-                            data?: {
-                                /** @description Booking id (UUID) */
-                                id?: string;
-                                /** @description Supplier-friendly code; once confirmed */
-                                bookingCode?: string;
-                                /** @description The supplier's booking id */
-                                bookingExternalId?: string;
-                                /** @description Client identifier */
-                                externalClientId?: string;
-                                /** @description Booking engine (supplier system) */
-                                bookingEngineName?: string;
-                                /** @description Made in the sandbox environment */
-                                testMode?: boolean;
-                                /** @description PENDING_CONFIRM, CONFIRMED, REJECTED, CANCELLED or REDEEMED */
-                                status?: string;
-                                /** @description Booking created; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
-                                bookedAt?: string;
-                                /** @description Supplier confirmed; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
-                                confirmedAt?: string;
-                                /** @description Voucher issued; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
-                                voucherCreatedAt?: string;
-                                /** @description Cancelled; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
-                                cancelledAt?: string;
-                                /** @description Activity start; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
-                                activityStartDate?: string;
-                                /** @description What the customer paid */
-                                priceGross?: number;
-                                /** @description ISO 4217 */
-                                priceCurrency?: string;
-                                /** @description quick-connect (booking-flow API) */
-                                flowType?: string;
-                                /** @description The partner's API account that booked */
-                                partnerChannelName?: string;
-                                /** @description Product id */
-                                productId?: number;
-                            }[];
-                        };
-                        "text/csv": string;
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Accept names neither application/json nor text/csv */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listBookingReports"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7396,189 +819,7 @@ export interface paths {
          * Get booking details (reporting)
          * @description The detail record: price gross and net, participants, activity start and end, product, selected options and cancellation information. 400 for an id that is not a UUID; 404 for an unknown booking or another organisation's.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Booking id (UUID) */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Booking id (UUID) */
-                            id?: string;
-                            /** @description Supplier-friendly code; once confirmed */
-                            bookingCode?: string;
-                            /** @description The supplier's booking id */
-                            bookingExternalId?: string;
-                            /** @description Client identifier */
-                            externalClientId?: string;
-                            /** @description Booking engine (supplier system) */
-                            bookingEngineName?: string;
-                            /** @description Made in the sandbox environment */
-                            testMode?: boolean;
-                            /** @description PENDING_CONFIRM, CONFIRMED, REJECTED, CANCELLED or REDEEMED */
-                            status?: string;
-                            /** @description Booking created; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
-                            bookedAt?: string;
-                            /** @description Supplier confirmed; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
-                            confirmedAt?: string;
-                            /** @description Voucher issued; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
-                            voucherCreatedAt?: string;
-                            /** @description Cancelled; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
-                            cancelledAt?: string;
-                            /** @description Activity start; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
-                            activityStartDate?: string;
-                            /** @description What the customer paid */
-                            priceGross?: number;
-                            /** @description ISO 4217 */
-                            priceCurrency?: string;
-                            /** @description quick-connect (booking-flow API) */
-                            flowType?: string;
-                            /** @description The partner's API account that booked */
-                            partnerChannelName?: string;
-                            /** @description Product id */
-                            productId?: number;
-                            /** @description The booking organisation's id */
-                            partnerId?: string;
-                            price?: {
-                                /** @description Paid by the customer */
-                                gross?: number;
-                                /** @description Gross less commission */
-                                net?: number;
-                                /** @description ISO 4217 */
-                                currency?: string;
-                            };
-                            /** @description Participants */
-                            paxBooked?: number;
-                            /** @description Activity end (start plus the product's duration); UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
-                            activityEndDate?: string;
-                            /** @description Cancellable now */
-                            isCancellable?: boolean;
-                            product?: {
-                                /** @description Product id */
-                                id?: number;
-                                /** @description Supplier's product id */
-                                externalId?: string;
-                                /** @description In the Accept-Language, else English */
-                                title?: string;
-                            };
-                            options?: {
-                                /** @description Options with selectedOptionId and selectedOptionValue */
-                                availabilityOptions?: {
-                                    /** @description Option id (UUID) */
-                                    id?: string;
-                                    /** @description Label */
-                                    label?: string;
-                                    /** @description '0' is the first level */
-                                    level?: string;
-                                    /** @description OPTIONS, TEXT or BOOLEAN */
-                                    dataType?: string;
-                                    /** @description Choice key → label */
-                                    optionChoices?: {
-                                        [key: string]: string;
-                                    };
-                                    /** @description Chosen choice key, text or boolean; absent until set */
-                                    selectedOptionId?: string;
-                                    /** @description Label of the chosen choice, or the value */
-                                    selectedOptionValue?: string;
-                                }[];
-                            };
-                            cancellationInformation?: {
-                                /** @description When cancelled; yyyy-MM-dd'T'HH:mm:ss.SSS'Z' */
-                                cancellationRequestDateTime?: string;
-                                /** @description Given with the cancellation */
-                                cancellationReason?: string;
-                                cancellation?: {
-                                    /** @description Tiers */
-                                    cancellationPolicy?: {
-                                        /** @description Tier */
-                                        label?: string | null;
-                                        /** @description ISO 8601 duration before the start */
-                                        duration?: string | null;
-                                        /** @description Refund, percent */
-                                        refundPercentage?: number | null;
-                                    }[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Bad request or validation failure */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid bearer token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Authenticated but not permitted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Booking not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Internal server error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getBookingReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7598,61 +839,7 @@ export interface paths {
          * Voucher PDF (signed link)
          * @description The link comes from a confirmed booking's voucherUrl and works for 24 hours from that read. 403 VOUCHER_LINK_INVALID for a tampered link; 410 VOUCHER_LINK_EXPIRED after it lapses.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Unix seconds */
-                    expires?: string | null;
-                    /** @description HMAC of the link */
-                    signature?: string | null;
-                };
-                header?: never;
-                path: {
-                    /** @description {bookingId}.pdf */
-                    file: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The voucher */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/pdf": string;
-                    };
-                };
-                /** @description VOUCHER_LINK_INVALID: the link was altered */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No voucher by that name */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description VOUCHER_LINK_EXPIRED: the link has lapsed; read the booking again for a fresh one */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getVoucher"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7680,6 +867,229 @@ export interface components {
             }[];
             requestId: string;
         };
+        /** @description A question to answer */
+        Question: {
+            /** @description Question id (UUID) */
+            id: string;
+            /** @description The question, in the flow's language */
+            question: string;
+            /** @description The answer, once given */
+            value?: string;
+            /** @description TEXT, LONG_TEXT, INT, DOUBLE, BOOLEAN, DATE, TIME, DATE_AND_TIME, CHECKBOX_TOGGLE, ACCEPT or OPTIONS */
+            dataType: string;
+            /** @description PHONE_NUMBER, EMAIL_ADDRESS or ADDRESS (TEXT) */
+            dataFormat?: string;
+            /** @description Choice key → label (OPTIONS) */
+            questionChoices?: {
+                [key: string]: string;
+            };
+            /** @description The question this one follows up */
+            parentId?: string;
+            /** @description '0' for a question, one more per follow-up level */
+            level: string;
+            /** @description CONDITIONAL for a follow-up */
+            requirementType?: string;
+            /** @description When a follow-up applies */
+            conditions?: {
+                /** @description equals */
+                op: string;
+                /** @description The parent's answer that activates it */
+                value: string;
+            }[];
+            /** @description Follow-ups activated by the answer; parse them recursively (at most 5 levels) */
+            followUpQuestions?: components["schemas"]["Question"][];
+        };
+        /** @description The availability (spec 2); unset fields absent */
+        Availability: {
+            /** @description Availability id (UUID) */
+            id: string;
+            /** @description YYYY-MM-DD */
+            availabilityDate: string;
+            /** @description Options set so far and the next one to set; empty when the product has none */
+            availabilityOptions: {
+                /** @description Option id (UUID) */
+                id: string;
+                /** @description Label */
+                label: string;
+                /** @description '0' is the first level */
+                level: string;
+                /** @description OPTIONS, TEXT or BOOLEAN */
+                dataType: string;
+                /** @description Choice key → label (OPTIONS) */
+                optionChoices?: {
+                    [key: string]: string;
+                };
+                /** @description Chosen choice key, text or boolean; absent until set */
+                selectedOptionId?: string;
+                /** @description Label of the chosen choice, or the value */
+                selectedOptionValue?: string;
+            }[];
+            /** @description Ticket types, from the prices step */
+            unitOptions?: {
+                /** @description Unit id */
+                id: string;
+                /** @description For example an age class */
+                label: string;
+                /** @description Optional */
+                description?: string;
+                restrictions: {
+                    /** @description Minimum */
+                    minQuantity: number;
+                    /** @description Maximum */
+                    maxQuantity: number;
+                    /** @description Ids of the units whose participants must accompany this one (spelled as in the contract) */
+                    accompagniedBy: string[];
+                };
+                price: {
+                    /** @description Amount */
+                    retail: number;
+                    /** @description ISO 4217 */
+                    currency: string;
+                };
+                /** @description Chosen quantity */
+                unitQuantity: number;
+                /** @description Minimum age */
+                minAge: number;
+                /** @description Maximum age (optional) */
+                maxAge?: number;
+                /** @description PER_PERSON or GROUP */
+                unitPriceType: string;
+            }[];
+            /** @description Most participants */
+            maxParticipants: number;
+            /** @description Fewest participants */
+            minParticipants: number;
+            /** @description All options set */
+            isOptionStepCompleted: boolean;
+            /** @description Quantities bookable */
+            isPricingStepCompleted: boolean;
+            /** @description Extension: the exact total of the chosen quantities */
+            totalPrice?: {
+                /** @description Amount */
+                retail: number;
+                /** @description ISO 4217 */
+                currency: string;
+            };
+            /** @description Extension: the exchange rates the prices are converted at (from the prices step) */
+            exchangeRates?: {
+                /** @description YYYY-MM-DD the rates were fixed */
+                date: string;
+                /** @description Where they came from */
+                source: string;
+            };
+            /** @description Extension: participants chosen */
+            participants?: number;
+            /** @description Extension: why the quantities are not bookable yet */
+            pricingIssues?: {
+                /** @description Unit */
+                unitId?: string;
+                /** @description Rule */
+                rule: string;
+                /** @description Why */
+                message: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description Extension: after this the availability is refused
+             */
+            expiresAt: string;
+        };
+        /** @description The booking (spec 2); unset fields absent */
+        Booking: {
+            /** @description Booking id (UUID) */
+            id: string;
+            /** @description Start: local date-time with offset and zone id */
+            availabilityDateTime: string;
+            /** @description Client-side booking identifier */
+            resellerRef: string;
+            /** @description ON_HOLD, PENDING_CONFIRM, CONFIRMED, REJECTED, CANCELLED, EXPIRED */
+            status: string;
+            /** @description ON_HOLD, PAID, REFUND */
+            paymentStatus: string;
+            /** @description After confirmation: signed link to the PDF voucher, valid 24 hours from this read; for a booking in an OCTO supplier's system that serves its own PDF ticket, that ticket's address */
+            voucherUrl?: string;
+            /**
+             * Format: date-time
+             * @description Created
+             */
+            creationDate: string;
+            /**
+             * Format: date-time
+             * @description Last changed
+             */
+            updateDate: string;
+            /** @description All questions answered */
+            isQuestionStepComplete: boolean;
+            /**
+             * Format: date-time
+             * @description Extension: an ON_HOLD booking not confirmed by then expires
+             */
+            holdExpiresAt?: string;
+            /**
+             * Format: date-time
+             * @description Extension: answers erased for privacy; give them again before confirming
+             */
+            answersRedactedAt?: string;
+            /** @description Extension: why the supplier refused */
+            rejectionReason?: string;
+            availability: components["schemas"]["Availability"];
+            /** @description Questions to answer: customer (billing and contact), booking (not tied to a participant), participants */
+            questions: {
+                /** @description Questions */
+                customer: components["schemas"]["Question"][];
+                /** @description Questions */
+                booking: components["schemas"]["Question"][];
+                /** @description One entry per participant */
+                participants: {
+                    /** @description Participant id */
+                    id: string;
+                    /** @description Questions */
+                    questions: components["schemas"]["Question"][];
+                }[];
+            };
+            cancellation: {
+                /** @description Cancellable now */
+                isCancellable: boolean;
+                /** @description Tiers */
+                cancellationPolicy: {
+                    /** @description Tier */
+                    label: string;
+                    /** @description ISO 8601 duration before the start */
+                    duration?: string;
+                    /** @description Refund, percent */
+                    refundPercentage: number;
+                }[];
+            };
+            /** @description After confirmation */
+            bookingEngineDetails?: {
+                /** @description The booking's id in the engine */
+                bookingExternalId: string;
+                /** @description Booking engine name */
+                bookingEngineName: string;
+                /** @description The product's id in the engine */
+                productExternalId: string;
+                /** @description For customer care with the supplier */
+                bookingCode: string;
+            };
+            travelerDetails: {
+                /** @description As sent with the booking */
+                externalClientId?: string;
+            };
+            /** @description Extension: the booking's price */
+            totalPrice: {
+                /** @description Amount */
+                retail: number;
+                /** @description ISO 4217 */
+                currency: string;
+            };
+            /** @description Extension: the exchange rates its prices were converted at when it was made */
+            exchangeRates?: {
+                /** @description YYYY-MM-DD the rates were fixed */
+                date: string;
+                /** @description Where they came from */
+                source: string;
+            };
+        };
     };
     responses: never;
     parameters: never;
@@ -7688,4 +1098,9101 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    requestToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description The API's client
+                     * @enum {string}
+                     */
+                    client_id: "content-partner-api";
+                    /**
+                     * @description Sign in with username and password
+                     * @enum {string}
+                     */
+                    grant_type: "password";
+                    /** @description Account name */
+                    username: string;
+                    /** @description Account password */
+                    password: string;
+                    /** @description Space-separated scopes to limit the token to; default every scope the roles allow */
+                    scope?: string;
+                } | {
+                    /**
+                     * @description The API's client
+                     * @enum {string}
+                     */
+                    client_id: "content-partner-api";
+                    /**
+                     * @description Extend the session by another access token
+                     * @enum {string}
+                     */
+                    grant_type: "refresh_token";
+                    /** @description The refresh_token of the last answer; each is accepted once */
+                    refresh_token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A new access token (and a new refresh token: the one sent is spent) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Send as Authorization: Bearer <access_token> */
+                        access_token: string;
+                        /** @description Seconds the access token is valid: 300, less near the end of the session */
+                        expires_in: number;
+                        /** @description For the refresh_token grant */
+                        refresh_token: string;
+                        /** @description Seconds left in the session (30 minutes from the password grant) */
+                        refresh_expires_in: number;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        /** @description The session's id */
+                        session_state: string;
+                        /** @description Space-separated scopes the token carries */
+                        scope: string;
+                    };
+                };
+            };
+            /** @description Missing or repeated parameter, wrong credentials, spent or expired refresh token, unsupported grant type or scope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request" | "invalid_grant" | "unsupported_grant_type" | "invalid_scope";
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing or unknown client, or malformed Basic client credentials (a Basic challenge comes with it) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_client";
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Too many failed sign-ins for this account or address; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "slow_down";
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Password checking is saturated; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "temporarily_unavailable";
+                        error_description: string;
+                    };
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's account; organisation null for platform accounts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        username: string;
+                        roles: string[];
+                        /** @enum {string} */
+                        environment: "sandbox" | "production";
+                        organisation: {
+                            id: number;
+                            name: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            country: string;
+                            /** @enum {string} */
+                            commercialModel: "AGENT" | "RESELLER";
+                            /** @description Booking engine name */
+                            bookingEngine: string | null;
+                            bookingEngineId: number | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organisation's endpoints */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Endpoint id (uuid) */
+                        id: string;
+                        /** @description Where deliveries are POSTed */
+                        url: string;
+                        /** @description Free text */
+                        description?: string;
+                        /** @description Events delivered to it */
+                        eventTypes: string[];
+                        /** @description False once disabled after failing for 5 days (or by the organisation) */
+                        enabled: boolean;
+                        /** @description Why it was disabled */
+                        disabledReason?: string;
+                        /**
+                         * Format: date-time
+                         * @description Since when deliveries fail with no success since
+                         */
+                        failingSince?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description https URL */
+                    url: string;
+                    /** @description Events to deliver */
+                    eventTypes: string[];
+                    /** @description Free text */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint and its signing secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The signing secret, shown once */
+                        secret: string;
+                        /** @description A webhook endpoint */
+                        endpoint: {
+                            /** @description Endpoint id (uuid) */
+                            id: string;
+                            /** @description Where deliveries are POSTed */
+                            url: string;
+                            /** @description Free text */
+                            description?: string;
+                            /** @description Events delivered to it */
+                            eventTypes: string[];
+                            /** @description False once disabled after failing for 5 days (or by the organisation) */
+                            enabled: boolean;
+                            /** @description Why it was disabled */
+                            disabledReason?: string;
+                            /**
+                             * Format: date-time
+                             * @description Since when deliveries fail with no success since
+                             */
+                            failingSince?: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url?: string | null;
+                    /** @description Events to deliver */
+                    eventTypes?: string[] | null;
+                    description?: string | null;
+                    /** @description Enable or disable */
+                    enabled?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A webhook endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Endpoint id (uuid) */
+                        id: string;
+                        /** @description Where deliveries are POSTed */
+                        url: string;
+                        /** @description Free text */
+                        description?: string;
+                        /** @description Events delivered to it */
+                        eventTypes: string[];
+                        /** @description False once disabled after failing for 5 days (or by the organisation) */
+                        enabled: boolean;
+                        /** @description Why it was disabled */
+                        disabledReason?: string;
+                        /**
+                         * Format: date-time
+                         * @description Since when deliveries fail with no success since
+                         */
+                        failingSince?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown endpoint */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown endpoint */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The new signing secret */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown endpoint */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWebhookMessages: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                first?: number | null;
+                /** @description A message id of this endpoint */
+                before?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Messages, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Message id: the webhook-id header of every try */
+                        id: string;
+                        /** @description booking.status_changed */
+                        eventType: string;
+                        /** @description Messages of one key (a booking id) are delivered in order */
+                        orderingKey: string;
+                        /** @enum {string} */
+                        status: "PENDING" | "DELIVERED" | "FAILED";
+                        /** @description Tries so far */
+                        attempts: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description PENDING: the next try
+                         */
+                        nextAttemptAt?: string;
+                        /** Format: date-time */
+                        deliveredAt?: string;
+                        /** @description The endpoint's last HTTP status */
+                        lastResponseStatus?: number;
+                        /** @description How long the last try took */
+                        lastLatencyMs?: number;
+                        /** @description Why the last try failed */
+                        lastError?: string;
+                        /** @description The body delivered */
+                        payload: {
+                            /** @description The event type, e.g. booking.status_changed */
+                            type: string;
+                            /**
+                             * Format: date-time
+                             * @description When the event happened
+                             */
+                            timestamp: string;
+                            /** @description What the event is about, as its GraphQL entity (a booking, a product change) */
+                            data: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        /** @description Every try, oldest first */
+                        attemptLog: {
+                            /** @description 1, 2, … */
+                            attempt: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @enum {string} */
+                            outcome: "DELIVERED" | "FAILED";
+                            /** @description HTTP status */
+                            responseStatus?: number;
+                            /** @description Duration */
+                            latencyMs: number;
+                            /** @description Network error or timeout */
+                            error?: string;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown endpoint */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    redeliverWebhookMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A webhook message and its delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Message id: the webhook-id header of every try */
+                        id: string;
+                        /** @description booking.status_changed */
+                        eventType: string;
+                        /** @description Messages of one key (a booking id) are delivered in order */
+                        orderingKey: string;
+                        /** @enum {string} */
+                        status: "PENDING" | "DELIVERED" | "FAILED";
+                        /** @description Tries so far */
+                        attempts: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description PENDING: the next try
+                         */
+                        nextAttemptAt?: string;
+                        /** Format: date-time */
+                        deliveredAt?: string;
+                        /** @description The endpoint's last HTTP status */
+                        lastResponseStatus?: number;
+                        /** @description How long the last try took */
+                        lastLatencyMs?: number;
+                        /** @description Why the last try failed */
+                        lastError?: string;
+                        /** @description The body delivered */
+                        payload: {
+                            /** @description The event type, e.g. booking.status_changed */
+                            type: string;
+                            /**
+                             * Format: date-time
+                             * @description When the event happened
+                             */
+                            timestamp: string;
+                            /** @description What the event is about, as its GraphQL entity (a booking, a product change) */
+                            data: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        /** @description Every try, oldest first */
+                        attemptLog: {
+                            /** @description 1, 2, … */
+                            attempt: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @enum {string} */
+                            outcome: "DELIVERED" | "FAILED";
+                            /** @description HTTP status */
+                            responseStatus?: number;
+                            /** @description Duration */
+                            latencyMs: number;
+                            /** @description Network error or timeout */
+                            error?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown message */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listOrganisations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every organisation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            name: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            country: string;
+                            /** @enum {string} */
+                            commercialModel: "AGENT" | "RESELLER";
+                            /** @description Booking engine name */
+                            bookingEngine: string | null;
+                            bookingEngineId: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listBookingEngines: {
+        parameters: {
+            query?: {
+                /** @description Only engines of this adapter kind */
+                kind?: "INVENTORY" | "OCTO";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking engines */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "INVENTORY" | "OCTO";
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    registerOctoEngine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Engine name: an upper-case identifier (A-Z, 0-9, _) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The supplier system's base URL (https in production) */
+                    baseUrl: string;
+                    /** @description The API key the supplier system issued; stored sealed, never shown */
+                    apiKey: string;
+                    /** @description Capabilities to ask for, octo/pricing among them. Absent: every one of these the supplier offers */
+                    capabilities?: ("octo/pricing" | "octo/content" | "octo/questions")[] | null;
+                    /** @description ISO 3166-1 alpha-2: OCTO names no country, so the imported suppliers get this one */
+                    country: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The engine with its settings (never its key) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description Engine name */
+                        name: string;
+                        /** @description OCTO */
+                        kind: string;
+                        octo: {
+                            /** @description The supplier system's base URL */
+                            baseUrl: string;
+                            /** @description Octo-Capabilities asked for on every call */
+                            capabilities: string[];
+                            /** @description The supplier system's id (GET /supplier) */
+                            octoSupplierId: string;
+                            /** @description The supplier system's name */
+                            octoSupplierName: string;
+                            /** @description ISO 3166-1 alpha-2 country of the suppliers imported from it */
+                            country: string;
+                            /** Format: date-time */
+                            registeredAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ENGINE_KIND_CONFLICT or ENGINE_SECRETS_KEY_MISSING */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    importOctoEngine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Engine name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the import did */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Engine name */
+                        engine: string;
+                        /** @description Our supplier for the engine's OCTO supplier */
+                        supplierId: number;
+                        supplierCreated: boolean;
+                        supplierUpdated: boolean;
+                        /** @description New products */
+                        created: number;
+                        /** @description Products whose content changed */
+                        updated: number;
+                        /** @description Products not written: nothing changed */
+                        unchanged: number;
+                        /** @description Products gone upstream, deprecated */
+                        deprecated: number;
+                        /** @description Products back upstream */
+                        undeprecated: number;
+                        /** @description Products not imported; the others were */
+                        refused: {
+                            /** @description OCTO product id */
+                            externalId: string;
+                            /** @description Why the catalogue's rules refused it */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown booking engine */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IMPORT_RUNNING */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createSupplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Caller's identifier of the supplier (at most 255) */
+                    externalId: string;
+                    /** @description ISO 3166-1 alpha-2 */
+                    country: string;
+                    /** @description Booking engine id: required for PLATFORM_CATALOG_MANAGEMENT callers, the caller's own otherwise */
+                    bookingEngine?: number | null;
+                    /** @description Upload channel (at most 32) */
+                    channel?: string | null;
+                    /** @description Supplier name (at most 255) */
+                    name?: string | null;
+                    /** @description Supplier endpoint (at most 255) */
+                    endpoint?: string | null;
+                    /** @description Logo (at most 255) */
+                    logo?: string | null;
+                    supplierContact?: {
+                        /** @description At most 512 */
+                        website?: string | null;
+                        /** @description E-mail address, at most 255 */
+                        email?: string | null;
+                        /** @description At most 255 */
+                        telephone?: string | null;
+                        /** @description At most 255 */
+                        address?: string | null;
+                    } | null;
+                    geoLocation?: {
+                        /** @description -90 to 90 */
+                        latitude?: number | null;
+                        /** @description -180 to 180 */
+                        longitude?: number | null;
+                        /** @description Computed from the coordinates when absent */
+                        geoHash?: string | null;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Supplier as returned; unset optional fields are absent */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name?: string;
+                        externalId: string;
+                        channel?: string;
+                        /** Format: date-time */
+                        creationDate: string;
+                        /** Format: date-time */
+                        updateDate: string;
+                        endpoint?: string;
+                        logo?: string;
+                        supplierContact?: {
+                            website?: string;
+                            email?: string;
+                            telephone?: string;
+                            address?: string;
+                        };
+                        geoLocation?: {
+                            latitude?: number;
+                            longitude?: number;
+                            geoHash?: string;
+                        };
+                        country: string;
+                        /** @description Booking engine name */
+                        bookingEngine: string;
+                        onlineBookable: boolean;
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSupplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Supplier id assigned at creation */
+                supplierId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Supplier as returned; unset optional fields are absent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name?: string;
+                        externalId: string;
+                        channel?: string;
+                        /** Format: date-time */
+                        creationDate: string;
+                        /** Format: date-time */
+                        updateDate: string;
+                        endpoint?: string;
+                        logo?: string;
+                        supplierContact?: {
+                            website?: string;
+                            email?: string;
+                            telephone?: string;
+                            address?: string;
+                        };
+                        geoLocation?: {
+                            latitude?: number;
+                            longitude?: number;
+                            geoHash?: string;
+                        };
+                        country: string;
+                        /** @description Booking engine name */
+                        bookingEngine: string;
+                        onlineBookable: boolean;
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or deleted supplier, or one of another booking engine */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateSupplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Supplier id assigned at creation */
+                supplierId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Caller's identifier of the supplier (at most 255) */
+                    externalId: string;
+                    /** @description ISO 3166-1 alpha-2 */
+                    country: string;
+                    /** @description Booking engine id: required for PLATFORM_CATALOG_MANAGEMENT callers, the caller's own otherwise */
+                    bookingEngine?: number | null;
+                    /** @description Upload channel (at most 32) */
+                    channel?: string | null;
+                    /** @description Supplier name (at most 255) */
+                    name?: string | null;
+                    /** @description Supplier endpoint (at most 255) */
+                    endpoint?: string | null;
+                    /** @description Logo (at most 255) */
+                    logo?: string | null;
+                    supplierContact?: {
+                        /** @description At most 512 */
+                        website?: string | null;
+                        /** @description E-mail address, at most 255 */
+                        email?: string | null;
+                        /** @description At most 255 */
+                        telephone?: string | null;
+                        /** @description At most 255 */
+                        address?: string | null;
+                    } | null;
+                    geoLocation?: {
+                        /** @description -90 to 90 */
+                        latitude?: number | null;
+                        /** @description -180 to 180 */
+                        longitude?: number | null;
+                        /** @description Computed from the coordinates when absent */
+                        geoHash?: string | null;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Supplier as returned; unset optional fields are absent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name?: string;
+                        externalId: string;
+                        channel?: string;
+                        /** Format: date-time */
+                        creationDate: string;
+                        /** Format: date-time */
+                        updateDate: string;
+                        endpoint?: string;
+                        logo?: string;
+                        supplierContact?: {
+                            website?: string;
+                            email?: string;
+                            telephone?: string;
+                            address?: string;
+                        };
+                        geoLocation?: {
+                            latitude?: number;
+                            longitude?: number;
+                            geoHash?: string;
+                        };
+                        country: string;
+                        /** @description Booking engine name */
+                        bookingEngine: string;
+                        onlineBookable: boolean;
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or deleted supplier */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteSupplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Supplier id assigned at creation */
+                supplierId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supplier is deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        deleted: boolean;
+                        /** @description Products that left the catalogue with it */
+                        deletedProducts: number;
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or already deleted supplier */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSuppliers: {
+        parameters: {
+            query: {
+                /** @description Booking engine name */
+                bookingEngineName: string;
+                /** @description Page number, from 1 */
+                pageNumber?: number;
+                /** @description Items per page, 1 to 1000 */
+                resultsPerPage?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the engine's suppliers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pageNumber: number;
+                        totalResults: number;
+                        resultsPerPage: number;
+                        items: {
+                            id: number;
+                            name?: string;
+                            externalId: string;
+                            channel?: string;
+                            /** Format: date-time */
+                            creationDate: string;
+                            /** Format: date-time */
+                            updateDate: string;
+                            country: string;
+                            /** @description Booking engine name */
+                            bookingEngine: string;
+                            onlineBookable: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Supplier id assigned at creation */
+                supplierId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Identifier of the product on the supplier side (at most 255) */
+                    externalId: string;
+                    /** @description Product name per language (at most 255 each). Language object: ISO 639-1 code → text */
+                    title: {
+                        [key: string]: string;
+                    };
+                    /** @description ISO 3166-1 alpha-2 */
+                    countryCode?: string | null;
+                    /** @description At most 20 */
+                    zipCode?: string | null;
+                    /** @description At most 255 */
+                    cityName?: string | null;
+                    /** @description Average rating, 0 to 5 */
+                    rating?: number | null;
+                    /** @description Rating count */
+                    numberOfRatings?: number | null;
+                    /** @description Upload channel (at most 32) */
+                    channel?: string | null;
+                    /** @description At most 255 */
+                    internalName?: string | null;
+                    /** @description Same meaning as externalId (at most 255) */
+                    reference?: string | null;
+                    /** @description Instant booking confirmation offered */
+                    instantConfirmation?: boolean | null;
+                    /** @description Instant ticket delivery offered */
+                    instantDelivery?: boolean | null;
+                    /** @description START_TIME or OPENING_HOURS */
+                    availabilityType?: string | null;
+                    /** @description MANIFEST, DIGITAL or PRINT */
+                    redemptionMethod?: string | null;
+                    /** @description Subtitle. Language object: ISO 639-1 code → text */
+                    subtitle?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Short description. Language object: ISO 639-1 code → text */
+                    shortDescription?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Description. Language object: ISO 639-1 code → text */
+                    description?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Highlights; lines separated by the two characters '/n'. Language object: ISO 639-1 code → text */
+                    experienceHighlights?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Link to thumbnail (at most 255) */
+                    thumbnailImage?: string | null;
+                    /** @description Booking engine name; the supplier's engine when absent */
+                    bookingEngine?: string | null;
+                    /** @description Booking URL per language. Language object: ISO 639-1 code → text */
+                    bookingUrl?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Minimum price */
+                    minPrice?: number | null;
+                    /** @description Maximum price, not below minPrice */
+                    maxPrice?: number | null;
+                    /** @description ISO 4217; required with any price */
+                    priceCurrency?: string | null;
+                    /** @description PER_PERSON, PER_VEHICLE, GROUP, FAMILY, PER_EQUIPMENT, PACKAGE or PER_BOAT */
+                    pricingUnit?: string | null;
+                    /** @description Quartile 1 to 4 */
+                    priceLevel?: number | null;
+                    /** @description Average price (restaurants: average meal price) */
+                    averagePrice?: number | null;
+                    /** @description Participant minimum */
+                    minParticipants?: number | null;
+                    /** @description Participant maximum */
+                    maxParticipants?: number | null;
+                    /** @description At most 512 */
+                    address?: string | null;
+                    /** @description Place identifier of a map provider (at most 255) */
+                    placeId?: string | null;
+                    /** @description At most 512 */
+                    website?: string | null;
+                    geoLocation?: {
+                        /** @description -90 to 90 */
+                        latitude?: number | null;
+                        /** @description -180 to 180 */
+                        longitude?: number | null;
+                        /** @description Computed when absent */
+                        geoHash?: string | null;
+                    } | null;
+                    /** @description ISO 8601 duration, e.g. PT3H */
+                    duration?: string | null;
+                    /** @description Gallery; responses name it galleryImages */
+                    galleryImage?: {
+                        /** @description Image title */
+                        title?: string | null;
+                        /** @description Image URL */
+                        url: string;
+                        /** @description Position in the gallery */
+                        order?: number | null;
+                    }[] | null;
+                    /** @description Categories; level 1 and 2 codes map onto the activities taxonomy */
+                    categories?: {
+                        /** @description 1 = category, 2 = subcategory, 3 = next level */
+                        level: number;
+                        /** @description Taxonomy code at that level (levels 1 and 2) */
+                        code: string;
+                        /** @description Name. Language object: ISO 639-1 code → text */
+                        name?: {
+                            [key: string]: string;
+                        } | null;
+                        /** @description Description. Language object: ISO 639-1 code → text */
+                        description?: {
+                            [key: string]: string;
+                        } | null;
+                    }[] | null;
+                    /** @description {weeklyPeriods: [{description, startDate, endDate, sunday..saturday: {open, hours: null | [{start 'HH:MM', end 'HH:MM'}]}, closedDayList}], spontaneousPeriod: {description, eventDateList}} */
+                    availabilityPeriods?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description {type: STANDARD|MULTIDAY|HOP_ON_HOP_OFF|UNSTRUCTURED, unitType: ITEM|DAY|ROUTE, unstructuredItinerary (required for UNSTRUCTURED), units: [{title, items: [{title, location: {name, address, placeId, latitude, longitude}}]}]} */
+                    itinerary?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description Product cancellable */
+                    isCancellable?: boolean | null;
+                    /** @description Numeric cut-off */
+                    cancellationCutOffAmount?: number | null;
+                    /** @description hour, minute or day */
+                    cancellationCutOffUnit?: string | null;
+                    /** @description How long before the tour cancellation is still possible. Language object: ISO 639-1 code → text */
+                    cancellationCutOff?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Accessible to disabled people */
+                    handiAccess?: boolean | null;
+                    /** @description Included. Language object: ISO 639-1 code → text */
+                    modalitiesIncluded?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Excluded. Language object: ISO 639-1 code → text */
+                    modalitiesExcluded?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Additional information. Language object: ISO 639-1 code → text */
+                    modalitiesAdditionalInfo?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Estimated net commission */
+                    estCommNet?: number | null;
+                    /** @description Estimated commission as a ratio of retail price, 0 to 1 */
+                    estCommFrpricePerc?: number | null;
+                    /** @description Limited remaining spots or high demand */
+                    likelyToBeSoldOut?: boolean | null;
+                    /** @description Priority access */
+                    skipTheLine?: boolean | null;
+                    /** @description Free-form metadata */
+                    metadata?: {
+                        [key: string]: unknown;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Product as returned: the supplied fields (texts as language objects), id, dates, country {code, name}, onlineBookable per language; unset fields absent */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Product id */
+                        id: number;
+                        /** @description Supplier id */
+                        supplierId: number;
+                        /** @description Identifier on the supplier side */
+                        externalId: string;
+                        /** Format: date-time */
+                        creationDate: string;
+                        /** Format: date-time */
+                        updateDate: string;
+                        /** @description Deprecated: still listed to its partner, EXCLUDED for consumers */
+                        deprecated: boolean;
+                        /** @description Name per language */
+                        title: {
+                            [key: string]: string;
+                        };
+                        country?: {
+                            /** @description ISO 3166-1 alpha-2 */
+                            code: string;
+                            /** @description Country name per language */
+                            name: {
+                                [key: string]: string;
+                            };
+                        };
+                        /** @description Bookable through the booking flow, per language of the title */
+                        onlineBookable: {
+                            [key: string]: boolean;
+                        };
+                        /** @description Booking engine name */
+                        bookingEngine: string;
+                        /** @description Subtitle per language */
+                        subtitle?: {
+                            [key: string]: string;
+                        };
+                        /** @description Short description per language */
+                        shortDescription?: {
+                            [key: string]: string;
+                        };
+                        /** @description Description per language */
+                        description?: {
+                            [key: string]: string;
+                        };
+                        /** @description Highlights per language */
+                        experienceHighlights?: {
+                            [key: string]: string;
+                        };
+                        /** @description Booking URL per language */
+                        bookingUrl?: {
+                            [key: string]: string;
+                        };
+                        /** @description Cancellation cut-off per language */
+                        cancellationCutOff?: {
+                            [key: string]: string;
+                        };
+                        /** @description Included per language */
+                        modalitiesIncluded?: {
+                            [key: string]: string;
+                        };
+                        /** @description Excluded per language */
+                        modalitiesExcluded?: {
+                            [key: string]: string;
+                        };
+                        /** @description Additional information per language */
+                        modalitiesAdditionalInfo?: {
+                            [key: string]: string;
+                        };
+                        /** @description Postal code */
+                        zipCode?: string;
+                        /** @description City */
+                        cityName?: string;
+                        /** @description 0 to 5 */
+                        rating?: number;
+                        /** @description Rating count */
+                        numberOfRatings?: number;
+                        /** @description Upload channel */
+                        channel?: string;
+                        /** @description Internal name */
+                        internalName?: string;
+                        /** @description Reference */
+                        reference?: string;
+                        /** @description Instant confirmation */
+                        instantConfirmation?: boolean;
+                        /** @description Instant delivery */
+                        instantDelivery?: boolean;
+                        /** @description START_TIME or OPENING_HOURS */
+                        availabilityType?: string;
+                        /** @description MANIFEST, DIGITAL or PRINT */
+                        redemptionMethod?: string;
+                        /** @description Thumbnail link */
+                        thumbnailImage?: string;
+                        /** @description Minimum price */
+                        minPrice?: number;
+                        /** @description Maximum price */
+                        maxPrice?: number;
+                        /** @description ISO 4217 */
+                        priceCurrency?: string;
+                        /** @description Pricing unit */
+                        pricingUnit?: string;
+                        /** @description 1 to 4 */
+                        priceLevel?: number;
+                        /** @description Average price */
+                        averagePrice?: number;
+                        /** @description Fewest participants */
+                        minParticipants?: number;
+                        /** @description Most participants */
+                        maxParticipants?: number;
+                        /** @description Address */
+                        address?: string;
+                        /** @description Place id */
+                        placeId?: string;
+                        /** @description Website */
+                        website?: string;
+                        geoLocation?: {
+                            /** @description -90 to 90 */
+                            latitude?: number;
+                            /** @description -180 to 180 */
+                            longitude?: number;
+                            /** @description Geohash */
+                            geoHash?: string;
+                        };
+                        /** @description ISO 8601 duration */
+                        duration?: string;
+                        /** @description Gallery (sent as galleryImage) */
+                        galleryImages?: {
+                            /** @description Title */
+                            title?: string;
+                            /** @description URL */
+                            url: string;
+                            /** @description Position */
+                            order?: number;
+                        }[];
+                        /** @description Categories as sent */
+                        categories?: {
+                            /** @description 1 or 2 */
+                            level: number;
+                            /** @description Code */
+                            code: string;
+                            /** @description Name per language */
+                            name?: {
+                                [key: string]: string;
+                            };
+                            /** @description Description per language */
+                            description?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                        availabilityPeriods?: {
+                            /** @description Weekly periods as sent */
+                            weeklyPeriods?: {
+                                friday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                monday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                sunday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description YYYY-MM-DD */
+                                endDate?: string | null;
+                                tuesday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                saturday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                thursday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description YYYY-MM-DD */
+                                startDate?: string | null;
+                                wednesday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description Description */
+                                description?: string | null;
+                                /** @description Days closed */
+                                closedDayList?: string[] | null;
+                            }[] | null;
+                            spontaneousPeriod?: ({
+                                /** @description Description */
+                                description?: string | null;
+                                /** @description Events */
+                                eventDateList?: string[] | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                        };
+                        itinerary?: {
+                            /** @description STANDARD, MULTIDAY, HOP_ON_HOP_OFF or UNSTRUCTURED */
+                            type: string;
+                            /** @description ITEM, DAY or ROUTE */
+                            unitType?: string | null;
+                            /** @description Free text for UNSTRUCTURED; '/n' separates lines. Language object: ISO 639-1 code → text */
+                            unstructuredItinerary?: {
+                                [key: string]: string;
+                            } | null;
+                            /** @description Units, in order */
+                            units?: ({
+                                /** @description Title. Language object: ISO 639-1 code → text */
+                                title?: {
+                                    [key: string]: string;
+                                } | null;
+                                /** @description Items, in order */
+                                items?: ({
+                                    /** @description Title. Language object: ISO 639-1 code → text */
+                                    title?: {
+                                        [key: string]: string;
+                                    } | null;
+                                    location?: ({
+                                        /** @description Name */
+                                        name?: string | null;
+                                        /** @description Address */
+                                        address?: string | null;
+                                        /** @description Place id */
+                                        placeId?: string | null;
+                                        /** @description -90 to 90 */
+                                        latitude?: number | null;
+                                        /** @description -180 to 180 */
+                                        longitude?: number | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                } & {
+                                    [key: string]: unknown;
+                                })[] | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[] | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description Cancellable */
+                        isCancellable?: boolean;
+                        /** @description Cut-off amount */
+                        cancellationCutOffAmount?: number;
+                        /** @description hour, minute or day */
+                        cancellationCutOffUnit?: string;
+                        /** @description Accessible */
+                        handiAccess?: boolean;
+                        /** @description Estimated net commission */
+                        estCommNet?: number;
+                        /** @description Commission as a ratio of retail price */
+                        estCommFrpricePerc?: number;
+                        /** @description Limited spots or high demand */
+                        likelyToBeSoldOut?: boolean;
+                        /** @description Priority access */
+                        skipTheLine?: boolean;
+                        /** @description The partner's metadata, as sent */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown supplier */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSupplierProducts: {
+        parameters: {
+            query?: {
+                /** @description ISO 3166-1 alpha-2 */
+                countryCode?: string | null;
+                /** @description Postal code */
+                zipCode?: string | null;
+                /** @description At least this rating (0 to 5) */
+                rating?: number | null;
+                /** @description At least this many ratings */
+                numberOfRatings?: number | null;
+                /** @description City */
+                cityName?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description Supplier id assigned at creation */
+                supplierId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supplier's products */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Product id */
+                        id: number;
+                        /** @description Supplier id */
+                        supplierId: number;
+                        /** @description Identifier on the supplier side */
+                        externalId: string;
+                        /** Format: date-time */
+                        creationDate: string;
+                        /** Format: date-time */
+                        updateDate: string;
+                        /** @description Deprecated: still listed to its partner, EXCLUDED for consumers */
+                        deprecated: boolean;
+                        /** @description Name per language */
+                        title: {
+                            [key: string]: string;
+                        };
+                        country?: {
+                            /** @description ISO 3166-1 alpha-2 */
+                            code: string;
+                            /** @description Country name per language */
+                            name: {
+                                [key: string]: string;
+                            };
+                        };
+                        /** @description Bookable through the booking flow, per language of the title */
+                        onlineBookable: {
+                            [key: string]: boolean;
+                        };
+                        /** @description Booking engine name */
+                        bookingEngine: string;
+                        /** @description Subtitle per language */
+                        subtitle?: {
+                            [key: string]: string;
+                        };
+                        /** @description Short description per language */
+                        shortDescription?: {
+                            [key: string]: string;
+                        };
+                        /** @description Description per language */
+                        description?: {
+                            [key: string]: string;
+                        };
+                        /** @description Highlights per language */
+                        experienceHighlights?: {
+                            [key: string]: string;
+                        };
+                        /** @description Booking URL per language */
+                        bookingUrl?: {
+                            [key: string]: string;
+                        };
+                        /** @description Cancellation cut-off per language */
+                        cancellationCutOff?: {
+                            [key: string]: string;
+                        };
+                        /** @description Included per language */
+                        modalitiesIncluded?: {
+                            [key: string]: string;
+                        };
+                        /** @description Excluded per language */
+                        modalitiesExcluded?: {
+                            [key: string]: string;
+                        };
+                        /** @description Additional information per language */
+                        modalitiesAdditionalInfo?: {
+                            [key: string]: string;
+                        };
+                        /** @description Postal code */
+                        zipCode?: string;
+                        /** @description City */
+                        cityName?: string;
+                        /** @description 0 to 5 */
+                        rating?: number;
+                        /** @description Rating count */
+                        numberOfRatings?: number;
+                        /** @description Upload channel */
+                        channel?: string;
+                        /** @description Internal name */
+                        internalName?: string;
+                        /** @description Reference */
+                        reference?: string;
+                        /** @description Instant confirmation */
+                        instantConfirmation?: boolean;
+                        /** @description Instant delivery */
+                        instantDelivery?: boolean;
+                        /** @description START_TIME or OPENING_HOURS */
+                        availabilityType?: string;
+                        /** @description MANIFEST, DIGITAL or PRINT */
+                        redemptionMethod?: string;
+                        /** @description Thumbnail link */
+                        thumbnailImage?: string;
+                        /** @description Minimum price */
+                        minPrice?: number;
+                        /** @description Maximum price */
+                        maxPrice?: number;
+                        /** @description ISO 4217 */
+                        priceCurrency?: string;
+                        /** @description Pricing unit */
+                        pricingUnit?: string;
+                        /** @description 1 to 4 */
+                        priceLevel?: number;
+                        /** @description Average price */
+                        averagePrice?: number;
+                        /** @description Fewest participants */
+                        minParticipants?: number;
+                        /** @description Most participants */
+                        maxParticipants?: number;
+                        /** @description Address */
+                        address?: string;
+                        /** @description Place id */
+                        placeId?: string;
+                        /** @description Website */
+                        website?: string;
+                        geoLocation?: {
+                            /** @description -90 to 90 */
+                            latitude?: number;
+                            /** @description -180 to 180 */
+                            longitude?: number;
+                            /** @description Geohash */
+                            geoHash?: string;
+                        };
+                        /** @description ISO 8601 duration */
+                        duration?: string;
+                        /** @description Gallery (sent as galleryImage) */
+                        galleryImages?: {
+                            /** @description Title */
+                            title?: string;
+                            /** @description URL */
+                            url: string;
+                            /** @description Position */
+                            order?: number;
+                        }[];
+                        /** @description Categories as sent */
+                        categories?: {
+                            /** @description 1 or 2 */
+                            level: number;
+                            /** @description Code */
+                            code: string;
+                            /** @description Name per language */
+                            name?: {
+                                [key: string]: string;
+                            };
+                            /** @description Description per language */
+                            description?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                        availabilityPeriods?: {
+                            /** @description Weekly periods as sent */
+                            weeklyPeriods?: {
+                                friday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                monday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                sunday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description YYYY-MM-DD */
+                                endDate?: string | null;
+                                tuesday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                saturday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                thursday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description YYYY-MM-DD */
+                                startDate?: string | null;
+                                wednesday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description Description */
+                                description?: string | null;
+                                /** @description Days closed */
+                                closedDayList?: string[] | null;
+                            }[] | null;
+                            spontaneousPeriod?: ({
+                                /** @description Description */
+                                description?: string | null;
+                                /** @description Events */
+                                eventDateList?: string[] | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                        };
+                        itinerary?: {
+                            /** @description STANDARD, MULTIDAY, HOP_ON_HOP_OFF or UNSTRUCTURED */
+                            type: string;
+                            /** @description ITEM, DAY or ROUTE */
+                            unitType?: string | null;
+                            /** @description Free text for UNSTRUCTURED; '/n' separates lines. Language object: ISO 639-1 code → text */
+                            unstructuredItinerary?: {
+                                [key: string]: string;
+                            } | null;
+                            /** @description Units, in order */
+                            units?: ({
+                                /** @description Title. Language object: ISO 639-1 code → text */
+                                title?: {
+                                    [key: string]: string;
+                                } | null;
+                                /** @description Items, in order */
+                                items?: ({
+                                    /** @description Title. Language object: ISO 639-1 code → text */
+                                    title?: {
+                                        [key: string]: string;
+                                    } | null;
+                                    location?: ({
+                                        /** @description Name */
+                                        name?: string | null;
+                                        /** @description Address */
+                                        address?: string | null;
+                                        /** @description Place id */
+                                        placeId?: string | null;
+                                        /** @description -90 to 90 */
+                                        latitude?: number | null;
+                                        /** @description -180 to 180 */
+                                        longitude?: number | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                } & {
+                                    [key: string]: unknown;
+                                })[] | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[] | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description Cancellable */
+                        isCancellable?: boolean;
+                        /** @description Cut-off amount */
+                        cancellationCutOffAmount?: number;
+                        /** @description hour, minute or day */
+                        cancellationCutOffUnit?: string;
+                        /** @description Accessible */
+                        handiAccess?: boolean;
+                        /** @description Estimated net commission */
+                        estCommNet?: number;
+                        /** @description Commission as a ratio of retail price */
+                        estCommFrpricePerc?: number;
+                        /** @description Limited spots or high demand */
+                        likelyToBeSoldOut?: boolean;
+                        /** @description Priority access */
+                        skipTheLine?: boolean;
+                        /** @description The partner's metadata, as sent */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown supplier */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Supplier id */
+                supplierId: number;
+                /** @description Product id */
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Identifier of the product on the supplier side (at most 255) */
+                    externalId: string;
+                    /** @description Product name per language (at most 255 each). Language object: ISO 639-1 code → text */
+                    title: {
+                        [key: string]: string;
+                    };
+                    /** @description ISO 3166-1 alpha-2 */
+                    countryCode?: string | null;
+                    /** @description At most 20 */
+                    zipCode?: string | null;
+                    /** @description At most 255 */
+                    cityName?: string | null;
+                    /** @description Average rating, 0 to 5 */
+                    rating?: number | null;
+                    /** @description Rating count */
+                    numberOfRatings?: number | null;
+                    /** @description Upload channel (at most 32) */
+                    channel?: string | null;
+                    /** @description At most 255 */
+                    internalName?: string | null;
+                    /** @description Same meaning as externalId (at most 255) */
+                    reference?: string | null;
+                    /** @description Instant booking confirmation offered */
+                    instantConfirmation?: boolean | null;
+                    /** @description Instant ticket delivery offered */
+                    instantDelivery?: boolean | null;
+                    /** @description START_TIME or OPENING_HOURS */
+                    availabilityType?: string | null;
+                    /** @description MANIFEST, DIGITAL or PRINT */
+                    redemptionMethod?: string | null;
+                    /** @description Subtitle. Language object: ISO 639-1 code → text */
+                    subtitle?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Short description. Language object: ISO 639-1 code → text */
+                    shortDescription?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Description. Language object: ISO 639-1 code → text */
+                    description?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Highlights; lines separated by the two characters '/n'. Language object: ISO 639-1 code → text */
+                    experienceHighlights?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Link to thumbnail (at most 255) */
+                    thumbnailImage?: string | null;
+                    /** @description Booking engine name; the supplier's engine when absent */
+                    bookingEngine?: string | null;
+                    /** @description Booking URL per language. Language object: ISO 639-1 code → text */
+                    bookingUrl?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Minimum price */
+                    minPrice?: number | null;
+                    /** @description Maximum price, not below minPrice */
+                    maxPrice?: number | null;
+                    /** @description ISO 4217; required with any price */
+                    priceCurrency?: string | null;
+                    /** @description PER_PERSON, PER_VEHICLE, GROUP, FAMILY, PER_EQUIPMENT, PACKAGE or PER_BOAT */
+                    pricingUnit?: string | null;
+                    /** @description Quartile 1 to 4 */
+                    priceLevel?: number | null;
+                    /** @description Average price (restaurants: average meal price) */
+                    averagePrice?: number | null;
+                    /** @description Participant minimum */
+                    minParticipants?: number | null;
+                    /** @description Participant maximum */
+                    maxParticipants?: number | null;
+                    /** @description At most 512 */
+                    address?: string | null;
+                    /** @description Place identifier of a map provider (at most 255) */
+                    placeId?: string | null;
+                    /** @description At most 512 */
+                    website?: string | null;
+                    geoLocation?: {
+                        /** @description -90 to 90 */
+                        latitude?: number | null;
+                        /** @description -180 to 180 */
+                        longitude?: number | null;
+                        /** @description Computed when absent */
+                        geoHash?: string | null;
+                    } | null;
+                    /** @description ISO 8601 duration, e.g. PT3H */
+                    duration?: string | null;
+                    /** @description Gallery; responses name it galleryImages */
+                    galleryImage?: {
+                        /** @description Image title */
+                        title?: string | null;
+                        /** @description Image URL */
+                        url: string;
+                        /** @description Position in the gallery */
+                        order?: number | null;
+                    }[] | null;
+                    /** @description Categories; level 1 and 2 codes map onto the activities taxonomy */
+                    categories?: {
+                        /** @description 1 = category, 2 = subcategory, 3 = next level */
+                        level: number;
+                        /** @description Taxonomy code at that level (levels 1 and 2) */
+                        code: string;
+                        /** @description Name. Language object: ISO 639-1 code → text */
+                        name?: {
+                            [key: string]: string;
+                        } | null;
+                        /** @description Description. Language object: ISO 639-1 code → text */
+                        description?: {
+                            [key: string]: string;
+                        } | null;
+                    }[] | null;
+                    /** @description {weeklyPeriods: [{description, startDate, endDate, sunday..saturday: {open, hours: null | [{start 'HH:MM', end 'HH:MM'}]}, closedDayList}], spontaneousPeriod: {description, eventDateList}} */
+                    availabilityPeriods?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description {type: STANDARD|MULTIDAY|HOP_ON_HOP_OFF|UNSTRUCTURED, unitType: ITEM|DAY|ROUTE, unstructuredItinerary (required for UNSTRUCTURED), units: [{title, items: [{title, location: {name, address, placeId, latitude, longitude}}]}]} */
+                    itinerary?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description Product cancellable */
+                    isCancellable?: boolean | null;
+                    /** @description Numeric cut-off */
+                    cancellationCutOffAmount?: number | null;
+                    /** @description hour, minute or day */
+                    cancellationCutOffUnit?: string | null;
+                    /** @description How long before the tour cancellation is still possible. Language object: ISO 639-1 code → text */
+                    cancellationCutOff?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Accessible to disabled people */
+                    handiAccess?: boolean | null;
+                    /** @description Included. Language object: ISO 639-1 code → text */
+                    modalitiesIncluded?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Excluded. Language object: ISO 639-1 code → text */
+                    modalitiesExcluded?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Additional information. Language object: ISO 639-1 code → text */
+                    modalitiesAdditionalInfo?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Estimated net commission */
+                    estCommNet?: number | null;
+                    /** @description Estimated commission as a ratio of retail price, 0 to 1 */
+                    estCommFrpricePerc?: number | null;
+                    /** @description Limited remaining spots or high demand */
+                    likelyToBeSoldOut?: boolean | null;
+                    /** @description Priority access */
+                    skipTheLine?: boolean | null;
+                    /** @description Free-form metadata */
+                    metadata?: {
+                        [key: string]: unknown;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Product as returned: the supplied fields (texts as language objects), id, dates, country {code, name}, onlineBookable per language; unset fields absent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Product id */
+                        id: number;
+                        /** @description Supplier id */
+                        supplierId: number;
+                        /** @description Identifier on the supplier side */
+                        externalId: string;
+                        /** Format: date-time */
+                        creationDate: string;
+                        /** Format: date-time */
+                        updateDate: string;
+                        /** @description Deprecated: still listed to its partner, EXCLUDED for consumers */
+                        deprecated: boolean;
+                        /** @description Name per language */
+                        title: {
+                            [key: string]: string;
+                        };
+                        country?: {
+                            /** @description ISO 3166-1 alpha-2 */
+                            code: string;
+                            /** @description Country name per language */
+                            name: {
+                                [key: string]: string;
+                            };
+                        };
+                        /** @description Bookable through the booking flow, per language of the title */
+                        onlineBookable: {
+                            [key: string]: boolean;
+                        };
+                        /** @description Booking engine name */
+                        bookingEngine: string;
+                        /** @description Subtitle per language */
+                        subtitle?: {
+                            [key: string]: string;
+                        };
+                        /** @description Short description per language */
+                        shortDescription?: {
+                            [key: string]: string;
+                        };
+                        /** @description Description per language */
+                        description?: {
+                            [key: string]: string;
+                        };
+                        /** @description Highlights per language */
+                        experienceHighlights?: {
+                            [key: string]: string;
+                        };
+                        /** @description Booking URL per language */
+                        bookingUrl?: {
+                            [key: string]: string;
+                        };
+                        /** @description Cancellation cut-off per language */
+                        cancellationCutOff?: {
+                            [key: string]: string;
+                        };
+                        /** @description Included per language */
+                        modalitiesIncluded?: {
+                            [key: string]: string;
+                        };
+                        /** @description Excluded per language */
+                        modalitiesExcluded?: {
+                            [key: string]: string;
+                        };
+                        /** @description Additional information per language */
+                        modalitiesAdditionalInfo?: {
+                            [key: string]: string;
+                        };
+                        /** @description Postal code */
+                        zipCode?: string;
+                        /** @description City */
+                        cityName?: string;
+                        /** @description 0 to 5 */
+                        rating?: number;
+                        /** @description Rating count */
+                        numberOfRatings?: number;
+                        /** @description Upload channel */
+                        channel?: string;
+                        /** @description Internal name */
+                        internalName?: string;
+                        /** @description Reference */
+                        reference?: string;
+                        /** @description Instant confirmation */
+                        instantConfirmation?: boolean;
+                        /** @description Instant delivery */
+                        instantDelivery?: boolean;
+                        /** @description START_TIME or OPENING_HOURS */
+                        availabilityType?: string;
+                        /** @description MANIFEST, DIGITAL or PRINT */
+                        redemptionMethod?: string;
+                        /** @description Thumbnail link */
+                        thumbnailImage?: string;
+                        /** @description Minimum price */
+                        minPrice?: number;
+                        /** @description Maximum price */
+                        maxPrice?: number;
+                        /** @description ISO 4217 */
+                        priceCurrency?: string;
+                        /** @description Pricing unit */
+                        pricingUnit?: string;
+                        /** @description 1 to 4 */
+                        priceLevel?: number;
+                        /** @description Average price */
+                        averagePrice?: number;
+                        /** @description Fewest participants */
+                        minParticipants?: number;
+                        /** @description Most participants */
+                        maxParticipants?: number;
+                        /** @description Address */
+                        address?: string;
+                        /** @description Place id */
+                        placeId?: string;
+                        /** @description Website */
+                        website?: string;
+                        geoLocation?: {
+                            /** @description -90 to 90 */
+                            latitude?: number;
+                            /** @description -180 to 180 */
+                            longitude?: number;
+                            /** @description Geohash */
+                            geoHash?: string;
+                        };
+                        /** @description ISO 8601 duration */
+                        duration?: string;
+                        /** @description Gallery (sent as galleryImage) */
+                        galleryImages?: {
+                            /** @description Title */
+                            title?: string;
+                            /** @description URL */
+                            url: string;
+                            /** @description Position */
+                            order?: number;
+                        }[];
+                        /** @description Categories as sent */
+                        categories?: {
+                            /** @description 1 or 2 */
+                            level: number;
+                            /** @description Code */
+                            code: string;
+                            /** @description Name per language */
+                            name?: {
+                                [key: string]: string;
+                            };
+                            /** @description Description per language */
+                            description?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                        availabilityPeriods?: {
+                            /** @description Weekly periods as sent */
+                            weeklyPeriods?: {
+                                friday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                monday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                sunday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description YYYY-MM-DD */
+                                endDate?: string | null;
+                                tuesday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                saturday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                thursday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description YYYY-MM-DD */
+                                startDate?: string | null;
+                                wednesday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description Description */
+                                description?: string | null;
+                                /** @description Days closed */
+                                closedDayList?: string[] | null;
+                            }[] | null;
+                            spontaneousPeriod?: ({
+                                /** @description Description */
+                                description?: string | null;
+                                /** @description Events */
+                                eventDateList?: string[] | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                        };
+                        itinerary?: {
+                            /** @description STANDARD, MULTIDAY, HOP_ON_HOP_OFF or UNSTRUCTURED */
+                            type: string;
+                            /** @description ITEM, DAY or ROUTE */
+                            unitType?: string | null;
+                            /** @description Free text for UNSTRUCTURED; '/n' separates lines. Language object: ISO 639-1 code → text */
+                            unstructuredItinerary?: {
+                                [key: string]: string;
+                            } | null;
+                            /** @description Units, in order */
+                            units?: ({
+                                /** @description Title. Language object: ISO 639-1 code → text */
+                                title?: {
+                                    [key: string]: string;
+                                } | null;
+                                /** @description Items, in order */
+                                items?: ({
+                                    /** @description Title. Language object: ISO 639-1 code → text */
+                                    title?: {
+                                        [key: string]: string;
+                                    } | null;
+                                    location?: ({
+                                        /** @description Name */
+                                        name?: string | null;
+                                        /** @description Address */
+                                        address?: string | null;
+                                        /** @description Place id */
+                                        placeId?: string | null;
+                                        /** @description -90 to 90 */
+                                        latitude?: number | null;
+                                        /** @description -180 to 180 */
+                                        longitude?: number | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                } & {
+                                    [key: string]: unknown;
+                                })[] | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[] | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description Cancellable */
+                        isCancellable?: boolean;
+                        /** @description Cut-off amount */
+                        cancellationCutOffAmount?: number;
+                        /** @description hour, minute or day */
+                        cancellationCutOffUnit?: string;
+                        /** @description Accessible */
+                        handiAccess?: boolean;
+                        /** @description Estimated net commission */
+                        estCommNet?: number;
+                        /** @description Commission as a ratio of retail price */
+                        estCommFrpricePerc?: number;
+                        /** @description Limited spots or high demand */
+                        likelyToBeSoldOut?: boolean;
+                        /** @description Priority access */
+                        skipTheLine?: boolean;
+                        /** @description The partner's metadata, as sent */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown product of this supplier */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Supplier id */
+                supplierId: number;
+                /** @description Product id */
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product is deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        deleted: boolean;
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown product of this supplier */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deprecateProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Supplier id */
+                supplierId: number;
+                /** @description Product id */
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Product as returned: the supplied fields (texts as language objects), id, dates, country {code, name}, onlineBookable per language; unset fields absent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Product id */
+                        id: number;
+                        /** @description Supplier id */
+                        supplierId: number;
+                        /** @description Identifier on the supplier side */
+                        externalId: string;
+                        /** Format: date-time */
+                        creationDate: string;
+                        /** Format: date-time */
+                        updateDate: string;
+                        /** @description Deprecated: still listed to its partner, EXCLUDED for consumers */
+                        deprecated: boolean;
+                        /** @description Name per language */
+                        title: {
+                            [key: string]: string;
+                        };
+                        country?: {
+                            /** @description ISO 3166-1 alpha-2 */
+                            code: string;
+                            /** @description Country name per language */
+                            name: {
+                                [key: string]: string;
+                            };
+                        };
+                        /** @description Bookable through the booking flow, per language of the title */
+                        onlineBookable: {
+                            [key: string]: boolean;
+                        };
+                        /** @description Booking engine name */
+                        bookingEngine: string;
+                        /** @description Subtitle per language */
+                        subtitle?: {
+                            [key: string]: string;
+                        };
+                        /** @description Short description per language */
+                        shortDescription?: {
+                            [key: string]: string;
+                        };
+                        /** @description Description per language */
+                        description?: {
+                            [key: string]: string;
+                        };
+                        /** @description Highlights per language */
+                        experienceHighlights?: {
+                            [key: string]: string;
+                        };
+                        /** @description Booking URL per language */
+                        bookingUrl?: {
+                            [key: string]: string;
+                        };
+                        /** @description Cancellation cut-off per language */
+                        cancellationCutOff?: {
+                            [key: string]: string;
+                        };
+                        /** @description Included per language */
+                        modalitiesIncluded?: {
+                            [key: string]: string;
+                        };
+                        /** @description Excluded per language */
+                        modalitiesExcluded?: {
+                            [key: string]: string;
+                        };
+                        /** @description Additional information per language */
+                        modalitiesAdditionalInfo?: {
+                            [key: string]: string;
+                        };
+                        /** @description Postal code */
+                        zipCode?: string;
+                        /** @description City */
+                        cityName?: string;
+                        /** @description 0 to 5 */
+                        rating?: number;
+                        /** @description Rating count */
+                        numberOfRatings?: number;
+                        /** @description Upload channel */
+                        channel?: string;
+                        /** @description Internal name */
+                        internalName?: string;
+                        /** @description Reference */
+                        reference?: string;
+                        /** @description Instant confirmation */
+                        instantConfirmation?: boolean;
+                        /** @description Instant delivery */
+                        instantDelivery?: boolean;
+                        /** @description START_TIME or OPENING_HOURS */
+                        availabilityType?: string;
+                        /** @description MANIFEST, DIGITAL or PRINT */
+                        redemptionMethod?: string;
+                        /** @description Thumbnail link */
+                        thumbnailImage?: string;
+                        /** @description Minimum price */
+                        minPrice?: number;
+                        /** @description Maximum price */
+                        maxPrice?: number;
+                        /** @description ISO 4217 */
+                        priceCurrency?: string;
+                        /** @description Pricing unit */
+                        pricingUnit?: string;
+                        /** @description 1 to 4 */
+                        priceLevel?: number;
+                        /** @description Average price */
+                        averagePrice?: number;
+                        /** @description Fewest participants */
+                        minParticipants?: number;
+                        /** @description Most participants */
+                        maxParticipants?: number;
+                        /** @description Address */
+                        address?: string;
+                        /** @description Place id */
+                        placeId?: string;
+                        /** @description Website */
+                        website?: string;
+                        geoLocation?: {
+                            /** @description -90 to 90 */
+                            latitude?: number;
+                            /** @description -180 to 180 */
+                            longitude?: number;
+                            /** @description Geohash */
+                            geoHash?: string;
+                        };
+                        /** @description ISO 8601 duration */
+                        duration?: string;
+                        /** @description Gallery (sent as galleryImage) */
+                        galleryImages?: {
+                            /** @description Title */
+                            title?: string;
+                            /** @description URL */
+                            url: string;
+                            /** @description Position */
+                            order?: number;
+                        }[];
+                        /** @description Categories as sent */
+                        categories?: {
+                            /** @description 1 or 2 */
+                            level: number;
+                            /** @description Code */
+                            code: string;
+                            /** @description Name per language */
+                            name?: {
+                                [key: string]: string;
+                            };
+                            /** @description Description per language */
+                            description?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                        availabilityPeriods?: {
+                            /** @description Weekly periods as sent */
+                            weeklyPeriods?: {
+                                friday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                monday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                sunday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description YYYY-MM-DD */
+                                endDate?: string | null;
+                                tuesday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                saturday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                thursday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description YYYY-MM-DD */
+                                startDate?: string | null;
+                                wednesday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description Description */
+                                description?: string | null;
+                                /** @description Days closed */
+                                closedDayList?: string[] | null;
+                            }[] | null;
+                            spontaneousPeriod?: ({
+                                /** @description Description */
+                                description?: string | null;
+                                /** @description Events */
+                                eventDateList?: string[] | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                        };
+                        itinerary?: {
+                            /** @description STANDARD, MULTIDAY, HOP_ON_HOP_OFF or UNSTRUCTURED */
+                            type: string;
+                            /** @description ITEM, DAY or ROUTE */
+                            unitType?: string | null;
+                            /** @description Free text for UNSTRUCTURED; '/n' separates lines. Language object: ISO 639-1 code → text */
+                            unstructuredItinerary?: {
+                                [key: string]: string;
+                            } | null;
+                            /** @description Units, in order */
+                            units?: ({
+                                /** @description Title. Language object: ISO 639-1 code → text */
+                                title?: {
+                                    [key: string]: string;
+                                } | null;
+                                /** @description Items, in order */
+                                items?: ({
+                                    /** @description Title. Language object: ISO 639-1 code → text */
+                                    title?: {
+                                        [key: string]: string;
+                                    } | null;
+                                    location?: ({
+                                        /** @description Name */
+                                        name?: string | null;
+                                        /** @description Address */
+                                        address?: string | null;
+                                        /** @description Place id */
+                                        placeId?: string | null;
+                                        /** @description -90 to 90 */
+                                        latitude?: number | null;
+                                        /** @description -180 to 180 */
+                                        longitude?: number | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                } & {
+                                    [key: string]: unknown;
+                                })[] | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[] | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description Cancellable */
+                        isCancellable?: boolean;
+                        /** @description Cut-off amount */
+                        cancellationCutOffAmount?: number;
+                        /** @description hour, minute or day */
+                        cancellationCutOffUnit?: string;
+                        /** @description Accessible */
+                        handiAccess?: boolean;
+                        /** @description Estimated net commission */
+                        estCommNet?: number;
+                        /** @description Commission as a ratio of retail price */
+                        estCommFrpricePerc?: number;
+                        /** @description Limited spots or high demand */
+                        likelyToBeSoldOut?: boolean;
+                        /** @description Priority access */
+                        skipTheLine?: boolean;
+                        /** @description The partner's metadata, as sent */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown product of this supplier */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    undeprecateProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Supplier id */
+                supplierId: number;
+                /** @description Product id */
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Product as returned: the supplied fields (texts as language objects), id, dates, country {code, name}, onlineBookable per language; unset fields absent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Product id */
+                        id: number;
+                        /** @description Supplier id */
+                        supplierId: number;
+                        /** @description Identifier on the supplier side */
+                        externalId: string;
+                        /** Format: date-time */
+                        creationDate: string;
+                        /** Format: date-time */
+                        updateDate: string;
+                        /** @description Deprecated: still listed to its partner, EXCLUDED for consumers */
+                        deprecated: boolean;
+                        /** @description Name per language */
+                        title: {
+                            [key: string]: string;
+                        };
+                        country?: {
+                            /** @description ISO 3166-1 alpha-2 */
+                            code: string;
+                            /** @description Country name per language */
+                            name: {
+                                [key: string]: string;
+                            };
+                        };
+                        /** @description Bookable through the booking flow, per language of the title */
+                        onlineBookable: {
+                            [key: string]: boolean;
+                        };
+                        /** @description Booking engine name */
+                        bookingEngine: string;
+                        /** @description Subtitle per language */
+                        subtitle?: {
+                            [key: string]: string;
+                        };
+                        /** @description Short description per language */
+                        shortDescription?: {
+                            [key: string]: string;
+                        };
+                        /** @description Description per language */
+                        description?: {
+                            [key: string]: string;
+                        };
+                        /** @description Highlights per language */
+                        experienceHighlights?: {
+                            [key: string]: string;
+                        };
+                        /** @description Booking URL per language */
+                        bookingUrl?: {
+                            [key: string]: string;
+                        };
+                        /** @description Cancellation cut-off per language */
+                        cancellationCutOff?: {
+                            [key: string]: string;
+                        };
+                        /** @description Included per language */
+                        modalitiesIncluded?: {
+                            [key: string]: string;
+                        };
+                        /** @description Excluded per language */
+                        modalitiesExcluded?: {
+                            [key: string]: string;
+                        };
+                        /** @description Additional information per language */
+                        modalitiesAdditionalInfo?: {
+                            [key: string]: string;
+                        };
+                        /** @description Postal code */
+                        zipCode?: string;
+                        /** @description City */
+                        cityName?: string;
+                        /** @description 0 to 5 */
+                        rating?: number;
+                        /** @description Rating count */
+                        numberOfRatings?: number;
+                        /** @description Upload channel */
+                        channel?: string;
+                        /** @description Internal name */
+                        internalName?: string;
+                        /** @description Reference */
+                        reference?: string;
+                        /** @description Instant confirmation */
+                        instantConfirmation?: boolean;
+                        /** @description Instant delivery */
+                        instantDelivery?: boolean;
+                        /** @description START_TIME or OPENING_HOURS */
+                        availabilityType?: string;
+                        /** @description MANIFEST, DIGITAL or PRINT */
+                        redemptionMethod?: string;
+                        /** @description Thumbnail link */
+                        thumbnailImage?: string;
+                        /** @description Minimum price */
+                        minPrice?: number;
+                        /** @description Maximum price */
+                        maxPrice?: number;
+                        /** @description ISO 4217 */
+                        priceCurrency?: string;
+                        /** @description Pricing unit */
+                        pricingUnit?: string;
+                        /** @description 1 to 4 */
+                        priceLevel?: number;
+                        /** @description Average price */
+                        averagePrice?: number;
+                        /** @description Fewest participants */
+                        minParticipants?: number;
+                        /** @description Most participants */
+                        maxParticipants?: number;
+                        /** @description Address */
+                        address?: string;
+                        /** @description Place id */
+                        placeId?: string;
+                        /** @description Website */
+                        website?: string;
+                        geoLocation?: {
+                            /** @description -90 to 90 */
+                            latitude?: number;
+                            /** @description -180 to 180 */
+                            longitude?: number;
+                            /** @description Geohash */
+                            geoHash?: string;
+                        };
+                        /** @description ISO 8601 duration */
+                        duration?: string;
+                        /** @description Gallery (sent as galleryImage) */
+                        galleryImages?: {
+                            /** @description Title */
+                            title?: string;
+                            /** @description URL */
+                            url: string;
+                            /** @description Position */
+                            order?: number;
+                        }[];
+                        /** @description Categories as sent */
+                        categories?: {
+                            /** @description 1 or 2 */
+                            level: number;
+                            /** @description Code */
+                            code: string;
+                            /** @description Name per language */
+                            name?: {
+                                [key: string]: string;
+                            };
+                            /** @description Description per language */
+                            description?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                        availabilityPeriods?: {
+                            /** @description Weekly periods as sent */
+                            weeklyPeriods?: {
+                                friday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                monday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                sunday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description YYYY-MM-DD */
+                                endDate?: string | null;
+                                tuesday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                saturday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                thursday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description YYYY-MM-DD */
+                                startDate?: string | null;
+                                wednesday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description Description */
+                                description?: string | null;
+                                /** @description Days closed */
+                                closedDayList?: string[] | null;
+                            }[] | null;
+                            spontaneousPeriod?: ({
+                                /** @description Description */
+                                description?: string | null;
+                                /** @description Events */
+                                eventDateList?: string[] | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                        };
+                        itinerary?: {
+                            /** @description STANDARD, MULTIDAY, HOP_ON_HOP_OFF or UNSTRUCTURED */
+                            type: string;
+                            /** @description ITEM, DAY or ROUTE */
+                            unitType?: string | null;
+                            /** @description Free text for UNSTRUCTURED; '/n' separates lines. Language object: ISO 639-1 code → text */
+                            unstructuredItinerary?: {
+                                [key: string]: string;
+                            } | null;
+                            /** @description Units, in order */
+                            units?: ({
+                                /** @description Title. Language object: ISO 639-1 code → text */
+                                title?: {
+                                    [key: string]: string;
+                                } | null;
+                                /** @description Items, in order */
+                                items?: ({
+                                    /** @description Title. Language object: ISO 639-1 code → text */
+                                    title?: {
+                                        [key: string]: string;
+                                    } | null;
+                                    location?: ({
+                                        /** @description Name */
+                                        name?: string | null;
+                                        /** @description Address */
+                                        address?: string | null;
+                                        /** @description Place id */
+                                        placeId?: string | null;
+                                        /** @description -90 to 90 */
+                                        latitude?: number | null;
+                                        /** @description -180 to 180 */
+                                        longitude?: number | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                } & {
+                                    [key: string]: unknown;
+                                })[] | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[] | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description Cancellable */
+                        isCancellable?: boolean;
+                        /** @description Cut-off amount */
+                        cancellationCutOffAmount?: number;
+                        /** @description hour, minute or day */
+                        cancellationCutOffUnit?: string;
+                        /** @description Accessible */
+                        handiAccess?: boolean;
+                        /** @description Estimated net commission */
+                        estCommNet?: number;
+                        /** @description Commission as a ratio of retail price */
+                        estCommFrpricePerc?: number;
+                        /** @description Limited spots or high demand */
+                        likelyToBeSoldOut?: boolean;
+                        /** @description Priority access */
+                        skipTheLine?: boolean;
+                        /** @description The partner's metadata, as sent */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown product of this supplier */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    searchProducts: {
+        parameters: {
+            query: {
+                /** @description The search expression (docs/search.md), e.g. title:museum AND countryCode:FR */
+                Search: string;
+                /** @description Default 100, at most 1000 */
+                resultsPerPage?: number;
+                /** @description From 1 */
+                pageNumber?: number;
+                /** @description title (default), rating, numberOfRatings, minPrice, maxPrice, cityName, creationDate, updateDate or id */
+                sortingField?: string;
+                /** @description asc (default) or desc */
+                sortingOrder?: string;
+                /** @description At most 255 alphanumeric characters; appended to bookingUrl */
+                externalClientId?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching products */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pageNumber: number;
+                        resultsPerPage: number;
+                        totalResults: number;
+                        /** @description Extension: totalResults is an estimate, because more than 1,000 products matched (the most that are counted exactly) */
+                        totalResultsEstimated: boolean;
+                        items: {
+                            /** @description Product id; in product read and top activities the per-call tracking id when that feature is on (then productId is the catalogue id) */
+                            id: number;
+                            /** @description Identifier on the supplier side */
+                            externalId: string;
+                            /** @description Title in the Accept-Language language (else English, else any) */
+                            title: string;
+                            /** @description Booking engine name */
+                            bookingEngine: string;
+                            /** @description Booking engine display name */
+                            bookingEngineName: string;
+                            /** @description Bookable through the booking flow in the answer's language */
+                            onlineBookable: boolean;
+                            /** @description Languages of the title */
+                            availableLanguages: string[];
+                            /** @description Taxonomy paths, level 1 then level 2 */
+                            taxonomies: {
+                                /** @description Slug */
+                                id: string;
+                                /** @description Name in the Accept-Language language */
+                                name: string;
+                                /** @description 1 or 2 */
+                                level: number;
+                            }[][];
+                            /** Format: date-time */
+                            creationDate: string;
+                            /** Format: date-time */
+                            updateDate: string;
+                            /** @description Gallery */
+                            galleryImages: {
+                                /** @description Title */
+                                title?: string;
+                                /** @description URL */
+                                url?: string;
+                                /** @description Position */
+                                order?: number;
+                            }[];
+                            supplier: {
+                                /** @description Supplier id */
+                                id: number;
+                                /** @description Caller's identifier of the supplier */
+                                externalId: string;
+                                /** Format: date-time */
+                                creationDate: string;
+                                /** Format: date-time */
+                                updateDate: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                countryCode: string;
+                                /** @description Supplier name */
+                                name?: string;
+                                contact?: {
+                                    /** @description Website */
+                                    website?: string;
+                                    /** @description E-mail */
+                                    email?: string;
+                                    /** @description Telephone */
+                                    telephone?: string;
+                                    /** @description Postal address */
+                                    address?: string;
+                                };
+                                /** @description Country name in the Accept-Language language */
+                                countryName?: string;
+                            };
+                            /** @description Flags: {EXCLUDED, DEPRECATED} for a deprecated product */
+                            descriptors: {
+                                /** @description PROMOTED or EXCLUDED */
+                                type: string;
+                                /** @description PROMOTED or DEPRECATED */
+                                reason: string;
+                            }[];
+                            /** @description Booking URL; with externalClientId appended when one was sent */
+                            bookingUrl?: string;
+                            /** @description Internal name */
+                            internalName?: string;
+                            /** @description Reference */
+                            reference?: string;
+                            /** @description Instant confirmation */
+                            instantConfirmation?: boolean;
+                            /** @description Instant delivery */
+                            instantDelivery?: boolean;
+                            /** @description Limited spots or high demand */
+                            likelyToBeSoldOut?: boolean;
+                            /** @description Priority access */
+                            skipTheLine?: boolean;
+                            /** @description START_TIME or OPENING_HOURS */
+                            availabilityType?: string;
+                            /** @description MANIFEST, DIGITAL or PRINT */
+                            redemptionMethod?: string;
+                            /** @description Subtitle */
+                            subtitle?: string;
+                            /** @description Short description */
+                            shortDescription?: string;
+                            /** @description Description (may contain HTML) */
+                            description?: string;
+                            /** @description Highlights; lines separated by '/n' */
+                            experienceHighlights?: string;
+                            /** @description How long before the start cancellation is possible */
+                            cancellationCutOff?: string;
+                            /** @description Included */
+                            modalitiesIncluded?: string;
+                            /** @description Excluded */
+                            modalitiesExcluded?: string;
+                            /** @description Additional information */
+                            modalitiesAdditionalInfo?: string;
+                            /** @description Thumbnail URL */
+                            thumbnailImage?: string;
+                            /** @description Minimum price */
+                            minPrice?: number;
+                            /** @description Maximum price */
+                            maxPrice?: number;
+                            /** @description ISO 4217 */
+                            priceCurrency?: string;
+                            /** @description PER_PERSON, PER_VEHICLE, GROUP, FAMILY, PER_EQUIPMENT, PACKAGE or PER_BOAT */
+                            pricingUnit?: string;
+                            /** @description Quartile 1 to 4 */
+                            priceLevel?: number;
+                            /** @description Average price */
+                            averagePrice?: number;
+                            /** @description Fewest participants */
+                            minParticipants?: number;
+                            /** @description Most participants */
+                            maxParticipants?: number;
+                            /** @description Address */
+                            address?: string;
+                            /** @description Place id of a map provider */
+                            placeId?: string;
+                            /** @description Website */
+                            website?: string;
+                            geoLocation?: {
+                                /** @description -90 to 90 */
+                                latitude?: number;
+                                /** @description -180 to 180 */
+                                longitude?: number;
+                                /** @description Geohash */
+                                geoHash?: string;
+                            };
+                            /** @description ISO 8601 duration */
+                            duration?: string;
+                            /** @description The duration in hours */
+                            durationHours?: number;
+                            /** @description City */
+                            cityName?: string;
+                            /** @description Postal code */
+                            zipCode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryCode?: string;
+                            /** @description 0 to 5 */
+                            rating?: number;
+                            /** @description Rating count */
+                            numberOfRatings?: number;
+                            /** @description The weekly periods the partner sent */
+                            availabilityPeriods?: {
+                                /** @description Weekly periods as sent */
+                                weeklyPeriods?: {
+                                    friday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    monday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    sunday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    /** @description YYYY-MM-DD */
+                                    endDate?: string | null;
+                                    tuesday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    saturday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    thursday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    /** @description YYYY-MM-DD */
+                                    startDate?: string | null;
+                                    wednesday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    /** @description Description */
+                                    description?: string | null;
+                                    /** @description Days closed */
+                                    closedDayList?: string[] | null;
+                                }[];
+                            };
+                            /** @description Cancellable */
+                            isCancellable?: boolean;
+                            /** @description Cut-off amount */
+                            cancellationCutOffAmount?: number;
+                            /** @description hour, minute or day */
+                            cancellationCutOffUnit?: string;
+                            /** @description Accessible to disabled people */
+                            handiAccess?: boolean;
+                            /** @description Country name in the Accept-Language language */
+                            countryName?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A page past the last page of a non-empty result (no match at all is a 200 with no items) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    searchProductChanges: {
+        parameters: {
+            query?: {
+                /** @description The search expression (docs/search.md), e.g. title:museum AND countryCode:FR */
+                Search?: string | null;
+                /** @description Default 100, at most 1000 */
+                resultsPerPage?: number;
+                /** @description From 1 */
+                pageNumber?: number;
+                /** @description title (default), rating, numberOfRatings, minPrice, maxPrice, cityName, creationDate, updateDate or id */
+                sortingField?: string;
+                /** @description asc (default) or desc */
+                sortingOrder?: string;
+                /** @description At most 255 alphanumeric characters; appended to bookingUrl */
+                externalClientId?: string | null;
+                /** @description Default ALL */
+                changeType?: "NEW" | "UPDATED" | "DELETED" | "DEPRECATED" | "UNDEPRECATED" | "ALL";
+                /** @description YYYY-MM-DD, UTC; at most 8 days back */
+                date?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of changed products, each with its changes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pageNumber: number;
+                        resultsPerPage: number;
+                        totalResults: number;
+                        /** @description Extension: totalResults is an estimate, because more than 1,000 products matched (the most that are counted exactly) */
+                        totalResultsEstimated: boolean;
+                        items: {
+                            /** @description Consumer product record (spec 3); texts in the Accept-Language language; unset fields absent */
+                            product: {
+                                /** @description Product id; in product read and top activities the per-call tracking id when that feature is on (then productId is the catalogue id) */
+                                id: number;
+                                /** @description Identifier on the supplier side */
+                                externalId: string;
+                                /** @description Title in the Accept-Language language (else English, else any) */
+                                title: string;
+                                /** @description Booking engine name */
+                                bookingEngine: string;
+                                /** @description Booking engine display name */
+                                bookingEngineName: string;
+                                /** @description Bookable through the booking flow in the answer's language */
+                                onlineBookable: boolean;
+                                /** @description Languages of the title */
+                                availableLanguages: string[];
+                                /** @description Taxonomy paths, level 1 then level 2 */
+                                taxonomies: {
+                                    /** @description Slug */
+                                    id: string;
+                                    /** @description Name in the Accept-Language language */
+                                    name: string;
+                                    /** @description 1 or 2 */
+                                    level: number;
+                                }[][];
+                                /** Format: date-time */
+                                creationDate: string;
+                                /** Format: date-time */
+                                updateDate: string;
+                                /** @description Gallery */
+                                galleryImages: {
+                                    /** @description Title */
+                                    title?: string;
+                                    /** @description URL */
+                                    url?: string;
+                                    /** @description Position */
+                                    order?: number;
+                                }[];
+                                supplier: {
+                                    /** @description Supplier id */
+                                    id: number;
+                                    /** @description Caller's identifier of the supplier */
+                                    externalId: string;
+                                    /** Format: date-time */
+                                    creationDate: string;
+                                    /** Format: date-time */
+                                    updateDate: string;
+                                    /** @description ISO 3166-1 alpha-2 */
+                                    countryCode: string;
+                                    /** @description Supplier name */
+                                    name?: string;
+                                    contact?: {
+                                        /** @description Website */
+                                        website?: string;
+                                        /** @description E-mail */
+                                        email?: string;
+                                        /** @description Telephone */
+                                        telephone?: string;
+                                        /** @description Postal address */
+                                        address?: string;
+                                    };
+                                    /** @description Country name in the Accept-Language language */
+                                    countryName?: string;
+                                };
+                                /** @description Flags: {EXCLUDED, DEPRECATED} for a deprecated product */
+                                descriptors: {
+                                    /** @description PROMOTED or EXCLUDED */
+                                    type: string;
+                                    /** @description PROMOTED or DEPRECATED */
+                                    reason: string;
+                                }[];
+                                /** @description Booking URL; with externalClientId appended when one was sent */
+                                bookingUrl?: string;
+                                /** @description Internal name */
+                                internalName?: string;
+                                /** @description Reference */
+                                reference?: string;
+                                /** @description Instant confirmation */
+                                instantConfirmation?: boolean;
+                                /** @description Instant delivery */
+                                instantDelivery?: boolean;
+                                /** @description Limited spots or high demand */
+                                likelyToBeSoldOut?: boolean;
+                                /** @description Priority access */
+                                skipTheLine?: boolean;
+                                /** @description START_TIME or OPENING_HOURS */
+                                availabilityType?: string;
+                                /** @description MANIFEST, DIGITAL or PRINT */
+                                redemptionMethod?: string;
+                                /** @description Subtitle */
+                                subtitle?: string;
+                                /** @description Short description */
+                                shortDescription?: string;
+                                /** @description Description (may contain HTML) */
+                                description?: string;
+                                /** @description Highlights; lines separated by '/n' */
+                                experienceHighlights?: string;
+                                /** @description How long before the start cancellation is possible */
+                                cancellationCutOff?: string;
+                                /** @description Included */
+                                modalitiesIncluded?: string;
+                                /** @description Excluded */
+                                modalitiesExcluded?: string;
+                                /** @description Additional information */
+                                modalitiesAdditionalInfo?: string;
+                                /** @description Thumbnail URL */
+                                thumbnailImage?: string;
+                                /** @description Minimum price */
+                                minPrice?: number;
+                                /** @description Maximum price */
+                                maxPrice?: number;
+                                /** @description ISO 4217 */
+                                priceCurrency?: string;
+                                /** @description PER_PERSON, PER_VEHICLE, GROUP, FAMILY, PER_EQUIPMENT, PACKAGE or PER_BOAT */
+                                pricingUnit?: string;
+                                /** @description Quartile 1 to 4 */
+                                priceLevel?: number;
+                                /** @description Average price */
+                                averagePrice?: number;
+                                /** @description Fewest participants */
+                                minParticipants?: number;
+                                /** @description Most participants */
+                                maxParticipants?: number;
+                                /** @description Address */
+                                address?: string;
+                                /** @description Place id of a map provider */
+                                placeId?: string;
+                                /** @description Website */
+                                website?: string;
+                                geoLocation?: {
+                                    /** @description -90 to 90 */
+                                    latitude?: number;
+                                    /** @description -180 to 180 */
+                                    longitude?: number;
+                                    /** @description Geohash */
+                                    geoHash?: string;
+                                };
+                                /** @description ISO 8601 duration */
+                                duration?: string;
+                                /** @description The duration in hours */
+                                durationHours?: number;
+                                /** @description City */
+                                cityName?: string;
+                                /** @description Postal code */
+                                zipCode?: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                countryCode?: string;
+                                /** @description 0 to 5 */
+                                rating?: number;
+                                /** @description Rating count */
+                                numberOfRatings?: number;
+                                /** @description The weekly periods the partner sent */
+                                availabilityPeriods?: {
+                                    /** @description Weekly periods as sent */
+                                    weeklyPeriods?: {
+                                        friday?: ({
+                                            /** @description Open that day */
+                                            open: boolean;
+                                            /** @description Opening hours; null: open all day or by start times */
+                                            hours?: {
+                                                /** @description HH:MM, or 24:00 */
+                                                end: string;
+                                                /** @description HH:MM */
+                                                start: string;
+                                            }[] | null;
+                                        } & {
+                                            [key: string]: unknown;
+                                        }) | null;
+                                        monday?: ({
+                                            /** @description Open that day */
+                                            open: boolean;
+                                            /** @description Opening hours; null: open all day or by start times */
+                                            hours?: {
+                                                /** @description HH:MM, or 24:00 */
+                                                end: string;
+                                                /** @description HH:MM */
+                                                start: string;
+                                            }[] | null;
+                                        } & {
+                                            [key: string]: unknown;
+                                        }) | null;
+                                        sunday?: ({
+                                            /** @description Open that day */
+                                            open: boolean;
+                                            /** @description Opening hours; null: open all day or by start times */
+                                            hours?: {
+                                                /** @description HH:MM, or 24:00 */
+                                                end: string;
+                                                /** @description HH:MM */
+                                                start: string;
+                                            }[] | null;
+                                        } & {
+                                            [key: string]: unknown;
+                                        }) | null;
+                                        /** @description YYYY-MM-DD */
+                                        endDate?: string | null;
+                                        tuesday?: ({
+                                            /** @description Open that day */
+                                            open: boolean;
+                                            /** @description Opening hours; null: open all day or by start times */
+                                            hours?: {
+                                                /** @description HH:MM, or 24:00 */
+                                                end: string;
+                                                /** @description HH:MM */
+                                                start: string;
+                                            }[] | null;
+                                        } & {
+                                            [key: string]: unknown;
+                                        }) | null;
+                                        saturday?: ({
+                                            /** @description Open that day */
+                                            open: boolean;
+                                            /** @description Opening hours; null: open all day or by start times */
+                                            hours?: {
+                                                /** @description HH:MM, or 24:00 */
+                                                end: string;
+                                                /** @description HH:MM */
+                                                start: string;
+                                            }[] | null;
+                                        } & {
+                                            [key: string]: unknown;
+                                        }) | null;
+                                        thursday?: ({
+                                            /** @description Open that day */
+                                            open: boolean;
+                                            /** @description Opening hours; null: open all day or by start times */
+                                            hours?: {
+                                                /** @description HH:MM, or 24:00 */
+                                                end: string;
+                                                /** @description HH:MM */
+                                                start: string;
+                                            }[] | null;
+                                        } & {
+                                            [key: string]: unknown;
+                                        }) | null;
+                                        /** @description YYYY-MM-DD */
+                                        startDate?: string | null;
+                                        wednesday?: ({
+                                            /** @description Open that day */
+                                            open: boolean;
+                                            /** @description Opening hours; null: open all day or by start times */
+                                            hours?: {
+                                                /** @description HH:MM, or 24:00 */
+                                                end: string;
+                                                /** @description HH:MM */
+                                                start: string;
+                                            }[] | null;
+                                        } & {
+                                            [key: string]: unknown;
+                                        }) | null;
+                                        /** @description Description */
+                                        description?: string | null;
+                                        /** @description Days closed */
+                                        closedDayList?: string[] | null;
+                                    }[];
+                                };
+                                /** @description Cancellable */
+                                isCancellable?: boolean;
+                                /** @description Cut-off amount */
+                                cancellationCutOffAmount?: number;
+                                /** @description hour, minute or day */
+                                cancellationCutOffUnit?: string;
+                                /** @description Accessible to disabled people */
+                                handiAccess?: boolean;
+                                /** @description Country name in the Accept-Language language */
+                                countryName?: string;
+                            };
+                            /** @description The product's changes since date (all of them without date), oldest first */
+                            changeLog: {
+                                /** @enum {string} */
+                                status: "NEW" | "UPDATED" | "DELETED" | "DEPRECATED" | "UNDEPRECATED";
+                                /** Format: date-time */
+                                date: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A page past the last page of a non-empty result */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getProduct: {
+        parameters: {
+            query?: {
+                /** @description At most 255 alphanumeric characters; appended to bookingUrl */
+                externalClientId?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description Product id */
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Consumer product record (spec 3); texts in the Accept-Language language; unset fields absent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Product id; in product read and top activities the per-call tracking id when that feature is on (then productId is the catalogue id) */
+                        id: number;
+                        /** @description The static catalogue id */
+                        productId: number;
+                        /** @description Identifier on the supplier side */
+                        externalId: string;
+                        /** @description Title in the Accept-Language language (else English, else any) */
+                        title: string;
+                        /** @description Booking engine name */
+                        bookingEngine: string;
+                        /** @description Booking engine display name */
+                        bookingEngineName: string;
+                        /** @description Bookable through the booking flow in the answer's language */
+                        onlineBookable: boolean;
+                        /** @description Languages of the title */
+                        availableLanguages: string[];
+                        /** @description Taxonomy paths, level 1 then level 2 */
+                        taxonomies: {
+                            /** @description Slug */
+                            id: string;
+                            /** @description Name in the Accept-Language language */
+                            name: string;
+                            /** @description 1 or 2 */
+                            level: number;
+                        }[][];
+                        /** Format: date-time */
+                        creationDate: string;
+                        /** Format: date-time */
+                        updateDate: string;
+                        /** @description Gallery */
+                        galleryImages: {
+                            /** @description Title */
+                            title?: string;
+                            /** @description URL */
+                            url?: string;
+                            /** @description Position */
+                            order?: number;
+                        }[];
+                        supplier: {
+                            /** @description Supplier id */
+                            id: number;
+                            /** @description Caller's identifier of the supplier */
+                            externalId: string;
+                            /** Format: date-time */
+                            creationDate: string;
+                            /** Format: date-time */
+                            updateDate: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryCode: string;
+                            /** @description Supplier name */
+                            name?: string;
+                            contact?: {
+                                /** @description Website */
+                                website?: string;
+                                /** @description E-mail */
+                                email?: string;
+                                /** @description Telephone */
+                                telephone?: string;
+                                /** @description Postal address */
+                                address?: string;
+                            };
+                            /** @description Country name in the Accept-Language language */
+                            countryName?: string;
+                        };
+                        /** @description Flags: {EXCLUDED, DEPRECATED} for a deprecated product */
+                        descriptors: {
+                            /** @description PROMOTED or EXCLUDED */
+                            type: string;
+                            /** @description PROMOTED or DEPRECATED */
+                            reason: string;
+                        }[];
+                        /** @description Booking URL; with externalClientId appended when one was sent */
+                        bookingUrl?: string;
+                        /** @description Internal name */
+                        internalName?: string;
+                        /** @description Reference */
+                        reference?: string;
+                        /** @description Instant confirmation */
+                        instantConfirmation?: boolean;
+                        /** @description Instant delivery */
+                        instantDelivery?: boolean;
+                        /** @description Limited spots or high demand */
+                        likelyToBeSoldOut?: boolean;
+                        /** @description Priority access */
+                        skipTheLine?: boolean;
+                        /** @description START_TIME or OPENING_HOURS */
+                        availabilityType?: string;
+                        /** @description MANIFEST, DIGITAL or PRINT */
+                        redemptionMethod?: string;
+                        /** @description Subtitle */
+                        subtitle?: string;
+                        /** @description Short description */
+                        shortDescription?: string;
+                        /** @description Description (may contain HTML) */
+                        description?: string;
+                        /** @description Highlights; lines separated by '/n' */
+                        experienceHighlights?: string;
+                        /** @description How long before the start cancellation is possible */
+                        cancellationCutOff?: string;
+                        /** @description Included */
+                        modalitiesIncluded?: string;
+                        /** @description Excluded */
+                        modalitiesExcluded?: string;
+                        /** @description Additional information */
+                        modalitiesAdditionalInfo?: string;
+                        /** @description Thumbnail URL */
+                        thumbnailImage?: string;
+                        /** @description Minimum price */
+                        minPrice?: number;
+                        /** @description Maximum price */
+                        maxPrice?: number;
+                        /** @description ISO 4217 */
+                        priceCurrency?: string;
+                        /** @description PER_PERSON, PER_VEHICLE, GROUP, FAMILY, PER_EQUIPMENT, PACKAGE or PER_BOAT */
+                        pricingUnit?: string;
+                        /** @description Quartile 1 to 4 */
+                        priceLevel?: number;
+                        /** @description Average price */
+                        averagePrice?: number;
+                        /** @description Fewest participants */
+                        minParticipants?: number;
+                        /** @description Most participants */
+                        maxParticipants?: number;
+                        /** @description Address */
+                        address?: string;
+                        /** @description Place id of a map provider */
+                        placeId?: string;
+                        /** @description Website */
+                        website?: string;
+                        geoLocation?: {
+                            /** @description -90 to 90 */
+                            latitude?: number;
+                            /** @description -180 to 180 */
+                            longitude?: number;
+                            /** @description Geohash */
+                            geoHash?: string;
+                        };
+                        /** @description ISO 8601 duration */
+                        duration?: string;
+                        /** @description The duration in hours */
+                        durationHours?: number;
+                        /** @description City */
+                        cityName?: string;
+                        /** @description Postal code */
+                        zipCode?: string;
+                        /** @description ISO 3166-1 alpha-2 */
+                        countryCode?: string;
+                        /** @description 0 to 5 */
+                        rating?: number;
+                        /** @description Rating count */
+                        numberOfRatings?: number;
+                        /** @description The weekly periods the partner sent */
+                        availabilityPeriods?: {
+                            /** @description Weekly periods as sent */
+                            weeklyPeriods?: {
+                                friday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                monday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                sunday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description YYYY-MM-DD */
+                                endDate?: string | null;
+                                tuesday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                saturday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                thursday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description YYYY-MM-DD */
+                                startDate?: string | null;
+                                wednesday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description Description */
+                                description?: string | null;
+                                /** @description Days closed */
+                                closedDayList?: string[] | null;
+                            }[];
+                        };
+                        /** @description Cancellable */
+                        isCancellable?: boolean;
+                        /** @description Cut-off amount */
+                        cancellationCutOffAmount?: number;
+                        /** @description hour, minute or day */
+                        cancellationCutOffUnit?: string;
+                        /** @description Accessible to disabled people */
+                        handiAccess?: boolean;
+                        /** @description Country name in the Accept-Language language */
+                        countryName?: string;
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or deleted product */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTaxonomy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The taxonomy tree */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Level 1 nodes, each with its level 2 children */
+                        "taxonomy-tree": {
+                            uuid: string;
+                            /** @description English name */
+                            name: string;
+                            /** @description YYYY-MM-DD */
+                            startDate: string;
+                            isCurrent: boolean;
+                            version: number;
+                            /** @description A top-level node's own uuid; a child's parent uuid and its own joined by '#' */
+                            parentUuid: string;
+                            /** @description Children only: 'Parent#Child' */
+                            nameFullPath?: string;
+                            /** @description activities */
+                            family: string;
+                            /** @description family, level 1 and level 2 names joined by hyphens */
+                            slug: string;
+                            /** @description Name in the Accept-Language language */
+                            localizedName: string;
+                            children: {
+                                uuid: string;
+                                /** @description English name */
+                                name: string;
+                                /** @description YYYY-MM-DD */
+                                startDate: string;
+                                isCurrent: boolean;
+                                version: number;
+                                /** @description A top-level node's own uuid; a child's parent uuid and its own joined by '#' */
+                                parentUuid: string;
+                                /** @description Children only: 'Parent#Child' */
+                                nameFullPath?: string;
+                                /** @description activities */
+                                family: string;
+                                /** @description family, level 1 and level 2 names joined by hyphens */
+                                slug: string;
+                                /** @description Name in the Accept-Language language */
+                                localizedName: string;
+                                /** @description Always empty */
+                                children: unknown[];
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getActiveActivities: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated ISO 3166-1 alpha-2 codes */
+                countryCodeList?: string | null;
+                /** @description Comma-separated booking engine names */
+                bookingEngineList?: string | null;
+                /** @description UTC date-time yyyy-MM-ddTHH:mm:ss.SSSZ */
+                modifiedSince?: string | null;
+                /** @description Opaque; omit on the first request, then send meta.nextCursor */
+                cursor?: string | null;
+                /** @description Default 100, at most 1000 */
+                "page[limit]"?: number;
+                /** @description Comma-separated ISO 639-1 codes: activities with a title in one of them, texts limited to them */
+                languageList?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of active activities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Product id */
+                            id: number;
+                            /** @description Identifier on the supplier side */
+                            externalId: string;
+                            /** @description Title per language */
+                            title: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            creationDate: string;
+                            /** Format: date-time */
+                            updateDate: string;
+                            /** @description Booking engine name */
+                            bookingEngine: string;
+                            /** @description Booking engine display name */
+                            bookingEngineName: string;
+                            galleryImages: {
+                                /** @description Image id */
+                                id: string;
+                                /** @description URL */
+                                url: string;
+                                /** @description Position */
+                                order: number;
+                            }[];
+                            supplier: {
+                                /** @description Supplier id */
+                                id: number;
+                                /** @description Caller's identifier of the supplier */
+                                externalId: string;
+                                /** @description Supplier name; null when it has none */
+                                name: string | null;
+                                /** Format: date-time */
+                                creationDate: string;
+                                /** Format: date-time */
+                                updateDate: string;
+                                contact: {
+                                    /** @description The supplier's id */
+                                    id: number;
+                                };
+                            };
+                            /** @description Bookable through the booking flow, per language of the title */
+                            onlineBookable: {
+                                [key: string]: boolean;
+                            };
+                            descriptors: {
+                                /** @description PROMOTED or EXCLUDED */
+                                type: string;
+                                /** @description PROMOTED or DEPRECATED */
+                                reason: string;
+                            }[];
+                            /** @description Languages of the title */
+                            availableLanguages: string[];
+                            /** @description Taxonomy paths, level 1 then level 2 */
+                            taxonomies: {
+                                /** @description Node id */
+                                uuid: string;
+                                /** @description 1 or 2 */
+                                level: number;
+                                /** @description Slug */
+                                slug: string;
+                                /** @description activities */
+                                family: string;
+                                /** @description A top-level node's own uuid; a child's parent uuid and its own joined by '#' */
+                                parentUuid: string;
+                                /** @description Version */
+                                version: number;
+                                /** @description Current version */
+                                isCurrent: boolean;
+                                /** @description YYYY-MM-DD */
+                                startDate: string;
+                                /** @description Name per language */
+                                nameTranslation: {
+                                    [key: string]: string;
+                                };
+                                /** @description Score */
+                                value: number;
+                                /** @description Name in the Accept-Language language */
+                                name?: string;
+                                /** @description Level 2: 'Parent#Child' */
+                                nameFullPath?: string;
+                            }[][];
+                            /** @description Instant confirmation */
+                            instantConfirmation?: boolean;
+                            /** @description Instant delivery */
+                            instantDelivery?: boolean;
+                            /** @description START_TIME or OPENING_HOURS */
+                            availabilityType?: string;
+                            /** @description MANIFEST, DIGITAL or PRINT */
+                            redemptionMethod?: string;
+                            /** @description Description per language */
+                            description?: {
+                                [key: string]: string;
+                            };
+                            /** @description Booking URL per language */
+                            bookingUrl?: {
+                                [key: string]: string;
+                            };
+                            /** @description Minimum retail price (reseller model: recommended) */
+                            minPrice?: number;
+                            /** @description Maximum retail price (reseller model: recommended) */
+                            maxPrice?: number;
+                            /** @description First adult retail price (reseller model: recommended) */
+                            retailPrice?: number;
+                            /** @description Agent model only: commission as a ratio of the retail price */
+                            estimatedCommissionRate?: number;
+                            /** @description Reseller model only: the estimated net price */
+                            estimatedNetPrice?: number;
+                            /** @description ISO 4217 */
+                            priceCurrency?: string;
+                            /** @description Address */
+                            address?: string;
+                            /** @description Place id of a map provider */
+                            placeId?: string;
+                            /** @description Website */
+                            website?: string;
+                            geoLocation?: {
+                                /** @description -90 to 90 */
+                                latitude?: number;
+                                /** @description -180 to 180 */
+                                longitude?: number;
+                                /** @description Geohash */
+                                geoHash?: string;
+                            };
+                            /** @description ISO 8601 duration */
+                            duration?: string;
+                            /** @description The duration in hours */
+                            durationHours?: number;
+                            /** @description City */
+                            cityName?: string;
+                            /** @description Postal code */
+                            zipCode?: string;
+                            /** @description 0 to 5 */
+                            rating?: number;
+                            /** @description Rating count */
+                            numberOfRatings?: number;
+                            /** @description Country name */
+                            countryName?: string;
+                        }[];
+                        meta: {
+                            /** @description Approximate: exact up to 10,000 */
+                            estimatedCount: number;
+                            /** @description Empty on the last page */
+                            nextCursor: string;
+                            /** @description When this run began; use it as modifiedSince for the next run */
+                            asOf: string;
+                            links: {
+                                self: string;
+                                /** @description Empty on the last page */
+                                next: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getInactiveActivities: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated ISO 3166-1 alpha-2 codes */
+                countryCodeList?: string | null;
+                /** @description Comma-separated booking engine names */
+                bookingEngineList?: string | null;
+                /** @description UTC date-time yyyy-MM-ddTHH:mm:ss.SSSZ */
+                modifiedSince?: string | null;
+                /** @description Opaque; omit on the first request, then send meta.nextCursor */
+                cursor?: string | null;
+                /** @description Default 100, at most 1000 */
+                "page[limit]"?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of inactive activities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                        }[];
+                        meta: {
+                            /** @description Approximate: exact up to 10,000 */
+                            estimatedCount: number;
+                            /** @description Empty on the last page */
+                            nextCursor: string;
+                            /** @description When this run began; use it as modifiedSince for the next run */
+                            asOf: string;
+                            links: {
+                                self: string;
+                                /** @description Empty on the last page */
+                                next: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    recommendActivitiesByQuery: {
+        parameters: {
+            query?: {
+                /** @description Items skipped, default 0 */
+                "page[offset]"?: number;
+                /** @description Items returned, 1 to 100, default 20 */
+                "page[limit]"?: number;
+                /** @description price, rating or pertinence with + (ascending) or - (descending); default pertinence (most relevant first) */
+                "page[sort]"?: string;
+                /** @description Location type */
+                locationType?: "continentCode" | "countryCode" | "cityName" | "iataCode" | "geoPoint" | null;
+                /** @description Comma-separated values; 'latitude,longitude' for geoPoint */
+                locationValue?: string | null;
+                /** @description Kilometres, 1 to 500 */
+                radius?: number | null;
+                /** @description Comma-separated taxonomy slugs */
+                categories?: string | null;
+                /** @description Comma-separated free-text interests */
+                interests?: string | null;
+                /** @description Lower price bound */
+                minPrice?: number | null;
+                /** @description Upper price bound */
+                maxPrice?: number | null;
+                /** @description ISO 4217 */
+                currencyCode?: string | null;
+                /** @description Business, Leisure or Staycation */
+                activityContext?: string | null;
+                /** @description Solo, Couple, Family or Group */
+                groupType?: string | null;
+                /** @description YYYY-MM-DD */
+                travelDate?: string | null;
+                /** @description Safe, Moderate or Dangerous */
+                risk?: string | null;
+                /** @description Low, Medium or High */
+                varietyLevel?: string | null;
+                /** @description Comma-separated engine names */
+                bookingEnginesInclude?: string | null;
+                /** @description Comma-separated engine names */
+                bookingEnginesExclude?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recommended activities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Recommended activities, in the order asked for */
+                        data: {
+                            /** @description Product id; in product read and top activities the per-call tracking id when that feature is on (then productId is the catalogue id) */
+                            id: number;
+                            /** @description Identifier on the supplier side */
+                            externalId: string;
+                            /** @description Title in the Accept-Language language (else English, else any) */
+                            title: string;
+                            /** @description Booking engine name */
+                            bookingEngine: string;
+                            /** @description Booking engine display name */
+                            bookingEngineName: string;
+                            /** @description Bookable through the booking flow in the answer's language */
+                            onlineBookable: boolean;
+                            /** @description Languages of the title */
+                            availableLanguages: string[];
+                            /** @description Taxonomy paths, level 1 then level 2 */
+                            taxonomies: {
+                                /** @description Slug */
+                                id: string;
+                                /** @description Name in the Accept-Language language */
+                                name: string;
+                                /** @description 1 or 2 */
+                                level: number;
+                            }[][];
+                            /** Format: date-time */
+                            creationDate: string;
+                            /** Format: date-time */
+                            updateDate: string;
+                            /** @description Gallery */
+                            galleryImages: {
+                                /** @description Title */
+                                title?: string;
+                                /** @description URL */
+                                url?: string;
+                                /** @description Position */
+                                order?: number;
+                            }[];
+                            supplier: {
+                                /** @description Supplier id */
+                                id: number;
+                                /** @description Caller's identifier of the supplier */
+                                externalId: string;
+                                /** Format: date-time */
+                                creationDate: string;
+                                /** Format: date-time */
+                                updateDate: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                countryCode: string;
+                                /** @description Supplier name */
+                                name?: string;
+                                contact?: {
+                                    /** @description Website */
+                                    website?: string;
+                                    /** @description E-mail */
+                                    email?: string;
+                                    /** @description Telephone */
+                                    telephone?: string;
+                                    /** @description Postal address */
+                                    address?: string;
+                                };
+                                /** @description Country name in the Accept-Language language */
+                                countryName?: string;
+                            };
+                            /** @description Flags: {EXCLUDED, DEPRECATED} for a deprecated product */
+                            descriptors: {
+                                /** @description PROMOTED or EXCLUDED */
+                                type: string;
+                                /** @description PROMOTED or DEPRECATED */
+                                reason: string;
+                            }[];
+                            /** @description Booking URL; with externalClientId appended when one was sent */
+                            bookingUrl?: string;
+                            /** @description Internal name */
+                            internalName?: string;
+                            /** @description Reference */
+                            reference?: string;
+                            /** @description Instant confirmation */
+                            instantConfirmation?: boolean;
+                            /** @description Instant delivery */
+                            instantDelivery?: boolean;
+                            /** @description Limited spots or high demand */
+                            likelyToBeSoldOut?: boolean;
+                            /** @description Priority access */
+                            skipTheLine?: boolean;
+                            /** @description START_TIME or OPENING_HOURS */
+                            availabilityType?: string;
+                            /** @description MANIFEST, DIGITAL or PRINT */
+                            redemptionMethod?: string;
+                            /** @description Subtitle */
+                            subtitle?: string;
+                            /** @description Short description */
+                            shortDescription?: string;
+                            /** @description Description (may contain HTML) */
+                            description?: string;
+                            /** @description Highlights; lines separated by '/n' */
+                            experienceHighlights?: string;
+                            /** @description How long before the start cancellation is possible */
+                            cancellationCutOff?: string;
+                            /** @description Included */
+                            modalitiesIncluded?: string;
+                            /** @description Excluded */
+                            modalitiesExcluded?: string;
+                            /** @description Additional information */
+                            modalitiesAdditionalInfo?: string;
+                            /** @description Thumbnail URL */
+                            thumbnailImage?: string;
+                            /** @description Minimum price */
+                            minPrice?: number;
+                            /** @description Maximum price */
+                            maxPrice?: number;
+                            /** @description ISO 4217 */
+                            priceCurrency?: string;
+                            /** @description PER_PERSON, PER_VEHICLE, GROUP, FAMILY, PER_EQUIPMENT, PACKAGE or PER_BOAT */
+                            pricingUnit?: string;
+                            /** @description Quartile 1 to 4 */
+                            priceLevel?: number;
+                            /** @description Average price */
+                            averagePrice?: number;
+                            /** @description Fewest participants */
+                            minParticipants?: number;
+                            /** @description Most participants */
+                            maxParticipants?: number;
+                            /** @description Address */
+                            address?: string;
+                            /** @description Place id of a map provider */
+                            placeId?: string;
+                            /** @description Website */
+                            website?: string;
+                            geoLocation?: {
+                                /** @description -90 to 90 */
+                                latitude?: number;
+                                /** @description -180 to 180 */
+                                longitude?: number;
+                                /** @description Geohash */
+                                geoHash?: string;
+                            };
+                            /** @description ISO 8601 duration */
+                            duration?: string;
+                            /** @description The duration in hours */
+                            durationHours?: number;
+                            /** @description City */
+                            cityName?: string;
+                            /** @description Postal code */
+                            zipCode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryCode?: string;
+                            /** @description 0 to 5 */
+                            rating?: number;
+                            /** @description Rating count */
+                            numberOfRatings?: number;
+                            /** @description The weekly periods the partner sent */
+                            availabilityPeriods?: {
+                                /** @description Weekly periods as sent */
+                                weeklyPeriods?: {
+                                    friday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    monday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    sunday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    /** @description YYYY-MM-DD */
+                                    endDate?: string | null;
+                                    tuesday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    saturday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    thursday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    /** @description YYYY-MM-DD */
+                                    startDate?: string | null;
+                                    wednesday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    /** @description Description */
+                                    description?: string | null;
+                                    /** @description Days closed */
+                                    closedDayList?: string[] | null;
+                                }[];
+                            };
+                            /** @description Cancellable */
+                            isCancellable?: boolean;
+                            /** @description Cut-off amount */
+                            cancellationCutOffAmount?: number;
+                            /** @description hour, minute or day */
+                            cancellationCutOffUnit?: string;
+                            /** @description Accessible to disabled people */
+                            handiAccess?: boolean;
+                            /** @description Country name in the Accept-Language language */
+                            countryName?: string;
+                            /** @description Extension: the rates the prices were converted at, when currencyCode was given */
+                            exchangeRates?: {
+                                /** @description YYYY-MM-DD the rates were fixed */
+                                date: string;
+                                /** @description Where they came from */
+                                source: string;
+                            };
+                            /** @description How well the activity answers the request (docs/search.md) */
+                            relevanceScore: number;
+                            aiGenerated: {
+                                /** @description The text is an automated translation */
+                                translation: boolean;
+                            };
+                            /** @description Where the activity is; present when it has coordinates */
+                            placeDetail?: {
+                                /** @description Stable UUID of the place */
+                                id: string;
+                                formattedAddress: string;
+                                addressComponents: {
+                                    types: string[];
+                                    long_name: string;
+                                    short_name: string;
+                                }[];
+                                geometry: {
+                                    location: {
+                                        lat: number;
+                                        lng: number;
+                                    };
+                                    viewport: {
+                                        northeast: {
+                                            lat: number;
+                                            lng: number;
+                                        };
+                                        southwest: {
+                                            lat: number;
+                                            lng: number;
+                                        };
+                                    };
+                                };
+                                /** @description Gallery image URLs */
+                                photos: string[];
+                            };
+                            /** @description Link to the product for the traveller (its booking URL) */
+                            travelerUrl?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    recommendActivities: {
+        parameters: {
+            query?: {
+                /** @description Items skipped, default 0 */
+                "page[offset]"?: number;
+                /** @description Items returned, 1 to 100, default 20 */
+                "page[limit]"?: number;
+                /** @description price, rating or pertinence with + (ascending) or - (descending); default pertinence (most relevant first) */
+                "page[sort]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description {type: continentCode|countryCode (value: array), cityName|iataCode (value: array of one, radius km), geoPoint (value: {latitude, longitude}, radius km)}; radius 1 to 500, default 50 */
+                    location?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description Taxonomy slugs; an activity matches any */
+                    categories?: string[] | null;
+                    /** @description Free-text interests matched against title and description; an activity matches any */
+                    interests?: string[] | null;
+                    /** @description Lower price bound in currencyCode */
+                    minPrice?: number | null;
+                    /** @description Upper price bound in currencyCode */
+                    maxPrice?: number | null;
+                    /** @description ISO 4217 display currency; prices and bounds are converted to it (default EUR) */
+                    currencyCode?: string | null;
+                    /**
+                     * @description Business: at most 4 hours, no family or nightlife; Staycation: no transfers or passes
+                     * @enum {string|null}
+                     */
+                    activityContext?: "Business" | "Leisure" | "Staycation" | null;
+                    /**
+                     * @description Family: no nightlife or drinking; Solo: no group, family or boat prices; Couple: no family prices or kids' activities
+                     * @enum {string|null}
+                     */
+                    groupType?: "Solo" | "Couple" | "Family" | "Group" | null;
+                    /** @description YYYY-MM-DD: open that day; not with a countryCode location */
+                    travelDate?: string | null;
+                    /**
+                     * @description Safe: no climbing, paragliding, diving, skiing or safaris; Moderate: no paragliding
+                     * @enum {string|null}
+                     */
+                    risk?: "Safe" | "Moderate" | "Dangerous" | null;
+                    /**
+                     * @description High: at most 2 per subcategory; Medium: 4; Low: no limit
+                     * @enum {string|null}
+                     */
+                    varietyLevel?: "Low" | "Medium" | "High" | null;
+                    bookingEngines?: {
+                        /** @description Only these engines */
+                        include?: string[] | null;
+                        /** @description Not these engines */
+                        exclude?: string[] | null;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Recommended activities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Recommended activities, in the order asked for */
+                        data: {
+                            /** @description Product id; in product read and top activities the per-call tracking id when that feature is on (then productId is the catalogue id) */
+                            id: number;
+                            /** @description Identifier on the supplier side */
+                            externalId: string;
+                            /** @description Title in the Accept-Language language (else English, else any) */
+                            title: string;
+                            /** @description Booking engine name */
+                            bookingEngine: string;
+                            /** @description Booking engine display name */
+                            bookingEngineName: string;
+                            /** @description Bookable through the booking flow in the answer's language */
+                            onlineBookable: boolean;
+                            /** @description Languages of the title */
+                            availableLanguages: string[];
+                            /** @description Taxonomy paths, level 1 then level 2 */
+                            taxonomies: {
+                                /** @description Slug */
+                                id: string;
+                                /** @description Name in the Accept-Language language */
+                                name: string;
+                                /** @description 1 or 2 */
+                                level: number;
+                            }[][];
+                            /** Format: date-time */
+                            creationDate: string;
+                            /** Format: date-time */
+                            updateDate: string;
+                            /** @description Gallery */
+                            galleryImages: {
+                                /** @description Title */
+                                title?: string;
+                                /** @description URL */
+                                url?: string;
+                                /** @description Position */
+                                order?: number;
+                            }[];
+                            supplier: {
+                                /** @description Supplier id */
+                                id: number;
+                                /** @description Caller's identifier of the supplier */
+                                externalId: string;
+                                /** Format: date-time */
+                                creationDate: string;
+                                /** Format: date-time */
+                                updateDate: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                countryCode: string;
+                                /** @description Supplier name */
+                                name?: string;
+                                contact?: {
+                                    /** @description Website */
+                                    website?: string;
+                                    /** @description E-mail */
+                                    email?: string;
+                                    /** @description Telephone */
+                                    telephone?: string;
+                                    /** @description Postal address */
+                                    address?: string;
+                                };
+                                /** @description Country name in the Accept-Language language */
+                                countryName?: string;
+                            };
+                            /** @description Flags: {EXCLUDED, DEPRECATED} for a deprecated product */
+                            descriptors: {
+                                /** @description PROMOTED or EXCLUDED */
+                                type: string;
+                                /** @description PROMOTED or DEPRECATED */
+                                reason: string;
+                            }[];
+                            /** @description Booking URL; with externalClientId appended when one was sent */
+                            bookingUrl?: string;
+                            /** @description Internal name */
+                            internalName?: string;
+                            /** @description Reference */
+                            reference?: string;
+                            /** @description Instant confirmation */
+                            instantConfirmation?: boolean;
+                            /** @description Instant delivery */
+                            instantDelivery?: boolean;
+                            /** @description Limited spots or high demand */
+                            likelyToBeSoldOut?: boolean;
+                            /** @description Priority access */
+                            skipTheLine?: boolean;
+                            /** @description START_TIME or OPENING_HOURS */
+                            availabilityType?: string;
+                            /** @description MANIFEST, DIGITAL or PRINT */
+                            redemptionMethod?: string;
+                            /** @description Subtitle */
+                            subtitle?: string;
+                            /** @description Short description */
+                            shortDescription?: string;
+                            /** @description Description (may contain HTML) */
+                            description?: string;
+                            /** @description Highlights; lines separated by '/n' */
+                            experienceHighlights?: string;
+                            /** @description How long before the start cancellation is possible */
+                            cancellationCutOff?: string;
+                            /** @description Included */
+                            modalitiesIncluded?: string;
+                            /** @description Excluded */
+                            modalitiesExcluded?: string;
+                            /** @description Additional information */
+                            modalitiesAdditionalInfo?: string;
+                            /** @description Thumbnail URL */
+                            thumbnailImage?: string;
+                            /** @description Minimum price */
+                            minPrice?: number;
+                            /** @description Maximum price */
+                            maxPrice?: number;
+                            /** @description ISO 4217 */
+                            priceCurrency?: string;
+                            /** @description PER_PERSON, PER_VEHICLE, GROUP, FAMILY, PER_EQUIPMENT, PACKAGE or PER_BOAT */
+                            pricingUnit?: string;
+                            /** @description Quartile 1 to 4 */
+                            priceLevel?: number;
+                            /** @description Average price */
+                            averagePrice?: number;
+                            /** @description Fewest participants */
+                            minParticipants?: number;
+                            /** @description Most participants */
+                            maxParticipants?: number;
+                            /** @description Address */
+                            address?: string;
+                            /** @description Place id of a map provider */
+                            placeId?: string;
+                            /** @description Website */
+                            website?: string;
+                            geoLocation?: {
+                                /** @description -90 to 90 */
+                                latitude?: number;
+                                /** @description -180 to 180 */
+                                longitude?: number;
+                                /** @description Geohash */
+                                geoHash?: string;
+                            };
+                            /** @description ISO 8601 duration */
+                            duration?: string;
+                            /** @description The duration in hours */
+                            durationHours?: number;
+                            /** @description City */
+                            cityName?: string;
+                            /** @description Postal code */
+                            zipCode?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryCode?: string;
+                            /** @description 0 to 5 */
+                            rating?: number;
+                            /** @description Rating count */
+                            numberOfRatings?: number;
+                            /** @description The weekly periods the partner sent */
+                            availabilityPeriods?: {
+                                /** @description Weekly periods as sent */
+                                weeklyPeriods?: {
+                                    friday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    monday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    sunday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    /** @description YYYY-MM-DD */
+                                    endDate?: string | null;
+                                    tuesday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    saturday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    thursday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    /** @description YYYY-MM-DD */
+                                    startDate?: string | null;
+                                    wednesday?: ({
+                                        /** @description Open that day */
+                                        open: boolean;
+                                        /** @description Opening hours; null: open all day or by start times */
+                                        hours?: {
+                                            /** @description HH:MM, or 24:00 */
+                                            end: string;
+                                            /** @description HH:MM */
+                                            start: string;
+                                        }[] | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    /** @description Description */
+                                    description?: string | null;
+                                    /** @description Days closed */
+                                    closedDayList?: string[] | null;
+                                }[];
+                            };
+                            /** @description Cancellable */
+                            isCancellable?: boolean;
+                            /** @description Cut-off amount */
+                            cancellationCutOffAmount?: number;
+                            /** @description hour, minute or day */
+                            cancellationCutOffUnit?: string;
+                            /** @description Accessible to disabled people */
+                            handiAccess?: boolean;
+                            /** @description Country name in the Accept-Language language */
+                            countryName?: string;
+                            /** @description Extension: the rates the prices were converted at, when currencyCode was given */
+                            exchangeRates?: {
+                                /** @description YYYY-MM-DD the rates were fixed */
+                                date: string;
+                                /** @description Where they came from */
+                                source: string;
+                            };
+                            /** @description How well the activity answers the request (docs/search.md) */
+                            relevanceScore: number;
+                            aiGenerated: {
+                                /** @description The text is an automated translation */
+                                translation: boolean;
+                            };
+                            /** @description Where the activity is; present when it has coordinates */
+                            placeDetail?: {
+                                /** @description Stable UUID of the place */
+                                id: string;
+                                formattedAddress: string;
+                                addressComponents: {
+                                    types: string[];
+                                    long_name: string;
+                                    short_name: string;
+                                }[];
+                                geometry: {
+                                    location: {
+                                        lat: number;
+                                        lng: number;
+                                    };
+                                    viewport: {
+                                        northeast: {
+                                            lat: number;
+                                            lng: number;
+                                        };
+                                        southwest: {
+                                            lat: number;
+                                            lng: number;
+                                        };
+                                    };
+                                };
+                                /** @description Gallery image URLs */
+                                photos: string[];
+                            };
+                            /** @description Link to the product for the traveller (its booking URL) */
+                            travelerUrl?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTopActivities: {
+        parameters: {
+            query?: {
+                /** @description IATA airport code */
+                iataCode?: string | null;
+                /** @description City */
+                cityName?: string | null;
+                /** @description Latitude of the centre */
+                lat?: number | null;
+                /** @description Longitude of the centre */
+                lon?: number | null;
+                /** @description Kilometres, default 100 */
+                radius?: number;
+                /** @description 1 to 10, default 10 */
+                maxRecommendations?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Top activities, best relevanceScore first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Product id; in product read and top activities the per-call tracking id when that feature is on (then productId is the catalogue id) */
+                        id: number;
+                        /** @description Identifier on the supplier side */
+                        externalId: string;
+                        /** @description Title in the Accept-Language language (else English, else any) */
+                        title: string;
+                        /** @description Booking engine name */
+                        bookingEngine: string;
+                        /** @description Booking engine display name */
+                        bookingEngineName: string;
+                        /** @description Bookable through the booking flow in the answer's language */
+                        onlineBookable: boolean;
+                        /** @description Languages of the title */
+                        availableLanguages: string[];
+                        /** @description Taxonomy paths, level 1 then level 2 */
+                        taxonomies: {
+                            /** @description Slug */
+                            id: string;
+                            /** @description Name in the Accept-Language language */
+                            name: string;
+                            /** @description 1 or 2 */
+                            level: number;
+                        }[][];
+                        /** Format: date-time */
+                        creationDate: string;
+                        /** Format: date-time */
+                        updateDate: string;
+                        /** @description Gallery */
+                        galleryImages: {
+                            /** @description Title */
+                            title?: string;
+                            /** @description URL */
+                            url?: string;
+                            /** @description Position */
+                            order?: number;
+                        }[];
+                        supplier: {
+                            /** @description Supplier id */
+                            id: number;
+                            /** @description Caller's identifier of the supplier */
+                            externalId: string;
+                            /** Format: date-time */
+                            creationDate: string;
+                            /** Format: date-time */
+                            updateDate: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            countryCode: string;
+                            /** @description Supplier name */
+                            name?: string;
+                            contact?: {
+                                /** @description Website */
+                                website?: string;
+                                /** @description E-mail */
+                                email?: string;
+                                /** @description Telephone */
+                                telephone?: string;
+                                /** @description Postal address */
+                                address?: string;
+                            };
+                            /** @description Country name in the Accept-Language language */
+                            countryName?: string;
+                        };
+                        /** @description Flags: {EXCLUDED, DEPRECATED} for a deprecated product */
+                        descriptors: {
+                            /** @description PROMOTED or EXCLUDED */
+                            type: string;
+                            /** @description PROMOTED or DEPRECATED */
+                            reason: string;
+                        }[];
+                        /** @description Booking URL; with externalClientId appended when one was sent */
+                        bookingUrl?: string;
+                        /** @description Internal name */
+                        internalName?: string;
+                        /** @description Reference */
+                        reference?: string;
+                        /** @description Instant confirmation */
+                        instantConfirmation?: boolean;
+                        /** @description Instant delivery */
+                        instantDelivery?: boolean;
+                        /** @description Limited spots or high demand */
+                        likelyToBeSoldOut?: boolean;
+                        /** @description Priority access */
+                        skipTheLine?: boolean;
+                        /** @description START_TIME or OPENING_HOURS */
+                        availabilityType?: string;
+                        /** @description MANIFEST, DIGITAL or PRINT */
+                        redemptionMethod?: string;
+                        /** @description Subtitle */
+                        subtitle?: string;
+                        /** @description Short description */
+                        shortDescription?: string;
+                        /** @description Description (may contain HTML) */
+                        description?: string;
+                        /** @description Highlights; lines separated by '/n' */
+                        experienceHighlights?: string;
+                        /** @description How long before the start cancellation is possible */
+                        cancellationCutOff?: string;
+                        /** @description Included */
+                        modalitiesIncluded?: string;
+                        /** @description Excluded */
+                        modalitiesExcluded?: string;
+                        /** @description Additional information */
+                        modalitiesAdditionalInfo?: string;
+                        /** @description Thumbnail URL */
+                        thumbnailImage?: string;
+                        /** @description Minimum price */
+                        minPrice?: number;
+                        /** @description Maximum price */
+                        maxPrice?: number;
+                        /** @description ISO 4217 */
+                        priceCurrency?: string;
+                        /** @description PER_PERSON, PER_VEHICLE, GROUP, FAMILY, PER_EQUIPMENT, PACKAGE or PER_BOAT */
+                        pricingUnit?: string;
+                        /** @description Quartile 1 to 4 */
+                        priceLevel?: number;
+                        /** @description Average price */
+                        averagePrice?: number;
+                        /** @description Fewest participants */
+                        minParticipants?: number;
+                        /** @description Most participants */
+                        maxParticipants?: number;
+                        /** @description Address */
+                        address?: string;
+                        /** @description Place id of a map provider */
+                        placeId?: string;
+                        /** @description Website */
+                        website?: string;
+                        geoLocation?: {
+                            /** @description -90 to 90 */
+                            latitude?: number;
+                            /** @description -180 to 180 */
+                            longitude?: number;
+                            /** @description Geohash */
+                            geoHash?: string;
+                        };
+                        /** @description ISO 8601 duration */
+                        duration?: string;
+                        /** @description The duration in hours */
+                        durationHours?: number;
+                        /** @description City */
+                        cityName?: string;
+                        /** @description Postal code */
+                        zipCode?: string;
+                        /** @description ISO 3166-1 alpha-2 */
+                        countryCode?: string;
+                        /** @description 0 to 5 */
+                        rating?: number;
+                        /** @description Rating count */
+                        numberOfRatings?: number;
+                        /** @description The weekly periods the partner sent */
+                        availabilityPeriods?: {
+                            /** @description Weekly periods as sent */
+                            weeklyPeriods?: {
+                                friday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                monday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                sunday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description YYYY-MM-DD */
+                                endDate?: string | null;
+                                tuesday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                saturday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                thursday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description YYYY-MM-DD */
+                                startDate?: string | null;
+                                wednesday?: ({
+                                    /** @description Open that day */
+                                    open: boolean;
+                                    /** @description Opening hours; null: open all day or by start times */
+                                    hours?: {
+                                        /** @description HH:MM, or 24:00 */
+                                        end: string;
+                                        /** @description HH:MM */
+                                        start: string;
+                                    }[] | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description Description */
+                                description?: string | null;
+                                /** @description Days closed */
+                                closedDayList?: string[] | null;
+                            }[];
+                        };
+                        /** @description Cancellable */
+                        isCancellable?: boolean;
+                        /** @description Cut-off amount */
+                        cancellationCutOffAmount?: number;
+                        /** @description hour, minute or day */
+                        cancellationCutOffUnit?: string;
+                        /** @description Accessible to disabled people */
+                        handiAccess?: boolean;
+                        /** @description Country name in the Accept-Language language */
+                        countryName?: string;
+                        /** @description Extension: the rates the prices were converted at, when currencyCode was given */
+                        exchangeRates?: {
+                            /** @description YYYY-MM-DD the rates were fixed */
+                            date: string;
+                            /** @description Where they came from */
+                            source: string;
+                        };
+                        /** @description How well the activity answers the request (docs/search.md) */
+                        relevanceScore: number;
+                        aiGenerated: {
+                            /** @description The text is an automated translation */
+                            translation: boolean;
+                        };
+                        /** @description Where the activity is; present when it has coordinates */
+                        placeDetail?: {
+                            /** @description Stable UUID of the place */
+                            id: string;
+                            formattedAddress: string;
+                            addressComponents: {
+                                types: string[];
+                                long_name: string;
+                                short_name: string;
+                            }[];
+                            geometry: {
+                                location: {
+                                    lat: number;
+                                    lng: number;
+                                };
+                                viewport: {
+                                    northeast: {
+                                        lat: number;
+                                        lng: number;
+                                    };
+                                    southwest: {
+                                        lat: number;
+                                        lng: number;
+                                    };
+                                };
+                            };
+                            /** @description Gallery image URLs */
+                            photos: string[];
+                        };
+                        /** @description Link to the product for the traveller (its booking URL) */
+                        travelerUrl?: string;
+                        /** @description The static catalogue id */
+                        productId: number;
+                    }[];
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBookingSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Supplier id */
+                supplierId: number;
+                /** @description Product id */
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking setup as kept (docs/booking-setup.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown product, or no setup */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setBookingSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Supplier id */
+                supplierId: number;
+                /** @description Product id */
+                productId: number;
+            };
+            cookie?: never;
+        };
+        /** @description The booking setup (docs/booking-setup.md): timeZone, startTimes, capacityPerSlot, participants, currency, fixedFee, options, units, questions, cancellationTiers */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The booking setup as kept (docs/booking-setup.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown product of this supplier */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    removeBookingSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Supplier id */
+                supplierId: number;
+                /** @description Product id */
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown product, or no setup */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAvailabilityDates: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD, default today */
+                startDate?: string | null;
+                /** @description YYYY-MM-DD, default startDate + 30 days */
+                endDate?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description Product id */
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Available dates, in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description YYYY-MM-DD */
+                        availabilityDates: string[];
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown product */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getNextAvailabilityDates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Product id */
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Available dates, in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description YYYY-MM-DD */
+                        availabilityDates: string[];
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown product */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Product id */
+                productId: number;
+                /** @description YYYY-MM-DD */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new availability with the first option level */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Availability"];
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown product or availability */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setOption: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Product id */
+                productId: number;
+                /** @description Availability id (UUID) */
+                availabilityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Option id */
+                    optionId: string;
+                    /** @description Choice key, text or true/false */
+                    value: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The availability with the option set and the next level, if any */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Availability"];
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown product or availability */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPrices: {
+        parameters: {
+            query?: {
+                /** @description AED, AUD, BRL, CAD, CHF, DKK, EGP, EUR, FJD, GBP, INR, MXN, NAD, NOK, NPR, NZD, PEN, QAR, SAR, SEK, SGD, THB, USD or ZAR; default EUR; holds to the end of the flow */
+                currencyCode?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description Product id */
+                productId: number;
+                /** @description Availability id (UUID) */
+                availabilityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The availability with its ticket types, quantities 0 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Availability"];
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown product or availability */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setPrices: {
+        parameters: {
+            query?: {
+                /** @description AED, AUD, BRL, CAD, CHF, DKK, EGP, EUR, FJD, GBP, INR, MXN, NAD, NOK, NPR, NZD, PEN, QAR, SAR, SEK, SGD, THB, USD or ZAR; default EUR; holds to the end of the flow */
+                currencyCode?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description Product id */
+                productId: number;
+                /** @description Availability id (UUID) */
+                availabilityId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Quantities */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Unit id */
+                    unitId: string;
+                    /** @description Quantity */
+                    value: number;
+                }[];
+            };
+        };
+        responses: {
+            /** @description The availability with the quantities, limits and prices */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Availability"];
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown product or availability */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createBooking: {
+        parameters: {
+            query?: {
+                /** @description Alphanumeric, at most 255 */
+                resellerRef?: string | null;
+                /** @description Optional check: the flow's currency */
+                currencyCode?: string | null;
+            };
+            header?: {
+                /** @description Alphanumeric, at most 255: ties the booking to a traveller */
+                externalClientId?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Availability id */
+                    availabilityId: string;
+                    /** @description Alphanumeric, at most 255 */
+                    resellerRef?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The booking, ON_HOLD */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 9563: no longer available (or an internal error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ENGINE_UNAVAILABLE: the supplier system did not answer; ENGINE_REFUSED: it refused the service's key. Nothing was booked */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getQuestions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Booking id (UUID) */
+                bookingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking with its questions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown booking */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setAnswers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Booking id (UUID) */
+                bookingId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Answers */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Question id */
+                    id: string;
+                    /** @description Answer */
+                    value: string | null;
+                }[];
+            };
+        };
+        responses: {
+            /** @description The booking with the answers given */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown booking */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    confirmBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Alphanumeric, at most 255: ties the booking to a traveller */
+                externalClientId?: string;
+            };
+            path: {
+                /** @description Booking id (UUID) */
+                bookingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking, PENDING_CONFIRM and PAID */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown booking */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Booking id (UUID) */
+                bookingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown booking */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelBooking: {
+        parameters: {
+            query?: {
+                /** @description Recorded with the cancellation (1 to 500 characters) */
+                cancellationReason?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description Booking id (UUID) */
+                bookingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking is cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cancellationInformation: {
+                            cancellation: {
+                                /** @description Cancellable now */
+                                isCancellable: boolean;
+                                /** @description Tiers */
+                                cancellationPolicy: {
+                                    /** @description Tier */
+                                    label: string;
+                                    /** @description ISO 8601 duration before the start */
+                                    duration?: string;
+                                    /** @description Refund, percent */
+                                    refundPercentage: number;
+                                }[];
+                            };
+                            /** @description Reason */
+                            cancellationReason: string;
+                            /**
+                             * Format: date-time
+                             * @description When the cancellation was asked for
+                             */
+                            cancellationRequestDateTime: string;
+                            /** @description Extension: refund of the tier applied */
+                            refundPercentage: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown booking */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ENGINE_UNAVAILABLE: the supplier system did not answer; ENGINE_REFUSED: it refused the service's key. Nothing changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listBookingReports: {
+        parameters: {
+            query?: {
+                /** @description PENDING_CONFIRM, CONFIRMED, REJECTED, CANCELLED, REDEEMED */
+                status?: "" | "PENDING_CONFIRM" | "CONFIRMED" | "REJECTED" | "CANCELLED" | "REDEEMED";
+                /** @description Cancelled from; yyyy-MM-dd, a UTC day, included */
+                cancelledStartDate?: string;
+                /** @description Cancelled until; yyyy-MM-dd, a UTC day, included */
+                cancelledEndDate?: string;
+                /** @description Confirmed from; yyyy-MM-dd, a UTC day, included */
+                confirmedStartDate?: string;
+                /** @description Confirmed until; yyyy-MM-dd, a UTC day, included */
+                confirmedEndDate?: string;
+                /** @description Booked from; yyyy-MM-dd, a UTC day, included */
+                bookedStartDate?: string;
+                /** @description Booked until; yyyy-MM-dd, a UTC day, included */
+                bookedEndDate?: string;
+                /** @description true, false or empty (both) */
+                testMode?: "true" | "false" | "";
+                /** @description Supplier-friendly code */
+                bookingCode?: string;
+                /** @description The supplier's booking id */
+                bookingExternalId?: string;
+                /** @description Client identifier */
+                externalClientId?: string;
+                /** @description Booking engine (supplier system) */
+                bookingEngineName?: string;
+                /** @description Default 0 */
+                "page[offset]"?: number;
+                /** @description Default 100, at most 500 */
+                "page[limit]"?: number;
+                /** @description Extension: bookedAt (default, oldest first) or -bookedAt */
+                sort?: "bookedAt" | "-bookedAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of reports (JSON), or every matching report as CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: {
+                            /** @description Every booking matching the filters */
+                            count: number;
+                            page: {
+                                count: number;
+                                offset: number;
+                                limit: number;
+                            };
+                            sort: string[];
+                            links: {
+                                /** @description This page */
+                                self: string;
+                                /** @description Empty on the last page */
+                                next: string;
+                                /** @description The last page */
+                                last: string;
+                            };
+                        };
+                        data: {
+                            /** @description Booking id (UUID) */
+                            id: string;
+                            /** @description Supplier-friendly code; once confirmed */
+                            bookingCode?: string;
+                            /** @description The supplier's booking id */
+                            bookingExternalId?: string;
+                            /** @description Client identifier */
+                            externalClientId?: string;
+                            /** @description Booking engine (supplier system) */
+                            bookingEngineName: string;
+                            /** @description Made in the sandbox environment */
+                            testMode: boolean;
+                            /** @description PENDING_CONFIRM, CONFIRMED, REJECTED, CANCELLED or REDEEMED */
+                            status: string;
+                            /** @description Booking created; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
+                            bookedAt: string;
+                            /** @description Supplier confirmed; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
+                            confirmedAt?: string;
+                            /** @description Voucher issued; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
+                            voucherCreatedAt?: string;
+                            /** @description Cancelled; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
+                            cancelledAt?: string;
+                            /** @description Activity start; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
+                            activityStartDate: string;
+                            /** @description What the customer paid */
+                            priceGross: number;
+                            /** @description ISO 4217 */
+                            priceCurrency: string;
+                            /** @description quick-connect (booking-flow API) */
+                            flowType: string;
+                            /** @description The partner's API account that booked */
+                            partnerChannelName?: string;
+                            /** @description Product id */
+                            productId: number;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Accept names neither application/json nor text/csv */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBookingReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Booking id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reporting record (detail); fields absent when not applicable */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Booking id (UUID) */
+                        id: string;
+                        /** @description Supplier-friendly code; once confirmed */
+                        bookingCode?: string;
+                        /** @description The supplier's booking id */
+                        bookingExternalId?: string;
+                        /** @description Client identifier */
+                        externalClientId?: string;
+                        /** @description Booking engine (supplier system) */
+                        bookingEngineName: string;
+                        /** @description Made in the sandbox environment */
+                        testMode: boolean;
+                        /** @description PENDING_CONFIRM, CONFIRMED, REJECTED, CANCELLED or REDEEMED */
+                        status: string;
+                        /** @description Booking created; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
+                        bookedAt: string;
+                        /** @description Supplier confirmed; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
+                        confirmedAt?: string;
+                        /** @description Voucher issued; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
+                        voucherCreatedAt?: string;
+                        /** @description Cancelled; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
+                        cancelledAt?: string;
+                        /** @description Activity start; UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
+                        activityStartDate: string;
+                        /** @description What the customer paid */
+                        priceGross: number;
+                        /** @description ISO 4217 */
+                        priceCurrency: string;
+                        /** @description quick-connect (booking-flow API) */
+                        flowType: string;
+                        /** @description The partner's API account that booked */
+                        partnerChannelName?: string;
+                        /** @description Product id */
+                        productId: number;
+                        /** @description The booking organisation's id */
+                        partnerId?: string;
+                        price: {
+                            /** @description Paid by the customer */
+                            gross: number;
+                            /** @description Gross less commission */
+                            net: number;
+                            /** @description ISO 4217 */
+                            currency: string;
+                        };
+                        /** @description Participants */
+                        paxBooked: number;
+                        /** @description Activity end (start plus the product's duration); UTC yyyy-MM-dd'T'HH:mm:ss'Z' */
+                        activityEndDate?: string;
+                        /** @description Cancellable now */
+                        isCancellable: boolean;
+                        product: {
+                            /** @description Product id */
+                            id: number;
+                            /** @description Supplier's product id */
+                            externalId: string;
+                            /** @description In the Accept-Language, else English */
+                            title?: string;
+                        };
+                        options: {
+                            /** @description Options with selectedOptionId and selectedOptionValue */
+                            availabilityOptions: {
+                                /** @description Option id (UUID) */
+                                id: string;
+                                /** @description Label */
+                                label: string;
+                                /** @description '0' is the first level */
+                                level: string;
+                                /** @description OPTIONS, TEXT or BOOLEAN */
+                                dataType: string;
+                                /** @description Choice key → label (OPTIONS) */
+                                optionChoices?: {
+                                    [key: string]: string;
+                                };
+                                /** @description Chosen choice key, text or boolean; absent until set */
+                                selectedOptionId?: string;
+                                /** @description Label of the chosen choice, or the value */
+                                selectedOptionValue?: string;
+                            }[];
+                        };
+                        cancellationInformation: {
+                            /** @description When cancelled; yyyy-MM-dd'T'HH:mm:ss.SSS'Z' */
+                            cancellationRequestDateTime?: string;
+                            /** @description Given with the cancellation */
+                            cancellationReason?: string;
+                            cancellation: {
+                                /** @description Tiers */
+                                cancellationPolicy: {
+                                    /** @description Tier */
+                                    label: string;
+                                    /** @description ISO 8601 duration before the start */
+                                    duration?: string;
+                                    /** @description Refund, percent */
+                                    refundPercentage: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request or validation failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Booking not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description OPERATION_TIMEOUT: the operation took longer than the service allows */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getVoucher: {
+        parameters: {
+            query?: {
+                /** @description Unix seconds */
+                expires?: string | null;
+                /** @description HMAC of the link */
+                signature?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description {bookingId}.pdf */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voucher */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description VOUCHER_LINK_INVALID: the link was altered */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No voucher by that name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description VOUCHER_LINK_EXPIRED: the link has lapsed; read the booking again for a fresh one */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+}

@@ -71,6 +71,55 @@ describe("token endpoint (spec 1, Authentication)", () => {
     expect(missing.body.error).toBe("invalid_client");
   });
 
+  describe("client authentication in Authorization: Basic (RFC 6749 section 2.3.1)", () => {
+    const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString("base64")}`;
+    const postWith = async (authorization: string, fields: Record<string, string>) => {
+      const response = await fetch(t.stack.tokenUrl, { method: "POST", headers: { authorization }, body: form(fields) });
+      return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
+    };
+
+    it("grants a token to the public client with its empty password, form-encoded as the RFC says, for either grant", async () => {
+      const { username, password } = await t.stack.createAccount("CONSUMER");
+      const signedIn = await postWith(basic("content-partner-api:"), { grant_type: "password", username, password });
+      expect(signedIn.status).toBe(200);
+      expect(signedIn.body.token_type).toBe("Bearer");
+      expect((await me(signedIn.body.access_token)).body.username).toBe(username);
+      // Each part is form-encoded before base64 (Appendix B): %2D is "-".
+      const encoded = await postWith(basic("content%2Dpartner%2Dapi:"), { grant_type: "refresh_token", refresh_token: signedIn.body.refresh_token });
+      expect(encoded.status).toBe(200);
+      // Named in the form too, as the same client: one client, identified twice.
+      const both = await postWith(basic("content-partner-api:"), { client_id: "content-partner-api", grant_type: "password", username, password });
+      expect(both.status).toBe(200);
+      // Another scheme is no client authentication: the form's client_id decides, as before.
+      const bearer = await postWith(`Bearer ${signedIn.body.access_token}`, { client_id: "content-partner-api", grant_type: "password", username, password });
+      expect(bearer.status).toBe(200);
+    });
+
+    it("refuses another client, a password, or credentials that are not id:password in base64, with 401 and a Basic challenge", async () => {
+      for (const authorization of [
+        basic("someone-else:"),
+        basic("content-partner-api:a-secret"),
+        basic("content-partner-api"),
+        basic("content-partner-api%:"),
+        "Basic not*base64",
+        "Basic",
+      ]) {
+        const refused = await postWith(authorization, { grant_type: "password", username: "a", password: "b" });
+        expect(refused.status, authorization).toBe(401);
+        expect(refused.body.error, authorization).toBe("invalid_client");
+        expect(refused.headers.get("www-authenticate"), authorization).toBe('Basic realm="content-partner-api"');
+      }
+    });
+
+    it("refuses two different clients, or a client_secret beside the header, as a malformed request", async () => {
+      const { username, password } = await t.stack.createAccount("CONSUMER");
+      const other = await postWith(basic("content-partner-api:"), { client_id: "someone-else", grant_type: "password", username, password });
+      expect(other).toMatchObject({ status: 400, body: { error: "invalid_request", error_description: "client_id in the body differs from the client in the Authorization header" } });
+      const twice = await postWith(basic("content-partner-api:"), { client_id: "content-partner-api", client_secret: "also-here", grant_type: "password", username, password });
+      expect(twice).toMatchObject({ status: 400, body: { error: "invalid_request" } });
+    });
+  });
+
   it("refuses other grant types, a missing grant type and missing fields", async () => {
     const wrongGrant = await post(form({ client_id: "content-partner-api", grant_type: "client_credentials" }));
     expect(wrongGrant.status).toBe(400);

@@ -10,7 +10,8 @@ import { useStack } from "../support/stack.js";
  * compiles from the response schema (rest-route.ts). Integrators saw the compiled serializer's
  * bytes before: declared keys first in the schema's order, undeclared keys dropped where the
  * schema closes an object. Each such route's real body must be exactly what that serializer
- * writes for it, so switching a route to plainJson changes no byte on the wire.
+ * writes for it, so switching a route to plainJson changes no byte on the wire, nor the
+ * Content-Type header.
  */
 describe("REST bodies sent with JSON.stringify", () => {
   const t = useStack();
@@ -52,6 +53,8 @@ describe("REST bodies sent with JSON.stringify", () => {
       const response = await fetch(`${t.stack.url}${path()}`, { headers: { authorization: `Bearer ${token()}`, "accept-language": "fr" } });
       const text = await response.text();
       expect(response.status, `${route.url}: ${text.slice(0, 300)}`).toBe(200);
+      // Fastify leaves the content type to the serializer it compiled; a reply's own skips it.
+      expect(response.headers.get("content-type"), route.url).toBe("application/json; charset=utf-8");
       const parsed = JSON.parse(text);
       const items = parsed.items ?? parsed.data;
       if (items) expect(items.length, route.url).toBeGreaterThan(0);

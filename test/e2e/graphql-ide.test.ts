@@ -1,18 +1,12 @@
-import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IDE_CONTENT_SECURITY_POLICY } from "../../server/graphql-ide/graphql-ide.js";
 import { bookableAvailability, bookableProduct, bookingClient, newRef } from "../support/booking.js";
+import { openChromium } from "../support/chromium.js";
 import { useStack } from "../support/stack.js";
 
 /** The page's DOM, as the functions run in the browser (page.evaluate) see it; tsconfig has no DOM lib. */
 declare const document: { querySelector(selector: string): unknown };
-
-/** Debian's package; .ci/run installs it when missing. Playwright's own browser downloads are never used. */
-const CHROMIUM = "/usr/bin/chromium";
 
 const ctx = useStack({ env: { WORKER_LOOPS: "false" } });
 
@@ -43,30 +37,14 @@ describe("the GraphQL IDE at /graphql (sandbox default)", () => {
   });
 
   describe("in headless Chromium", () => {
-    let context: BrowserContext;
-    let profile: string;
+    let browser: Awaited<ReturnType<typeof openChromium>>;
     let page: Page;
     const violations: string[] = [];
     const consoleLines: string[] = [];
 
     beforeAll(async () => {
-      if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium; .ci/run does)`);
-      profile = await mkdtemp(path.join(tmpdir(), "graphql-ide-chromium-"));
-      context = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-        ],
-      });
-      page = context.pages()[0] ?? (await context.newPage());
+      browser = await openChromium("graphql-ide");
+      page = browser.page;
       page.on("console", (message) => {
         consoleLines.push(`${message.type()}: ${message.text()}`);
         if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
@@ -77,8 +55,7 @@ describe("the GraphQL IDE at /graphql (sandbox default)", () => {
       page.on("pageerror", (error) => violations.push(`page error: ${error.message}`));
     });
     afterAll(async () => {
-      await context?.close();
-      if (profile) await rm(profile, { recursive: true, force: true });
+      await browser?.close();
     });
 
     /**

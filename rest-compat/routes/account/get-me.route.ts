@@ -26,6 +26,7 @@ const organisationSchema = {
     bookingEngine: { type: ["string", "null"], description: "Booking engine name" },
     bookingEngineId: { type: ["integer", "null"] },
   },
+  required: ["id", "name", "country", "commercialModel", "bookingEngine", "bookingEngineId"],
 } as const;
 
 /** Extension path (docs/spec-decisions.md): who the token belongs to, for integrators checking their setup. */
@@ -33,12 +34,14 @@ export const getMeRoute: RestRoute<Data> = {
   method: "GET",
   url: "/api/me",
   schema: {
+    operationId: "getMe",
     summary: "The caller's account and organisation",
     description: "Extension to the contract: shows whom the bearer token identifies, its roles and its organisation.",
     tags: ["Account"],
     response: {
       200: {
         type: "object",
+        description: "The caller's account; organisation null for platform accounts",
         properties: {
           id: { type: "string" },
           username: { type: "string" },
@@ -46,6 +49,7 @@ export const getMeRoute: RestRoute<Data> = {
           environment: { type: "string", enum: ["sandbox", "production"] },
           organisation: organisationSchema,
         },
+        required: ["id", "username", "roles", "environment", "organisation"],
       },
     },
   },

@@ -10,11 +10,12 @@ export const listOrganisationsRoute: RestRoute<Data> = {
   method: "GET",
   url: "/api/organisations",
   schema: {
+    operationId: "listOrganisations",
     summary: "Every organisation (platform roles only)",
     description: "Extension to the contract. 403 for CONTENT_PARTNER and CONSUMER accounts.",
     tags: ["Account"],
     response: {
-      200: { type: "object", properties: { items: { type: "array", items: organisationSchema } } },
+      200: { type: "object", description: "Every organisation", properties: { items: { type: "array", items: { ...organisationSchema, type: "object" } } }, required: ["items"] },
     },
   },
   operation: /* GraphQL */ `

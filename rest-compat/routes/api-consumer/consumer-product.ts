@@ -1,4 +1,5 @@
-import { compact, int, str, type JsonSchema } from "../../json-schema.js";
+import { answer, int, str, type JsonSchema } from "../../json-schema.js";
+import { weeklyPeriodsSchema } from "../api-supplier-product/product-body.js";
 
 /**
  * The consumer product record of spec 3, built by the catalogue in one step per product
@@ -15,27 +16,103 @@ export interface ConsumerProductData {
   consumerRecord: Record<string, unknown> & { id: number };
 }
 
-/**
- * Its declared keys are the first of every record, in this order (consumer-record.ts): the routes
- * that send records use JSON.stringify (RestRoute.plainJson), and a test holds their bodies equal
- * to what this schema's compiled serializer writes.
- */
-export const consumerProductSchema: JsonSchema = {
-  type: "object",
-  description: "Consumer product record (spec 3); texts in the Accept-Language language; unset fields absent",
-  additionalProperties: true,
-  properties: {
-    id: { type: "integer" },
-    externalId: { type: "string" },
-    title: { type: "string" },
-    bookingEngine: { type: "string" },
-    bookingEngineName: { type: "string" },
-    bookingUrl: { type: "string" },
-    onlineBookable: { type: "boolean" },
-    availableLanguages: { type: "array", items: { type: "string" } },
-    taxonomies: { type: "array", items: { type: "array", items: { type: "object", properties: { id: { type: "string" }, name: { type: "string" }, level: { type: "integer" } } } } },
+const text = (description: string): JsonSchema => ({ type: "string", description });
+const number = (description: string): JsonSchema => ({ type: "number", description });
+const integer = (description: string): JsonSchema => ({ type: "integer", description });
+const flag = (description: string): JsonSchema => ({ type: "boolean", description });
+
+/** The supplier part of a record, shared by its products' records (consumer-record.ts, supplierRecord). */
+const supplierPart = answer(
+  {
+    id: integer("Supplier id"),
+    externalId: text("Caller's identifier of the supplier"),
+    creationDate: { type: "string", format: "date-time" },
+    updateDate: { type: "string", format: "date-time" },
+    countryCode: text("ISO 3166-1 alpha-2"),
+    name: text("Supplier name"),
+    contact: answer({ website: text("Website"), email: text("E-mail"), telephone: text("Telephone"), address: text("Postal address") }),
+    countryName: text("Country name in the Accept-Language language"),
   },
-};
+  ["id", "externalId", "creationDate", "updateDate", "countryCode"],
+);
+
+/**
+ * Every member of the consumer product record, in the order consumer-record.ts writes them: the
+ * routes that send records use JSON.stringify (RestRoute.plainJson), and a test holds their bodies
+ * equal to what this schema's compiled serializer writes, which is the required members first.
+ * Members present on every record are required; the others are absent when the product has no
+ * value for them.
+ */
+export const consumerRecordProperties = {
+  id: integer("Product id; in product read and top activities the per-call tracking id when that feature is on (then productId is the catalogue id)"),
+  externalId: text("Identifier on the supplier side"),
+  title: text("Title in the Accept-Language language (else English, else any)"),
+  bookingEngine: text("Booking engine name"),
+  bookingEngineName: text("Booking engine display name"),
+  onlineBookable: flag("Bookable through the booking flow in the answer's language"),
+  availableLanguages: { type: "array", items: { type: "string" }, description: "Languages of the title" },
+  taxonomies: {
+    type: "array",
+    description: "Taxonomy paths, level 1 then level 2",
+    items: { type: "array", items: answer({ id: text("Slug"), name: text("Name in the Accept-Language language"), level: integer("1 or 2") }, ["id", "name", "level"]) },
+  },
+  creationDate: { type: "string", format: "date-time" },
+  updateDate: { type: "string", format: "date-time" },
+  galleryImages: { type: "array", description: "Gallery", items: answer({ title: text("Title"), url: text("URL"), order: integer("Position") }) },
+  supplier: supplierPart,
+  descriptors: { type: "array", description: "Flags: {EXCLUDED, DEPRECATED} for a deprecated product", items: answer({ type: text("PROMOTED or EXCLUDED"), reason: text("PROMOTED or DEPRECATED") }, ["type", "reason"]) },
+  bookingUrl: text("Booking URL; with externalClientId appended when one was sent"),
+  internalName: text("Internal name"),
+  reference: text("Reference"),
+  instantConfirmation: flag("Instant confirmation"),
+  instantDelivery: flag("Instant delivery"),
+  likelyToBeSoldOut: flag("Limited spots or high demand"),
+  skipTheLine: flag("Priority access"),
+  availabilityType: text("START_TIME or OPENING_HOURS"),
+  redemptionMethod: text("MANIFEST, DIGITAL or PRINT"),
+  subtitle: text("Subtitle"),
+  shortDescription: text("Short description"),
+  description: text("Description (may contain HTML)"),
+  experienceHighlights: text("Highlights; lines separated by '/n'"),
+  cancellationCutOff: text("How long before the start cancellation is possible"),
+  modalitiesIncluded: text("Included"),
+  modalitiesExcluded: text("Excluded"),
+  modalitiesAdditionalInfo: text("Additional information"),
+  thumbnailImage: text("Thumbnail URL"),
+  minPrice: number("Minimum price"),
+  maxPrice: number("Maximum price"),
+  priceCurrency: text("ISO 4217"),
+  pricingUnit: text("PER_PERSON, PER_VEHICLE, GROUP, FAMILY, PER_EQUIPMENT, PACKAGE or PER_BOAT"),
+  priceLevel: integer("Quartile 1 to 4"),
+  averagePrice: number("Average price"),
+  minParticipants: integer("Fewest participants"),
+  maxParticipants: integer("Most participants"),
+  address: text("Address"),
+  placeId: text("Place id of a map provider"),
+  website: text("Website"),
+  geoLocation: answer({ latitude: number("-90 to 90"), longitude: number("-180 to 180"), geoHash: text("Geohash") }),
+  duration: text("ISO 8601 duration"),
+  durationHours: number("The duration in hours"),
+  cityName: text("City"),
+  zipCode: text("Postal code"),
+  countryCode: text("ISO 3166-1 alpha-2"),
+  rating: number("0 to 5"),
+  numberOfRatings: integer("Rating count"),
+  availabilityPeriods: answer({ weeklyPeriods: weeklyPeriodsSchema }, [], "The weekly periods the partner sent"),
+  isCancellable: flag("Cancellable"),
+  cancellationCutOffAmount: integer("Cut-off amount"),
+  cancellationCutOffUnit: text("hour, minute or day"),
+  handiAccess: flag("Accessible to disabled people"),
+  countryName: text("Country name in the Accept-Language language"),
+} satisfies Record<string, JsonSchema>;
+
+export const CONSUMER_RECORD_REQUIRED = ["id", "externalId", "title", "bookingEngine", "bookingEngineName", "onlineBookable", "availableLanguages", "taxonomies", "creationDate", "updateDate", "galleryImages", "supplier", "descriptors"];
+
+export const consumerProductSchema: JsonSchema = answer(
+  consumerRecordProperties,
+  CONSUMER_RECORD_REQUIRED,
+  "Consumer product record (spec 3); texts in the Accept-Language language; unset fields absent",
+);
 
 /** externalClientId: at most 255 alphanumeric characters (spec 3). */
 export const externalClientIdParam: JsonSchema = { type: "string", pattern: "^[A-Za-z0-9]{1,255}$", description: "At most 255 alphanumeric characters; appended to bookingUrl" };
@@ -62,13 +139,15 @@ export function searchPagingVariables(query: Record<string, unknown>) {
 }
 
 /** The {pageNumber, resultsPerPage, totalResults, items} envelope of search-style lists. */
-export const pageEnvelope = (items: JsonSchema): JsonSchema => ({
-  type: "object",
-  properties: {
-    pageNumber: { type: "integer" },
-    resultsPerPage: { type: "integer" },
-    totalResults: { type: "integer" },
-    totalResultsEstimated: { type: "boolean", description: "Extension: totalResults is an estimate, because more than 1,000 products matched (the most that are counted exactly)" },
-    items: { type: "array", items },
-  },
-});
+export const pageEnvelope = (items: JsonSchema, description: string): JsonSchema =>
+  answer(
+    {
+      pageNumber: { type: "integer" },
+      resultsPerPage: { type: "integer" },
+      totalResults: { type: "integer" },
+      totalResultsEstimated: { type: "boolean", description: "Extension: totalResults is an estimate, because more than 1,000 products matched (the most that are counted exactly)" },
+      items: { type: "array", items },
+    },
+    ["pageNumber", "resultsPerPage", "totalResults", "totalResultsEstimated", "items"],
+    description,
+  );

@@ -1,5 +1,5 @@
 import { errorResponse } from "../../error-body.js";
-import { obj, str } from "../../json-schema.js";
+import { answer, obj, str } from "../../json-schema.js";
 import type { PageOf, RestRoute } from "../../rest-route.js";
 import { CONSUMER_PRODUCT_FIELDS, consumerProductSchema, pageEnvelope, searchPagingQuery, searchPagingVariables, type ConsumerProductData } from "./consumer-product.js";
 
@@ -12,6 +12,7 @@ export const diffProductsRoute: RestRoute<Data> = {
   method: "GET",
   url: "/api/consumer/diff/products",
   schema: {
+    operationId: "searchProductChanges",
     summary: "Search products: change detection",
     description:
       "Without date: every live product matching Search (initial import), each with its whole change log. With date (UTC, at most 8 days back): products with a change of changeType since then, deleted ones included, each with the changes since then. 400 codes as for search, plus INVALID_DATE, DATE_TOO_OLD, DATE_IN_FUTURE.",
@@ -25,13 +26,20 @@ export const diffProductsRoute: RestRoute<Data> = {
       { additionalProperties: false },
     ),
     response: {
-      200: pageEnvelope({
-        type: "object",
-        properties: {
-          product: consumerProductSchema,
-          changeLog: { type: "array", items: { type: "object", properties: { status: { type: "string" }, date: { type: "string", format: "date-time" } } } },
-        },
-      }),
+      200: pageEnvelope(
+        answer(
+          {
+            product: consumerProductSchema,
+            changeLog: {
+              type: "array",
+              description: "The product's changes since date (all of them without date), oldest first",
+              items: answer({ status: { type: "string", enum: ["NEW", "UPDATED", "DELETED", "DEPRECATED", "UNDEPRECATED"] }, date: { type: "string", format: "date-time" } }, ["status", "date"]),
+            },
+          },
+          ["product", "changeLog"],
+        ),
+        "A page of changed products, each with its changes",
+      ),
       404: errorResponse("A page past the last page of a non-empty result"),
     },
   },

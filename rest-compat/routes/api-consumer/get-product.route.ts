@@ -1,19 +1,28 @@
 import { errorResponse } from "../../error-body.js";
-import { idParam, obj } from "../../json-schema.js";
+import { answer, idParam, obj } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
-import { CONSUMER_PRODUCT_FIELDS, consumerProductSchema, externalClientIdParam, type ConsumerProductData } from "./consumer-product.js";
+import { CONSUMER_PRODUCT_FIELDS, CONSUMER_RECORD_REQUIRED, consumerRecordProperties, externalClientIdParam, type ConsumerProductData } from "./consumer-product.js";
+
+/** The record with productId, the catalogue id, after id (where respond puts it). */
+const { id, ...afterId } = consumerRecordProperties;
+const consumerProductReadSchema = answer(
+  { id, productId: { type: "integer", description: "The static catalogue id" }, ...afterId },
+  ["id", "productId", ...CONSUMER_RECORD_REQUIRED.filter((name) => name !== "id")],
+  "Consumer product record (spec 3); texts in the Accept-Language language; unset fields absent",
+);
 
 /** GET /api/consumer/product/{productId} (spec 3, "Get a product"). */
 export const getConsumerProductRoute: RestRoute<{ product: ConsumerProductData & { trackingId: number | null } }> = {
   method: "GET",
   url: "/api/consumer/product/:productId",
   schema: {
+    operationId: "getProduct",
     summary: "Get a product",
     description: "The consumer product record. Deprecated products are returned with the descriptor {type: EXCLUDED, reason: DEPRECATED}; deleted ones are 404. 400 for a malformed id or externalClientId.",
     tags: ["Catalogue consumption"],
     params: obj({ productId: idParam("Product id") }, { required: ["productId"] }),
     querystring: obj({ externalClientId: externalClientIdParam }, { additionalProperties: false }),
-    response: { 200: consumerProductSchema, 404: errorResponse("Unknown or deleted product") },
+    response: { 200: consumerProductReadSchema, 404: errorResponse("Unknown or deleted product") },
   },
   operation: /* GraphQL */ `
     query RestConsumerProduct($id: Int!, $externalClientId: String) { product(id: $id) { ...ConsumerProduct trackingId } }
@@ -25,10 +34,9 @@ export const getConsumerProductRoute: RestRoute<{ product: ConsumerProductData &
     externalClientId: (request.query as { externalClientId?: string }).externalClientId ?? null,
   }),
   plainJson: true,
-  respond: ({ product }, request) => {
-    const record = product.consumerRecord;
-    const trackingId = product.trackingId;
+  respond: ({ product }) => {
+    const { id, ...record } = product.consumerRecord;
     // trackingId feature: a per-call id in `id`, the catalogue id in `productId`.
-    return { ...record, id: trackingId ?? record.id, productId: record.id };
+    return { id: product.trackingId ?? id, productId: id, ...record };
   },
 };

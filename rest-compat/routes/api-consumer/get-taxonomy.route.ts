@@ -1,3 +1,4 @@
+import { answer, type JsonSchema } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 
 interface Node {
@@ -13,6 +14,25 @@ interface Node {
   startDate: string;
   children?: Node[];
 }
+
+/** A tree node as treeNode writes it; the children of a level 2 node are always empty (two levels exist). */
+const treeNodeSchema = (level: 1 | 2): JsonSchema =>
+  answer(
+    {
+      uuid: { type: "string" },
+      name: { type: "string", description: "English name" },
+      startDate: { type: "string", description: "YYYY-MM-DD" },
+      isCurrent: { type: "boolean" },
+      version: { type: "integer" },
+      parentUuid: { type: "string", description: "A top-level node's own uuid; a child's parent uuid and its own joined by '#'" },
+      nameFullPath: { type: "string", description: "Children only: 'Parent#Child'" },
+      family: { type: "string", description: "activities" },
+      slug: { type: "string", description: "family, level 1 and level 2 names joined by hyphens" },
+      localizedName: { type: "string", description: "Name in the Accept-Language language" },
+      children: level === 1 ? { type: "array", items: treeNodeSchema(2) } : { type: "array", maxItems: 0, description: "Always empty" },
+    },
+    ["uuid", "name", "startDate", "isCurrent", "version", "parentUuid", "family", "slug", "localizedName", "children"],
+  );
 
 const NODE = "uuid slug family level parentUuid nameFullPath version isCurrent startDate name { text translations }";
 
@@ -37,14 +57,12 @@ export const getTaxonomyRoute: RestRoute<{ taxonomy: Node[] }> = {
   method: "GET",
   url: "/api/consumer/taxonomy",
   schema: {
+    operationId: "getTaxonomy",
     summary: "Get taxonomy",
     description: "The activities taxonomy tree; localizedName in the Accept-Language language (default en).",
     tags: ["Catalogue consumption"],
     response: {
-      200: {
-        type: "object",
-        properties: { "taxonomy-tree": { type: "array", items: { type: "object", additionalProperties: true } } },
-      },
+      200: answer({ "taxonomy-tree": { type: "array", items: treeNodeSchema(1), description: "Level 1 nodes, each with its level 2 children" } }, ["taxonomy-tree"], "The taxonomy tree"),
     },
   },
   operation: /* GraphQL */ `query RestTaxonomy { taxonomy { ${NODE} children { ${NODE} } } }`,

@@ -12,12 +12,13 @@ export const searchProductsRoute: RestRoute<Data> = {
   method: "GET",
   url: "/api/consumer/products",
   schema: {
+    operationId: "searchProducts",
     summary: "Search products",
     description:
       "Search is an expression of criteria field:value joined with AND or OR (operators ^ < > ~; grammar in docs/search.md). The caller's organisation's country first, then the sorting field. 400 codes: INVALID_SEARCH, INVALID_PAGE_SIZE, INVALID_PAGE_NUMBER, INVALID_SORTING_FIELD, INVALID_SORTING_ORDER; 404 for a page past the last.",
     tags: ["Catalogue consumption"],
     querystring: obj(searchPagingQuery, { required: ["Search"], additionalProperties: false }),
-    response: { 200: pageEnvelope(consumerProductSchema), 404: errorResponse("A page past the last page of a non-empty result (no match at all is a 200 with no items)") },
+    response: { 200: pageEnvelope(consumerProductSchema, "A page of matching products"), 404: errorResponse("A page past the last page of a non-empty result (no match at all is a 200 with no items)") },
   },
   operation: /* GraphQL */ `
     query RestSearchProducts($search: String!, $pageNumber: Int!, $resultsPerPage: Int!, $sortingField: String!, $sortingOrder: String!, $externalClientId: String) {

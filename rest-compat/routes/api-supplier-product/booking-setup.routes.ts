@@ -1,9 +1,11 @@
 import { errorResponse } from "../../error-body.js";
-import { freeObject, idParam, obj } from "../../json-schema.js";
+import { freeObject, idParam, keepsOtherMembers, obj } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 
 const setupParams = obj({ supplierId: idParam("Supplier id"), productId: idParam("Product id") }, { required: ["supplierId", "productId"] });
 const setupSchema = freeObject("The booking setup (docs/booking-setup.md): timeZone, startTimes, capacityPerSlot, participants, currency, fixedFee, options, units, questions, cancellationTiers");
+/** The setup as the booking subgraph keeps it: the partner's document (docs/booking-setup.md). */
+const storedSetup = { type: "object", description: "The booking setup as kept (docs/booking-setup.md)", ...keepsOtherMembers };
 const ids = (request: Parameters<NonNullable<RestRoute<unknown>["variables"]>>[0]) => request.params as { supplierId: number; productId: number };
 
 /** PUT /api/supplier/{supplierId}/product/{productId}/booking-setup (extension): sell the product through the built-in inventory. */
@@ -11,13 +13,14 @@ export const putBookingSetupRoute: RestRoute<{ setProductBookingSetup: Record<st
   method: "PUT",
   url: "/api/supplier/:supplierId/product/:productId/booking-setup",
   schema: {
+    operationId: "setBookingSetup",
     summary: "Set a product's booking setup (extension)",
     description:
       "Makes the product bookable through the booking flow with the built-in inventory engine: start times (or opening hours) on the open days of its availabilityPeriods, capacity per slot, options, ticket units, questions and cancellation tiers. Replaces any earlier setup; bookings already made keep theirs. 400 INVALID_SETUP with details naming each field.",
     tags: ["Products"],
     params: setupParams,
     body: setupSchema,
-    response: { 200: setupSchema, 404: errorResponse("Unknown product of this supplier") },
+    response: { 200: storedSetup, 404: errorResponse("Unknown product of this supplier") },
   },
   operation: /* GraphQL */ `
     mutation RestSetBookingSetup($supplierId: Int!, $productId: Int!, $setup: JSONObject!) { setProductBookingSetup(supplierId: $supplierId, productId: $productId, setup: $setup) }
@@ -32,11 +35,12 @@ export const getBookingSetupRoute: RestRoute<{ productBookingSetup: Record<strin
   method: "GET",
   url: "/api/supplier/:supplierId/product/:productId/booking-setup",
   schema: {
+    operationId: "getBookingSetup",
     summary: "Read a product's booking setup (extension)",
     description: "404 when the product has none.",
     tags: ["Products"],
     params: setupParams,
-    response: { 200: setupSchema, 404: errorResponse("Unknown product, or no setup") },
+    response: { 200: storedSetup, 404: errorResponse("Unknown product, or no setup") },
   },
   operation: /* GraphQL */ `
     query RestGetBookingSetup($supplierId: Int!, $productId: Int!) { productBookingSetup(supplierId: $supplierId, productId: $productId) }
@@ -53,6 +57,7 @@ export const deleteBookingSetupRoute: RestRoute<{ removeProductBookingSetup: boo
   method: "DELETE",
   url: "/api/supplier/:supplierId/product/:productId/booking-setup",
   schema: {
+    operationId: "removeBookingSetup",
     summary: "Take a product out of the booking flow (extension)",
     description: "Bookings already made are kept. 404 when the product has no setup.",
     tags: ["Products"],

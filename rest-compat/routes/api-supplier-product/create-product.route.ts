@@ -13,6 +13,7 @@ export const createProductRoute: RestRoute<{ createProduct: { product: ProductDa
   method: "POST",
   url: "/api/supplier/:supplierId/product",
   schema: {
+    operationId: "createProduct",
     summary: "Create a product",
     description:
       "201 with the product as returned. A product of another supplier of the same booking engine with this externalId moves to this supplier (header X-Product-Moved: true). 400: non-numeric supplier id, invalid field, PRODUCT_EXTERNAL_ID_EXISTS (same externalId under this supplier), UNSUPPORTED_CURRENCY. 404: unknown supplier.",

@@ -9,6 +9,7 @@ export const listProductsRoute: RestRoute<{ supplierProducts: ProductData[] }> =
   method: "GET",
   url: "/api/supplier/:supplierId/products/",
   schema: {
+    operationId: "listSupplierProducts",
     summary: "List the products of a supplier",
     description: "A JSON array of the supplier's live products (deprecated ones included, with deprecated: true), by id. Filters narrow it: rating and numberOfRatings are minimums, cityName ignores case.",
     tags: ["Products"],
@@ -23,7 +24,7 @@ export const listProductsRoute: RestRoute<{ supplierProducts: ProductData[] }> =
       },
       { additionalProperties: false },
     ),
-    response: { 200: { type: "array", items: productResponseSchema }, 404: errorResponse("Unknown supplier") },
+    response: { 200: { type: "array", description: "The supplier's products", items: productResponseSchema }, 404: errorResponse("Unknown supplier") },
   },
   operation: /* GraphQL */ `
     query RestListProducts($supplierId: Int!, $filter: ProductFilterInput) {

@@ -11,6 +11,7 @@ export const updateProductRoute: RestRoute<{ updateProduct: ProductData }> = {
   method: "PUT",
   url: "/api/supplier/:supplierId/product/:productId",
   schema: {
+    operationId: "updateProduct",
     summary: "Update a product",
     description: "Extension to the contract. Replaces every field with the body (absent optional fields become unset); updateDate changes; UPDATED in change detection. 404 for an unknown product or one of another supplier.",
     tags: ["Products"],
@@ -34,11 +35,12 @@ export const deleteProductRoute: RestRoute<{ deleteProduct: { id: number } }> = 
   method: "DELETE",
   url: "/api/supplier/:supplierId/product/:productId",
   schema: {
+    operationId: "deleteProduct",
     summary: "Delete a product",
     description: "Extension to the contract. The product leaves the catalogue (DELETED in change detection); its externalId can be pushed again as a new product.",
     tags: ["Products"],
     params: supplierProductParams,
-    response: { 200: { type: "object", properties: { id: { type: "integer" }, deleted: { type: "boolean" } } }, 404: errorResponse("Unknown product of this supplier") },
+    response: { 200: { type: "object", description: "The product is deleted", properties: { id: { type: "integer" }, deleted: { type: "boolean" } }, required: ["id", "deleted"] }, 404: errorResponse("Unknown product of this supplier") },
   },
   operation: /* GraphQL */ `
     mutation RestDeleteProduct($supplierId: Int!, $productId: Int!) { deleteProduct(supplierId: $supplierId, productId: $productId) { id } }
@@ -53,6 +55,7 @@ function deprecationRoute(action: "deprecate" | "undeprecate"): RestRoute<Record
     method: "POST",
     url: `/api/supplier/:supplierId/product/:productId/${action}`,
     schema: {
+      operationId: `${action}Product`,
       summary: action === "deprecate" ? "Deprecate a product" : "Undeprecate a product",
       description: `Extension to the contract. ${action === "deprecate" ? "DEPRECATED" : "UNDEPRECATED"} in change detection; repeating it changes nothing.`,
       tags: ["Products"],

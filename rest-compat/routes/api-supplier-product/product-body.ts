@@ -1,4 +1,4 @@
-import { arr, bool, compact, freeObject, idParam, int, languageObject, num, obj, str, type JsonSchema } from "../../json-schema.js";
+import { answer, arr, bool, compact, freeObject, idParam, int, keepsOtherMembers, languageMap, languageObject, num, obj, str, type JsonSchema } from "../../json-schema.js";
 
 /** The product request body of spec 1 ("Product (request fields for create)"); update takes the same. */
 export const productRequestSchema: JsonSchema = obj(
@@ -130,20 +130,117 @@ export function productBody(p: ProductData) {
   return compact(body);
 }
 
-export const productResponseSchema: JsonSchema = {
-  type: "object",
-  description: "Product as returned: supplied fields as sent (language objects), id, creationDate, updateDate, country {code, name}, onlineBookable per language, galleryImages; unset fields absent",
-  additionalProperties: true,
-  properties: {
-    id: { type: "integer" },
-    supplierId: { type: "integer" },
-    externalId: { type: "string" },
+/*
+ * The partner's periods and itinerary are answered as stored, that is as sent: optional members
+ * may be null, and where the catalogue's rules accept members beyond the documented ones
+ * (product.rules.ts checks unknown fields only at the periods' top and in a weekly period), the
+ * object keeps them.
+ */
+// Members are declared in the order PostgreSQL's jsonb keeps an object's keys (shorter first, then
+// bytewise), which is the order a stored period is read back in: the consumer record sends it with
+// JSON.stringify and must write what this schema's compiled serializer would (plain-json-bodies).
+const weekDay = obj(
+  { open: bool("Open that day"), hours: arr(obj({ end: str("HH:MM, or 24:00"), start: str("HH:MM") }, { required: ["start", "end"] }), "Opening hours; null: open all day or by start times") },
+  { required: ["open"], ...keepsOtherMembers },
+);
+const weeklyPeriod = obj(
+  {
+    friday: weekDay,
+    monday: weekDay,
+    sunday: weekDay,
+    endDate: str("YYYY-MM-DD"),
+    tuesday: weekDay,
+    saturday: weekDay,
+    thursday: weekDay,
+    startDate: str("YYYY-MM-DD"),
+    wednesday: weekDay,
+    description: str("Description"),
+    closedDayList: arr(str("YYYY-MM-DD"), "Days closed"),
+  },
+  { additionalProperties: false },
+);
+export const weeklyPeriodsSchema = arr(weeklyPeriod, "Weekly periods as sent");
+export const availabilityPeriodsSchema = obj(
+  {
+    weeklyPeriods: weeklyPeriodsSchema,
+    spontaneousPeriod: obj({ description: str("Description"), eventDateList: arr(str("Local date-time without offset"), "Events") }, keepsOtherMembers),
+  },
+  { additionalProperties: false },
+);
+const location = obj({ name: str("Name"), address: str("Address"), placeId: str("Place id"), latitude: num("-90 to 90"), longitude: num("-180 to 180") }, keepsOtherMembers);
+export const itinerarySchema = obj(
+  {
+    type: str("STANDARD, MULTIDAY, HOP_ON_HOP_OFF or UNSTRUCTURED"),
+    unitType: str("ITEM, DAY or ROUTE"),
+    unstructuredItinerary: languageObject("Free text for UNSTRUCTURED; '/n' separates lines"),
+    units: arr(obj({ title: languageObject("Title"), items: arr(obj({ title: languageObject("Title"), location }, keepsOtherMembers), "Items, in order") }, keepsOtherMembers), "Units, in order"),
+  },
+  { required: ["type"], ...keepsOtherMembers },
+);
+
+const localizedAnswer = (description: string) => languageMap(`${description} per language`);
+
+/** Every member of "Product as returned", in the order the service writes them. */
+export const productResponseSchema: JsonSchema = answer(
+  {
+    id: int("Product id"),
+    supplierId: int("Supplier id"),
+    externalId: str("Identifier on the supplier side"),
     creationDate: { type: "string", format: "date-time" },
     updateDate: { type: "string", format: "date-time" },
-    deprecated: { type: "boolean" },
-    title: { type: "object", additionalProperties: { type: "string" } },
-    country: { type: "object", properties: { code: { type: "string" }, name: { type: "object", additionalProperties: { type: "string" } } } },
-    onlineBookable: { type: "object", additionalProperties: { type: "boolean" } },
-    bookingEngine: { type: "string" },
+    deprecated: bool("Deprecated: still listed to its partner, EXCLUDED for consumers"),
+    title: localizedAnswer("Name"),
+    country: answer({ code: str("ISO 3166-1 alpha-2"), name: localizedAnswer("Country name") }, ["code", "name"]),
+    onlineBookable: { type: "object", description: "Bookable through the booking flow, per language of the title", additionalProperties: { type: "boolean" } },
+    bookingEngine: str("Booking engine name"),
+    subtitle: localizedAnswer("Subtitle"),
+    shortDescription: localizedAnswer("Short description"),
+    description: localizedAnswer("Description"),
+    experienceHighlights: localizedAnswer("Highlights"),
+    bookingUrl: localizedAnswer("Booking URL"),
+    cancellationCutOff: localizedAnswer("Cancellation cut-off"),
+    modalitiesIncluded: localizedAnswer("Included"),
+    modalitiesExcluded: localizedAnswer("Excluded"),
+    modalitiesAdditionalInfo: localizedAnswer("Additional information"),
+    zipCode: str("Postal code"),
+    cityName: str("City"),
+    rating: num("0 to 5"),
+    numberOfRatings: int("Rating count"),
+    channel: str("Upload channel"),
+    internalName: str("Internal name"),
+    reference: str("Reference"),
+    instantConfirmation: bool("Instant confirmation"),
+    instantDelivery: bool("Instant delivery"),
+    availabilityType: str("START_TIME or OPENING_HOURS"),
+    redemptionMethod: str("MANIFEST, DIGITAL or PRINT"),
+    thumbnailImage: str("Thumbnail link"),
+    minPrice: num("Minimum price"),
+    maxPrice: num("Maximum price"),
+    priceCurrency: str("ISO 4217"),
+    pricingUnit: str("Pricing unit"),
+    priceLevel: int("1 to 4"),
+    averagePrice: num("Average price"),
+    minParticipants: int("Fewest participants"),
+    maxParticipants: int("Most participants"),
+    address: str("Address"),
+    placeId: str("Place id"),
+    website: str("Website"),
+    geoLocation: answer({ latitude: num("-90 to 90"), longitude: num("-180 to 180"), geoHash: str("Geohash") }),
+    duration: str("ISO 8601 duration"),
+    galleryImages: arr(answer({ title: str("Title"), url: str("URL"), order: int("Position") }, ["url"]), "Gallery (sent as galleryImage)"),
+    categories: arr(answer({ level: int("1 or 2"), code: str("Code"), name: localizedAnswer("Name"), description: localizedAnswer("Description") }, ["level", "code"]), "Categories as sent"),
+    availabilityPeriods: availabilityPeriodsSchema,
+    itinerary: itinerarySchema,
+    isCancellable: bool("Cancellable"),
+    cancellationCutOffAmount: int("Cut-off amount"),
+    cancellationCutOffUnit: str("hour, minute or day"),
+    handiAccess: bool("Accessible"),
+    estCommNet: num("Estimated net commission"),
+    estCommFrpricePerc: num("Commission as a ratio of retail price"),
+    likelyToBeSoldOut: bool("Limited spots or high demand"),
+    skipTheLine: bool("Priority access"),
+    metadata: { type: "object", description: "The partner's metadata, as sent", ...keepsOtherMembers },
   },
-};
+  ["id", "supplierId", "externalId", "creationDate", "updateDate", "deprecated", "title", "onlineBookable", "bookingEngine"],
+  "Product as returned: the supplied fields (texts as language objects), id, dates, country {code, name}, onlineBookable per language; unset fields absent",
+);

@@ -7,6 +7,7 @@ export const createSupplierRoute: RestRoute<{ createSupplier: SupplierData }> = 
   method: "POST",
   url: "/api/supplier",
   schema: {
+    operationId: "createSupplier",
     summary: "Create a supplier",
     description: "201 with the supplier as returned. 400 for an invalid field, a missing booking engine (PLATFORM_CATALOG_MANAGEMENT callers) or an externalId already used in the booking engine.",
     tags: ["Suppliers"],

@@ -7,6 +7,7 @@ export const deleteSupplierRoute: RestRoute<{ deleteSupplier: { id: number; dele
   method: "DELETE",
   url: "/api/supplier/:supplierId",
   schema: {
+    operationId: "deleteSupplier",
     summary: "Delete a supplier",
     description: "Permanent and not reversible: the supplier leaves every list and its products leave the catalogue. 400 non-numeric id; 404 unknown supplier.",
     tags: ["Suppliers"],
@@ -14,7 +15,9 @@ export const deleteSupplierRoute: RestRoute<{ deleteSupplier: { id: number; dele
     response: {
       200: {
         type: "object",
+        description: "The supplier is deleted",
         properties: { id: { type: "integer" }, deleted: { type: "boolean" }, deletedProducts: { type: "integer", description: "Products that left the catalogue with it" } },
+        required: ["id", "deleted", "deletedProducts"],
       },
       404: errorResponse("Unknown or already deleted supplier"),
     },

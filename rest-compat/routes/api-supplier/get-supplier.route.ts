@@ -7,6 +7,7 @@ export const getSupplierRoute: RestRoute<{ supplier: SupplierData }> = {
   method: "GET",
   url: "/api/supplier/:supplierId",
   schema: {
+    operationId: "getSupplier",
     summary: "Retrieve a supplier",
     description: "400 for a non-numeric id; 404 for an unknown or deleted supplier, or one of another booking engine.",
     tags: ["Suppliers"],

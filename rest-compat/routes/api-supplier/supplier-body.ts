@@ -80,9 +80,12 @@ export function supplierListItem(s: SupplierData) {
   return Object.fromEntries(supplierListFields.filter((field) => field in body).map((field) => [field, body[field]]));
 }
 
+const SUPPLIER_REQUIRED = ["id", "externalId", "creationDate", "updateDate", "country", "bookingEngine", "onlineBookable"];
+
 export const supplierResponseSchema: JsonSchema = {
   type: "object",
   description: "Supplier as returned; unset optional fields are absent",
+  required: SUPPLIER_REQUIRED,
   properties: {
     id: { type: "integer" },
     name: { type: "string" },
@@ -103,5 +106,6 @@ export const supplierResponseSchema: JsonSchema = {
 export const supplierListItemSchema: JsonSchema = {
   type: "object",
   description: "Supplier list item: the documented subset",
+  required: SUPPLIER_REQUIRED.filter((field) => (supplierListFields as readonly string[]).includes(field)),
   properties: Object.fromEntries(supplierListFields.map((field) => [field, supplierResponseSchema.properties![field]])),
 };

@@ -8,6 +8,7 @@ export const updateSupplierRoute: RestRoute<{ updateSupplier: SupplierData }> = 
   method: "POST",
   url: "/api/supplier/:supplierId",
   schema: {
+    operationId: "updateSupplier",
     summary: "Update a supplier",
     description: "Replaces every field with the body (absent optional fields become unset); updateDate changes. 400 missing booking engine; 404 unknown supplier.",
     tags: ["Suppliers"],

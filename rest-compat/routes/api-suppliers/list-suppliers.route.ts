@@ -11,6 +11,7 @@ export const listSuppliersRoute: RestRoute<Data> = {
   method: "GET",
   url: "/api/suppliers",
   schema: {
+    operationId: "listSuppliers",
     summary: "List the suppliers of a booking engine",
     description:
       "Deleted suppliers are not listed. 400 reasons (error code): INSUFFICIENT_SCOPE (token lacks catalogue:manage), WRONG_BOOKING_ENGINE (another engine than the caller's), UNKNOWN_BOOKING_ENGINE, ACCOUNT_NOT_FOUND (account deleted or disabled), NO_BOOKING_ENGINE (account's organisation has none).",
@@ -26,12 +27,14 @@ export const listSuppliersRoute: RestRoute<Data> = {
     response: {
       200: {
         type: "object",
+        description: "A page of the engine's suppliers",
         properties: {
           pageNumber: { type: "integer" },
           totalResults: { type: "integer" },
           resultsPerPage: { type: "integer" },
           items: { type: "array", items: supplierListItemSchema },
         },
+        required: ["pageNumber", "totalResults", "resultsPerPage", "items"],
       },
     },
   },

@@ -1,5 +1,5 @@
 import { errorResponse } from "../../error-body.js";
-import { arr, obj, str } from "../../json-schema.js";
+import { answer, arr, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import type { OctoImportReport as Report } from "../../../subgraphs/catalogue/import/octo-import.js";
 
@@ -10,13 +10,15 @@ export const importOctoEngineRoute: RestRoute<{ importOctoEngine: Report }> = {
   method: "POST",
   url: "/api/booking-engines/octo/:name/import",
   schema: {
+    operationId: "importOctoEngine",
     summary: "Import an OCTO engine's supplier and products now (extension)",
     description:
       "PLATFORM_CATALOG_MANAGEMENT only. GET /supplier and GET /products (once per language with octo/content) become the engine's supplier and products: new ones are created (NEW in change detection), changed ones updated (UPDATED), unchanged ones left alone, and those gone upstream deprecated (DEPRECATED), never deleted. The worker does the same every OCTO_IMPORT_INTERVAL_MINUTES. 404 for an unknown engine; 400 ENGINE_NOT_OCTO for an engine of another kind; 400 ENGINE_UNAVAILABLE, ENGINE_REFUSED or ENGINE_NOT_CONFORMING when the supplier system fails; 409 IMPORT_RUNNING while another import of the engine runs.",
     tags: ["Booking engines"],
     params: obj({ name: { type: "string", maxLength: 64, description: "Engine name" } }, { required: ["name"] }),
     response: {
-      200: obj({
+      200: answer(
+        {
         engine: str("Engine name"),
         supplierId: count("Our supplier for the engine's OCTO supplier"),
         supplierCreated: { type: "boolean" },
@@ -26,8 +28,11 @@ export const importOctoEngineRoute: RestRoute<{ importOctoEngine: Report }> = {
         unchanged: count("Products not written: nothing changed"),
         deprecated: count("Products gone upstream, deprecated"),
         undeprecated: count("Products back upstream"),
-        refused: arr(obj({ externalId: str("OCTO product id"), message: str("Why the catalogue's rules refused it") }), "Products not imported; the others were"),
-      }),
+        refused: arr(answer({ externalId: str("OCTO product id"), message: str("Why the catalogue's rules refused it") }, ["externalId", "message"]), "Products not imported; the others were"),
+        },
+        ["engine", "supplierId", "supplierCreated", "supplierUpdated", "created", "updated", "unchanged", "deprecated", "undeprecated", "refused"],
+        "What the import did",
+      ),
       404: errorResponse("Unknown booking engine"),
       409: errorResponse("IMPORT_RUNNING"),
     },

@@ -9,6 +9,7 @@ export const listBookingEnginesRoute: RestRoute<Data> = {
   method: "GET",
   url: "/api/booking-engines",
   schema: {
+    operationId: "listBookingEngines",
     summary: "Booking engines and their ids",
     description: "Extension to the contract: supplier requests carry a booking engine id; this lists the ids and names.",
     tags: ["Booking engines"],
@@ -20,12 +21,18 @@ export const listBookingEnginesRoute: RestRoute<Data> = {
     response: {
       200: {
         type: "object",
+        description: "The booking engines",
         properties: {
           items: {
             type: "array",
-            items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" }, kind: { type: "string" } } },
+            items: {
+              type: "object",
+              properties: { id: { type: "integer" }, name: { type: "string" }, kind: { type: "string", enum: ["INVENTORY", "OCTO"] } },
+              required: ["id", "name", "kind"],
+            },
           },
         },
+        required: ["items"],
       },
     },
   },

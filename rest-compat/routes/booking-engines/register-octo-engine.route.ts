@@ -1,5 +1,5 @@
 import { errorResponse } from "../../error-body.js";
-import { arr, obj, str } from "../../json-schema.js";
+import { answer, arr, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 
 interface OctoSettings {
@@ -16,7 +16,7 @@ interface Data {
   registerOctoEngine: { id: number; name: string; kind: string; octo: OctoSettings };
 }
 
-const settingsSchema = obj({
+const settingsSchema = answer({
   baseUrl: str("The supplier system's base URL"),
   capabilities: arr(str("An OCTO capability"), "Octo-Capabilities asked for on every call"),
   octoSupplierId: str("The supplier system's id (GET /supplier)"),
@@ -24,13 +24,14 @@ const settingsSchema = obj({
   country: str("ISO 3166-1 alpha-2 country of the suppliers imported from it"),
   registeredAt: { type: "string", format: "date-time" },
   updatedAt: { type: "string", format: "date-time" },
-});
+}, ["baseUrl", "capabilities", "octoSupplierId", "octoSupplierName", "country", "registeredAt", "updatedAt"]);
 
 /** PUT /api/booking-engines/octo/{name} (extension, docs/octo-engine.md): register a supplier system speaking OCTO. */
 export const registerOctoEngineRoute: RestRoute<Data> = {
   method: "PUT",
   url: "/api/booking-engines/octo/:name",
   schema: {
+    operationId: "registerOctoEngine",
     summary: "Register an OCTO supplier system as a booking engine (extension)",
     description:
       "PLATFORM_CATALOG_MANAGEMENT only. The system is asked first, with the key given (GET /capabilities, GET /supplier): nothing is saved when it does not answer as OCTO (400 ENGINE_VERIFICATION_FAILED), refuses the key (400 ENGINE_VERIFICATION_FAILED naming apiKey) or lacks a capability (400 ENGINE_CAPABILITY_MISSING). Registering the same name again replaces its URL, key and capabilities. The key is stored sealed and never shown. 409 ENGINE_KIND_CONFLICT when the name belongs to an engine of another kind; 409 ENGINE_SECRETS_KEY_MISSING in production without ENGINE_SECRETS_KEY.",
@@ -46,7 +47,7 @@ export const registerOctoEngineRoute: RestRoute<Data> = {
       { required: ["baseUrl", "apiKey", "country"], additionalProperties: false },
     ),
     response: {
-      200: obj({ id: { type: "integer" }, name: str("Engine name"), kind: str("OCTO"), octo: settingsSchema }),
+      200: answer({ id: { type: "integer" }, name: str("Engine name"), kind: str("OCTO"), octo: settingsSchema }, ["id", "name", "kind", "octo"], "The engine with its settings (never its key)"),
       409: errorResponse("ENGINE_KIND_CONFLICT or ENGINE_SECRETS_KEY_MISSING"),
     },
   },

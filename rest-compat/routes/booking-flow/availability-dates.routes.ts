@@ -1,11 +1,11 @@
 import { errorResponse } from "../../error-body.js";
-import { obj, str } from "../../json-schema.js";
+import { answer, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { params, query } from "./booking-body.js";
 
 type Dates = { availabilityDates: string[] };
 const productParams = obj({ productId: { type: "integer", minimum: 1, maximum: 2_147_483_647, description: "Product id" } }, { required: ["productId"] });
-const datesResponse = { type: "object", properties: { availabilityDates: { type: "array", items: { type: "string" }, description: "YYYY-MM-DD" } } };
+const datesResponse = answer({ availabilityDates: { type: "array", items: { type: "string" }, description: "YYYY-MM-DD" } }, ["availabilityDates"], "Available dates, in order");
 /** Spec 2: results may be cached for up to an hour; five minutes keeps sold-out dates from lingering. */
 const CACHE_CONTROL = "private, max-age=300";
 
@@ -14,6 +14,7 @@ export const availabilityDatesRoute: RestRoute<{ availabilityDates: Dates }> = {
   method: "GET",
   url: "/booking-flow/v1/products/:productId/availabilities",
   schema: {
+    operationId: "getAvailabilityDates",
     summary: "Available dates in a range",
     description:
       "Dates (YYYY-MM-DD) with places between startDate and endDate, both YYYY-MM-DD and inclusive; startDate defaults to today and endDate to 30 days after startDate; a range covers at most 366 days. 404 unknown product; 400 a product not sold through the booking flow.",
@@ -43,6 +44,7 @@ export const nextAvailabilityDatesRoute: RestRoute<{ nextAvailabilityDates: Date
   method: "GET",
   url: "/booking-flow/v1/products/:productId/availabilities/next",
   schema: {
+    operationId: "getNextAvailabilityDates",
     summary: "Next available dates",
     description: "The first available date within a year and every other available date of that month, to its last day; empty when none within the year.",
     tags: ["Booking flow"],

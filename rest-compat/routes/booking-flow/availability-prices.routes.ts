@@ -10,13 +10,14 @@ export const getPricesRoute: RestRoute<{ priceAvailability: Record<string, unkno
   method: "GET",
   url: "/booking-flow/v1/products/:productId/availabilities/:availabilityId/prices",
   schema: {
+    operationId: "getPrices",
     summary: "Get prices",
     description:
       "The ticket types in currencyCode (default EUR), which then holds to the end of the flow (another currency later: 400 CURRENCY_CHANGE, 9548). 400 OPTIONS_INCOMPLETE before every option is set.",
     tags: ["Booking flow"],
     params: productAvailabilityParams("availabilityId"),
     querystring: currencyQuery,
-    response: { 200: availabilitySchema, 404: errorResponse("Unknown product or availability") },
+    response: { 200: availabilitySchema("The availability with its ticket types, quantities 0"), 404: errorResponse("Unknown product or availability") },
   },
   operation: /* GraphQL */ `
     mutation RestGetPrices($productId: Int!, $availabilityId: String!, $currencyCode: String) {
@@ -33,6 +34,7 @@ export const setPricesRoute: RestRoute<{ setAvailabilityQuantities: Record<strin
   method: "PUT",
   url: "/booking-flow/v1/products/:productId/availabilities/:availabilityId/prices",
   schema: {
+    operationId: "setPrices",
     summary: "Set quantities",
     description:
       "Each entry sets the quantity of one unit (value is the new quantity, not a change). Refused with 400 INVALID_QUANTITIES (nothing changes) above a unit's maxQuantity, above maxParticipants, above the places left, or choosing two groups. Minimums and accompaniment ratios leave isPricingStepCompleted false with pricingIssues saying why. totalPrice is the exact total.",
@@ -40,7 +42,7 @@ export const setPricesRoute: RestRoute<{ setAvailabilityQuantities: Record<strin
     params: productAvailabilityParams("availabilityId"),
     querystring: currencyQuery,
     body: arr(obj({ unitId: str("Unit id"), value: int("Quantity") }, { required: ["unitId", "value"] }), "Quantities"),
-    response: { 200: availabilitySchema, 404: errorResponse("Unknown product or availability") },
+    response: { 200: availabilitySchema("The availability with the quantities, limits and prices"), 404: errorResponse("Unknown product or availability") },
   },
   operation: /* GraphQL */ `
     mutation RestSetPrices($productId: Int!, $availabilityId: String!, $currencyCode: String, $quantities: [UnitQuantityInput!]!) {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { arr, bool, freeObject, int, num, obj, str, type JsonSchema } from "../../json-schema.js";
+import { answer, arr, bool, int, num, obj, str, type JsonSchema } from "../../json-schema.js";
 import { RestError } from "../../error-body.js";
 import { MAX_FOLLOW_UP_DEPTH } from "../../../subgraphs/booking/engines/inventory/booking-setup.js";
 
@@ -63,50 +63,50 @@ export function withoutNulls<T>(value: T): T {
   return value;
 }
 
-const money = obj({ retail: num("Amount"), currency: str("ISO 4217") }, { required: ["retail", "currency"] });
-const exchangeRates = obj({ date: str("YYYY-MM-DD the rates were fixed"), source: str("Where they came from") }, { required: ["date", "source"] });
+const money = answer({ retail: num("Amount"), currency: str("ISO 4217") }, ["retail", "currency"]);
+const exchangeRates = answer({ date: str("YYYY-MM-DD the rates were fixed"), source: str("Where they came from") }, ["date", "source"]);
+const dateTime = (description: string): JsonSchema => ({ type: "string", format: "date-time", description });
 
-export const availabilityOptionSchema: JsonSchema = {
-  type: "object",
-  properties: {
+export const availabilityOptionSchema: JsonSchema = answer(
+  {
     id: str("Option id (UUID)"),
     label: str("Label"),
     level: str("'0' is the first level"),
     dataType: str("OPTIONS, TEXT or BOOLEAN"),
-    optionChoices: { type: "object", additionalProperties: { type: "string" }, description: "Choice key → label" },
+    optionChoices: { type: "object", additionalProperties: { type: "string" }, description: "Choice key → label (OPTIONS)" },
     selectedOptionId: str("Chosen choice key, text or boolean; absent until set"),
     selectedOptionValue: str("Label of the chosen choice, or the value"),
   },
-};
+  ["id", "label", "level", "dataType"],
+);
 
-export const availabilitySchema: JsonSchema = {
-  type: "object",
-  properties: {
+const availability: JsonSchema = answer(
+  {
     id: str("Availability id (UUID)"),
     availabilityDate: str("YYYY-MM-DD"),
     availabilityOptions: arr(availabilityOptionSchema, "Options set so far and the next one to set; empty when the product has none"),
     unitOptions: arr(
-      {
-        type: "object",
-        properties: {
+      answer(
+        {
           id: str("Unit id"),
           label: str("For example an age class"),
           description: str("Optional"),
-          restrictions: {
-            type: "object",
-            properties: {
+          restrictions: answer(
+            {
               minQuantity: int("Minimum"),
               maxQuantity: int("Maximum"),
               accompagniedBy: arr(str("Unit id"), "Ids of the units whose participants must accompany this one (spelled as in the contract)"),
             },
-          },
+            ["minQuantity", "maxQuantity", "accompagniedBy"],
+          ),
           price: money,
           unitQuantity: int("Chosen quantity"),
           minAge: int("Minimum age"),
           maxAge: int("Maximum age (optional)"),
           unitPriceType: str("PER_PERSON or GROUP"),
         },
-      },
+        ["id", "label", "restrictions", "price", "unitQuantity", "minAge", "unitPriceType"],
+      ),
       "Ticket types, from the prices step",
     ),
     maxParticipants: int("Most participants"),
@@ -116,63 +116,106 @@ export const availabilitySchema: JsonSchema = {
     totalPrice: { ...money, description: "Extension: the exact total of the chosen quantities" },
     exchangeRates: { ...exchangeRates, description: "Extension: the exchange rates the prices are converted at (from the prices step)" },
     participants: int("Extension: participants chosen"),
-    pricingIssues: arr(obj({ unitId: str("Unit"), rule: str("Rule"), message: str("Why") }), "Extension: why the quantities are not bookable yet"),
-    expiresAt: str("Extension: after this the availability is refused"),
+    pricingIssues: arr(answer({ unitId: str("Unit"), rule: str("Rule"), message: str("Why") }, ["rule", "message"]), "Extension: why the quantities are not bookable yet"),
+    expiresAt: dateTime("Extension: after this the availability is refused"),
   },
-};
+  ["id", "availabilityDate", "availabilityOptions", "maxParticipants", "minParticipants", "isOptionStepCompleted", "isPricingStepCompleted", "expiresAt"],
+  "The availability (spec 2); unset fields absent",
+);
 
 export const cancellationPolicySchema = arr(
-  obj({ label: str("Tier"), duration: str("ISO 8601 duration before the start"), refundPercentage: num("Refund, percent") }),
+  answer({ label: str("Tier"), duration: str("ISO 8601 duration before the start"), refundPercentage: num("Refund, percent") }, ["label", "refundPercentage"]),
   "Tiers",
 );
 
-const cancellationSchema: JsonSchema = {
-  type: "object",
-  properties: {
-    isCancellable: bool("Cancellable now"),
-    cancellationPolicy: cancellationPolicySchema,
-  },
-};
+const cancellationSchema: JsonSchema = answer({ isCancellable: bool("Cancellable now"), cancellationPolicy: cancellationPolicySchema }, ["isCancellable", "cancellationPolicy"]);
 
-export const bookingSchema: JsonSchema = {
-  type: "object",
-  properties: {
+/** A question and its follow-ups, which are questions too (answers nest them up to MAX_FOLLOW_UP_DEPTH levels). */
+const question: JsonSchema = answer(
+    {
+      id: str("Question id (UUID)"),
+      question: str("The question, in the flow's language"),
+      value: str("The answer, once given"),
+      dataType: str("TEXT, LONG_TEXT, INT, DOUBLE, BOOLEAN, DATE, TIME, DATE_AND_TIME, CHECKBOX_TOGGLE, ACCEPT or OPTIONS"),
+      dataFormat: str("PHONE_NUMBER, EMAIL_ADDRESS or ADDRESS (TEXT)"),
+      questionChoices: { type: "object", additionalProperties: { type: "string" }, description: "Choice key → label (OPTIONS)" },
+      parentId: str("The question this one follows up"),
+      level: str("'0' for a question, one more per follow-up level"),
+      requirementType: str("CONDITIONAL for a follow-up"),
+      conditions: arr(answer({ op: str("equals"), value: str("The parent's answer that activates it") }, ["op", "value"]), "When a follow-up applies"),
+      followUpQuestions: arr({ $ref: "Question#" }, `Follow-ups activated by the answer; parse them recursively (at most ${MAX_FOLLOW_UP_DEPTH} levels)`),
+    },
+    ["id", "question", "dataType", "level"],
+    "A question to answer",
+  );
+const questions = arr({ $ref: "Question#" }, "Questions");
+
+const booking: JsonSchema = answer(
+  {
     id: str("Booking id (UUID)"),
     availabilityDateTime: str("Start: local date-time with offset and zone id"),
     resellerRef: str("Client-side booking identifier"),
     status: str("ON_HOLD, PENDING_CONFIRM, CONFIRMED, REJECTED, CANCELLED, EXPIRED"),
     paymentStatus: str("ON_HOLD, PAID, REFUND"),
     voucherUrl: str("After confirmation: signed link to the PDF voucher, valid 24 hours from this read; for a booking in an OCTO supplier's system that serves its own PDF ticket, that ticket's address"),
-    creationDate: str("Date-time"),
-    updateDate: str("Date-time"),
-    availability: availabilitySchema,
-    questions: freeObject("{customer, booking, participants} of questions; follow-ups nest in followUpQuestions"),
-    cancellation: cancellationSchema,
+    creationDate: dateTime("Created"),
+    updateDate: dateTime("Last changed"),
     isQuestionStepComplete: bool("All questions answered"),
-    bookingEngineDetails: obj({ bookingExternalId: str(""), bookingEngineName: str(""), productExternalId: str(""), bookingCode: str("") }),
-    travelerDetails: obj({ externalClientId: str("") }),
+    holdExpiresAt: dateTime("Extension: an ON_HOLD booking not confirmed by then expires"),
+    answersRedactedAt: dateTime("Extension: answers erased for privacy; give them again before confirming"),
+    rejectionReason: str("Extension: why the supplier refused"),
+    availability: { $ref: "Availability#" },
+    questions: answer(
+      { customer: questions, booking: questions, participants: arr(answer({ id: str("Participant id"), questions }, ["id", "questions"]), "One entry per participant") },
+      ["customer", "booking", "participants"],
+      "Questions to answer: customer (billing and contact), booking (not tied to a participant), participants",
+    ),
+    cancellation: cancellationSchema,
+    bookingEngineDetails: answer(
+      {
+        bookingExternalId: str("The booking's id in the engine"),
+        bookingEngineName: str("Booking engine name"),
+        productExternalId: str("The product's id in the engine"),
+        bookingCode: str("For customer care with the supplier"),
+      },
+      ["bookingExternalId", "bookingEngineName", "productExternalId", "bookingCode"],
+      "After confirmation",
+    ),
+    travelerDetails: answer({ externalClientId: str("As sent with the booking") }),
     totalPrice: { ...money, description: "Extension: the booking's price" },
     exchangeRates: { ...exchangeRates, description: "Extension: the exchange rates its prices were converted at when it was made" },
-    holdExpiresAt: str("Extension: an ON_HOLD booking not confirmed by then expires"),
-    answersRedactedAt: str("Extension: answers erased for privacy; give them again before confirming"),
-    rejectionReason: str("Extension: why the supplier refused"),
   },
-};
+  ["id", "availabilityDateTime", "resellerRef", "status", "paymentStatus", "creationDate", "updateDate", "isQuestionStepComplete", "availability", "questions", "cancellation", "travelerDetails", "totalPrice"],
+  "The booking (spec 2); unset fields absent",
+);
 
-export const cancellationInformationSchema: JsonSchema = {
-  type: "object",
-  properties: {
-    cancellationInformation: {
-      type: "object",
-      properties: {
+/**
+ * The booking flow's answers, as components of the document (generated clients name their types
+ * after them) and as the shared schemas the routes' serializers resolve.
+ */
+export const bookingFlowSchemas = [
+  { $id: "Question", ...question },
+  { $id: "Availability", ...availability },
+  { $id: "Booking", ...booking },
+];
+export const availabilitySchema = (description: string) => ({ description, $ref: "Availability#" });
+export const bookingSchema = (description: string) => ({ description, $ref: "Booking#" });
+
+export const cancellationInformationSchema: JsonSchema = answer(
+  {
+    cancellationInformation: answer(
+      {
         cancellation: cancellationSchema,
         cancellationReason: str("Reason"),
-        cancellationRequestDateTime: str("Date-time"),
+        cancellationRequestDateTime: dateTime("When the cancellation was asked for"),
         refundPercentage: num("Extension: refund of the tier applied"),
       },
-    },
+      ["cancellation", "cancellationReason", "cancellationRequestDateTime", "refundPercentage"],
+    ),
   },
-};
+  ["cancellationInformation"],
+  "The booking is cancelled",
+);
 
 export const productAvailabilityParams = (second: "date" | "availabilityId"): JsonSchema =>
   obj(

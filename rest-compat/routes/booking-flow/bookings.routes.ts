@@ -21,6 +21,7 @@ export const createBookingRoute: RestRoute<{ createBooking: BookingData }> = {
   method: "POST",
   url: "/booking-flow/v1/bookings",
   schema: {
+    operationId: "createBooking",
     summary: "Create a booking",
     description:
       "Books an availability: 201 with status ON_HOLD and paymentStatus ON_HOLD; the places are held for an hour (holdExpiresAt). The same resellerRef and availability return the same booking. " +
@@ -30,7 +31,7 @@ export const createBookingRoute: RestRoute<{ createBooking: BookingData }> = {
     headers: externalClientIdHeader,
     querystring: obj({ resellerRef: str("Alphanumeric, at most 255"), currencyCode: str("Optional check: the flow's currency") }),
     body: obj({ availabilityId: str("Availability id"), resellerRef: str("Alphanumeric, at most 255") }, { required: ["availabilityId"] }),
-    response: { 201: bookingSchema, 500: errorResponse("9563: no longer available (or an internal error)"), 503: errorResponse("ENGINE_UNAVAILABLE: the supplier system did not answer; ENGINE_REFUSED: it refused the service's key. Nothing was booked") },
+    response: { 201: bookingSchema("The booking, ON_HOLD"), 500: errorResponse("9563: no longer available (or an internal error)"), 503: errorResponse("ENGINE_UNAVAILABLE: the supplier system did not answer; ENGINE_REFUSED: it refused the service's key. Nothing was booked") },
   },
   operation: /* GraphQL */ `
     mutation RestCreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { ...RestBooking } }
@@ -65,11 +66,12 @@ export const getQuestionsRoute: RestRoute<{ booking: BookingData }> = {
   method: "GET",
   url: "/booking-flow/v1/bookings/:bookingId/questions",
   schema: {
+    operationId: "getQuestions",
     summary: "Get questions",
     description: "The booking with its questions: customer, booking and one entry per participant; follow-ups appear in followUpQuestions once their condition holds.",
     tags: ["Booking flow"],
     params: bookingIdParams,
-    response: { 200: bookingSchema, 404: errorResponse("Unknown booking") },
+    response: { 200: bookingSchema("The booking with its questions"), 404: errorResponse("Unknown booking") },
   },
   operation: /* GraphQL */ `
     query RestGetQuestions($id: String!) { booking(id: $id) { ...RestBooking } }
@@ -85,13 +87,14 @@ export const setAnswersRoute: RestRoute<{ answerBookingQuestions: BookingData }>
   method: "PUT",
   url: "/booking-flow/v1/bookings/:bookingId/questions",
   schema: {
+    operationId: "setAnswers",
     summary: "Set answers",
     description:
       "The full list of answers known so far (each call replaces the previous list). Values are validated by dataType and dataFormat; 400 INVALID_ANSWERS lists each offending answer in details and changes nothing. Repeat until isQuestionStepComplete.",
     tags: ["Booking flow"],
     params: bookingIdParams,
     body: arr(obj({ id: str("Question id"), value: { type: ["string", "null"], description: "Answer" } }, { required: ["id", "value"] }), "Answers"),
-    response: { 200: bookingSchema, 404: errorResponse("Unknown booking") },
+    response: { 200: bookingSchema("The booking with the answers given"), 404: errorResponse("Unknown booking") },
   },
   operation: /* GraphQL */ `
     mutation RestSetAnswers($bookingId: String!, $answers: [AnswerInput!]!) { answerBookingQuestions(bookingId: $bookingId, answers: $answers) { ...RestBooking } }
@@ -110,6 +113,7 @@ export const confirmBookingRoute: RestRoute<{ confirmBooking: BookingData }> = {
   method: "POST",
   url: "/booking-flow/v1/bookings/:bookingId/confirm",
   schema: {
+    operationId: "confirmBooking",
     summary: "Confirm a booking (after payment)",
     description:
       "Only once options, quantities and every question are complete: status PENDING_CONFIRM, paymentStatus PAID; the supplier's answer follows within seconds (GET booking, or the bookingStatusChanged subscription). Confirming again returns the booking unchanged. " +
@@ -117,7 +121,7 @@ export const confirmBookingRoute: RestRoute<{ confirmBooking: BookingData }> = {
     tags: ["Booking flow"],
     params: bookingIdParams,
     headers: externalClientIdHeader,
-    response: { 200: bookingSchema, 404: errorResponse("Unknown booking") },
+    response: { 200: bookingSchema("The booking, PENDING_CONFIRM and PAID"), 404: errorResponse("Unknown booking") },
   },
   operation: /* GraphQL */ `
     mutation RestConfirmBooking($bookingId: String!, $externalClientId: String) { confirmBooking(bookingId: $bookingId, externalClientId: $externalClientId) { ...RestBooking } }
@@ -132,11 +136,12 @@ export const getBookingRoute: RestRoute<{ booking: BookingData }> = {
   method: "GET",
   url: "/booking-flow/v1/bookings/:bookingId",
   schema: {
+    operationId: "getBooking",
     summary: "Get a booking",
     description: "At any time after creation. After confirmation voucherUrl (a signed PDF link, valid 24 hours) and bookingEngineDetails.bookingCode are present.",
     tags: ["Booking flow"],
     params: bookingIdParams,
-    response: { 200: bookingSchema, 404: errorResponse("Unknown booking") },
+    response: { 200: bookingSchema("The booking"), 404: errorResponse("Unknown booking") },
   },
   operation: /* GraphQL */ `
     query RestGetBooking($id: String!) { booking(id: $id) { ...RestBooking } }
@@ -152,6 +157,7 @@ export const cancelBookingRoute: RestRoute<{ cancelBooking: { cancellationInform
   method: "DELETE",
   url: "/booking-flow/v1/bookings/:bookingId",
   schema: {
+    operationId: "cancelBooking",
     summary: "Cancel a booking",
     description:
       "Allowed while isCancellable: an ON_HOLD booking at any time, a CONFIRMED one before its start while a cancellation tier applies (the most generous applicable tier sets refundPercentage). Status becomes CANCELLED; the places return. " +

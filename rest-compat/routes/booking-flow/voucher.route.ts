@@ -23,6 +23,7 @@ export function registerVoucherRoute(app: FastifyInstance, graph: EdgeGraph, lin
     url: "/booking-flow/v1/vouchers/:file",
     config: { public: true },
     schema: {
+      operationId: "getVoucher",
       summary: "Voucher PDF (signed link)",
       description: "The link comes from a confirmed booking's voucherUrl and works for 24 hours from that read. 403 VOUCHER_LINK_INVALID for a tampered link; 410 VOUCHER_LINK_EXPIRED after it lapses.",
       tags: ["Booking flow"],

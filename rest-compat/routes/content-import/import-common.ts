@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { int, str, type JsonSchema } from "../../json-schema.js";
+import { answer, int, str, type JsonSchema } from "../../json-schema.js";
 import { selfLink } from "../../rest-route.js";
 
 /** Query parameters both imports share (spec 3, bulk import). */
@@ -26,13 +26,13 @@ export function importLinks(request: FastifyRequest, nextCursor: string | null) 
   return { self: self.toString(), next };
 }
 
-export const importMetaSchema: JsonSchema = {
-  type: "object",
-  properties: {
+export const importMetaSchema: JsonSchema = answer(
+  {
     estimatedCount: { type: "integer", description: "Approximate: exact up to 10,000" },
     nextCursor: { type: "string", description: "Empty on the last page" },
     asOf: { type: "string", description: "When this run began; use it as modifiedSince for the next run" },
-    links: { type: "object", properties: { self: { type: "string" }, next: { type: "string" } } },
+    links: answer({ self: { type: "string" }, next: { type: "string", description: "Empty on the last page" } }, ["self", "next"]),
   },
-};
+  ["estimatedCount", "nextCursor", "asOf", "links"],
+);
 

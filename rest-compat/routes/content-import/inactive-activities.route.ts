@@ -1,4 +1,4 @@
-import { obj } from "../../json-schema.js";
+import { answer, obj } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { importLinks, importMetaSchema, importQuery, list } from "./import-common.js";
 
@@ -11,13 +11,14 @@ export const inactiveActivitiesRoute: RestRoute<Data> = {
   method: "GET",
   url: "/content/v0/import/activities/inactive",
   schema: {
+    operationId: "getInactiveActivities",
     summary: "Get inactive activities (bulk import)",
     description:
       "Activities deleted or deprecated (updated at or after modifiedSince), as {id}. 400 codes: ORGANISATION_REQUIRED, PAGE_SIZE_TOO_LARGE, PAGE_SIZE_TOO_SMALL, MODIFIED_SINCE_OR_CURSOR_REQUIRED, INVALID_MODIFIED_SINCE, MODIFIED_SINCE_TOO_OLD (over 30 days), MODIFIED_SINCE_AFTER_CURSOR, INVALID_CURSOR.",
     tags: ["Bulk import"],
     querystring: obj(importQuery, { additionalProperties: false }),
     response: {
-      200: { type: "object", properties: { data: { type: "array", items: { type: "object", properties: { id: { type: "integer" } } } }, meta: importMetaSchema } },
+      200: answer({ data: { type: "array", items: answer({ id: { type: "integer" } }, ["id"]) }, meta: importMetaSchema }, ["data", "meta"], "A page of inactive activities"),
     },
   },
   operation: /* GraphQL */ `

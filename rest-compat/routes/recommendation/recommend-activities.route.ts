@@ -1,6 +1,6 @@
-import { arr, int, obj, str, freeObject, type JsonSchema } from "../../json-schema.js";
+import { answer, arr, int, obj, str, freeObject, type JsonSchema } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
-import { RECOMMENDATION_FIELDS, recommendationBody, type RecommendationData } from "./recommendation-body.js";
+import { RECOMMENDATION_FIELDS, recommendationBody, recommendationSchema, type RecommendationData } from "./recommendation-body.js";
 
 const enumOf = (values: string[], description: string): JsonSchema => ({ type: "string", enum: values, description });
 
@@ -37,7 +37,7 @@ const OPERATION = /* GraphQL */ `
   ${RECOMMENDATION_FIELDS}
 `;
 
-const responseSchema = { 200: { type: "object", properties: { data: { type: "array", items: { type: "object", additionalProperties: true } } } } };
+const responseSchema = { 200: answer({ data: arr(recommendationSchema, "Recommended activities, in the order asked for") }, ["data"], "Recommended activities") };
 const pageVariables = (query: Record<string, unknown>) => ({ offset: query["page[offset]"], limit: query["page[limit]"], sort: query["page[sort]"], externalClientId: null });
 const description =
   "Filters narrow the catalogue and relevanceScore ranks it (a deterministic function of text match, category match, distance, rating and popularity: docs/search.md). 400 INVALID_RECOMMENDATION_REQUEST names each field at fault.";
@@ -46,7 +46,7 @@ const description =
 export const recommendActivitiesRoute: RestRoute<{ recommendations: RecommendationData[] }> = {
   method: "POST",
   url: "/recommendation/v2/activities",
-  schema: { summary: "Recommend activities", description, tags: ["Recommendations"], querystring: obj(pageQuery, { additionalProperties: false }), body: recommendationBodySchema, response: responseSchema },
+  schema: { operationId: "recommendActivities", summary: "Recommend activities", description, tags: ["Recommendations"], querystring: obj(pageQuery, { additionalProperties: false }), body: recommendationBodySchema, response: responseSchema },
   operation: OPERATION,
   parameters: { input: "", offset: "page[offset]", limit: "page[limit]" },
   variables: (request) => ({ input: request.body ?? null, ...pageVariables(request.query as Record<string, unknown>) }),
@@ -65,6 +65,7 @@ export const recommendActivitiesGetRoute: RestRoute<{ recommendations: Recommend
   method: "GET",
   url: "/recommendation/v2/activities",
   schema: {
+    operationId: "recommendActivitiesByQuery",
     summary: "Recommend activities (GET form)",
     description: `${description} The body's fields as query parameters (locationType, locationValue, radius, comma-separated lists).`,
     tags: ["Recommendations"],

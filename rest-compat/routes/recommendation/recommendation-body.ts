@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { CONSUMER_PRODUCT_FIELDS, type ConsumerProductData } from "../api-consumer/consumer-product.js";
+import { answer, type JsonSchema } from "../../json-schema.js";
+import { CONSUMER_PRODUCT_FIELDS, CONSUMER_RECORD_REQUIRED, consumerRecordProperties, type ConsumerProductData } from "../api-consumer/consumer-product.js";
 
 export interface RecommendationData {
   product: ConsumerProductData;
@@ -23,6 +24,37 @@ const stableUuid = (seed: string) => {
   const hex = createHash("sha1").update(seed).digest("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 };
+
+const point = answer({ lat: { type: "number" }, lng: { type: "number" } }, ["lat", "lng"]);
+
+/** The consumer product record as recommendationBody writes it. */
+export const recommendationProperties = {
+  ...consumerRecordProperties,
+  exchangeRates: answer(
+    { date: { type: "string", description: "YYYY-MM-DD the rates were fixed" }, source: { type: "string", description: "Where they came from" } },
+    ["date", "source"],
+    "Extension: the rates the prices were converted at, when currencyCode was given",
+  ),
+  relevanceScore: { type: "number", description: "How well the activity answers the request (docs/search.md)" },
+  aiGenerated: answer({ translation: { type: "boolean", description: "The text is an automated translation" } }, ["translation"]),
+  placeDetail: answer(
+    {
+      id: { type: "string", description: "Stable UUID of the place" },
+      formattedAddress: { type: "string" },
+      addressComponents: {
+        type: "array",
+        items: answer({ types: { type: "array", items: { type: "string" } }, long_name: { type: "string" }, short_name: { type: "string" } }, ["types", "long_name", "short_name"]),
+      },
+      geometry: answer({ location: point, viewport: answer({ northeast: point, southwest: point }, ["northeast", "southwest"]) }, ["location", "viewport"]),
+      photos: { type: "array", items: { type: "string" }, description: "Gallery image URLs" },
+    },
+    ["id", "formattedAddress", "addressComponents", "geometry", "photos"],
+    "Where the activity is; present when it has coordinates",
+  ),
+  travelerUrl: { type: "string", description: "Link to the product for the traveller (its booking URL)" },
+} satisfies Record<string, JsonSchema>;
+
+export const recommendationSchema: JsonSchema = answer(recommendationProperties, [...CONSUMER_RECORD_REQUIRED, "relevanceScore", "aiGenerated"], "Consumer product record with relevanceScore");
 
 /**
  * The consumer product record with relevanceScore, aiGenerated, placeDetail and travelerUrl (spec

@@ -1,12 +1,14 @@
-import { int, num, obj, str } from "../../json-schema.js";
+import { answer, int, num, obj, str } from "../../json-schema.js";
+import { CONSUMER_RECORD_REQUIRED } from "../api-consumer/consumer-product.js";
 import type { RestRoute } from "../../rest-route.js";
-import { RECOMMENDATION_FIELDS, recommendationBody, type RecommendationData } from "./recommendation-body.js";
+import { RECOMMENDATION_FIELDS, recommendationBody, recommendationProperties, type RecommendationData } from "./recommendation-body.js";
 
 /** GET /recommendation/v1/top-activities (spec 3, "Recommendation top activities"). */
 export const topActivitiesRoute: RestRoute<{ topActivities: (RecommendationData & { product: { trackingId: number | null } })[] }> = {
   method: "GET",
   url: "/recommendation/v1/top-activities",
   schema: {
+    operationId: "getTopActivities",
     summary: "Top activities",
     description:
       "Activities (restaurants excluded) near an airport (iataCode, which wins) or in a city (cityName), best relevanceScore first. lat and lon, when given, are the centre of the search (with cityName, activities must also be in that city). 400 INVALID_PARAMETER.",
@@ -22,7 +24,13 @@ export const topActivitiesRoute: RestRoute<{ topActivities: (RecommendationData 
       },
       { additionalProperties: false },
     ),
-    response: { 200: { type: "array", items: { type: "object", additionalProperties: true } } },
+    response: {
+      200: {
+        type: "array",
+        description: "Top activities, best relevanceScore first",
+        items: answer({ ...recommendationProperties, productId: int("The static catalogue id") }, [...CONSUMER_RECORD_REQUIRED, "relevanceScore", "aiGenerated", "productId"]),
+      },
+    },
   },
   operation: /* GraphQL */ `
     query RestTopActivities($iataCode: String, $cityName: String, $lat: Float, $lon: Float, $radius: Int!, $max: Int!, $externalClientId: String) {

@@ -8,6 +8,7 @@ export const getBookingReportRoute: RestRoute<{ bookingReport: ReportDetailData 
   method: "GET",
   url: "/reporting/v1/bookings/:id",
   schema: {
+    operationId: "getBookingReport",
     summary: "Get booking details (reporting)",
     description: "The detail record: price gross and net, participants, activity start and end, product, selected options and cancellation information. 400 for an id that is not a UUID; 404 for an unknown booking or another organisation's.",
     tags: ["Reporting"],

@@ -1,6 +1,6 @@
 import { errorResponse } from "../../error-body.js";
 import type { FastifyRequest } from "fastify";
-import { str, type JsonSchema } from "../../json-schema.js";
+import { answer, str, type JsonSchema } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { REPORT_CSV_COLUMNS } from "../../../subgraphs/reporting/booking-report/report-csv.js";
 import { pageLinks, REPORT_FIELDS, reportBody, reportSchema, type ReportData } from "./report-body.js";
@@ -60,21 +60,21 @@ interface ReportPage {
   items: ReportData[];
 }
 
-const listSchema: JsonSchema = {
-  type: "object",
-  properties: {
-    meta: {
-      type: "object",
-      properties: {
+const listSchema: JsonSchema = answer(
+  {
+    meta: answer(
+      {
         count: { type: "integer", description: "Every booking matching the filters" },
-        page: { type: "object", properties: { count: { type: "integer" }, offset: { type: "integer" }, limit: { type: "integer" } } },
+        page: answer({ count: { type: "integer" }, offset: { type: "integer" }, limit: { type: "integer" } }, ["count", "offset", "limit"]),
         sort: { type: "array", items: { type: "string" } },
-        links: { type: "object", properties: { self: str("This page"), next: str("Empty on the last page"), last: str("The last page") } },
+        links: answer({ self: str("This page"), next: str("Empty on the last page"), last: str("The last page") }, ["self", "next", "last"]),
       },
-    },
+      ["count", "page", "sort", "links"],
+    ),
     data: { type: "array", items: reportSchema },
   },
-};
+  ["meta", "data"],
+);
 
 /** Rows per operation of a CSV export: each slice crosses the graph as one string. */
 const EXPORT_SLICE = 5000;
@@ -84,6 +84,7 @@ export const listBookingReportsRoute: RestRoute<{ bookingReports: ReportPage }> 
   method: "GET",
   url: "/reporting/v1/bookings",
   schema: {
+    operationId: "listBookingReports",
     summary: "List bookings (reporting)",
     description:
       "The caller's bookings from PENDING_CONFIRM on (a consumer: its organisation's; platform roles: all), ordered by creation. Date filters are UTC days, both ends included. " +

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { arr, bool, int, num, str, type JsonSchema } from "../../json-schema.js";
+import { answer, arr, bool, int, num, str, type JsonSchema } from "../../json-schema.js";
 import { selfLink } from "../../rest-route.js";
 import { availabilityOptionSchema, cancellationPolicySchema, withoutNulls } from "../booking-flow/booking-body.js";
 
@@ -90,9 +90,7 @@ export function reportDetailBody(report: ReportDetailData) {
 
 const time = (description: string): JsonSchema => ({ type: "string", description: `${description}; UTC yyyy-MM-dd'T'HH:mm:ss'Z'` });
 
-export const reportSchema: JsonSchema = {
-  type: "object",
-  properties: {
+export const reportProperties = {
     id: str("Booking id (UUID)"),
     bookingCode: str("Supplier-friendly code; once confirmed"),
     bookingExternalId: str("The supplier's booking id"),
@@ -110,30 +108,34 @@ export const reportSchema: JsonSchema = {
     flowType: str("quick-connect (booking-flow API)"),
     partnerChannelName: str("The partner's API account that booked"),
     productId: int("Product id"),
-  },
-};
+} satisfies Record<string, JsonSchema>;
 
-export const reportDetailSchema: JsonSchema = {
-  type: "object",
-  properties: {
-    ...reportSchema.properties,
+const REPORT_REQUIRED = ["id", "bookingEngineName", "testMode", "status", "bookedAt", "activityStartDate", "priceGross", "priceCurrency", "flowType", "productId"];
+
+export const reportSchema: JsonSchema = answer(reportProperties, REPORT_REQUIRED, "Reporting record (list item); fields absent when not applicable");
+
+export const reportDetailSchema: JsonSchema = answer(
+  {
+    ...reportProperties,
     partnerId: str("The booking organisation's id"),
-    price: { type: "object", properties: { gross: num("Paid by the customer"), net: num("Gross less commission"), currency: str("ISO 4217") } },
+    price: answer({ gross: num("Paid by the customer"), net: num("Gross less commission"), currency: str("ISO 4217") }, ["gross", "net", "currency"]),
     paxBooked: num("Participants"),
     activityEndDate: time("Activity end (start plus the product's duration)"),
     isCancellable: bool("Cancellable now"),
-    product: { type: "object", properties: { id: int("Product id"), externalId: str("Supplier's product id"), title: str("In the Accept-Language, else English") } },
-    options: { type: "object", properties: { availabilityOptions: arr(availabilityOptionSchema, "Options with selectedOptionId and selectedOptionValue") } },
-    cancellationInformation: {
-      type: "object",
-      properties: {
+    product: answer({ id: int("Product id"), externalId: str("Supplier's product id"), title: str("In the Accept-Language, else English") }, ["id", "externalId"]),
+    options: answer({ availabilityOptions: arr(availabilityOptionSchema, "Options with selectedOptionId and selectedOptionValue") }, ["availabilityOptions"]),
+    cancellationInformation: answer(
+      {
         cancellationRequestDateTime: str("When cancelled; yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"),
         cancellationReason: str("Given with the cancellation"),
-        cancellation: { type: "object", properties: { cancellationPolicy: cancellationPolicySchema } },
+        cancellation: answer({ cancellationPolicy: cancellationPolicySchema }, ["cancellationPolicy"]),
       },
-    },
+      ["cancellation"],
+    ),
   },
-};
+  [...REPORT_REQUIRED, "price", "paxBooked", "isCancellable", "product", "options", "cancellationInformation"],
+  "Reporting record (detail); fields absent when not applicable",
+);
 
 /** links.self is the request as made; next and last the same with another page[offset]; next is empty on the last page. */
 export function pageLinks(request: FastifyRequest, count: number, offset: number, limit: number) {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { RestError, errorResponse } from "../../error-body.js";
-import { arr, bool, int, obj, str } from "../../json-schema.js";
+import { answer, arr, bool, int, keepsOtherMembers, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 
 /**
@@ -48,7 +48,7 @@ function eventTypesIn(given: unknown): string[] | undefined {
   });
 }
 
-const endpointSchema = obj({
+const endpointSchema = answer({
   id: str("Endpoint id (uuid)"),
   url: str("Where deliveries are POSTed"),
   description: str("Free text"),
@@ -58,8 +58,8 @@ const endpointSchema = obj({
   failingSince: { type: "string", format: "date-time", description: "Since when deliveries fail with no success since" },
   createdAt: { type: "string", format: "date-time" },
   updatedAt: { type: "string", format: "date-time" },
-});
-const messageSchema = obj({
+}, ["id", "url", "eventTypes", "enabled", "createdAt", "updatedAt"], "A webhook endpoint");
+const messageSchema = answer({
   id: str("Message id: the webhook-id header of every try"),
   eventType: str("booking.status_changed"),
   orderingKey: str("Messages of one key (a booking id) are delivered in order"),
@@ -71,12 +71,23 @@ const messageSchema = obj({
   lastResponseStatus: int("The endpoint's last HTTP status"),
   lastLatencyMs: int("How long the last try took"),
   lastError: str("Why the last try failed"),
-  payload: { type: "object", additionalProperties: true, description: "The body delivered: {type, timestamp, data}" },
+  payload: answer(
+    {
+      type: str("The event type, e.g. booking.status_changed"),
+      timestamp: { type: "string", format: "date-time", description: "When the event happened" },
+      data: { type: "object", description: "What the event is about, as its GraphQL entity (a booking, a product change)", ...keepsOtherMembers },
+    },
+    ["type", "timestamp", "data"],
+    "The body delivered",
+  ),
   attemptLog: arr(
-    obj({ attempt: int("1, 2, …"), at: { type: "string", format: "date-time" }, outcome: { type: "string", enum: ["DELIVERED", "FAILED"] }, responseStatus: int("HTTP status"), latencyMs: int("Duration"), error: str("Network error or timeout") }),
+    answer(
+      { attempt: int("1, 2, …"), at: { type: "string", format: "date-time" }, outcome: { type: "string", enum: ["DELIVERED", "FAILED"] }, responseStatus: int("HTTP status"), latencyMs: int("Duration"), error: str("Network error or timeout") },
+      ["attempt", "at", "outcome", "latencyMs"],
+    ),
     "Every try, oldest first",
   ),
-});
+}, ["id", "eventType", "orderingKey", "status", "attempts", "createdAt", "payload", "attemptLog"], "A webhook message and its delivery");
 const idParams = obj({ id: str("Endpoint id") }, { required: ["id"] });
 const tags = ["Webhooks"];
 const WHO =
@@ -85,7 +96,7 @@ const WHO =
 export const listWebhookEndpointsRoute: RestRoute<{ webhookEndpoints: EndpointData[] }> = {
   method: "GET",
   url: "/api/webhooks/endpoints",
-  schema: { summary: "The organisation's webhook endpoints (extension)", description: WHO, tags, response: { 200: arr(endpointSchema, "Endpoints") } },
+  schema: { operationId: "listWebhookEndpoints", summary: "The organisation's webhook endpoints (extension)", description: WHO, tags, response: { 200: arr(endpointSchema, "The organisation's endpoints") } },
   operation: `query RestWebhookEndpoints { webhookEndpoints { ${ENDPOINT_FIELDS} } }`,
   respond: ({ webhookEndpoints }) => webhookEndpoints.map(endpointOut),
 };
@@ -94,14 +105,15 @@ export const createWebhookEndpointRoute: RestRoute<{ createWebhookEndpoint: { se
   method: "POST",
   url: "/api/webhooks/endpoints",
   schema: {
+    operationId: "createWebhookEndpoint",
     summary: "Register a webhook endpoint (extension)",
-    description: `${WHO} 201 with the endpoint and its signing secret (whsec_…), shown in this answer only. Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 VALIDATION_FAILED naming url (https in production; no loopback, private or link-local address) or eventTypes; at most 10 endpoints.`,
+    description: `${WHO} 201 with the endpoint and its signing secret (whsec_…), shown in this answer only. Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 VALIDATION_FAILED naming url (https in production; public unicast addresses only, docs/webhooks.md) or eventTypes; at most 10 endpoints.`,
     tags,
     body: obj(
       { url: { type: "string", maxLength: 2048, description: "https URL" }, eventTypes: arr(str("booking.status_changed"), "Events to deliver"), description: { type: "string", maxLength: 500, description: "Free text" } },
       { required: ["url", "eventTypes"], additionalProperties: false },
     ),
-    response: { 201: obj({ secret: str("The signing secret, shown once"), endpoint: endpointSchema }) },
+    response: { 201: answer({ secret: str("The signing secret, shown once"), endpoint: endpointSchema }, ["secret", "endpoint"], "The endpoint and its signing secret") },
   },
   operation: `mutation RestCreateWebhookEndpoint($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret endpoint { ${ENDPOINT_FIELDS} } } }`,
   parameters: { input: "" },
@@ -119,6 +131,7 @@ export const updateWebhookEndpointRoute: RestRoute<{ updateWebhookEndpoint: Endp
   method: "PUT",
   url: "/api/webhooks/endpoints/:id",
   schema: {
+    operationId: "updateWebhookEndpoint",
     summary: "Change a webhook endpoint (extension)",
     description: `${WHO} Changes the fields given; enabled: true enables an endpoint that was disabled, enabled: false disables it.`,
     tags,
@@ -141,7 +154,7 @@ export const updateWebhookEndpointRoute: RestRoute<{ updateWebhookEndpoint: Endp
 export const deleteWebhookEndpointRoute: RestRoute<{ deleteWebhookEndpoint: boolean }> = {
   method: "DELETE",
   url: "/api/webhooks/endpoints/:id",
-  schema: { summary: "Remove a webhook endpoint and its delivery log (extension)", description: `${WHO} 204.`, tags, params: idParams, response: { 204: { type: "null", description: "Removed" }, 404: errorResponse("Unknown endpoint") } },
+  schema: { operationId: "deleteWebhookEndpoint", summary: "Remove a webhook endpoint and its delivery log (extension)", description: `${WHO} 204.`, tags, params: idParams, response: { 204: { type: "null", description: "Removed" }, 404: errorResponse("Unknown endpoint") } },
   operation: `mutation RestDeleteWebhookEndpoint($id: String!) { deleteWebhookEndpoint(id: $id) }`,
   variables: (request) => ({ id: (request.params as { id: string }).id }),
   respond: (_data, _request, reply) => reply.code(204).send(),
@@ -151,11 +164,12 @@ export const rotateWebhookSecretRoute: RestRoute<{ rotateWebhookEndpointSecret: 
   method: "POST",
   url: "/api/webhooks/endpoints/:id/secret",
   schema: {
+    operationId: "rotateWebhookEndpointSecret",
     summary: "Rotate a webhook endpoint's signing secret (extension)",
     description: `${WHO} A new secret, shown in this answer only; deliveries from now on are signed with it.`,
     tags,
     params: idParams,
-    response: { 200: obj({ secret: str("The new signing secret") }), 404: errorResponse("Unknown endpoint") },
+    response: { 200: answer({ secret: str("The new signing secret") }, ["secret"], "The new secret"), 404: errorResponse("Unknown endpoint") },
   },
   operation: `mutation RestRotateWebhookSecret($id: String!) { rotateWebhookEndpointSecret(id: $id) }`,
   variables: (request) => ({ id: (request.params as { id: string }).id }),
@@ -166,12 +180,13 @@ export const listWebhookMessagesRoute: RestRoute<{ webhookMessages: MessageData[
   method: "GET",
   url: "/api/webhooks/endpoints/:id/messages",
   schema: {
+    operationId: "listWebhookMessages",
     summary: "A webhook endpoint's delivery log (extension)",
     description: `${WHO} Newest first, up to \`first\` (default 50, at most 100); \`before\` a message id to page back. Each message with its status, tries, last response status and latency, and every try.`,
     tags,
     params: idParams,
     querystring: obj({ first: { type: "integer", minimum: 1, maximum: 100, description: "Page size" }, before: str("A message id of this endpoint") }),
-    response: { 200: arr(messageSchema, "Messages"), 404: errorResponse("Unknown endpoint") },
+    response: { 200: arr(messageSchema, "Messages, newest first"), 404: errorResponse("Unknown endpoint") },
   },
   operation: `query RestWebhookMessages($endpointId: String!, $first: Int!, $before: String) { webhookMessages(endpointId: $endpointId, first: $first, before: $before) { ${MESSAGE_FIELDS} } }`,
   parameters: { endpointId: "id" },
@@ -186,6 +201,7 @@ export const redeliverWebhookMessageRoute: RestRoute<{ redeliverWebhookMessage: 
   method: "POST",
   url: "/api/webhooks/messages/:id/redeliver",
   schema: {
+    operationId: "redeliverWebhookMessage",
     summary: "Send a webhook message again (extension)",
     description: `${WHO} From now, whatever its status (a failed one, or one the receiver lost).`,
     tags,

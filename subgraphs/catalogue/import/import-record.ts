@@ -103,7 +103,6 @@ export async function importRecords(ctx: CatalogueContext, rows: readonly Import
         path.map((node) =>
           present({
             uuid: node.uuid,
-            name: textOf(node.name.translations),
             level: node.level,
             slug: node.slug,
             family: node.family,
@@ -113,6 +112,7 @@ export async function importRecords(ctx: CatalogueContext, rows: readonly Import
             startDate: node.startDate,
             nameTranslation: node.name.translations,
             value: 1,
+            name: textOf(node.name.translations),
             nameFullPath: node.nameFullPath,
           }),
         ),
@@ -135,13 +135,22 @@ export async function importRecords(ctx: CatalogueContext, rows: readonly Import
       title: only(row.title, languages),
       creationDate: row.creationDate.toISOString(),
       updateDate: row.updateDate.toISOString(),
+      bookingEngine: engine.name,
+      bookingEngineName: engineDisplayName(engine.name),
+      galleryImages: (row.galleryImages ?? []).map((image, position) => {
+        const order = image.order ?? position + 1;
+        return { id: `${row.id}-${order}`, url: image.url, order };
+      }),
+      supplier: supplierOf(supplier),
+      onlineBookable: only(onlineBookable(row), languages),
+      descriptors: productDescriptors(row),
+      availableLanguages: Object.keys(row.title).sort(),
+      taxonomies: taxonomiesOf(links),
       instantConfirmation: row.instantConfirmation,
       instantDelivery: row.instantDelivery,
       availabilityType: row.availabilityType,
       redemptionMethod: row.redemptionMethod,
       description: only(row.description, languages),
-      bookingEngine: engine.name,
-      bookingEngineName: engineDisplayName(engine.name),
       bookingUrl: only(row.bookingUrl, languages),
       minPrice: row.minPrice,
       maxPrice: row.maxPrice,
@@ -155,20 +164,11 @@ export async function importRecords(ctx: CatalogueContext, rows: readonly Import
       geoLocation: row.latitude !== null || row.geoHash ? present({ latitude: row.latitude, longitude: row.longitude, geoHash: row.geoHash }) : null,
       duration: row.duration,
       durationHours: durationInHours(row.duration),
-      galleryImages: (row.galleryImages ?? []).map((image, position) => {
-        const order = image.order ?? position + 1;
-        return { id: `${row.id}-${order}`, url: image.url, order };
-      }),
-      supplier: supplierOf(supplier),
-      onlineBookable: only(onlineBookable(row), languages),
-      descriptors: productDescriptors(row),
-      availableLanguages: Object.keys(row.title).sort(),
       cityName: row.cityName,
       zipCode: row.zipCode,
       rating: row.rating,
       numberOfRatings: row.numberOfRatings,
       countryName: countryNameOf(row),
-      taxonomies: taxonomiesOf(links),
     }) as ImportRecord;
   });
 }

@@ -100,12 +100,12 @@ function supplierRecord(supplier: SupplierRow, languages: readonly string[]): Re
   const names = countryNames(supplier.countryCode, languages);
   return Object.freeze(present({
     id: supplier.id,
-    name: supplier.name,
     externalId: supplier.externalId,
     creationDate: supplier.creationDate.toISOString(),
     updateDate: supplier.updateDate.toISOString(),
-    contact: supplier.website ?? supplier.email ?? supplier.telephone ?? supplier.address ? present({ website: supplier.website, email: supplier.email, telephone: supplier.telephone, address: supplier.address }) : null,
     countryCode: supplier.countryCode,
+    name: supplier.name,
+    contact: supplier.website ?? supplier.email ?? supplier.telephone ?? supplier.address ? present({ website: supplier.website, email: supplier.email, telephone: supplier.telephone, address: supplier.address }) : null,
     countryName: languages.map((l) => names[l]).find(Boolean) ?? null,
   }));
 }
@@ -123,22 +123,26 @@ function recordOf(
   const language = languages.find((l) => l in product.onlineBookable) ?? availableLanguages[0];
   const periods = product.availabilityPeriods as { weeklyPeriods?: unknown } | null;
   const geoLocation = product.geoLocation;
-  // The REST schema's declared keys come first, in its order (consumerProductSchema): the REST
-  // routes send the record with JSON.stringify, and this keeps their bodies byte for byte what
-  // the schema's compiled serializer wrote. Unknown fields are undefined, which JSON leaves out
-  // as the contract's records do; one literal keeps every record the same shape.
+  // In the REST schema's order (consumerProductSchema), the members every record has first, as
+  // its compiled serializer writes them: the REST routes send the record with JSON.stringify, and
+  // their bodies stay byte for byte what that serializer would write. Unknown fields are
+  // undefined, which JSON leaves out as the contract's records do; one literal keeps every record
+  // the same shape.
   return {
     id: product.id,
     externalId: product.externalId,
     title: text(product.title),
     bookingEngine: engine.name,
     bookingEngineName: engineDisplayName(engine.name),
-    bookingUrl: bookingLink(product.bookingUrl?.translations ?? null, languages, externalClientId) ?? undefined,
     onlineBookable: language ? Boolean(product.onlineBookable[language]) : false,
     availableLanguages,
     taxonomies,
     creationDate: product.creationDate.toISOString(),
     updateDate: product.updateDate.toISOString(),
+    galleryImages: product.galleryImages.map((image) => ({ title: image.title ?? undefined, url: image.url ?? undefined, order: image.order ?? undefined })),
+    supplier,
+    descriptors: productDescriptors(product),
+    bookingUrl: bookingLink(product.bookingUrl?.translations ?? null, languages, externalClientId) ?? undefined,
     internalName: product.internalName ?? undefined,
     reference: product.reference ?? undefined,
     instantConfirmation: product.instantConfirmation ?? undefined,
@@ -172,9 +176,6 @@ function recordOf(
       : undefined,
     duration: product.duration ?? undefined,
     durationHours: durationInHours(product.duration) ?? undefined,
-    galleryImages: product.galleryImages.map((image) => ({ title: image.title ?? undefined, url: image.url ?? undefined, order: image.order ?? undefined })),
-    supplier,
-    descriptors: productDescriptors(product),
     cityName: product.cityName ?? undefined,
     zipCode: product.zipCode ?? undefined,
     countryCode: product.countryCode ?? undefined,
