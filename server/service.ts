@@ -116,6 +116,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
   metrics.gauge("activities_database_transactions_waiting", "Transactions waiting for a connection", (set) => set(pool().transactionsWaiting));
   metrics.gauge("activities_database_statements_in_flight", "Statements handed to the database driver and not answered yet", (set) => set(pool().statementsInFlight));
   const octo = octoEnginesFor(config, database, logger, clock, metrics);
+  if (config.environment === "production" && !config.engineSecretsKey && config.role !== "edge" && config.role !== "reporting") {
+    // Not a reason to refuse the start: a deployment without webhooks or OCTO engines needs no key.
+    logger.warn("ENGINE_SECRETS_KEY is not set: webhook endpoints cannot be created or given a new secret, and OCTO engines cannot be registered (409 ENGINE_SECRETS_KEY_MISSING)");
+  }
   // Counted once they commit (LISTEN delivers then), and only by the process that made them.
   const stopCountingTransitions = await step(async () => {
     const stop = await database.events.subscribe(channels.bookingEvents, (payload) => {

@@ -95,13 +95,13 @@ export const createWebhookEndpointRoute: RestRoute<{ createWebhookEndpoint: { se
   url: "/api/webhooks/endpoints",
   schema: {
     summary: "Register a webhook endpoint (extension)",
-    description: `${WHO} 201 with the endpoint and its signing secret (whsec_…), shown in this answer only. Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 VALIDATION_FAILED naming url (https in production; no loopback, private or link-local address) or eventTypes; at most 10 endpoints.`,
+    description: `${WHO} 201 with the endpoint and its signing secret (whsec_…), shown in this answer only. Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 VALIDATION_FAILED naming url (https in production; no loopback, private or link-local address) or eventTypes; at most 10 endpoints. 409 ENGINE_SECRETS_KEY_MISSING when the service cannot keep the secret (production without ENGINE_SECRETS_KEY); nothing is saved.`,
     tags,
     body: obj(
       { url: { type: "string", maxLength: 2048, description: "https URL" }, eventTypes: arr(str("booking.status_changed"), "Events to deliver"), description: { type: "string", maxLength: 500, description: "Free text" } },
       { required: ["url", "eventTypes"], additionalProperties: false },
     ),
-    response: { 201: obj({ secret: str("The signing secret, shown once"), endpoint: endpointSchema }) },
+    response: { 201: obj({ secret: str("The signing secret, shown once"), endpoint: endpointSchema }), 409: errorResponse("ENGINE_SECRETS_KEY_MISSING") },
   },
   operation: `mutation RestCreateWebhookEndpoint($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret endpoint { ${ENDPOINT_FIELDS} } } }`,
   parameters: { input: "" },
@@ -152,10 +152,10 @@ export const rotateWebhookSecretRoute: RestRoute<{ rotateWebhookEndpointSecret: 
   url: "/api/webhooks/endpoints/:id/secret",
   schema: {
     summary: "Rotate a webhook endpoint's signing secret (extension)",
-    description: `${WHO} A new secret, shown in this answer only; deliveries from now on are signed with it.`,
+    description: `${WHO} A new secret, shown in this answer only; deliveries from now on are signed with it. 409 ENGINE_SECRETS_KEY_MISSING when the service cannot keep the secret (production without ENGINE_SECRETS_KEY); the old secret stays.`,
     tags,
     params: idParams,
-    response: { 200: obj({ secret: str("The new signing secret") }), 404: errorResponse("Unknown endpoint") },
+    response: { 200: obj({ secret: str("The new signing secret") }), 404: errorResponse("Unknown endpoint"), 409: errorResponse("ENGINE_SECRETS_KEY_MISSING") },
   },
   operation: `mutation RestRotateWebhookSecret($id: String!) { rotateWebhookEndpointSecret(id: $id) }`,
   variables: (request) => ({ id: (request.params as { id: string }).id }),
