@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { systemClock } from "../core/clock.js";
 import { ConfigError, loadConfig } from "../core/config.js";
+import { DataFolderUnusable } from "../drizzle/data-folder.js";
 import { openDatabase } from "../drizzle/database.js";
 import { AccountError } from "./account.service.js";
 import { createIdentity } from "./identity.js";
@@ -123,7 +124,8 @@ export async function runOperatorCommand(
     database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   } catch (error) {
     // The operator's to fix (a server down, a service holding the embedded database): said in a line, not a stack.
-    io.err(`Cannot open the database: ${error instanceof Error ? error.message : String(error)}`);
+    const cause = error instanceof DataFolderUnusable ? `DATA_DIR=${JSON.stringify(error.folder)}: ${error.message}` : error instanceof Error ? error.message : String(error);
+    io.err(`Cannot open the database: ${cause}`);
     return 1;
   }
   try {

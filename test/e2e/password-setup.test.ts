@@ -79,6 +79,12 @@ describe("operator CLI and the password-setup link", { timeout: 90_000 }, () => 
       const err: string[] = [];
       expect(await runOperatorCommand(["list-accounts"], unreachable, { out: () => {}, err: (line) => err.push(line) })).toBe(1);
       expect(err).toEqual([expect.stringMatching(/^Cannot open the database: .*ECONNREFUSED/)]);
+      // An embedded database's folder it cannot make, named by its setting: nothing spins, nothing is thrown.
+      const embedded: NodeJS.ProcessEnv = { ...env, DATA_DIR: "/proc/activities-cli" };
+      delete embedded.DATABASE_URL;
+      const folderErr: string[] = [];
+      expect(await runOperatorCommand(["list-accounts"], embedded, { out: () => {}, err: (line) => folderErr.push(line) })).toBe(1);
+      expect(folderErr).toEqual(['Cannot open the database: DATA_DIR="/proc/activities-cli": /proc/activities-cli cannot be created (/proc takes no new folders, ENOENT)']);
     });
 
     it("refuses a second account with the same name, whatever its case", async () => {
