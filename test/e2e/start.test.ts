@@ -142,6 +142,23 @@ if (!process.env.DATABASE_URL) describe("npm start: one process on the embedded 
       expect(readdirSync(dataDir)).toEqual([]);
     }, 180_000);
 
+    it("while an embedded database that exists opens: opens it to the end and closes it, undamaged", async () => {
+      const dataDir = path.join(scratch, "existing");
+      const made = await openDatabase({ dataDir });
+      await made.db.execute(sql`insert into organisations (name, country_code, commercial_model) values ('Kept Through A Stop', 'NL', 'AGENT')`);
+      await made.close();
+      const { code, output, steps } = await stoppedAt("opening the database", { DATA_DIR: dataDir });
+      expect(code).toBe(0);
+      expect(output).toContain("stopped during start-up (SIGTERM)");
+      expect(steps).not.toContain("loading the signing key");
+      const reopened = await openDatabase({ dataDir });
+      try {
+        expect(await rows(reopened.db, sql`select name from organisations`)).toEqual([{ name: "Kept Through A Stop" }]);
+      } finally {
+        await reopened.close();
+      }
+    }, 180_000);
+
     it("while the graph is composed: exits 0 before the database is used", async () => {
       const { code, output, steps } = await stoppedAt("composing the graph", { DATA_DIR: "memory" });
       expect(code).toBe(0);
