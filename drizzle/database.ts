@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
@@ -9,6 +9,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { ConnectionBudgetError, planPoolSize, readConnectionLimit } from "./connection-budget.js";
+import { DataFolderUnusable, prepareDataFolder } from "./data-folder.js";
 import { EventChannel, PgliteEventChannel, PostgresEventChannel } from "./events.js";
 import { DriverObserver, observedPglite, observedPostgres, type PoolUse } from "./observed-driver.js";
 import { PreparedStatementPolicy } from "./prepared-statements.js";
@@ -79,6 +80,14 @@ export interface DatabaseOptions {
   preparedStatements?: PreparedStatementPolicy;
   /** PGlite, a database not made yet: where migrated templates are kept (template.ts); a private folder in the temporary one when absent. */
   templateFolder?: string;
+  /** Told when the open reaches the migrations (a start logs it). */
+  onMigrating?: () => void;
+  /**
+   * A stop during the open: a PGlite database being made is abandoned at once, and a PostgreSQL
+   * connection migrating is closed (the migrations' transaction rolls back); the open rejects
+   * with the signal's reason. An embedded database that exists is opened to the end.
+   */
+  signal?: AbortSignal;
 }
 
 /** A transaction left open without a statement (a stalled caller) gives its locks back after this. */
@@ -97,24 +106,47 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Database> {
   let releaseLock = () => {};
   if (dataDir !== "memory") {
-    mkdirSync(dataDir, { recursive: true });
+    prepareDataFolder(dataDir);
     releaseLock = claimDataDir(dataDir);
   }
   const made = dataDir !== "memory" && existsSync(path.join(dataDir, "PG_VERSION"));
   const template = !made && options.migrate !== false ? pgliteTemplatePath(migrationsFolder, options.templateFolder) : undefined;
+  const entriesBefore = dataDir !== "memory" && !made ? new Set(readdirSync(dataDir)) : undefined;
   // On its own thread: a statement there never holds up the event loop serving other requests.
   const client = new RemotePglite({ dataDir, template });
+  // A database being made (in memory, or in a folder that held none) has nothing to keep yet: a
+  // stop abandons it at once, with what it wrote, rather than wait seconds for it. One that exists
+  // is opened to the end and closed, never cut off while it writes.
+  let abandoning: Promise<void> | undefined;
+  const abandon = () => {
+    abandoning = client.abandon().then(() => {
+      if (entriesBefore) for (const entry of readdirSync(dataDir)) if (!entriesBefore.has(entry)) rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+    });
+  };
+  if (!made) options.signal?.addEventListener("abort", abandon, { once: true });
   try {
-    const { fromTemplate } = await client.waitReady;
-    if (options.migrate !== false) await migratePglite(drizzlePglite({ client: client as never }), { migrationsFolder });
+    options.signal?.throwIfAborted();
+    const { fromTemplate } = await client.waitReady.catch((error: Error) => {
+      if (options.signal?.aborted || dataDir === "memory") throw error;
+      // Files of something else (another PostgreSQL's, a damaged database): the folder is the operator's to fix.
+      throw new DataFolderUnusable(path.resolve(dataDir), `the embedded database in ${path.resolve(dataDir)} cannot be opened (${error.message})`);
+    });
+    if (options.migrate !== false) {
+      options.onMigrating?.();
+      await migratePglite(drizzlePglite({ client: client as never }), { migrationsFolder });
+    }
     // A template is a cache: a start that cannot write one (a full disk) goes on without it.
     if (template && !fromTemplate) await client.dump(template).then(() => pruneTemplates(template)).catch(() => undefined);
     // Session settings, on the one connection for as long as it is open.
     for (const [name, value] of Object.entries(SESSION_SETTINGS)) await client.query("select set_config($1, $2, false)", [name, value]);
   } catch (error) {
+    if (options.signal?.aborted && !made && !abandoning) abandon();
+    await abandoning;
     await client.close().catch(() => undefined);
     releaseLock();
-    throw error;
+    throw options.signal?.aborted ? options.signal.reason : error;
+  } finally {
+    options.signal?.removeEventListener("abort", abandon);
   }
   // One connection: every statement and transaction takes it in turn.
   const observer = new DriverObserver(1);
@@ -164,16 +196,23 @@ const KEY_LOOKUP_PLANNING = { plan_cache_mode: "auto" } as const;
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   // A single-connection client that reads the server's limit and, with the session lock, migrates.
   const opener = postgres(url, { max: 1, onnotice: () => {} });
+  const hangUp = () => void opener.end({ timeout: 0 });
+  options.signal?.addEventListener("abort", hangUp, { once: true });
   let maxConnections: number;
   try {
+    options.signal?.throwIfAborted();
     const plan = planPoolSize(await readConnectionLimit(opener), { processes: options.processes ?? 1, requested: options.maxConnections });
     if ("refused" in plan) throw new ConnectionBudgetError(plan.refused);
     maxConnections = plan.poolSize;
     if (options.migrate !== false) {
+      options.onMigrating?.();
       await opener`select pg_advisory_lock(${MIGRATION_LOCK})`;
       await migratePostgres(drizzlePostgres(opener), { migrationsFolder });
     }
+  } catch (error) {
+    throw options.signal?.aborted ? options.signal.reason : error;
   } finally {
+    options.signal?.removeEventListener("abort", hangUp);
     await opener.end({ timeout: 5 });
   }
   const pool = (planning: typeof PREPARED_PLANNING | typeof KEY_LOOKUP_PLANNING) =>

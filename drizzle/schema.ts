@@ -154,6 +154,11 @@ export const accounts = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     username: text("username").notNull(),
+    /**
+     * The one environment the account signs in to: sandbox and production may share a database,
+     * and neither accepts the other's accounts. A username is unique within its environment.
+     */
+    environment: environmentName("environment").notNull(),
     /** Null until the user has set a password through the setup link. */
     passwordHash: text("password_hash"),
     roles: text("roles").array().notNull(),
@@ -162,7 +167,7 @@ export const accounts = pgTable(
     createdAt: utc("created_at").notNull().defaultNow(),
     updatedAt: utc("updated_at").notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("accounts_username_lower").on(sql`lower(${t.username})`)],
+  (t) => [uniqueIndex("accounts_environment_username_lower").on(t.environment, sql`lower(${t.username})`)],
 );
 
 /** One-time links through which a new user chooses a password; only the hash of the token is kept. */

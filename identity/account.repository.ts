@@ -1,15 +1,17 @@
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "../drizzle/database.js";
 import { accounts, passwordSetupTokens } from "../drizzle/schema.js";
 
 export type AccountRow = typeof accounts.$inferSelect;
+export type Environment = AccountRow["environment"];
 
 export const accountRepository = {
-  async byUsername(db: Executor, username: string): Promise<AccountRow | undefined> {
+  /** Usernames are looked up within one environment: another environment's account of that name is not this one's. */
+  async byUsername(db: Executor, environment: Environment, username: string): Promise<AccountRow | undefined> {
     const [row] = await db
       .select()
       .from(accounts)
-      .where(sql`lower(${accounts.username}) = lower(${username})`);
+      .where(and(eq(accounts.environment, environment), sql`lower(${accounts.username}) = lower(${username})`));
     return row;
   },
 
@@ -22,8 +24,8 @@ export const accountRepository = {
     return ids.length ? db.select().from(accounts).where(inArray(accounts.id, [...ids])) : [];
   },
 
-  async list(db: Executor): Promise<AccountRow[]> {
-    return db.select().from(accounts).orderBy(asc(accounts.username));
+  async list(db: Executor, environment: Environment): Promise<AccountRow[]> {
+    return db.select().from(accounts).where(eq(accounts.environment, environment)).orderBy(asc(accounts.username));
   },
 
   async insert(db: Executor, values: typeof accounts.$inferInsert): Promise<AccountRow> {

@@ -5,9 +5,10 @@ import type { Database } from "../drizzle/database.js";
 import { channels } from "../drizzle/events.js";
 import { BOOKING_ENGINE_NAME, bookingEngineRepository } from "../subgraphs/catalogue/booking-engine/booking-engine.repository.js";
 import { organisationRepository, type OrganisationRow } from "../subgraphs/catalogue/organisation/organisation.repository.js";
-import { accountRepository as repo, type AccountRow } from "./account.repository.js";
+import { accountRepository as repo, type AccountRow, type Environment } from "./account.repository.js";
+import { refreshTokenRepository } from "./refresh-token.repository.js";
 import { hashPassword, passwordProblem } from "./passwords.js";
-import { publishRevocation, type SessionRevocations } from "./session-revocations.js";
+import { publishRevocation, type Revocation, type SessionRevocations } from "./session-revocations.js";
 import { newSecret, secretHash } from "./tokens.js";
 
 /** A refused account operation; the message says which input is wrong and why. */
@@ -43,6 +44,8 @@ const USERNAME = /^[A-Za-z0-9._@+-]{3,128}$/;
 
 export interface AccountServiceSettings {
   clock: Clock;
+  /** The environment whose accounts this service creates, finds and changes: the others' are not there for it. */
+  environment: Environment;
   /** This process's revocations, told of a disabled account as soon as it commits. */
   revocations?: Pick<SessionRevocations, "learn">;
   passwordSetupTtlSeconds: number;
@@ -91,8 +94,8 @@ export class AccountService {
     const now = this.settings.clock.now();
 
     return this.database.db.transaction(async (tx) => {
-      if (await repo.byUsername(tx, username)) {
-        throw new AccountError("CONFLICT", `an account named ${username} already exists`);
+      if (await repo.byUsername(tx, this.settings.environment, username)) {
+        throw new AccountError("CONFLICT", `the ${this.settings.environment} environment already has an account named ${username}`);
       }
       let organisation: OrganisationRow | undefined;
       if (input.organisation) {
@@ -131,6 +134,7 @@ export class AccountService {
       }
       const account = await repo.insert(tx, {
         username,
+        environment: this.settings.environment,
         roles: [role],
         organisationId: organisation?.id ?? null,
         passwordHash,
@@ -144,15 +148,14 @@ export class AccountService {
   }
 
   async listAccounts() {
-    const accounts = await repo.list(this.database.db);
+    const accounts = await repo.list(this.database.db, this.settings.environment);
     const ids = [...new Set(accounts.flatMap((account) => (account.organisationId === null ? [] : [account.organisationId])))];
     const organisations = new Map((await organisationRepository.byIds(this.database.db, ids)).map((row) => [row.id, row]));
     return accounts.map((account) => ({ account, organisation: account.organisationId === null ? null : (organisations.get(account.organisationId) ?? null) }));
   }
 
   async disableAccount(username: string): Promise<AccountRow> {
-    const account = await repo.byUsername(this.database.db, username);
-    if (!account) throw new AccountError("NOT_FOUND", `no account named ${username}`);
+    const account = await this.named(username);
     if (!account.disabledAt) {
       const now = this.settings.clock.now();
       // Every process stops accepting the account's tokens once this commits.
@@ -176,26 +179,49 @@ export class AccountService {
 
   /** A fresh link for an account that lost or never used its first one. */
   async issuePasswordSetupLink(username: string) {
-    const account = await repo.byUsername(this.database.db, username);
-    if (!account) throw new AccountError("NOT_FOUND", `no account named ${username}`);
+    const account = await this.named(username);
     return this.issueLink(this.database.db, account.id, this.settings.clock.now());
+  }
+
+  /**
+   * Makes the other environment's account of that name one of this environment (one created in
+   * the wrong environment, or put in the sandbox by the migration that introduced environments).
+   * Its password stays; its sessions end at once, since their tokens are the old environment's.
+   */
+  async moveAccountHere(username: string): Promise<AccountRow> {
+    const here = this.settings.environment;
+    const there: Environment = here === "sandbox" ? "production" : "sandbox";
+    const now = this.settings.clock.now();
+    const revocations: Revocation[] = [];
+    const moved = await this.database.db.transaction(async (tx) => {
+      const account = await repo.byUsername(tx, there, username);
+      if (!account) throw new AccountError("NOT_FOUND", `the ${there} environment has no account named ${username}`);
+      if (await repo.byUsername(tx, here, username)) throw new AccountError("CONFLICT", `the ${here} environment already has an account named ${username}`);
+      await repo.update(tx, account.id, { environment: here, updatedAt: now });
+      for (const session of await refreshTokenRepository.liveSessions(tx, account.id, now)) {
+        await refreshTokenRepository.revokeSession(tx, session.sessionId);
+        const revocation: Revocation = { kind: "session", sessionId: session.sessionId, accountId: account.id, endsAt: session.endsAt.getTime() };
+        await publishRevocation(this.database, tx, revocation);
+        revocations.push(revocation);
+      }
+      return { ...account, environment: here, updatedAt: now };
+    });
+    for (const revocation of revocations) this.settings.revocations?.learn(revocation);
+    return moved;
   }
 
   /** Tells the setup page whether to show the form; spends nothing. */
   async checkPasswordSetupToken(token: string): Promise<AccountRow> {
     const row = await repo.passwordSetupToken(this.database.db, secretHash(token));
     this.assertUsable(row);
-    const account = await repo.byId(this.database.db, row!.accountId);
-    if (!account) throw new AccountError("LINK_INVALID", "This link is not valid.");
-    return account;
+    return this.ownAccount(await repo.byId(this.database.db, row!.accountId));
   }
 
   async setPasswordWithToken(token: string, password: string): Promise<AccountRow> {
     return this.database.db.transaction(async (tx) => {
       const row = await repo.passwordSetupTokenForUpdate(tx, secretHash(token));
       this.assertUsable(row);
-      const account = await repo.byId(tx, row!.accountId);
-      if (!account) throw new AccountError("LINK_INVALID", "This link is not valid.");
+      const account = this.ownAccount(await repo.byId(tx, row!.accountId));
       const problem = passwordProblem(password, account.username);
       if (problem) throw new AccountError("INVALID_INPUT", `The password ${problem}.`);
       const now = this.settings.clock.now();
@@ -203,6 +229,21 @@ export class AccountService {
       await repo.spendPasswordSetupTokens(tx, account.id, now);
       return account;
     });
+  }
+
+  private async named(username: string): Promise<AccountRow> {
+    const account = await repo.byUsername(this.database.db, this.settings.environment, username);
+    if (!account) throw new AccountError("NOT_FOUND", `the ${this.settings.environment} environment has no account named ${username}`);
+    return account;
+  }
+
+  /** A link's account, when it is one of this environment: another environment's page does not set its password. */
+  private ownAccount(account: AccountRow | undefined): AccountRow {
+    if (!account) throw new AccountError("LINK_INVALID", "This link is not valid.");
+    if (account.environment !== this.settings.environment) {
+      throw new AccountError("LINK_INVALID", `This link is for an account of the ${account.environment} environment: open it on that environment's address.`);
+    }
+    return account;
   }
 
   private assertUsable(row: { usedAt: Date | null; expiresAt: Date } | undefined): void {

@@ -49,9 +49,10 @@ export function createIdentity(config: Config, database: Database, clock: Clock)
     paths,
     revocations,
     verifier: new TokenVerifier(keys, { issuer, environment: config.environment, clock }, revocations),
-    tokens: new TokenService(database, keys, { clock, environment: config.environment, issuer, throttle: new SignInThrottle(database.db, config.signIn), revocations }),
+    tokens: new TokenService(database, keys, { clock, environment: config.environment, issuer, throttle: new SignInThrottle(database.db, config.signIn, config.environment), revocations }),
     accounts: new AccountService(database, {
       clock,
+      environment: config.environment,
       revocations,
       passwordSetupTtlSeconds: config.passwordSetupTtlSeconds,
       passwordSetupPageUrl: () => `${config.publicUrl}${paths.passwordSetup}`,

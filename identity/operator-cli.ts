@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { systemClock } from "../core/clock.js";
 import { ConfigError, loadConfig } from "../core/config.js";
+import { DataFolderUnusable } from "../drizzle/data-folder.js";
 import { openDatabase } from "../drizzle/database.js";
 import { AccountError } from "./account.service.js";
 import { createIdentity } from "./identity.js";
@@ -10,6 +11,10 @@ import { OctoRegistrationRefused, registerOctoEngine } from "../subgraphs/catalo
 
 const USAGE = `Usage: npm run operator -- <command> [options]
 
+Accounts belong to one environment, the one ENVIRONMENT names (sandbox unless set), as the
+service's do: run the account commands with the ENVIRONMENT and PUBLIC_URL of the service whose
+accounts they are.
+
 Commands:
   create-account --username U --role ROLE [--organisation NAME] [--country CC]
                  [--model agent|reseller] [--booking-engine NAME] [--password P]
@@ -17,11 +22,15 @@ Commands:
       ROLE is PLATFORM_CATALOG_MANAGEMENT, CONTENT_PARTNER, CONSUMER or OPERATOR.
       A new --organisation needs --country (ISO 3166-1 alpha-2) and --model.
   list-accounts [--json]
-      Lists every account with its roles, organisation and state.
+      Lists the environment's accounts with their roles, organisation and state.
   disable-account --username U
       Stops the account from getting tokens; refreshes are refused from then on.
   password-link --username U
       Prints a new one-time password-setup link for the account.
+  move-account --username U
+      Makes the other environment's account U one of this environment (its password stays, its
+      sessions end): for an account created in the wrong environment, or put in the sandbox when
+      environments were introduced on a database both share.
   set-tracking --organisation NAME --enabled true|false
       Turns the trackingId feature on or off: product reads then carry a per-call id.
   register-octo-engine --name NAME --base-url URL --country CC [--capabilities LIST]
@@ -40,6 +49,7 @@ const REQUIRED_OPTIONS = {
   "list-accounts": [],
   "disable-account": ["username"],
   "password-link": ["username"],
+  "move-account": ["username"],
   "set-tracking": ["organisation", "enabled"],
   "register-octo-engine": ["name", "base-url", "country"],
 } as const satisfies Record<string, readonly string[]>;
@@ -114,7 +124,8 @@ export async function runOperatorCommand(
     database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   } catch (error) {
     // The operator's to fix (a server down, a service holding the embedded database): said in a line, not a stack.
-    io.err(`Cannot open the database: ${error instanceof Error ? error.message : String(error)}`);
+    const cause = error instanceof DataFolderUnusable ? `DATA_DIR=${JSON.stringify(error.folder)}: ${error.message}` : error instanceof Error ? error.message : String(error);
+    io.err(`Cannot open the database: ${cause}`);
     return 1;
   }
   try {
@@ -131,7 +142,7 @@ export async function runOperatorCommand(
         bookingEngine: values["booking-engine"] as string | undefined,
         password: values.password as string | undefined,
       });
-      io.out(`Created account ${created.account.username} (${created.account.roles.join(", ")})${created.organisation ? ` in ${created.organisation.name}` : ""}.`);
+      io.out(`Created ${created.account.environment} account ${created.account.username} (${created.account.roles.join(", ")})${created.organisation ? ` in ${created.organisation.name}` : ""}.`);
       if (created.passwordSetupUrl) {
         io.out(`Send the user this one-time link to set a password (valid until ${created.passwordSetupExpiresAt!.toISOString()}):`);
         io.out(created.passwordSetupUrl);
@@ -140,6 +151,7 @@ export async function runOperatorCommand(
       const rows = await accounts.listAccounts();
       const items = rows.map(({ account, organisation }) => ({
         username: account.username,
+        environment: account.environment,
         roles: account.roles,
         organisation: organisation?.name ?? null,
         country: organisation?.countryCode ?? null,
@@ -147,12 +159,18 @@ export async function runOperatorCommand(
         createdAt: account.createdAt.toISOString(),
       }));
       if (values.json) io.out(JSON.stringify(items, null, 2));
-      else if (!items.length) io.out("No accounts.");
-      else for (const item of items) io.out(`${item.username.padEnd(24)} ${item.roles.join(",").padEnd(28)} ${(item.organisation ?? "-").padEnd(28)} ${item.state}`);
+      else if (!items.length) io.out(`No accounts in the ${config.environment} environment.`);
+      else {
+        io.out(`Accounts of the ${config.environment} environment:`);
+        for (const item of items) io.out(`${item.username.padEnd(24)} ${item.roles.join(",").padEnd(28)} ${(item.organisation ?? "-").padEnd(28)} ${item.state}`);
+      }
     } else if (command === "disable-account") {
       const username = need("username");
       const account = await accounts.disableAccount(username);
-      io.out(`Account ${account.username} is disabled (since ${account.disabledAt!.toISOString()}).`);
+      io.out(`The ${account.environment} account ${account.username} is disabled (since ${account.disabledAt!.toISOString()}).`);
+    } else if (command === "move-account") {
+      const account = await accounts.moveAccountHere(need("username"));
+      io.out(`${account.username} is now a ${account.environment} account; its sessions in the other environment have ended.`);
     } else if (command === "set-tracking") {
       const row = await accounts.setTrackingIds(need("organisation"), need("enabled") === "true");
       io.out(`trackingId feature ${row.trackingIdsEnabled ? "on" : "off"} for ${row.name}.`);
@@ -177,7 +195,7 @@ export async function runOperatorCommand(
     } else {
       const username = need("username");
       const link = await accounts.issuePasswordSetupLink(username);
-      io.out(`One-time link for ${username} (valid until ${link.expiresAt.toISOString()}):`);
+      io.out(`One-time link for the ${config.environment} account ${username} (valid until ${link.expiresAt.toISOString()}):`);
       io.out(link.url);
     }
     return 0;

@@ -1,4 +1,4 @@
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, gt, lt } from "drizzle-orm";
 import type { Executor } from "../drizzle/database.js";
 import { refreshTokens } from "../drizzle/schema.js";
 
@@ -19,6 +19,14 @@ export const refreshTokenRepository = {
 
   async revokeSession(db: Executor, sessionId: string): Promise<void> {
     await db.update(refreshTokens).set({ revoked: true }).where(eq(refreshTokens.sessionId, sessionId));
+  },
+
+  /** The account's sessions that could still be refreshed, each with the time it ends. */
+  async liveSessions(db: Executor, accountId: string, now: Date): Promise<{ sessionId: string; endsAt: Date }[]> {
+    return db
+      .selectDistinct({ sessionId: refreshTokens.sessionId, endsAt: refreshTokens.expiresAt })
+      .from(refreshTokens)
+      .where(and(eq(refreshTokens.accountId, accountId), eq(refreshTokens.revoked, false), gt(refreshTokens.expiresAt, now)));
   },
 
   async deleteExpired(db: Executor, before: Date): Promise<number> {

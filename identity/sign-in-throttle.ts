@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, count, inArray, lte, min, sql } from "drizzle-orm";
 import type { Executor } from "../drizzle/database.js";
+import type { Environment } from "./account.repository.js";
 import { signInFailures } from "../drizzle/schema.js";
 
 export interface SignInThrottleSettings {
@@ -25,16 +26,19 @@ export class SignInThrottled extends Error {
  * limit waits until its oldest failure leaves the window: never a permanent lockout, so a stranger
  * failing on purpose can delay a real user by one window at most; a successful sign-in clears its
  * username's failures. Unknown usernames count like known ones, so the answer reveals nothing.
+ * A username is counted per environment, as accounts are kept: guesses in the sandbox do not delay
+ * the production account of the same name.
  */
 export class SignInThrottle {
   constructor(
     private readonly db: Executor,
     private readonly settings: SignInThrottleSettings,
+    private readonly environment: Environment,
   ) {}
 
   /** Throws SignInThrottled when the username or the address is over its limit. */
   async check(username: string, address: string, now: Date): Promise<void> {
-    const keys = { [accountKey(username)]: this.settings.maxFailuresPerAccount, [addressKey(address)]: this.settings.maxFailuresPerAddress };
+    const keys = { [this.accountKey(username)]: this.settings.maxFailuresPerAccount, [addressKey(address)]: this.settings.maxFailuresPerAddress };
     const rows = await this.db
       .select({ key: signInFailures.key, failures: count(), oldest: min(signInFailures.failedAt) })
       .from(signInFailures)
@@ -50,27 +54,31 @@ export class SignInThrottle {
 
   async recordFailure(username: string, address: string, now: Date): Promise<void> {
     await this.db.insert(signInFailures).values([
-      { key: accountKey(username), failedAt: now },
+      { key: this.accountKey(username), failedAt: now },
       { key: addressKey(address), failedAt: now },
     ]);
   }
 
   /** The username's failures are forgiven once its password is given; the address's are not. */
   async recordSuccess(username: string): Promise<void> {
-    await this.db.delete(signInFailures).where(inArray(signInFailures.key, [accountKey(username)]));
-  }
-
-  /** Removes failures that no longer count (the worker runs this). */
-  async removeExpired(now: Date): Promise<number> {
-    const removed = await this.db.delete(signInFailures).where(lte(signInFailures.failedAt, this.windowStart(now))).returning({ id: signInFailures.id });
-    return removed.length;
+    await this.db.delete(signInFailures).where(inArray(signInFailures.key, [this.accountKey(username)]));
   }
 
   private windowStart(now: Date): Date {
-    return new Date(now.getTime() - this.settings.windowSeconds * 1000);
+    return windowStart(this.settings, now);
+  }
+
+  /** Digested: any string a caller sends is a key of fixed size; `Demo` and `demo` share one count. */
+  private accountKey(username: string): string {
+    return `account:${createHash("sha256").update(`${this.environment}:${username.toLowerCase()}`).digest("hex")}`;
   }
 }
 
-/** Digested: any string a caller sends is a key of fixed size; `Demo` and `demo` share one count. */
-const accountKey = (username: string) => `account:${createHash("sha256").update(username.toLowerCase()).digest("hex")}`;
+/** Removes failures that no longer count, of every environment (the worker runs this). */
+export async function removeExpiredSignInFailures(db: Executor, settings: Pick<SignInThrottleSettings, "windowSeconds">, now: Date): Promise<number> {
+  const removed = await db.delete(signInFailures).where(lte(signInFailures.failedAt, windowStart(settings, now))).returning({ id: signInFailures.id });
+  return removed.length;
+}
+
+const windowStart = (settings: Pick<SignInThrottleSettings, "windowSeconds">, now: Date): Date => new Date(now.getTime() - settings.windowSeconds * 1000);
 const addressKey = (address: string) => `address:${address}`;

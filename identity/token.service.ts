@@ -84,7 +84,8 @@ export class TokenService {
     try {
       // Refused at once when over the limit, and judged again once a hashing slot is free.
       await guard.admit();
-      account = await accountRepository.byUsername(this.database.db, username);
+      // Another environment's account of that name is as unknown here as no account at all.
+      account = await accountRepository.byUsername(this.database.db, this.settings.environment, username);
       valid = await verifyPassword(account?.passwordHash, password, guard);
     } catch (error) {
       if (error instanceof SignInThrottled) throw new OAuthError("slow_down", error.message, 429, error.retryAfterSeconds);
@@ -123,6 +124,8 @@ export class TokenService {
       if (row.expiresAt <= now) return new OAuthError("invalid_grant", "Session max lifespan reached (30 minutes after sign-in)");
       const account = await accountRepository.byId(tx, row.accountId);
       if (!account || account.disabledAt) return new OAuthError("invalid_grant", "Account disabled");
+      // A session begun before the account was moved to the other environment ends with the move.
+      if (account.environment !== this.settings.environment) return new OAuthError("invalid_grant", `The account belongs to the ${account.environment} environment`);
       await refreshRepo.markUsed(tx, row.tokenHash, now);
       const session = { id: row.sessionId, startedAt: row.sessionStartedAt, scope: row.scope };
       const next = await this.storeRefreshToken(tx, account.id, session, now);

@@ -1,14 +1,30 @@
-import { ConfigError, loadConfig } from "../core/config.js";
-import { createLogger, type Logger } from "../core/logger.js";
-import type { Tracing } from "../core/tracing-sdk.js";
-import { RatesFileError } from "../core/exchange-rates.js";
-import { ConnectionBudgetError } from "../drizzle/connection-budget.js";
 import cluster from "node:cluster";
-import { runPrimary } from "./cluster.js";
+import type { Config } from "../core/config.js";
+import type { Logger } from "../core/logger.js";
+import type { Tracing } from "../core/tracing-sdk.js";
+import type { Database } from "../drizzle/database.js";
 import type { Service } from "./service.js";
 
+/**
+ * The first thing the process does: from here on SIGTERM or SIGINT stops it cleanly whatever the
+ * start is doing, and every module of the service loads after this. What a stop means depends on
+ * how far the start has come (`onStop`); until the start says, the signal is only remembered. A
+ * signal reaches us once from a terminal or systemd (the whole process group) and again from npm
+ * relaying it: the second changes nothing.
+ */
+let stopping: string | undefined;
+let onStop: (signal: string) => void = () => {};
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = signal;
+    onStop(signal);
+  });
+}
+
 async function main() {
-  let config;
+  const { ConfigError, loadConfig } = await import("../core/config.js");
+  let config: Config;
   try {
     config = loadConfig(process.env, process.argv.slice(2));
   } catch (error) {
@@ -18,19 +34,30 @@ async function main() {
     }
     throw error;
   }
-  if (cluster.isPrimary && config.webConcurrency > 1) return runPrimary(config);
+  // A folder the embedded database cannot use is a wrong setting: said now, in a line, before anything opens.
+  if (!config.databaseUrl && config.dataDir !== "memory") {
+    const { DataFolderUnusable, prepareDataFolder } = await import("../drizzle/data-folder.js");
+    try {
+      prepareDataFolder(config.dataDir);
+    } catch (error) {
+      if (error instanceof DataFolderUnusable) {
+        console.error(`DATA_DIR=${JSON.stringify(config.dataDir)}: ${error.message}`);
+        process.exit(1);
+      }
+      throw error;
+    }
+  }
+  if (stopping) return stoppedDuringStart(stopping);
+  if (cluster.isPrimary && config.webConcurrency > 1) return (await import("./cluster.js")).runPrimary(config);
+  const { createLogger } = await import("../core/logger.js");
   const logger = createLogger(config.logLevel);
   let tracing: Tracing | undefined;
-  // Signals are handled from the start: the worker claims jobs as soon as the service exists, before
-  // it listens, and a SIGTERM then must stop it cleanly rather than kill it mid-transaction. A
-  // signal reaches us once from a terminal or systemd (the whole process group) and again from
-  // npm relaying it: the second changes nothing.
+  // The worker claims jobs as soon as the service exists, before it listens: a stop then must end
+  // it cleanly rather than kill it mid-transaction.
   let service: Service | undefined;
-  let stopping: string | undefined;
   const startAborted = new AbortController();
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = signal;
+  const stopped = new Promise<undefined>((resolve) => startAborted.signal.addEventListener("abort", () => resolve(undefined)));
+  onStop = (signal) => {
     const force = setTimeout(() => {
       console.error(`shutdown took longer than SHUTDOWN_GRACE_SECONDS (${config.shutdownGraceMs / 1000} s); exiting with requests unanswered`);
       service?.app.server.closeAllConnections();
@@ -40,38 +67,66 @@ async function main() {
     if (service) void stop(service, signal, tracing);
     else startAborted.abort();
   };
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
-  process.on("SIGINT", () => shutdown("SIGINT"));
+  if (stopping) return stoppedDuringStart(stopping);
   // Before anything that could make a span. Off (no OTEL_* variables), the SDK is not even loaded.
   if (config.tracing) tracing = await (await import("../core/tracing-sdk.js")).startTracing(config.tracing, { logger });
+  if (stopping) return stoppedDuringStart(stopping, { tracing, logger });
   if (cluster.isPrimary) console.log(`activities service starting: role ${config.role}`);
   // The database opens while the service's modules load: PGlite loads on its own thread, and
   // PostgreSQL migrates, during seconds the event loop spends compiling modules. createService
   // takes it over, and closes it if the start fails or is stopped.
-  const openingDatabase = (await import("./service-database.js")).openServiceDatabase(config);
+  const openingDatabase = (await import("./service-database.js")).openServiceDatabase(config, logger, startAborted.signal);
   openingDatabase.catch(() => undefined);
-  // Loaded only by a process that serves, and after the signal handlers, so that a SIGTERM while
-  // they load stops the start cleanly: a cluster's primary forks and watches, and the service's
-  // modules (the gateway, Apollo, OpenTelemetry) take 1.6 s of CPU to load. service.js first: it
-  // installs reflect-metadata before any type-graphql class is declared.
-  const { createService, StartAborted } = await import("./service.js");
-  const { GRAPHQL_PATH } = await import("./edge.js");
-  const { CONSOLE_PREFIX } = await import("../rest-compat/rest-compat.plugin.js");
+  const { DataFolderUnusable } = await import("../drizzle/data-folder.js");
+  const { ConnectionBudgetError } = await import("../drizzle/connection-budget.js");
+  const { RatesFileError } = await import("../core/exchange-rates.js");
+  /** A setting that names something unusable (a data folder, pools the server cannot hold, a rates file) is reported like a wrong setting. */
+  const unusableSetting = (error: unknown): string | undefined => {
+    if (error instanceof DataFolderUnusable) return `DATA_DIR=${JSON.stringify(error.folder)}: ${error.message}`;
+    if (error instanceof ConnectionBudgetError || error instanceof RatesFileError) return error.message;
+    return undefined;
+  };
+  // Such a database is said at once, not after the modules have loaded.
+  const refused = openingDatabase.then(
+    () => new Promise<never>(() => {}),
+    (error: unknown) => unusableSetting(error) ?? new Promise<never>(() => {}),
+  );
+  // Loaded only by a process that serves: a cluster's primary forks and watches, and the
+  // service's modules (the gateway, Apollo, OpenTelemetry) take 1.6 s of CPU to load, several
+  // times that on a busy machine. A stop meanwhile does not wait for them: it closes the database
+  // once it is open and exits. service.js first: it installs reflect-metadata before any
+  // type-graphql class is declared.
+  logger.debug({ step: "loading the service's modules" }, "start-up");
+  const modules = await Promise.race([
+    (async () => {
+      const { createService, StartAborted } = await import("./service.js");
+      const { GRAPHQL_PATH } = await import("./edge.js");
+      const { CONSOLE_PREFIX } = await import("../rest-compat/rest-compat.plugin.js");
+      return { createService, StartAborted, GRAPHQL_PATH, CONSOLE_PREFIX };
+    })(),
+    stopped,
+    refused,
+  ]);
+  if (typeof modules === "string") {
+    console.error(modules);
+    process.exit(1);
+  }
+  if (!modules) return stoppedDuringStart(stopping!, { tracing, logger, openingDatabase });
+  const { createService, StartAborted, GRAPHQL_PATH, CONSOLE_PREFIX } = modules;
 
   try {
     service = await createService(config, { signal: startAborted.signal, logger, openingDatabase });
   } catch (error) {
-    // A setting that names something unusable (a rates file, pools the server cannot hold) is reported like a wrong setting.
-    if (error instanceof RatesFileError || error instanceof ConnectionBudgetError) {
-      console.error(error.message);
+    const unusable = unusableSetting(error);
+    if (unusable) {
+      console.error(unusable);
       process.exit(1);
     }
     if (!(error instanceof StartAborted)) throw error;
-    await stopTracing(tracing, logger);
-    console.log(`activities service stopped during start-up (${stopping})`);
-    process.exit(0);
+    return stoppedDuringStart(stopping!, { tracing, logger });
   }
   if (stopping) return stop(service, stopping, tracing);
+  logger.debug({ step: "listening" }, "start-up");
   await service.listen();
   if (stopping) return;
   const base = config.publicUrl;
@@ -106,6 +161,18 @@ async function main() {
     );
   }
   console.log(lines.join("\n"));
+}
+
+/**
+ * A stop before the service existed: what the start had opened is closed (the database it was
+ * opening, once open: an embedded one must not be cut off while it writes), spans are sent, exit 0.
+ */
+async function stoppedDuringStart(signal: string, opened: { tracing?: Tracing; logger?: Logger; openingDatabase?: Promise<Database> } = {}): Promise<void> {
+  const database = await opened.openingDatabase?.catch(() => undefined);
+  await database?.close().catch((error: unknown) => opened.logger?.warn({ err: error }, "closing the database after a stopped start failed"));
+  if (opened.logger) await stopTracing(opened.tracing, opened.logger);
+  console.log(`activities service stopped during start-up (${signal})`);
+  process.exit(0);
 }
 
 async function stop(service: Service, signal: string, tracing: Tracing | undefined): Promise<void> {

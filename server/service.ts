@@ -80,12 +80,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const closeOpened = async () => {
     for (const close of opened.reverse()) await close().catch((error) => logger.warn({ err: error }, "closing after an interrupted start failed"));
   };
-  const step = async <T>(run: () => Promise<T>): Promise<T> => {
+  const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+    logger.debug({ step: name }, "start-up");
     let value: T;
     try {
       value = await run();
     } catch (error) {
       await closeOpened();
+      // A step that gave up because of the signal (the catalogue seed, between its suppliers) was stopped, not broken.
+      if (options.signal?.aborted) throw new StartAborted();
       throw error;
     }
     if (options.signal?.aborted) {
@@ -95,14 +98,17 @@ export async function createService(config: Config, options: ServiceOptions = {}
     return value;
   };
   const ownsDatabase = !options.database;
-  const opening = options.database ? undefined : (options.openingDatabase ?? openServiceDatabase(config));
+  const opening = options.database ? undefined : (options.openingDatabase ?? openServiceDatabase(config, logger, options.signal));
   // Its failure is taken by the step below, not reported as unhandled while the graph composes.
   opening?.catch(() => undefined);
   // The supergraph depends on the code alone: composed while the database opens, on another
   // thread (PGlite) or server, the edge finds it ready (0.5–1 s of a start's CPU). A composition
   // that fails is not cached: the edge composes again and its start fails with the reason.
-  if (config.role === "all" || config.role === "edge") await composeGraph().catch(() => undefined);
-  const database = await step(async () => {
+  if ((config.role === "all" || config.role === "edge") && !options.signal?.aborted) {
+    logger.debug({ step: "composing the graph" }, "start-up");
+    await composeGraph().catch(() => undefined);
+  }
+  const database = await step("waiting for the database", async () => {
     const db = options.database ?? (await opening!);
     if (ownsDatabase) opened.push(() => db.close());
     return db;
@@ -116,8 +122,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
   metrics.gauge("activities_database_transactions_waiting", "Transactions waiting for a connection", (set) => set(pool().transactionsWaiting));
   metrics.gauge("activities_database_statements_in_flight", "Statements handed to the database driver and not answered yet", (set) => set(pool().statementsInFlight));
   const octo = octoEnginesFor(config, database, logger, clock, metrics);
+  if (config.environment === "production" && !config.engineSecretsKey && config.role !== "edge" && config.role !== "reporting") {
+    // Not a reason to refuse the start: a deployment without webhooks or OCTO engines needs no key.
+    logger.warn("ENGINE_SECRETS_KEY is not set: webhook endpoints cannot be created or given a new secret, and OCTO engines cannot be registered (409 ENGINE_SECRETS_KEY_MISSING)");
+  }
   // Counted once they commit (LISTEN delivers then), and only by the process that made them.
-  const stopCountingTransitions = await step(async () => {
+  const stopCountingTransitions = await step("listening for booking events", async () => {
     const stop = await database.events.subscribe(channels.bookingEvents, (payload) => {
       const event = payload as { type?: string; status?: string; origin?: string };
       if (event.type === "booking.status" && event.origin === PROCESS_ORIGIN && typeof event.status === "string") metrics.bookingTransitions.inc({ status: event.status });
@@ -126,9 +136,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
     return stop;
   });
   // The first key is made before serving, so concurrent first requests cannot each make one.
-  await step(() => identity.keys.signingKey());
+  await step("loading the signing key", () => identity.keys.signingKey());
   if (config.role !== "worker") {
-    await step(async () => {
+    await step("loading revoked sessions", async () => {
       opened.push(() => identity.revocations.close());
       await identity.revocations.start(logger);
     });
@@ -136,13 +146,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
   let stopRates = () => {};
   if (config.exchangeRatesFile) {
     const file = config.exchangeRatesFile;
-    await step(async () => {
+    await step("loading the exchange rates file", async () => {
       stopRates = await useRatesFile(file, logger);
       opened.push(async () => stopRates());
     });
   }
   // Reference data every role relies on (category codes are validated against it).
-  await step(() => taxonomyRepository.ensureSeed(database.db));
+  await step("loading the taxonomy", () => taxonomyRepository.ensureSeed(database.db));
 
   let seeded: SeededAccount[] = [];
   let demoCatalogue = { suppliers: 0, products: 0 };
@@ -154,10 +164,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
   if (config.role === "all" || config.role === "edge") {
     if (config.role === "all" && config.seedDemo) {
-      seeded = await step(() => seedDemo(database, identity.accounts, config.environment));
-      demoCatalogue = await step(() => seedDemoCatalogue(database, clock.now()));
+      seeded = await step("seeding the demo accounts", () => seedDemo(database, identity.accounts, config.environment));
+      demoCatalogue = await step("seeding the demo catalogue", () => seedDemoCatalogue(database, clock.now(), options.signal));
     }
-    edge = await step(async () => {
+    edge = await step("building the edge", async () => {
       const built = await buildEdge({ config, database, identity, logger, clock, octo, metrics, mode: config.role === "all" ? "in-process" : "remote" });
       opened.push(() => built.close());
       return built;
@@ -165,7 +175,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     if (config.role === "all" && config.seedDemo && config.environment === "sandbox") {
       const graphs = edge.graphs;
       // A demo extra: the service runs without it if it cannot start.
-      demoOcto = await step(() =>
+      demoOcto = await step("registering the demo OCTO supplier", () =>
         startDemoOctoSupplier({ database, octo, graphs, clock, logger, port: config.demoOctoSupplierPort }).catch((error: unknown) => {
           // A pinned port that is taken is the likeliest cause: say which setting pinned it.
           const pinned = config.demoOctoSupplierPort ? ` (DEMO_OCTO_SUPPLIER_PORT=${config.demoOctoSupplierPort})` : "";
@@ -190,7 +200,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     });
     closeApp = () => app.close();
   } else {
-    const subgraph = await step(async () => {
+    const subgraph = await step(`building the ${config.role} subgraph`, async () => {
       const built = await buildSubgraphApp(config.role as SubgraphName, { config, database, identity, logger, clock, octo, metrics });
       opened.push(() => built.close());
       return built;

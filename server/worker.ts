@@ -10,7 +10,7 @@ import type { Database } from "../drizzle/database.js";
 import { channels } from "../drizzle/events.js";
 import { passwordSetupTokens } from "../drizzle/schema.js";
 import { refreshTokenRepository } from "../identity/refresh-token.repository.js";
-import { SignInThrottle, type SignInThrottleSettings } from "../identity/sign-in-throttle.js";
+import { removeExpiredSignInFailures, type SignInThrottleSettings } from "../identity/sign-in-throttle.js";
 import type { ServiceGraphs } from "../subgraphs/common/service-graph.js";
 import { announceBookingFlows, nextBookingFlowAnnouncementDue } from "../subgraphs/booking/booking-flow/booking-flow-announcements.js";
 import { BookingJobPool, bookingJobQueue, expireHolds, redactAnswers } from "../subgraphs/booking/jobs/booking-jobs.js";
@@ -100,7 +100,7 @@ export function startWorker(options: WorkerOptions): Worker {
   const removeCredentials = async () => {
     const now = options.clock.now();
     const refreshRemoved = await refreshTokenRepository.deleteExpired(options.database.db, now);
-    await new SignInThrottle(options.database.db, options.signIn).removeExpired(now);
+    await removeExpiredSignInFailures(options.database.db, options.signIn, now);
     const linksRemoved = await options.database.db
       .delete(passwordSetupTokens)
       .where(lt(passwordSetupTokens.expiresAt, new Date(now.getTime() - SPENT_LINK_RETENTION_MS)))

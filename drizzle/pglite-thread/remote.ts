@@ -110,6 +110,12 @@ export class RemotePglite implements PgliteQueries {
     await this.call({ kind: "dump", path });
   }
 
+  /** Ends the thread at once, whatever it is doing: for a database nothing is kept of (one being made). */
+  async abandon(): Promise<void> {
+    this.closed = true;
+    if (!this.exited) await this.worker.terminate();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     try {

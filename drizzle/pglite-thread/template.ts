@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
+import { makeFolders } from "../data-folder.js";
 
 /**
  * A new embedded database is born empty: PGlite runs initdb, then every migration, 3.9 s of CPU
@@ -44,7 +45,7 @@ function defaultTemplateFolder(): string {
 /** The folder exists, is a real folder of this user's, and no one else may read or write in it. */
 function ownPrivateFolder(folder: string): boolean {
   try {
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    makeFolders(folder, 0o700);
     const stat = lstatSync(folder);
     return stat.isDirectory() && stat.uid === userInfo().uid && (stat.mode & 0o077) === 0;
   } catch {

@@ -146,8 +146,10 @@ export const DEMO_PRODUCTS_PER_CITY = 9;
 /**
  * The demo catalogue of `npm start`: the suppliers above under the built-in inventory engine,
  * with 9 activities in each of their 28 cities (252 products). Skipped when already there.
+ * `signal`: a stop during the seed rolls it back between two suppliers (the seed is one
+ * transaction, all or nothing), and the next start seeds again.
  */
-export async function seedDemoCatalogue(database: Database, now: Date): Promise<{ suppliers: number; products: number }> {
+export async function seedDemoCatalogue(database: Database, now: Date, signal?: AbortSignal): Promise<{ suppliers: number; products: number }> {
   const [engine] = await database.db.select().from(bookingEngines).where(eq(bookingEngines.name, INVENTORY_ENGINE));
   if (!engine) return { suppliers: 0, products: 0 };
   const existing = await database.db
@@ -162,6 +164,7 @@ export async function seedDemoCatalogue(database: Database, now: Date): Promise<
   let count = 0;
   await database.db.transaction(async (tx) => {
     for (const demo of demoSuppliers) {
+      signal?.throwIfAborted();
       const home = cities.find((c) => c.name === demo.cities[0])!;
       const [supplier] = await tx
         .insert(suppliers)

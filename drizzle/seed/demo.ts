@@ -63,7 +63,7 @@ export async function seedDemo(database: Database, accounts: AccountService, env
   const created: SeededAccount[] = [];
   const seeded = environment === "sandbox" ? demoAccounts : demoAccounts.filter((demo) => !platformAdministration.includes(demo.role));
   for (const demo of seeded) {
-    if (await accountRepository.byUsername(database.db, demo.username)) continue;
+    if (await accountRepository.byUsername(database.db, environment, demo.username)) continue;
     const password = environment === "sandbox" ? demo.sandboxPassword : randomBytes(18).toString("base64url");
     const { sandboxPassword: _unused, ...input } = demo;
     await accounts.createAccount({ ...input, password });

@@ -59,7 +59,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint (extension)
-         * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. 201 with the endpoint and its signing secret (whsec_…), shown in this answer only. Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 VALIDATION_FAILED naming url (https in production; public unicast addresses only, docs/webhooks.md) or eventTypes; at most 10 endpoints.
+         * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. 201 with the endpoint and its signing secret (whsec_…), shown in this answer only. Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 VALIDATION_FAILED naming url (https in production; public unicast addresses only, docs/webhooks.md) or eventTypes; at most 10 endpoints. 409 ENGINE_SECRETS_KEY_MISSING when the service cannot keep the secret (production without ENGINE_SECRETS_KEY); nothing is saved.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -103,7 +103,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a webhook endpoint's signing secret (extension)
-         * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. A new secret, shown in this answer only; deliveries from now on are signed with it.
+         * @description Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. A new secret, shown in this answer only; deliveries from now on are signed with it. 409 ENGINE_SECRETS_KEY_MISSING when the service cannot keep the secret (production without ENGINE_SECRETS_KEY); the old secret stays.
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
@@ -223,7 +223,7 @@ export interface paths {
         put?: never;
         /**
          * Import an OCTO engine's supplier and products now (extension)
-         * @description PLATFORM_CATALOG_MANAGEMENT only. GET /supplier and GET /products (once per language with octo/content) become the engine's supplier and products: new ones are created (NEW in change detection), changed ones updated (UPDATED), unchanged ones left alone, and those gone upstream deprecated (DEPRECATED), never deleted. The worker does the same every OCTO_IMPORT_INTERVAL_MINUTES. 404 for an unknown engine; 400 ENGINE_NOT_OCTO for an engine of another kind; 400 ENGINE_UNAVAILABLE, ENGINE_REFUSED or ENGINE_NOT_CONFORMING when the supplier system fails; 409 IMPORT_RUNNING while another import of the engine runs.
+         * @description PLATFORM_CATALOG_MANAGEMENT only. GET /supplier and GET /products (once per language with octo/content) become the engine's supplier and products: new ones are created (NEW in change detection), changed ones updated (UPDATED), unchanged ones left alone, and those gone upstream deprecated (DEPRECATED), never deleted. The worker does the same every OCTO_IMPORT_INTERVAL_MINUTES. 404 for an unknown engine; 400 ENGINE_NOT_OCTO for an engine of another kind; 400 ENGINE_UNAVAILABLE, ENGINE_REFUSED or ENGINE_NOT_CONFORMING when the supplier system fails; 409 IMPORT_RUNNING while another import of the engine runs; 409 ENGINE_SECRETS_KEY_MISSING when the engine's key cannot be opened (production without ENGINE_SECRETS_KEY, or another key than the one it was registered under).
          */
         post: operations["importOctoEngine"];
         delete?: never;
@@ -1490,6 +1490,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description ENGINE_SECRETS_KEY_MISSING */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
             429: {
                 headers: {
@@ -1775,6 +1784,15 @@ export interface operations {
             };
             /** @description Unknown endpoint */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ENGINE_SECRETS_KEY_MISSING */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2470,7 +2488,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description IMPORT_RUNNING */
+            /** @description IMPORT_RUNNING or ENGINE_SECRETS_KEY_MISSING */
             409: {
                 headers: {
                     [name: string]: unknown;

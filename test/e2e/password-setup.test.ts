@@ -36,7 +36,7 @@ describe("operator CLI and the password-setup link", { timeout: 90_000 }, () => 
       const result = await run("create-account", "--username", username, "--role", "CONTENT_PARTNER", "--organisation", `CLI Org ${username}`, "--country", "it", "--model", "reseller", "--booking-engine", "CLI_ENGINE");
       expect(result.err).toBe("");
       expect(result.code).toBe(0);
-      expect(result.out).toContain(`Created account ${username} (CONTENT_PARTNER) in CLI Org ${username}.`);
+      expect(result.out).toContain(`Created sandbox account ${username} (CONTENT_PARTNER) in CLI Org ${username}.`);
       const url = result.out.match(/https:\/\/\S+/)?.[0];
       expect(url).toMatch(/^https:\/\/sandbox\.activities\.test\/auth\/realms\/activities\/password-setup\?token=[A-Za-z0-9_-]{43}$/);
       link = new URL(url!);
@@ -79,19 +79,25 @@ describe("operator CLI and the password-setup link", { timeout: 90_000 }, () => 
       const err: string[] = [];
       expect(await runOperatorCommand(["list-accounts"], unreachable, { out: () => {}, err: (line) => err.push(line) })).toBe(1);
       expect(err).toEqual([expect.stringMatching(/^Cannot open the database: .*ECONNREFUSED/)]);
+      // An embedded database's folder it cannot make, named by its setting: nothing spins, nothing is thrown.
+      const embedded: NodeJS.ProcessEnv = { ...env, DATA_DIR: "/proc/activities-cli" };
+      delete embedded.DATABASE_URL;
+      const folderErr: string[] = [];
+      expect(await runOperatorCommand(["list-accounts"], embedded, { out: () => {}, err: (line) => folderErr.push(line) })).toBe(1);
+      expect(folderErr).toEqual(['Cannot open the database: DATA_DIR="/proc/activities-cli": /proc/activities-cli cannot be created (/proc takes no new folders, ENOENT)']);
     });
 
     it("refuses a second account with the same name, whatever its case", async () => {
       const result = await run("create-account", "--username", username.toUpperCase(), "--role", "OPERATOR");
       expect(result.code).toBe(1);
-      expect(result.err).toMatch(/already exists/);
+      expect(result.err).toBe(`the sandbox environment already has an account named ${username.toUpperCase()}`);
     });
 
     it("lists accounts with their state", async () => {
       const result = await run("list-accounts", "--json");
       expect(result.code).toBe(0);
       const items = JSON.parse(result.out) as { username: string; state: string; country: string | null }[];
-      expect(items.find((i) => i.username === username)).toMatchObject({ state: "awaiting password", country: "IT" });
+      expect(items.find((i) => i.username === username)).toMatchObject({ environment: "sandbox", state: "awaiting password", country: "IT" });
     });
   });
 
@@ -174,7 +180,7 @@ describe("operator CLI and the password-setup link", { timeout: 90_000 }, () => 
       await database.close();
       const result = await run("disable-account", "--username", username);
       expect(result.code).toBe(0);
-      expect(result.out).toContain(`Account ${username} is disabled`);
+      expect(result.out).toContain(`The sandbox account ${username} is disabled`);
       database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
       stack = await startStack({ database, env: { PUBLIC_URL: "https://sandbox.activities.test" } });
       await expect(stack.login(username, "correct horse battery staple")).rejects.toThrow(/Account disabled/);

@@ -1,10 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
 import { connectionsPerProcess, readConnectionLimit } from "../../drizzle/connection-budget.js";
-import { freePort, login, ready, startProcess, stopAndWait, until, type Running } from "../support/child-process.js";
+import { migrationsFolder, openDatabase, rows } from "../../drizzle/database.js";
+import { sql } from "drizzle-orm";
+import { freePort, login, ready, serviceCommand, startProcess, stopAndWait, until, type Running } from "../support/child-process.js";
 import { validAnswers } from "../support/booking.js";
 import { openOwnTestDatabase } from "../support/stack.js";
 
@@ -106,14 +108,129 @@ if (!process.env.DATABASE_URL) describe("npm start: one process on the embedded 
     }
   }, 240_000);
 
-  it("stops cleanly on SIGTERM while it is still starting", async () => {
-    const starting = start({ DATA_DIR: "memory", PORT: String(await freePort()) });
-    await until("the start-up line", async () => (starting.output().includes("activities service starting") ? true : undefined));
-    starting.child.kill("SIGTERM");
-    expect(await starting.exited).toBe(0);
-    expect(starting.output()).not.toContain("GraphQL (HTTP and graphql-ws)");
-    expect(starting.output()).toContain("stopped during start-up (SIGTERM)");
-  }, 60_000);
+  describe("SIGTERM at each step of the start", () => {
+    /** The steps a start logged (LOG_LEVEL=debug), in order. */
+    const stepsOf = (output: string): string[] =>
+      output.split("\n").flatMap((line) => {
+        if (!line.startsWith("{")) return [];
+        const entry = JSON.parse(line) as { msg?: string; step?: string };
+        return entry.msg === "start-up" && entry.step ? [entry.step] : [];
+      });
+    /** A start stopped by SIGTERM as soon as it logs `step`. */
+    const stoppedAt = async (step: string, env: Record<string, string>) => {
+      const starting = start({ PORT: String(await freePort()), LOG_LEVEL: "debug", ...env });
+      await until(`the start-up step "${step}"`, async () => (stepsOf(starting.output()).includes(step) ? true : undefined), 150_000);
+      starting.child.kill("SIGTERM");
+      const code = await starting.exited;
+      return { code, output: starting.output(), steps: stepsOf(starting.output()) };
+    };
+    const scratch = mkdtempSync(path.join(tmpdir(), "activities-stop-"));
+    afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+    it("while the service's modules load: exits 0 without waiting for them", async () => {
+      const { code, output, steps } = await stoppedAt("loading the service's modules", { DATA_DIR: "memory" });
+      expect(code).toBe(0);
+      expect(output).toContain("stopped during start-up (SIGTERM)");
+      expect(steps).not.toContain("waiting for the database");
+      expect(output).not.toContain("GraphQL (HTTP and graphql-ws)");
+    }, 180_000);
+
+    it("while a new embedded database is made and migrated: abandons it, leaving its folder as it was", async () => {
+      const dataDir = path.join(scratch, "new-database");
+      // No template: the database is made by initdb and every migration, seconds of work.
+      const { code, output, steps } = await stoppedAt("migrating the database", { DATA_DIR: dataDir, TMPDIR: mkdtempSync(path.join(scratch, "tmp-")) });
+      expect(code).toBe(0);
+      expect(output).toContain("stopped during start-up (SIGTERM)");
+      expect(steps).not.toContain("loading the signing key");
+      expect(readdirSync(dataDir)).toEqual([]);
+    }, 180_000);
+
+    it("while an embedded database that exists opens: opens it to the end and closes it, undamaged", async () => {
+      const dataDir = path.join(scratch, "existing");
+      const made = await openDatabase({ dataDir });
+      await made.db.execute(sql`insert into organisations (name, country_code, commercial_model) values ('Kept Through A Stop', 'NL', 'AGENT')`);
+      await made.close();
+      const { code, output, steps } = await stoppedAt("opening the database", { DATA_DIR: dataDir });
+      expect(code).toBe(0);
+      expect(output).toContain("stopped during start-up (SIGTERM)");
+      expect(steps).not.toContain("loading the signing key");
+      const reopened = await openDatabase({ dataDir });
+      try {
+        expect(await rows(reopened.db, sql`select name from organisations`)).toEqual([{ name: "Kept Through A Stop" }]);
+      } finally {
+        await reopened.close();
+      }
+    }, 180_000);
+
+    it("while the graph is composed: exits 0 before the database is used", async () => {
+      const { code, output, steps } = await stoppedAt("composing the graph", { DATA_DIR: "memory" });
+      expect(code).toBe(0);
+      expect(output).toContain("stopped during start-up (SIGTERM)");
+      expect(steps).not.toContain("loading the signing key");
+    }, 180_000);
+
+    it("while the demo catalogue is seeded: rolls the seed back, so that the next start seeds it whole", async () => {
+      const dataDir = path.join(scratch, "seeding");
+      const { code, output, steps } = await stoppedAt("seeding the demo catalogue", { DATA_DIR: dataDir });
+      expect(code).toBe(0);
+      expect(output).toContain("stopped during start-up (SIGTERM)");
+      expect(steps).not.toContain("building the edge");
+      const database = await openDatabase({ dataDir });
+      try {
+        const [{ accounts, suppliers }] = await rows<{ accounts: number; suppliers: number }>(
+          database.db,
+          sql`select (select count(*)::int from accounts) as accounts, (select count(*)::int from suppliers where channel = 'demo') as suppliers`,
+        );
+        expect({ accounts, suppliers }).toEqual({ accounts: 5, suppliers: 0 });
+      } finally {
+        await database.close();
+      }
+    }, 180_000);
+
+    it("while it begins to listen: stops like a running service, exit 0", async () => {
+      const { code, output } = await stoppedAt("listening", { DATA_DIR: "memory" });
+      expect(code).toBe(0);
+      expect(output).toMatch(/"signal":"SIGTERM","msg":"stopped"/);
+    }, 180_000);
+  });
+
+  describe("an unusable DATA_DIR", () => {
+    const scratch = mkdtempSync(path.join(tmpdir(), "activities-data-dir-"));
+    afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+    it("exits 1 before anything starts, in one line naming DATA_DIR: under /proc, a file, a path through a file, a folder it may not write in", async () => {
+      const file = path.join(scratch, "a-file");
+      writeFileSync(file, "not a folder");
+      const readOnly = path.join(scratch, "read-only");
+      mkdirSync(readOnly, { mode: 0o555 });
+      chmodSync(scratch, 0o755);
+      // Root writes whatever the permissions say: the permission cases run as nobody then.
+      const user = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+      const cases: [string, string, typeof user][] = [
+        ["/proc/activities-data", "/proc/activities-data cannot be created (/proc takes no new folders, ENOENT)", undefined],
+        ["/proc/self", "files cannot be written in /proc/self (no such file or folder, ENOENT)", undefined],
+        [file, `${file} is a file, not a folder`, undefined],
+        [path.join(file, "database"), `${file} is a file, not a folder`, undefined],
+        [path.join(readOnly, "database"), `${path.join(readOnly, "database")} cannot be created (permission denied, EACCES)`, user],
+        [readOnly, `files cannot be written in ${readOnly} (permission denied, EACCES)`, user],
+      ];
+      const runs = cases.map(([dataDir, , as]) => startProcess({ DATA_DIR: dataDir, PORT: "0" }, [], serviceCommand, as));
+      for (const [index, [dataDir, reason]] of cases.entries()) {
+        expect({ dataDir, code: await runs[index].exited, output: runs[index].output() }).toEqual({ dataDir, code: 1, output: `DATA_DIR=${JSON.stringify(dataDir)}: ${reason}\n` });
+      }
+    }, 120_000);
+
+    it("exits 1 in one line naming DATA_DIR when the folder holds files that are no database of ours", async () => {
+      const foreign = path.join(scratch, "foreign");
+      mkdirSync(foreign);
+      writeFileSync(path.join(foreign, "PG_VERSION"), "9.6\n");
+      const refused = start({ DATA_DIR: foreign, PORT: "0" });
+      expect(await refused.exited).toBe(1);
+      const lines = refused.output().trim().split("\n");
+      expect(lines.at(-1)).toMatch(new RegExp(`^DATA_DIR="${foreign}": the embedded database in ${foreign} cannot be opened \\(.+\\)$`));
+      expect(refused.output()).not.toMatch(/\n\s+at /);
+    }, 120_000);
+  });
 
   it("refuses to start on a wrong setting, naming the variable", async () => {
     const bad = start({ DATA_DIR: "memory", PORT: "not-a-port" });
@@ -321,5 +438,33 @@ if (process.env.DATABASE_URL) {
       expect(primary.output()).not.toMatch(/\n\s+at /);
       expect(primary.output()).toContain("activities service: the first process exited before listening (code 1)");
     }, 60_000);
+  });
+
+  describe("SIGTERM while PostgreSQL migrates", () => {
+    it("exits 0, and leaves the database migrated wholly or not at all", async () => {
+      const admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+      const name = `start_stop_${Date.now().toString(36)}`;
+      await admin.unsafe(`create database ${name}`);
+      const url = new URL(process.env.DATABASE_URL!);
+      url.pathname = `/${name}`;
+      try {
+        const starting = start({ DATABASE_URL: url.toString(), WEB_CONCURRENCY: "1", LOG_LEVEL: "debug", PORT: String(await freePort()) });
+        await until("the migrations", async () => (starting.output().includes('"step":"migrating the database"') ? true : undefined), 120_000);
+        starting.child.kill("SIGTERM");
+        expect(await starting.exited).toBe(0);
+        expect(starting.output()).toContain("stopped during start-up (SIGTERM)");
+        const migrations = readdirSync(migrationsFolder).filter((file) => file.endsWith(".sql")).length;
+        const database = postgres(url.toString(), { max: 1, onnotice: () => {} });
+        try {
+          const [{ applied }] = await database<{ applied: number }[]>`select count(*)::int as applied from drizzle.__drizzle_migrations`;
+          expect([0, migrations]).toContain(applied);
+        } finally {
+          await database.end();
+        }
+      } finally {
+        await admin.unsafe(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      }
+    }, 180_000);
   });
 }

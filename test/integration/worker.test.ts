@@ -23,7 +23,7 @@ describe("worker housekeeping", () => {
 
   it("removes expired refresh tokens, long-expired setup links and sign-in failures past their window, and keeps live ones", async () => {
     const clock = new ManualClock(new Date("2030-01-01T12:00:00Z"));
-    const [account] = await database.db.insert(accounts).values({ username: `worker-${randomUUID()}`, roles: ["OPERATOR"] }).returning();
+    const [account] = await database.db.insert(accounts).values({ username: `worker-${randomUUID()}`, environment: "sandbox", roles: ["OPERATOR"] }).returning();
     const at = (minutes: number) => new Date(clock.now().getTime() + minutes * 60_000);
     const refresh = (hash: string, expiresAt: Date) => ({
       tokenHash: hash,
@@ -63,7 +63,7 @@ describe("worker housekeeping", () => {
 
   it("leaves credentials alone at start and in runOnce: only their own pass removes them", async () => {
     const clock = new ManualClock(new Date("2031-01-01T12:00:00Z"));
-    const [account] = await database.db.insert(accounts).values({ username: `worker-${randomUUID()}`, roles: ["CONSUMER"] }).returning();
+    const [account] = await database.db.insert(accounts).values({ username: `worker-${randomUUID()}`, environment: "sandbox", roles: ["CONSUMER"] }).returning();
     // A session of today: long expired by the worker's clock.
     const hash = randomUUID();
     await database.db.insert(refreshTokens).values({ tokenHash: hash, sessionId: randomUUID(), accountId: account.id, environment: "sandbox", sessionStartedAt: new Date(), expiresAt: new Date(Date.now() + 30 * 60_000) });

@@ -46,7 +46,7 @@ describe("production defaults", () => {
       const seeded = t.stack.service.seeded;
       expect(seeded.map((a) => a.role).sort()).toEqual(["CONSUMER", "CONSUMER", "CONTENT_PARTNER"]);
       for (const account of seeded) expect(account.password).not.toMatch(/^sandbox-/);
-      for (const username of ["demo-operator", "demo-platform"]) expect(await accountRepository.byUsername(t.database.db, username)).toBeUndefined();
+      for (const username of ["demo-operator", "demo-platform"]) expect(await accountRepository.byUsername(t.database.db, "production", username)).toBeUndefined();
     });
 
     it("refuses introspection over HTTP and graphql-ws, and names no field a caller did not know", async () => {

@@ -12,10 +12,9 @@ export interface Running {
   exited: Promise<number | null>;
 }
 
-/**
- * The service in a child process: `node --import tsx server/main.ts` as `npm start` runs it, or
- * another command (the compiled build, npm itself). DATABASE_URL is passed on only when named.
- */
+/** `npm start`'s command. */
+export const serviceCommand = { file: process.execPath, args: ["--import", "tsx", "server/main.ts"] };
+
 /** Children still running, and whether each leads its own process group (detached). */
 const running = new Map<ChildProcess, boolean>();
 
@@ -39,10 +38,20 @@ export function killStartedProcesses(): void {
   }
 }
 
-export function startProcess(env: Record<string, string>, args: string[] = [], command: { file: string; args: string[]; detached?: boolean } = { file: process.execPath, args: ["--import", "tsx", "server/main.ts"] }): Running {
+/**
+ * The service in a child process: `node --import tsx server/main.ts` as `npm start` runs it, or
+ * another command (the compiled build, npm itself). DATABASE_URL is passed on only when named.
+ * `user`: the child runs as that user (uid and gid), for what root may do and others may not.
+ */
+export function startProcess(
+  env: Record<string, string>,
+  args: string[] = [],
+  command: { file: string; args: string[]; detached?: boolean } = serviceCommand,
+  user?: { uid: number; gid: number },
+): Running {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "warn", ...env };
   if (!("DATABASE_URL" in env)) delete childEnv.DATABASE_URL;
-  const child = spawn(command.file, [...command.args, ...args], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"], detached: command.detached });
+  const child = spawn(command.file, [...command.args, ...args], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"], detached: command.detached, ...user });
   running.set(child, Boolean(command.detached));
   child.on("close", () => running.delete(child));
   let text = "";

@@ -82,7 +82,7 @@ export const listWebhookEndpoints = <ThrowOnError extends boolean = false>(optio
 /**
  * Register a webhook endpoint (extension)
  *
- * Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. 201 with the endpoint and its signing secret (whsec_…), shown in this answer only. Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 VALIDATION_FAILED naming url (https in production; public unicast addresses only, docs/webhooks.md) or eventTypes; at most 10 endpoints.
+ * Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. 201 with the endpoint and its signing secret (whsec_…), shown in this answer only. Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 VALIDATION_FAILED naming url (https in production; public unicast addresses only, docs/webhooks.md) or eventTypes; at most 10 endpoints. 409 ENGINE_SECRETS_KEY_MISSING when the service cannot keep the secret (production without ENGINE_SECRETS_KEY); nothing is saved.
  */
 export const createWebhookEndpoint = <ThrowOnError extends boolean = false>(options: Options<CreateWebhookEndpointData, ThrowOnError>) => {
     return (options.client ?? client).post<CreateWebhookEndpointResponses, CreateWebhookEndpointErrors, ThrowOnError>({
@@ -156,7 +156,7 @@ export const updateWebhookEndpoint = <ThrowOnError extends boolean = false>(opti
 /**
  * Rotate a webhook endpoint's signing secret (extension)
  *
- * Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. A new secret, shown in this answer only; deliveries from now on are signed with it.
+ * Consumer accounts (booking.status_changed) and content partner accounts (product.changed), for their own organisation (403 otherwise; 400 naming eventTypes[i] for a type the account cannot ask for); another organisation's endpoint is 404. A new secret, shown in this answer only; deliveries from now on are signed with it. 409 ENGINE_SECRETS_KEY_MISSING when the service cannot keep the secret (production without ENGINE_SECRETS_KEY); the old secret stays.
  */
 export const rotateWebhookEndpointSecret = <ThrowOnError extends boolean = false>(options: Options<RotateWebhookEndpointSecretData, ThrowOnError>) => {
     return (options.client ?? client).post<RotateWebhookEndpointSecretResponses, RotateWebhookEndpointSecretErrors, ThrowOnError>({
@@ -292,7 +292,7 @@ export const registerOctoEngine = <ThrowOnError extends boolean = false>(options
 /**
  * Import an OCTO engine's supplier and products now (extension)
  *
- * PLATFORM_CATALOG_MANAGEMENT only. GET /supplier and GET /products (once per language with octo/content) become the engine's supplier and products: new ones are created (NEW in change detection), changed ones updated (UPDATED), unchanged ones left alone, and those gone upstream deprecated (DEPRECATED), never deleted. The worker does the same every OCTO_IMPORT_INTERVAL_MINUTES. 404 for an unknown engine; 400 ENGINE_NOT_OCTO for an engine of another kind; 400 ENGINE_UNAVAILABLE, ENGINE_REFUSED or ENGINE_NOT_CONFORMING when the supplier system fails; 409 IMPORT_RUNNING while another import of the engine runs.
+ * PLATFORM_CATALOG_MANAGEMENT only. GET /supplier and GET /products (once per language with octo/content) become the engine's supplier and products: new ones are created (NEW in change detection), changed ones updated (UPDATED), unchanged ones left alone, and those gone upstream deprecated (DEPRECATED), never deleted. The worker does the same every OCTO_IMPORT_INTERVAL_MINUTES. 404 for an unknown engine; 400 ENGINE_NOT_OCTO for an engine of another kind; 400 ENGINE_UNAVAILABLE, ENGINE_REFUSED or ENGINE_NOT_CONFORMING when the supplier system fails; 409 IMPORT_RUNNING while another import of the engine runs; 409 ENGINE_SECRETS_KEY_MISSING when the engine's key cannot be opened (production without ENGINE_SECRETS_KEY, or another key than the one it was registered under).
  */
 export const importOctoEngine = <ThrowOnError extends boolean = false>(options: Options<ImportOctoEngineData, ThrowOnError>) => {
     return (options.client ?? client).post<ImportOctoEngineResponses, ImportOctoEngineErrors, ThrowOnError>({

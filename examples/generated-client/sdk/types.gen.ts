@@ -700,6 +700,10 @@ export type CreateWebhookEndpointErrors = {
      */
     403: ErrorBody;
     /**
+     * ENGINE_SECRETS_KEY_MISSING
+     */
+    409: ErrorBody;
+    /**
      * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
      */
     429: ErrorBody;
@@ -943,6 +947,10 @@ export type RotateWebhookEndpointSecretErrors = {
      * Unknown endpoint
      */
     404: ErrorBody;
+    /**
+     * ENGINE_SECRETS_KEY_MISSING
+     */
+    409: ErrorBody;
     /**
      * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
      */
@@ -1497,7 +1505,7 @@ export type ImportOctoEngineErrors = {
      */
     404: ErrorBody;
     /**
-     * IMPORT_RUNNING
+     * IMPORT_RUNNING or ENGINE_SECRETS_KEY_MISSING
      */
     409: ErrorBody;
     /**

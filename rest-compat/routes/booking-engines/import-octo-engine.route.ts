@@ -13,7 +13,7 @@ export const importOctoEngineRoute: RestRoute<{ importOctoEngine: Report }> = {
     operationId: "importOctoEngine",
     summary: "Import an OCTO engine's supplier and products now (extension)",
     description:
-      "PLATFORM_CATALOG_MANAGEMENT only. GET /supplier and GET /products (once per language with octo/content) become the engine's supplier and products: new ones are created (NEW in change detection), changed ones updated (UPDATED), unchanged ones left alone, and those gone upstream deprecated (DEPRECATED), never deleted. The worker does the same every OCTO_IMPORT_INTERVAL_MINUTES. 404 for an unknown engine; 400 ENGINE_NOT_OCTO for an engine of another kind; 400 ENGINE_UNAVAILABLE, ENGINE_REFUSED or ENGINE_NOT_CONFORMING when the supplier system fails; 409 IMPORT_RUNNING while another import of the engine runs.",
+      "PLATFORM_CATALOG_MANAGEMENT only. GET /supplier and GET /products (once per language with octo/content) become the engine's supplier and products: new ones are created (NEW in change detection), changed ones updated (UPDATED), unchanged ones left alone, and those gone upstream deprecated (DEPRECATED), never deleted. The worker does the same every OCTO_IMPORT_INTERVAL_MINUTES. 404 for an unknown engine; 400 ENGINE_NOT_OCTO for an engine of another kind; 400 ENGINE_UNAVAILABLE, ENGINE_REFUSED or ENGINE_NOT_CONFORMING when the supplier system fails; 409 IMPORT_RUNNING while another import of the engine runs; 409 ENGINE_SECRETS_KEY_MISSING when the engine's key cannot be opened (production without ENGINE_SECRETS_KEY, or another key than the one it was registered under).",
     tags: ["Booking engines"],
     params: obj({ name: { type: "string", maxLength: 64, description: "Engine name" } }, { required: ["name"] }),
     response: {
@@ -34,7 +34,7 @@ export const importOctoEngineRoute: RestRoute<{ importOctoEngine: Report }> = {
         "What the import did",
       ),
       404: errorResponse("Unknown booking engine"),
-      409: errorResponse("IMPORT_RUNNING"),
+      409: errorResponse("IMPORT_RUNNING or ENGINE_SECRETS_KEY_MISSING"),
     },
   },
   operation: /* GraphQL */ `

@@ -107,13 +107,13 @@ export const createWebhookEndpointRoute: RestRoute<{ createWebhookEndpoint: { se
   schema: {
     operationId: "createWebhookEndpoint",
     summary: "Register a webhook endpoint (extension)",
-    description: `${WHO} 201 with the endpoint and its signing secret (whsec_…), shown in this answer only. Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 VALIDATION_FAILED naming url (https in production; public unicast addresses only, docs/webhooks.md) or eventTypes; at most 10 endpoints.`,
+    description: `${WHO} 201 with the endpoint and its signing secret (whsec_…), shown in this answer only. Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 VALIDATION_FAILED naming url (https in production; public unicast addresses only, docs/webhooks.md) or eventTypes; at most 10 endpoints. 409 ENGINE_SECRETS_KEY_MISSING when the service cannot keep the secret (production without ENGINE_SECRETS_KEY); nothing is saved.`,
     tags,
     body: obj(
       { url: { type: "string", maxLength: 2048, description: "https URL" }, eventTypes: arr(str("booking.status_changed"), "Events to deliver"), description: { type: "string", maxLength: 500, description: "Free text" } },
       { required: ["url", "eventTypes"], additionalProperties: false },
     ),
-    response: { 201: answer({ secret: str("The signing secret, shown once"), endpoint: endpointSchema }, ["secret", "endpoint"], "The endpoint and its signing secret") },
+    response: { 201: answer({ secret: str("The signing secret, shown once"), endpoint: endpointSchema }, ["secret", "endpoint"], "The endpoint and its signing secret"), 409: errorResponse("ENGINE_SECRETS_KEY_MISSING") },
   },
   operation: `mutation RestCreateWebhookEndpoint($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret endpoint { ${ENDPOINT_FIELDS} } } }`,
   parameters: { input: "" },
@@ -166,10 +166,10 @@ export const rotateWebhookSecretRoute: RestRoute<{ rotateWebhookEndpointSecret: 
   schema: {
     operationId: "rotateWebhookEndpointSecret",
     summary: "Rotate a webhook endpoint's signing secret (extension)",
-    description: `${WHO} A new secret, shown in this answer only; deliveries from now on are signed with it.`,
+    description: `${WHO} A new secret, shown in this answer only; deliveries from now on are signed with it. 409 ENGINE_SECRETS_KEY_MISSING when the service cannot keep the secret (production without ENGINE_SECRETS_KEY); the old secret stays.`,
     tags,
     params: idParams,
-    response: { 200: answer({ secret: str("The new signing secret") }, ["secret"], "The new secret"), 404: errorResponse("Unknown endpoint") },
+    response: { 200: answer({ secret: str("The new signing secret") }, ["secret"], "The new secret"), 404: errorResponse("Unknown endpoint"), 409: errorResponse("ENGINE_SECRETS_KEY_MISSING") },
   },
   operation: `mutation RestRotateWebhookSecret($id: String!) { rotateWebhookEndpointSecret(id: $id) }`,
   variables: (request) => ({ id: (request.params as { id: string }).id }),

@@ -20,7 +20,9 @@ export class WebhookResolver {
     return webhookService.messages(ctx, endpointId, first, before);
   }
 
-  @Mutation(() => CreatedWebhookEndpoint, { description: "Registers an endpoint; its signing secret is in the answer, and only there" })
+  @Mutation(() => CreatedWebhookEndpoint, {
+    description: "Registers an endpoint; its signing secret is in the answer, and only there. CONFLICT (reason ENGINE_SECRETS_KEY_MISSING) when the service cannot keep the secret: production without ENGINE_SECRETS_KEY",
+  })
   createWebhookEndpoint(@Arg("input", () => WebhookEndpointInput) input: WebhookEndpointInput, @Ctx() ctx: BookingContext): Promise<CreatedWebhookEndpoint> {
     return webhookService.create(ctx, input);
   }
@@ -30,7 +32,9 @@ export class WebhookResolver {
     return webhookService.update(ctx, id, changes);
   }
 
-  @Mutation(() => String, { description: "A new signing secret, shown once; deliveries from now on are signed with it" })
+  @Mutation(() => String, {
+    description: "A new signing secret, shown once; deliveries from now on are signed with it. CONFLICT (reason ENGINE_SECRETS_KEY_MISSING) when the service cannot keep the secret: production without ENGINE_SECRETS_KEY",
+  })
   rotateWebhookEndpointSecret(@Arg("id", () => String) id: string, @Ctx() ctx: BookingContext): Promise<string> {
     return webhookService.rotate(ctx, id);
   }

@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
-import { badInput, forbidden, notFound, type FieldProblem } from "../../../core/errors.js";
+import { badInput, forbidden, notFound, serviceError, type FieldProblem } from "../../../core/errors.js";
 import { MANAGE_SCOPE } from "../../../core/roles.js";
 import { checkUuid } from "../../../core/uuid.js";
 import { endpointProblems, MAX_ENDPOINTS, webhookEndpointRepository, type WebhookEndpointRow, type WebhookMessageRow } from "../../common/webhooks/webhook-endpoints.js";
 import { hasScope } from "../../../core/caller.js";
+import { EngineSecretsUnavailable } from "../../common/sealed-secrets.js";
 import { BOOKING_SCOPE } from "../booking-access.js";
 import type { BookingContext } from "../loaders.js";
 import type { CreatedWebhookEndpoint, WebhookEndpoint, WebhookEndpointChanges, WebhookEndpointInput, WebhookEventType, WebhookMessage, WebhookMessageStatus } from "./webhook.type.js";
@@ -42,6 +43,21 @@ async function ownEndpoint(ctx: BookingContext, id: string): Promise<WebhookEndp
 }
 
 const targets = (ctx: BookingContext) => ctx.loaders.webhookTargets;
+
+/**
+ * A new signing secret, sealed before anything is saved. A service that cannot keep secrets
+ * (production without ENGINE_SECRETS_KEY) refuses as OCTO registration does: 409, the variable named.
+ */
+async function newSecret(ctx: BookingContext): Promise<{ secret: string; sealed: string }> {
+  try {
+    return await webhookEndpointRepository.newSecret(ctx.loaders.octo.secrets);
+  } catch (error) {
+    if (error instanceof EngineSecretsUnavailable) {
+      throw serviceError("CONFLICT", `The endpoint's signing secret cannot be kept: ${error.message}`, { reason: "ENGINE_SECRETS_KEY_MISSING" });
+    }
+    throw error;
+  }
+}
 
 const toEndpoint = (row: WebhookEndpointRow): WebhookEndpoint => ({
   id: row.id,
@@ -84,7 +100,7 @@ export const webhookService = {
     const problems = [...endpointProblems({ url: input.url, eventTypes: input.eventTypes, description: input.description }, targets(ctx)), ...typesNotAllowed(ctx, input.eventTypes ?? [])];
     if (problems.length) throw badInput(problems.map((p) => `${p.field}: ${p.message}`).join("; "), problems);
     const now = ctx.clock.now();
-    const secret = await webhookEndpointRepository.newSecret(ctx.loaders.octo.secrets);
+    const secret = await newSecret(ctx);
     const endpoint = await ctx.database.db.transaction(async (tx) => {
       // Counted under a lock of the organisation's endpoints, so racing requests cannot pass the cap together.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext('webhook_endpoints'), ${organisationId})`);
@@ -123,7 +139,9 @@ export const webhookService = {
 
   async rotate(ctx: BookingContext, id: string): Promise<string> {
     await ownEndpoint(ctx, id);
-    return webhookEndpointRepository.rotate(ctx.database.db, ctx.loaders.octo.secrets, id, ctx.clock.now());
+    const secret = await newSecret(ctx);
+    await webhookEndpointRepository.replaceSecret(ctx.database.db, id, secret, ctx.clock.now());
+    return secret.secret;
   },
 
   async delete(ctx: BookingContext, id: string): Promise<boolean> {

@@ -93,11 +93,9 @@ export const webhookEndpointRepository = {
     return row;
   },
 
-  /** A new secret; deliveries from now on are signed with it. */
-  async rotate(db: Executor, secrets: SealedSecrets, id: string, now: Date): Promise<string> {
-    const { secret, sealed } = await webhookEndpointRepository.newSecret(secrets);
-    await db.update(webhookEndpoints).set({ sealedSecret: sealed, updatedAt: now }).where(eq(webhookEndpoints.id, id));
-    return secret;
+  /** A new secret (from newSecret); deliveries from now on are signed with it. */
+  async replaceSecret(db: Executor, id: string, secret: { sealed: string }, now: Date): Promise<void> {
+    await db.update(webhookEndpoints).set({ sealedSecret: secret.sealed, updatedAt: now }).where(eq(webhookEndpoints.id, id));
   },
 
   async delete(db: Executor, id: string): Promise<void> {

@@ -1,0 +1,126 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../../drizzle/database.js";
+import { runOperatorCommand } from "../../identity/operator-cli.js";
+import { openOwnTestDatabase, startStack, type Stack } from "../support/stack.js";
+
+/**
+ * The operator CLI makes and finds accounts of the environment ENVIRONMENT names, as the service
+ * does: on one database shared by a sandbox and a production service, each command reaches its
+ * own environment's accounts only.
+ */
+// Every CLI call opens the embedded database anew, and the services open it between them: seconds each on a loaded machine.
+describe("operator CLI on a database shared by both environments", { timeout: 120_000 }, () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "activities-cli-environments-"));
+  /** PostgreSQL: a database of this file's own (the CLI opens it by its URL); embedded: a folder. */
+  let own: Awaited<ReturnType<typeof openOwnTestDatabase>> | undefined;
+  const publicUrl = { sandbox: "https://sandbox.activities.test", production: "https://api.activities.test" };
+  const cli = async (environment: "sandbox" | "production", ...argv: string[]) => {
+    const env = { ...process.env, ENVIRONMENT: environment, PUBLIC_URL: publicUrl[environment], LOG_LEVEL: "silent", DATA_DIR: dataDir, DATABASE_URL: own?.url };
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runOperatorCommand(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) });
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  };
+
+  /** Both services on the database, for as long as `use` runs: the embedded one serves one opener at a time. */
+  const withServices = async (use: (services: { sandbox: Stack; production: Stack }) => Promise<void>) => {
+    const database: Database = own ? own.database : await openDatabase({ dataDir });
+    const sandbox = await startStack({ database, env: { ENVIRONMENT: "sandbox" } });
+    const production = await startStack({ database, env: { ENVIRONMENT: "production" } });
+    try {
+      await use({ sandbox, production });
+    } finally {
+      await sandbox.close();
+      await production.close();
+      if (!own) await database.close();
+    }
+  };
+  const signIn = async (stack: Stack, username: string, password: string) => {
+    const response = await fetch(stack.tokenUrl, { method: "POST", body: new URLSearchParams({ client_id: "content-partner-api", grant_type: "password", username, password }) });
+    return { status: response.status, error: response.status === 200 ? undefined : ((await response.json()) as { error_description: string }).error_description };
+  };
+
+  const suffix = randomUUID().slice(0, 8);
+  const both = `partner-${suffix}`;
+  const invited = `invited-${suffix}`;
+  const misplaced = `misplaced-${suffix}`;
+  const organisation = `Shared Org ${suffix}`;
+  let link: URL;
+
+  beforeAll(async () => {
+    if (process.env.DATABASE_URL) own = await openOwnTestDatabase();
+  });
+  afterAll(async () => {
+    await own?.database.close();
+    await own?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("creates each account in the CLI's environment, a username once per environment", async () => {
+    const inSandbox = await cli("sandbox", "create-account", "--username", both, "--role", "CONTENT_PARTNER", "--organisation", organisation, "--country", "NL", "--model", "agent", "--password", "the sandbox password");
+    expect(inSandbox).toMatchObject({ code: 0, err: "" });
+    expect(inSandbox.out).toBe(`Created sandbox account ${both} (CONTENT_PARTNER) in ${organisation}.`);
+    // The same name in production is another account, of the same organisation.
+    const inProduction = await cli("production", "create-account", "--username", both, "--role", "CONTENT_PARTNER", "--organisation", organisation, "--password", "the production password");
+    expect(inProduction).toMatchObject({ code: 0, err: "" });
+    expect(inProduction.out).toBe(`Created production account ${both} (CONTENT_PARTNER) in ${organisation}.`);
+    expect(await cli("sandbox", "create-account", "--username", both.toUpperCase(), "--role", "OPERATOR")).toMatchObject({ code: 1, err: `the sandbox environment already has an account named ${both.toUpperCase()}` });
+
+    const withLink = await cli("production", "create-account", "--username", invited, "--role", "OPERATOR");
+    expect(withLink.code).toBe(0);
+    link = new URL(withLink.out.match(/https:\/\/\S+/)![0]);
+    expect(link.origin).toBe(publicUrl.production);
+    expect((await cli("sandbox", "create-account", "--username", misplaced, "--role", "OPERATOR", "--password", "placed in the sandbox")).code).toBe(0);
+  });
+
+  it("finds only the accounts of its environment", async () => {
+    const listed = async (environment: "sandbox" | "production") => {
+      const result = await cli(environment, "list-accounts", "--json");
+      expect(result.code).toBe(0);
+      return (JSON.parse(result.out) as { username: string; environment: string }[]).filter((item) => item.username.endsWith(suffix));
+    };
+    expect((await listed("sandbox")).map(({ username, environment }) => [username, environment]).sort()).toEqual([
+      [misplaced, "sandbox"],
+      [both, "sandbox"],
+    ].sort());
+    expect((await listed("production")).map(({ username, environment }) => [username, environment]).sort()).toEqual([
+      [invited, "production"],
+      [both, "production"],
+    ].sort());
+    expect(await cli("production", "password-link", "--username", misplaced)).toMatchObject({ code: 1, out: "", err: `the production environment has no account named ${misplaced}` });
+    expect(await cli("sandbox", "disable-account", "--username", invited)).toMatchObject({ code: 1, out: "", err: `the sandbox environment has no account named ${invited}` });
+  });
+
+  it("made accounts that sign in, and set passwords, in their own environment only", async () => {
+    await withServices(async ({ sandbox, production }) => {
+      expect(await signIn(sandbox, both, "the sandbox password")).toEqual({ status: 200 });
+      expect(await signIn(production, both, "the production password")).toEqual({ status: 200 });
+      expect(await signIn(production, both, "the sandbox password")).toEqual({ status: 400, error: "Invalid user credentials" });
+      expect(await signIn(sandbox, both, "the production password")).toEqual({ status: 400, error: "Invalid user credentials" });
+      expect(await signIn(production, misplaced, "placed in the sandbox")).toEqual({ status: 400, error: "Invalid user credentials" });
+
+      expect((await fetch(`${sandbox.url}${link.pathname}${link.search}`)).status).toBe(404);
+      const set = await fetch(`${production.url}${link.pathname}`, { method: "POST", body: new URLSearchParams({ token: link.searchParams.get("token")!, password: "chosen by the invited", confirmation: "chosen by the invited" }) });
+      expect(set.status).toBe(200);
+      expect(await signIn(production, invited, "chosen by the invited")).toEqual({ status: 200 });
+    });
+  });
+
+  it("disables the account of its environment, and moves the other environment's account into it", async () => {
+    expect(await cli("production", "disable-account", "--username", both)).toMatchObject({ code: 0, out: expect.stringMatching(new RegExp(`^The production account ${both} is disabled \\(since `)) });
+    expect(await cli("production", "move-account", "--username", misplaced)).toMatchObject({ code: 0, out: `${misplaced} is now a production account; its sessions in the other environment have ended.` });
+    expect(await cli("production", "move-account", "--username", misplaced)).toMatchObject({ code: 1, err: `the sandbox environment has no account named ${misplaced}` });
+    expect(await cli("production", "move-account")).toMatchObject({ code: 2, err: "--username is required for move-account" });
+
+    await withServices(async ({ sandbox, production }) => {
+      expect(await signIn(production, both, "the production password")).toEqual({ status: 400, error: "Account disabled" });
+      expect(await signIn(sandbox, both, "the sandbox password")).toEqual({ status: 200 });
+      expect(await signIn(production, misplaced, "placed in the sandbox")).toEqual({ status: 200 });
+      expect(await signIn(sandbox, misplaced, "placed in the sandbox")).toEqual({ status: 400, error: "Invalid user credentials" });
+    });
+  });
+});
