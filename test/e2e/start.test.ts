@@ -113,14 +113,30 @@ if (!process.env.DATABASE_URL) describe("npm start: one process on the embedded 
     const stepsOf = (output: string): string[] =>
       output.split("\n").flatMap((line) => {
         if (!line.startsWith("{")) return [];
-        const entry = JSON.parse(line) as { msg?: string; step?: string };
+        let entry: { msg?: string; step?: string };
+        try {
+          entry = JSON.parse(line) as typeof entry;
+        } catch {
+          // The last line, still arriving.
+          return [];
+        }
         return entry.msg === "start-up" && entry.step ? [entry.step] : [];
       });
     /** A start stopped by SIGTERM as soon as it logs `step`. */
     const stoppedAt = async (step: string, env: Record<string, string>) => {
       const starting = start({ PORT: String(await freePort()), LOG_LEVEL: "debug", ...env });
+      // Signalled as the step's line arrives, not at the next poll: some steps last about a second.
+      const reached = new Promise<void>((resolve) => {
+        const look = () => {
+          if (!stepsOf(starting.output()).includes(step)) return;
+          starting.child.stdout!.off("data", look);
+          starting.child.kill("SIGTERM");
+          resolve();
+        };
+        starting.child.stdout!.on("data", look);
+      });
       await until(`the start-up step "${step}"`, async () => (stepsOf(starting.output()).includes(step) ? true : undefined), 150_000);
-      starting.child.kill("SIGTERM");
+      await reached;
       const code = await starting.exited;
       return { code, output: starting.output(), steps: stepsOf(starting.output()) };
     };
