@@ -73,6 +73,8 @@ export interface Config {
   host: string;
   /** Base address integrators see; links in e-mails and discovery documents are built from it. */
   publicUrl: string;
+  /** PUBLIC_URL was given (not the localhost default): a start records it for the operator CLI. */
+  publicUrlGiven: boolean;
   databaseUrl: string | undefined;
   /** Folder of the embedded database, or the string `memory` for an in-memory one. */
   dataDir: string;
@@ -208,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     port: e.PORT,
     host: e.HOST,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
+    publicUrlGiven: e.PUBLIC_URL !== undefined,
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR === "memory" ? "memory" : path.resolve(e.DATA_DIR),
     environment: e.ENVIRONMENT,

@@ -197,6 +197,17 @@ export const signingKeys = pgTable("signing_keys", {
 });
 
 /**
+ * The address integrators reach each environment at (PUBLIC_URL), as the last service of that
+ * environment started with it set: the operator CLI, run without PUBLIC_URL, builds its
+ * password-setup links from it.
+ */
+export const publicAddresses = pgTable("public_addresses", {
+  environment: environmentName("environment").primaryKey(),
+  publicUrl: text("public_url").notNull(),
+  recordedAt: utc("recorded_at").notNull().defaultNow(),
+});
+
+/**
  * Refresh tokens rotate: each use marks the row used and issues a successor in the same session.
  * A second use of a used token revokes the whole session (RFC 6819 5.2.2.3).
  */

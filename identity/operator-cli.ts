@@ -1,10 +1,11 @@
 import { parseArgs } from "node:util";
 import { systemClock } from "../core/clock.js";
-import { ConfigError, loadConfig } from "../core/config.js";
+import { ConfigError, loadConfig, type Config } from "../core/config.js";
 import { DataFolderUnusable } from "../drizzle/data-folder.js";
-import { openDatabase } from "../drizzle/database.js";
+import { openDatabase, type Database } from "../drizzle/database.js";
 import { AccountError } from "./account.service.js";
 import { createIdentity } from "./identity.js";
+import { publicAddressRepository } from "./public-address.repository.js";
 import { createLogger } from "../core/logger.js";
 import { OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
 import { OctoRegistrationRefused, registerOctoEngine } from "../subgraphs/catalogue/booking-engine/octo-engine.service.js";
@@ -12,8 +13,8 @@ import { OctoRegistrationRefused, registerOctoEngine } from "../subgraphs/catalo
 const USAGE = `Usage: npm run operator -- <command> [options]
 
 Accounts belong to one environment, the one ENVIRONMENT names (sandbox unless set), as the
-service's do: run the account commands with the ENVIRONMENT and PUBLIC_URL of the service whose
-accounts they are.
+service's do: run the account commands with the ENVIRONMENT of the service whose accounts they
+are. Links start with PUBLIC_URL, or with the one that environment's service last started with.
 
 Commands:
   create-account --username U --role ROLE [--organisation NAME] [--country CC]
@@ -109,7 +110,7 @@ export async function runOperatorCommand(
     return 2;
   }
 
-  let config;
+  let config: Config;
   try {
     config = loadConfig({ ...env, ROLE: undefined });
   } catch (error) {
@@ -129,6 +130,16 @@ export async function runOperatorCommand(
     return 1;
   }
   try {
+    const printsLink = command === "password-link" || (command === "create-account" && given("password") === undefined);
+    if (printsLink) {
+      const address = await linkAddress(config, database);
+      if (address.url === undefined) {
+        io.err(address.note);
+        return 2;
+      }
+      if (address.note) io.out(address.note);
+      config = { ...config, publicUrl: address.url };
+    }
     const { accounts } = createIdentity(config, database, systemClock);
     if (command === "create-account") {
       const username = need("username");
@@ -208,6 +219,22 @@ export async function runOperatorCommand(
   } finally {
     await database.close();
   }
+}
+
+/**
+ * Where the links the CLI prints point: PUBLIC_URL when given, else the address the last service
+ * of this environment started with (recorded at its start), else, in the sandbox only, the
+ * localhost default of `npm start`. A production link to localhost would reach nobody, so there
+ * the CLI refuses before it changes anything.
+ */
+async function linkAddress(config: Config, database: Database): Promise<{ url: string; note?: string } | { url?: undefined; note: string }> {
+  if (config.publicUrlGiven) return { url: config.publicUrl };
+  const recorded = await publicAddressRepository.of(database.db, config.environment);
+  if (recorded) return { url: recorded.publicUrl, note: `Links use ${recorded.publicUrl}, the PUBLIC_URL the ${config.environment} service last started with (${recorded.recordedAt.toISOString()}); set PUBLIC_URL for another.` };
+  if (config.environment === "production") {
+    return { note: "PUBLIC_URL is not set, and no production service has started with one on this database: set PUBLIC_URL to the address users reach the service at (the link is built from it). Nothing was changed." };
+  }
+  return { url: config.publicUrl, note: `No PUBLIC_URL is known for the sandbox: links assume the service at ${config.publicUrl}; set PUBLIC_URL for another.` };
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {

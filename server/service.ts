@@ -12,6 +12,7 @@ import type { Database } from "../drizzle/database.js";
 import { seedDemoCatalogue } from "../drizzle/seed/catalogue.js";
 import { seedDemo, type SeededAccount } from "../drizzle/seed/demo.js";
 import { createIdentity, type Identity } from "../identity/identity.js";
+import { publicAddressRepository } from "../identity/public-address.repository.js";
 import { taxonomyRepository } from "../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
 import { GatewayCredential } from "../gateway/gateway-credential.js";
 import { remoteServiceGraphs } from "../subgraphs/common/service-graph.js";
@@ -137,6 +138,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
   });
   // The first key is made before serving, so concurrent first requests cannot each make one.
   await step("loading the signing key", () => identity.keys.signingKey());
+  // Where this environment's users are sent: the operator CLI builds its links from it when run without PUBLIC_URL.
+  if ((config.role === "all" || config.role === "edge") && config.publicUrlGiven) {
+    await step("recording the public address", () => publicAddressRepository.record(database.db, config.environment, config.publicUrl, clock.now()));
+  }
   if (config.role !== "worker") {
     await step("loading revoked sessions", async () => {
       opened.push(() => identity.revocations.close());

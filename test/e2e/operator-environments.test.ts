@@ -18,8 +18,11 @@ describe("operator CLI on a database shared by both environments", { timeout: 12
   /** PostgreSQL: a database of this file's own (the CLI opens it by its URL); embedded: a folder. */
   let own: Awaited<ReturnType<typeof openOwnTestDatabase>> | undefined;
   const publicUrl = { sandbox: "https://sandbox.activities.test", production: "https://api.activities.test" };
-  const cli = async (environment: "sandbox" | "production", ...argv: string[]) => {
-    const env = { ...process.env, ENVIRONMENT: environment, PUBLIC_URL: publicUrl[environment], LOG_LEVEL: "silent", DATA_DIR: dataDir, DATABASE_URL: own?.url };
+  const cli = async (environment: "sandbox" | "production", ...argv: string[]) => run({ ENVIRONMENT: environment, PUBLIC_URL: publicUrl[environment] }, argv);
+  /** As an operator who does not know, or forgot, the service's address. */
+  const cliWithoutAddress = async (environment: "sandbox" | "production", ...argv: string[]) => run({ ENVIRONMENT: environment }, argv);
+  const run = async (settings: Record<string, string>, argv: string[]) => {
+    const env = { ...process.env, ...settings, LOG_LEVEL: "silent", DATA_DIR: dataDir, DATABASE_URL: own?.url };
     const out: string[] = [];
     const err: string[] = [];
     const code = await runOperatorCommand(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) });
@@ -122,5 +125,34 @@ describe("operator CLI on a database shared by both environments", { timeout: 12
       expect(await signIn(production, misplaced, "placed in the sandbox")).toEqual({ status: 200 });
       expect(await signIn(sandbox, misplaced, "placed in the sandbox")).toEqual({ status: 400, error: "Invalid user credentials" });
     });
+  });
+
+  it("links to the address its environment's service started with when run without PUBLIC_URL, and never to localhost in production", async () => {
+    const late = `late-${suffix}`;
+    // No production service has started with a PUBLIC_URL yet: a link would reach nobody.
+    const refused = await cliWithoutAddress("production", "create-account", "--username", late, "--role", "OPERATOR");
+    expect(refused).toMatchObject({ code: 2, out: "", err: expect.stringMatching(/^PUBLIC_URL is not set, and no production service has started with one on this database: .* Nothing was changed\.$/) });
+    expect(JSON.parse((await cli("production", "list-accounts", "--json")).out).map((item: { username: string }) => item.username)).not.toContain(late);
+    // An account with a password prints no link, so it needs no address.
+    expect((await cliWithoutAddress("production", "create-account", "--username", `pw-${suffix}`, "--role", "OPERATOR", "--password", "chosen by the operator")).code).toBe(0);
+
+    const inSandbox = await cliWithoutAddress("sandbox", "create-account", "--username", late, "--role", "OPERATOR");
+    expect(inSandbox.code).toBe(0);
+    expect(inSandbox.out).toContain("No PUBLIC_URL is known for the sandbox: links assume the service at http://localhost:4000; set PUBLIC_URL for another.");
+    expect(new URL(inSandbox.out.match(/http:\/\/localhost:4000\/\S+/)![0]).origin).toBe("http://localhost:4000");
+
+    // A production service starts with its address: the CLI links there from then on, and says so.
+    const database: Database = own ? own.database : await openDatabase({ dataDir });
+    const production = await startStack({ database, env: { ENVIRONMENT: "production", PUBLIC_URL: publicUrl.production } });
+    await production.close();
+    if (!own) await database.close();
+    const created = await cliWithoutAddress("production", "create-account", "--username", late, "--role", "OPERATOR");
+    expect(created.code).toBe(0);
+    expect(created.out).toMatch(new RegExp(`^Links use ${publicUrl.production}, the PUBLIC_URL the production service last started with \\(`));
+    expect(new URL(created.out.match(/https:\/\/\S+token=\S+/)![0]).origin).toBe(publicUrl.production);
+    const again = await cliWithoutAddress("production", "password-link", "--username", late);
+    expect(new URL(again.out.match(/https:\/\/\S+token=\S+/)![0]).origin).toBe(publicUrl.production);
+    // Each environment its own: the sandbox still knows none.
+    expect((await cliWithoutAddress("sandbox", "password-link", "--username", late)).out).toContain("links assume the service at http://localhost:4000");
   });
 });
