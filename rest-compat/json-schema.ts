@@ -5,6 +5,8 @@ export const str = (description: string): JsonSchema => ({ type: "string", descr
 /** GraphQL's Int is 32-bit: a larger JSON integer would pass `type: integer` and fail in the operation. */
 export const int = (description: string): JsonSchema => ({ type: "integer", minimum: -2_147_483_648, maximum: 2_147_483_647, description });
 export const num = (description: string): JsonSchema => ({ type: "number", description });
+/** An integer of an answer, unbounded: what the service writes is not a caller's input to check. */
+export const answerInt = (description: string): JsonSchema => ({ type: "integer", description });
 export const bool = (description: string): JsonSchema => ({ type: "boolean", description });
 export const languageObject = (description: string): JsonSchema => ({
   type: "object",
