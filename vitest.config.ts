@@ -1,25 +1,44 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Files that drive Chromium through playwright-core, which makes an AsyncLocalStorage of its own:
+ * once made, every promise of the process pays a hook, for as long as the process lives. They run
+ * in processes of their own, so that no other file shares one with such a hook (the benchmark's
+ * check that production runs without one would otherwise see Playwright's).
+ */
+const browserFiles = ["test/e2e/graphql-ide.test.ts", "test/e2e/openapi-console-browser.test.ts"];
+
+// They run on the embedded database whatever DATABASE_URL says (graceful shutdown's child
+// processes; PGlite's database templates), so the PostgreSQL run of the suite would repeat
+// them unchanged.
+const embeddedOnly = process.env.DATABASE_URL ? ["test/security/graceful-shutdown.test.ts", "test/integration/pglite-template.test.ts", "test/security/planted-database-template.test.ts"] : [];
+
 export default defineConfig({
   resolve: {
     // One copy of graphql: type-graphql and Apollo load its CommonJS build, so ours must too.
     alias: [{ find: /^graphql$/, replacement: "graphql/index.js" }],
   },
   test: {
-    include: ["test/**/*.test.ts"],
-    // They run on the embedded database whatever DATABASE_URL says (graceful shutdown's child
-    // processes; PGlite's database templates), so the PostgreSQL run of the suite would repeat
-    // them unchanged.
-    exclude: process.env.DATABASE_URL ? ["test/security/graceful-shutdown.test.ts", "test/integration/pglite-template.test.ts", "test/security/planted-database-template.test.ts"] : [],
     setupFiles: ["test/support/setup.ts"],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores here and in CI.
     maxWorkers: 2,
-    // Files run one after another in each worker, which imports the stack once (about 5 s a
-    // file otherwise) and lends every file one embedded database (test/support/stack.ts).
-    isolate: false,
     reporters: ["default"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "service",
+          include: ["test/**/*.test.ts"],
+          exclude: [...browserFiles, ...embeddedOnly],
+          // Files run one after another in each worker, which imports the stack once (about 5 s a
+          // file otherwise) and lends every file one embedded database (test/support/stack.ts).
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: "browser", include: browserFiles, isolate: true } },
+    ],
   },
 });

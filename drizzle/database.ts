@@ -193,6 +193,28 @@ const PREPARED_PLANNING = { plan_cache_mode: "force_custom_plan" } as const;
 /** `forKeyLookups`: PostgreSQL's own choice, a generic plan once it costs no more than the custom ones. */
 const KEY_LOOKUP_PLANNING = { plan_cache_mode: "auto" } as const;
 
+/** DATABASE_URL names a server that cannot be reached or will not let us in: the operator's setting to fix, not a crash. */
+export class DatabaseUnreachable extends Error {
+  override name = "DatabaseUnreachable";
+}
+
+/** Network failures and PostgreSQL's refusals of the connection itself (login, database name). */
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ECONNRESET", "CONNECT_TIMEOUT", "28P01", "28000", "3D000", "57P03"]);
+
+/** The open's failure as DatabaseUnreachable, naming the server but never the URL's password; undefined for any other failure. */
+function unreachable(url: string, error: unknown): DatabaseUnreachable | undefined {
+  const code = (error as { code?: string }).code;
+  if (!code || !UNREACHABLE_CODES.has(code)) return undefined;
+  let where = "the server";
+  try {
+    const parsed = new URL(url);
+    where = `${parsed.hostname || "the local socket"}${parsed.port ? `:${parsed.port}` : ""}${parsed.pathname.length > 1 ? `, database ${decodeURIComponent(parsed.pathname.slice(1))}` : ""}`;
+  } catch {
+    // A URL postgres.js took but URL does not: the server stays unnamed.
+  }
+  return new DatabaseUnreachable(`cannot open the PostgreSQL database at ${where}: ${(error as Error).message} (${code})`);
+}
+
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   // A single-connection client that reads the server's limit and, with the session lock, migrates.
   const opener = postgres(url, { max: 1, onnotice: () => {} });
@@ -210,7 +232,8 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       await migratePostgres(drizzlePostgres(opener), { migrationsFolder });
     }
   } catch (error) {
-    throw options.signal?.aborted ? options.signal.reason : error;
+    if (options.signal?.aborted) throw options.signal.reason;
+    throw unreachable(url, error) ?? error;
   } finally {
     options.signal?.removeEventListener("abort", hangUp);
     await opener.end({ timeout: 5 });

@@ -104,7 +104,9 @@ if (!process.env.DATABASE_URL) describe("npm start: one process on the embedded 
       const again = await fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${token}` } });
       expect(again.status).toBe(200);
     } finally {
-      expect(await stopAndWait(second)).toBe(0);
+      const code = await stopAndWait(second);
+      // What the process said is the first thing to read when its stop goes wrong.
+      expect(code, second.output().split("\n").slice(-20).join("\n")).toBe(0);
     }
   }, 240_000);
 
@@ -440,6 +442,18 @@ if (process.env.DATABASE_URL) {
       expect(await primary.exited).toBe(1);
       expect(primary.output()).toContain("activities service: the first process exited before listening (code 1)");
       expect(primary.output()).not.toContain("starting another");
+      // The cause in one line naming the setting, without a stack.
+      expect(primary.output()).toContain(`DATABASE_URL: cannot open the PostgreSQL database at ${missing.hostname}:${missing.port || "5432"}, database ${missing.pathname.slice(1)}: database "${missing.pathname.slice(1)}" does not exist (3D000)`);
+      expect(primary.output()).not.toMatch(/^\s+at /m);
+    }, 60_000);
+
+    it("exits 1 in one line naming DATABASE_URL, never its password, when the server cannot be reached", async () => {
+      const port = await freePort();
+      const process1 = start({ DATABASE_URL: `postgres://operator:not-to-be-shown@127.0.0.1:${port}/activities`, WEB_CONCURRENCY: "1", PORT: String(await freePort()) });
+      expect(await process1.exited).toBe(1);
+      expect(process1.output()).toContain(`DATABASE_URL: cannot open the PostgreSQL database at 127.0.0.1:${port}, database activities: connect ECONNREFUSED 127.0.0.1:${port} (ECONNREFUSED)`);
+      expect(process1.output()).not.toContain("not-to-be-shown");
+      expect(process1.output()).not.toMatch(/^\s+at /m);
     }, 60_000);
 
     it("exits 1 with the numbers, no stack trace, when its pools would take more connections than PostgreSQL allows", async () => {
@@ -472,8 +486,14 @@ if (process.env.DATABASE_URL) {
         const migrations = readdirSync(migrationsFolder).filter((file) => file.endsWith(".sql")).length;
         const database = postgres(url.toString(), { max: 1, onnotice: () => {} });
         try {
-          const [{ applied }] = await database<{ applied: number }[]>`select count(*)::int as applied from drizzle.__drizzle_migrations`;
+          // Stopped before the first migration committed, not even drizzle's own table is there.
+          const [{ journal }] = await database<{ journal: string | null }[]>`select to_regclass('drizzle.__drizzle_migrations')::text as journal`;
+          const applied = journal ? (await database<{ applied: number }[]>`select count(*)::int as applied from drizzle.__drizzle_migrations`)[0].applied : 0;
           expect([0, migrations]).toContain(applied);
+          const [{ tables }] = await database<{ tables: number }[]>`select count(*)::int as tables from pg_tables where schemaname = 'public'`;
+          // Wholly or not at all: the schema's tables are all there with every migration, none without.
+          if (applied === 0) expect(tables).toBe(0);
+          else expect(tables).toBeGreaterThan(20);
         } finally {
           await database.end();
         }
