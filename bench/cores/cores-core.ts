@@ -35,7 +35,7 @@ export interface CoresRun {
   cpuPerPage: { service: number; postgres: number }[];
 }
 
-const PASSWORD = "benchmark cores password 1";
+export const PASSWORD = "benchmark cores password 1";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /** node's arguments in package.json's `start` script: the service runs exactly as `npm start` starts it. */
@@ -55,18 +55,18 @@ async function freePort(): Promise<number> {
 }
 
 /** This process's environment pointed at the benchmark's database, and nothing else's. */
-function databaseEnv(options: CoresOptions, extra: Record<string, string>): NodeJS.ProcessEnv {
+function databaseEnv(options: Pick<CoresOptions, "databaseUrl" | "dataDir">, extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: options.dataDir, ...extra };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   else delete env.DATABASE_URL;
   return env;
 }
 
-/** The service as `npm start` runs it, with its own WEB_CONCURRENCY; resolves once every process listens. */
-async function startService(options: CoresOptions, processes: number) {
+/** The service as `npm start` runs it, with its own WEB_CONCURRENCY; resolves once every process listens. `env` overrides the benchmark's settings. */
+export async function startService(options: Pick<CoresOptions, "databaseUrl" | "dataDir" | "profileDir">, processes: number, env: Record<string, string> = {}) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = databaseEnv(options, {
+  const childEnv = databaseEnv(options, {
     PORT: String(port),
     HOST: "127.0.0.1",
     PUBLIC_URL: base,
@@ -74,9 +74,10 @@ async function startService(options: CoresOptions, processes: number) {
     LOG_LEVEL: "info",
     API_RATE_LIMIT: "0",
     SEED_DEMO: "true",
+    ...env,
   });
   const profile = options.profileDir ? ["--cpu-prof", "--cpu-prof-dir", options.profileDir] : [];
-  const child = spawn(process.execPath, [...profile, ...npmStartArguments()], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...profile, ...npmStartArguments()], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
@@ -90,6 +91,9 @@ async function startService(options: CoresOptions, processes: number) {
   return {
     base,
     pid: child.pid!,
+    child,
+    output: () => output,
+    exited,
     async stop(): Promise<void> {
       child.kill("SIGTERM");
       const code = await exited;
@@ -99,7 +103,7 @@ async function startService(options: CoresOptions, processes: number) {
 }
 
 /** An account of its own organisation, made with the operator CLI before the service holds the database. */
-async function createAccount(options: CoresOptions, role: "CONSUMER" | "CONTENT_PARTNER"): Promise<string> {
+export async function createAccount(options: Pick<CoresOptions, "databaseUrl" | "dataDir">, role: "CONSUMER" | "CONTENT_PARTNER"): Promise<string> {
   const username = `cores-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
   const env = databaseEnv(options, { LOG_LEVEL: "silent" });
   const problems: string[] = [];
@@ -113,7 +117,7 @@ async function createAccount(options: CoresOptions, role: "CONSUMER" | "CONTENT_
   return username;
 }
 
-const TOKEN_PATH = "/auth/realms/activities/protocol/openid-connect/token";
+export const TOKEN_PATH = "/auth/realms/activities/protocol/openid-connect/token";
 
 export async function runCores(options: CoresOptions): Promise<CoresRun[]> {
   if (!options.databaseUrl && options.processes.some((n) => n > 1)) throw new Error("more than one process needs DATABASE_URL (the embedded database serves one process)");
