@@ -142,5 +142,17 @@ describe("full-text criteria", () => {
       );
       expect(errorLines()).toEqual([]);
     }, 240_000);
+
+    it("never answers 500 for generated recommendation interests", async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(value, { minLength: 1, maxLength: 3 }), async (interests) => {
+          const answer = await consumer.post("/recommendation/v2/activities?page[limit]=5", { interests, bookingEngines: { include: [partner.engineName] } });
+          expect(answer.status, `${JSON.stringify(interests)}: ${JSON.stringify(answer.body)}`).toBeLessThan(500);
+          if (answer.status !== 200) expect(["INVALID_RECOMMENDATION_REQUEST", "VALIDATION_FAILED"]).toContain(answer.body.code);
+        }),
+        { numRuns: 80 },
+      );
+      expect(errorLines()).toEqual([]);
+    }, 240_000);
   });
 });
