@@ -1,4 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
+import { ApolloClient, HttpLink, InMemoryCache, gql } from "@apollo/client";
+import { PersistedQueryLink } from "@apollo/client/link/persisted-queries";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useStack } from "../support/stack.js";
 
@@ -100,5 +102,45 @@ describe("automatic persisted queries", () => {
     expect(unsupported.status).toBe(200);
     expect(unsupported.body.errors?.[0].extensions?.code).toBe("PERSISTED_QUERY_NOT_SUPPORTED");
     expect(errorLines()).toEqual([]);
+  });
+
+  describe("with Apollo Client's own persisted-query link", () => {
+    /** A client whose requests are kept as sent; `rewrite` may change a body on its way out. */
+    const apolloClient = (rewrite: (body: Record<string, any>) => Record<string, any> = (body) => body) => {
+      const sent: Record<string, any>[] = [];
+      const recording: typeof fetch = async (input, init) => {
+        const body = rewrite(JSON.parse(String(init?.body)));
+        sent.push(body);
+        return fetch(input, { ...init, body: JSON.stringify(body) });
+      };
+      const link = new PersistedQueryLink({ sha256 }).concat(new HttpLink({ uri: `${t.stack.url}/graphql`, headers: { authorization: `Bearer ${token}` }, fetch: recording }));
+      return { client: new ApolloClient({ link, cache: new InMemoryCache() }), sent };
+    };
+    const operation = () => gql(`query Apq_${randomUUID().replace(/-/g, "")} { me { username } }`);
+
+    it("sends the hash, is told PERSISTED_QUERY_NOT_FOUND, registers the text, and a second client runs it by its hash alone", async () => {
+      const query = operation();
+      const first = apolloClient();
+      const answer = await first.client.query({ query, fetchPolicy: "no-cache" });
+      expect((answer.data as { me: { username: string } }).me.username).toEqual(expect.any(String));
+      expect(first.sent).toHaveLength(2);
+      expect(first.sent[0]).not.toHaveProperty("query");
+      expect(first.sent[0].extensions.persistedQuery).toMatchObject({ version: 1, sha256Hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(first.sent[1]).toMatchObject({ query: expect.any(String), extensions: first.sent[0].extensions });
+
+      const second = apolloClient();
+      expect((await second.client.query({ query, fetchPolicy: "no-cache" })).data).toEqual(answer.data);
+      expect(second.sent).toHaveLength(1);
+      expect(second.sent[0]).not.toHaveProperty("query");
+    });
+
+    it("stops hashing and sends the text when told PERSISTED_QUERY_NOT_SUPPORTED (a version the service does not speak)", async () => {
+      const client = apolloClient((body) => (body.extensions?.persistedQuery ? { ...body, extensions: { persistedQuery: { ...body.extensions.persistedQuery, version: 2 } } } : body));
+      const answer = await client.client.query({ query: operation(), fetchPolicy: "no-cache" });
+      expect((answer.data as { me: { username: string } }).me.username).toEqual(expect.any(String));
+      expect(client.sent.at(-1)).toMatchObject({ query: expect.any(String) });
+      expect(client.sent.at(-1)?.extensions?.persistedQuery).toBeUndefined();
+      expect(errorLines()).toEqual([]);
+    });
   });
 });
