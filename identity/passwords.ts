@@ -116,7 +116,7 @@ export class PasswordHashing {
     };
   }
 
-  /** Hashes running and waiting now, and the accounts and addresses holding shares (tests, metrics). */
+  /** Hashes running and waiting now, and how many accounts and addresses hold shares. */
   stats(): { running: number; waiting: number; accounts: number; addresses: number } {
     return { running: this.running, waiting: this.waiting, accounts: this.held.account.size, addresses: this.held.address.size };
   }
