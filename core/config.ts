@@ -40,6 +40,8 @@ const environmentSchema = z.object({
   SIGN_IN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(1).max(1_000_000).default(10),
   SIGN_IN_MAX_FAILURES_PER_ADDRESS: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(1).max(1_000_000).default(100),
   SIGN_IN_WINDOW_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).int().min(1).max(86_400).default(900),
+  SIGN_IN_MAX_CONCURRENT_PER_ACCOUNT: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(1).max(1000).default(4),
+  SIGN_IN_MAX_CONCURRENT_PER_ADDRESS: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(1).max(100_000).default(16),
   API_RATE_LIMIT: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(0).max(10_000_000).default(1200),
   API_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).int().min(1).max(3600).default(60),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(0).max(3_600_000).default(15_000),
@@ -98,8 +100,12 @@ export interface Config {
    * Unset: fitted to the server's max_connections for WEB_CONCURRENCY processes (drizzle/connection-budget.ts).
    */
   databasePoolSize?: number;
-  /** Failed sign-ins allowed per username and per client address in a sliding window. */
-  signIn: { maxFailuresPerAccount: number; maxFailuresPerAddress: number; windowSeconds: number };
+  /**
+   * Failed sign-ins allowed per username and per client address in a sliding window; password
+   * checks (sign-ins, successful ones included) one account and one address may have running or
+   * waiting in a process at once (identity/passwords.ts).
+   */
+  signIn: { maxFailuresPerAccount: number; maxFailuresPerAddress: number; windowSeconds: number; maxConcurrentPerAccount: number; maxConcurrentPerAddress: number };
   /** API requests (REST, GraphQL over HTTP and graphql-ws) per account per window; 0: no limit. */
   apiRateLimit: { requests: number; windowSeconds: number };
   /**
@@ -225,6 +231,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
       maxFailuresPerAccount: e.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
       maxFailuresPerAddress: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
       windowSeconds: e.SIGN_IN_WINDOW_SECONDS,
+      maxConcurrentPerAccount: e.SIGN_IN_MAX_CONCURRENT_PER_ACCOUNT,
+      maxConcurrentPerAddress: e.SIGN_IN_MAX_CONCURRENT_PER_ADDRESS,
     },
     apiRateLimit: { requests: e.API_RATE_LIMIT, windowSeconds: e.API_RATE_LIMIT_WINDOW_SECONDS },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,

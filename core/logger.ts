@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import pino, { type Logger } from "pino";
+import { errorForLog, withoutStatements } from "./error-log.js";
 import { activeTraceId, activeTracer, NO_TRACE_FIELDS, traceFields } from "./tracing.js";
 
 export type { Logger };
@@ -17,7 +18,16 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       // pino writes a line's own fields into the mixin's object; the shared empty one is left alone.
       mixinMergeStrategy: (fields, mixed) => (mixed === NO_TRACE_FIELDS ? fields : Object.assign(mixed, fields)),
       redact: { paths: ["req.headers.authorization", "password", "*.password", "apiKey", "*.apiKey"], censor: "[redacted]" },
+      // A failed statement's SQL and values stay out of every line (core/error-log.ts): errors are
+      // written without them, and a message quoting drizzle's "Failed query: …" gets its summary.
+      hooks: {
+        logMethod(args, method) {
+          const cleaned = args.map((arg: unknown) => (typeof arg === "string" && arg.includes("Failed query: ") ? withoutStatements(arg) : arg));
+          return method.apply(this, cleaned as Parameters<typeof method>);
+        },
+      },
       serializers: {
+        err: errorForLog,
         req: (req: { method?: string; url?: string; headers?: Record<string, unknown>; socket?: { remoteAddress?: string } }) => ({
           method: req.method,
           url: redactUrl(req.url ?? ""),

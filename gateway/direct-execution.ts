@@ -87,7 +87,7 @@ export function directGatewayExecution(options: {
   server: ApolloServer<EdgeContext>;
   gateway: ApolloGateway;
   apiSchema: () => GraphQLSchema;
-  formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+  formatError: (formatted: GraphQLFormattedError, error: unknown, requestId?: string) => GraphQLFormattedError;
   logger: Logger;
   metrics?: ServiceMetrics;
   clientTexts: AdmittedTexts;
@@ -99,7 +99,7 @@ export function directGatewayExecution(options: {
   const clientCounts = { direct: 0 };
 
   /** Apollo Server's error formatting (errorNormalize.js): a code on every error, `extensions.http` moved to the answer's head. */
-  const format = (error: GraphQLError, head?: { status?: number; headers: Map<string, string> }): GraphQLFormattedError => {
+  const format = (error: GraphQLError, requestId: string, head?: { status?: number; headers: Map<string, string> }): GraphQLFormattedError => {
     const extensions: Record<string, unknown> = { ...error.extensions, code: error.extensions.code ?? "INTERNAL_SERVER_ERROR" };
     if (isPartialHead(extensions.http)) {
       if (head && extensions.http.status) head.status = extensions.http.status;
@@ -107,7 +107,7 @@ export function directGatewayExecution(options: {
       delete extensions.http;
     }
     try {
-      return options.formatError({ ...error.toJSON(), extensions }, error);
+      return options.formatError({ ...error.toJSON(), extensions }, error, requestId);
     } catch {
       return { message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR" } };
     }
@@ -168,10 +168,10 @@ export function directGatewayExecution(options: {
     try {
       checkVariables(entry, request);
       const answer = await run(entry, request, contextValue);
-      result = { ...(answer as OperationResult<TData>), errors: answer.errors?.length ? answer.errors.map((error) => format(asGraphQLError(error))) : undefined };
+      result = { ...(answer as OperationResult<TData>), errors: answer.errors?.length ? answer.errors.map((error) => format(asGraphQLError(error), contextValue.requestId)) : undefined };
       if (!result.errors) delete result.errors;
     } catch (error) {
-      result = { errors: [format(asGraphQLError(error))] };
+      result = { errors: [format(asGraphQLError(error), contextValue.requestId)] };
     }
     observe(entry, request, started, Boolean(result.errors?.length));
     return result;
@@ -200,11 +200,11 @@ export function directGatewayExecution(options: {
     let result: { errors?: GraphQLFormattedError[]; data?: unknown; extensions?: unknown };
     try {
       const answer = await run(entry, request, contextValue);
-      const errors = answer.errors?.length ? answer.errors.map((error) => format(asGraphQLError(error), head)) : undefined;
+      const errors = answer.errors?.length ? answer.errors.map((error) => format(asGraphQLError(error), contextValue.requestId, head)) : undefined;
       result = { errors, data: answer.data, extensions: answer.extensions };
       if (errors && answer.data === undefined && !head.status) head.status = 400;
     } catch (error) {
-      result = { errors: [format(asGraphQLError(error), head)] };
+      result = { errors: [format(asGraphQLError(error), contextValue.requestId, head)] };
       if (!head.status) head.status = 500;
     }
     observe(entry, request, started, Boolean(result.errors?.length));

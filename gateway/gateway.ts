@@ -8,13 +8,14 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import type { GraphQLFormattedError, GraphQLSchema } from "graphql";
 import type { Logger } from "../core/logger.js";
 import type { RunningSubgraph } from "../subgraphs/common/subgraph-server.js";
-import { hideUnexpected } from "../subgraphs/common/subgraph-server.js";
+import { errorRequestIds, hideUnexpected } from "../subgraphs/common/subgraph-server.js";
 import type { SubgraphName } from "../subgraphs/subgraphs.js";
 import { ForwardingRemoteDataSource, InProcessDataSource } from "./data-sources.js";
 import type { EdgeContext } from "./edge-context.js";
 import type { GatewayCredential } from "./gateway-credential.js";
 import { apolloLimitOptions } from "./operation-limits.js";
 import { clientIntrospectionPlugin } from "./client-introspection.js";
+import { persistedQueryMissLog } from "./persisted-queries.js";
 import { operationResolutionPlugin } from "./operation-resolution.js";
 import { withEdgeSubscriptions } from "../schema/compose.js";
 import { cacheGatewayOperations } from "./operation-cache.js";
@@ -98,7 +99,8 @@ export async function startEdgeGraph(options: {
     clientSchema = withEdgeSubscriptions(schema);
   });
   const edgeLogger = logger.child({ component: "gateway" });
-  const formatError = (formatted: GraphQLFormattedError, error: unknown) => hideUnexpected(formatted, error, edgeLogger);
+  const requestIds = errorRequestIds<EdgeContext>();
+  const formatError = (formatted: GraphQLFormattedError, error: unknown, requestId?: string) => hideUnexpected(formatted, error, edgeLogger, requestId ?? requestIds.of(error));
   const { limitPlugins, ...limits } = apolloLimitOptions<EdgeContext>("edge");
   const clientTexts = clientTextAdmission();
   const server = new ApolloServer<EdgeContext>({
@@ -113,7 +115,7 @@ export async function startEdgeGraph(options: {
     stopOnTerminationSignals: false,
     // Answers are per caller: no cache hints for shared HTTP caches (and no per-field hook for them).
     // No landing page: Apollo's loads its scripts from Apollo's CDN; browsers get our own IDE (GRAPHQL_IDE).
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), operationResolutionPlugin(), ...limitPlugins, clientIntrospectionPlugin(() => clientSchema!), ...(options.metrics ? [operationMetricsPlugin<EdgeContext>(options.metrics)] : []), clientTexts.plugin],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), operationResolutionPlugin(), ...limitPlugins, clientIntrospectionPlugin(() => clientSchema!), ...(options.metrics ? [operationMetricsPlugin<EdgeContext>(options.metrics)] : []), clientTexts.plugin, requestIds.plugin, persistedQueryMissLog<EdgeContext>(edgeLogger)],
   });
   await server.start();
   if (!apiSchema || !clientSchema) throw new Error("gateway started without a schema");

@@ -7,7 +7,7 @@ import { BOOKING_ENGINE_NAME, bookingEngineRepository } from "../subgraphs/catal
 import { organisationRepository, type OrganisationRow } from "../subgraphs/catalogue/organisation/organisation.repository.js";
 import { accountRepository as repo, type AccountRow, type Environment } from "./account.repository.js";
 import { refreshTokenRepository } from "./refresh-token.repository.js";
-import { hashPassword, passwordProblem } from "./passwords.js";
+import { hashPassword, passwordProblem, type PasswordHashing } from "./passwords.js";
 import { publishRevocation, type Revocation, type SessionRevocations } from "./session-revocations.js";
 import { newSecret, secretHash } from "./tokens.js";
 
@@ -51,6 +51,8 @@ export interface AccountServiceSettings {
   passwordSetupTtlSeconds: number;
   /** Base of the password-setup page, e.g. https://host/auth/realms/activities/password-setup */
   passwordSetupPageUrl: () => string;
+  /** The process's password hashing (the sign-ins' pool), when it has one. */
+  hashing?: PasswordHashing;
 }
 
 /** Accounts, organisations and password-setup links: what the operator CLI and demo seed drive. */
@@ -90,7 +92,7 @@ export class AccountService {
     if (!input.organisation && (country || model || input.bookingEngine)) {
       throw new AccountError("INVALID_INPUT", "--country, --model and --booking-engine describe an organisation: give --organisation too");
     }
-    const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+    const passwordHash = input.password === undefined ? null : await hashPassword(input.password, this.settings.hashing);
     const now = this.settings.clock.now();
 
     return this.database.db.transaction(async (tx) => {
@@ -225,7 +227,7 @@ export class AccountService {
       const problem = passwordProblem(password, account.username);
       if (problem) throw new AccountError("INVALID_INPUT", `The password ${problem}.`);
       const now = this.settings.clock.now();
-      await repo.update(tx, account.id, { passwordHash: await hashPassword(password), updatedAt: now });
+      await repo.update(tx, account.id, { passwordHash: await hashPassword(password, this.settings.hashing), updatedAt: now });
       await repo.spendPasswordSetupTokens(tx, account.id, now);
       return account;
     });

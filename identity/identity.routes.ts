@@ -82,8 +82,8 @@ const tokenEndpointSchema = {
       "invalid_scope",
     ]),
     401: oauthError("Missing or unknown client, or malformed Basic client credentials (a Basic challenge comes with it)", ["invalid_client"]),
-    429: oauthError("Too many failed sign-ins for this account or address; see Retry-After", ["slow_down"]),
-    503: oauthError("Password checking is saturated; try again after Retry-After", ["temporarily_unavailable"]),
+    429: oauthError("Too many failed sign-ins for this account or address, or too many of its sign-ins being checked at once; see Retry-After", ["slow_down"]),
+    503: oauthError("Password checking is saturated by many accounts and addresses at once; try again after Retry-After", ["temporarily_unavailable"]),
   },
 };
 

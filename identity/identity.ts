@@ -2,6 +2,7 @@ import type { Clock } from "../core/clock.js";
 import type { Config } from "../core/config.js";
 import type { Database } from "../drizzle/database.js";
 import { AccountService } from "./account.service.js";
+import { PASSWORD_HASHING, PasswordHashing } from "./passwords.js";
 import { SessionRevocations } from "./session-revocations.js";
 import { SignInThrottle } from "./sign-in-throttle.js";
 import { SigningKeyStore } from "./signing-keys.js";
@@ -16,6 +17,8 @@ export interface Identity {
   revocations: SessionRevocations;
   tokens: TokenService;
   accounts: AccountService;
+  /** The process's password hashing, shared per account and client address. */
+  hashing: PasswordHashing;
   paths: IdentityPaths;
 }
 
@@ -44,18 +47,21 @@ export function createIdentity(config: Config, database: Database, clock: Clock)
   const issuer = () => `${config.publicUrl}${paths.realmBase}`;
   const keys = new SigningKeyStore(database.db, config.environment);
   const revocations = new SessionRevocations(database, clock);
+  const hashing = new PasswordHashing({ ...PASSWORD_HASHING, perAccount: config.signIn.maxConcurrentPerAccount, perAddress: config.signIn.maxConcurrentPerAddress });
   return {
     keys,
     paths,
     revocations,
+    hashing,
     verifier: new TokenVerifier(keys, { issuer, environment: config.environment, clock }, revocations),
-    tokens: new TokenService(database, keys, { clock, environment: config.environment, issuer, throttle: new SignInThrottle(database.db, config.signIn, config.environment), revocations }),
+    tokens: new TokenService(database, keys, { clock, environment: config.environment, issuer, throttle: new SignInThrottle(database.db, config.signIn, config.environment), hashing, revocations }),
     accounts: new AccountService(database, {
       clock,
       environment: config.environment,
       revocations,
       passwordSetupTtlSeconds: config.passwordSetupTtlSeconds,
       passwordSetupPageUrl: () => `${config.publicUrl}${paths.passwordSetup}`,
+      hashing,
     }),
   };
 }

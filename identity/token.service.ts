@@ -5,7 +5,7 @@ import { epochSeconds, type Clock } from "../core/clock.js";
 import { grantableScopes } from "../core/roles.js";
 import type { Database } from "../drizzle/database.js";
 import { accountRepository } from "./account.repository.js";
-import { PasswordHashingBusy, verifyPassword } from "./passwords.js";
+import { HashingShareTaken, PasswordHashingBusy, type HashingShare, type PasswordHashing } from "./passwords.js";
 import { publishRevocation, type Revocation, type SessionRevocations } from "./session-revocations.js";
 import { SignInThrottled, type SignInThrottle } from "./sign-in-throttle.js";
 import { refreshTokenRepository as refreshRepo } from "./refresh-token.repository.js";
@@ -58,6 +58,8 @@ export interface TokenServiceSettings {
   environment: Environment;
   issuer: () => string;
   throttle: SignInThrottle;
+  /** The process's password hashing, shared fairly between accounts and client addresses. */
+  hashing: PasswordHashing;
   /** This process's revocations, told of a session ended by a replayed refresh token as soon as it commits. */
   revocations?: Pick<SessionRevocations, "learn">;
 }
@@ -81,16 +83,22 @@ export class TokenService {
     };
     let valid: boolean;
     let account: Awaited<ReturnType<typeof accountRepository.byUsername>>;
+    let share: HashingShare | undefined;
     try {
+      // Before anything is read: an account or address over its share of the hashing pool costs nothing more.
+      share = this.settings.hashing.share({ account: `${this.settings.environment}:${username.toLowerCase()}`, address: clientAddress });
       // Refused at once when over the limit, and judged again once a hashing slot is free.
       await guard.admit();
       // Another environment's account of that name is as unknown here as no account at all.
       account = await accountRepository.byUsername(this.database.db, this.settings.environment, username);
-      valid = await verifyPassword(account?.passwordHash, password, guard);
+      valid = await share.verify(account?.passwordHash, password, guard);
     } catch (error) {
       if (error instanceof SignInThrottled) throw new OAuthError("slow_down", error.message, 429, error.retryAfterSeconds);
+      if (error instanceof HashingShareTaken) throw new OAuthError("slow_down", error.message, 429, 1);
       if (error instanceof PasswordHashingBusy) throw new OAuthError("temporarily_unavailable", error.message, 503, 1);
       throw error;
+    } finally {
+      share?.release();
     }
     if (!account || !valid) throw new OAuthError("invalid_grant", "Invalid user credentials");
     await throttle.recordSuccess(username);

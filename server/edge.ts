@@ -10,6 +10,7 @@ import type { Database } from "../drizzle/database.js";
 import type { EdgeContext } from "../gateway/edge-context.js";
 import { startEdgeGraph, type EdgeGraph, type SubgraphTargets } from "../gateway/gateway.js";
 import { GatewayCredential } from "../gateway/gateway-credential.js";
+import { persistedQueryCheck } from "../gateway/persisted-queries.js";
 import { edgeSubscriptions } from "../gateway/subscriptions/edge-subscriptions.js";
 import { SubscriptionEngine } from "../gateway/subscriptions/subscription-engine.js";
 import { attachGraphqlWs } from "../gateway/subscriptions/ws-server.js";
@@ -117,6 +118,7 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
     api.addHook("onRequest", idePageOr(ide, apiAccessHook({ verifier: identity.verifier, admit, refuse: graphqlRefusal })));
     mountApollo(api, GRAPHQL_PATH, edgeGraph.server, async (request) => request.edgeContext!, {
       direct: (request) => edgeGraph.answerClient({ body: request.body, contentType: request.headers["content-type"], accept: request.headers.accept }, request.edgeContext!),
+      routeOptions: { preHandler: persistedQueryCheck() },
     });
   });
 

@@ -1192,7 +1192,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many failed sign-ins for this account or address; see Retry-After */
+            /** @description Too many failed sign-ins for this account or address, or too many of its sign-ins being checked at once; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1205,7 +1205,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Password checking is saturated; try again after Retry-After */
+            /** @description Password checking is saturated by many accounts and addresses at once; try again after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -57,6 +57,7 @@ export async function startSubgraph(
   const schema = deps.schema ?? (await definition.buildSchema());
   const logger = deps.logger.child({ subgraph: definition.name });
   const { limitPlugins, ...limits } = apolloLimitOptions<SubgraphContext>("subgraph");
+  const requestIds = errorRequestIds<SubgraphContext>();
   const server = new ApolloServer<SubgraphContext>({
     schema,
     ...limits,
@@ -64,13 +65,13 @@ export async function startSubgraph(
     hideSchemaDetailsFromClientErrors: !deps.disclosure.suggestions,
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
-    formatError: (formatted, error) => hideUnexpected(formatted, error, logger),
+    formatError: (formatted, error) => hideUnexpected(formatted, error, logger, requestIds.of(error)),
     logger,
     // Traces are for Apollo's hosted studio, which this service does not report to; cache hints
     // would serve shared HTTP caches, which per-caller answers must not use. Both wrap every field
     // resolver: without them a 500-row report resolves in about half the time.
     // Only the gateway calls a subgraph: no landing page (Apollo's would load from its CDN).
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), executionResultsAnswer200, ...limitPlugins],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), executionResultsAnswer200, ...limitPlugins, requestIds.plugin],
   });
   await server.start();
   const inProcessCounts = { pipeline: 0, direct: 0 };
@@ -100,10 +101,10 @@ export async function startSubgraph(
  */
 function inProcessExecutor(server: ApolloServer<SubgraphContext>, schema: GraphQLSchema, logger: Logger, counts: { pipeline: number; direct: number }) {
   const admitted = new ValidatedDocuments(500, 50_000);
-  const format = (error: GraphQLError): GraphQLFormattedError => {
+  const format = (error: GraphQLError, requestId: string): GraphQLFormattedError => {
     // Variables were coerced by the cost check already, so execution cannot fail on them.
     const code = error.extensions.code ?? "INTERNAL_SERVER_ERROR";
-    return hideUnexpected({ ...error.toJSON(), extensions: { ...error.extensions, code } }, error, logger);
+    return hideUnexpected({ ...error.toJSON(), extensions: { ...error.extensions, code } }, error, logger, requestId);
   };
   return async (request: InProcessRequest, contextValue: SubgraphContext): Promise<FormattedExecutionResult> => {
     const document = admitted.get(request.query);
@@ -120,11 +121,11 @@ function inProcessExecutor(server: ApolloServer<SubgraphContext>, schema: GraphQ
       checkOperationText(document, request.variables);
       checkOperationCost("subgraph", schema, document, request.variables, request.operationName);
     } catch (error) {
-      if (error instanceof GraphQLError) return { errors: [format(error)] };
+      if (error instanceof GraphQLError) return { errors: [format(error, contextValue.requestId)] };
       throw error;
     }
     const result = await execute({ schema, document, contextValue, variableValues: request.variables, operationName: request.operationName });
-    return result.errors?.length ? { ...result, errors: result.errors.map(format) } : result;
+    return result.errors?.length ? { ...result, errors: result.errors.map((error) => format(error, contextValue.requestId)) } : result;
   };
 }
 
@@ -156,6 +157,8 @@ const EXPECTED_CODES = new Set([
   "GRAPHQL_PARSE_FAILED",
   "BAD_REQUEST",
   "PERSISTED_QUERY_NOT_FOUND",
+  "PERSISTED_QUERY_NOT_SUPPORTED",
+  "PERSISTED_QUERY_HASH_MISMATCH",
   "OPERATION_RESOLUTION_FAILURE",
   "OPERATION_TIMEOUT",
   "SERVICE_UNAVAILABLE",
@@ -173,8 +176,29 @@ function isStatementTimeout(error: unknown): boolean {
 
 const PUBLIC_EXTENSIONS = ["problems", "errorCode", "reason"] as const;
 
-/** Expected errors pass through; anything else is logged in full and shown only as an internal error. */
-export function hideUnexpected(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
+/**
+ * Which request an error arose in, for its log line: Apollo Server's `formatError` is not told,
+ * its plugins are, with the very error objects it then formats.
+ */
+export function errorRequestIds<TContext extends { requestId: string }>() {
+  const ids = new WeakMap<object, string>();
+  const plugin: ApolloServerPlugin<TContext> = {
+    async requestDidStart() {
+      return {
+        async didEncounterErrors({ errors, contextValue }) {
+          for (const error of errors) if (contextValue.requestId) ids.set(error, contextValue.requestId);
+        },
+      };
+    },
+  };
+  return { plugin, of: (error: unknown) => (typeof error === "object" && error !== null ? ids.get(error) : undefined) };
+}
+
+/**
+ * Expected errors pass through; anything else is logged (statements and their values left out:
+ * core/error-log.ts) with the request's id, and shown only as an internal error.
+ */
+export function hideUnexpected(formatted: GraphQLFormattedError, error: unknown, logger: Logger, requestId?: string): GraphQLFormattedError {
   const code = formatted.extensions?.code;
   if (typeof code === "string" && EXPECTED_CODES.has(code)) {
     // Only the documented extensions leave the service: never a downstream response, URL or stack.
@@ -183,9 +207,9 @@ export function hideUnexpected(formatted: GraphQLFormattedError, error: unknown,
     return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions };
   }
   if (isStatementTimeout(error)) {
-    logger.warn({ err: error }, "statement timeout");
+    logger.warn({ err: error, requestId }, "statement timeout");
     return { message: "The operation took longer than the service allows; try again, or ask for less", path: formatted.path, extensions: { code: "OPERATION_TIMEOUT" } };
   }
-  logger.error({ err: error }, "unexpected GraphQL error");
+  logger.error({ err: error, requestId }, "unexpected GraphQL error");
   return { message: "Internal server error", path: formatted.path, extensions: { code: "INTERNAL_SERVER_ERROR" } };
 }

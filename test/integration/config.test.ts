@@ -25,7 +25,9 @@ describe("configuration read from the environment", () => {
       publicUrl: "http://localhost:4000",
       workerJobConcurrency: 8,
       workerPollMs: 5000,
+      signIn: { maxConcurrentPerAccount: 4, maxConcurrentPerAddress: 16 },
     });
+    expect(loadConfig({ SIGN_IN_MAX_CONCURRENT_PER_ACCOUNT: "2", SIGN_IN_MAX_CONCURRENT_PER_ADDRESS: "64" }).signIn).toMatchObject({ maxConcurrentPerAccount: 2, maxConcurrentPerAddress: 64 });
     expect(config.dataDir).toMatch(/\/data$/);
   });
 
@@ -52,6 +54,9 @@ describe("configuration read from the environment", () => {
     [{ WORKER_JOB_CONCURRENCY: "2.5" }, "WORKER_JOB_CONCURRENCY"],
     [{ WORKER_POLL_SECONDS: "never" }, "WORKER_POLL_SECONDS"],
     [{ WORKER_POLL_SECONDS: "0" }, "WORKER_POLL_SECONDS"],
+    [{ SIGN_IN_MAX_CONCURRENT_PER_ACCOUNT: "0" }, "SIGN_IN_MAX_CONCURRENT_PER_ACCOUNT"],
+    [{ SIGN_IN_MAX_CONCURRENT_PER_ACCOUNT: "many" }, "SIGN_IN_MAX_CONCURRENT_PER_ACCOUNT"],
+    [{ SIGN_IN_MAX_CONCURRENT_PER_ADDRESS: "1.5" }, "SIGN_IN_MAX_CONCURRENT_PER_ADDRESS"],
   ])("refuses %o naming the variable", (env, variable) => {
     const problems = problemsOf(env);
     expect(problems).toHaveLength(1);

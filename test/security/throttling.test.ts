@@ -99,10 +99,13 @@ describe("sign-in throttling", () => {
   });
 
   describe("password hashing under a flood", () => {
-    const t = throttledStack({});
+    // Each sign-in from an address of its own: one address alone gets only its share (sign-in-fairness.test.ts).
+    const t = throttledStack({ TRUST_PROXY: "127.0.0.1" });
 
     it("refuses sign-ins beyond the hashing queue with 503 and Retry-After instead of queueing without end", async () => {
-      const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => tokenRequest(t.stack, `flood-${i}-${Date.now()}`, "flood password")));
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => tokenRequest(t.stack, `flood-${i}-${Date.now()}`, "flood password", { "x-forwarded-for": `198.18.${i >> 8}.${i & 255}` })),
+      );
       const statuses = new Set(answers.map((a) => a.status));
       expect([...statuses].sort()).toEqual([400, 503]);
       const busy = answers.find((a) => a.status === 503)!;

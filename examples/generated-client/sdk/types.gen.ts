@@ -474,14 +474,14 @@ export type RequestTokenErrors = {
         error_description: string;
     };
     /**
-     * Too many failed sign-ins for this account or address; see Retry-After
+     * Too many failed sign-ins for this account or address, or too many of its sign-ins being checked at once; see Retry-After
      */
     429: {
         error: 'slow_down';
         error_description: string;
     };
     /**
-     * Password checking is saturated; try again after Retry-After
+     * Password checking is saturated by many accounts and addresses at once; try again after Retry-After
      */
     503: {
         error: 'temporarily_unavailable';

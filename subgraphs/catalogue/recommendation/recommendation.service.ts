@@ -7,6 +7,7 @@ import { productColumns, type ProductRow } from "../product/product.repository.j
 import { toProduct } from "../product/product.service.js";
 import type { Product } from "../product/product.type.js";
 import { visibleToConsumers } from "../search/product-search.repository.js";
+import { FullTextProblem, parseFullText, tsQuery, type FullTextQuery } from "../search/full-text.js";
 import { isDate, Problems } from "../validation/checks.js";
 import { isCountryCode, isCurrencyCode } from "../validation/iso.js";
 import { conversion, convert, isConvertible, type RatesUsed } from "../../../core/exchange-rates.js";
@@ -138,13 +139,25 @@ function validate(request: RecommendationRequest) {
     if (value !== null && value !== undefined && (!Number.isInteger(value) || value < 0)) p.add(field, "nonNegativeInteger", `${field} must be a whole number of 0 or more`);
   }
   if (typeof request.minPrice === "number" && typeof request.maxPrice === "number" && request.minPrice > request.maxPrice) p.add("maxPrice", "minPriceNotAbove", "maxPrice must not be below minPrice");
+  let interests: FullTextQuery[] = [];
   if ((request.interests?.length ?? 0) > 10 || request.interests?.some((i) => typeof i !== "string" || i.trim() === "" || i.length > 100)) {
     p.add("interests", "list", "interests: at most 10 texts of 1 to 100 characters");
+  } else {
+    // Read as a text criterion of Search is (full-text.ts): what PostgreSQL's parser would fail on is refused here.
+    interests = (request.interests ?? []).map((interest, index) => {
+      try {
+        return parseFullText(interest);
+      } catch (error) {
+        if (!(error instanceof FullTextProblem)) throw error;
+        p.add(`interests[${index}]`, "fullText", `interests[${index}]: ${error.message}`);
+        return [];
+      }
+    });
   }
   if (!Number.isInteger(request.offset) || request.offset < 0) p.add("page[offset]", "minimum", "page[offset] must be 0 or more");
   if (!Number.isInteger(request.limit) || request.limit < 1 || request.limit > MAX_RECOMMENDATION_PAGE) p.add("page[limit]", "range", `page[limit] must be 1 to ${MAX_RECOMMENDATION_PAGE}`);
   if (!sorts.includes(request.sort)) p.add("page[sort]", "enum", "page[sort] must be price, rating or pertinence, with + or -");
-  return { problems: p, center, countryCodes, cityName, currency };
+  return { problems: p, center, countryCodes, cityName, currency, interests };
 }
 
 function subcategoryExclusions(request: RecommendationRequest): string[] {
@@ -184,7 +197,7 @@ const hoursOf = (duration: string | null): number | null => {
  */
 export async function recommend(ctx: CatalogueContext, request: RecommendationRequest): Promise<Recommendation[]> {
   await consumerAccess(ctx);
-  const { problems, center, countryCodes, cityName, currency } = validate(request);
+  const { problems, center, countryCodes, cityName, currency, interests } = validate(request);
   const known = await ctx.loaders.taxonomy();
   const slugs = new Map([...known.values()].map((node) => [node.slug, node]));
   (request.categories ?? []).forEach((slug, index) => {
@@ -194,9 +207,8 @@ export async function recommend(ctx: CatalogueContext, request: RecommendationRe
 
   const language = ctx.languages[0] ?? "en";
   const config = searchConfigs[language] ?? "simple";
-  const interests = request.interests ?? [];
-  const interestMatch = (interest: string) =>
-    sql`(${products.titleDocument} @@ websearch_to_tsquery(${config}::regconfig, ${interest}) or ${products.descriptionDocument} @@ websearch_to_tsquery(${config}::regconfig, ${interest}) or ${products.titleDocument} @@ websearch_to_tsquery('simple'::regconfig, ${interest}))`;
+  const interestMatch = (interest: FullTextQuery) =>
+    sql`(${products.titleDocument} @@ ${tsQuery(interest, config)} or ${products.descriptionDocument} @@ ${tsQuery(interest, config)} or ${products.titleDocument} @@ ${tsQuery(interest, "simple")})`;
   const conditions: (SQL | undefined)[] = [visibleToConsumers];
   if (countryCodes) conditions.push(inArray(products.countryCode, countryCodes.length ? countryCodes : ["--"]));
   for (const city of [cityName, request.alsoInCity]) if (city) conditions.push(sql`lower(${products.cityName}) = ${city.toLowerCase()}`);

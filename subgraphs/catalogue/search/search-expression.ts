@@ -14,7 +14,15 @@
 export type SearchOperator = "=" | "^" | "<" | ">" | "~";
 
 export type SearchNode =
-  | { kind: "criterion"; field: string; operator: SearchOperator; value: string; position: number }
+  | {
+      kind: "criterion";
+      field: string;
+      operator: SearchOperator;
+      value: string;
+      /** Zero-based offsets of the field and of the value (its opening quotation mark when quoted). */
+      position: number;
+      valuePosition: number;
+    }
   | { kind: "and" | "or"; operands: SearchNode[] };
 
 export class SearchSyntaxError extends Error {
@@ -133,7 +141,7 @@ export function parseSearch(input: string): SearchNode {
     if (value.text.trim() === "") throw new SearchSyntaxError(`The value of ${field.text} is empty`, value.position);
     index++;
     if (++criteria > MAX_CRITERIA) throw new SearchSyntaxError(`At most ${MAX_CRITERIA} criteria`, field.position);
-    return { kind: "criterion", field: field.text, operator, value: value.text, position: field.position };
+    return { kind: "criterion", field: field.text, operator, value: value.text, position: field.position, valuePosition: value.position };
   };
 
   const tree = expression();

@@ -1,6 +1,7 @@
 import { and, or, sql, type SQL } from "drizzle-orm";
 import { products, suppliers, bookingEngines, taxonomyNodes, searchConfigs } from "../../../drizzle/schema.js";
 import { SearchSyntaxError, type SearchNode, type SearchOperator } from "./search-expression.js";
+import { FullTextProblem, parseFullText, tsQuery } from "./full-text.js";
 
 type Criterion = Extract<SearchNode, { kind: "criterion" }>;
 type Compiler = (value: string, operator: SearchOperator, context: SearchContext, criterion: Criterion) => SQL;
@@ -17,9 +18,21 @@ export const FUZZY_THRESHOLD = 0.45;
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 const likePattern = (value: string) => escapeLike(value.toLowerCase());
 
-function fullText(column: SQL, value: string, context: SearchContext): SQL {
+/**
+ * Words of the value in the caller's language's configuration or in none (`simple`), as
+ * `websearch_to_tsquery` reads them, built from sanitised terms (full-text.ts): what PostgreSQL's
+ * tsquery parser would refuse is refused here, naming the criterion.
+ */
+function fullText(column: SQL, value: string, context: SearchContext, criterion: Criterion): SQL {
   const config = searchConfigs[context.language] ?? "simple";
-  return sql`${column} @@ (websearch_to_tsquery(${config}::regconfig, ${value}) || websearch_to_tsquery('simple'::regconfig, ${value}))`;
+  let query;
+  try {
+    query = parseFullText(value);
+  } catch (error) {
+    if (!(error instanceof FullTextProblem)) throw error;
+    throw new SearchSyntaxError(`The value of ${criterion.field}: ${error.message}`, criterion.valuePosition);
+  }
+  return sql`${column} @@ (${tsQuery(query, config)} || ${tsQuery(query, "simple")})`;
 }
 
 function numberOf(value: string, criterion: Criterion): number {
@@ -42,22 +55,22 @@ const fields: Record<string, { operators: SearchOperator[]; compile: Compiler; d
   title: {
     operators: ["=", "^", "~"],
     description: "words of the title (any language); ^ a title starting with; ~ typo-tolerant",
-    compile: (value, operator, context) => {
+    compile: (value, operator, context, criterion) => {
       if (operator === "^") return sql`${products.titleText} like ${`%"${likePattern(value)}%`}`;
-      if (operator === "~") return sql`(${fullText(sql`${products.titleDocument}`, value, context)} or ${value.toLowerCase()} <% ${products.titleText})`;
-      return fullText(sql`${products.titleDocument}`, value, context);
+      if (operator === "~") return sql`(${fullText(sql`${products.titleDocument}`, value, context, criterion)} or ${value.toLowerCase()} <% ${products.titleText})`;
+      return fullText(sql`${products.titleDocument}`, value, context, criterion);
     },
   },
   description: {
     operators: ["="],
     description: "words of the short or full description",
-    compile: (value, _operator, context) => fullText(sql`${products.descriptionDocument}`, value, context),
+    compile: (value, _operator, context, criterion) => fullText(sql`${products.descriptionDocument}`, value, context, criterion),
   },
   text: {
     operators: ["=", "~"],
     description: "words of the title or the descriptions; ~ adds typo-tolerant title matches",
-    compile: (value, operator, context) => {
-      const words = or(fullText(sql`${products.titleDocument}`, value, context), fullText(sql`${products.descriptionDocument}`, value, context))!;
+    compile: (value, operator, context, criterion) => {
+      const words = or(fullText(sql`${products.titleDocument}`, value, context, criterion), fullText(sql`${products.descriptionDocument}`, value, context, criterion))!;
       return operator === "~" ? sql`(${words} or ${value.toLowerCase()} <% ${products.titleText})` : words;
     },
   },
