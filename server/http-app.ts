@@ -36,6 +36,9 @@ declare module "fastify" {
   }
 }
 
+/** How often the event loop's delay is sampled for load shedding. */
+const SHED_SAMPLE_MS = 1000;
+
 /** Answered whatever the load, so that probes and scrapes see a busy process as it is. */
 const NEVER_SHED = new Set(["/health/live", "/health/ready", "/metrics"]);
 
@@ -92,14 +95,21 @@ export async function createHttpApp(options: {
   });
   if (tracer) app.addHook("onRequest", nameRequestSpan);
   if (options.http.loadShedEventLoopDelayMs > 0) {
+    // The samples that cover start-up (modules compiling, the graph composed, all before the
+    // port opens) say nothing of load: a sample covers the second before it, so the second one
+    // after listening is the first to count.
+    let listeningAt = Infinity;
+    app.server.once("listening", () => (listeningAt = Date.now()));
+    const shedding = () => Date.now() - listeningAt >= 2 * SHED_SAMPLE_MS + 500 && app.isUnderPressure();
     // @fastify/under-pressure samples the event loop's delay each second (the mean over its
     // turns, so one long pause is diluted and a loop that stays behind is not); past the
     // threshold every request but the probes is refused before any work is done for it.
     await app.register(underPressure, {
       maxEventLoopDelay: options.http.loadShedEventLoopDelayMs,
+      sampleInterval: SHED_SAMPLE_MS,
       // Answers and returns: Fastify runs nothing more for a request whose answer has been sent.
       pressureHandler: async (request, reply) => {
-        if (NEVER_SHED.has(request.routeOptions.url ?? "")) return;
+        if (NEVER_SHED.has(request.routeOptions.url ?? "") || !shedding()) return;
         metrics?.httpRefusals.inc({ reason: "event_loop_delay" });
         reply.header("retry-after", String(RETRY_AFTER_SECONDS)).header("cache-control", "no-store");
         const refusal = { status: 503, code: "OVERLOADED", message: "The service is overloaded; retry shortly" };
@@ -107,7 +117,7 @@ export async function createHttpApp(options: {
         else sendError(request, reply, refusal);
       },
     });
-    guard.underPressure = () => app.isUnderPressure();
+    guard.underPressure = shedding;
   }
   if (metrics) {
     metrics.gauge("activities_http_connections", "Client connections this process holds (WebSockets included), not counting those being refused", (set) => set(guard.stats().connections));
