@@ -60,7 +60,7 @@ interface Tracked {
 }
 
 /**
- * The HTTP server's hygiene, the same whichever server factory makes it (plain or traced):
+ * The HTTP server's hygiene, the same with tracing on or off (http-app.ts builds this one server for both):
  * - timeouts: a request head must arrive within `headersTimeoutMs` and the whole request, body
  *   included, within `requestTimeoutMs` (408, then the connection closes); an idle keep-alive
  *   connection closes after `keepAliveTimeoutMs`. Node enforces them, checked four times a
