@@ -260,8 +260,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
       app.connections.drain();
     },
     /**
-     * Drains, then closes: HTTP stops accepting and answers every request in flight (GraphQL
-     * operations over WebSocket too) while the worker finishes its current job; only then do the
+     * Drains, then closes: HTTP stops accepting, cuts connections with nothing to answer (idle,
+     * a head or body still arriving) and answers every request in flight (GraphQL operations over
+     * WebSocket too) while the worker finishes its current job; only then do the
      * graph and the database close.
      */
     async close() {
