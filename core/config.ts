@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { descriptorLimit, reservedDescriptors } from "./descriptor-limit.js";
 import { secretKeyOf } from "./secret-box.js";
 import { readOtelVariables, type TracingSettings } from "./tracing-settings.js";
 
@@ -47,6 +48,13 @@ const environmentSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(0).max(3_600_000).default(15_000),
   DATABASE_POOL_SIZE: z.coerce.number({ invalid_type_error: "must be a number of connections" }).int().min(1).max(100).optional(),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(1).max(3600).default(25),
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(0).max(600).optional(),
+  HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(0.1).max(300).default(10),
+  HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(0.1).max(3600).default(30),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(0.1).max(3600).default(5),
+  HTTP_MAX_CONNECTIONS: z.coerce.number({ invalid_type_error: "must be a number of connections" }).int().min(1).max(10_000_000).optional(),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number({ invalid_type_error: "must be a number of connections" }).int().min(0).max(10_000_000).default(100),
+  LOAD_SHED_EVENT_LOOP_DELAY_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(0).max(60_000).default(200),
   EXCHANGE_RATES_FILE: z.string().min(1).optional(),
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   ENGINE_SECRETS_KEY: z
@@ -113,6 +121,26 @@ export interface Config {
    * within it. Shorter than the usual 30 s before a supervisor's SIGKILL, so we exit on our own.
    */
   shutdownGraceMs: number;
+  /**
+   * How long a stopping process keeps accepting connections before it closes its port: what the
+   * kernel had queued when the signal came, and what a balancer still sends, is answered (with
+   * `Connection: close`) rather than reset. Part of the grace, not added to it.
+   */
+  shutdownDrainMs: number;
+  /**
+   * The HTTP server's hygiene (server/connection-guard.ts): how long a request's head, and the
+   * whole request with its body, may take to arrive, how long an idle keep-alive connection is
+   * kept; connections held at once by the process and by one client address (0: no cap per
+   * address); the mean event-loop delay beyond which requests are shed with 503 (0: never).
+   */
+  http: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    maxConnections: number;
+    maxConnectionsPerAddress: number;
+    loadShedEventLoopDelayMs: number;
+  };
   /** ECB reference rates file (eurofxref-daily.xml), reloaded on change; unset: the bundled table. */
   exchangeRatesFile: string | undefined;
   /** GET /metrics: with METRICS_TOKEN as its bearer token; without one, open in the sandbox and not served in production. */
@@ -166,8 +194,14 @@ export class ConfigError extends Error {
 /** Every variable loadConfig reads from the environment, OpenTelemetry's aside (otelVariables). */
 export const configVariables: readonly string[] = Object.keys(environmentSchema.shape);
 
-/** Reads the environment once; every problem is reported with the variable that caused it. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = []): Config {
+/** Connections a process takes when HTTP_MAX_CONNECTIONS is unset and its descriptor limit cannot be read. */
+const MAX_CONNECTIONS_UNKNOWN_LIMIT = 10_000;
+
+/**
+ * Reads the environment once; every problem is reported with the variable that caused it.
+ * `system.descriptorLimit`: the process's RLIMIT_NOFILE, read here unless given (tests give one).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = [], system: { descriptorLimit?: number | null } = {}): Config {
   const raw: Record<string, string | undefined> = {};
   for (const key of Object.keys(environmentSchema.shape)) {
     const value = env[key];
@@ -209,6 +243,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   if (e.ENVIRONMENT === "production" && e.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
     problems.push("WEBHOOK_ALLOW_PRIVATE_TARGETS: never in production (webhooks would reach the service's own network)");
   }
+  if (e.SHUTDOWN_DRAIN_SECONDS !== undefined && e.SHUTDOWN_DRAIN_SECONDS >= e.SHUTDOWN_GRACE_SECONDS) {
+    problems.push(`SHUTDOWN_DRAIN_SECONDS=${e.SHUTDOWN_DRAIN_SECONDS}: must be shorter than SHUTDOWN_GRACE_SECONDS (${e.SHUTDOWN_GRACE_SECONDS}), which bounds the whole stop`);
+  }
+  if (e.HTTP_HEADERS_TIMEOUT_SECONDS > e.HTTP_REQUEST_TIMEOUT_SECONDS) {
+    problems.push(`HTTP_HEADERS_TIMEOUT_SECONDS=${e.HTTP_HEADERS_TIMEOUT_SECONDS}: must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (${e.HTTP_REQUEST_TIMEOUT_SECONDS}), the time for the whole request, head included`);
+  }
+  const limit = system.descriptorLimit === undefined ? descriptorLimit() : (system.descriptorLimit ?? undefined);
+  const connectionRoom = limit === undefined ? undefined : limit - reservedDescriptors(limit);
+  if (e.HTTP_MAX_CONNECTIONS !== undefined && connectionRoom !== undefined && e.HTTP_MAX_CONNECTIONS > connectionRoom) {
+    problems.push(
+      `HTTP_MAX_CONNECTIONS=${e.HTTP_MAX_CONNECTIONS}: the process may hold ${limit} descriptors (RLIMIT_NOFILE, ulimit -n); at most ${Math.max(0, connectionRoom)} connections leave room for the database, files and outbound calls (raise the limit or lower this)`,
+    );
+  }
   if (problems.length) throw new ConfigError(problems);
   const sandbox = e.ENVIRONMENT === "sandbox";
 
@@ -236,6 +283,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     },
     apiRateLimit: { requests: e.API_RATE_LIMIT, windowSeconds: e.API_RATE_LIMIT_WINDOW_SECONDS },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    // Unset: a second, or a quarter of a shorter grace.
+    shutdownDrainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? Math.min(1, e.SHUTDOWN_GRACE_SECONDS / 4)) * 1000,
+    http: {
+      headersTimeoutMs: Math.round(e.HTTP_HEADERS_TIMEOUT_SECONDS * 1000),
+      requestTimeoutMs: Math.round(e.HTTP_REQUEST_TIMEOUT_SECONDS * 1000),
+      keepAliveTimeoutMs: Math.round(e.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000),
+      maxConnections: e.HTTP_MAX_CONNECTIONS ?? Math.max(1, connectionRoom ?? MAX_CONNECTIONS_UNKNOWN_LIMIT),
+      maxConnectionsPerAddress: e.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+      loadShedEventLoopDelayMs: e.LOAD_SHED_EVENT_LOOP_DELAY_MS,
+    },
     exchangeRatesFile: e.EXCHANGE_RATES_FILE === undefined ? undefined : path.resolve(e.EXCHANGE_RATES_FILE),
     metrics: { token: e.METRICS_TOKEN, openWithoutToken: sandbox },
     engineSecretsKey: e.ENGINE_SECRETS_KEY === undefined ? undefined : secretKeyOf(e.ENGINE_SECRETS_KEY),

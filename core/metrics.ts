@@ -53,6 +53,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly httpRefusals = new Counter({
+    name: "activities_http_refusals_total",
+    help: "Connections, requests and WebSocket upgrades refused with 503, by reason: per_client (a client address's cap), max_connections (the process's cap), event_loop_delay (load shed), stopping",
+    labelNames: ["reason"] as const,
+    registers: [this.registry],
+  });
+
   readonly engineCalls = this.histogram("activities_engine_call_duration_seconds", "Calls to supplier systems (OCTO engines) by engine, path template and outcome", ["engine", "path", "outcome"] as const);
 
   private histogram<T extends string>(name: string, help: string, labelNames: readonly T[]): Histogram<T> {

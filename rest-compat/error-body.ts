@@ -71,6 +71,11 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: O
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
   if (error.code === "ECONNRESET" || socket.destroyed) return;
+  // An answer already under way on this connection: another would corrupt it.
+  if ((socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage?.headersSent) {
+    socket.destroy(error);
+    return;
+  }
   const [status, code, message] =
     error.code === "HPE_HEADER_OVERFLOW"
       ? [431, "REQUEST_HEADER_FIELDS_TOO_LARGE", "The request line and headers are larger than the service accepts"]

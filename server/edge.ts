@@ -67,6 +67,7 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
   const app = await createHttpApp({
     logger,
     trustProxy: config.trustProxy,
+    http: config.http,
     metrics: deps.metrics,
     metricsAccess: config.metrics,
     readiness: async () => {
@@ -165,6 +166,8 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
     clock: deps.clock,
     disclosure: config.graphql,
     rateLimiter: config.apiRateLimit.requests > 0 ? rateLimiter : undefined,
+    // A WebSocket is a connection like any other: it counts against the caps until it closes.
+    admitUpgrade: (request, socket) => app.connections.admitUpgrade(request, socket),
     delegatedToken,
     logger,
   });
@@ -178,9 +181,9 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
     graphs,
     subscriptions,
     close: async () => {
-      // Both drain at once: HTTP answers what is in flight (and 503 to anything new on an open
-      // connection); the sockets close once their running operations answered. The graph serves
-      // both until then.
+      // Both drain at once: HTTP answers what is in flight (with `Connection: close`) and cuts idle
+      // and slow connections; the sockets close once their running operations answered. The
+      // graph serves both until then.
       await Promise.all([ws.close(), app.close()]);
       await edgeGraph.stop();
       await Promise.all(Object.values(subgraphs).map((s) => s.server.stop()));

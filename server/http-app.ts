@@ -2,13 +2,17 @@ import type { ServiceMetrics } from "../core/metrics.js";
 import { registerMetricsRoute, type MetricsAccess } from "./metrics-route.js";
 import formbody from "@fastify/formbody";
 import helmet from "helmet";
+import underPressure from "@fastify/under-pressure";
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
+import type { Config } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import { redactUrl, requestIdFor } from "../core/logger.js";
 import { clientErrorHandler, RestError, sendError } from "../rest-compat/error-body.js";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../core/input-text.js";
 import { activeTracer } from "../core/tracing.js";
-import { nameRequestSpan, tracedServerFactory, type IncomingTraceContext } from "./http-tracing.js";
+import { graphqlRefusal } from "./api-access.js";
+import { ConnectionGuard, RETRY_AFTER_SECONDS } from "./connection-guard.js";
+import { nameRequestSpan, tracedRequests, type IncomingTraceContext } from "./http-tracing.js";
 import { routeSchemaCompilers } from "./route-schema-compilers.js";
 
 const statusCodes: Record<number, string> = {
@@ -25,15 +29,31 @@ const statusCodes: Record<number, string> = {
   429: "TOO_MANY_REQUESTS",
 };
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The server's timeouts, connection caps and stop (server/connection-guard.ts). */
+    connections: ConnectionGuard;
+  }
+}
+
+/** How often the event loop's delay is sampled for load shedding. */
+const SHED_SAMPLE_MS = 1000;
+
+/** Answered whatever the load, so that probes and scrapes see a busy process as it is. */
+const NEVER_SHED = new Set(["/health/live", "/health/ready", "/metrics"]);
+
 /**
  * The Fastify instance every role serves on: request ids that follow a request across
- * services, JSON-schema validation reporting every problem, and one error body for every path.
+ * services, JSON-schema validation reporting every problem, and one error body for every path;
+ * the server's timeouts and connection caps, and load shedding when the event loop falls behind.
  */
 export async function createHttpApp(options: {
   logger: Logger;
   readiness: () => Promise<boolean>;
   /** Config.trustProxy: whose forwarded headers set `request.ip` (throttling keys on it). */
   trustProxy: boolean | string;
+  /** Config.http: timeouts, connection caps, load shedding. */
+  http: Config["http"];
   /** Request timings, and GET /metrics when `metricsAccess` allows it. */
   metrics?: ServiceMetrics;
   metricsAccess?: MetricsAccess;
@@ -41,8 +61,11 @@ export async function createHttpApp(options: {
   incomingTraceContext?: IncomingTraceContext;
 }): Promise<FastifyInstance> {
   const tracer = activeTracer();
+  const metrics = options.metrics;
+  const guard = new ConnectionGuard(options.http, options.trustProxy, (reason) => metrics?.httpRefusals.inc({ reason }));
   const app = Fastify({
-    ...(tracer ? { serverFactory: tracedServerFactory(tracer, options.incomingTraceContext ?? "link") } : {}),
+    // One server with or without tracing, so both get the same timeouts and caps.
+    serverFactory: (handler) => guard.createServer(tracer ? tracedRequests(tracer, options.incomingTraceContext ?? "link", handler) : handler),
     loggerInstance: options.logger as FastifyBaseLogger,
     genReqId: requestIdFor,
     bodyLimit: 1024 * 1024,
@@ -64,14 +87,40 @@ export async function createHttpApp(options: {
     clientErrorHandler,
   });
 
+  app.decorate("connections", guard);
   const security = securityHeaders();
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id).headers(security);
     done();
   });
   if (tracer) app.addHook("onRequest", nameRequestSpan);
-  const metrics = options.metrics;
+  if (options.http.loadShedEventLoopDelayMs > 0) {
+    // The samples that cover start-up (modules compiling, the graph composed, all before the
+    // port opens) say nothing of load: a sample covers the second before it, so the second one
+    // after listening is the first to count.
+    let listeningAt = Infinity;
+    app.server.once("listening", () => (listeningAt = Date.now()));
+    const shedding = () => Date.now() - listeningAt >= 2 * SHED_SAMPLE_MS + 500 && app.isUnderPressure();
+    // @fastify/under-pressure samples the event loop's delay each second (the mean over its
+    // turns, so one long pause is diluted and a loop that stays behind is not); past the
+    // threshold every request but the probes is refused before any work is done for it.
+    await app.register(underPressure, {
+      maxEventLoopDelay: options.http.loadShedEventLoopDelayMs,
+      sampleInterval: SHED_SAMPLE_MS,
+      // Answers and returns: Fastify runs nothing more for a request whose answer has been sent.
+      pressureHandler: async (request, reply) => {
+        if (NEVER_SHED.has(request.routeOptions.url ?? "") || !shedding()) return;
+        metrics?.httpRefusals.inc({ reason: "event_loop_delay" });
+        reply.header("retry-after", String(RETRY_AFTER_SECONDS)).header("cache-control", "no-store");
+        const refusal = { status: 503, code: "OVERLOADED", message: "The service is overloaded; retry shortly" };
+        if (request.routeOptions.url === "/graphql") graphqlRefusal(request, reply, refusal);
+        else sendError(request, reply, refusal);
+      },
+    });
+    guard.underPressure = shedding;
+  }
   if (metrics) {
+    metrics.gauge("activities_http_connections", "Client connections this process holds (WebSockets included), not counting those being refused", (set) => set(guard.stats().connections));
     app.addHook("onResponse", async (request, reply) => {
       // The route template, never the path: ids in paths would make a series per request.
       const route = request.routeOptions.url ?? "unmatched";
@@ -91,13 +140,14 @@ export async function createHttpApp(options: {
     }),
   );
   // Once a stop begins, every answer closes its connection, so clients reconnect to a replica
-  // that is not stopping and the drain ends with the requests in flight.
-  let stopping = false;
-  app.addHook("preClose", async () => {
-    stopping = true;
-  });
-  app.addHook("onSend", async (_request, reply) => {
-    if (stopping) reply.header("connection", "close");
+  // that is not stopping and the drain ends with the requests in flight. Connections with no
+  // request being answered are cut as the port closes: waiting for an idle or slow one would
+  // only spend the grace.
+  app.addHook("preClose", async () => guard.closing());
+  // An answer sent before its request has arrived whole (a 401 before a slow body) closes the
+  // connection too: the rest of the body is not waited for.
+  app.addHook("onSend", async (request, reply) => {
+    if (guard.stopping || !request.raw.complete) reply.header("connection", "close");
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof RestError) {
@@ -129,7 +179,7 @@ export async function createHttpApp(options: {
 
   app.get("/health/live", { config: { public: true }, schema: { hide: true } }, async () => ({ status: "ok" }));
   app.get("/health/ready", { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
-    if (stopping) return reply.code(503).send({ status: "stopping" });
+    if (guard.stopping) return reply.code(503).send({ status: "stopping" });
     const ready = await options.readiness().catch(() => false);
     return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not ready" });
   });

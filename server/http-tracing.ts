@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerOptions } from "node:http";
+import type { IncomingMessage, RequestListener } from "node:http";
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Link, type Span, type Tracer } from "@opentelemetry/api";
 import {
   ATTR_CLIENT_ADDRESS,
@@ -15,7 +15,7 @@ import {
   ATTR_URL_SCHEME,
   ATTR_USER_AGENT_ORIGINAL,
 } from "@opentelemetry/semantic-conventions";
-import type { FastifyRequest, FastifyServerFactory } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { TLSSocket } from "node:tls";
 import { serverQueryAttributes } from "../core/http-span-attributes.js";
 
@@ -33,71 +33,63 @@ const UNTRACED = /^\/(?:health\/(?:live|ready)|metrics)(?:[?#]|$)/;
 const spans = new WeakMap<IncomingMessage, Span>();
 
 /**
- * Fastify's server, with each request in a span of its own from the moment it arrives: the span is
- * the active context of everything Fastify then does for it (hooks, body parsing, the handler), and
- * ends when the answer has gone, named by method and route template, with the status.
+ * Fastify's request handler, with each request in a span of its own from the moment it arrives:
+ * the span is the active context of everything Fastify then does for it (hooks, body parsing, the
+ * handler), and ends when the answer has gone, named by method and route template, with the
+ * status. The server around it is the same as without tracing (server/connection-guard.ts).
  */
-export function tracedServerFactory(tracer: Tracer, incoming: IncomingTraceContext): FastifyServerFactory {
-  return (handler, options) => {
-    const server: Server = createServer((options.http ?? {}) as ServerOptions, (request, response) => {
-      if (UNTRACED.test(request.url ?? "")) return handler(request, response);
-      const extracted = propagation.extract(ROOT_CONTEXT, request.headers);
-      const sent = trace.getSpanContext(extracted);
-      const parent = incoming === "continue" ? extracted : ROOT_CONTEXT;
-      const links: Link[] = incoming === "link" && sent && trace.isSpanContextValid(sent) ? [{ context: sent }] : [];
-      const method = request.method ?? "GET";
-      const callerRequestId = request.headers["x-request-id"];
-      const span = tracer.startSpan(
-        method,
-        {
-          kind: SpanKind.SERVER,
-          links,
-          attributes: {
-            [ATTR_HTTP_REQUEST_METHOD]: method,
-            [ATTR_URL_PATH]: (request.url ?? "/").split("?")[0],
-            // Secret values (the password-setup page's token) redacted.
-            ...serverQueryAttributes(request.url ?? ""),
-            // What the socket says; the onRequest hook corrects them from a trusted proxy's headers.
-            [ATTR_URL_SCHEME]: (request.socket as TLSSocket).encrypted ? "https" : "http",
-            ...hostAttributes(request.headers.host),
-            ...(request.socket.remoteAddress ? { [ATTR_CLIENT_ADDRESS]: request.socket.remoteAddress, [ATTR_NETWORK_PEER_ADDRESS]: request.socket.remoteAddress } : {}),
-            ...(request.socket.remotePort ? { [ATTR_NETWORK_PEER_PORT]: request.socket.remotePort } : {}),
-            [ATTR_NETWORK_PROTOCOL_VERSION]: request.httpVersion,
-            ...(request.headers["user-agent"] ? { [ATTR_USER_AGENT_ORIGINAL]: request.headers["user-agent"].slice(0, 512) } : {}),
-            ...(typeof callerRequestId === "string" ? { "http.request.header.x-request-id": [callerRequestId.slice(0, 128)] } : {}),
-          },
+export function tracedRequests(tracer: Tracer, incoming: IncomingTraceContext, handler: RequestListener): RequestListener {
+  return (request, response) => {
+    if (UNTRACED.test(request.url ?? "")) return handler(request, response);
+    const extracted = propagation.extract(ROOT_CONTEXT, request.headers);
+    const sent = trace.getSpanContext(extracted);
+    const parent = incoming === "continue" ? extracted : ROOT_CONTEXT;
+    const links: Link[] = incoming === "link" && sent && trace.isSpanContextValid(sent) ? [{ context: sent }] : [];
+    const method = request.method ?? "GET";
+    const callerRequestId = request.headers["x-request-id"];
+    const span = tracer.startSpan(
+      method,
+      {
+        kind: SpanKind.SERVER,
+        links,
+        attributes: {
+          [ATTR_HTTP_REQUEST_METHOD]: method,
+          [ATTR_URL_PATH]: (request.url ?? "/").split("?")[0],
+          // Secret values (the password-setup page's token) redacted.
+          ...serverQueryAttributes(request.url ?? ""),
+          // What the socket says; the onRequest hook corrects them from a trusted proxy's headers.
+          [ATTR_URL_SCHEME]: (request.socket as TLSSocket).encrypted ? "https" : "http",
+          ...hostAttributes(request.headers.host),
+          ...(request.socket.remoteAddress ? { [ATTR_CLIENT_ADDRESS]: request.socket.remoteAddress, [ATTR_NETWORK_PEER_ADDRESS]: request.socket.remoteAddress } : {}),
+          ...(request.socket.remotePort ? { [ATTR_NETWORK_PEER_PORT]: request.socket.remotePort } : {}),
+          [ATTR_NETWORK_PROTOCOL_VERSION]: request.httpVersion,
+          ...(request.headers["user-agent"] ? { [ATTR_USER_AGENT_ORIGINAL]: request.headers["user-agent"].slice(0, 512) } : {}),
+          ...(typeof callerRequestId === "string" ? { "http.request.header.x-request-id": [callerRequestId.slice(0, 128)] } : {}),
         },
-        parent,
-      );
-      spans.set(request, span);
-      response.once("close", () => {
-        span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, response.statusCode);
-        if (response.statusCode >= 500) {
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          span.setAttribute(ATTR_ERROR_TYPE, String(response.statusCode));
-        } else if (!response.writableFinished) {
-          // The client went away before the answer was written.
-          span.setAttribute(ATTR_ERROR_TYPE, "aborted");
-        }
-        span.end();
-      });
-      const active = trace.setSpan(parent, span);
-      context.with(active, () => {
-        // Body chunks and the answer's events come from the socket, outside this call: bound to
-        // the request's context, what they set off (parsing, the handler, the completed-request
-        // log line) still runs in its span.
-        context.bind(active, request);
-        context.bind(active, response);
-        handler(request, response);
-      });
+      },
+      parent,
+    );
+    spans.set(request, span);
+    response.once("close", () => {
+      span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, response.statusCode);
+      if (response.statusCode >= 500) {
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        span.setAttribute(ATTR_ERROR_TYPE, String(response.statusCode));
+      } else if (!response.writableFinished) {
+        // The client went away before the answer was written.
+        span.setAttribute(ATTR_ERROR_TYPE, "aborted");
+      }
+      span.end();
     });
-    // What Fastify sets on the server it makes itself.
-    server.keepAliveTimeout = options.keepAliveTimeout as number;
-    server.requestTimeout = options.requestTimeout as number;
-    server.setTimeout(options.connectionTimeout as number);
-    const perSocket = options.maxRequestsPerSocket as number | null | undefined;
-    if (perSocket && perSocket > 0) server.maxRequestsPerSocket = perSocket;
-    return server;
+    const active = trace.setSpan(parent, span);
+    context.with(active, () => {
+      // Body chunks and the answer's events come from the socket, outside this call: bound to
+      // the request's context, what they set off (parsing, the handler, the completed-request
+      // log line) still runs in its span.
+      context.bind(active, request);
+      context.bind(active, response);
+      handler(request, response);
+    });
   };
 }
 

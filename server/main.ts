@@ -179,6 +179,14 @@ async function stoppedDuringStart(signal: string, opened: { tracing?: Tracing; l
 
 async function stop(service: Service, signal: string, tracing: Tracing | undefined): Promise<void> {
   service.logger.info({ signal }, "shutting down");
+  // The port stays open a moment (SHUTDOWN_DRAIN_SECONDS): connections the kernel queued while a
+  // busy process had not taken them yet, and those a balancer sends before it learns of the stop,
+  // are answered with `Connection: close` rather than reset. Timers run only after the event loop
+  // has looked at its sockets, so whatever was queued at the signal is accepted by then.
+  if (service.url) {
+    service.drain();
+    await new Promise((resolve) => setTimeout(resolve, service.config.shutdownDrainMs));
+  }
   let failed = false;
   try {
     await service.close();

@@ -44,6 +44,11 @@ export interface Service {
   /** Address it listens on, once `listen` has run. */
   url?: string;
   listen(): Promise<string>;
+  /**
+   * A stop begins while the port stays open: `/health/ready` answers 503, every answer closes its
+   * connection, WebSocket upgrades are refused. `close` follows.
+   */
+  drain(): void;
   close(): Promise<void>;
 }
 
@@ -196,6 +201,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     app = await createHttpApp({
       logger,
       trustProxy: config.trustProxy,
+      http: config.http,
       metrics,
       metricsAccess: config.metrics,
       readiness: async () => {
@@ -250,9 +256,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
       service.url = `http://127.0.0.1:${port}`;
       return address;
     },
+    drain() {
+      app.connections.drain();
+    },
     /**
-     * Drains, then closes: HTTP stops accepting and answers every request in flight (GraphQL
-     * operations over WebSocket too) while the worker finishes its current job; only then do the
+     * Drains, then closes: HTTP stops accepting, cuts connections with nothing to answer (idle,
+     * a head or body still arriving) and answers every request in flight (GraphQL operations over
+     * WebSocket too) while the worker finishes its current job; only then do the
      * graph and the database close.
      */
     async close() {

@@ -41,6 +41,10 @@ export async function buildSubgraphApp(
   const app: FastifyInstance = await createHttpApp({
     logger: deps.logger,
     trustProxy: deps.config.trustProxy,
+    // Its callers are the deployment's own edges and subgraphs, each with a pool of connections
+    // from one address: the process's cap and the timeouts hold, a cap per address would
+    // throttle the gateway itself.
+    http: { ...deps.config.http, maxConnectionsPerAddress: 0 },
     metrics: deps.metrics,
     metricsAccess: deps.config.metrics,
     // Only the gateway and other subgraphs' service code get past the credential check: their

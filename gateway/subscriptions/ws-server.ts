@@ -48,6 +48,8 @@ export function attachGraphqlWs(options: {
   disclosure: SchemaDisclosure;
   /** Operations over the socket count against the account's API rate like HTTP requests. */
   rateLimiter?: AccountRateLimiter;
+  /** The server's connection caps and stop: false when the upgrade was refused (and answered). */
+  admitUpgrade?: (request: IncomingMessage, socket: Duplex) => boolean;
   delegatedToken: (caller: Caller) => Promise<string>;
   logger: Logger;
 }): { close(): Promise<void>; connections(): number } {
@@ -64,6 +66,7 @@ export function attachGraphqlWs(options: {
       socket.destroy();
       return;
     }
+    if (options.admitUpgrade && !options.admitUpgrade(request, socket)) return;
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
   };
   options.httpServer.on("upgrade", onUpgrade);

@@ -1,6 +1,8 @@
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../core/config.js";
+import { descriptorLimit, parseProcLimits } from "../../core/descriptor-limit.js";
+import { clientKey } from "../../server/connection-guard.js";
 
 const problemsOf = (env: Record<string, string>, argv: string[] = []): string[] => {
   try {
@@ -89,6 +91,73 @@ describe("configuration read from the environment", () => {
     expect(problemsOf({ WEB_CONCURRENCY: "2" })).toEqual([expect.stringMatching(/^WEB_CONCURRENCY=2: several processes need DATABASE_URL/)]);
     expect(problemsOf({ WEB_CONCURRENCY: "2", DATABASE_URL: "postgres://h/db", ROLE: "worker", CATALOGUE_URL: "http://c/graphql" })).toEqual([expect.stringMatching(/^WEB_CONCURRENCY=2: ROLE=worker serves no requests/)]);
     for (const bad of ["0", "65", "two", "1.5"]) expect(problemsOf({ WEB_CONCURRENCY: bad })[0]).toMatch(/^WEB_CONCURRENCY=/);
+  });
+});
+
+/** The HTTP server's hygiene and the stop's drain (server/connection-guard.ts, docs/spec-decisions.md "Connections"). */
+describe("connection settings", () => {
+  it("gives timeouts well under a minute, a cap per address, load shedding and a drain by default", () => {
+    expect(loadConfig({}, [], { descriptorLimit: 20_000 })).toMatchObject({
+      http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 18_000, maxConnectionsPerAddress: 100, loadShedEventLoopDelayMs: 200 },
+      shutdownGraceMs: 25_000,
+      shutdownDrainMs: 1_000,
+    });
+    // A quarter of a grace shorter than four seconds.
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: "2" }).shutdownDrainMs).toBe(500);
+    expect(loadConfig({ HTTP_HEADERS_TIMEOUT_SECONDS: "1.5", HTTP_REQUEST_TIMEOUT_SECONDS: "2", HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: "0.5" }).http).toMatchObject({ headersTimeoutMs: 1500, requestTimeoutMs: 2000, keepAliveTimeoutMs: 500 });
+    expect(loadConfig({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0", LOAD_SHED_EVENT_LOOP_DELAY_MS: "0", SHUTDOWN_DRAIN_SECONDS: "0" })).toMatchObject({ http: { maxConnectionsPerAddress: 0, loadShedEventLoopDelayMs: 0 }, shutdownDrainMs: 0 });
+  });
+
+  it("keeps the process's connection cap below its descriptor limit, leaving room for the database, files and outbound calls", () => {
+    // A tenth of the limit, 256 at least.
+    expect(loadConfig({}, [], { descriptorLimit: 1024 }).http.maxConnections).toBe(768);
+    expect(loadConfig({}, [], { descriptorLimit: 1_048_576 }).http.maxConnections).toBe(943_718);
+    expect(loadConfig({}, [], { descriptorLimit: null }).http.maxConnections).toBe(10_000);
+    expect(loadConfig({ HTTP_MAX_CONNECTIONS: "500" }, [], { descriptorLimit: 1024 }).http.maxConnections).toBe(500);
+    expect(loadConfig({}).http.maxConnections).toBe(descriptorLimit()! - Math.max(256, Math.ceil(descriptorLimit()! / 10)));
+    expect(() => loadConfig({ HTTP_MAX_CONNECTIONS: "19000" }, [], { descriptorLimit: 20_000 })).toThrow(ConfigError);
+    try {
+      loadConfig({ HTTP_MAX_CONNECTIONS: "19000" }, [], { descriptorLimit: 20_000 });
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        "HTTP_MAX_CONNECTIONS=19000: the process may hold 20000 descriptors (RLIMIT_NOFILE, ulimit -n); at most 18000 connections leave room for the database, files and outbound calls (raise the limit or lower this)",
+      ]);
+    }
+  });
+
+  it.each([
+    [{ HTTP_HEADERS_TIMEOUT_SECONDS: "0" }, "HTTP_HEADERS_TIMEOUT_SECONDS"],
+    [{ HTTP_HEADERS_TIMEOUT_SECONDS: "soon" }, "HTTP_HEADERS_TIMEOUT_SECONDS"],
+    [{ HTTP_HEADERS_TIMEOUT_SECONDS: "20", HTTP_REQUEST_TIMEOUT_SECONDS: "15" }, "HTTP_HEADERS_TIMEOUT_SECONDS"],
+    [{ HTTP_REQUEST_TIMEOUT_SECONDS: "-1" }, "HTTP_REQUEST_TIMEOUT_SECONDS"],
+    [{ HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: "forever" }, "HTTP_KEEP_ALIVE_TIMEOUT_SECONDS"],
+    [{ HTTP_MAX_CONNECTIONS: "0" }, "HTTP_MAX_CONNECTIONS"],
+    [{ HTTP_MAX_CONNECTIONS: "1.5" }, "HTTP_MAX_CONNECTIONS"],
+    [{ HTTP_MAX_CONNECTIONS_PER_ADDRESS: "-1" }, "HTTP_MAX_CONNECTIONS_PER_ADDRESS"],
+    [{ HTTP_MAX_CONNECTIONS_PER_ADDRESS: "many" }, "HTTP_MAX_CONNECTIONS_PER_ADDRESS"],
+    [{ LOAD_SHED_EVENT_LOOP_DELAY_MS: "fast" }, "LOAD_SHED_EVENT_LOOP_DELAY_MS"],
+    [{ SHUTDOWN_DRAIN_SECONDS: "-1" }, "SHUTDOWN_DRAIN_SECONDS"],
+    [{ SHUTDOWN_DRAIN_SECONDS: "30" }, "SHUTDOWN_DRAIN_SECONDS"],
+  ])("refuses %o naming the variable", (env, variable) => {
+    const problems = problemsOf(env);
+    expect(problems).toHaveLength(1);
+    expect(problems[0].startsWith(`${variable}=`)).toBe(true);
+  });
+
+  it("reads the soft descriptor limit from /proc/self/limits", () => {
+    const limits = ["Limit                     Soft Limit           Hard Limit           Units     ", "Max open files            20000                524288               files     ", ""].join("\n");
+    expect(parseProcLimits(limits)).toBe(20_000);
+    expect(parseProcLimits(limits.replace("20000     ", "unlimited "))).toBeUndefined();
+    expect(parseProcLimits("")).toBeUndefined();
+  });
+
+  it("counts a client by its IPv4 address (IPv4-mapped IPv6 as IPv4) or its IPv6 /64", () => {
+    expect(clientKey("203.0.113.7")).toBe("203.0.113.7");
+    expect(clientKey("::ffff:203.0.113.7")).toBe("203.0.113.7");
+    expect(clientKey("2001:db8:1:2::1")).toBe("2001:db8:1:2::/64");
+    expect(clientKey("2001:db8:1:2:ffff:eeee:dddd:cccc")).toBe("2001:db8:1:2::/64");
+    expect(clientKey("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");
+    expect(clientKey("not an address")).toBe("not an address");
   });
 });
 
