@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { loadConfig } from "../core/config.js";
 import { ATTACKS, renderFairness, runFairness } from "./fairness/fairness-core.js";
 
 /**
@@ -23,7 +24,6 @@ const { values } = parseArgs({
     heavy: { type: "string", default: "8" },
     subscriptions: { type: "string", default: "2000" },
     "sign-ins": { type: "string", default: "48" },
-    "body-timeout": { type: "string", default: "30" },
     only: { type: "string", default: "" },
   },
 });
@@ -42,7 +42,8 @@ try {
     heavyInFlight: Number(values.heavy),
     subscriptions: Number(values.subscriptions),
     signIns: Number(values["sign-ins"]),
-    bodyTimeoutSeconds: Number(values["body-timeout"]),
+    // What the service under test reads from the same environment (HTTP_REQUEST_TIMEOUT_SECONDS).
+    bodyTimeoutSeconds: loadConfig({ ...process.env, DATA_DIR: "memory" }).http.requestTimeoutMs / 1000,
     only,
   });
   const date = new Date().toISOString().slice(0, 10);
