@@ -11,12 +11,12 @@ import { createService } from "../server/service.js";
 import { sql } from "drizzle-orm";
 import { runPaths } from "./paths/paths-core.js";
 import { renderPathsSection } from "./paths/report.js";
+import { NO_ACCOUNT_LIMITS, ONE_CLIENT_ADDRESS } from "./service-settings.js";
 
 /**
  * Every client of the bench connects from 127.0.0.1, some in the service's own process: the cap
  * per client address and load shedding would measure their refusals, not the service.
  */
-const ONE_CLIENT_ADDRESS = { HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0", LOAD_SHED_EVENT_LOOP_DELAY_MS: "0" };
 
 /**
  * Every page through REST, the gateway, the subgraph and the physical limit, side by side:
@@ -52,7 +52,7 @@ const { values } = parseArgs({
 async function main() {
   const poolSize = Number(values.pool);
   if (values["cell-profiles"]) mkdirSync(values["cell-profiles"], { recursive: true });
-  const config = loadConfig({ ...process.env, PORT: "0", HOST: "127.0.0.1", ROLE: "all", SEED_DEMO: "true", LOG_LEVEL: "silent", API_RATE_LIMIT: "0", WORKER_LOOPS: "false", ...ONE_CLIENT_ADDRESS });
+  const config = loadConfig({ ...process.env, PORT: "0", HOST: "127.0.0.1", ROLE: "all", SEED_DEMO: "true", LOG_LEVEL: "silent", ...NO_ACCOUNT_LIMITS, WORKER_LOOPS: "false", ...ONE_CLIENT_ADDRESS });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, maxConnections: poolSize });
   const service = await createService(config, { database, logger: createLogger("silent") });
   await service.listen();

@@ -17,12 +17,12 @@ import { compileSearch } from "../subgraphs/catalogue/search/search-sql.js";
 import { searchProductsRoute } from "../rest-compat/routes/api-consumer/search-products.route.js";
 import { createService } from "../server/service.js";
 import { exportInOwnProcess } from "./export-client.js";
+import { NO_ACCOUNT_LIMITS, ONE_CLIENT_ADDRESS } from "./service-settings.js";
 
 /**
  * Every client of the bench connects from 127.0.0.1, some in the service's own process: the cap
  * per client address and load shedding would measure their refusals, not the service.
  */
-const ONE_CLIENT_ADDRESS = { HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0", LOAD_SHED_EVENT_LOOP_DELAY_MS: "0" };
 
 /**
  * Search latency (p50, p95, p99) through REST, the gateway and the subgraph directly, beside the
@@ -92,7 +92,7 @@ async function measure(concurrency: number, total: number, run: () => Promise<vo
 
 async function main() {
   // One account makes every request: the per-account request limit would stop a faster run.
-  const config = loadConfig({ ...process.env, PORT: "0", HOST: "127.0.0.1", SEED_DEMO: "false", LOG_LEVEL: "error", API_RATE_LIMIT: "0", ...ONE_CLIENT_ADDRESS });
+  const config = loadConfig({ ...process.env, PORT: "0", HOST: "127.0.0.1", SEED_DEMO: "false", LOG_LEVEL: "error", ...NO_ACCOUNT_LIMITS, ...ONE_CLIENT_ADDRESS });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, maxConnections: 20 });
   const service = await createService(config, { database, logger: createLogger("error") });
   await service.listen();

@@ -45,6 +45,9 @@ const environmentSchema = z.object({
   SIGN_IN_MAX_CONCURRENT_PER_ADDRESS: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(1).max(100_000).default(16),
   API_RATE_LIMIT: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(0).max(10_000_000).default(1200),
   API_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).int().min(1).max(3600).default(60),
+  API_COST_BUDGET: z.coerce.number({ invalid_type_error: "must be a number of points" }).int().min(0).max(1_000_000_000).default(300_000),
+  API_COST_RESTORE_PER_SECOND: z.coerce.number({ invalid_type_error: "must be a number of points" }).int().min(1).max(1_000_000_000).default(30_000),
+  API_MAX_IN_FLIGHT_PER_ACCOUNT: z.coerce.number({ invalid_type_error: "must be a number of operations" }).int().min(0).max(100_000).default(16),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(0).max(3_600_000).default(15_000),
   DATABASE_POOL_SIZE: z.coerce.number({ invalid_type_error: "must be a number of connections" }).int().min(1).max(100).optional(),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(1).max(3600).default(25),
@@ -77,6 +80,18 @@ const environmentSchema = z.object({
   BOOKING_URL: optionalUrl,
   REPORTING_URL: optionalUrl,
 });
+
+/** An account's API limits (identity/account-limits.ts). */
+export interface AccountLimitSettings {
+  /** Requests per account in each window (0: no request limit). */
+  requests: number;
+  windowSeconds: number;
+  /** Cost points the account's bucket holds (0: no cost budget), and how many drain from it each second. */
+  costCapacity: number;
+  costRestorePerSecond: number;
+  /** Operations of one account running at once in this process (0: no cap). */
+  maxInFlight: number;
+}
 
 export interface Config {
   port: number;
@@ -114,8 +129,12 @@ export interface Config {
    * waiting in a process at once (identity/passwords.ts).
    */
   signIn: { maxFailuresPerAccount: number; maxFailuresPerAddress: number; windowSeconds: number; maxConcurrentPerAccount: number; maxConcurrentPerAddress: number };
-  /** API requests (REST, GraphQL over HTTP and graphql-ws) per account per window; 0: no limit. */
-  apiRateLimit: { requests: number; windowSeconds: number };
+  /**
+   * Each account's API limits (identity/account-limits.ts): requests (REST, GraphQL over HTTP and
+   * graphql-ws) per window and a bucket of cost points, both shared by every process and replica
+   * through the database; operations in flight, per process. 0 turns each off.
+   */
+  apiLimits: AccountLimitSettings;
   /**
    * How long a stop may take: in-flight requests, operations and the worker's current job finish
    * within it. Shorter than the usual 30 s before a supervisor's SIGKILL, so we exit on our own.
@@ -281,7 +300,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
       maxConcurrentPerAccount: e.SIGN_IN_MAX_CONCURRENT_PER_ACCOUNT,
       maxConcurrentPerAddress: e.SIGN_IN_MAX_CONCURRENT_PER_ADDRESS,
     },
-    apiRateLimit: { requests: e.API_RATE_LIMIT, windowSeconds: e.API_RATE_LIMIT_WINDOW_SECONDS },
+    apiLimits: {
+      requests: e.API_RATE_LIMIT,
+      windowSeconds: e.API_RATE_LIMIT_WINDOW_SECONDS,
+      costCapacity: e.API_COST_BUDGET,
+      costRestorePerSecond: e.API_COST_RESTORE_PER_SECOND,
+      maxInFlight: e.API_MAX_IN_FLIGHT_PER_ACCOUNT,
+    },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     // Unset: a second, or a quarter of a shorter grace.
     shutdownDrainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? Math.min(1, e.SHUTDOWN_GRACE_SECONDS / 4)) * 1000,

@@ -208,6 +208,20 @@ export const publicAddresses = pgTable("public_addresses", {
 });
 
 /**
+ * What each account has used of its API limits, shared by every edge process and replica
+ * (identity/account-limits.ts): the cost bucket's level as of `cost_updated_at` (it drains at the
+ * restore rate from then on) and the requests counted in the current rate window. Each process
+ * adds what it admitted every few hundred milliseconds, in one statement for all its accounts.
+ */
+export const accountLimits = pgTable("account_limits", {
+  accountId: uuid("account_id").primaryKey(),
+  costLevel: doublePrecision("cost_level").notNull(),
+  costUpdatedAt: utc("cost_updated_at").notNull(),
+  windowIndex: bigint("window_index", { mode: "number" }).notNull(),
+  windowRequests: integer("window_requests").notNull(),
+});
+
+/**
  * Refresh tokens rotate: each use marks the row used and issues a successor in the same session.
  * A second use of a used token revokes the whole session (RFC 6819 5.2.2.3).
  */

@@ -10,6 +10,7 @@ import { onlyIntrospection } from "./client-introspection.js";
 import type { EdgeContext } from "./edge-context.js";
 import type { OperationRequest, OperationResult } from "./gateway.js";
 import { checkOperationCost, parseOptionsFor, ValidatedDocuments } from "./operation-limits.js";
+import { admitOperationCost, type AdmittedCost } from "./cost-budget.js";
 
 interface Admitted {
   document: DocumentNode;
@@ -128,10 +129,10 @@ export function directGatewayExecution(options: {
     return result;
   }
 
-  /** What depends on the variables: Apollo Server's pipeline checks the same in `didResolveOperation` (operation-limits.ts). Throws the refusal. */
-  function checkVariables(entry: Admitted, request: OperationRequest): void {
+  /** What depends on the variables: Apollo Server's pipeline checks the same in `didResolveOperation` (operation-limits.ts). Throws the refusal; returns the estimated cost. */
+  function checkVariables(entry: Admitted, request: OperationRequest): number {
     checkOperationText(entry.document, request.variables);
-    checkOperationCost("edge", options.apiSchema(), entry.document, request.variables, request.operationName);
+    return checkOperationCost("edge", options.apiSchema(), entry.document, request.variables, request.operationName);
   }
 
   /** The gateway's executor on the request context Apollo Server would build. */
@@ -166,10 +167,12 @@ export function directGatewayExecution(options: {
     const started = performance.now();
     let result: OperationResult<TData>;
     try {
-      checkVariables(entry, request);
+      const admitted = await admitOperationCost(contextValue, checkVariables(entry, request));
       const answer = await run(entry, request, contextValue);
+      const cost = admitted?.settle(answer.data);
       result = { ...(answer as OperationResult<TData>), errors: answer.errors?.length ? answer.errors.map((error) => format(asGraphQLError(error), contextValue.requestId)) : undefined };
       if (!result.errors) delete result.errors;
+      if (cost) result.extensions = { ...result.extensions, cost };
     } catch (error) {
       result = { errors: [format(asGraphQLError(error), contextValue.requestId)] };
     }
@@ -190,18 +193,29 @@ export function directGatewayExecution(options: {
     const entry = options.clientTexts.get(keyOf(request));
     if (!entry) return undefined;
     const started = performance.now();
+    let requested: number;
     try {
-      checkVariables(entry, request);
+      requested = checkVariables(entry, request);
     } catch {
       return undefined;
     }
     clientCounts.direct++;
     const head: { status?: number; headers: Map<string, string> } = { headers: new Map() };
-    let result: { errors?: GraphQLFormattedError[]; data?: unknown; extensions?: unknown };
+    let result: { errors?: GraphQLFormattedError[]; data?: unknown; extensions?: Record<string, unknown> };
+    let admitted: AdmittedCost | undefined;
+    try {
+      admitted = await admitOperationCost(contextValue, requested);
+    } catch (error) {
+      const refusal = asGraphQLError(error);
+      result = { errors: [format(refusal, contextValue.requestId, head)], extensions: refusal.extensions.cost ? { cost: refusal.extensions.cost } : undefined };
+      head.headers.set("content-type", "application/json; charset=utf-8");
+      return { status: head.status ?? 429, headers: head.headers, body: JSON.stringify(result) + "\n" };
+    }
     try {
       const answer = await run(entry, request, contextValue);
       const errors = answer.errors?.length ? answer.errors.map((error) => format(asGraphQLError(error), contextValue.requestId, head)) : undefined;
-      result = { errors, data: answer.data, extensions: answer.extensions };
+      const cost = admitted?.settle(answer.data);
+      result = { errors, data: answer.data, extensions: cost ? { ...answer.extensions, cost } : answer.extensions };
       if (errors && answer.data === undefined && !head.status) head.status = 400;
     } catch (error) {
       result = { errors: [format(asGraphQLError(error), contextValue.requestId, head)] };

@@ -1,4 +1,5 @@
 import type { Caller } from "../core/caller.js";
+import type { AccountLimits } from "../identity/account-limits.js";
 
 /** The edge's per-request context: the verified caller and what is forwarded to subgraphs. */
 export interface EdgeContext {
@@ -7,6 +8,8 @@ export interface EdgeContext {
   token: string;
   requestId: string;
   acceptLanguage?: string;
+  /** The caller's API limits, when its operations are charged to its cost budget (a client's requests, not the edge's own work). */
+  limits?: AccountLimits;
 }
 
 export function forwardedHeaders(context: EdgeContext): Record<string, string> {

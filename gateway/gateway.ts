@@ -14,6 +14,7 @@ import { ForwardingRemoteDataSource, InProcessDataSource } from "./data-sources.
 import type { EdgeContext } from "./edge-context.js";
 import type { GatewayCredential } from "./gateway-credential.js";
 import { apolloLimitOptions } from "./operation-limits.js";
+import { costBudgetPlugin } from "./cost-budget.js";
 import { clientIntrospectionPlugin } from "./client-introspection.js";
 import { persistedQueryMissLog } from "./persisted-queries.js";
 import { operationResolutionPlugin } from "./operation-resolution.js";
@@ -36,6 +37,8 @@ export interface OperationRequest {
 export interface OperationResult<TData = Record<string, unknown>> {
   data?: TData | null;
   errors?: readonly GraphQLFormattedError[];
+  /** `cost` for an operation charged to its caller's budget (gateway/cost-budget.ts). */
+  extensions?: Record<string, unknown>;
 }
 
 export interface EdgeGraph {
@@ -115,7 +118,7 @@ export async function startEdgeGraph(options: {
     stopOnTerminationSignals: false,
     // Answers are per caller: no cache hints for shared HTTP caches (and no per-field hook for them).
     // No landing page: Apollo's loads its scripts from Apollo's CDN; browsers get our own IDE (GRAPHQL_IDE).
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), operationResolutionPlugin(), ...limitPlugins, clientIntrospectionPlugin(() => clientSchema!), ...(options.metrics ? [operationMetricsPlugin<EdgeContext>(options.metrics)] : []), clientTexts.plugin, requestIds.plugin, persistedQueryMissLog<EdgeContext>(edgeLogger)],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), operationResolutionPlugin(), ...limitPlugins, costBudgetPlugin(), clientIntrospectionPlugin(() => clientSchema!), ...(options.metrics ? [operationMetricsPlugin<EdgeContext>(options.metrics)] : []), clientTexts.plugin, requestIds.plugin, persistedQueryMissLog<EdgeContext>(edgeLogger)],
   });
   await server.start();
   if (!apiSchema || !clientSchema) throw new Error("gateway started without a schema");

@@ -16,6 +16,8 @@ export interface ErrorBody {
   code: string;
   message: string;
   errorCode?: number;
+  /** Which limit refused a 429 TOO_MANY_REQUESTS: REQUEST_RATE, COST_BUDGET or IN_FLIGHT. */
+  reason?: string;
   details?: FieldProblem[];
   requestId: string;
 }
@@ -29,6 +31,7 @@ export const errorBodySchema = {
     code: { type: "string", description: "Stable identifier, e.g. VALIDATION_FAILED, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND" },
     message: { type: "string" },
     errorCode: { type: "integer", description: "The contract's numeric error code, where one is documented" },
+    reason: { type: "string", description: "Which of the account's limits refused a 429 TOO_MANY_REQUESTS: REQUEST_RATE, COST_BUDGET or IN_FLIGHT" },
     details: {
       type: "array",
       items: {
@@ -52,6 +55,8 @@ export class RestError extends Error {
     message: string,
     readonly details?: FieldProblem[],
     readonly errorCode?: number,
+    /** A 429's limit and when to try again (the `Retry-After` header). */
+    readonly throttle?: { reason: string; retryAfterSeconds: number },
   ) {
     super(message);
     this.name = "RestError";
@@ -60,6 +65,7 @@ export class RestError extends Error {
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: Omit<ErrorBody, "requestId">) {
   const body: ErrorBody = { ...error, requestId: String(request.id) };
+  if (body.reason === undefined) delete body.reason;
   if (error.status === 401) reply.header("www-authenticate", 'Bearer realm="activities", error="invalid_token"');
   return reply.code(error.status).header("content-type", "application/json; charset=utf-8").send(body);
 }

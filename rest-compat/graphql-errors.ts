@@ -35,6 +35,10 @@ export function restErrorFrom(errors: readonly GraphQLFormattedError[], override
   }
   const errorCode = typeof first.extensions?.errorCode === "number" ? first.extensions.errorCode : undefined;
   const reason = typeof first.extensions?.reason === "string" ? first.extensions.reason : undefined;
+  if (code === "TOO_MANY_REQUESTS") {
+    const retryAfterSeconds = typeof first.extensions?.retryAfterSeconds === "number" ? first.extensions.retryAfterSeconds : 1;
+    return new RestError(status, code, first.message, undefined, undefined, { reason: reason ?? "REQUEST_RATE", retryAfterSeconds });
+  }
   const restCode = reason ?? (code === "BAD_USER_INPUT" ? "VALIDATION_FAILED" : code);
   return new RestError(status, restCode, first.message, given, errorCode);
 }

@@ -70,7 +70,7 @@ const documentedErrors = {
   400: errorResponse("Bad request or validation failure"),
   401: errorResponse("No valid bearer token"),
   403: errorResponse("Authenticated but not permitted"),
-  429: errorResponse("The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)"),
+  429: errorResponse("TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds"),
   500: errorResponse("Internal server error"),
   503: errorResponse("OPERATION_TIMEOUT: the operation took longer than the service allows"),
 };

@@ -1,12 +1,21 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import type { Caller } from "../core/caller.js";
+import type { AccountLimits } from "../identity/account-limits.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "../identity/token-verifier.js";
 
 /** How a path answers a refused request: the REST error body, or a GraphQL response. */
-export type Refusal = (request: FastifyRequest, reply: FastifyReply, refusal: { status: number; code: string; message: string }) => FastifyReply;
+export type Refusal = (request: FastifyRequest, reply: FastifyReply, refusal: RefusalBody) => FastifyReply;
 
-/** Admits a verified caller or refuses (rate limits, later); may set answer headers. */
-export type Admission = (caller: Caller, reply: FastifyReply) => { status: number; code: string; message: string } | undefined;
+/** A refusal before any operation: `reason` says which limit refused a 429. */
+export interface RefusalBody {
+  status: number;
+  code: string;
+  message: string;
+  reason?: string;
+}
+
+/** Admits a verified caller or refuses (the account's API limits); may set answer headers. */
+export type Admission = (caller: Caller, reply: FastifyReply) => Promise<RefusalBody | undefined> | RefusalBody | undefined;
 
 /**
  * The gate of every API path (REST and /graphql over HTTP): a verified bearer token, the
@@ -14,7 +23,7 @@ export type Admission = (caller: Caller, reply: FastifyReply) => { status: numbe
  * carries one caller's data (bookings, accounts, tokens) that no shared cache may keep.
  * Paths marked `public` (signed links, the console) pass without a token.
  */
-export function apiAccessHook(deps: { verifier: TokenVerifier; admit?: Admission; refuse: Refusal }): onRequestAsyncHookHandler {
+export function apiAccessHook(deps: { verifier: TokenVerifier; admit?: Admission; limits?: AccountLimits; refuse: Refusal }): onRequestAsyncHookHandler {
   return async function apiAccess(request, reply) {
     if (request.routeOptions.config?.public) return;
     reply.header("cache-control", "no-store");
@@ -27,14 +36,17 @@ export function apiAccessHook(deps: { verifier: TokenVerifier; admit?: Admission
       if (!(error instanceof InvalidTokenError)) throw error;
       return deps.refuse(request, reply, { status: 401, code: "UNAUTHENTICATED", message: `Invalid access token: ${error.message}` });
     }
-    const refused = deps.admit?.(caller, reply);
+    const refused = await deps.admit?.(caller, reply);
     if (refused) return deps.refuse(request, reply, refused);
-    request.edgeContext = { caller, token, requestId: String(request.id), acceptLanguage: request.headers["accept-language"] };
+    request.edgeContext = { caller, token, requestId: String(request.id), acceptLanguage: request.headers["accept-language"], limits: deps.limits };
   };
 }
 
 /** GraphQL clients read errors from `errors[].extensions.code`, whatever the HTTP status. */
-export const graphqlRefusal: Refusal = (_request, reply, { status, code, message }) => {
+export const graphqlRefusal: Refusal = (_request, reply, { status, code, message, reason }) => {
   if (status === 401) reply.header("www-authenticate", 'Bearer realm="activities", error="invalid_token"');
-  return reply.code(status).type("application/json; charset=utf-8").send({ errors: [{ message, extensions: { code } }] });
+  return reply
+    .code(status)
+    .type("application/json; charset=utf-8")
+    .send({ errors: [{ message, extensions: reason ? { code, reason } : { code } }] });
 };

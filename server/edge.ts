@@ -20,7 +20,8 @@ import { mountApollo } from "../core/apollo-fastify.js";
 import { registerOpenApi, restCompatPlugin } from "../rest-compat/rest-compat.plugin.js";
 import { sendError } from "../rest-compat/error-body.js";
 import { apiAccessHook, graphqlRefusal } from "./api-access.js";
-import { AccountRateLimiter } from "./rate-limit.js";
+import { apiLimitsAdmission } from "./api-limits.js";
+import { AccountLimits } from "../identity/account-limits.js";
 import { composeGraph } from "../schema/compose.js";
 import { startSubgraph, type RunningSubgraph } from "../subgraphs/common/subgraph-server.js";
 import { subgraphDefinitions, subgraphNames, type SubgraphName } from "../subgraphs/subgraphs.js";
@@ -111,12 +112,12 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
   graph = await startEdgeGraph({ supergraphSdl: composed.supergraphSdl, targets, logger, disclosure: config.graphql, metrics: deps.metrics });
   const edgeGraph = graph;
 
-  const rateLimiter = new AccountRateLimiter(config.apiRateLimit, deps.clock);
-  const admit = rateLimiter.admission();
+  const limits = new AccountLimits(config.apiLimits, { db: database.db, clock: deps.clock, logger });
+  const admit = apiLimitsAdmission(limits);
   const ide = config.graphqlIde ? graphqlIde({ tokenPath: identity.paths.token }) : undefined;
   if (ide) await ide.register(app);
   await app.register(async (api) => {
-    api.addHook("onRequest", idePageOr(ide, apiAccessHook({ verifier: identity.verifier, admit, refuse: graphqlRefusal })));
+    api.addHook("onRequest", idePageOr(ide, apiAccessHook({ verifier: identity.verifier, admit, limits, refuse: graphqlRefusal })));
     mountApollo(api, GRAPHQL_PATH, edgeGraph.server, async (request) => request.edgeContext!, {
       direct: (request) => edgeGraph.answerClient({ body: request.body, contentType: request.headers["content-type"], accept: request.headers.accept }, request.edgeContext!),
       routeOptions: { preHandler: persistedQueryCheck() },
@@ -139,7 +140,7 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
     };
     return { caller, token: await identity.tokens.delegatedAccessToken(caller, 30), requestId };
   };
-  const restAccess = apiAccessHook({ verifier: identity.verifier, admit, refuse: (request, reply, refusal) => sendError(request, reply, refusal) });
+  const restAccess = apiAccessHook({ verifier: identity.verifier, admit, limits, refuse: (request, reply, refusal) => sendError(request, reply, refusal) });
   await app.register(restCompatPlugin, { graph: edgeGraph, access: restAccess, linkContext, publicUrl: () => config.publicUrl });
 
   // Work the edge does later on a caller's behalf (subscription messages) stops with the session.
@@ -165,7 +166,7 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
     revocations: identity.revocations,
     clock: deps.clock,
     disclosure: config.graphql,
-    rateLimiter: config.apiRateLimit.requests > 0 ? rateLimiter : undefined,
+    limits,
     // A WebSocket is a connection like any other: it counts against the caps until it closes.
     admitUpgrade: (request, socket) => app.connections.admitUpgrade(request, socket),
     delegatedToken,
@@ -185,6 +186,7 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
       // and slow connections; the sockets close once their running operations answered. The
       // graph serves both until then.
       await Promise.all([ws.close(), app.close()]);
+      await limits.close();
       await edgeGraph.stop();
       await Promise.all(Object.values(subgraphs).map((s) => s.server.stop()));
     },

@@ -151,7 +151,8 @@ export async function createHttpApp(options: {
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof RestError) {
-      return sendError(request, reply, { status: error.status, code: error.code, message: error.message, details: error.details, errorCode: error.errorCode });
+      if (error.throttle) reply.header("retry-after", String(error.throttle.retryAfterSeconds));
+      return sendError(request, reply, { status: error.status, code: error.code, message: error.message, details: error.details, errorCode: error.errorCode, reason: error.throttle?.reason });
     }
     if (error.validation) {
       return sendError(request, reply, {

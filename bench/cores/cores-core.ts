@@ -9,6 +9,7 @@ import { driveFlowsInOwnProcess, type DriveResult } from "../booking/flow-driver
 import { addDays, call, FlowTarget, signIn as flowSignIn } from "../booking/flow-client.js";
 import { cellOf, SEARCH_EXPRESSIONS, startLoadGenerator, type Cell } from "../paths/paths-core.js";
 import { postgresCpuMs, treeCpuMs } from "../process-cpu.js";
+import { NO_ACCOUNT_LIMITS } from "../service-settings.js";
 
 /**
  * REST search throughput of the service as `npm start` runs it, per number of serving processes
@@ -72,7 +73,7 @@ export async function startService(options: Pick<CoresOptions, "databaseUrl" | "
     PUBLIC_URL: base,
     WEB_CONCURRENCY: String(processes),
     LOG_LEVEL: "info",
-    API_RATE_LIMIT: "0",
+    ...NO_ACCOUNT_LIMITS,
     SEED_DEMO: "true",
     ...env,
   });

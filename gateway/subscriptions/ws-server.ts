@@ -12,8 +12,9 @@ import type { SessionRevocations } from "../../identity/session-revocations.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "../../identity/token-verifier.js";
 import type { EdgeGraph, SchemaDisclosure } from "../gateway.js";
 import { checkEdgeOperation, ValidatedDocuments } from "../operation-limits.js";
-import { rateLimited, type AccountRateLimiter } from "../../server/rate-limit.js";
+import type { AccountLimits } from "../../identity/account-limits.js";
 import { toGraphQLError, type SubscriptionEngine } from "./subscription-engine.js";
+import { requestRateMessage } from "../../identity/account-limits.js";
 
 interface ConnectionState {
   caller?: Caller;
@@ -46,8 +47,8 @@ export function attachGraphqlWs(options: {
   revocations: SessionRevocations;
   clock: Clock;
   disclosure: SchemaDisclosure;
-  /** Operations over the socket count against the account's API rate like HTTP requests. */
-  rateLimiter?: AccountRateLimiter;
+  /** Operations over the socket count against the account's API limits like HTTP requests: its rate, its cost budget, its operations in flight. */
+  limits?: AccountLimits;
   /** The server's connection caps and stop: false when the upgrade was refused (and answered). */
   admitUpgrade?: (request: IncomingMessage, socket: Duplex) => boolean;
   delegatedToken: (caller: Caller) => Promise<string>;
@@ -130,10 +131,14 @@ export function attachGraphqlWs(options: {
     if (!token) return { errors: [new GraphQLError("The session has ended; reconnect with a new token", { extensions: { code: "UNAUTHENTICATED" } })] };
     const result = await graph.execute(
       { query: print(args.document), variables: (args.variableValues ?? {}) as Record<string, unknown>, operationName: args.operationName ?? undefined },
-      { caller: state.caller!, token, requestId: state.requestId, acceptLanguage: state.acceptLanguage },
+      { caller: state.caller!, token, requestId: state.requestId, acceptLanguage: state.acceptLanguage, limits: options.limits },
       "client",
     );
-    return { data: result.data ?? null, ...(result.errors?.length ? { errors: result.errors.map(toGraphQLError) } : {}) } as ExecutionResult;
+    return {
+      data: result.data ?? null,
+      ...(result.errors?.length ? { errors: result.errors.map(toGraphQLError) } : {}),
+      ...(result.extensions ? { extensions: result.extensions } : {}),
+    } as ExecutionResult;
   };
 
   useServer(
@@ -159,15 +164,15 @@ export function attachGraphqlWs(options: {
           return false;
         }
       },
-      onSubscribe: (ctx, _id, payload) => {
+      onSubscribe: async (ctx, _id, payload) => {
         if (stopping) return [new GraphQLError("The server is shutting down; reconnect", { extensions: { code: "SHUTTING_DOWN" } })];
         const state = stateOf(ctx.extra);
         // Judged again for every operation: the sweep and the revocation events close the socket
         // soon, but never after an operation has been let through on a dead session.
         if (closeIfEnded(state)) return [new GraphQLError("The session has ended; reconnect with a new token", { extensions: { code: "UNAUTHENTICATED" } })];
         const caller = state.caller;
-        const decision = caller && options.rateLimiter?.take(caller.accountId);
-        if (decision && !decision.allowed) return [new GraphQLError(rateLimited(decision).message, { extensions: { code: "TOO_MANY_REQUESTS" } })];
+        const decision = caller && options.limits?.settings.requests ? await options.limits.takeRequest(caller.accountId) : undefined;
+        if (decision && !decision.allowed) return [new GraphQLError(requestRateMessage(decision), { extensions: { code: "TOO_MANY_REQUESTS", reason: "REQUEST_RATE", retryAfterSeconds: decision.resetSeconds } })];
         const checked = checkEdgeOperation(schema, { ...payload, operationName: payload.operationName ?? undefined, variables: payload.variables ?? undefined }, options.disclosure, validated);
         if ("errors" in checked) return checked.errors;
         return {
@@ -179,7 +184,13 @@ export function attachGraphqlWs(options: {
         };
       },
       execute: (args): Promise<ExecutionResult> => {
+        const state = args.contextValue as ConnectionState;
+        const place = options.limits && state.caller ? options.limits.enter(state.caller.accountId) : undefined;
+        if (place && typeof place !== "function") {
+          return Promise.resolve({ errors: [new GraphQLError(place.message, { extensions: { code: "TOO_MANY_REQUESTS", reason: place.reason, retryAfterSeconds: place.retryAfterSeconds } })] });
+        }
         const running = executeOperation(args);
+        if (place) void running.finally(place).catch(() => undefined);
         inFlight.add(running);
         void running.finally(() => inFlight.delete(running)).catch(() => undefined);
         return running;

@@ -174,7 +174,7 @@ function isStatementTimeout(error: unknown): boolean {
   return false;
 }
 
-const PUBLIC_EXTENSIONS = ["problems", "errorCode", "reason"] as const;
+const PUBLIC_EXTENSIONS = ["problems", "errorCode", "reason", "retryAfterSeconds"] as const;
 
 /**
  * Which request an error arose in, for its log line: Apollo Server's `formatError` is not told,

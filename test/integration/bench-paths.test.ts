@@ -12,6 +12,7 @@ import { insertProducts, productFor, randomSource } from "../../drizzle/seed/cat
 import { bookingEngineRepository } from "../../subgraphs/catalogue/booking-engine/booking-engine.repository.js";
 import { supplierValues } from "../../subgraphs/catalogue/supplier/supplier.rules.js";
 import { openOwnTestDatabase, startStack, type Stack } from "../support/stack.js";
+import { NO_ACCOUNT_LIMITS } from "../../bench/service-settings.js";
 
 /**
  * `npm run bench:paths` is run on demand, not in CI: its core runs here at a tiny scale (72
@@ -29,7 +30,7 @@ describe("bench:paths at a tiny scale", () => {
   beforeAll(async () => {
     own = await openOwnTestDatabase();
     database = own.database;
-    stack = await startStack({ database, env: { WORKER_LOOPS: "false", API_RATE_LIMIT: "0" } });
+    stack = await startStack({ database, env: { WORKER_LOOPS: "false", ...NO_ACCOUNT_LIMITS } });
     // Every template of the generator twice, so that each search expression has matches.
     const { engine } = await bookingEngineRepository.ensure(database.db, "BENCHMARK_ENGINE");
     const [supplier] = await database.db

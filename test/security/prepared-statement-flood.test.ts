@@ -4,6 +4,7 @@ import { openDatabase, rows, type Database } from "../../drizzle/database.js";
 import { PreparedStatementPolicy } from "../../drizzle/prepared-statements.js";
 import { restClient } from "../support/catalogue.js";
 import { startStack, type Stack } from "../support/stack.js";
+import { NO_ACCOUNT_LIMITS } from "../../bench/service-settings.js";
 
 /**
  * On PostgreSQL the service runs statements it has seen twice as prepared statements, which a
@@ -19,7 +20,7 @@ describe("a flood of new statement shapes", () => {
   beforeAll(async () => {
     // One connection: every statement of the test runs on it, so pg_prepared_statements shows all.
     database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: "memory", maxConnections: 1, preparedStatements: policy });
-    stack = await startStack({ database, env: { WORKER_LOOPS: "false", API_RATE_LIMIT: "0" } });
+    stack = await startStack({ database, env: { WORKER_LOOPS: "false", ...NO_ACCOUNT_LIMITS } });
   }, 120_000);
   afterAll(async () => {
     await stack?.close();

@@ -49,6 +49,11 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     // address's failures would add up across files. Throttling is tested with its own numbers.
     SIGN_IN_MAX_FAILURES_PER_ADDRESS: "1000000",
     API_RATE_LIMIT: "1000000",
+    // The budget stays on, so every operation of the suite is charged and reports its cost; the
+    // tests of the limits set their own numbers. Fuzzers and floods run many operations at once.
+    API_COST_BUDGET: "1000000000",
+    API_COST_RESTORE_PER_SECOND: "1000000000",
+    API_MAX_IN_FLIGHT_PER_ACCOUNT: "0",
     // Likewise every file's connections come from 127.0.0.1, some a hundred at once; and the
     // tests share the service's event loop with work of their own (generators, fuzzers), which
     // the load-shedding threshold is not set for. Both are tested with their own numbers.

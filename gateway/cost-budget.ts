@@ -1,0 +1,104 @@
+import type { ApolloServerPlugin } from "@apollo/server";
+import { GraphQLError, type DocumentNode, type GraphQLSchema } from "graphql";
+import type { ThrottleStatus } from "../identity/account-limits.js";
+import type { EdgeContext } from "./edge-context.js";
+import { checkOperationCost } from "./operation-limits.js";
+
+/** `extensions.cost` of every GraphQL answer, as Shopify reports it. */
+export interface CostExtension {
+  requestedQueryCost: number;
+  actualQueryCost: number | null;
+  throttleStatus: ThrottleStatus;
+}
+
+/** What an admitted operation owes: its estimate, charged; `settle` turns it into the answer's `extensions.cost`. */
+export interface AdmittedCost {
+  requested: number;
+  settle(data: unknown): CostExtension | undefined;
+}
+
+/**
+ * Charges an operation's estimated cost to its caller's budget before it runs (the context's
+ * `limits`; contexts without them, the edge's own work such as subscription messages, are not
+ * charged here). Throws the refusal: TOO_MANY_REQUESTS with `reason` COST_BUDGET, HTTP 429 and
+ * `Retry-After`, and the bucket's state in `extensions.cost`.
+ */
+export async function admitOperationCost(context: EdgeContext, requested: number): Promise<AdmittedCost | undefined> {
+  const limits = context.limits;
+  if (!limits?.costBudgetOn) return undefined;
+  const accountId = context.caller.accountId;
+  const decision = await limits.admitCost(accountId, requested);
+  if (!decision.allowed) {
+    const cost: CostExtension = { requestedQueryCost: requested, actualQueryCost: null, throttleStatus: decision.status };
+    throw new GraphQLError(decision.message, {
+      extensions: {
+        code: "TOO_MANY_REQUESTS",
+        reason: "COST_BUDGET",
+        retryAfterSeconds: decision.retryAfterSeconds,
+        cost,
+        http: { status: 429, headers: new Map([["retry-after", String(decision.retryAfterSeconds)]]) },
+      },
+    });
+  }
+  return {
+    requested,
+    settle(data) {
+      const actual = Math.min(requested, actualCost(data));
+      const throttleStatus = limits.refund(accountId, decision.charged - Math.min(actual, decision.charged));
+      return throttleStatus && { requestedQueryCost: requested, actualQueryCost: actual, throttleStatus };
+    },
+  };
+}
+
+/**
+ * What the answer cost by the estimate's own rule, counted on the data that came back: one for
+ * each value, lists by the items they hold instead of their assumed size. A page of 3 where 100
+ * were asked for costs 3 items' worth, and the difference goes back to the bucket.
+ */
+export function actualCost(data: unknown): number {
+  const inner = (value: unknown): number => {
+    if (Array.isArray(value)) {
+      let sum = 0;
+      for (const item of value) sum += inner(item);
+      return sum;
+    }
+    if (value !== null && typeof value === "object") {
+      let sum = 0;
+      for (const key in value) sum += 1 + inner((value as Record<string, unknown>)[key]);
+      return sum;
+    }
+    return 0;
+  };
+  return inner(data);
+}
+
+/** The edge's Apollo Server: each client operation charged at `didResolveOperation`, settled into `extensions.cost` on the way out. */
+export function costBudgetPlugin(): ApolloServerPlugin<EdgeContext> {
+  return {
+    async requestDidStart() {
+      let admitted: AdmittedCost | undefined;
+      let refusedCost: unknown;
+      return {
+        async didResolveOperation({ schema, document, request, operationName, contextValue }) {
+          const requested = estimate(schema, document, request.variables, operationName ?? undefined);
+          try {
+            admitted = await admitOperationCost(contextValue, requested);
+          } catch (error) {
+            if (error instanceof GraphQLError) refusedCost = error.extensions.cost;
+            throw error;
+          }
+        },
+        async willSendResponse({ response }) {
+          if (response.body.kind !== "single") return;
+          const result = response.body.singleResult;
+          const cost = admitted ? admitted.settle(result.data) : refusedCost;
+          if (cost) result.extensions = { ...result.extensions, cost };
+        },
+      };
+    },
+  };
+}
+
+/** The same (memoised) estimate the limits plugin checked; over the limit it throws the same refusal. */
+const estimate = (schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined) =>
+  checkOperationCost("edge", schema, document, variables, operationName);

@@ -1,0 +1,160 @@
+import { connect, type Socket } from "node:net";
+import { describe, expect, it } from "vitest";
+import { bookableProduct } from "../support/booking.js";
+import { restClient, signIn } from "../support/catalogue.js";
+import { ManualClock, useStack, type Stack } from "../support/stack.js";
+import { wsClient, wsOutcome } from "../support/ws-client.js";
+
+interface CostExtension {
+  requestedQueryCost: number;
+  actualQueryCost: number | null;
+  throttleStatus: { maximumAvailable: number; currentlyAvailable: number; restoreRate: number };
+}
+
+interface GraphqlAnswer {
+  status: number;
+  retryAfter: string | null;
+  body: { data?: unknown; errors?: { message: string; extensions: Record<string, unknown> }[]; extensions?: { cost?: CostExtension } };
+}
+
+async function graphqlAs(stack: Stack, token: string, query: string, variables: Record<string, unknown> = {}): Promise<GraphqlAnswer> {
+  const response = await fetch(`${stack.url}/graphql`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as GraphqlAnswer["body"] };
+}
+
+/** The same product twenty times over: every field answered, so the actual cost is the estimate and nothing is given back. */
+const HEAVY = `query Heavy($id: Int!) { ${Array.from({ length: 20 }, (_, i) => `a${i}: product(id: $id) { id externalId supplierId cityName countryCode }`).join(" ")} }`;
+const CHEAP = `query Cheap($id: Int!) { product(id: $id) { id } }`;
+
+describe("cost budget per account (a leaky bucket, as Shopify's)", () => {
+  const clock = new ManualClock(new Date("2026-11-28T09:00:00Z"));
+  const handle = useStack({ clock, env: { API_COST_BUDGET: "1000", API_COST_RESTORE_PER_SECOND: "10", WORKER_LOOPS: "false" } });
+
+  it("reports extensions.cost on every answer, refuses an operation the bucket cannot hold with 429 COST_BUDGET and Retry-After, and admits it again once the bucket drained", async () => {
+    const { stack } = handle;
+    const { productId, partner } = await bookableProduct(stack);
+    const answers: GraphqlAnswer[] = [];
+    for (let i = 0; i < 50; i++) {
+      const answer = await graphqlAs(stack, partner.token, HEAVY, { id: productId });
+      answers.push(answer);
+      if (answer.status !== 200) break;
+    }
+    const admitted = answers.filter((a) => a.status === 200);
+    const refused = answers.at(-1)!;
+    // Several fit (the first through Apollo Server's pipeline, the rest on the direct path), then one does not.
+    expect(admitted.length).toBeGreaterThanOrEqual(2);
+    const requested = admitted[0].body.extensions!.cost!.requestedQueryCost;
+    expect(requested).toBeGreaterThan(100);
+    let available = 1000;
+    for (const answer of admitted) {
+      expect(answer.body.errors).toBeUndefined();
+      const cost = answer.body.extensions!.cost!;
+      expect(cost).toEqual({ requestedQueryCost: requested, actualQueryCost: expect.any(Number), throttleStatus: { maximumAvailable: 1000, currentlyAvailable: expect.any(Number), restoreRate: 10 } });
+      expect(cost.actualQueryCost).toBeLessThanOrEqual(requested);
+      expect(cost.throttleStatus.currentlyAvailable).toBeLessThan(available);
+      available = cost.throttleStatus.currentlyAvailable;
+    }
+    expect(available).toBeLessThan(requested);
+    expect(refused.status).toBe(429);
+    expect(refused.body.errors![0].extensions).toMatchObject({ code: "TOO_MANY_REQUESTS", reason: "COST_BUDGET", retryAfterSeconds: Number(refused.retryAfter) });
+    expect(refused.body.errors![0].message).toContain(`estimated cost is ${requested}`);
+    expect(refused.body.extensions!.cost).toMatchObject({ requestedQueryCost: requested, actualQueryCost: null, throttleStatus: { currentlyAvailable: available } });
+    expect(Number(refused.retryAfter)).toBe(Math.ceil((requested - available) / 10));
+
+    // What still fits passes: the budget refuses by cost, not the account outright.
+    const cheap = await graphqlAs(stack, partner.token, CHEAP, { id: productId });
+    expect(cheap.status).toBe(200);
+    expect(cheap.body.extensions!.cost!.requestedQueryCost).toBeLessThan(available);
+    // Another account has a bucket of its own.
+    const other = await bookableProduct(stack);
+    expect((await graphqlAs(stack, other.partner.token, HEAVY, { id: other.productId })).status).toBe(200);
+    // The bucket drains at the restore rate.
+    clock.advance(Number(refused.retryAfter) + 1);
+    expect((await graphqlAs(stack, partner.token, HEAVY, { id: productId })).status).toBe(200);
+  });
+
+  it("refuses a REST path with its contract's error body, 429 TOO_MANY_REQUESTS with reason COST_BUDGET, Retry-After and the RateLimit headers", async () => {
+    const { stack } = handle;
+    const { supplierId, partner } = await bookableProduct(stack);
+    const path = `/api/supplier/${supplierId}`;
+    let last;
+    let answered = 0;
+    for (let i = 0; i < 300; i++) {
+      last = await partner.rest.get(path);
+      if (last.status !== 200) break;
+      expect(last.body.id).toBe(supplierId);
+      answered++;
+    }
+    expect(answered).toBeGreaterThan(0);
+    expect(last!.status).toBe(429);
+    expect(last!.body).toEqual({ status: 429, code: "TOO_MANY_REQUESTS", reason: "COST_BUDGET", message: expect.stringMatching(/^The operation's estimated cost is \d+; \d+ of the account's 1000 points are free/), requestId: expect.any(String) });
+    expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(last!.headers.get("ratelimit-policy")).toBe("1000000;w=60");
+  });
+
+  it("charges graphql-ws operations to the same bucket, with extensions.cost in their results", async () => {
+    const { stack } = handle;
+    const { productId, partner } = await bookableProduct(stack);
+    const client = wsClient(stack, partner.token);
+    try {
+      let refusedWith: Record<string, unknown> | undefined;
+      let costs = 0;
+      for (let i = 0; i < 50 && !refusedWith; i++) {
+        const outcome = await wsOutcome(client, HEAVY, { id: productId });
+        const errors = outcome.result?.errors ?? outcome.errors;
+        if (errors?.length) refusedWith = errors[0].extensions as Record<string, unknown>;
+        else if ((outcome.result?.extensions as { cost?: CostExtension } | undefined)?.cost?.requestedQueryCost) costs++;
+      }
+      expect(costs).toBeGreaterThanOrEqual(2);
+      expect(refusedWith).toMatchObject({ code: "TOO_MANY_REQUESTS", reason: "COST_BUDGET", retryAfterSeconds: expect.any(Number) });
+      // The HTTP path sees the same bucket.
+      expect((await graphqlAs(stack, partner.token, HEAVY, { id: productId })).status).toBe(429);
+    } finally {
+      await client.dispose();
+    }
+  });
+});
+
+describe("operations in flight per account", () => {
+  const handle = useStack({ env: { API_MAX_IN_FLIGHT_PER_ACCOUNT: "2", WORKER_LOOPS: "false" } });
+
+  /** A request whose head has arrived (so it is admitted) and whose body never finishes. */
+  function heldRequest(stack: Stack, token: string): Promise<Socket> {
+    const { hostname, port } = new URL(stack.url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(`POST /graphql HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":`);
+        // The admission runs once the head is parsed; a moment later the place is held.
+        setTimeout(() => resolve(socket), 200);
+      });
+      socket.on("error", reject);
+    });
+  }
+
+  it("refuses an account's request beyond its cap with 429 IN_FLIGHT and Retry-After, lets other accounts through, and frees the place when a request ends", async () => {
+    const { stack } = handle;
+    const account = await stack.createAccount("CONSUMER");
+    const token = await signIn(stack, account.username, account.password);
+    const rest = restClient(stack, token);
+    const held = [await heldRequest(stack, token), await heldRequest(stack, token)];
+    try {
+      const refused = await rest.get("/api/me");
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ status: 429, code: "TOO_MANY_REQUESTS", reason: "IN_FLIGHT" });
+      expect(refused.headers.get("retry-after")).toBe("1");
+      const graphql = await graphqlAs(stack, token, "{ me { id } }");
+      expect(graphql.status).toBe(429);
+      expect(graphql.body.errors![0].extensions).toEqual({ code: "TOO_MANY_REQUESTS", reason: "IN_FLIGHT" });
+      expect((await restClient(stack, await stack.tokenFor("CONSUMER")).get("/api/me")).status).toBe(200);
+      held[0].destroy();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await rest.get("/api/me")).status).toBe(200);
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
+  });
+});
