@@ -86,7 +86,11 @@ export async function startService(options: Pick<CoresOptions, "databaseUrl" | "
   const deadline = Date.now() + 180_000;
   const listening = () => new Set([...output.matchAll(/"pid":(\d+),"msg":"Server listening at/g)].map((m) => m[1])).size;
   while (listening() < processes) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the service did not start:\n${output.slice(-3000)}`);
+    if (child.exitCode !== null || Date.now() > deadline) {
+      // Not left running (with its cluster) when the caller never gets a handle to stop it.
+      child.kill("SIGKILL");
+      throw new Error(`the service did not start:\n${output.slice(-3000)}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {
