@@ -109,7 +109,8 @@ describe("the GraphQL IDE at /graphql (sandbox default)", () => {
 
       await runInIde("WhoAmI", "query WhoAmI { me { username roles } }");
       await responseShows(buyer.username);
-      expect(JSON.parse(await response())).toEqual({ data: { me: { username: buyer.username, roles: ["CONSUMER"] } } });
+      // The answer as the IDE shows it, with what the operation cost the account (gateway/cost-budget.ts).
+      expect(JSON.parse(await response())).toEqual({ data: { me: { username: buyer.username, roles: ["CONSUMER"] } }, extensions: { cost: expect.objectContaining({ requestedQueryCost: expect.any(Number) }) } });
 
       // Over graphql-ws: the first message is the booking as it is now.
       await runInIde("Watch", `subscription Watch { bookingStatusChanged(bookingId: "${created.body.id}") { id status } }`);
@@ -123,7 +124,7 @@ describe("the GraphQL IDE at /graphql (sandbox default)", () => {
       await page.waitForSelector(".graphiql-query-editor .CodeMirror");
       await runInIde("Roles", "query Roles { me { roles } }");
       await responseShows("CONSUMER");
-      expect(JSON.parse(await response())).toEqual({ data: { me: { roles: ["CONSUMER"] } } });
+      expect(JSON.parse(await response())).toEqual({ data: { me: { roles: ["CONSUMER"] } }, extensions: { cost: expect.objectContaining({ actualQueryCost: 2 }) } });
 
       expect(violations).toEqual([]);
     });
