@@ -30,7 +30,9 @@ describe("clients' POST /graphql on the direct path", () => {
       headers: { "content-type": "application/json", authorization: `Bearer ${token}`, ...headers },
       body: JSON.stringify(body),
     });
-    return { status: response.status, contentType: response.headers.get("content-type"), text: await response.text() };
+    // What the bucket holds when the answer is written moves with time: the rest must match byte for byte.
+    const text = (await response.text()).replace(/"currentlyAvailable":\d+/, '"currentlyAvailable":0');
+    return { status: response.status, contentType: response.headers.get("content-type"), text };
   };
   /** Sends the request and says whether the direct path answered it. */
   const sent = async (body: unknown, token?: string, headers?: Record<string, string>) => {
@@ -106,7 +108,12 @@ describe("clients' POST /graphql on the direct path", () => {
     const before = [await sent(body, other.token), await sent(body, consumerToken)];
     expect(before.map((b) => b.direct)).toEqual([false, false]);
     // Not that partner's supplier, and not a consumer's business: refused by the catalogue subgraph.
-    expect(JSON.parse(before[0].answer.text)).toEqual({ errors: [{ message: `Supplier ${supplierId} not found`, path: ["supplier"], extensions: { code: "NOT_FOUND" } }], data: null });
+    // Nothing came back: the whole estimate is given back.
+    expect(JSON.parse(before[0].answer.text)).toEqual({
+      errors: [{ message: `Supplier ${supplierId} not found`, path: ["supplier"], extensions: { code: "NOT_FOUND" } }],
+      data: null,
+      extensions: { cost: expect.objectContaining({ actualQueryCost: 0 }) },
+    });
     expect(JSON.parse(before[1].answer.text)).toMatchObject({ errors: [{ path: ["supplier"], extensions: { code: "FORBIDDEN" } }], data: null });
     await admit(query);
     const after = [await sent(body, other.token), await sent(body, consumerToken)];
@@ -125,7 +132,7 @@ describe("clients' POST /graphql on the direct path", () => {
     expect((await run("First name")).direct).toBe(false);
     const second = await run("Second name");
     expect(second.direct).toBe(true);
-    expect(JSON.parse(second.answer.text)).toEqual({ data: { updateSupplier: { id: supplierId, name: "Second name" } } });
+    expect(JSON.parse(second.answer.text)).toEqual({ data: { updateSupplier: { id: supplierId, name: "Second name" } }, extensions: { cost: expect.objectContaining({ actualQueryCost: 3 }) } });
     expect((await partner.rest.get(`/api/supplier/${supplierId}`)).body.name).toBe("Second name");
   });
 

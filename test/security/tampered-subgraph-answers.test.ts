@@ -106,7 +106,7 @@ describe("a tampered subgraph answer never reaches the client as data", () => {
   it("answers an untampered request through the planned shaping", async () => {
     const before = fastShapingCounts();
     const clean = await ask(null);
-    expect(clean.body).toEqual({ data: { me: { roles: ["CONSUMER"], organisation: { id: expect.any(Number), name: organisationName, countryCode: "NL", commercialModel: "AGENT" } } } });
+    expect(clean.body).toEqual({ data: { me: { roles: ["CONSUMER"], organisation: { id: expect.any(Number), name: organisationName, countryCode: "NL", commercialModel: "AGENT" } } }, extensions: { cost: expect.any(Object) } });
     expect(fastShapingCounts().shaped).toBeGreaterThan(before.shaped);
   });
 
@@ -120,7 +120,7 @@ describe("a tampered subgraph answer never reaches the client as data", () => {
         Object.defineProperty(object, "__proto__", { value: { polluted: true }, enumerable: true, configurable: true, writable: true });
       }),
     );
-    expect(padded.body).toEqual(clean.body);
+    expect(padded.body.data).toEqual(clean.body.data);
     for (const hidden of ["margin notes", "removed", "supplierContact", "__proto__", "polluted"]) expect(padded.text).not.toContain(hidden);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // The plan shaped it (extra members are no error), so this is the plan's own walk being checked.
