@@ -37,6 +37,8 @@ export interface Measured {
 
 export interface CostRun {
   measured: Measured[];
+  /** The issue's heavy operation, measured apart from the fit and predicted by it. */
+  check: { label: string; estimate: number; values: number; medianMs: number; predictedMs: number; fullText: number; fuzzy: number };
   /** Root fields not measured, with why (and, where assigned by analogy, the field they resemble). */
   unmeasured: { field: string; why: string }[];
   fit: Fit;
@@ -85,6 +87,7 @@ export const BY_ANALOGY: Record<string, { like: string; why: string }> = {
   "Mutation.registerOctoEngine": { like: "Mutation.updateSupplier", why: "calls a supplier system; its weight is SUPPLIER_CALLING_MUTATIONS'" },
   "Mutation.importOctoEngine": { like: "Mutation.updateSupplier", why: "calls a supplier system; its weight is SUPPLIER_CALLING_MUTATIONS'" },
   "Query.bookingReport": { like: "Query.booking", why: "measured when the bench's consumer has a report to read (its held booking may have none yet)" },
+  "Query.topActivities": { like: "Query.recommendations", why: "answers 200 with an error for every airport and city tried on the demo catalogue" },
   "Query.bookingVoucher": { like: "Query.booking", why: "needs a signed link of a confirmed booking; renders a PDF (measured in bench:paths)" },
   "Subscription.bookingStatusChanged": { like: "Query.booking", why: "resolved as the booking query at subscribe time and per event" },
   "Subscription.bookingEngineRegistered": { like: "Query.bookingEngine", why: "resolved as the engine query per event" },
@@ -296,11 +299,30 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
     }
   }
 
+  // The operation issue 41 measured: 30 aliases of a search with three typo-tolerant criteria. Not fitted: predicted.
+  const heavy = `query Heavy { ${Array.from({ length: 30 }, (_, i) => `a${i}: searchProducts(search: "text:~museum AND title:~tour AND cityName:~paris", resultsPerPage: 100, pageNumber: ${(i % 3) + 1}) { totalResults items { id externalId cityName } }`).join(" ")} }`;
+  const heavyAnswer = await post("consumer", heavy);
+  if (heavyAnswer.body.errors) throw new Error(`the heavy operation failed: ${JSON.stringify(heavyAnswer.body.errors).slice(0, 300)}`);
+  for (let i = 0; i < options.warmUp; i++) await post("consumer", heavy);
+  const heavyTimes: number[] = [];
+  for (let i = 0; i < Math.max(5, Math.ceil(options.repetitions / 3)); i++) heavyTimes.push((await post("consumer", heavy)).ms);
+
   const observations: Observation[] = measured.map((m) => ({ occurrences: { [m.field]: m.aliases }, points: m.values, fullText: m.fullText, fuzzy: m.fuzzy, ms: m.medianMs }));
   const fit = fitCostModel(observations);
+  const heavyValues = answeredValues(heavyAnswer.body.data);
+  const check = {
+    label: "30 aliases of searchProducts(search: \"text:~museum AND title:~tour AND cityName:~paris\", resultsPerPage: 100) { totalResults items { id externalId cityName } }",
+    estimate: estimateOperation(schema, parse(heavy), {}, undefined).values,
+    values: heavyValues,
+    medianMs: median(heavyTimes),
+    predictedMs: fit.requestMs + 30 * (fit.baseMs["Query.searchProducts"] ?? 0) + fit.msPerPoint * heavyValues + 90 * fit.fuzzyMs,
+    fullText: 0,
+    fuzzy: 90,
+  };
+  log(`  the heavy operation: ${heavyValues} values, ${check.medianMs.toFixed(1)} ms, predicted ${check.predictedMs.toFixed(1)} ms`);
   // Quiet the fixtures: nothing else to clean up, the database is the bench's own.
   await sleep(0);
-  return { measured, unmeasured, fit, products };
+  return { measured, unmeasured, fit, products, check };
 }
 
 /**
@@ -376,6 +398,12 @@ export function renderCostRun(run: CostRun, meta: { date: string; machine: strin
     const worst = indexes.reduce((w, i) => (Math.abs(fit.residuals[i]) > Math.abs(w) ? fit.residuals[i] : w), 0);
     lines.push(`| ${field} | ${fixed(fit.baseMs[field])} | ${toPoints(fit.baseMs[field], fit)} | ${suggested.roots[field]} | ${ROOT_FIELD_COSTS[field] ?? "–"} | ${indexes.length} | ${fixed(worst)} |`);
   }
+  const { check } = run;
+  const charged = (suggested.roots["Query.searchProducts"] ?? 0) * 30 + check.fuzzy * suggested.criteria.fuzzy + check.estimate;
+  lines.push(
+    "",
+    `Check, not fitted: the issue's heavy operation, ${check.label}: ${check.values.toLocaleString("en")} values answered, median ${fixed(check.medianMs, 1)} ms; the fit predicts ${fixed(check.predictedMs, 1)} ms. Its estimate with the costs below: ${charged.toLocaleString("en")} points (${check.estimate.toLocaleString("en")} of them for the selection), ${fixed(charged * fit.msPerPoint, 1)} ms at k.`,
+  );
   lines.push("", "Not measured (their cost is assigned by analogy):", "");
   for (const u of run.unmeasured) lines.push(`- ${u.field}: ${u.why} (${suggested.roots[u.field]} points; ${ROOT_FIELD_COSTS[u.field] ?? "–"} at this commit)`);
   lines.push(
