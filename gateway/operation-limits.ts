@@ -35,6 +35,7 @@ import { MAX_TOP_ACTIVITIES } from "../subgraphs/catalogue/recommendation/recomm
 import { MAX_WEBHOOK_MESSAGE_PAGE } from "../subgraphs/booking/webhooks/webhook.service.js";
 import { MAX_RECOMMENDATION_PAGE } from "../subgraphs/catalogue/recommendation/recommendation.service.js";
 import { MAX_SEARCH_PAGE_SIZE } from "../subgraphs/catalogue/search/search.service.js";
+import { parseSearch, type SearchNode } from "../subgraphs/catalogue/search/search-expression.js";
 import { MAX_RESULTS_PER_PAGE } from "../subgraphs/catalogue/supplier/supplier.service.js";
 import { MAX_LIMIT as MAX_REPORT_PAGE, MAX_SLICE as MAX_REPORT_SLICE } from "../subgraphs/reporting/booking-report/report-query.js";
 
@@ -182,6 +183,129 @@ export const RECORD_WEIGHTS: Record<string, number> = {
 export const SUPPLIER_CALLING_MUTATIONS = ["Mutation.registerOctoEngine", "Mutation.importOctoEngine"] as const;
 const SUPPLIER_CALL_WEIGHT = OPERATION_LIMITS.maxCost / 2 + 1;
 
+/**
+ * What a root field costs before it selects anything, in points (1 point = one selected value,
+ * the estimate's unit): its statements, its authorisation and the gateway's plan. Counted once
+ * per occurrence, so every alias of a field pays it again. Fitted against measured time by
+ * `npm run bench:cost` (docs/benchmarks.md, "Cost model calibration": ms = request + base per
+ * occurrence + k × values; each field's base in ms divided by k, rounded; k = 0.00377 ms a point
+ * on the embedded database, 2026-11-28). A base the fit puts under 1 ms is within the run's noise
+ * and is set to 1 ms (265 points): no occurrence is free. Rerun bench:cost whenever the graph
+ * changes (a root field added, a resolver's statements changed) and set these from the table it
+ * prints: a test requires every root field of the schema here, so a new field gets a deliberate
+ * cost. Fields the bench cannot run repeatably (state changes that run once, outbound calls,
+ * one-time links) carry the cost of the field they resemble, named beside them; a subscription
+ * is charged as the query it resolves like.
+ */
+export const ROOT_FIELD_COSTS: Record<string, number> = {
+  "Mutation.answerBookingQuestions": 1874,
+  "Mutation.cancelBooking": 1874, // as Mutation.answerBookingQuestions
+  "Mutation.confirmBooking": 1874, // as Mutation.answerBookingQuestions
+  "Mutation.createAvailability": 2250,
+  "Mutation.createBooking": 1874, // as Mutation.answerBookingQuestions
+  "Mutation.createProduct": 6630, // as Mutation.updateProduct
+  "Mutation.createSupplier": 2867,
+  "Mutation.createWebhookEndpoint": 265, // as Mutation.updateWebhookEndpoint
+  "Mutation.deleteProduct": 6630, // as Mutation.updateProduct
+  "Mutation.deleteSupplier": 1479, // as Mutation.updateSupplier
+  "Mutation.deleteWebhookEndpoint": 265, // as Mutation.updateWebhookEndpoint
+  "Mutation.deprecateProduct": 6630, // as Mutation.updateProduct
+  "Mutation.importOctoEngine": 1479, // as Mutation.updateSupplier
+  "Mutation.priceAvailability": 265,
+  "Mutation.redeliverWebhookMessage": 265, // as Mutation.updateWebhookEndpoint
+  "Mutation.registerOctoEngine": 1479, // as Mutation.updateSupplier
+  "Mutation.removeProductBookingSetup": 2661, // as Mutation.setProductBookingSetup
+  "Mutation.rotateWebhookEndpointSecret": 265,
+  "Mutation.setAvailabilityOption": 2179, // as Mutation.setAvailabilityQuantities
+  "Mutation.setAvailabilityQuantities": 2179,
+  "Mutation.setProductBookingSetup": 2661,
+  "Mutation.undeprecateProduct": 6630, // as Mutation.updateProduct
+  "Mutation.updateProduct": 6630,
+  "Mutation.updateSupplier": 1479,
+  "Mutation.updateWebhookEndpoint": 265,
+  "Query.activeActivities": 791,
+  "Query.availabilityDates": 265,
+  "Query.booking": 265,
+  "Query.bookingEngine": 265,
+  "Query.bookingEngines": 265,
+  "Query.bookingReport": 265, // as Query.booking
+  "Query.bookingReportExport": 265,
+  "Query.bookingReports": 294,
+  "Query.bookingVoucher": 265, // as Query.booking
+  "Query.inactiveActivities": 809,
+  "Query.me": 265,
+  "Query.nextAvailabilityDates": 265,
+  "Query.organisation": 265,
+  "Query.organisations": 265,
+  "Query.product": 741,
+  "Query.productBookingSetup": 345,
+  "Query.productChanges": 2262,
+  "Query.recommendations": 1637,
+  "Query.reportingAccess": 265,
+  "Query.searchProducts": 2267,
+  "Query.supplier": 1380,
+  "Query.supplierProducts": 1108,
+  "Query.suppliers": 1205,
+  "Query.taxonomy": 265,
+  "Query.topActivities": 1637, // as Query.recommendations
+  "Query.webhookEndpoints": 265,
+  "Query.webhookMessages": 299,
+  "Subscription.bookingEngineRegistered": 265, // as Query.bookingEngine
+  "Subscription.bookingStatusChanged": 265, // as Query.booking
+};
+
+/**
+ * Search criteria that cost far more than the rest of a search, in points each, added to the
+ * root field's cost for every such criterion of its `search` argument (bench:cost fits them with
+ * the root costs): a full-text criterion (title, description or text without an operator) ranks
+ * and matches text documents; a typo-tolerant one (`~` on title, text or cityName) compares
+ * trigrams of every candidate row. Other criteria (equality, prefix, numbers) use indexes and
+ * cost no more than the field's base. An expression that does not parse counts none: the field
+ * refuses it before any SQL runs. On the demo catalogue a full-text criterion fits under the
+ * 1 ms floor and a typo-tolerant one at about 1.5 ms; both grow with the rows a criterion
+ * compares, so a larger catalogue calls for a run of bench:cost on it.
+ */
+export const SEARCH_CRITERION_COSTS = { fullText: 265, fuzzy: 391 };
+
+/** Root fields whose argument is a Search expression (docs/search.md), by the argument's name. */
+export const SEARCH_EXPRESSION_ARGUMENTS: Record<string, string> = {
+  "Query.searchProducts": "search",
+  "Query.productChanges": "search",
+};
+
+const FULL_TEXT_FIELDS = new Set(["title", "description", "text"]);
+const FUZZY_FIELDS = new Set(["title", "text", "cityName"]);
+
+/** How many full-text and typo-tolerant criteria an expression holds; none when it does not parse. */
+export function expensiveCriteria(expression: unknown): { fullText: number; fuzzy: number } {
+  const counts = { fullText: 0, fuzzy: 0 };
+  if (typeof expression !== "string") return counts;
+  let tree: SearchNode;
+  try {
+    tree = parseSearch(expression);
+  } catch {
+    return counts;
+  }
+  const walk = (node: SearchNode) => {
+    if (node.kind !== "criterion") return node.operands.forEach(walk);
+    if (node.operator === "~" && FUZZY_FIELDS.has(node.field)) counts.fuzzy++;
+    else if (node.operator === "=" && FULL_TEXT_FIELDS.has(node.field)) counts.fullText++;
+  };
+  walk(tree);
+  return counts;
+}
+
+/** A root field's fixed cost for one occurrence with these arguments. */
+export function rootFieldCost(key: string, args: Record<string, unknown>): number {
+  let cost = ROOT_FIELD_COSTS[key] ?? 0;
+  const searchArgument = SEARCH_EXPRESSION_ARGUMENTS[key];
+  if (searchArgument) {
+    const { fullText, fuzzy } = expensiveCriteria(args[searchArgument]);
+    cost += fullText * SEARCH_CRITERION_COSTS.fullText + fuzzy * SEARCH_CRITERION_COSTS.fuzzy;
+  }
+  return cost;
+}
+
 /** A page-size argument on a field missing from PAGE_SIZE_MAXIMA counts at face value up to this. */
 const MAX_UNLISTED_PAGE = 1_000_000;
 
@@ -211,6 +335,26 @@ const listAwareEstimator: ComplexityEstimator = ({ type, field, args, childCompl
   return 1 + listSize(type.name, field.name, returnsList, args) * childComplexity;
 };
 
+/** The selection estimate, plus each root field's fixed cost (ROOT_FIELD_COSTS) where the parent is a root type of the schema. */
+function rootAwareEstimator(schema: GraphQLSchema): ComplexityEstimator {
+  const roots = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name, schema.getSubscriptionType()?.name].filter(Boolean));
+  return (options) => {
+    const selection = listAwareEstimator(options) as number;
+    return roots.has(options.type.name) ? selection + rootFieldCost(`${options.type.name}.${options.field.name}`, options.args) : selection;
+  };
+}
+
+/**
+ * The estimate of an operation without any limit applied: `values` counts what it selects (lists
+ * multiplied by their page sizes), `total` adds each root field's fixed cost. bench:cost fits
+ * measured time to `values` per root field; checkOperationCost charges `total`.
+ */
+export function estimateOperation(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined): { values: number; total: number } {
+  const run = (estimator: ComplexityEstimator) =>
+    getComplexity({ estimators: [estimator], schema, query: document, variables: variables ?? {}, operationName, maxQueryNodes: OPERATION_LIMITS.maxSelections * 2 * SUBGRAPH_FACTOR });
+  return { values: run(listAwareEstimator), total: run(rootAwareEstimator(schema)) };
+}
+
 /** The operation's estimated cost; throws the refusal when it is over the scope's limit. */
 export function checkOperationCost(
   scope: LimitsScope,
@@ -224,7 +368,7 @@ export function checkOperationCost(
   const estimate = () => {
     try {
       return getComplexity({
-        estimators: [listAwareEstimator],
+        estimators: [rootAwareEstimator(schema)],
         schema,
         query: document,
         variables: variables ?? {},
@@ -245,8 +389,8 @@ export function checkOperationCost(
 
 /**
  * Estimates by document, per value of the variables the estimate reads: those given to a
- * page-size argument, to `_entities`' representations (only their count) and to a directive
- * (@skip, @include). The estimator reads nothing else of a request, and walking the document
+ * page-size argument, to a Search expression argument, to `_entities`' representations (only
+ * their count) and to a directive (@skip, @include). The estimator reads nothing else of a request, and walking the document
  * was about a tenth of the service's CPU in the booking flow: every step is the same few
  * documents (parsed once by Apollo's document store, so the same object) with other ids.
  */
@@ -286,6 +430,8 @@ interface VariableInput {
 
 const costMemo = new CostMemo();
 
+const SEARCH_ARGUMENT_NAMES = new Set(Object.values(SEARCH_EXPRESSION_ARGUMENTS));
+
 /** A variable's part of the key: absent and null stay apart, a list counts by its length where only that is read. */
 function inputValue(value: unknown, count: boolean): unknown {
   if (value === undefined) return ["absent"];
@@ -308,7 +454,8 @@ function costInputs(document: DocumentNode): VariableInput[] {
       for (const argument of node.arguments ?? []) add(argument.value, false);
     },
     Argument(node) {
-      if ((PAGE_SIZE_ARGUMENTS as readonly string[]).includes(node.name.value)) add(node.value, false);
+      // A Search expression's criteria price its root field (SEARCH_CRITERION_COSTS).
+      if ((PAGE_SIZE_ARGUMENTS as readonly string[]).includes(node.name.value) || SEARCH_ARGUMENT_NAMES.has(node.name.value)) add(node.value, false);
       else if (node.name.value === "representations") add(node.value, true);
     },
   });

@@ -3,7 +3,18 @@ import { getIntrospectionQuery, getNamedType, getNullableType, isCompositeType, 
 import type { Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, rows, type Database } from "../../drizzle/database.js";
-import { checkOperationCost, LIST_SIZES, limitValidationRules, OPERATION_LIMITS, PAGE_SIZE_ARGUMENTS, PAGE_SIZE_MAXIMA, RECORD_WEIGHTS } from "../../gateway/operation-limits.js";
+import {
+  checkOperationCost,
+  estimateOperation,
+  LIST_SIZES,
+  limitValidationRules,
+  OPERATION_LIMITS,
+  PAGE_SIZE_ARGUMENTS,
+  PAGE_SIZE_MAXIMA,
+  RECORD_WEIGHTS,
+  ROOT_FIELD_COSTS,
+  SEARCH_CRITERION_COSTS,
+} from "../../gateway/operation-limits.js";
 import { restRoutes } from "../../rest-compat/routes/index.js";
 import { bookableProduct } from "../support/booking.js";
 import { sampleVariables } from "../support/operation-variables.js";
@@ -72,6 +83,35 @@ describe("operation limits", () => {
       const refused = await run(consumerToken, query, { size: 1000 });
       expect(refused.body.errors?.[0].extensions).toMatchObject({ reason: "COST_LIMIT_EXCEEDED" });
       expect(refused.statements).toBe(0);
+    });
+
+    it("charges each root field once per alias, and full-text and typo-tolerant Search criteria on top", async () => {
+      const estimate = (query: string, variables: Record<string, unknown> = {}) => estimateOperation(apiSchema(), parse(query), variables, undefined);
+      const search = (expression: string, aliases = 1) =>
+        estimate(`{ ${Array.from({ length: aliases }, (_, i) => `a${i}: searchProducts(search: ${JSON.stringify(expression)}, resultsPerPage: 20) { items { id } }`).join(" ")} }`);
+      const plain = search("countryCode:FR");
+      expect(plain.total - plain.values).toBe(ROOT_FIELD_COSTS["Query.searchProducts"]);
+      expect(ROOT_FIELD_COSTS["Query.searchProducts"]).toBeGreaterThan(0);
+      // Each alias is another run of the field: its fixed cost counts again.
+      expect(search("countryCode:FR", 3).total).toBe(3 * plain.total);
+      const me = estimate("{ a: me { id } b: me { id } }");
+      expect(me.total - me.values).toBe(2 * ROOT_FIELD_COSTS["Query.me"]);
+      // The issue's heavy search: three typo-tolerant criteria over text, title and city.
+      const fuzzy = search("text:~museum AND title:~tour AND cityName:~paris");
+      expect(fuzzy.values).toBe(plain.values);
+      expect(fuzzy.total).toBe(plain.total + 3 * SEARCH_CRITERION_COSTS.fuzzy);
+      const fullText = search("title:museum AND countryCode:FR");
+      expect(fullText.total).toBe(plain.total + SEARCH_CRITERION_COSTS.fullText);
+      expect(SEARCH_CRITERION_COSTS.fuzzy).toBeGreaterThanOrEqual(SEARCH_CRITERION_COSTS.fullText);
+      expect(SEARCH_CRITERION_COSTS.fullText).toBeGreaterThan(0);
+      // An expression that does not parse is refused by the field before any SQL: it adds nothing.
+      expect(search("title:").total).toBe(plain.total);
+
+      // The same document, its expression given by a variable: each request is estimated by its own.
+      const query = `query ($search: String!) { searchProducts(search: $search, resultsPerPage: 20) { items { id } } }`;
+      const document = parse(query);
+      const cost = (expression: string) => checkOperationCost("edge", apiSchema(), document, { search: expression }, undefined);
+      expect([cost("countryCode:FR"), cost("text:~museum AND title:~tour AND cityName:~paris"), cost("countryCode:FR")]).toEqual([plain.total, fuzzy.total, plain.total]);
     });
 
     it("estimates each request by its own page sizes and directives, though the document was seen before", async () => {
@@ -226,14 +266,37 @@ describe("operation limits", () => {
   });
 
   describe("what the limits allow", () => {
-    it("fits every REST operation at its largest page", () => {
+    it("fits every REST operation at its largest page, with the most expensive Search expression it can take", () => {
       const largest = { resultsPerPage: 1_000_000, limit: 1_000_000, first: 1_000_000, max: 1_000_000 };
+      // 20 criteria is the most an expression may hold (docs/search.md), each typo-tolerant.
+      const worstSearch = Array.from({ length: 20 }, (_, i) => (i % 2 ? `title:~tour${i}` : `text:~museum${i}`)).join(" AND ");
       for (const route of restRoutes) {
         const document = parse(route.operation);
         expect(validate(apiSchema(), document, [...specifiedRules, ...limitValidationRules("edge")]), `${route.method} ${route.url}`).toEqual([]);
-        const cost = checkOperationCost("edge", apiSchema(), document, sampleVariables(apiSchema(), document, largest), undefined);
+        const variables = sampleVariables(apiSchema(), document, largest);
+        const cost = checkOperationCost("edge", apiSchema(), document, variables, undefined);
         expect(cost, `${route.method} ${route.url}`).toBeLessThanOrEqual(OPERATION_LIMITS.maxCost);
+        if (!("search" in variables)) continue;
+        const searched = checkOperationCost("edge", apiSchema(), document, { ...variables, search: worstSearch }, undefined);
+        expect(searched, `${route.method} ${route.url} with ${worstSearch}`).toBeGreaterThan(cost);
+        expect(searched, `${route.method} ${route.url} with ${worstSearch}`).toBeLessThanOrEqual(OPERATION_LIMITS.maxCost);
       }
+    });
+
+    it("prices every root field of the API schema deliberately", () => {
+      // The client schema adds the edge's subscriptions (graphql-ws estimates them against it).
+      const schemas = [apiSchema(), stack.service.edge!.graph.clientSchema];
+      const roots = new Set<string>();
+      for (const schema of schemas) {
+        for (const type of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+          for (const field of Object.keys(type?.getFields() ?? {})) roots.add(`${type!.name}.${field}`);
+        }
+      }
+      expect(roots.size).toBeGreaterThan(50);
+      expect([...roots].filter((key) => !(key in ROOT_FIELD_COSTS))).toEqual([]);
+      // Keys naming no root field are left over from a field renamed or removed.
+      expect(Object.keys(ROOT_FIELD_COSTS).filter((key) => !roots.has(key))).toEqual([]);
+      expect(Object.entries(ROOT_FIELD_COSTS).filter(([, points]) => !(points > 0))).toEqual([]);
     });
 
     it("fits the standard introspection query (sandbox)", async () => {

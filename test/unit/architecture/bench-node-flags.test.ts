@@ -15,6 +15,7 @@ describe("benchmarks hosting the service run with npm start's node flags", () =>
     ["bench", "bench/search-and-export.bench.ts"],
     ["bench:booking", "bench/booking-flow.bench.ts"],
     ["bench:paths", "bench/paths.bench.ts"],
+    ["bench:cost", "bench/cost-calibration.bench.ts"],
   ])("%s", (name, entry) => {
     expect(startFlags).toContain("--max-semi-space-size=32");
     const [node, ...args] = scripts[name].trim().split(/\s+/);
@@ -27,6 +28,6 @@ describe("benchmarks hosting the service run with npm start's node flags", () =>
       .filter(([name]) => name.startsWith("bench"))
       .map(([, script]) => script.trim().split(/\s+/).at(-1)!)
       .filter((entry) => /\bcreateService\(/.test(readFileSync(new URL(`../../../${entry}`, import.meta.url), "utf8")));
-    expect(hosting.sort()).toEqual(["bench/booking-flow.bench.ts", "bench/paths.bench.ts", "bench/search-and-export.bench.ts"]);
+    expect(hosting.sort()).toEqual(["bench/booking-flow.bench.ts", "bench/cost-calibration.bench.ts", "bench/paths.bench.ts", "bench/search-and-export.bench.ts"]);
   });
 });

@@ -1,0 +1,81 @@
+import "reflect-metadata";
+import { execSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { loadConfig } from "../core/config.js";
+import { createLogger } from "../core/logger.js";
+import { openDatabase } from "../drizzle/database.js";
+import { createService } from "../server/service.js";
+import { renderCostRun, runCostCalibration } from "./cost/cost-core.js";
+
+/**
+ * Calibrates the cost model (gateway/operation-limits.ts) against measured time:
+ *
+ *   npm run bench:cost -- [--repetitions 15] [--warm-up 3]
+ *
+ * against DATABASE_URL (PostgreSQL) or a fresh embedded database, with the demo catalogue. Rerun
+ * it whenever the graph changes and set ROOT_FIELD_COSTS and SEARCH_CRITERION_COSTS from its
+ * table. Writes the run to docs/benchmark-runs/<date>-cost-calibration-<database>.md;
+ * docs/benchmarks.md ("Cost model calibration") holds the numbers in force.
+ */
+const { values } = parseArgs({ args: process.argv.slice(2), options: { repetitions: { type: "string", default: "15" }, "warm-up": { type: "string", default: "3" } } });
+
+/** Every client of the bench is in the service's process on 127.0.0.1: the cap per address and load shedding would measure refusals, not work. */
+const ONE_CLIENT_ADDRESS = { HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0", LOAD_SHED_EVENT_LOOP_DELAY_MS: "0" };
+
+async function main() {
+  const databaseUrl = process.env.DATABASE_URL;
+  const dataDir = databaseUrl ? undefined : mkdtempSync(path.join(os.tmpdir(), "bench-cost-"));
+  const config = loadConfig({
+    ...process.env,
+    ...(dataDir ? { DATA_DIR: dataDir } : {}),
+    PORT: "0",
+    HOST: "127.0.0.1",
+    ROLE: "all",
+    SEED_DEMO: "true",
+    LOG_LEVEL: "silent",
+    API_RATE_LIMIT: "0",
+    WORKER_LOOPS: "false",
+    ...ONE_CLIENT_ADDRESS,
+  });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, maxConnections: 10 });
+  const service = await createService(config, { database, logger: createLogger("silent") });
+  await service.listen();
+  config.publicUrl = service.url!;
+  const loadAtStart = os.loadavg()[0];
+  try {
+    const repetitions = Number(values.repetitions);
+    const warmUp = Number(values["warm-up"]);
+    const run = await runCostCalibration({ service, repetitions, warmUp, log: (line) => console.log(line) });
+    const repo = fileURLToPath(new URL("..", import.meta.url));
+    const commit = execSync("git rev-parse --short HEAD", { cwd: repo }).toString().trim();
+    const dirty = execSync("git status --porcelain -- core drizzle gateway identity rest-compat server subgraphs schema bench", { cwd: repo }).toString().trim();
+    const date = new Date().toISOString().slice(0, 10);
+    const database = databaseUrl ? "PostgreSQL" : "embedded";
+    const section = renderCostRun(run, {
+      date,
+      machine: `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end`,
+      commit: `${commit}${dirty ? " plus uncommitted changes" : ""}`,
+      database,
+      command: `npm run bench:cost${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`,
+      repetitions,
+      warmUp,
+    });
+    console.log(section);
+    const folder = fileURLToPath(new URL("../docs/benchmark-runs/", import.meta.url));
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, `${date}-cost-calibration-${database.toLowerCase()}.md`), section);
+  } finally {
+    await service.close();
+    await database.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
