@@ -6,6 +6,7 @@ import { everyDay, familySetup, validAnswers } from "../../test/support/booking.
 import { productRequest, supplierRequest } from "../../test/support/catalogue.js";
 import { runInChild } from "../child-job.js";
 import { createAccount, PASSWORD, startService, TOKEN_PATH } from "../cores/cores-core.js";
+import { loadConfig } from "../../core/config.js";
 import { addDays, call, FlowTarget, holdBooking, percentile, signIn, sleep, type Account } from "../booking/flow-client.js";
 import type { VictimJob, VictimResult } from "./victim.js";
 
@@ -295,7 +296,7 @@ async function heldBooking(setup: Setup): Promise<string> {
 
 /** 20 searches on connections of their own, sent while the process is busy, then SIGTERM 40 ms later. */
 async function stopWhileBusy(options: FairnessOptions, accounts: { victim: string; attacker: string }): Promise<{ answered: number; statuses: string; exit: number | null }> {
-  const service = await startService(options, 1, { API_RATE_LIMIT: "1200" });
+  const service = await startService(options, 1, defaultAccountLimits());
   const target = new FlowTarget(service.base, TOKEN_PATH, PASSWORD);
   const attacker = { username: accounts.attacker, token: "" };
   const victimAccount = { username: accounts.victim, token: "" };
@@ -322,6 +323,20 @@ async function stopWhileBusy(options: FairnessOptions, accounts: { victim: strin
   return { answered: statuses["200"] ?? 0, statuses: counted(statuses), exit };
 }
 
+/**
+ * The service's own account limits (rate, cost budget, operations in flight), which startService
+ * turns off for the benchmarks that measure paths: here they are what is measured.
+ */
+function defaultAccountLimits(): Record<string, string> {
+  const limits = loadConfig({ DATA_DIR: "memory" }).apiLimits;
+  return {
+    API_RATE_LIMIT: String(limits.requests),
+    API_COST_BUDGET: String(limits.costCapacity),
+    API_COST_RESTORE_PER_SECOND: String(limits.costRestorePerSecond),
+    API_MAX_IN_FLIGHT_PER_ACCOUNT: String(limits.maxInFlight),
+  };
+}
+
 export const ATTACKS = ["slow-bodies", "heavy-operations", "subscriptions", "sign-ins", "stop"] as const;
 
 export async function runFairness(options: FairnessOptions): Promise<{ results: AttackResult[]; stop?: { answered: number; statuses: string; exit: number | null } }> {
@@ -329,7 +344,7 @@ export async function runFairness(options: FairnessOptions): Promise<{ results: 
   const names = { victim: await createAccount(options, "CONSUMER"), victimSignIn: await createAccount(options, "CONSUMER"), attacker: await createAccount(options, "CONSUMER"), partner: await createAccount(options, "CONTENT_PARTNER") };
   const results: AttackResult[] = [];
   // The service with its defaults, as an operator runs it: only the benchmark's own address and port are set.
-  const service = await startService(options, 1, { API_RATE_LIMIT: "1200" });
+  const service = await startService(options, 1, defaultAccountLimits());
   try {
     const setup: Setup = {
       base: service.base,
