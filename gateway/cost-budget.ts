@@ -1,8 +1,8 @@
 import type { ApolloServerPlugin } from "@apollo/server";
-import { GraphQLError, type DocumentNode, type GraphQLSchema } from "graphql";
+import { GraphQLError } from "graphql";
 import type { ThrottleStatus } from "../identity/account-limits.js";
 import type { EdgeContext } from "./edge-context.js";
-import { checkOperationCost } from "./operation-limits.js";
+import { checkOperationCostParts, type OperationCost } from "./operation-limits.js";
 
 /** `extensions.cost` of every GraphQL answer, as Shopify reports it. */
 export interface CostExtension {
@@ -23,19 +23,20 @@ export interface AdmittedCost {
  * charged here). Throws the refusal: TOO_MANY_REQUESTS with `reason` COST_BUDGET, HTTP 429 and
  * `Retry-After`, and the bucket's state in `extensions.cost`.
  */
-export async function admitOperationCost(context: EdgeContext, requested: number): Promise<AdmittedCost | undefined> {
+export async function admitOperationCost(context: EdgeContext, cost: OperationCost): Promise<AdmittedCost | undefined> {
+  const requested = cost.total;
   const limits = context.limits;
   if (!limits?.costBudgetOn) return undefined;
   const accountId = context.caller.accountId;
   const decision = await limits.admitCost(accountId, requested);
   if (!decision.allowed) {
-    const cost: CostExtension = { requestedQueryCost: requested, actualQueryCost: null, throttleStatus: decision.status };
+    const report: CostExtension = { requestedQueryCost: requested, actualQueryCost: null, throttleStatus: decision.status };
     throw new GraphQLError(decision.message, {
       extensions: {
         code: "TOO_MANY_REQUESTS",
         reason: "COST_BUDGET",
         retryAfterSeconds: decision.retryAfterSeconds,
-        cost,
+        cost: report,
         http: { status: 429, headers: new Map([["retry-after", String(decision.retryAfterSeconds)]]) },
       },
     });
@@ -43,7 +44,7 @@ export async function admitOperationCost(context: EdgeContext, requested: number
   return {
     requested,
     settle(data) {
-      const actual = Math.min(requested, actualCost(data));
+      const actual = Math.min(requested, cost.fixed + actualCost(data));
       const throttleStatus = limits.refund(accountId, decision.charged - Math.min(actual, decision.charged));
       return throttleStatus && { requestedQueryCost: requested, actualQueryCost: actual, throttleStatus };
     },
@@ -51,9 +52,10 @@ export async function admitOperationCost(context: EdgeContext, requested: number
 }
 
 /**
- * What the answer cost by the estimate's own rule, counted on the data that came back: one for
- * each value, lists by the items they hold instead of their assumed size. A page of 3 where 100
- * were asked for costs 3 items' worth, and the difference goes back to the bucket.
+ * What the answer's values cost by the estimate's own rule, counted on the data that came back:
+ * one for each value, lists by the items they hold instead of their assumed size. A page of 3
+ * where 100 were asked for costs 3 items' worth, and the difference goes back to the bucket; the
+ * root fields' fixed costs (their statements) are spent whatever came back.
  */
 export function actualCost(data: unknown): number {
   const inner = (value: unknown): number => {
@@ -80,9 +82,9 @@ export function costBudgetPlugin(): ApolloServerPlugin<EdgeContext> {
       let refusedCost: unknown;
       return {
         async didResolveOperation({ schema, document, request, operationName, contextValue }) {
-          const requested = estimate(schema, document, request.variables, operationName ?? undefined);
+          const cost = checkOperationCostParts("edge", schema, document, request.variables, operationName ?? undefined);
           try {
-            admitted = await admitOperationCost(contextValue, requested);
+            admitted = await admitOperationCost(contextValue, cost);
           } catch (error) {
             if (error instanceof GraphQLError) refusedCost = error.extensions.cost;
             throw error;
@@ -98,7 +100,3 @@ export function costBudgetPlugin(): ApolloServerPlugin<EdgeContext> {
     },
   };
 }
-
-/** The same (memoised) estimate the limits plugin checked; over the limit it throws the same refusal. */
-const estimate = (schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined) =>
-  checkOperationCost("edge", schema, document, variables, operationName);

@@ -9,7 +9,7 @@ import type { ServiceMetrics } from "../core/metrics.js";
 import { onlyIntrospection } from "./client-introspection.js";
 import type { EdgeContext } from "./edge-context.js";
 import type { OperationRequest, OperationResult } from "./gateway.js";
-import { checkOperationCost, parseOptionsFor, ValidatedDocuments } from "./operation-limits.js";
+import { checkOperationCostParts, parseOptionsFor, ValidatedDocuments, type OperationCost } from "./operation-limits.js";
 import { admitOperationCost, type AdmittedCost } from "./cost-budget.js";
 
 interface Admitted {
@@ -130,9 +130,9 @@ export function directGatewayExecution(options: {
   }
 
   /** What depends on the variables: Apollo Server's pipeline checks the same in `didResolveOperation` (operation-limits.ts). Throws the refusal; returns the estimated cost. */
-  function checkVariables(entry: Admitted, request: OperationRequest): number {
+  function checkVariables(entry: Admitted, request: OperationRequest): OperationCost {
     checkOperationText(entry.document, request.variables);
-    return checkOperationCost("edge", options.apiSchema(), entry.document, request.variables, request.operationName);
+    return checkOperationCostParts("edge", options.apiSchema(), entry.document, request.variables, request.operationName);
   }
 
   /** The gateway's executor on the request context Apollo Server would build. */
@@ -193,7 +193,7 @@ export function directGatewayExecution(options: {
     const entry = options.clientTexts.get(keyOf(request));
     if (!entry) return undefined;
     const started = performance.now();
-    let requested: number;
+    let requested: OperationCost;
     try {
       requested = checkVariables(entry, request);
     } catch {

@@ -336,11 +336,14 @@ const listAwareEstimator: ComplexityEstimator = ({ type, field, args, childCompl
 };
 
 /** The selection estimate, plus each root field's fixed cost (ROOT_FIELD_COSTS) where the parent is a root type of the schema. */
-function rootAwareEstimator(schema: GraphQLSchema): ComplexityEstimator {
+function rootAwareEstimator(schema: GraphQLSchema, onFixed?: (cost: number) => void): ComplexityEstimator {
   const roots = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name, schema.getSubscriptionType()?.name].filter(Boolean));
   return (options) => {
     const selection = listAwareEstimator(options) as number;
-    return roots.has(options.type.name) ? selection + rootFieldCost(`${options.type.name}.${options.field.name}`, options.args) : selection;
+    if (!roots.has(options.type.name)) return selection;
+    const fixed = rootFieldCost(`${options.type.name}.${options.field.name}`, options.args);
+    onFixed?.(fixed);
+    return selection + fixed;
   };
 }
 
@@ -355,6 +358,12 @@ export function estimateOperation(schema: GraphQLSchema, document: DocumentNode,
   return { values: run(listAwareEstimator), total: run(rootAwareEstimator(schema)) };
 }
 
+/** An operation's estimate: `total` is what it is charged, `fixed` the part of it its root fields cost whatever they answer. */
+export interface OperationCost {
+  total: number;
+  fixed: number;
+}
+
 /** The operation's estimated cost; throws the refusal when it is over the scope's limit. */
 export function checkOperationCost(
   scope: LimitsScope,
@@ -363,12 +372,24 @@ export function checkOperationCost(
   variables: Record<string, unknown> | undefined,
   operationName: string | undefined,
 ): number {
+  return checkOperationCostParts(scope, schema, document, variables, operationName).total;
+}
+
+/** As checkOperationCost, with the fixed part apart: the cost budget gives back only what the answer's values did not use. */
+export function checkOperationCostParts(
+  scope: LimitsScope,
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName: string | undefined,
+): OperationCost {
   const { maxCost, maxSelections } = limitsFor(scope);
   checkVariables(schema, document, variables, operationName);
-  const estimate = () => {
+  const estimate = (): OperationCost | GraphQLError => {
+    let fixed = 0;
     try {
-      return getComplexity({
-        estimators: [rootAwareEstimator(schema)],
+      const total = getComplexity({
+        estimators: [rootAwareEstimator(schema, (cost) => (fixed += cost))],
         schema,
         query: document,
         variables: variables ?? {},
@@ -376,6 +397,7 @@ export function checkOperationCost(
         // A budget of visited nodes keeps the estimate linear even where fragments are expanded.
         maxQueryNodes: maxSelections * 2,
       });
+      return { total, fixed };
     } catch (error) {
       if (!(error instanceof GraphQLError)) throw error;
       return refusal("OPERATION_TOO_LARGE", error.message);
@@ -383,7 +405,7 @@ export function checkOperationCost(
   };
   const cost = costMemo.of(scope, schema, document, variables, operationName, estimate);
   if (cost instanceof GraphQLError) throw cost;
-  if (cost > maxCost) throw refusal("COST_LIMIT_EXCEEDED", `The operation's estimated cost is ${cost}; the limit is ${maxCost}. Ask for smaller pages or fewer nested lists.`);
+  if (cost.total > maxCost) throw refusal("COST_LIMIT_EXCEEDED", `The operation's estimated cost is ${cost.total}; the limit is ${maxCost}. Ask for smaller pages or fewer nested lists.`);
   return cost;
 }
 
@@ -395,7 +417,7 @@ export function checkOperationCost(
  * documents (parsed once by Apollo's document store, so the same object) with other ids.
  */
 class CostMemo {
-  private readonly byDocument = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, { inputs: VariableInput[]; costs: Map<string, number | GraphQLError> }>>();
+  private readonly byDocument = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, { inputs: VariableInput[]; costs: Map<string, OperationCost | GraphQLError> }>>();
   /** Estimates kept per document: a caller varying page sizes only ever refills one document's map. */
   private readonly perDocument = 64;
 
@@ -405,8 +427,8 @@ class CostMemo {
     document: DocumentNode,
     variables: Record<string, unknown> | undefined,
     operationName: string | undefined,
-    estimate: () => number | GraphQLError,
-  ): number | GraphQLError {
+    estimate: () => OperationCost | GraphQLError,
+  ): OperationCost | GraphQLError {
     let documents = this.byDocument.get(schema);
     if (!documents) this.byDocument.set(schema, (documents = new WeakMap()));
     let entry = documents.get(document);

@@ -32,7 +32,7 @@ const CHEAP = `query Cheap($id: Int!) { product(id: $id) { id } }`;
 
 describe("cost budget per account (a leaky bucket, as Shopify's)", () => {
   const clock = new ManualClock(new Date("2026-11-28T09:00:00Z"));
-  const handle = useStack({ clock, env: { API_COST_BUDGET: "1000", API_COST_RESTORE_PER_SECOND: "10", WORKER_LOOPS: "false" } });
+  const handle = useStack({ clock, env: { API_COST_BUDGET: "100000", API_COST_RESTORE_PER_SECOND: "200", WORKER_LOOPS: "false" } });
 
   it("reports extensions.cost on every answer, refuses an operation the bucket cannot hold with 429 COST_BUDGET and Retry-After, and admits it again once the bucket drained", async () => {
     const { stack } = handle;
@@ -48,12 +48,13 @@ describe("cost budget per account (a leaky bucket, as Shopify's)", () => {
     // Several fit (the first through Apollo Server's pipeline, the rest on the direct path), then one does not.
     expect(admitted.length).toBeGreaterThanOrEqual(2);
     const requested = admitted[0].body.extensions!.cost!.requestedQueryCost;
-    expect(requested).toBeGreaterThan(100);
-    let available = 1000;
+    // Each alias pays the root field's fixed cost again (ROOT_FIELD_COSTS).
+    expect(requested).toBeGreaterThan(20 * 100);
+    let available = 100000;
     for (const answer of admitted) {
       expect(answer.body.errors).toBeUndefined();
       const cost = answer.body.extensions!.cost!;
-      expect(cost).toEqual({ requestedQueryCost: requested, actualQueryCost: expect.any(Number), throttleStatus: { maximumAvailable: 1000, currentlyAvailable: expect.any(Number), restoreRate: 10 } });
+      expect(cost).toEqual({ requestedQueryCost: requested, actualQueryCost: expect.any(Number), throttleStatus: { maximumAvailable: 100000, currentlyAvailable: expect.any(Number), restoreRate: 200 } });
       expect(cost.actualQueryCost).toBeLessThanOrEqual(requested);
       expect(cost.throttleStatus.currentlyAvailable).toBeLessThan(available);
       available = cost.throttleStatus.currentlyAvailable;
@@ -63,7 +64,7 @@ describe("cost budget per account (a leaky bucket, as Shopify's)", () => {
     expect(refused.body.errors![0].extensions).toMatchObject({ code: "TOO_MANY_REQUESTS", reason: "COST_BUDGET", retryAfterSeconds: Number(refused.retryAfter) });
     expect(refused.body.errors![0].message).toContain(`estimated cost is ${requested}`);
     expect(refused.body.extensions!.cost).toMatchObject({ requestedQueryCost: requested, actualQueryCost: null, throttleStatus: { currentlyAvailable: available } });
-    expect(Number(refused.retryAfter)).toBe(Math.ceil((requested - available) / 10));
+    expect(Number(refused.retryAfter)).toBe(Math.ceil((requested - available) / 200));
 
     // What still fits passes: the budget refuses by cost, not the account outright.
     const cheap = await graphqlAs(stack, partner.token, CHEAP, { id: productId });
@@ -72,8 +73,8 @@ describe("cost budget per account (a leaky bucket, as Shopify's)", () => {
     // Another account has a bucket of its own.
     const other = await bookableProduct(stack);
     expect((await graphqlAs(stack, other.partner.token, HEAVY, { id: other.productId })).status).toBe(200);
-    // The bucket drains at the restore rate.
-    clock.advance(Number(refused.retryAfter) + 1);
+    // The bucket drains at the restore rate (the cheap operation took some of it since the refusal).
+    clock.advance(Number(refused.retryAfter) + Math.ceil(cheap.body.extensions!.cost!.actualQueryCost! / 200) + 1);
     expect((await graphqlAs(stack, partner.token, HEAVY, { id: productId })).status).toBe(200);
   });
 
@@ -91,7 +92,7 @@ describe("cost budget per account (a leaky bucket, as Shopify's)", () => {
     }
     expect(answered).toBeGreaterThan(0);
     expect(last!.status).toBe(429);
-    expect(last!.body).toEqual({ status: 429, code: "TOO_MANY_REQUESTS", reason: "COST_BUDGET", message: expect.stringMatching(/^The operation's estimated cost is \d+; \d+ of the account's 1000 points are free/), requestId: expect.any(String) });
+    expect(last!.body).toEqual({ status: 429, code: "TOO_MANY_REQUESTS", reason: "COST_BUDGET", message: expect.stringMatching(/^The operation's estimated cost is \d+; \d+ of the account's 100000 points are free/), requestId: expect.any(String) });
     expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(last!.headers.get("ratelimit-policy")).toBe("1000000;w=60");
   });
