@@ -93,7 +93,7 @@ async function settledMemory() {
 export async function runSubscriptionBench(options: SubscriptionBenchOptions): Promise<SubscriptionBenchResult> {
   const log = options.log ?? (() => {});
   const clock = new ManualClock(new Date());
-  const stack: Stack = await startStack({ database: options.database, clock, env: { API_RATE_LIMIT: "0", WORKER_LOOPS: "false" } });
+  const stack: Stack = await startStack({ database: options.database, clock, env: { API_RATE_LIMIT: "0", WORKER_LOOPS: "false", WS_MAX_SOCKETS_PER_ACCOUNT: "0", WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT: "0" } });
   const clients: Client[] = [];
   try {
     const engine = stack.service.edge!.subscriptions;

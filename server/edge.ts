@@ -170,6 +170,8 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
     admitUpgrade: (request, socket) => app.connections.admitUpgrade(request, socket),
     delegatedToken,
     logger,
+    // Sockets and subscriptions per account, and the send buffer of a socket.
+    limits: config.websocket,
   });
   deps.metrics?.gauge("activities_websocket_connections", "Open graphql-ws connections of this process", (set) => set(ws.connections()));
   deps.metrics?.gauge("activities_subscriptions", "Subscriptions this process holds (bookingStatusChanged and others)", (set) => set(subscriptions.stats().subscribers));
