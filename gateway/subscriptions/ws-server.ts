@@ -230,6 +230,7 @@ export function attachGraphqlWs(options: {
           // Closed while its token was being checked: its close has been heard, and a slot taken now would never be given back.
           if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
           if (!sockets.take(caller.accountId)) {
+            logger.debug({ accountId: caller.accountId }, "graphql-ws socket refused: too many sockets for this account");
             ctx.extra.socket.close(TOO_MANY_SOCKETS, "Too many sockets for this account");
             return false;
           }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { GraphQLError, type ExecutionResult } from "graphql";
@@ -157,6 +158,12 @@ describe("caps per account on graphql-ws sockets and subscriptions", () => {
   it("lets no more than the cap through when an account subscribes many times at once, and frees the slots when the booking ends its subscriptions", async () => {
     const { bookingId, buyer } = await templateBooking(t.stack, "2027-06-11", familySetup({ confirmationDelaySeconds: 0 }));
     const client = (await open(buyer.token)).client;
+    // Subscriptions the engine refuses (a booking the account may not read) keep no slot.
+    for (let i = 0; i < SUBSCRIPTIONS + 2; i++) {
+      const refused = await watch(client, randomUUID());
+      expect(refused.outcome).toEqual({ data: undefined });
+      expect(refused.messages[0].errors?.length).toBeGreaterThan(0);
+    }
     const burst = await Promise.all(Array.from({ length: 10 }, () => watch(client, bookingId)));
     const accepted = burst.filter((w) => "data" in w.outcome);
     expect(accepted).toHaveLength(SUBSCRIPTIONS);
