@@ -26,6 +26,8 @@ import { processCpuMs } from "./process-cpu.js";
  * per client address and load shedding would measure their refusals, not the service.
  */
 const ONE_CLIENT_ADDRESS = { HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0", LOAD_SHED_EVENT_LOOP_DELAY_MS: "0" };
+/** The idle subscribers are one account's: the caps per account would refuse all but a few hundred. */
+const ONE_SUBSCRIBING_ACCOUNT = { WS_MAX_SOCKETS_PER_ACCOUNT: "0", WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT: "0" };
 
 /**
  * Booking flows through REST on PostgreSQL, dates to CONFIRMED: flows per second at several
@@ -259,7 +261,7 @@ async function main() {
     database = await openDatabase({ databaseUrl: databaseUrl, maxConnections: poolSize });
     // The per-account request limit off: one lane is one account, and a lane at concurrency 1 now
     // makes about 90 requests a second, past the 1,200 a minute an integrator is allowed.
-    const config = loadConfig({ DATABASE_URL: databaseUrl, PORT: "0", HOST: "127.0.0.1", SEED_DEMO: "false", LOG_LEVEL: "silent", ROLE: "all", API_RATE_LIMIT: "0", ...ONE_CLIENT_ADDRESS });
+    const config = loadConfig({ DATABASE_URL: databaseUrl, PORT: "0", HOST: "127.0.0.1", SEED_DEMO: "false", LOG_LEVEL: "silent", ROLE: "all", API_RATE_LIMIT: "0", ...ONE_CLIENT_ADDRESS, ...ONE_SUBSCRIBING_ACCOUNT });
     // Made inside the worker's scope: the worker's timers, and so its statements, carry it.
     service = await als.run({ source: "worker", layer: "rest" }, () => createService(config, { database: database!, logger: createLogger("silent") }));
     instrumentService(service);

@@ -93,6 +93,7 @@ async function settledMemory() {
 export async function runSubscriptionBench(options: SubscriptionBenchOptions): Promise<SubscriptionBenchResult> {
   const log = options.log ?? (() => {});
   const clock = new ManualClock(new Date());
+  // The idle subscribers are one account's: it measures the engine at 100,000 subscribers, not the caps per account.
   const stack: Stack = await startStack({ database: options.database, clock, env: { API_RATE_LIMIT: "0", WORKER_LOOPS: "false", WS_MAX_SOCKETS_PER_ACCOUNT: "0", WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT: "0" } });
   const clients: Client[] = [];
   try {
