@@ -20,7 +20,7 @@ import { everyDay, familySetup } from "../test/support/booking.js";
 import { addDays, call, connect, FlowTarget, holdBooking, percentile, runFlows, signIn, sleep, type Account, type FlowResult } from "./booking/flow-client.js";
 import { productRequest, supplierRequest } from "../test/support/catalogue.js";
 import { processCpuMs } from "./process-cpu.js";
-import { NO_ACCOUNT_LIMITS, ONE_CLIENT_ADDRESS } from "./service-settings.js";
+import { NO_ACCOUNT_LIMITS, ONE_CLIENT_ADDRESS, ONE_SUBSCRIBING_ACCOUNT } from "./service-settings.js";
 
 /**
  * Every client of the bench connects from 127.0.0.1, some in the service's own process: the cap
@@ -259,7 +259,7 @@ async function main() {
     database = await openDatabase({ databaseUrl: databaseUrl, maxConnections: poolSize });
     // The per-account request limit off: one lane is one account, and a lane at concurrency 1 now
     // makes about 90 requests a second, past the 1,200 a minute an integrator is allowed.
-    const config = loadConfig({ DATABASE_URL: databaseUrl, PORT: "0", HOST: "127.0.0.1", SEED_DEMO: "false", LOG_LEVEL: "silent", ROLE: "all", ...NO_ACCOUNT_LIMITS, ...ONE_CLIENT_ADDRESS });
+    const config = loadConfig({ DATABASE_URL: databaseUrl, PORT: "0", HOST: "127.0.0.1", SEED_DEMO: "false", LOG_LEVEL: "silent", ROLE: "all", ...NO_ACCOUNT_LIMITS, ...ONE_CLIENT_ADDRESS, ...ONE_SUBSCRIBING_ACCOUNT });
     // Made inside the worker's scope: the worker's timers, and so its statements, carry it.
     service = await als.run({ source: "worker", layer: "rest" }, () => createService(config, { database: database!, logger: createLogger("silent") }));
     instrumentService(service);

@@ -45,8 +45,8 @@ const environmentSchema = z.object({
   SIGN_IN_MAX_CONCURRENT_PER_ADDRESS: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(1).max(100_000).default(16),
   API_RATE_LIMIT: z.coerce.number({ invalid_type_error: "must be a number" }).int().min(0).max(10_000_000).default(1200),
   API_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).int().min(1).max(3600).default(60),
-  API_COST_BUDGET: z.coerce.number({ invalid_type_error: "must be a number of points" }).int().min(0).max(1_000_000_000).default(300_000),
-  API_COST_RESTORE_PER_SECOND: z.coerce.number({ invalid_type_error: "must be a number of points" }).int().min(1).max(1_000_000_000).default(30_000),
+  API_COST_BUDGET: z.coerce.number({ invalid_type_error: "must be a number of points" }).int().min(0).max(1_000_000_000).default(1_000_000),
+  API_COST_RESTORE_PER_SECOND: z.coerce.number({ invalid_type_error: "must be a number of points" }).int().min(1).max(1_000_000_000).default(50_000),
   API_MAX_IN_FLIGHT_PER_ACCOUNT: z.coerce.number({ invalid_type_error: "must be a number of operations" }).int().min(0).max(100_000).default(16),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(0).max(3_600_000).default(15_000),
   DATABASE_POOL_SIZE: z.coerce.number({ invalid_type_error: "must be a number of connections" }).int().min(1).max(100).optional(),
@@ -58,6 +58,9 @@ const environmentSchema = z.object({
   HTTP_MAX_CONNECTIONS: z.coerce.number({ invalid_type_error: "must be a number of connections" }).int().min(1).max(10_000_000).optional(),
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number({ invalid_type_error: "must be a number of connections" }).int().min(0).max(10_000_000).default(100),
   LOAD_SHED_EVENT_LOOP_DELAY_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(0).max(60_000).default(200),
+  WS_MAX_SOCKETS_PER_ACCOUNT: z.coerce.number({ invalid_type_error: "must be a number of sockets" }).int().min(0).max(1_000_000).default(100),
+  WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT: z.coerce.number({ invalid_type_error: "must be a number of subscriptions" }).int().min(0).max(10_000_000).default(500),
+  WS_MAX_BUFFERED_BYTES: z.coerce.number({ invalid_type_error: "must be a number of bytes" }).int().min(16_384).max(1_073_741_824).default(4_194_304),
   EXCHANGE_RATES_FILE: z.string().min(1).optional(),
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   ENGINE_SECRETS_KEY: z
@@ -160,6 +163,12 @@ export interface Config {
     maxConnectionsPerAddress: number;
     loadShedEventLoopDelayMs: number;
   };
+  /**
+   * graphql-ws limits (gateway/subscriptions/ws-server.ts), counted by each process: sockets and
+   * subscriptions one account may hold open at once (0: no cap), and the bytes a socket may have
+   * waiting to be sent before it is closed as a slow consumer.
+   */
+  websocket: { maxSocketsPerAccount: number; maxSubscriptionsPerAccount: number; maxBufferedBytes: number };
   /** ECB reference rates file (eurofxref-daily.xml), reloaded on change; unset: the bundled table. */
   exchangeRatesFile: string | undefined;
   /** GET /metrics: with METRICS_TOKEN as its bearer token; without one, open in the sandbox and not served in production. */
@@ -317,6 +326,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
       maxConnections: e.HTTP_MAX_CONNECTIONS ?? Math.max(1, connectionRoom ?? MAX_CONNECTIONS_UNKNOWN_LIMIT),
       maxConnectionsPerAddress: e.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
       loadShedEventLoopDelayMs: e.LOAD_SHED_EVENT_LOOP_DELAY_MS,
+    },
+    websocket: {
+      maxSocketsPerAccount: e.WS_MAX_SOCKETS_PER_ACCOUNT,
+      maxSubscriptionsPerAccount: e.WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT,
+      maxBufferedBytes: e.WS_MAX_BUFFERED_BYTES,
     },
     exchangeRatesFile: e.EXCHANGE_RATES_FILE === undefined ? undefined : path.resolve(e.EXCHANGE_RATES_FILE),
     metrics: { token: e.METRICS_TOKEN, openWithoutToken: sandbox },

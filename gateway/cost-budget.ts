@@ -1,6 +1,7 @@
 import type { ApolloServerPlugin } from "@apollo/server";
 import { GraphQLError } from "graphql";
-import type { ThrottleStatus } from "../identity/account-limits.js";
+import type { AccountLimits, ThrottleStatus } from "../identity/account-limits.js";
+import type { SubscriptionCosts } from "./subscriptions/subscription-engine.js";
 import type { EdgeContext } from "./edge-context.js";
 import { checkOperationCostParts, type OperationCost } from "./operation-limits.js";
 
@@ -98,5 +99,23 @@ export function costBudgetPlugin(): ApolloServerPlugin<EdgeContext> {
         },
       };
     },
+  };
+}
+
+/**
+ * Subscriptions on the same bucket: the selection's estimate is charged at subscribe time (the
+ * first message, the current state, comes out of it) and again for every later message, even
+ * past the budget: a status change is never dropped, the debt refuses the account's next
+ * operations until it drains.
+ */
+export function subscriptionCosts(limits: AccountLimits): SubscriptionCosts | undefined {
+  if (!limits.costBudgetOn) return undefined;
+  return {
+    async admit(caller, points) {
+      const decision = await limits.admitCost(caller.accountId, points);
+      if (decision.allowed) return undefined;
+      return new GraphQLError(decision.message, { extensions: { code: "TOO_MANY_REQUESTS", reason: "COST_BUDGET", retryAfterSeconds: decision.retryAfterSeconds } });
+    },
+    charge: (caller, points) => limits.charge(caller.accountId, points),
   };
 }

@@ -592,7 +592,8 @@ function costLimitPlugin<TContext extends BaseContext>(scope: LimitsScope): Apol
 
 /**
  * Parses and validates an operation with every limit of the edge, as the gateway's Apollo Server
- * does: for operations the edge runs itself (graphql-ws). Refusals carry `extensions.code`.
+ * does: for operations the edge runs itself (graphql-ws). Refusals carry `extensions.code`; an
+ * accepted operation comes with its estimated cost (what a subscription is admitted and charged by).
  */
 export function checkEdgeOperation(
   schema: GraphQLSchema,
@@ -600,7 +601,7 @@ export function checkEdgeOperation(
   disclosure: { introspection: boolean; suggestions: boolean },
   /** Documents already parsed and validated against this schema and disclosure, by their text. */
   validated?: ValidatedDocuments,
-): { document: DocumentNode } | { errors: GraphQLError[] } {
+): { document: DocumentNode; cost: number } | { errors: GraphQLError[] } {
   // Over HTTP the body parser has bounded this already; a WebSocket message comes here directly.
   if (nestsDeeperThan(request.variables)) {
     return { errors: [new GraphQLError(`The variables nest deeper than ${MAX_JSON_DEPTH} levels`, { extensions: { code: "BAD_USER_INPUT" } })] };
@@ -612,14 +613,15 @@ export function checkEdgeOperation(
     document = checked.document;
     validated?.set(request.query, document);
   }
+  let cost: number;
   try {
     checkOperationText(document, request.variables);
-    checkOperationCost("edge", schema, document, request.variables, request.operationName);
+    cost = checkOperationCost("edge", schema, document, request.variables, request.operationName);
   } catch (error) {
     if (error instanceof GraphQLError) return { errors: [error] };
     throw error;
   }
-  return { document };
+  return { document, cost };
 }
 
 /**

@@ -13,6 +13,7 @@ import { GatewayCredential } from "../gateway/gateway-credential.js";
 import { persistedQueryCheck } from "../gateway/persisted-queries.js";
 import { edgeSubscriptions } from "../gateway/subscriptions/edge-subscriptions.js";
 import { SubscriptionEngine } from "../gateway/subscriptions/subscription-engine.js";
+import { subscriptionCosts } from "../gateway/cost-budget.js";
 import { attachGraphqlWs } from "../gateway/subscriptions/ws-server.js";
 import { identityRoutes } from "../identity/identity.routes.js";
 import type { Identity } from "../identity/identity.js";
@@ -156,7 +157,7 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
     delegated.set(caller, { token, expiresAt: expiryOf(token) });
     return token;
   };
-  const subscriptions = new SubscriptionEngine({ graph: edgeGraph, events: database.events, subscriptions: edgeSubscriptions, delegatedToken, logger });
+  const subscriptions = new SubscriptionEngine({ graph: edgeGraph, events: database.events, subscriptions: edgeSubscriptions, delegatedToken, logger, costs: subscriptionCosts(limits) });
   const ws = attachGraphqlWs({
     httpServer: app.server,
     path: GRAPHQL_PATH,
@@ -166,11 +167,13 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
     revocations: identity.revocations,
     clock: deps.clock,
     disclosure: config.graphql,
-    limits,
+    accountLimits: limits,
     // A WebSocket is a connection like any other: it counts against the caps until it closes.
     admitUpgrade: (request, socket) => app.connections.admitUpgrade(request, socket),
     delegatedToken,
     logger,
+    // Sockets and subscriptions per account, and the send buffer of a socket.
+    limits: config.websocket,
   });
   deps.metrics?.gauge("activities_websocket_connections", "Open graphql-ws connections of this process", (set) => set(ws.connections()));
   deps.metrics?.gauge("activities_subscriptions", "Subscriptions this process holds (bookingStatusChanged and others)", (set) => set(subscriptions.stats().subscribers));

@@ -15,7 +15,8 @@ import type { Caller } from "../../core/caller.js";
 import type { Logger } from "../../core/logger.js";
 import type { EventChannel } from "../../drizzle/events.js";
 import type { EdgeContext } from "../edge-context.js";
-import type { EdgeGraph } from "../gateway.js";
+import type { EdgeGraph, OperationResult } from "../gateway.js";
+import { checkOperationCost } from "../operation-limits.js";
 import { AsyncQueue } from "./async-queue.js";
 import type { EdgeSubscription } from "./edge-subscriptions.js";
 
@@ -27,6 +28,23 @@ export interface SubscriptionRequest {
   caller: Caller;
   requestId: string;
   acceptLanguage?: string;
+  /** The operation's estimated cost (checkEdgeOperation's); estimated here when not given. */
+  cost?: number;
+}
+
+/**
+ * The account cost budget, as subscriptions use it: a subscription is admitted by the cost of its
+ * operation when it starts (which pays for its first message, the current state), and each later
+ * message is charged that cost again.
+ */
+export interface SubscriptionCosts {
+  /** Undefined when the caller may spend `points` now; otherwise the refusal to send (TOO_MANY_REQUESTS). */
+  admit(caller: Caller, points: number): Promise<GraphQLError | undefined>;
+  /**
+   * Spends `points` for a message already on its way: never refused, even past the budget, since
+   * a state change is never dropped; the debt refuses the account's later operations instead.
+   */
+  charge(caller: Caller, points: number): void;
 }
 
 export interface SubscriptionEngineDeps {
@@ -36,7 +54,17 @@ export interface SubscriptionEngineDeps {
   /** A fresh token for the caller for each message; throws when the session is over. */
   delegatedToken: (caller: Caller) => Promise<string>;
   logger: Logger;
+  /** The account cost budget; without it subscriptions are admitted and delivered free. */
+  costs?: SubscriptionCosts;
 }
+
+/**
+ * Subscribers served between two yields to the event loop: an event with thousands of subscribers
+ * is handed out in slices, so the requests and timers of everybody else run in between (one
+ * account's 2,300 subscribers of one booking once held the loop for seconds). Each slice is small
+ * work: a message pushed to a subscriber, which graphql-ws serialises and writes.
+ */
+export const FAN_OUT_BATCH = 100;
 
 /**
  * Turns a subscription operation into a stream of results: for each event a subscriber may see,
@@ -47,6 +75,12 @@ export interface SubscriptionEngineDeps {
  * of that entity (an index by entity id), so an event costs the same whether 10 or 100,000 others
  * are subscribed to other entities. Fields without an entity argument (one stream for everyone
  * allowed) hand each event they match to all their subscribers.
+ *
+ * Subscribers of one entity who would read the same thing share one read per event: the same
+ * caller (account, organisation, roles and scopes, which are all the graph's rules look at), the
+ * same entity query text, the same variables and the same Accept-Language make a selection group,
+ * whose one query's result goes to each of its members. Before, every subscriber ran its own
+ * query, so one account's 2,300 identical subscriptions made 2,300 queries at one status change.
  */
 export class SubscriptionEngine {
   private readonly listeners = new Map<string, ChannelListener>();
@@ -54,6 +88,11 @@ export class SubscriptionEngine {
   private readonly entityQueries = new WeakMap<FieldNode, string>();
 
   constructor(private readonly deps: SubscriptionEngineDeps) {}
+
+  /** The cost budget's word on a subscription of `points` (undefined: admitted, also when there is no budget). */
+  async admit(caller: Caller, points: number): Promise<GraphQLError | undefined> {
+    return this.deps.costs?.admit(caller, points);
+  }
 
   async subscribe(request: SubscriptionRequest): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
     const fieldNode = request.operation.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD);
@@ -64,8 +103,10 @@ export class SubscriptionEngine {
     const fieldDef = request.schema.getSubscriptionType()?.getFields()[fieldNode.name.value];
     if (!definition || !fieldDef) return failure(`Unknown subscription ${fieldNode.name.value}`, "BAD_USER_INPUT");
     const args = getArgumentValues(fieldDef, fieldNode, request.variableValues);
+    let cost: number;
     try {
       definition.authorize(request.caller, args);
+      cost = request.cost ?? checkOperationCost("edge", request.schema, request.document, request.variableValues, request.operation.name?.value);
     } catch (error) {
       if (error instanceof GraphQLError) return { errors: [error] };
       throw error;
@@ -88,8 +129,9 @@ export class SubscriptionEngine {
       responseKey: fieldNode.alias?.value ?? fieldNode.name.value,
       definition,
       entityId,
+      cost,
+      messages: 0,
       output: new AsyncQueue<ExecutionResult>(() => listener.remove(subscriber)),
-      chain: Promise.resolve(),
     };
     listener.add(subscriber);
     try {
@@ -101,8 +143,9 @@ export class SubscriptionEngine {
     if (entityId !== undefined) {
       // The entity is read again only now that the listener runs for this subscriber: a change
       // made at any moment before is in this read, and any change after brings an event. An
-      // entity already final completes the subscription at once.
-      this.enqueue(subscriber, entityId);
+      // entity already final completes the subscription at once. The read is its group's: the
+      // members who already saw this state get nothing from it.
+      this.enqueue(subscriber.group!, entityId);
     }
     return subscriber.output;
   }
@@ -113,9 +156,9 @@ export class SubscriptionEngine {
     let entities = 0;
     for (const listener of this.listeners.values()) {
       for (const index of listener.fields.values()) {
-        subscribers += index.everyone.size;
+        for (const group of index.everyone.values()) subscribers += group.members.size;
         entities += index.byEntity.size;
-        for (const set of index.byEntity.values()) subscribers += set.size;
+        for (const groups of index.byEntity.values()) for (const group of groups.values()) subscribers += group.members.size;
       }
     }
     return { subscribers, entities, listeners: this.listeners.size };
@@ -127,15 +170,15 @@ export class SubscriptionEngine {
     if (listener) return listener;
     const fields = new Map<string, FieldIndex>();
     for (const definition of this.deps.subscriptions) {
-      if (definition.channel === channel) fields.set(definition.field, { definition, byEntity: new Map(), everyone: new Set() });
+      if (definition.channel === channel) fields.set(definition.field, { definition, byEntity: new Map(), everyone: new Map() });
     }
     const onEvent = (payload: unknown) => {
       if (typeof payload !== "object" || payload === null) return;
       for (const index of fields.values()) {
         const id = index.definition.match(payload as Record<string, unknown>);
         if (id === undefined) continue;
-        const subscribers = index.definition.entityArgument ? index.byEntity.get(id) : index.everyone;
-        if (subscribers) for (const subscriber of subscribers) this.enqueue(subscriber, id);
+        const groups = index.definition.entityArgument ? index.byEntity.get(id) : index.everyone;
+        if (groups) void this.inBatches([...groups.values()], (group) => this.enqueue(group, id));
       }
     };
     const created: ChannelListener = {
@@ -149,24 +192,27 @@ export class SubscriptionEngine {
       ),
       add(subscriber) {
         const index = fields.get(subscriber.definition.field)!;
-        if (subscriber.entityId === undefined) {
-          index.everyone.add(subscriber);
-          return;
+        let groups = index.everyone;
+        if (subscriber.entityId !== undefined) {
+          let byKey = index.byEntity.get(subscriber.entityId);
+          if (!byKey) index.byEntity.set(subscriber.entityId, (byKey = new Map()));
+          groups = byKey;
         }
-        let set = index.byEntity.get(subscriber.entityId);
-        if (!set) index.byEntity.set(subscriber.entityId, (set = new Set()));
-        set.add(subscriber);
+        const key = groupKey(subscriber);
+        let group = groups.get(key);
+        if (!group) groups.set(key, (group = { members: new Set(), chain: Promise.resolve() }));
+        group.members.add(subscriber);
+        subscriber.group = group;
       },
       remove(subscriber) {
         const index = fields.get(subscriber.definition.field)!;
-        if (subscriber.entityId === undefined) {
-          index.everyone.delete(subscriber);
-          return;
-        }
-        const set = index.byEntity.get(subscriber.entityId);
-        if (!set) return;
-        set.delete(subscriber);
-        if (!set.size) index.byEntity.delete(subscriber.entityId);
+        const groups = subscriber.entityId === undefined ? index.everyone : index.byEntity.get(subscriber.entityId);
+        const group = subscriber.group;
+        if (!groups || !group) return;
+        group.members.delete(subscriber);
+        if (group.members.size) return;
+        groups.delete(groupKey(subscriber));
+        if (subscriber.entityId !== undefined && !groups.size) index.byEntity.delete(subscriber.entityId);
       },
     };
     // A subscriber waiting on a listener that failed must not also leave an unhandled rejection.
@@ -189,54 +235,94 @@ export class SubscriptionEngine {
   }
 
   /**
-   * Events are handled one at a time per subscriber, in arrival order, so messages keep the order
-   * of changes. A message reads the entity as it is when it runs, so an event for the entity whose
-   * message has not started yet is already covered by it and adds nothing.
+   * Events are handled one at a time per selection group, in arrival order, so messages keep the
+   * order of changes. A message reads the entity as it is when it runs, so an event for the entity
+   * whose message has not started yet is already covered by it and adds nothing.
    */
-  private enqueue(subscriber: Subscriber, id: string | number): void {
-    if (subscriber.output.isClosed || subscriber.queued === id) return;
-    subscriber.queued = id;
-    subscriber.chain = subscriber.chain.then(() => {
-      if (subscriber.queued === id) subscriber.queued = undefined;
-      return this.deliver(subscriber, id);
+  private enqueue(group: SelectionGroup, id: string | number): void {
+    if (!group.members.size || group.queued === id) return;
+    group.queued = id;
+    group.chain = group.chain.then(() => {
+      if (group.queued === id) group.queued = undefined;
+      return this.deliver(group, id);
     });
   }
 
-  private async deliver(subscriber: Subscriber, id: string | number): Promise<void> {
-    const { query, responseKey, definition, output } = subscriber;
-    if (output.isClosed) return;
-    let token: string;
-    try {
-      token = await this.deps.delegatedToken(subscriber.caller);
-    } catch {
-      output.push({ errors: [new GraphQLError("The session has ended; subscribe again with a new token", { extensions: { code: "UNAUTHENTICATED" } })] });
-      await output.close();
-      return;
-    }
-    const context: EdgeContext = { caller: subscriber.caller, token, requestId: subscriber.requestId, acceptLanguage: subscriber.acceptLanguage };
-    try {
-      const result = await this.deps.graph.execute<{ __entity: Record<string, unknown> | null }>(
-        { query, variables: { ...subscriber.variableValues, __entityId: id } },
-        context,
-      );
-      const { entity, state } = splitState(result.data?.__entity ?? null, definition);
-      if (state) {
-        // The entity as read, not the event, says whether anything changed and whether it is final.
-        const seen = JSON.stringify(state);
-        if (seen === subscriber.lastState && !result.errors?.length) return;
-        subscriber.lastState = seen;
-      }
-      output.push({
-        data: result.data ? { [responseKey]: entity } : null,
-        ...(result.errors?.length ? { errors: result.errors.map(toGraphQLError) } : {}),
-      } as ExecutionResult);
-      if (state && definition.isFinal?.(state)) await output.close();
-    } catch (error) {
-      // The logger's child is made only here: an idle subscriber should not carry one.
-      this.deps.logger.child({ subscription: definition.field, requestId: subscriber.requestId }).error({ err: error }, "subscription message failed");
-      output.push({ errors: [new GraphQLError("Internal server error", { extensions: { code: "INTERNAL_SERVER_ERROR" } })] });
+  /** Calls `each` on every item, yielding to the event loop after every FAN_OUT_BATCH of them. */
+  private async inBatches<T>(items: T[], each: (item: T) => void | Promise<void>): Promise<void> {
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0 && i % FAN_OUT_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
+      await each(items[i]);
     }
   }
+
+  /** One read of the entity for the group, sent to each member whose view of it changed. */
+  private async deliver(group: SelectionGroup, id: string | number): Promise<void> {
+    // Those who join while the read runs are not sent it: their own first read is queued after it.
+    const members = [...group.members].filter((member) => !member.output.isClosed);
+    if (!members.length) return;
+    // Each member's session still holds (one look per connection's caller); the read uses the
+    // token of the first that does. Members share account, roles and scopes, so any of them reads the same.
+    const tokens = new Map<Caller, string | undefined>();
+    for (const member of members) {
+      if (tokens.has(member.caller)) continue;
+      tokens.set(member.caller, await this.deps.delegatedToken(member.caller).catch(() => undefined));
+    }
+    const live: Subscriber[] = [];
+    for (const member of members) {
+      if (tokens.get(member.caller) !== undefined) {
+        live.push(member);
+        continue;
+      }
+      member.output.push({ errors: [new GraphQLError("The session has ended; subscribe again with a new token", { extensions: { code: "UNAUTHENTICATED" } })] });
+      await member.output.close();
+    }
+    if (!live.length) return;
+    const reader = live[0];
+    const { query, definition } = reader;
+    const context: EdgeContext = { caller: reader.caller, token: tokens.get(reader.caller)!, requestId: reader.requestId, acceptLanguage: reader.acceptLanguage };
+    let result: OperationResult<{ __entity: Record<string, unknown> | null }>;
+    try {
+      result = await this.deps.graph.execute<{ __entity: Record<string, unknown> | null }>({ query, variables: { ...reader.variableValues, __entityId: id } }, context);
+    } catch (error) {
+      // The logger's child is made only here: an idle subscriber should not carry one.
+      this.deps.logger.child({ subscription: definition.field, requestId: reader.requestId }).error({ err: error }, "subscription message failed");
+      const failed = { errors: [new GraphQLError("Internal server error", { extensions: { code: "INTERNAL_SERVER_ERROR" } })] };
+      await this.inBatches(live, (member) => member.output.push(failed));
+      return;
+    }
+    const { entity, state } = splitState(result.data?.__entity ?? null, definition);
+    const errors = result.errors?.length ? result.errors.map(toGraphQLError) : undefined;
+    // The entity as read, not the event, says whether anything changed and whether it is final.
+    const seen = state ? JSON.stringify(state) : undefined;
+    const final = state !== undefined && definition.isFinal?.(state) === true;
+    await this.inBatches(live, async (member) => {
+      if (member.output.isClosed) return;
+      if (seen !== undefined) {
+        if (seen === member.lastState && !errors) return;
+        member.lastState = seen;
+      }
+      member.output.push({ data: result.data ? { [member.responseKey]: entity } : null, ...(errors ? { errors } : {}) } as ExecutionResult);
+      // The first message, the state when the subscription started, was paid for by its admission.
+      if (member.messages++ > 0) this.deps.costs?.charge(member.caller, member.cost);
+      if (final) await member.output.close();
+    });
+  }
+}
+
+/** Members of one group read the same thing: see SubscriptionEngine. */
+function groupKey(subscriber: Subscriber): string {
+  const { caller } = subscriber;
+  return JSON.stringify([
+    caller.accountId,
+    caller.organisationId,
+    caller.environment,
+    [...caller.roles].sort(),
+    [...caller.scopes].sort(),
+    subscriber.query,
+    subscriber.variableValues,
+    subscriber.acceptLanguage ?? null,
+  ]);
 }
 
 /**
@@ -253,19 +339,30 @@ interface Subscriber {
   definition: EdgeSubscription;
   /** The entity it watches; undefined for a field that streams every matching event. */
   entityId?: string | number;
+  /** The operation's estimated cost: what each message after the first is charged. */
+  cost: number;
+  /** Messages sent so far. */
+  messages: number;
   output: AsyncQueue<ExecutionResult>;
-  chain: Promise<void>;
-  /** The entity whose message is queued and not started. */
-  queued?: string | number;
+  /** The selection group it reads with, set once it is indexed. */
+  group?: SelectionGroup;
   /** The state its last message showed. */
   lastState?: string;
 }
 
-/** The subscribers of one field, by the entity they watch. */
+/** Subscribers of one entity who read the same thing: one query per event for all of them. */
+interface SelectionGroup {
+  members: Set<Subscriber>;
+  chain: Promise<void>;
+  /** The entity whose message is queued and not started. */
+  queued?: string | number;
+}
+
+/** The subscribers of one field, by the entity they watch, in selection groups by their key. */
 interface FieldIndex {
   definition: EdgeSubscription;
-  byEntity: Map<string | number, Set<Subscriber>>;
-  everyone: Set<Subscriber>;
+  byEntity: Map<string | number, Map<string, SelectionGroup>>;
+  everyone: Map<string, SelectionGroup>;
 }
 
 interface ChannelListener {

@@ -108,6 +108,17 @@ describe("connection settings", () => {
     expect(loadConfig({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0", LOAD_SHED_EVENT_LOOP_DELAY_MS: "0", SHUTDOWN_DRAIN_SECONDS: "0" })).toMatchObject({ http: { maxConnectionsPerAddress: 0, loadShedEventLoopDelayMs: 0 }, shutdownDrainMs: 0 });
   });
 
+  it("caps graphql-ws sockets and subscriptions per account and a socket's unsent bytes by default, 0 lifting a cap", () => {
+    expect(loadConfig({}).websocket).toEqual({ maxSocketsPerAccount: 100, maxSubscriptionsPerAccount: 500, maxBufferedBytes: 4 * 1024 * 1024 });
+    expect(loadConfig({ WS_MAX_SOCKETS_PER_ACCOUNT: "0", WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT: "0", WS_MAX_BUFFERED_BYTES: "65536" }).websocket).toEqual({
+      maxSocketsPerAccount: 0,
+      maxSubscriptionsPerAccount: 0,
+      maxBufferedBytes: 65_536,
+    });
+    expect(problemsOf({ WS_MAX_BUFFERED_BYTES: "1024" })[0]).toMatch(/^WS_MAX_BUFFERED_BYTES="1024": /);
+    expect(problemsOf({ WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT: "-1" })[0]).toMatch(/^WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT="-1": /);
+  });
+
   it("keeps the process's connection cap below its descriptor limit, leaving room for the database, files and outbound calls", () => {
     // A tenth of the limit, 256 at least.
     expect(loadConfig({}, [], { descriptorLimit: 1024 }).http.maxConnections).toBe(768);

@@ -1,6 +1,8 @@
 import { connect, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
+import { checkEdgeOperation } from "../../gateway/operation-limits.js";
 import { bookableProduct } from "../support/booking.js";
+import { templateBooking } from "../support/reporting.js";
 import { restClient, signIn } from "../support/catalogue.js";
 import { ManualClock, useStack, type Stack } from "../support/stack.js";
 import { wsClient, wsOutcome } from "../support/ws-client.js";
@@ -114,6 +116,44 @@ describe("cost budget per account (a leaky bucket, as Shopify's)", () => {
       expect(refusedWith).toMatchObject({ code: "TOO_MANY_REQUESTS", reason: "COST_BUDGET", retryAfterSeconds: expect.any(Number) });
       // The HTTP path sees the same bucket.
       expect((await graphqlAs(stack, partner.token, HEAVY, { id: productId })).status).toBe(429);
+    } finally {
+      await client.dispose();
+    }
+  });
+});
+
+describe("subscriptions on the cost budget", () => {
+  const clock = new ManualClock(new Date("2026-11-28T09:00:00Z"));
+  // Room for the booking flow's own steps, whose estimates count every question a booking could ask.
+  const handle = useStack({ clock, env: { API_COST_BUDGET: "300000", API_COST_RESTORE_PER_SECOND: "200", WORKER_LOOPS: "false" } });
+  const WATCH = "subscription ($id: String!) { bookingStatusChanged(bookingId: $id) { id status } }";
+
+  /** The first message of a subscription, or the errors it was refused with. */
+  const firstOf = (client: ReturnType<typeof wsClient>, bookingId: string) =>
+    new Promise<{ data?: unknown; refused?: readonly { extensions?: Record<string, unknown> }[] }>((resolve) => {
+      client.subscribe({ query: WATCH, variables: { id: bookingId } }, { next: (message) => resolve({ data: message.data }), error: (errors) => resolve({ refused: errors as never }), complete: () => undefined });
+    });
+
+  it("charges a subscription's selection when it is made, and refuses one the account's bucket cannot hold", async () => {
+    const { stack } = handle;
+    const { bookingId, productId, buyer } = await templateBooking(stack);
+    const checked = checkEdgeOperation(stack.service.edge!.graph.clientSchema, { query: WATCH, variables: { id: bookingId } }, stack.config.graphql);
+    if ("errors" in checked) throw new Error(JSON.stringify(checked.errors));
+    const before = (await graphqlAs(stack, buyer.token, CHEAP, { id: productId })).body.extensions!.cost!;
+    const client = wsClient(stack, buyer.token);
+    try {
+      expect(await firstOf(client, bookingId)).toMatchObject({ data: { bookingStatusChanged: { id: bookingId } } });
+      const after = (await graphqlAs(stack, buyer.token, CHEAP, { id: productId })).body.extensions!.cost!;
+      // What the subscription took, between two equal reads: its whole estimate.
+      expect(before.throttleStatus.currentlyAvailable - after.throttleStatus.currentlyAvailable - after.actualQueryCost!).toBe(checked.cost);
+      // Spent down with heavy reads, the bucket has no room for another subscription.
+      for (let i = 0; i < 50; i++) if ((await graphqlAs(stack, buyer.token, HEAVY, { id: productId })).status === 429) break;
+      let refused = await firstOf(client, bookingId);
+      for (let i = 0; i < 50 && refused.data; i++) {
+        await graphqlAs(stack, buyer.token, CHEAP, { id: productId });
+        refused = await firstOf(client, bookingId);
+      }
+      expect(refused.refused?.[0].extensions).toMatchObject({ code: "TOO_MANY_REQUESTS", reason: "COST_BUDGET", retryAfterSeconds: expect.any(Number) });
     } finally {
       await client.dispose();
     }
