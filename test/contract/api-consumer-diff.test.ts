@@ -102,4 +102,12 @@ describe("GET /api/consumer/diff/products", () => {
     expect(response.body.data!.productChanges.totalResults).toBe(2);
     expect(response.body.data!.productChanges.items.map((i: { product: { id: number } }) => i.product.id).sort()).toEqual([ids.deleted, ids.orphan].sort());
   });
+
+  it("lists the whole catalogue through GraphQL when date and search are left out, as their descriptions say", async () => {
+    const token = await t.stack.tokenFor("CONSUMER");
+    const response = await graphql(`${t.stack.url}/graphql`, token, `{ productChanges(resultsPerPage: 100) { totalResults items { product { id } } } }`);
+    expect(response.status).toBe(200);
+    expect(response.body.errors).toBeUndefined();
+    expect(response.body.data!.productChanges.totalResults).toBeGreaterThanOrEqual(3);
+  });
 });

@@ -78,7 +78,7 @@ export async function productChangesSince(
 ): Promise<ProductChangePage> {
   await consumerAccess(ctx);
   let since: Date | null = null;
-  if (request.date !== null) {
+  if (request.date != null) {
     if (!isDate(request.date)) throw rejected("INVALID_DATE", "date must be an ISO 8601 date YYYY-MM-DD", [{ field: "date", rule: "date", message: "date must be YYYY-MM-DD" }]);
     since = new Date(`${request.date}T00:00:00Z`);
     const now = ctx.clock.now();

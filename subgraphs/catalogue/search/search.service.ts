@@ -67,7 +67,7 @@ export async function pageSearch(
   }
   let where = base;
   const language = ctx.languages[0] ?? "en";
-  if (request.search !== null) {
+  if (request.search != null) {
     try {
       const tree = parseSearch(request.search);
       where = and(base, compileSearch(tree, { language }))!;
