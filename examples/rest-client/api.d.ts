@@ -860,6 +860,8 @@ export interface components {
             message: string;
             /** @description The contract's numeric error code, where one is documented */
             errorCode?: number;
+            /** @description Which of the account's limits refused a 429 TOO_MANY_REQUESTS: REQUEST_RATE, COST_BUDGET or IN_FLIGHT */
+            reason?: string;
             details?: {
                 field: string;
                 rule: string;
@@ -1282,7 +1284,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1378,7 +1380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1499,7 +1501,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1618,7 +1620,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1702,7 +1704,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1800,7 +1802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1946,7 +1948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2087,7 +2089,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2173,7 +2175,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2257,7 +2259,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2378,7 +2380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2497,7 +2499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2634,7 +2636,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2746,7 +2748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2895,7 +2897,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2986,7 +2988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3085,7 +3087,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3653,7 +3655,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4073,7 +4075,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4643,7 +4645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4734,7 +4736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5145,7 +5147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5556,7 +5558,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5924,7 +5926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6306,7 +6308,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6662,7 +6664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6778,7 +6780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7018,7 +7020,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7120,7 +7122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7543,7 +7545,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7983,7 +7985,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8381,7 +8383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8471,7 +8473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8568,7 +8570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8654,7 +8656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8748,7 +8750,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8837,7 +8839,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8925,7 +8927,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9022,7 +9024,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9113,7 +9115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9214,7 +9216,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9305,7 +9307,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9391,7 +9393,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9487,7 +9489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9576,7 +9578,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9662,7 +9664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9776,7 +9778,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9946,7 +9948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10129,7 +10131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After) */
+            /** @description TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;

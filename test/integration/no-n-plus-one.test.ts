@@ -38,7 +38,8 @@ describe("no N+1 queries", () => {
     statements.length = 0;
     const response = await consumer.get(path);
     expect(response.status).toBe(200);
-    return { count: statements.length, body: response.body };
+    // The account's limits are the edge's bookkeeping (a report every 200 ms), not the page's statements.
+    return { count: statements.filter((statement) => !statement.includes('"account_limits"')).length, body: response.body };
   };
 
   it.each([

@@ -62,7 +62,7 @@ describe("an operation the edge has admitted", () => {
     expect(refusedFirst.answer.body).toMatchObject({ errors: [{ extensions: { code: "GRAPHQL_VALIDATION_FAILED", reason: "COST_LIMIT_EXCEEDED" } }] });
     expect((await direct(() => http({ id: supplierId, n: 1 }))).direct).toBe(0);
     // Admitted over HTTP now: harmless runs go directly, hostile ones still meet every limit, with the pipeline's answer.
-    expect(await direct(() => http({ id: supplierId, n: 1 }))).toEqual({ answer: { status: 200, body: { data: { supplier: { id: supplierId, products: [] } } } }, direct: 1 });
+    expect(await direct(() => http({ id: supplierId, n: 1 }))).toEqual({ answer: { status: 200, body: { data: { supplier: { id: supplierId, products: [] } }, extensions: { cost: expect.any(Object) } } }, direct: 1 });
     expect(await direct(() => http({ id: supplierId, n: 100 }))).toEqual({ answer: refusedFirst.answer, direct: 0 });
     const nul = await direct(() => http({ id: supplierId, n: 1, note: "Zer\u0000matt" }));
     expect(nul.direct).toBe(0);

@@ -18,6 +18,10 @@ export type ErrorBody = {
      * The contract's numeric error code, where one is documented
      */
     errorCode?: number;
+    /**
+     * Which of the account's limits refused a 429 TOO_MANY_REQUESTS: REQUEST_RATE, COST_BUDGET or IN_FLIGHT
+     */
+    reason?: string;
     details?: Array<{
         field: string;
         rule: string;
@@ -547,7 +551,7 @@ export type GetMeErrors = {
      */
     403: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -611,7 +615,7 @@ export type ListWebhookEndpointsErrors = {
      */
     403: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -704,7 +708,7 @@ export type CreateWebhookEndpointErrors = {
      */
     409: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -798,7 +802,7 @@ export type DeleteWebhookEndpointErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -863,7 +867,7 @@ export type UpdateWebhookEndpointErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -952,7 +956,7 @@ export type RotateWebhookEndpointSecretErrors = {
      */
     409: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -1020,7 +1024,7 @@ export type ListWebhookMessagesErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -1152,7 +1156,7 @@ export type RedeliverWebhookMessageErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -1275,7 +1279,7 @@ export type ListOrganisationsErrors = {
      */
     403: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -1340,7 +1344,7 @@ export type ListBookingEnginesErrors = {
      */
     403: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -1417,7 +1421,7 @@ export type RegisterOctoEngineErrors = {
      */
     409: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -1509,7 +1513,7 @@ export type ImportOctoEngineErrors = {
      */
     409: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -1659,7 +1663,7 @@ export type CreateSupplierErrors = {
      */
     403: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -1739,7 +1743,7 @@ export type DeleteSupplierErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -1800,7 +1804,7 @@ export type GetSupplierErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -1941,7 +1945,7 @@ export type UpdateSupplierErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -2025,7 +2029,7 @@ export type ListSuppliersErrors = {
      */
     403: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -2372,7 +2376,7 @@ export type CreateProductErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -3246,7 +3250,7 @@ export type ListSupplierProductsErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -4103,7 +4107,7 @@ export type DeleteProductErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -4439,7 +4443,7 @@ export type UpdateProductErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -5296,7 +5300,7 @@ export type DeprecateProductErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -6153,7 +6157,7 @@ export type UndeprecateProductErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -7026,7 +7030,7 @@ export type SearchProductsErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -7644,7 +7648,7 @@ export type SearchProductChangesErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -8251,7 +8255,7 @@ export type GetProductErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -8827,7 +8831,7 @@ export type GetTaxonomyErrors = {
      */
     403: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -8971,7 +8975,7 @@ export type GetActiveActivitiesErrors = {
      */
     403: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -9302,7 +9306,7 @@ export type GetInactiveActivitiesErrors = {
      */
     403: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -9445,7 +9449,7 @@ export type RecommendActivitiesByQueryErrors = {
      */
     403: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -10154,7 +10158,7 @@ export type RecommendActivitiesErrors = {
      */
     403: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -10818,7 +10822,7 @@ export type GetTopActivitiesErrors = {
      */
     403: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -11469,7 +11473,7 @@ export type RemoveBookingSetupErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -11527,7 +11531,7 @@ export type GetBookingSetupErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -11592,7 +11596,7 @@ export type SetBookingSetupErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -11657,7 +11661,7 @@ export type GetAvailabilityDatesErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -11716,7 +11720,7 @@ export type GetNextAvailabilityDatesErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -11779,7 +11783,7 @@ export type GetOptionsErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -11846,7 +11850,7 @@ export type SetOptionErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -11909,7 +11913,7 @@ export type GetPricesErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -11984,7 +11988,7 @@ export type SetPricesErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -12053,7 +12057,7 @@ export type CreateBookingErrors = {
      */
     403: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -12107,7 +12111,7 @@ export type GetQuestionsErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -12173,7 +12177,7 @@ export type SetAnswersErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -12233,7 +12237,7 @@ export type ConfirmBookingErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -12292,7 +12296,7 @@ export type CancelBookingErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -12384,7 +12388,7 @@ export type GetBookingErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -12494,7 +12498,7 @@ export type ListBookingReportsErrors = {
      */
     406: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
@@ -12645,7 +12649,7 @@ export type GetBookingReportErrors = {
      */
     404: ErrorBody;
     /**
-     * The account's request rate is spent for this window (see the RateLimit-* headers and Retry-After)
+     * TOO_MANY_REQUESTS: one of the account's limits refused (`reason`: REQUEST_RATE, see the RateLimit-* headers; COST_BUDGET, the operation's cost; IN_FLIGHT, too many requests running); try again after Retry-After seconds
      */
     429: ErrorBody;
     /**
