@@ -201,6 +201,15 @@ async function subscriptionStorm(setup: Setup, count: number, stop: AbortSignal,
   return `${count.toLocaleString("en")} asked: ${prepared.subscribed.accepted.toLocaleString("en")} accepted over ${prepared.subscribed.sockets} sockets, ${counted(prepared.subscribed.refusals) || "none refused"}; CONFIRMED reached ${prepared.subscribed.confirmed.toLocaleString("en")} of the accepted in ${fanOutSeconds.toFixed(1)} s`;
 }
 
+/** Waits for the account's next rate window when fewer than a few requests are left in this one (RateLimit-* headers). */
+async function awaitRequestRoom(base: string, token: string): Promise<void> {
+  const response = await fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+  await response.arrayBuffer();
+  const remaining = Number(response.headers.get("ratelimit-remaining") ?? Infinity);
+  const reset = Number(response.headers.get("ratelimit-reset") ?? 0);
+  if (remaining < 10) await sleep((reset + 1) * 1000);
+}
+
 interface Subscribed {
   accepted: number;
   confirmed: number;
@@ -296,7 +305,9 @@ async function heldBooking(setup: Setup): Promise<string> {
 
 /** 20 searches on connections of their own, sent while the process is busy, then SIGTERM 40 ms later. */
 async function stopWhileBusy(options: FairnessOptions, accounts: { victim: string; attacker: string }): Promise<{ answered: number; statuses: string; exit: number | null }> {
-  const service = await startService(options, 1, defaultAccountLimits());
+  // What is measured is the drain of a busy process: the cost budget would refuse the load that
+  // keeps it busy, and the cap in flight 4 of the victim's 20 requests sent at once.
+  const service = await startService(options, 1, { ...defaultAccountLimits(), API_COST_BUDGET: "0", API_MAX_IN_FLIGHT_PER_ACCOUNT: "0" });
   const target = new FlowTarget(service.base, TOKEN_PATH, PASSWORD);
   const attacker = { username: accounts.attacker, token: "" };
   const victimAccount = { username: accounts.victim, token: "" };
@@ -381,6 +392,9 @@ export async function runFairness(options: FairnessOptions): Promise<{ results: 
       await signIn(target, setup.attacker);
       const bookingId = await heldBooking(setup);
       const subscribed = await subscribeMany(setup, bookingId, options.subscriptions);
+      // Every subscribe counted against the attacker's request rate: its confirmation, which starts
+      // the fan-out, must fall inside the victim's window, not wait for the next rate window.
+      await awaitRequestRoom(setup.base, setup.attacker.token);
       const outcome = await during(setup, "search", options.seconds, (stop) => subscriptionStorm(setup, options.subscriptions, stop, { bookingId, subscribed }));
       record(`${options.subscriptions.toLocaleString("en")} subscriptions of one account at one status change`, "search", outcome, "search p99 ≤ 3× baseline; the account's excess subscriptions refused", within3x);
     }
