@@ -19,7 +19,8 @@ const SUPPLIER_KEY = `octo-key-${randomUUID()}`;
  * customer's cancellation reason reaching the supplier.
  */
 describe("booking what OCTO suppliers really sell", () => {
-  const ctx = useStack({ env: { OCTO_CALL_TIMEOUT_MS: "2000" } });
+  // Its own database: on PostgreSQL another file's worker could run this file's confirmation jobs, and count their supplier calls in its own metrics.
+  const ctx = useStack({ ownDatabase: true, env: { OCTO_CALL_TIMEOUT_MS: "2000" } });
   let supplier: OctoSupplier;
   let engine: string;
   const ids: Record<string, number> = {};
