@@ -11,6 +11,7 @@ import postgres from "postgres";
 import { ConnectionBudgetError, planPoolSize, readConnectionLimit } from "./connection-budget.js";
 import { DataFolderUnusable, prepareDataFolder } from "./data-folder.js";
 import { EventChannel, PgliteEventChannel, PostgresEventChannel } from "./events.js";
+import { FairShare, type ShareSettings } from "./fair-share.js";
 import { DriverObserver, observedPglite, observedPostgres, type PoolUse } from "./observed-driver.js";
 import { PreparedStatementPolicy } from "./prepared-statements.js";
 import { RemotePglite } from "./pglite-thread/remote.js";
@@ -44,6 +45,13 @@ export interface Database {
   ping(): Promise<void>;
   /** How busy the connections are now (GET /metrics reads it when scraped). */
   poolUse(): PoolUse;
+  /**
+   * The same database for the statements of one account (a subgraph's request context takes it
+   * from the caller): accounts take turns at the connections (fair-share.ts), so one account's
+   * burst of statements never queues another's behind it. The database itself is the service's
+   * own account, "".
+   */
+  forAccount(account: string): Database;
   close(): Promise<void>;
 }
 
@@ -150,16 +158,12 @@ async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Da
   }
   // One connection: every statement and transaction takes it in turn.
   const observer = new DriverObserver(1);
-  const db = drizzlePglite({ client: observedPglite(client, observer) as never, schema, logger: queryLogger(options) }) as unknown as Db;
+  const share = new FairShare(PGLITE_TURNS);
   const events = new PgliteEventChannel(client);
-  const database: Database = {
-    db,
-    get forKeyLookups() {
-      return database;
-    },
-    driver: "pglite",
+  const shared = {
+    driver: "pglite" as const,
     events,
-    poolUse: () => observer.use,
+    poolUse: () => ({ ...observer.use, statementsQueued: share.queued }),
     ping: async () => {
       await client.query("select 1");
     },
@@ -169,7 +173,72 @@ async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Da
       releaseLock();
     },
   };
-  return database;
+  const viewOf = accountViews((account): Database => {
+    const view: Database = {
+      ...shared,
+      db: drizzlePglite({ client: observedPglite(client, observer, { share, account }) as never, schema, logger: queryLogger(options) }) as unknown as Db,
+      get forKeyLookups() {
+        return view;
+      },
+      forAccount: (other) => viewOf(other),
+    };
+    return view;
+  });
+  return viewOf(SERVICE_ACCOUNT);
+}
+
+/** The key of the service's own statements (jobs, sign-ins, the limits' bookkeeping) in the fair share. */
+const SERVICE_ACCOUNT = "";
+
+/**
+ * PGlite runs one statement at a time: two slots keep the next statement waiting on its thread
+ * while one runs (no idle gap for a message to cross), and an account holding one of them yields
+ * the other to an account waiting with none.
+ */
+const PGLITE_TURNS: ShareSettings = { capacity: 2, share: 1, most: 2 };
+
+/**
+ * A PostgreSQL pool's connections: an account holds at most half of them, so another account's
+ * statement finds one free, and runs beside at most half a pool of the first one's on the server's
+ * processors, however many statements that account sends at once.
+ */
+const postgresTurns = (connections: number): ShareSettings => {
+  const half = Math.max(1, Math.ceil(connections / 2));
+  return { capacity: connections, share: half, most: half };
+};
+
+/** Views of the most recent accounts are kept; an account past them gets a new one (a drizzle instance, cheap to make). */
+const ACCOUNT_VIEWS_KEPT = 1_000;
+
+/** The database's view for each account, made once and kept for the most recently seen accounts. */
+function accountViews(make: (account: string) => Database): (account: string) => Database {
+  const views = new Map<string, Database>();
+  const service = make(SERVICE_ACCOUNT);
+  return (account) => {
+    if (account === SERVICE_ACCOUNT) return service;
+    let view = views.get(account);
+    if (view) {
+      // Most recent last: the oldest is first to go.
+      views.delete(account);
+    } else {
+      view = make(account);
+      sharedOf.set(view.db, service.db);
+      sharedOf.set(view.forKeyLookups.db, service.forKeyLookups.db);
+      if (views.size >= ACCOUNT_VIEWS_KEPT) views.delete(views.keys().next().value!);
+    }
+    views.set(account, view);
+    return view;
+  };
+}
+
+const sharedOf = new WeakMap<object, object>();
+
+/**
+ * What caches kept per database (search totals, service secrets, the shared taxonomy) are keyed
+ * by: every account's view of a database shares the service's; a transaction is its own.
+ */
+export function sharedExecutor<T extends object>(executor: T): T {
+  return (sharedOf.get(executor) as T | undefined) ?? executor;
 }
 
 /**
@@ -255,15 +324,16 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const observer = new DriverObserver(2 * maxConnections);
   // One policy for both: no connection of either holds more prepared statements than it admits.
   const statements = options.preparedStatements ?? new PreparedStatementPolicy();
-  const drizzleOn = (target: postgres.Sql, connections: StatementConnections) =>
-    drizzlePostgres(observedPostgres(target, observer, statements), { schema, logger: queryLogger(options, connections) }) as unknown as Db;
-  const db = drizzleOn(client, "planned per execution");
-  const keyLookupDb = drizzleOn(keyLookupClient, "key lookups");
+  // Each pool's connections shared between accounts.
+  const clientShare = new FairShare(postgresTurns(maxConnections));
+  const keyLookupShare = new FairShare(postgresTurns(maxConnections));
+  const drizzleOn = (target: postgres.Sql, connections: StatementConnections, share: FairShare, account: string) =>
+    drizzlePostgres(observedPostgres(target, observer, statements, { share, account }), { schema, logger: queryLogger(options, connections) }) as unknown as Db;
   const events = new PostgresEventChannel(client);
   const shared = {
     driver: "postgres" as const,
     events,
-    poolUse: () => observer.use,
+    poolUse: () => ({ ...observer.use, statementsQueued: clientShare.queued + keyLookupShare.queued }),
     ping: async () => {
       await Promise.all([client`select 1`, keyLookupClient`select 1`]);
     },
@@ -272,21 +342,23 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       await Promise.all([client.end({ timeout: 5 }), keyLookupClient.end({ timeout: 5 })]);
     },
   };
-  const database: Database = {
-    ...shared,
-    db,
-    get forKeyLookups() {
-      return keyLookups;
-    },
-  };
-  const keyLookups: Database = {
-    ...shared,
-    db: keyLookupDb,
-    get forKeyLookups() {
-      return keyLookups;
-    },
-  };
-  return database;
+  const viewOf = accountViews((account): Database => {
+    const keyLookups: Database = {
+      ...shared,
+      db: drizzleOn(keyLookupClient, "key lookups", keyLookupShare, account),
+      get forKeyLookups() {
+        return keyLookups;
+      },
+      forAccount: (other) => viewOf(other).forKeyLookups,
+    };
+    return {
+      ...shared,
+      db: drizzleOn(client, "planned per execution", clientShare, account),
+      forKeyLookups: keyLookups,
+      forAccount: (other) => viewOf(other),
+    };
+  });
+  return viewOf(SERVICE_ACCOUNT);
 }
 
 const queryLogger = (options: DatabaseOptions, connections?: StatementConnections) =>

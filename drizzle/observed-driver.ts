@@ -4,6 +4,13 @@ import type postgres from "postgres";
 import { activeTracer, inSpan, markFailed } from "../core/tracing.js";
 import type { PreparedStatementPolicy } from "./prepared-statements.js";
 import type { PgliteQueries, RemotePglite, RemoteTransaction } from "./pglite-thread/remote.js";
+import type { FairShare } from "./fair-share.js";
+
+/** Whose statements these are, and the connections they take turns at (fair-share.ts). */
+export interface Turns {
+  share: FairShare;
+  account: string;
+}
 
 /** How much of the database's connections the service is using right now. */
 export interface PoolUse {
@@ -13,8 +20,10 @@ export interface PoolUse {
   statementsInFlight: number;
   /** Transactions holding a connection (a pooled one on PostgreSQL, the only one on PGlite) until they end. */
   connectionsReserved: number;
-  /** Transactions asked for and still waiting for a connection. */
+  /** Transactions asked for and still waiting for a connection (or for their account's turn at one). */
   transactionsWaiting: number;
+  /** Statements waiting for their account's turn at a connection (fair-share.ts), not handed to the driver yet. */
+  statementsQueued: number;
 }
 
 /**
@@ -29,7 +38,7 @@ export class DriverObserver {
 
   constructor(readonly maxConnections: number) {}
 
-  get use(): PoolUse {
+  get use(): Omit<PoolUse, "statementsQueued"> {
     return { maxConnections: this.maxConnections, statementsInFlight: this.inFlight, connectionsReserved: this.reserved, transactionsWaiting: this.waiting };
   }
 
@@ -116,20 +125,24 @@ type TransactionSql = postgres.TransactionSql;
 
 /**
  * postgres.js as drizzle uses it (`unsafe`, `begin`, and `savepoint` inside a transaction), with
- * every statement and transaction going through the observer. Everything else passes untouched.
+ * every statement and transaction going through the observer, each in its account's turn.
+ * Everything else passes untouched.
  */
-export function observedPostgres(client: Sql, observer: DriverObserver, statements: PreparedStatementPolicy): Sql {
+export function observedPostgres(client: Sql, observer: DriverObserver, statements: PreparedStatementPolicy, turns: Turns): Sql {
   return new Proxy(client, {
     get(target, property, receiver) {
-      if (property === "unsafe") return observedUnsafe(target, observer, statements);
+      if (property === "unsafe") return observedUnsafe(target, observer, statements, turns);
       if (property === "begin") {
         return (...args: unknown[]) => {
           const callback = args.pop() as (tx: TransactionSql) => unknown;
+          // Waiting for its turn is waiting for a connection: the observer counts both.
           return observer.transaction((holding) =>
-            (target.begin as (...rest: unknown[]) => Promise<unknown>)(...args, (tx: TransactionSql) => {
-              holding();
-              return callback(observedTransaction(tx, observer, statements));
-            }),
+            turns.share.run(turns.account, () =>
+              (target.begin as (...rest: unknown[]) => Promise<unknown>)(...args, (tx: TransactionSql) => {
+                holding();
+                return callback(observedTransaction(tx, observer, statements));
+              }),
+            ),
           );
         };
       }
@@ -141,7 +154,7 @@ export function observedPostgres(client: Sql, observer: DriverObserver, statemen
 function observedTransaction(tx: TransactionSql, observer: DriverObserver, statements: PreparedStatementPolicy): TransactionSql {
   return new Proxy(tx, {
     get(target, property, receiver) {
-      if (property === "unsafe") return observedUnsafe(target, observer, statements);
+      if (property === "unsafe") return observedUnsafe(target, observer, statements, undefined);
       if (property === "savepoint") {
         return (...args: unknown[]) => {
           const callback = args.pop() as (sp: TransactionSql) => unknown;
@@ -158,7 +171,7 @@ function observedTransaction(tx: TransactionSql, observer: DriverObserver, state
  * `.values()` first: the answer keeps both, and counts from the await to the answer. drizzle asks
  * for every statement unprepared; the policy decides which run prepared.
  */
-function observedUnsafe(target: Sql | TransactionSql, observer: DriverObserver, statements: PreparedStatementPolicy) {
+function observedUnsafe(target: Sql | TransactionSql, observer: DriverObserver, statements: PreparedStatementPolicy, turns: Turns | undefined) {
   return (text: string, parameters?: unknown[], options?: postgres.UnsafeQueryOptions) => {
     const query = target.unsafe(text, parameters as never, statements.prepare(text) ? { ...options, prepare: true } : options);
     let answer: Promise<unknown> | undefined;
@@ -168,7 +181,8 @@ function observedUnsafe(target: Sql | TransactionSql, observer: DriverObserver, 
         return observed;
       },
       then<A, B>(onAnswer?: (value: unknown) => A | PromiseLike<A>, onError?: (error: unknown) => B | PromiseLike<B>) {
-        answer ??= observer.statement(text, () => query);
+        // A transaction's statements run in the turn its transaction holds.
+        answer ??= turns ? turns.share.run(turns.account, () => observer.statement(text, () => query)) : observer.statement(text, () => query);
         return answer.then(onAnswer, onError);
       },
     };
@@ -176,26 +190,31 @@ function observedUnsafe(target: Sql | TransactionSql, observer: DriverObserver, 
   };
 }
 
-/** The PGlite thread as drizzle uses it (`query`, `exec`, `transaction`), every statement and transaction observed. */
-export function observedPglite(client: RemotePglite, observer: DriverObserver): PgliteQueries & Pick<RemotePglite, "transaction"> {
+/** The PGlite thread as drizzle uses it (`query`, `exec`, `transaction`), every statement and transaction observed, each in its account's turn. */
+export function observedPglite(client: RemotePglite, observer: DriverObserver, turns: Turns): PgliteQueries & Pick<RemotePglite, "transaction"> {
   const queries = (target: PgliteQueries): PgliteQueries => ({
     query: (text, parameters, options) => observer.statement(text, () => target.query(text, parameters, options)) as never,
     exec: (text) => observer.statement(text, () => target.exec(text)),
   });
+  const inTurn = <T>(work: () => PromiseLike<T>) => turns.share.run(turns.account, work);
+  const outside = queries(client);
   return {
-    ...queries(client),
+    query: (text, parameters, options) => inTurn(() => outside.query(text, parameters, options)) as never,
+    exec: (text) => inTurn(() => outside.exec(text)),
     transaction: <T>(callback: (tx: RemoteTransaction) => Promise<T>) =>
       observer.transaction((holding) =>
-        client.transaction((tx) => {
-          holding();
-          const observed: RemoteTransaction = {
-            ...queries(tx),
-            get closed() {
-              return tx.closed;
-            },
-          };
-          return callback(observed);
-        }),
+        inTurn(() =>
+          client.transaction((tx) => {
+            holding();
+            const observed: RemoteTransaction = {
+              ...queries(tx),
+              get closed() {
+                return tx.closed;
+              },
+            };
+            return callback(observed);
+          }),
+        ),
       ),
   };
 }

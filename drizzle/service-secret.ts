@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { Executor } from "./database.js";
+import { sharedExecutor, type Executor } from "./database.js";
 import { serviceSecrets } from "./schema.js";
 
 const cache = new WeakMap<object, Map<string, Buffer>>();
@@ -10,8 +10,8 @@ const cache = new WeakMap<object, Map<string, Buffer>>();
  * others read the same row (so links and cursors signed by one replica verify on another).
  */
 export async function serviceSecret(db: Executor, name: string): Promise<Buffer> {
-  let byName = cache.get(db);
-  if (!byName) cache.set(db, (byName = new Map()));
+  let byName = cache.get(sharedExecutor(db));
+  if (!byName) cache.set(sharedExecutor(db), (byName = new Map()));
   const cached = byName.get(name);
   if (cached) return cached;
   await db.insert(serviceSecrets).values({ name, secret: randomBytes(32).toString("base64url") }).onConflictDoNothing();

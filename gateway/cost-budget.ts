@@ -45,7 +45,10 @@ export async function admitOperationCost(context: EdgeContext, cost: OperationCo
   return {
     requested,
     settle(data) {
-      const actual = Math.min(requested, cost.fixed + actualCost(data));
+      const actual = cost.fixed + actualCost(data);
+      // The estimate assumes typical list sizes: an answer that held more is charged the rest as
+      // a debt (as a subscription's events are), one that held less gets the difference back.
+      if (actual > decision.charged) limits.charge(accountId, actual - decision.charged);
       const throttleStatus = limits.refund(accountId, decision.charged - Math.min(actual, decision.charged));
       return throttleStatus && { requestedQueryCost: requested, actualQueryCost: actual, throttleStatus };
     },

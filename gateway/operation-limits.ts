@@ -140,12 +140,16 @@ export const LIST_SIZES: Record<string, number> = {
   "BookingReport.availabilityOptions": 10,
   "BookingReport.cancellationPolicy": 5,
   "Cancellation.cancellationPolicy": 5,
-  "BookingQuestions.booking": 10,
-  "BookingQuestions.customer": 10,
-  "BookingQuestions.participants": 10,
-  "ParticipantQuestions.questions": 10,
-  "Question.conditions": 2,
-  "Question.followUpQuestions": 2,
+  // A booking's questions as bookings have them: a few per level, a few participants, and a
+  // follow-up only where an answer opened one. REST selects follow-ups five levels deep (the
+  // setup's limit), so a size of 2 counted 62 questions under each one asked; a booking whose
+  // questions outnumber these is charged what its answer held (cost-budget.ts).
+  "BookingQuestions.booking": 5,
+  "BookingQuestions.customer": 5,
+  "BookingQuestions.participants": 4,
+  "ParticipantQuestions.questions": 5,
+  "Question.conditions": 1,
+  "Question.followUpQuestions": 1,
   // An organisation's endpoints (at most 10); a message's tries (8, and a few redeliveries).
   "Query.webhookEndpoints": 10,
   "WebhookMessage.attemptLog": 10,

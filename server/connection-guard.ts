@@ -60,11 +60,21 @@ interface Tracked {
 }
 
 /**
+ * Node's options for the head and request timeouts. Node looks for expired heads and requests on
+ * an interval (every 30 s by default: a 10 s timeout would hold for up to 40), and cuts one at the
+ * first look past its timeout: the timeouts it is given are the configured ones less one interval,
+ * so that a connection is cut within the configured time, not up to an interval after it.
+ */
+export function nodeRequestTimeouts(limits: Pick<ConnectionLimits, "headersTimeoutMs" | "requestTimeoutMs">): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+  const interval = Math.max(25, Math.min(250, Math.floor(limits.headersTimeoutMs / 8)));
+  return { headersTimeout: limits.headersTimeoutMs - interval, requestTimeout: limits.requestTimeoutMs - interval, connectionsCheckingInterval: interval };
+}
+
+/**
  * The HTTP server's hygiene, the same with tracing on or off (http-app.ts builds this one server for both):
  * - timeouts: a request head must arrive within `headersTimeoutMs` and the whole request, body
  *   included, within `requestTimeoutMs` (408, then the connection closes); an idle keep-alive
- *   connection closes after `keepAliveTimeoutMs`. Node enforces them, checked four times a
- *   timeout rather than Node's default of every 30 s;
+ *   connection closes after `keepAliveTimeoutMs`. Node enforces them (nodeRequestTimeouts);
  * - caps: connections at once per client address and in the whole process. A connection over
  *   either gets 503 with Retry-After and `Connection: close` for its first request. Behind a proxy
  *   that TRUST_PROXY names, the proxy's own connections count against the process's cap only (a
@@ -105,14 +115,11 @@ export class ConnectionGuard {
 
   /** An HTTP server for `listener`, with the timeouts and caps above. */
   createServer(listener: RequestListener): Server {
-    const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = this.limits;
+    const { keepAliveTimeoutMs } = this.limits;
     const server = createServer(
       {
-        headersTimeout: headersTimeoutMs,
-        requestTimeout: requestTimeoutMs,
+        ...nodeRequestTimeouts(this.limits),
         keepAliveTimeout: keepAliveTimeoutMs,
-        // Node looks for expired heads and requests every 30 s by default: a 10 s timeout would hold for up to 40.
-        connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
       },
       (request, response) => this.onRequest(request, response, listener),
     );

@@ -127,6 +127,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   metrics.gauge("activities_database_connections_reserved", "Connections held by a transaction until it ends", (set) => set(pool().connectionsReserved));
   metrics.gauge("activities_database_transactions_waiting", "Transactions waiting for a connection", (set) => set(pool().transactionsWaiting));
   metrics.gauge("activities_database_statements_in_flight", "Statements handed to the database driver and not answered yet", (set) => set(pool().statementsInFlight));
+  metrics.gauge("activities_database_statements_queued", "Statements waiting for their account's turn at a connection", (set) => set(pool().statementsQueued));
   const octo = octoEnginesFor(config, database, logger, clock, metrics);
   if (config.environment === "production" && !config.engineSecretsKey && config.role !== "edge" && config.role !== "reporting") {
     // Not a reason to refuse the start: a deployment without webhooks or OCTO engines needs no key.

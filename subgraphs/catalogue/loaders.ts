@@ -1,6 +1,6 @@
 import DataLoader from "dataloader";
 import type { Caller } from "../../core/caller.js";
-import type { Database } from "../../drizzle/database.js";
+import { sharedExecutor, type Database } from "../../drizzle/database.js";
 import { trackingIdRepository } from "./product/tracking-id.repository.js";
 import { bookingEngineRepository, type BookingEngineRow } from "./booking-engine/booking-engine.repository.js";
 import { organisationRepository, type OrganisationRow } from "./organisation/organisation.repository.js";
@@ -48,17 +48,19 @@ export type CatalogueContext = SubgraphContext<CatalogueLoaders>;
  * seeded it shows the older names for at most this long.
  */
 export const SHARED_TAXONOMY_MS = 60_000;
-const sharedTaxonomies = new WeakMap<Database, { readAt: number; nodes: Promise<ReadonlyMap<string, TaxonomyNodeRow>> }>();
+const sharedTaxonomies = new WeakMap<object, { readAt: number; nodes: Promise<ReadonlyMap<string, TaxonomyNodeRow>> }>();
 
 /** The current taxonomy by uuid, read at most once a SHARED_TAXONOMY_MS per process; frozen, so that no request can change what the next one reads. */
 export function sharedTaxonomy(database: Database, now = Date.now()): Promise<ReadonlyMap<string, TaxonomyNodeRow>> {
-  const held = sharedTaxonomies.get(database);
+  // Kept for the database, whichever account's view of it asks.
+  const key = sharedExecutor(database.db);
+  const held = sharedTaxonomies.get(key);
   if (held && now - held.readAt < SHARED_TAXONOMY_MS) return held.nodes;
   const nodes = taxonomyRepository.allCurrent(database.db).then((rows) => new Map(rows.map((row) => [row.uuid, Object.freeze({ ...row, name: Object.freeze({ ...row.name }) })])));
   const entry = { readAt: now, nodes };
-  sharedTaxonomies.set(database, entry);
+  sharedTaxonomies.set(key, entry);
   // A failed read is not kept: the next request reads again.
-  nodes.catch(() => sharedTaxonomies.get(database) === entry && sharedTaxonomies.delete(database));
+  nodes.catch(() => sharedTaxonomies.get(key) === entry && sharedTaxonomies.delete(key));
   return nodes;
 }
 

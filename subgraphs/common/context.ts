@@ -63,12 +63,12 @@ export function subgraphContextFactory<Loaders>(
   publicUrl: () => string,
   loaderDeps: LoaderDeps,
 ): SubgraphContextFactory<Loaders> {
-  const contextOf = (headers: HeaderMap, caller: Caller): SubgraphContext<Loaders> => ({
+  const contextOf = (headers: HeaderMap, caller: Caller, own: Database): SubgraphContext<Loaders> => ({
     caller,
     requestId: header(headers, "x-request-id") ?? "",
     languages: acceptedLanguages(header(headers, "accept-language")),
-    database,
-    loaders: makeLoaders(database, caller, loaderDeps),
+    database: own,
+    loaders: makeLoaders(own, caller, loaderDeps),
     clock,
     publicUrl: publicUrl(),
     accountExists: () => (caller.service ? Promise.resolve(false) : verifier.accountExists(caller.accountId)),
@@ -84,8 +84,9 @@ export function subgraphContextFactory<Loaders>(
         if (error instanceof InvalidTokenError) throw unauthenticated(`Invalid access token: ${error.message}`);
         throw error;
       }
-      return contextOf(headers, caller);
+      // The account's statements take their turns at the connections against other accounts' (fair-share.ts).
+      return contextOf(headers, caller, database.forAccount(caller.accountId));
     },
-    forService: (service, headers = {}) => contextOf(headers, serviceCaller(service, verifier.environment, clock.now())),
+    forService: (service, headers = {}) => contextOf(headers, serviceCaller(service, verifier.environment, clock.now()), database),
   };
 }

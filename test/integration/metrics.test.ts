@@ -63,6 +63,7 @@ describe("Prometheus metrics", () => {
       "activities_database_connections_reserved",
       "activities_database_transactions_waiting",
       "activities_database_statements_in_flight",
+      "activities_database_statements_queued",
     ]) {
       expect(after.text).toMatch(new RegExp(`^${name}\\{[^}]*pid="${process.pid}"[^}]*\\} \\d`, "m"));
     }
@@ -84,7 +85,7 @@ describe("Prometheus metrics", () => {
     // The embedded database has one connection; on PostgreSQL the test's two pools (its own and
     // its key lookups') have 5 each (test/support/stack.ts).
     expect(max).toBe(ctx.database.driver === "pglite" ? 1 : 2 * 5);
-    const pools = ctx.database.driver === "pglite" ? [ctx.database.db] : [ctx.database.db, ctx.database.forKeyLookups.db];
+    const pools = ctx.database.driver === "pglite" ? [ctx.database] : [ctx.database, ctx.database.forKeyLookups];
     // Every connection held by a transaction that waits for the test: the next transaction and a
     // plain statement can only wait. Read from the database itself, since a scrape runs SQL too.
     let release!: () => void;
@@ -93,7 +94,8 @@ describe("Prometheus metrics", () => {
     let began = 0;
     for (let i = 0; i < max; i++) {
       holding.push(
-        pools[i % pools.length].transaction(async (tx) => {
+        // An account of its own each: one account holds at most half a pool (fair-share.ts).
+        pools[i % pools.length].forAccount(`holder-${i}`).db.transaction(async (tx) => {
           await tx.execute(sql`select 1`);
           began++;
           await gate;
@@ -108,7 +110,8 @@ describe("Prometheus metrics", () => {
       // A drizzle query is sent when awaited.
       statement = ctx.database.db.execute(sql`select 1`).then(() => undefined);
       await expect.poll(() => ctx.database.poolUse().transactionsWaiting).toBeGreaterThanOrEqual(1);
-      await expect.poll(() => ctx.database.poolUse().statementsInFlight).toBeGreaterThanOrEqual(1);
+      // Every slot of the connections' fair share is taken: the statement waits for its turn.
+      await expect.poll(() => ctx.database.poolUse().statementsQueued).toBeGreaterThanOrEqual(1);
       expect(ctx.database.poolUse().connectionsReserved).toBeGreaterThanOrEqual(max);
     } finally {
       release();

@@ -1,7 +1,7 @@
 import { connect, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { checkEdgeOperation } from "../../gateway/operation-limits.js";
-import { bookableProduct } from "../support/booking.js";
+import { bookableProduct, everyDay, familySetup } from "../support/booking.js";
 import { templateBooking } from "../support/reporting.js";
 import { restClient, signIn } from "../support/catalogue.js";
 import { ManualClock, useStack, type Stack } from "../support/stack.js";
@@ -78,6 +78,25 @@ describe("cost budget per account (a leaky bucket, as Shopify's)", () => {
     // The bucket drains at the restore rate (the cheap operation took some of it since the refusal).
     clock.advance(Number(refused.retryAfter) + Math.ceil(cheap.body.extensions!.cost!.actualQueryCost! / 200) + 1);
     expect((await graphqlAs(stack, partner.token, HEAVY, { id: productId })).status).toBe(200);
+  });
+
+  it("charges an answer that held more than its estimate what it held, and gives back what an answer did not use", async () => {
+    const { stack } = handle;
+    // The estimate assumes 10 images a product (LIST_SIZES): this one has 15.
+    const images = Array.from({ length: 15 }, (_, i) => ({ title: `View ${i}`, url: `https://img.example/view-${i}.jpg`, order: i + 1 }));
+    const { productId, partner } = await bookableProduct(stack, familySetup(), everyDay(), { galleryImage: images });
+    const first = await graphqlAs(stack, partner.token, CHEAP, { id: productId });
+    const larger = await graphqlAs(stack, partner.token, `query Images($id: Int!) { product(id: $id) { galleryImages { url title } } }`, { id: productId });
+    expect(larger.body.errors).toBeUndefined();
+    const cost = larger.body.extensions!.cost!;
+    expect(cost.actualQueryCost).toBeGreaterThan(cost.requestedQueryCost);
+    // The clock stands still: the bucket lost exactly the actual cost, past the estimate charged before.
+    expect(first.body.extensions!.cost!.throttleStatus.currentlyAvailable - cost.throttleStatus.currentlyAvailable).toBe(cost.actualQueryCost);
+    // A page that came back short is charged what it held, less than its estimate.
+    const short = await graphqlAs(stack, partner.token, `{ suppliers(bookingEngineName: "NO_SUCH_ENGINE", resultsPerPage: 100) { items { id } } }`);
+    const shortCost = short.body.extensions!.cost!;
+    expect(shortCost.actualQueryCost).toBeLessThan(shortCost.requestedQueryCost);
+    expect(cost.throttleStatus.currentlyAvailable - shortCost.throttleStatus.currentlyAvailable).toBe(shortCost.actualQueryCost);
   });
 
   it("refuses a REST path with its contract's error body, 429 TOO_MANY_REQUESTS with reason COST_BUDGET, Retry-After and the RateLimit headers", async () => {

@@ -4,6 +4,7 @@ import WebSocket from "ws";
 import { createLogger } from "../../core/logger.js";
 import { activeTracer } from "../../core/tracing.js";
 import { startTracing, type Tracing } from "../../core/tracing-sdk.js";
+import { nodeRequestTimeouts } from "../../server/connection-guard.js";
 import { head, openConnection, type RawConnection } from "../support/raw-http.js";
 import { testConfig, useStack, type Stack } from "../support/stack.js";
 
@@ -127,6 +128,23 @@ function slowClientTests(t: { stack: Stack }) {
 describe("slow clients", () => {
   const t = useStack({ env: timeouts });
   slowClientTests(t);
+
+  it("has Node cut a head or request within its configured timeout, although Node looks for expired ones only once an interval", () => {
+    for (const limits of [
+      { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 },
+      { headersTimeoutMs: 1_000, requestTimeoutMs: 2_000 },
+      { headersTimeoutMs: 100, requestTimeoutMs: 100 },
+    ]) {
+      const node = nodeRequestTimeouts(limits);
+      // The latest cut is one interval after the timeout Node was given.
+      expect(node.headersTimeout + node.connectionsCheckingInterval).toBeLessThanOrEqual(limits.headersTimeoutMs);
+      expect(node.requestTimeout + node.connectionsCheckingInterval).toBeLessThanOrEqual(limits.requestTimeoutMs);
+      // And never early by more than that interval, which is short against the timeout.
+      expect(node.headersTimeout).toBeGreaterThanOrEqual(limits.headersTimeoutMs * 0.75);
+      expect(node.requestTimeout).toBeGreaterThanOrEqual(limits.requestTimeoutMs * 0.75);
+      expect(node.headersTimeout).toBeLessThanOrEqual(node.requestTimeout);
+    }
+  });
 });
 
 /**

@@ -31,6 +31,7 @@ export function openTestDatabase(): Promise<Database> {
       events: database.events,
       ping: () => database.ping(),
       poolUse: () => database.poolUse(),
+      forAccount: (account) => database.forAccount(account),
       close: async () => {},
     };
     return lent;

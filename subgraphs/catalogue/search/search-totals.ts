@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import { rows, type Executor } from "../../../drizzle/database.js";
+import { rows, sharedExecutor, type Executor } from "../../../drizzle/database.js";
 import { catalogueVersions, products } from "../../../drizzle/schema.js";
 
 /**
@@ -31,8 +31,10 @@ const keptByExecutor = new WeakMap<object, Map<string, Kept>>();
 const dialect = new PgDialect();
 
 function keptFor(db: Executor): Map<string, Kept> {
-  let kept = keptByExecutor.get(db);
-  if (!kept) keptByExecutor.set(db, (kept = new Map()));
+  // Every account's view of the database shares the service's totals.
+  const shared = sharedExecutor(db);
+  let kept = keptByExecutor.get(shared);
+  if (!kept) keptByExecutor.set(shared, (kept = new Map()));
   return kept;
 }
 

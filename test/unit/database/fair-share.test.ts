@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import { FairShare } from "../../../drizzle/fair-share.js";
+
+/** A statement that runs until the test ends it, recording when it started. */
+function statement(log: string[], name: string) {
+  let end!: () => void;
+  const done = new Promise<void>((resolve) => (end = resolve));
+  return {
+    work: () => {
+      log.push(name);
+      return done;
+    },
+    end,
+  };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("FairShare: accounts take turns at the connections", () => {
+  it("lets a lone account use every slot, and holds the next statement until one is free", async () => {
+    const share = new FairShare({ capacity: 2, share: 1, most: 2 });
+    const log: string[] = [];
+    const [a1, a2, a3] = ["a1", "a2", "a3"].map((name) => statement(log, name));
+    const runs = [share.run("a", a1.work), share.run("a", a2.work), share.run("a", a3.work)];
+    await settle();
+    expect(log).toEqual(["a1", "a2"]);
+    expect(share.queued).toBe(1);
+    a1.end();
+    await settle();
+    expect(log).toEqual(["a1", "a2", "a3"]);
+    a2.end();
+    a3.end();
+    await Promise.all(runs);
+    expect(share.queued).toBe(0);
+  });
+
+  it("gives a freed slot to an account waiting with none before the account that filled the queue", async () => {
+    const share = new FairShare({ capacity: 1, share: 1, most: 1 });
+    const log: string[] = [];
+    const burst = Array.from({ length: 30 }, (_, i) => statement(log, `attacker${i}`));
+    const runs = burst.map((s) => share.run("attacker", s.work));
+    await settle();
+    const victim = statement(log, "victim");
+    const victimRun = share.run("victim", victim.work);
+    burst[0].end();
+    await settle();
+    // The victim waited for the statement running, not for the 29 queued before it.
+    expect(log).toEqual(["attacker0", "victim"]);
+    victim.end();
+    await victimRun;
+    for (const s of burst) s.end();
+    await Promise.all(runs);
+    expect(log).toHaveLength(31);
+  });
+
+  it("serves waiting accounts in turn, each keeping its own order", async () => {
+    const share = new FairShare({ capacity: 1, share: 1, most: 1 });
+    const log: string[] = [];
+    const first = statement(log, "first");
+    const running = share.run("x", first.work);
+    const queued = ["a1", "a2", "a3", "b1", "b2", "c1"].map((name) => {
+      const s = statement(log, name);
+      s.end();
+      return share.run(name[0], s.work);
+    });
+    first.end();
+    await Promise.all([running, ...queued]);
+    expect(log).toEqual(["first", "a1", "b1", "c1", "a2", "b2", "a3"]);
+  });
+
+  it("never leaves a slot free while a statement waits, even when every waiting account holds its share", async () => {
+    const share = new FairShare({ capacity: 3, share: 1, most: 3 });
+    const log: string[] = [];
+    const a = [statement(log, "a1"), statement(log, "a2"), statement(log, "a3"), statement(log, "a4")];
+    const b = [statement(log, "b1")];
+    const runs = [...a.map((s) => share.run("a", s.work)), ...b.map((s) => share.run("b", s.work))];
+    await settle();
+    expect(log).toEqual(["a1", "a2", "a3"]);
+    a[0].end();
+    await settle();
+    // b holds none: it goes first.
+    expect(log).toEqual(["a1", "a2", "a3", "b1"]);
+    a[1].end();
+    await settle();
+    // Only a waits, above its share: the slot is not left idle.
+    expect(log).toEqual(["a1", "a2", "a3", "b1", "a4"]);
+    for (const s of [...a, ...b]) s.end();
+    await Promise.all(runs);
+  });
+
+  it("gives the slot back when the work fails", async () => {
+    const share = new FairShare({ capacity: 1, share: 1, most: 1 });
+    await expect(share.run("a", () => Promise.reject(new Error("refused")))).rejects.toThrow("refused");
+    await expect(share.run("b", () => Promise.resolve(7))).resolves.toBe(7);
+  });
+
+  it("holds an account to `most` slots even alone, leaving the rest free for another account's next statement", async () => {
+    const share = new FairShare({ capacity: 4, share: 2, most: 2 });
+    const log: string[] = [];
+    const a = Array.from({ length: 5 }, (_, i) => statement(log, `a${i}`));
+    const runs = a.map((s) => share.run("a", s.work));
+    await settle();
+    expect(log).toEqual(["a0", "a1"]);
+    expect(share.queued).toBe(3);
+    // Another account runs at once, in a slot a kept free.
+    const b = statement(log, "b0");
+    const bRun = share.run("b", b.work);
+    await settle();
+    expect(log).toEqual(["a0", "a1", "b0"]);
+    a[0].end();
+    await settle();
+    expect(log).toEqual(["a0", "a1", "b0", "a2"]);
+    b.end();
+    await bRun;
+    for (const s of a) s.end();
+    await Promise.all(runs);
+    expect(log).toHaveLength(6);
+  });
+
+  it("refuses settings that leave no slot", () => {
+    expect(() => new FairShare({ capacity: 0, share: 1, most: 1 })).toThrow(RangeError);
+    expect(() => new FairShare({ capacity: 2, share: 0, most: 1 })).toThrow(RangeError);
+    expect(() => new FairShare({ capacity: 2, share: 2, most: 1 })).toThrow(RangeError);
+    expect(() => new FairShare({ capacity: 2, share: 1, most: 3 })).toThrow(RangeError);
+  });
+});
