@@ -195,7 +195,7 @@ const SERVICE_ACCOUNT = "";
  * while one runs (no idle gap for a message to cross), and an account holding one of them yields
  * the other to an account waiting with none.
  */
-const PGLITE_TURNS: ShareSettings = { capacity: 2, share: 1, most: 2 };
+const PGLITE_TURNS: ShareSettings = { capacity: 2, share: 1, most: 2, quietMs: 20 };
 
 /**
  * A PostgreSQL pool's connections: an account holds at most half of them, so another account's

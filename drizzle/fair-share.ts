@@ -6,6 +6,13 @@ export interface ShareSettings {
   share: number;
   /** An account never holds more than this many, even alone (the rest stay free for others' next statements). */
   most: number;
+  /**
+   * Between `share` and `most` only while no other account has been at the connections within
+   * this many milliseconds: a request's statements come one after another with the request's own
+   * work between them, and its next one should not find the places taken again. 0: only while no
+   * other account runs or waits.
+   */
+  quietMs?: number;
 }
 
 /**
@@ -14,8 +21,8 @@ export interface ShareSettings {
  * once, and another account's one statement waits behind all of them (seconds on the embedded
  * database, which runs one statement at a time). Here every account (and the service's own work,
  * under the key "") has a queue of its own, and a freed slot goes to the waiting account served
- * least recently among those holding fewer than `share` slots (any waiting account below `most`
- * when none does). So another account's statement waits for some of the statements running, never
+ * least recently among those holding fewer than `share` slots (else to one that may hold more:
+ * below `most`, and while other accounts are quiet when `quietMs` says so). So another account's statement waits for some of the statements running, never
  * for a queue; and with `most` below `capacity` it finds a slot free, and fewer statements
  * competing with it for the server's processors. A slot stays free while a statement waits only
  * when that statement's account holds `most`.
@@ -31,8 +38,13 @@ export class FairShare {
   /** When each account running or waiting was last given a slot: the least recently served goes next. */
   private readonly lastServed = new Map<string, number>();
   private served = 0;
+  /** Accounts by when their last statement ended, oldest first (for `quietMs`). */
+  private readonly recent = new Map<string, number>();
 
-  constructor(readonly settings: ShareSettings) {
+  constructor(
+    readonly settings: ShareSettings,
+    private readonly now: () => number = () => performance.now(),
+  ) {
     const { capacity, share, most } = settings;
     if (!(capacity >= 1 && share >= 1 && most >= share && most <= capacity)) throw new RangeError("a fair share needs 1 ≤ share ≤ most ≤ capacity");
   }
@@ -57,7 +69,7 @@ export class FairShare {
 
   private take(account: string): Promise<void> | undefined {
     // An account with statements waiting keeps their order: a new one goes behind them.
-    if (this.running < this.settings.capacity && !this.waiting.has(account) && this.holding(account) < this.settings.most) {
+    if (this.running < this.settings.capacity && !this.waiting.has(account) && this.mayTakeAnother(account)) {
       this.grant(account);
       return undefined;
     }
@@ -72,6 +84,23 @@ export class FairShare {
     return this.runningBy.get(account) ?? 0;
   }
 
+  private mayTakeAnother(account: string): boolean {
+    const holding = this.holding(account);
+    return holding < this.settings.share || (holding < this.settings.most && !this.othersActive(account));
+  }
+
+  /** Whether another account runs, waits, or ended a statement within `quietMs`. */
+  private othersActive(account: string): boolean {
+    for (const other of this.runningBy.keys()) if (other !== account) return true;
+    for (const other of this.waiting.keys()) if (other !== account) return true;
+    const since = this.now() - (this.settings.quietMs ?? 0);
+    for (const [other, endedAt] of this.recent) {
+      if (endedAt < since) this.recent.delete(other);
+      else if (other !== account) return true;
+    }
+    return false;
+  }
+
   private grant(account: string): void {
     this.running++;
     this.runningBy.set(account, this.holding(account) + 1);
@@ -80,6 +109,11 @@ export class FairShare {
 
   private release(account: string): void {
     this.running--;
+    if (this.settings.quietMs) {
+      // Most recent last: othersActive drops the stale ones from the front.
+      this.recent.delete(account);
+      this.recent.set(account, this.now());
+    }
     const own = this.holding(account) - 1;
     if (own === 0) {
       this.runningBy.delete(account);
@@ -102,15 +136,14 @@ export class FairShare {
     }
   }
 
-  /** The waiting account served least recently among those below their share, else among those below `most`. */
+  /** The waiting account served least recently among those below their share, else among those that may take another. */
   private nextAccount(): string | undefined {
     let best: string | undefined;
     let bestUnder = false;
     let bestServed = Infinity;
     for (const account of this.waiting.keys()) {
-      const holding = this.holding(account);
-      if (holding >= this.settings.most) continue;
-      const under = holding < this.settings.share;
+      const under = this.holding(account) < this.settings.share;
+      if (!under && !this.mayTakeAnother(account)) continue;
       const served = this.lastServed.get(account) ?? 0;
       if ((under && !bestUnder) || (under === bestUnder && served < bestServed)) {
         best = account;

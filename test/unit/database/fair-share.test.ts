@@ -68,23 +68,32 @@ describe("FairShare: accounts take turns at the connections", () => {
     expect(log).toEqual(["first", "a1", "b1", "c1", "a2", "b2", "a3"]);
   });
 
-  it("never leaves a slot free while a statement waits, even when every waiting account holds its share", async () => {
-    const share = new FairShare({ capacity: 3, share: 1, most: 3 });
+  it("lets an account past its share only while no other account runs, waits, or ran within quietMs", async () => {
+    let now = 0;
+    const share = new FairShare({ capacity: 2, share: 1, most: 2, quietMs: 20 }, () => now);
     const log: string[] = [];
-    const a = [statement(log, "a1"), statement(log, "a2"), statement(log, "a3"), statement(log, "a4")];
-    const b = [statement(log, "b1")];
-    const runs = [...a.map((s) => share.run("a", s.work)), ...b.map((s) => share.run("b", s.work))];
+    // Alone: both places, so the next statement waits on the database's thread, not on a message.
+    const a = Array.from({ length: 4 }, (_, i) => statement(log, `a${i}`));
+    const runs = [share.run("a", a[0].work), share.run("a", a[1].work)];
     await settle();
-    expect(log).toEqual(["a1", "a2", "a3"]);
+    expect(log).toEqual(["a0", "a1"]);
+    // Another account's statement takes the next free place and ends.
     a[0].end();
     await settle();
-    // b holds none: it goes first.
-    expect(log).toEqual(["a1", "a2", "a3", "b1"]);
+    const b = statement(log, "b0");
+    b.end();
+    await share.run("b", b.work);
+    // b ran just now: a keeps to the one place it holds (a1) while b's request may send its next statement.
+    runs.push(share.run("a", a[2].work), share.run("a", a[3].work));
+    await settle();
+    expect(log).toEqual(["a0", "a1", "b0"]);
+    expect(share.queued).toBe(2);
+    // Once b has been quiet for quietMs, a may take both again.
+    now += 21;
     a[1].end();
     await settle();
-    // Only a waits, above its share: the slot is not left idle.
-    expect(log).toEqual(["a1", "a2", "a3", "b1", "a4"]);
-    for (const s of [...a, ...b]) s.end();
+    expect(log).toEqual(["a0", "a1", "b0", "a2", "a3"]);
+    for (const s of a) s.end();
     await Promise.all(runs);
   });
 
