@@ -25,6 +25,10 @@ const environmentSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
     .optional(),
+  DATABASE_DIRECT_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   ENVIRONMENT: z.enum(["sandbox", "production"], {
     errorMap: () => ({ message: "must be sandbox or production" }),
@@ -104,6 +108,11 @@ export interface Config {
   /** PUBLIC_URL was given (not the localhost default): a start records it for the operator CLI. */
   publicUrlGiven: boolean;
   databaseUrl: string | undefined;
+  /**
+   * PostgreSQL itself, when DATABASE_URL is a connection pooler in transaction mode: migrations,
+   * LISTEN and the connections' settings go here (drizzle/database.ts). Unset: DATABASE_URL.
+   */
+  databaseDirectUrl: string | undefined;
   /** Folder of the embedded database, or the string `memory` for an in-memory one. */
   dataDir: string;
   environment: "sandbox" | "production";
@@ -252,6 +261,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   }
   const e = parsed.data;
   const problems: string[] = [...otel.problems];
+  if (e.DATABASE_DIRECT_URL && !e.DATABASE_URL) {
+    problems.push("DATABASE_DIRECT_URL is set without DATABASE_URL: it names PostgreSQL beside the pooler that DATABASE_URL names; set DATABASE_URL (the pooler) too");
+  }
   if (e.ROLE !== "all" && !e.DATABASE_URL) {
     problems.push(`ROLE=${e.ROLE}: running one role needs DATABASE_URL; the embedded database serves one process only`);
   }
@@ -293,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     publicUrlGiven: e.PUBLIC_URL !== undefined,
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL,
     dataDir: e.DATA_DIR === "memory" ? "memory" : path.resolve(e.DATA_DIR),
     environment: e.ENVIRONMENT,
     authRealm: e.AUTH_REALM,

@@ -61,6 +61,13 @@ export type StatementConnections = "planned per execution" | "key lookups";
 export interface DatabaseOptions {
   /** postgres:// URL; when absent the embedded PGlite is used. */
   databaseUrl?: string;
+  /**
+   * PostgreSQL itself when `databaseUrl` is a connection pooler in transaction mode (PgBouncer,
+   * RDS Proxy): migrations with their session lock, LISTEN and the connection settings go here,
+   * everything else through the pooler, with nothing session-scoped. Absent or the same URL: no
+   * pooler, one address for all.
+   */
+  directUrl?: string;
   /** PGlite data folder, or `memory`. */
   dataDir?: string;
   /** Run migrations on open (the default; start-up always does). */
@@ -103,7 +110,7 @@ const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 
-/** Serialises concurrent migrators (several replicas starting at once) on PostgreSQL. */
+/** Serialises concurrent migrators (several replicas starting at once) on PostgreSQL, and writers of the role's settings (applyRoleSettings). */
 const MIGRATION_LOCK = 7_318_204_551;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -262,6 +269,37 @@ const PREPARED_PLANNING = { plan_cache_mode: "force_custom_plan" } as const;
 /** `forKeyLookups`: PostgreSQL's own choice, a generic plan once it costs no more than the custom ones. */
 const KEY_LOOKUP_PLANNING = { plan_cache_mode: "auto" } as const;
 
+/** Connections in a pool through a transaction pooler, unless set (DATABASE_POOL_SIZE): the pooler's own sizes bound the server's. */
+const POOLED_CONNECTIONS = 10;
+
+/** What every connection runs with: the statement timeout asked for, the idle-transaction limit and SESSION_SETTINGS. */
+function connectionSettings(options: DatabaseOptions): Record<string, string | number> {
+  return { statement_timeout: options.statementTimeoutMs ?? 0, idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS, ...SESSION_SETTINGS };
+}
+
+/**
+ * Through a transaction pooler a connection's settings can neither be sent when it starts (poolers
+ * refuse such startup parameters, or drop them) nor set on it (the next transaction may run on
+ * another): they become the role's defaults in this database (`ALTER ROLE … IN DATABASE … SET`,
+ * which a role may do for itself), which every server connection the pooler opens starts with.
+ * Written only when they differ, so that replicas starting together do not rewrite the catalogue.
+ * Server connections the pooler opened before a change keep the old values until it renews them
+ * (PgBouncer's server_lifetime, or RECONNECT): docs/operations.md.
+ */
+async function applyRoleSettings(direct: postgres.Sql, settings: Record<string, string | number>): Promise<void> {
+  const current = await direct<{ setting: string }[]>`
+    select unnest(setconfig) as setting from pg_db_role_setting
+    where setrole = (select oid from pg_roles where rolname = current_user)
+      and setdatabase = (select oid from pg_database where datname = current_database())`;
+  const stored = new Map(current.map(({ setting }) => [setting.slice(0, setting.indexOf("=")), setting.slice(setting.indexOf("=") + 1)]));
+  for (const [name, value] of Object.entries(settings)) {
+    if (stored.get(name) === String(value)) continue;
+    // ALTER ROLE takes no parameters: the names and values are the service's own, checked to be plain.
+    if (!/^[a-z_.]+$/.test(name) || !/^[A-Za-z0-9.]+$/.test(String(value))) throw new Error(`not a plain connection setting: ${name}=${value}`);
+    await direct.unsafe(`do $$ begin execute format('alter role %I in database %I set ${name} = ''${value}''', current_user, current_database()); end $$`);
+  }
+}
+
 /** DATABASE_URL names a server that cannot be reached or will not let us in: the operator's setting to fix, not a crash. */
 export class DatabaseUnreachable extends Error {
   override name = "DatabaseUnreachable";
@@ -285,61 +323,72 @@ function unreachable(url: string, error: unknown): DatabaseUnreachable | undefin
 }
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
-  // A single-connection client that reads the server's limit and, with the session lock, migrates.
-  const opener = postgres(url, { max: 1, onnotice: () => {} });
+  const directUrl = options.directUrl ?? url;
+  const pooled = directUrl !== url;
+  // A single-connection client on PostgreSQL itself that reads the server's limit and, with the
+  // session lock, migrates; without a statement timeout (the role's default, when pooled, is for requests).
+  const opener = postgres(directUrl, { max: 1, onnotice: () => {}, connection: { statement_timeout: 0 } });
   const hangUp = () => void opener.end({ timeout: 0 });
   options.signal?.addEventListener("abort", hangUp, { once: true });
   let maxConnections: number;
   try {
     options.signal?.throwIfAborted();
-    const plan = planPoolSize(await readConnectionLimit(opener), { processes: options.processes ?? 1, requested: options.maxConnections });
-    if ("refused" in plan) throw new ConnectionBudgetError(plan.refused);
-    maxConnections = plan.poolSize;
+    if (pooled) {
+      // The pooler holds the server's connections: its own sizes (max_client_conn, default_pool_size) are the operator's.
+      maxConnections = options.maxConnections ?? POOLED_CONNECTIONS;
+    } else {
+      const plan = planPoolSize(await readConnectionLimit(opener), { processes: options.processes ?? 1, requested: options.maxConnections });
+      if ("refused" in plan) throw new ConnectionBudgetError(plan.refused);
+      maxConnections = plan.poolSize;
+    }
+    // Held until the opener closes: concurrent starts migrate, and write the role's settings, one at a time.
+    if (options.migrate !== false || pooled) await opener`select pg_advisory_lock(${MIGRATION_LOCK})`;
     if (options.migrate !== false) {
       options.onMigrating?.();
-      await opener`select pg_advisory_lock(${MIGRATION_LOCK})`;
       await migratePostgres(drizzlePostgres(opener), { migrationsFolder });
     }
+    if (pooled) await applyRoleSettings(opener, connectionSettings(options));
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    throw unreachable(url, error) ?? error;
+    throw unreachable(directUrl, error) ?? error;
   } finally {
     options.signal?.removeEventListener("abort", hangUp);
     await opener.end({ timeout: 5 });
   }
   const pool = (planning: typeof PREPARED_PLANNING | typeof KEY_LOOKUP_PLANNING) =>
-    postgres(url, {
-      max: maxConnections,
-      onnotice: () => {},
-      connection: {
-        statement_timeout: options.statementTimeoutMs ?? 0,
-        idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
-        ...SESSION_SETTINGS,
-        ...planning,
-      },
-    });
-  // Two pools of `maxConnections` each; postgres.js opens a connection only when a statement needs one.
+    pooled
+      ? // A transaction pooler hands each transaction whichever server connection is free: nothing
+        // may live in a session (startup settings, named prepared statements). The settings are
+        // the role's own (applyRoleSettings), which every server connection the pooler opens starts with.
+        postgres(url, { max: maxConnections, onnotice: () => {}, prepare: false })
+      : postgres(url, { max: maxConnections, onnotice: () => {}, connection: { ...connectionSettings(options), ...planning } });
+  // Two pools of `maxConnections` each; postgres.js opens a connection only when a statement needs
+  // one. Through a pooler, one: without prepared statements the plan setting that tells them apart has nothing to choose.
   const client = pool(PREPARED_PLANNING);
-  const keyLookupClient = pool(KEY_LOOKUP_PLANNING);
-  const observer = new DriverObserver(2 * maxConnections);
-  // One policy for both: no connection of either holds more prepared statements than it admits.
-  const statements = options.preparedStatements ?? new PreparedStatementPolicy();
+  const keyLookupClient = pooled ? client : pool(KEY_LOOKUP_PLANNING);
+  const observer = new DriverObserver((pooled ? 1 : 2) * maxConnections);
+  // LISTEN holds a session: on PostgreSQL itself, never through a transaction pooler.
+  const listener = pooled ? postgres(directUrl, { max: 1, onnotice: () => {} }) : client;
+  // One policy for both: no connection of either holds more prepared statements than it admits (none through a pooler).
+  const statements = pooled ? new PreparedStatementPolicy(0) : (options.preparedStatements ?? new PreparedStatementPolicy());
   // Each pool's connections shared between accounts.
   const clientShare = new FairShare(postgresTurns(maxConnections));
-  const keyLookupShare = new FairShare(postgresTurns(maxConnections));
+  const keyLookupShare = pooled ? clientShare : new FairShare(postgresTurns(maxConnections));
   const drizzleOn = (target: postgres.Sql, connections: StatementConnections, share: FairShare, account: string) =>
     drizzlePostgres(observedPostgres(target, observer, statements, { share, account }), { schema, logger: queryLogger(options, connections) }) as unknown as Db;
-  const events = new PostgresEventChannel(client);
+  const events = new PostgresEventChannel(listener);
+  const clients = [...new Set([client, keyLookupClient, listener])];
+  const shares = [...new Set([clientShare, keyLookupShare])];
   const shared = {
     driver: "postgres" as const,
     events,
-    poolUse: () => ({ ...observer.use, statementsQueued: clientShare.queued + keyLookupShare.queued }),
+    poolUse: () => ({ ...observer.use, statementsQueued: shares.reduce((sum, share) => sum + share.queued, 0) }),
     ping: async () => {
       await Promise.all([client`select 1`, keyLookupClient`select 1`]);
     },
     close: async () => {
       await events.close();
-      await Promise.all([client.end({ timeout: 5 }), keyLookupClient.end({ timeout: 5 })]);
+      await Promise.all(clients.map((open) => open.end({ timeout: 5 })));
     },
   };
   const viewOf = accountViews((account): Database => {

@@ -122,7 +122,7 @@ export async function runOperatorCommand(
   }
   let database;
   try {
-    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    database = await openDatabase({ databaseUrl: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir });
   } catch (error) {
     // The operator's to fix (a server down, a service holding the embedded database): said in a line, not a stack.
     const cause = error instanceof DataFolderUnusable ? `DATA_DIR=${JSON.stringify(error.folder)}: ${error.message}` : error instanceof Error ? error.message : String(error);

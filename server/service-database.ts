@@ -7,6 +7,7 @@ export function openServiceDatabase(config: Config, logger?: Logger, signal?: Ab
   logger?.debug({ step: "opening the database" }, "start-up");
   return openDatabase({
     databaseUrl: config.databaseUrl,
+    directUrl: config.databaseDirectUrl,
     dataDir: config.dataDir,
     statementTimeoutMs: config.statementTimeoutMs,
     maxConnections: config.databasePoolSize,

@@ -44,7 +44,7 @@ async function main() {
     }
     throw error;
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir });
   try {
     await taxonomyRepository.ensureSeed(database.db);
     const { engine } = await bookingEngineRepository.ensure(database.db, values.engine!);

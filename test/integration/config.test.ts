@@ -39,6 +39,12 @@ describe("configuration read from the environment", () => {
     for (const wrong of ["0", "101", "2.5", "many"]) expect(problemsOf({ DATABASE_POOL_SIZE: wrong }).map((p) => p.split("=")[0])).toEqual(["DATABASE_POOL_SIZE"]);
   });
 
+  it("reads DATABASE_DIRECT_URL beside a pooler's DATABASE_URL, and refuses it alone", () => {
+    expect(loadConfig({ DATABASE_URL: "postgres://pooler:6432/db", DATABASE_DIRECT_URL: "postgres://server:5432/db" })).toMatchObject({ databaseUrl: "postgres://pooler:6432/db", databaseDirectUrl: "postgres://server:5432/db" });
+    expect(loadConfig({ DATABASE_URL: "postgres://server/db" }).databaseDirectUrl).toBeUndefined();
+    expect(problemsOf({ DATABASE_DIRECT_URL: "postgres://server:5432/db" })).toEqual([expect.stringMatching(/^DATABASE_DIRECT_URL is set without DATABASE_URL/)]);
+  });
+
   it("keeps DATA_DIR=memory as the in-memory database", () => {
     expect(loadConfig({ DATA_DIR: "memory" }).dataDir).toBe("memory");
   });
@@ -48,6 +54,7 @@ describe("configuration read from the environment", () => {
     [{ PORT: "70000" }, "PORT"],
     [{ ENVIRONMENT: "staging" }, "ENVIRONMENT"],
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
+    [{ DATABASE_URL: "postgres://pooler/db", DATABASE_DIRECT_URL: "mysql://x" }, "DATABASE_DIRECT_URL"],
     [{ SEED_DEMO: "maybe" }, "SEED_DEMO"],
     [{ AUTH_REALM: "bad realm!" }, "AUTH_REALM"],
     [{ PUBLIC_URL: "not a url" }, "PUBLIC_URL"],

@@ -40,7 +40,8 @@ export function killStartedProcesses(): void {
 
 /**
  * The service in a child process: `node --import tsx server/main.ts` as `npm start` runs it, or
- * another command (the compiled build, npm itself). DATABASE_URL is passed on only when named.
+ * another command (the compiled build, npm itself). DATABASE_URL is passed on only when named
+ * (DATABASE_DIRECT_URL with the suite's own DATABASE_URL, or when named).
  * `user`: the child runs as that user (uid and gid), for what root may do and others may not.
  */
 export function startProcess(
@@ -51,6 +52,8 @@ export function startProcess(
 ): Running {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "warn", ...env };
   if (!("DATABASE_URL" in env)) delete childEnv.DATABASE_URL;
+  // The server behind the suite's pooler, for the suite's DATABASE_URL only.
+  if (!("DATABASE_DIRECT_URL" in env) && childEnv.DATABASE_URL !== process.env.DATABASE_URL) delete childEnv.DATABASE_DIRECT_URL;
   const child = spawn(command.file, [...command.args, ...args], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"], detached: command.detached, ...user });
   running.set(child, Boolean(command.detached));
   child.on("close", () => running.delete(child));

@@ -20,7 +20,8 @@ let sharedEmbedded: Promise<Database> | undefined;
  * where every file shares one database.
  */
 export function openTestDatabase(): Promise<Database> {
-  if (process.env.DATABASE_URL) return openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: "memory", maxConnections: 5 });
+  // Behind a pooler (test/support/with-pgbouncer.ts) DATABASE_DIRECT_URL names the server itself.
+  if (process.env.DATABASE_URL) return openDatabase({ databaseUrl: process.env.DATABASE_URL, directUrl: process.env.DATABASE_DIRECT_URL, dataDir: "memory", maxConnections: 5 });
   sharedEmbedded ??= openDatabase({ dataDir: "memory" }).then((database) => {
     const lent: Database = {
       db: database.db,
@@ -61,6 +62,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0",
     LOAD_SHED_EVENT_LOOP_DELAY_MS: "0",
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    // The server behind the suite's pooler, with the suite's DATABASE_URL only.
+    ...(process.env.DATABASE_DIRECT_URL && !("DATABASE_URL" in overrides) ? { DATABASE_DIRECT_URL: process.env.DATABASE_DIRECT_URL } : {}),
     ...overrides,
   });
 }
@@ -191,18 +194,24 @@ export function useStack(options: { clock?: Clock; env?: Record<string, string>;
  * their worker would otherwise expire or confirm other files' bookings at the wrong time.
  * PGlite databases are per file already.
  */
-export async function openOwnTestDatabase(): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
+export async function openOwnTestDatabase(): Promise<{ database: Database; url?: string; directUrl?: string; drop: () => Promise<void> }> {
   const base = process.env.DATABASE_URL;
   if (!base) return { database: await openDatabase({ dataDir: "memory" }), drop: async () => {} };
   const name = `test_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
-  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  const serverUrl = process.env.DATABASE_DIRECT_URL ?? base;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: "memory", maxConnections: 8 });
+  const named = (address: string) => {
+    const url = new URL(address);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+  const direct = process.env.DATABASE_DIRECT_URL ? named(process.env.DATABASE_DIRECT_URL) : undefined;
+  const database = await openDatabase({ databaseUrl: named(base), directUrl: direct, dataDir: "memory", maxConnections: 8 });
   return {
     database,
-    url: url.toString(),
+    url: named(base),
+    directUrl: direct,
     drop: async () => {
       await admin.unsafe(`drop database if exists ${name} with (force)`);
       await admin.end();
