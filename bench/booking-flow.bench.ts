@@ -19,6 +19,7 @@ import { freshBenchDatabase } from "./bench-database.js";
 import { everyDay, familySetup } from "../test/support/booking.js";
 import { addDays, call, connect, FlowTarget, holdBooking, percentile, runFlows, signIn, sleep, type Account, type FlowResult } from "./booking/flow-client.js";
 import { productRequest, supplierRequest } from "../test/support/catalogue.js";
+import { startPgbouncer, type Pgbouncer } from "../test/support/pgbouncer.js";
 import { processCpuMs } from "./process-cpu.js";
 import { NO_ACCOUNT_LIMITS, ONE_CLIENT_ADDRESS, ONE_SUBSCRIBING_ACCOUNT } from "./service-settings.js";
 
@@ -35,7 +36,10 @@ import { NO_ACCOUNT_LIMITS, ONE_CLIENT_ADDRESS, ONE_SUBSCRIBING_ACCOUNT } from "
  *
  *   npm run bench:booking -- [--concurrency 1,8,32] [--seconds 20] [--subscribers 0,1000,10000]
  *     [--latency-flows 100] [--latency-concurrency 4] [--per-connection 1] [--pool 10] [--settle 11]
- *     [--admin-url postgres://postgres@127.0.0.1:5432/postgres] [--no-append] [--keep-database] [--note TEXT]
+ *     [--admin-url postgres://postgres@127.0.0.1:5432/postgres] [--no-append] [--keep-database] [--note TEXT] [--pooler]
+ *
+ * `--pooler`: the service reaches the database through PgBouncer in transaction mode
+ * (test/support/pgbouncer.ts), as DATABASE_URL and DATABASE_DIRECT_URL say behind a pooler.
  *
  * Creates a fresh database bench_booking_<timestamp> on the admin URL's server and drops it at the end.
  * Appends its results to docs/benchmarks.md unless --no-append. `--subscribers ""` skips the
@@ -72,6 +76,7 @@ const { values } = parseArgs({
     "no-append": { type: "boolean", default: false },
     "keep-database": { type: "boolean", default: false },
     note: { type: "string", default: "" },
+    pooler: { type: "boolean", default: false },
   },
 });
 const list = (text: string) => text.split(",").filter(Boolean).map(Number);
@@ -254,12 +259,16 @@ async function main() {
   let child: ChildProcess | undefined;
   let service: Service | undefined;
   let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
+  let bouncer: Pgbouncer | undefined;
   try {
     instrumentSql();
-    database = await openDatabase({ databaseUrl: databaseUrl, maxConnections: poolSize });
+    if (values.pooler) bouncer = await startPgbouncer(databaseUrl);
+    const serviceUrl = bouncer ? bouncer.through(databaseUrl) : databaseUrl;
+    const directUrl = bouncer ? databaseUrl : undefined;
+    database = await openDatabase({ databaseUrl: serviceUrl, directUrl, maxConnections: poolSize });
     // The per-account request limit off: one lane is one account, and a lane at concurrency 1 now
     // makes about 90 requests a second, past the 1,200 a minute an integrator is allowed.
-    const config = loadConfig({ DATABASE_URL: databaseUrl, PORT: "0", HOST: "127.0.0.1", SEED_DEMO: "false", LOG_LEVEL: "silent", ROLE: "all", ...NO_ACCOUNT_LIMITS, ...ONE_CLIENT_ADDRESS, ...ONE_SUBSCRIBING_ACCOUNT });
+    const config = loadConfig({ DATABASE_URL: serviceUrl, ...(directUrl ? { DATABASE_DIRECT_URL: directUrl } : {}), PORT: "0", HOST: "127.0.0.1", SEED_DEMO: "false", LOG_LEVEL: "silent", ROLE: "all", ...NO_ACCOUNT_LIMITS, ...ONE_CLIENT_ADDRESS, ...ONE_SUBSCRIBING_ACCOUNT });
     // Made inside the worker's scope: the worker's timers, and so its statements, carry it.
     service = await als.run({ source: "worker", layer: "rest" }, () => createService(config, { database: database!, logger: createLogger("silent") }));
     instrumentService(service);
@@ -489,7 +498,7 @@ async function main() {
 
     // ---- report ----
     lines.push(
-      `\n## ${today}: booking flow on postgres, REST, dates to CONFIRMED${values.note ? ` (${values.note})` : ""}`,
+      `\n## ${today}: booking flow on postgres${values.pooler ? " through PgBouncer (transaction mode)" : ""}, REST, dates to CONFIRMED${values.note ? ` (${values.note})` : ""}`,
       "",
       `Machine: ${machine}. Service: commit ${commit}${dirty ? " plus uncommitted changes in the working tree" : ""}, role \`all\` in the bench's process (edge, gateway, three subgraphs, worker woken by each committed job, up to ${config.workerJobConcurrency} jobs at once), pool of ${poolSize} connections, fresh database \`${databaseName}\` (dropped afterwards).`,
       "",
@@ -608,6 +617,7 @@ async function main() {
     }
     await service?.close();
     await database?.close();
+    await bouncer?.stop();
     await benchDatabase.close(values["keep-database"]);
   }
 }

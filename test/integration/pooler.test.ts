@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, rows, type Database } from "../../drizzle/database.js";
-import { startPgbouncer, type Pgbouncer } from "../support/pgbouncer.js";
+import { pgbouncerIni, startPgbouncer, type Pgbouncer } from "../support/pgbouncer.js";
 
 /** PostgreSQL itself: DATABASE_DIRECT_URL when the suite runs through a pooler, else DATABASE_URL. */
 const server = process.env.DATABASE_DIRECT_URL ?? process.env.DATABASE_URL;
@@ -15,7 +15,16 @@ const cancelled = (error: unknown) => JSON.stringify(error).includes("57014") ||
  * service keeps nothing in a session on pooled connections, and what needs one (LISTEN,
  * migrations and their lock) goes to DATABASE_DIRECT_URL.
  */
-describe.runIf(server)("through PgBouncer in transaction mode", () => {
+describe("the pooler the tests run through", () => {
+  it("is in transaction mode with nothing ignored or kept beyond a stock PgBouncer's settings", () => {
+    const ini = pgbouncerIni(new URL("postgres://postgres@127.0.0.1:5432/test"), 6432, "/tmp/pooler");
+    expect(ini).toMatch(/^pool_mode = transaction$/m);
+    expect(ini).not.toMatch(/ignore_startup_parameters|max_prepared_statements|server_reset_query/);
+  });
+});
+
+// PostgreSQL only: the embedded database has no pooler to put in front of it.
+if (server) describe("through PgBouncer in transaction mode", () => {
   let bouncer: Pgbouncer;
   let admin: postgres.Sql;
   let direct: string;

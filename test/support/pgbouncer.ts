@@ -15,6 +15,29 @@ export interface Pgbouncer {
 /** Where Debian's package puts it (`apt-get install pgbouncer`; `.ci/run` installs it when missing). */
 const PGBOUNCER = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].find((file) => existsSync(file));
 
+/**
+ * The pooler's configuration: transaction mode, and otherwise Debian's stock settings (no
+ * `ignore_startup_parameters`, no `max_prepared_statements`), so that whatever a stock pooler
+ * refuses is refused here too.
+ */
+export function pgbouncerIni(target: URL, port: number, folder: string): string {
+  return [
+    "[databases]",
+    `* = host=${target.hostname} port=${target.port || 5432}`,
+    "[pgbouncer]",
+    "listen_addr = 127.0.0.1",
+    `listen_port = ${port}`,
+    "unix_socket_dir =",
+    "auth_type = trust",
+    `auth_file = ${path.join(folder, "users.txt")}`,
+    "pool_mode = transaction",
+    "max_client_conn = 2000",
+    "default_pool_size = 40",
+    `logfile = ${path.join(folder, "pgbouncer.log")}`,
+    "",
+  ].join("\n");
+}
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -37,24 +60,7 @@ export async function startPgbouncer(server: string): Promise<Pgbouncer> {
   const folder = mkdtempSync(path.join(tmpdir(), "pgbouncer-"));
   chmodSync(folder, 0o777);
   writeFileSync(path.join(folder, "users.txt"), `"${user}" ""\n`);
-  writeFileSync(
-    path.join(folder, "pgbouncer.ini"),
-    [
-      "[databases]",
-      `* = host=${target.hostname} port=${target.port || 5432}`,
-      "[pgbouncer]",
-      "listen_addr = 127.0.0.1",
-      `listen_port = ${port}`,
-      "unix_socket_dir =",
-      "auth_type = trust",
-      `auth_file = ${path.join(folder, "users.txt")}`,
-      "pool_mode = transaction",
-      "max_client_conn = 2000",
-      "default_pool_size = 40",
-      `logfile = ${path.join(folder, "pgbouncer.log")}`,
-      "",
-    ].join("\n"),
-  );
+  writeFileSync(path.join(folder, "pgbouncer.ini"), pgbouncerIni(target, port, folder));
   const asRoot = process.getuid?.() === 0;
   const runAs = asRoot ? (spawnSync("id", ["-u", "postgres"]).status === 0 ? "postgres" : "nobody") : undefined;
   const child: ChildProcess = spawn(PGBOUNCER, [...(runAs ? ["-u", runAs] : []), path.join(folder, "pgbouncer.ini")], { stdio: "ignore" });
