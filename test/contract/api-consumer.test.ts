@@ -63,6 +63,11 @@ describe("catalogue consumption", () => {
       ["(cityName:paris OR cityName:zermatt) AND rating:<4.7", ["hike", "cruise"]],
       ["cityName:~zermat", ["hike"]],
       ["externalId:NO-SUCH", []],
+      // Integer fields compared with numbers past 32 bits or with fractions, as they read (every product has priceLevel 3, 312 ratings).
+      ["priceLevel:<1e20", ["louvre", "hike", "cruise", "tower"]],
+      ["numberOfRatings:>1e20", []],
+      ["numberOfRatings:>-1e20 AND priceLevel:>2.5 AND priceLevel:<3.5", ["louvre", "hike", "cruise", "tower"]],
+      ["priceLevel:3.5", []],
     ])("%s finds %j", async (expression, expected) => {
       const response = await search(expression);
       expect(response.status).toBe(200);

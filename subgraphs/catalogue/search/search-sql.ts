@@ -50,6 +50,32 @@ const numeric =
     return sql`${column} = ${n}`;
   };
 
+const INT4_MIN = -2_147_483_648;
+const INT4_MAX = 2_147_483_647;
+
+/**
+ * A criterion on an integer column: PostgreSQL reads the value as the column's type, and one past
+ * 32 bits (`priceLevel:<1e20`) would fail the statement. The comparison is decided here instead,
+ * with the same meaning: below a bound past the largest integer is every row with a value, above
+ * it none, and equal to a fraction or to a value out of range none.
+ */
+const integer =
+  (column: SQL): Compiler =>
+  (value, operator, _context, criterion) => {
+    const n = numberOf(value, criterion);
+    if (operator === "<") {
+      const bound = Math.ceil(n);
+      if (bound > INT4_MAX) return sql`${column} is not null`;
+      return bound <= INT4_MIN ? sql`false` : sql`${column} < ${bound}`;
+    }
+    if (operator === ">") {
+      const bound = Math.floor(n);
+      if (bound < INT4_MIN) return sql`${column} is not null`;
+      return bound >= INT4_MAX ? sql`false` : sql`${column} > ${bound}`;
+    }
+    return Number.isInteger(n) && n >= INT4_MIN && n <= INT4_MAX ? sql`${column} = ${n}` : sql`false`;
+  };
+
 /** Each searchable field, the operators it takes, and the SQL of a criterion on it. */
 const fields: Record<string, { operators: SearchOperator[]; compile: Compiler; description: string }> = {
   title: {
@@ -110,10 +136,10 @@ const fields: Record<string, { operators: SearchOperator[]; compile: Compiler; d
     compile: (value) => sql`exists (select 1 from ${bookingEngines} where ${bookingEngines.id} = ${products.bookingEngineId} and ${bookingEngines.name} = ${value})`,
   },
   rating: { operators: ["=", "<", ">"], description: "0 to 5", compile: numeric(products.rating) },
-  numberOfRatings: { operators: ["=", "<", ">"], description: "count of ratings", compile: numeric(sql`${products.numberOfRatings}`) },
+  numberOfRatings: { operators: ["=", "<", ">"], description: "count of ratings", compile: integer(sql`${products.numberOfRatings}`) },
   minPrice: { operators: ["=", "<", ">"], description: "in the product's currency", compile: numeric(sql`${products.minPrice}`) },
   maxPrice: { operators: ["=", "<", ">"], description: "in the product's currency", compile: numeric(sql`${products.maxPrice}`) },
-  priceLevel: { operators: ["=", "<", ">"], description: "1 to 4", compile: numeric(sql`${products.priceLevel}`) },
+  priceLevel: { operators: ["=", "<", ">"], description: "1 to 4", compile: integer(sql`${products.priceLevel}`) },
 };
 
 export const searchFields = Object.fromEntries(Object.entries(fields).map(([name, f]) => [name, { operators: f.operators, description: f.description }]));
