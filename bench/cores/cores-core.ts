@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { runOperatorCommand } from "../../identity/operator-cli.js";
 import { everyDay, familySetup } from "../../test/support/booking.js";
 import { productRequest, supplierRequest } from "../../test/support/catalogue.js";
+import { freePort } from "../../test/support/free-port.js";
 import { driveFlowsInOwnProcess, type DriveResult } from "../booking/flow-driver.js";
 import { addDays, call, FlowTarget, signIn as flowSignIn } from "../booking/flow-client.js";
 import { cellOf, SEARCH_EXPRESSIONS, startLoadGenerator, type Cell } from "../paths/paths-core.js";
@@ -47,13 +47,6 @@ export function npmStartArguments(): string[] {
   return args;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** This process's environment pointed at the benchmark's database, and nothing else's. */
 function databaseEnv(options: Pick<CoresOptions, "databaseUrl" | "dataDir">, extra: Record<string, string>): NodeJS.ProcessEnv {

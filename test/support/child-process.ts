@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
 import { expect } from "vitest";
+export { freePort } from "./free-port.js";
 
 /** The repository, where `npm start` and the compiled build run from. */
 export const root = path.resolve(import.meta.dirname, "../..");
@@ -65,14 +65,6 @@ export function startProcess(
   return { child, output: () => text, exited };
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 90_000): Promise<T> {
   const deadline = Date.now() + ms;

@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
+import { freePort } from "./free-port.js";
 
 /** A PgBouncer in front of a PostgreSQL server, as an operator runs one. */
 export interface Pgbouncer {
@@ -38,13 +38,6 @@ export function pgbouncerIni(target: URL, port: number, folder: string): string 
   ].join("\n");
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * Starts PgBouncer in transaction mode before the server of `server` (a postgres:// URL of a
