@@ -19,6 +19,7 @@ import { freshBenchDatabase } from "./bench-database.js";
 import { everyDay, familySetup } from "../test/support/booking.js";
 import { addDays, call, connect, FlowTarget, holdBooking, percentile, runFlows, signIn, sleep, type Account, type FlowResult } from "./booking/flow-client.js";
 import { productRequest, supplierRequest } from "../test/support/catalogue.js";
+import { PreparedStatementPolicy } from "../drizzle/prepared-statements.js";
 import { startPgbouncer, type Pgbouncer } from "../test/support/pgbouncer.js";
 import { processCpuMs } from "./process-cpu.js";
 import { NO_ACCOUNT_LIMITS, ONE_CLIENT_ADDRESS, ONE_SUBSCRIBING_ACCOUNT } from "./service-settings.js";
@@ -36,10 +37,12 @@ import { NO_ACCOUNT_LIMITS, ONE_CLIENT_ADDRESS, ONE_SUBSCRIBING_ACCOUNT } from "
  *
  *   npm run bench:booking -- [--concurrency 1,8,32] [--seconds 20] [--subscribers 0,1000,10000]
  *     [--latency-flows 100] [--latency-concurrency 4] [--per-connection 1] [--pool 10] [--settle 11]
- *     [--admin-url postgres://postgres@127.0.0.1:5432/postgres] [--no-append] [--keep-database] [--note TEXT] [--pooler]
+ *     [--admin-url postgres://postgres@127.0.0.1:5432/postgres] [--no-append] [--keep-database] [--note TEXT] [--pooler] [--unprepared]
  *
  * `--pooler`: the service reaches the database through PgBouncer in transaction mode
  * (test/support/pgbouncer.ts), as DATABASE_URL and DATABASE_DIRECT_URL say behind a pooler.
+ * `--unprepared`: directly, but with no statement prepared, as through a pooler: the two runs
+ * apart tell what the pooler's hop costs from what losing prepared statements does.
  *
  * Creates a fresh database bench_booking_<timestamp> on the admin URL's server and drops it at the end.
  * Appends its results to docs/benchmarks.md unless --no-append. `--subscribers ""` skips the
@@ -77,6 +80,7 @@ const { values } = parseArgs({
     "keep-database": { type: "boolean", default: false },
     note: { type: "string", default: "" },
     pooler: { type: "boolean", default: false },
+    unprepared: { type: "boolean", default: false },
   },
 });
 const list = (text: string) => text.split(",").filter(Boolean).map(Number);
@@ -265,7 +269,7 @@ async function main() {
     if (values.pooler) bouncer = await startPgbouncer(databaseUrl);
     const serviceUrl = bouncer ? bouncer.through(databaseUrl) : databaseUrl;
     const directUrl = bouncer ? databaseUrl : undefined;
-    database = await openDatabase({ databaseUrl: serviceUrl, directUrl, maxConnections: poolSize });
+    database = await openDatabase({ databaseUrl: serviceUrl, directUrl, maxConnections: poolSize, ...(values.unprepared ? { preparedStatements: new PreparedStatementPolicy(0) } : {}) });
     // The per-account request limit off: one lane is one account, and a lane at concurrency 1 now
     // makes about 90 requests a second, past the 1,200 a minute an integrator is allowed.
     const config = loadConfig({ DATABASE_URL: serviceUrl, ...(directUrl ? { DATABASE_DIRECT_URL: directUrl } : {}), PORT: "0", HOST: "127.0.0.1", SEED_DEMO: "false", LOG_LEVEL: "silent", ROLE: "all", ...NO_ACCOUNT_LIMITS, ...ONE_CLIENT_ADDRESS, ...ONE_SUBSCRIBING_ACCOUNT });
@@ -498,7 +502,7 @@ async function main() {
 
     // ---- report ----
     lines.push(
-      `\n## ${today}: booking flow on postgres${values.pooler ? " through PgBouncer (transaction mode)" : ""}, REST, dates to CONFIRMED${values.note ? ` (${values.note})` : ""}`,
+      `\n## ${today}: booking flow on postgres${values.pooler ? " through PgBouncer (transaction mode)" : values.unprepared ? " directly, no statement prepared" : ""}, REST, dates to CONFIRMED${values.note ? ` (${values.note})` : ""}`,
       "",
       `Machine: ${machine}. Service: commit ${commit}${dirty ? " plus uncommitted changes in the working tree" : ""}, role \`all\` in the bench's process (edge, gateway, three subgraphs, worker woken by each committed job, up to ${config.workerJobConcurrency} jobs at once), pool of ${poolSize} connections, fresh database \`${databaseName}\` (dropped afterwards).`,
       "",

@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { databaseAddress, DatabaseTlsSettingError } from "../drizzle/database-tls.js";
 import { descriptorLimit, reservedDescriptors } from "./descriptor-limit.js";
 import { secretKeyOf } from "./secret-box.js";
 import { readOtelVariables, type TracingSettings } from "./tracing-settings.js";
@@ -29,6 +30,13 @@ const environmentSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
     .optional(),
+  DATABASE_READ_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  DATABASE_READ_MAX_LAG_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(0).max(3600).default(10),
+  DATABASE_MIGRATIONS: z.enum(["apply", "verify"], { errorMap: () => ({ message: "must be apply or verify" }) }).default("apply"),
+  DATABASE_RUNTIME_ROLE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/, "must be a PostgreSQL role name").optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   ENVIRONMENT: z.enum(["sandbox", "production"], {
     errorMap: () => ({ message: "must be sandbox or production" }),
@@ -113,6 +121,17 @@ export interface Config {
    * LISTEN and the connections' settings go here (drizzle/database.ts). Unset: DATABASE_URL.
    */
   databaseDirectUrl: string | undefined;
+  /** A read replica for reads that tolerate lag (drizzle/database.ts, forLaggingReads); unset: none. */
+  databaseReadUrl: string | undefined;
+  /** The replica serves reads while no further behind than this. */
+  databaseReadMaxLagSeconds: number;
+  /**
+   * PostgreSQL: a start `apply`s the release's pending migrations, or only `verify`s there are
+   * none (the service's role may not change the schema; `npm run migrate` runs them as the owner).
+   */
+  databaseMigrations: "apply" | "verify";
+  /** `npm run migrate` grants this role what the service needs (the role the service runs as). */
+  databaseRuntimeRole: string | undefined;
   /** Folder of the embedded database, or the string `memory` for an in-memory one. */
   dataDir: string;
   environment: "sandbox" | "production";
@@ -254,7 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
       ...parsed.error.issues.map((issue) => {
         const variable = String(issue.path[0]);
         const shown = variable === "ROLE" && roleFlag !== undefined ? "--role (or ROLE)" : variable;
-        return `${shown}=${JSON.stringify(raw[variable])}: ${issue.message}`;
+        return `${shown}=${JSON.stringify(withoutPassword(raw[variable]))}: ${issue.message}`;
       }),
       ...otel.problems,
     ]);
@@ -263,6 +282,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   const problems: string[] = [...otel.problems];
   if (e.DATABASE_DIRECT_URL && !e.DATABASE_URL) {
     problems.push("DATABASE_DIRECT_URL is set without DATABASE_URL: it names PostgreSQL beside the pooler that DATABASE_URL names; set DATABASE_URL (the pooler) too");
+  }
+  if (e.DATABASE_READ_URL && !e.DATABASE_URL) {
+    problems.push("DATABASE_READ_URL is set without DATABASE_URL: a read replica serves beside a PostgreSQL primary, which DATABASE_URL names; the embedded database has none");
+  }
+  for (const name of ["DATABASE_URL", "DATABASE_DIRECT_URL", "DATABASE_READ_URL"] as const) {
+    const url = e[name];
+    if (url === undefined) continue;
+    try {
+      databaseAddress(url);
+    } catch (error) {
+      if (!(error instanceof DatabaseTlsSettingError)) throw error;
+      problems.push(`${name}: ${error.message}`);
+    }
+  }
+  if (e.DATABASE_MIGRATIONS === "verify" && !e.DATABASE_URL) {
+    problems.push("DATABASE_MIGRATIONS=verify: needs DATABASE_URL; the embedded database is the service's own and always migrates as it opens");
   }
   if (e.ROLE !== "all" && !e.DATABASE_URL) {
     problems.push(`ROLE=${e.ROLE}: running one role needs DATABASE_URL; the embedded database serves one process only`);
@@ -306,6 +341,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     publicUrlGiven: e.PUBLIC_URL !== undefined,
     databaseUrl: e.DATABASE_URL,
     databaseDirectUrl: e.DATABASE_DIRECT_URL,
+    databaseReadUrl: e.DATABASE_READ_URL,
+    databaseReadMaxLagSeconds: e.DATABASE_READ_MAX_LAG_SECONDS,
+    databaseMigrations: e.DATABASE_MIGRATIONS,
+    databaseRuntimeRole: e.DATABASE_RUNTIME_ROLE,
     dataDir: e.DATA_DIR === "memory" ? "memory" : path.resolve(e.DATA_DIR),
     environment: e.ENVIRONMENT,
     authRealm: e.AUTH_REALM,
@@ -363,6 +402,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     subgraphUrls: { catalogue: e.CATALOGUE_URL, booking: e.BOOKING_URL, reporting: e.REPORTING_URL },
     tracing: otel.settingsFor(e.ROLE),
   };
+}
+
+/** A value as a problem shows it: a URL's password replaced, since problems reach logs. */
+function withoutPassword(value: string | undefined): string | undefined {
+  return value?.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/i, "$1:***@");
 }
 
 function trustProxyOf(value: string): boolean | string {

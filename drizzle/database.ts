@@ -6,18 +6,20 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
-import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { ConnectionBudgetError, planPoolSize, readConnectionLimit } from "./connection-budget.js";
 import { DataFolderUnusable, prepareDataFolder } from "./data-folder.js";
+import { databaseAddress, type DatabaseAddress, type SslMode } from "./database-tls.js";
 import { EventChannel, PgliteEventChannel, PostgresEventChannel } from "./events.js";
 import { FairShare, type ShareSettings } from "./fair-share.js";
 import { DriverObserver, observedPglite, observedPostgres, type PoolUse } from "./observed-driver.js";
 import { PreparedStatementPolicy } from "./prepared-statements.js";
+import { ReplicaMonitor, type ReplicaState } from "./read-replica.js";
 import { RemotePglite } from "./pglite-thread/remote.js";
 import { pgliteTemplatePath, pruneTemplates } from "./pglite-thread/template.js";
 import { installRowMapping } from "./row-mapping.js";
 import * as schema from "./schema.js";
+import { applyMigrations, behindMessage, grantRuntimeRole, readJournal, readSchemaState, SchemaBehind, type MigrationsOnStart } from "./schema-migrations.js";
 
 export type Schema = typeof schema;
 /** The drizzle database both drivers give; repositories depend on this and never on a driver. */
@@ -52,11 +54,21 @@ export interface Database {
    * own account, "".
    */
   forAccount(account: string): Database;
+  /**
+   * The same account's database for a read that tolerates lag (DATABASE_READ_URL): the read
+   * replica's connections while the replica is usable (read-replica.ts), else this database. Only
+   * reads go there: a replica refuses writes.
+   */
+  readonly forLaggingReads: Database;
+  /** The same account's database on the primary, which takes writes: itself, unless this is a replica's. */
+  readonly primary: Database;
+  /** The read replica as its last probe found it; undefined without one. */
+  replicaState(): ReplicaState | undefined;
   close(): Promise<void>;
 }
 
-/** PostgreSQL: which of a database's two pools ran a statement. */
-export type StatementConnections = "planned per execution" | "key lookups";
+/** PostgreSQL: which of a database's pools ran a statement (the two on the primary, or the read replica's). */
+export type StatementConnections = "planned per execution" | "key lookups" | "lagging reads";
 
 export interface DatabaseOptions {
   /** postgres:// URL; when absent the embedded PGlite is used. */
@@ -68,10 +80,35 @@ export interface DatabaseOptions {
    * pooler, one address for all.
    */
   directUrl?: string;
+  /**
+   * PostgreSQL: a read replica (a hot standby, or a copy kept by other means) for the reads that
+   * tolerate lag (`forLaggingReads`). Same treatment as `databaseUrl`: through a pooler when that
+   * is one. Absent: every read on the primary.
+   */
+  readUrl?: string;
+  /** The replica serves while its replay is no further behind than this; 10 s when absent. */
+  replicaMaxLagSeconds?: number;
+  /** Told when the replica starts or stops serving reads, and after its first probe. */
+  onReplicaChange?: (state: ReplicaState) => void;
   /** PGlite data folder, or `memory`. */
   dataDir?: string;
-  /** Run migrations on open (the default; start-up always does). */
+  /** Neither migrate nor look at the schema's state on open (tools that only read); migrations are on by default. */
   migrate?: boolean;
+  /**
+   * PostgreSQL: `apply` the migrations this release has that the database lacks (the default), or
+   * `verify` that there are none and refuse to open otherwise (SchemaBehind), for a service whose
+   * role may not change the schema and a deployment that runs `npm run migrate` as its own step.
+   * The embedded database always applies them: it is the service's own.
+   */
+  migrations?: MigrationsOnStart;
+  /**
+   * Behind a pooler: told the settings (`name=value (the role's default: …)`) a pooled server
+   * connection runs with that are not the role's defaults any more: the pooler opened it before
+   * this start changed them, and keeps it until it renews it.
+   */
+  onStaleSettings?: (settings: string[]) => void;
+  /** PostgreSQL: told how many migrations the database has that this release does not (a newer release migrated it). */
+  onNewerSchema?: (count: number) => void;
   /**
    * postgres.js: connections in each of the two pools (the database's own and `forKeyLookups`').
    * When absent, fitted to the server's limit for `processes` (connection-budget.ts), 10 at most.
@@ -171,6 +208,7 @@ async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Da
     driver: "pglite" as const,
     events,
     poolUse: () => ({ ...observer.use, statementsQueued: share.queued }),
+    replicaState: () => undefined,
     ping: async () => {
       await client.query("select 1");
     },
@@ -185,6 +223,12 @@ async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Da
       ...shared,
       db: drizzlePglite({ client: observedPglite(client, observer, { share, account }) as never, schema, logger: queryLogger(options) }) as unknown as Db,
       get forKeyLookups() {
+        return view;
+      },
+      get forLaggingReads() {
+        return view;
+      },
+      get primary() {
         return view;
       },
       forAccount: (other) => viewOf(other),
@@ -291,6 +335,10 @@ async function applyRoleSettings(direct: postgres.Sql, settings: Record<string, 
     select unnest(setconfig) as setting from pg_db_role_setting
     where setrole = (select oid from pg_roles where rolname = current_user)
       and setdatabase = (select oid from pg_database where datname = current_database())`;
+  // An extension's settings are known once its library loads, at its first use; until then
+  // PostgreSQL lets only a superuser store one (pg_trgm.word_similarity_threshold) for a role.
+  const [trigrams] = await direct<{ installed: boolean }[]>`select exists (select 1 from pg_extension where extname = 'pg_trgm') as installed`;
+  if (trigrams.installed) await direct`select similarity('', '')`;
   const stored = new Map(current.map(({ setting }) => [setting.slice(0, setting.indexOf("=")), setting.slice(setting.indexOf("=") + 1)]));
   for (const [name, value] of Object.entries(settings)) {
     if (stored.get(name) === String(value)) continue;
@@ -300,18 +348,39 @@ async function applyRoleSettings(direct: postgres.Sql, settings: Record<string, 
   }
 }
 
+/**
+ * The settings a pooled server connection runs with that differ from the role's defaults as a new
+ * connection to PostgreSQL itself gets them: a connection the pooler opened before the start
+ * changed them keeps the old values until the pooler renews it. One statement through the
+ * pooler reads one of its server connections, so this can find a stale pooler, not prove one fresh.
+ */
+async function staleSettings(pooled: postgres.Sql, direct: DatabaseAddress, names: string[]): Promise<string[]> {
+  const read = (sql: postgres.Sql) => sql<{ name: string; value: string }[]>`select name, coalesce(current_setting(name, true), '(unset)') as value from unnest(${names}::text[]) as name`;
+  const fresh = postgres(direct.url, { max: 1, onnotice: () => {}, ssl: direct.ssl });
+  try {
+    const [wanted, running] = await Promise.all([read(fresh), read(pooled)]);
+    const expected = new Map(wanted.map((row) => [row.name, row.value]));
+    return running.filter((row) => expected.get(row.name) !== row.value).map((row) => `${row.name}=${row.value} (the role's default: ${expected.get(row.name)})`);
+  } finally {
+    await fresh.end({ timeout: 5 });
+  }
+}
+
 /** DATABASE_URL names a server that cannot be reached or will not let us in: the operator's setting to fix, not a crash. */
 export class DatabaseUnreachable extends Error {
   override name = "DatabaseUnreachable";
 }
 
-/** Network failures and PostgreSQL's refusals of the connection itself (login, database name). */
-const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ECONNRESET", "CONNECT_TIMEOUT", "28P01", "28000", "3D000", "57P03"]);
+/** Network failures and PostgreSQL's (or a pooler's) refusals of the connection itself (login, database name, TLS required). */
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ECONNRESET", "CONNECT_TIMEOUT", "28P01", "28000", "3D000", "57P03", "08P01"]);
+
+/** Node's and OpenSSL's codes for a certificate that does not verify (sslmode verify-ca, verify-full). */
+const CERTIFICATE_REFUSED = /^(ERR_TLS_|ERR_SSL_|UNABLE_TO_)|CERT|SIGNATURE|^INVALID_CA$|^HOSTNAME_MISMATCH$/;
 
 /** The open's failure as DatabaseUnreachable, naming the server but never the URL's password; undefined for any other failure. */
-function unreachable(url: string, error: unknown): DatabaseUnreachable | undefined {
+function unreachable(url: string, mode: SslMode, error: unknown): DatabaseUnreachable | undefined {
   const code = (error as { code?: string }).code;
-  if (!code || !UNREACHABLE_CODES.has(code)) return undefined;
+  if (!code || !(UNREACHABLE_CODES.has(code) || CERTIFICATE_REFUSED.test(code))) return undefined;
   let where = "the server";
   try {
     const parsed = new URL(url);
@@ -319,15 +388,19 @@ function unreachable(url: string, error: unknown): DatabaseUnreachable | undefin
   } catch {
     // A URL postgres.js took but URL does not: the server stays unnamed.
   }
-  return new DatabaseUnreachable(`cannot open the PostgreSQL database at ${where}: ${(error as Error).message} (${code})`);
+  // postgres.js starts TLS even when the server answered that it has none: the socket then just closes.
+  const hint = mode !== "disable" && mode !== "prefer" && /TLS/.test((error as Error).message) ? `; sslmode=${mode} needs a server that offers TLS` : "";
+  return new DatabaseUnreachable(`cannot open the PostgreSQL database at ${where}: ${(error as Error).message} (${code})${hint}`);
 }
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const directUrl = options.directUrl ?? url;
   const pooled = directUrl !== url;
+  const [address, directAddress] = [databaseAddress(url), databaseAddress(directUrl)];
+  const connect = (at: typeof address, settings: postgres.Options<Record<string, postgres.PostgresType>>) => postgres(at.url, { onnotice: () => {}, ssl: at.ssl, ...settings });
   // A single-connection client on PostgreSQL itself that reads the server's limit and, with the
   // session lock, migrates; without a statement timeout (the role's default, when pooled, is for requests).
-  const opener = postgres(directUrl, { max: 1, onnotice: () => {}, connection: { statement_timeout: 0 } });
+  const opener = connect(directAddress, { max: 1, connection: { statement_timeout: 0 } });
   const hangUp = () => void opener.end({ timeout: 0 });
   options.signal?.addEventListener("abort", hangUp, { once: true });
   let maxConnections: number;
@@ -342,15 +415,30 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       maxConnections = plan.poolSize;
     }
     // Held until the opener closes: concurrent starts migrate, and write the role's settings, one at a time.
-    if (options.migrate !== false || pooled) await opener`select pg_advisory_lock(${MIGRATION_LOCK})`;
-    if (options.migrate !== false) {
-      options.onMigrating?.();
-      await migratePostgres(drizzlePostgres(opener), { migrationsFolder });
+    let locked = false;
+    const lock = async () => {
+      if (!locked) await opener`select pg_advisory_lock(${MIGRATION_LOCK})`;
+      locked = true;
+    };
+    const migrations = options.migrate === false ? undefined : (options.migrations ?? "apply");
+    if (migrations) {
+      // Read first: a schema up to date asks nothing of the role's rights, so a least-privileged role starts on it.
+      const state = await readSchemaState(opener, migrationsFolder);
+      if (state.newer) options.onNewerSchema?.(state.newer);
+      if (state.pending.length && migrations === "verify") throw new SchemaBehind(behindMessage(state.pending));
+      if (state.pending.length) {
+        await lock();
+        options.onMigrating?.();
+        await applyMigrations(opener, migrationsFolder, state.pending);
+      }
     }
-    if (pooled) await applyRoleSettings(opener, connectionSettings(options));
+    if (pooled) {
+      await lock();
+      await applyRoleSettings(opener, connectionSettings(options));
+    }
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    throw unreachable(directUrl, error) ?? error;
+    throw unreachable(directUrl, directAddress.mode, error) ?? error;
   } finally {
     options.signal?.removeEventListener("abort", hangUp);
     await opener.end({ timeout: 5 });
@@ -360,15 +448,15 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       ? // A transaction pooler hands each transaction whichever server connection is free: nothing
         // may live in a session (startup settings, named prepared statements). The settings are
         // the role's own (applyRoleSettings), which every server connection the pooler opens starts with.
-        postgres(url, { max: maxConnections, onnotice: () => {}, prepare: false })
-      : postgres(url, { max: maxConnections, onnotice: () => {}, connection: { ...connectionSettings(options), ...planning } });
+        connect(address, { max: maxConnections, prepare: false })
+      : connect(address, { max: maxConnections, connection: { ...connectionSettings(options), ...planning } });
   // Two pools of `maxConnections` each; postgres.js opens a connection only when a statement needs
   // one. Through a pooler, one: without prepared statements the plan setting that tells them apart has nothing to choose.
   const client = pool(PREPARED_PLANNING);
   const keyLookupClient = pooled ? client : pool(KEY_LOOKUP_PLANNING);
   const observer = new DriverObserver((pooled ? 1 : 2) * maxConnections);
   // LISTEN holds a session: on PostgreSQL itself, never through a transaction pooler.
-  const listener = pooled ? postgres(directUrl, { max: 1, onnotice: () => {} }) : client;
+  const listener = pooled ? connect(directAddress, { max: 1 }) : client;
   // One policy for both: no connection of either holds more prepared statements than it admits (none through a pooler).
   const statements = pooled ? new PreparedStatementPolicy(0) : (options.preparedStatements ?? new PreparedStatementPolicy());
   // Each pool's connections shared between accounts.
@@ -376,6 +464,18 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const keyLookupShare = pooled ? clientShare : new FairShare(postgresTurns(maxConnections));
   const drizzleOn = (target: postgres.Sql, connections: StatementConnections, share: FairShare, account: string) =>
     drizzlePostgres(observedPostgres(target, observer, statements, { share, account }), { schema, logger: queryLogger(options, connections) }) as unknown as Db;
+  if (pooled) {
+    // The opener reached PostgreSQL itself; the pooler's address (its TLS, its users) is tried here, so that a start says what is wrong with it.
+    let stale: string[];
+    try {
+      stale = await staleSettings(client, directAddress, Object.keys(connectionSettings(options)));
+    } catch (error) {
+      await Promise.all([client.end({ timeout: 0 }), listener.end({ timeout: 0 })]);
+      throw unreachable(url, address.mode, error) ?? error;
+    }
+    if (stale.length) options.onStaleSettings?.(stale);
+  }
+  const replica = options.readUrl ? await openReplica(options.readUrl, client, pooled, maxConnections, options) : undefined;
   const events = new PostgresEventChannel(listener);
   const clients = [...new Set([client, keyLookupClient, listener])];
   const shares = [...new Set([clientShare, keyLookupShare])];
@@ -383,31 +483,122 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     driver: "postgres" as const,
     events,
     poolUse: () => ({ ...observer.use, statementsQueued: shares.reduce((sum, share) => sum + share.queued, 0) }),
+    replicaState: () => replica?.monitor.state,
     ping: async () => {
       await Promise.all([client`select 1`, keyLookupClient`select 1`]);
     },
     close: async () => {
+      await replica?.close();
       await events.close();
       await Promise.all(clients.map((open) => open.end({ timeout: 5 })));
     },
   };
+  const replicaViewOf = replica
+    ? accountViews((account): Database => {
+        const view: Database = {
+          ...shared,
+          db: drizzlePostgres(observedPostgres(replica.client, replica.observer, statements, { share: replica.share, account }), { schema, logger: queryLogger(options, "lagging reads") }) as unknown as Db,
+          get forKeyLookups() {
+            return view;
+          },
+          get forLaggingReads() {
+            return view;
+          },
+          get primary() {
+            return viewOf(account);
+          },
+          forAccount: (other) => replicaViewOf!(other),
+        };
+        return view;
+      })
+    : undefined;
   const viewOf = accountViews((account): Database => {
+    const lagging = (onPrimary: Database) => (replica?.monitor.state.usable ? replicaViewOf!(account) : onPrimary);
     const keyLookups: Database = {
       ...shared,
       db: drizzleOn(keyLookupClient, "key lookups", keyLookupShare, account),
       get forKeyLookups() {
         return keyLookups;
       },
+      get forLaggingReads() {
+        return lagging(keyLookups);
+      },
+      get primary() {
+        return keyLookups;
+      },
       forAccount: (other) => viewOf(other).forKeyLookups,
     };
-    return {
+    const planned: Database = {
       ...shared,
       db: drizzleOn(client, "planned per execution", clientShare, account),
       forKeyLookups: keyLookups,
+      get forLaggingReads() {
+        return lagging(planned);
+      },
+      get primary() {
+        return planned;
+      },
       forAccount: (other) => viewOf(other),
     };
+    return planned;
   });
   return viewOf(SERVICE_ACCOUNT);
+}
+
+/**
+ * The read replica's pool, its own share of turns between accounts, and the monitor that says
+ * whether it serves. Its statements are planned for their values, as the primary's search pool's.
+ * Unreachable at the start: the service starts, reads on the primary, and the monitor keeps trying.
+ */
+async function openReplica(readUrl: string, primary: postgres.Sql, pooled: boolean, maxConnections: number, options: DatabaseOptions) {
+  const address = databaseAddress(readUrl);
+  const client = pooled
+    ? postgres(address.url, { onnotice: () => {}, ssl: address.ssl, max: maxConnections, prepare: false })
+    : postgres(address.url, { onnotice: () => {}, ssl: address.ssl, max: maxConnections, connection: { ...connectionSettings(options), ...PREPARED_PLANNING } });
+  const monitor = new ReplicaMonitor(primary, client, options.replicaMaxLagSeconds ?? 10, options.onReplicaChange);
+  await monitor.start();
+  return {
+    client,
+    monitor,
+    observer: new DriverObserver(maxConnections),
+    share: new FairShare(postgresTurns(maxConnections)),
+    close: async () => {
+      await monitor.stop();
+      await client.end({ timeout: 5 });
+    },
+  };
+}
+
+/** What `npm run migrate` did: the migrations it applied, oldest first, and where the schema stands. */
+export interface MigrationReport {
+  applied: string[];
+  /** The release's latest migration, which the schema is now at. */
+  latest: string;
+  /** Migrations the database has that this release does not know (a newer release's). */
+  newer: number;
+}
+
+/**
+ * Brings a PostgreSQL database's schema up to this release's, on PostgreSQL itself (`directUrl`,
+ * else `databaseUrl`), as a role that may change the schema (its owner), and grants `runtimeRole`
+ * what a service running as it needs (grantRuntimeRole). Concurrent runs and starting services
+ * take their turn at the migration lock.
+ */
+export async function migrateDatabase(options: { databaseUrl: string; directUrl?: string; runtimeRole?: string }): Promise<MigrationReport> {
+  const url = options.directUrl ?? options.databaseUrl;
+  const address = databaseAddress(url);
+  const owner = postgres(address.url, { max: 1, onnotice: () => {}, ssl: address.ssl, connection: { statement_timeout: 0 } });
+  try {
+    await owner`select pg_advisory_lock(${MIGRATION_LOCK})`;
+    const state = await readSchemaState(owner, migrationsFolder);
+    if (state.pending.length) await applyMigrations(owner, migrationsFolder, state.pending);
+    if (options.runtimeRole) await grantRuntimeRole(owner, options.runtimeRole);
+    return { applied: state.pending, latest: readJournal(migrationsFolder).at(-1)!.tag, newer: state.newer };
+  } catch (error) {
+    throw unreachable(url, address.mode, error) ?? error;
+  } finally {
+    await owner.end({ timeout: 5 });
+  }
 }
 
 const queryLogger = (options: DatabaseOptions, connections?: StatementConnections) =>

@@ -80,12 +80,14 @@ async function main() {
   const { DataFolderUnusable } = await import("../drizzle/data-folder.js");
   const { ConnectionBudgetError } = await import("../drizzle/connection-budget.js");
   const { DatabaseUnreachable } = await import("../drizzle/database.js");
+  const { SchemaBehind } = await import("../drizzle/schema-migrations.js");
   const { RatesFileError } = await import("../core/exchange-rates.js");
   /** A setting that names something unusable (a data folder, a server that cannot be reached, pools it cannot hold, a rates file) is reported like a wrong setting. */
   const unusableSetting = (error: unknown): string | undefined => {
     if (error instanceof DataFolderUnusable) return `DATA_DIR=${JSON.stringify(error.folder)}: ${error.message}`;
     if (error instanceof ConnectionBudgetError || error instanceof RatesFileError) return error.message;
     if (error instanceof DatabaseUnreachable) return `DATABASE_URL: ${error.message}`;
+    if (error instanceof SchemaBehind) return `DATABASE_MIGRATIONS=${config.databaseMigrations}: ${error.message}`;
     return undefined;
   };
   // Such a database is said at once, not after the modules have loaded.

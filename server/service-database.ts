@@ -12,7 +12,20 @@ export function openServiceDatabase(config: Config, logger?: Logger, signal?: Ab
     statementTimeoutMs: config.statementTimeoutMs,
     maxConnections: config.databasePoolSize,
     processes: config.webConcurrency,
+    readUrl: config.databaseReadUrl,
+    replicaMaxLagSeconds: config.databaseReadMaxLagSeconds,
+    onReplicaChange: (state) =>
+      state.usable
+        ? logger?.info({ lagSeconds: state.lagSeconds }, "the read replica serves the reads that tolerate lag")
+        : logger?.warn({ reason: state.reason }, "the read replica does not serve: the reads that tolerate lag go to the primary"),
+    onStaleSettings: (settings) =>
+      logger?.warn(
+        { settings },
+        "a server connection of the pooler runs with settings this start changed: the pooler opened it before; renew its connections (PgBouncer: RECONNECT on its console) or wait for their lifetime (server_lifetime)",
+      ),
+    migrations: config.databaseMigrations,
     onMigrating: () => logger?.debug({ step: "migrating the database" }, "start-up"),
+    onNewerSchema: (count) => logger?.warn({ newerMigrations: count }, "the database's schema has migrations this release does not know: a newer release migrated it"),
     signal,
   });
 }

@@ -128,6 +128,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
   metrics.gauge("activities_database_transactions_waiting", "Transactions waiting for a connection", (set) => set(pool().transactionsWaiting));
   metrics.gauge("activities_database_statements_in_flight", "Statements handed to the database driver and not answered yet", (set) => set(pool().statementsInFlight));
   metrics.gauge("activities_database_statements_queued", "Statements waiting for their account's turn at a connection", (set) => set(pool().statementsQueued));
+  if (database.replicaState()) {
+    // Only with a read replica: a series that is always absent says nothing, one always 0 would say something false.
+    const replica = () => database.replicaState()!;
+    metrics.gauge("activities_database_replica_serving", "1 while the read replica (DATABASE_READ_URL) serves the reads that tolerate lag, 0 while they go to the primary", (set) => set(replica().usable ? 1 : 0));
+    metrics.gauge("activities_database_replica_lag_seconds", "How far the read replica's replay is behind the primary, as its last probe read it; NaN while it cannot be reached, +Inf before it replayed anything", (set) => set(replica().lagSeconds ?? Number.NaN));
+  }
   const octo = octoEnginesFor(config, database, logger, clock, metrics);
   if (config.environment === "production" && !config.engineSecretsKey && config.role !== "edge" && config.role !== "reporting") {
     // Not a reason to refuse the start: a deployment without webhooks or OCTO engines needs no key.

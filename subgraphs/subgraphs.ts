@@ -19,11 +19,31 @@ export interface SubgraphDefinition {
    * with one statement whose plan depends on its values (search, report filters).
    */
   findsRowsByKey: boolean;
+  /**
+   * Root query fields whose answers may lag the primary by the replica's lag: a caller's query
+   * selecting only these runs on the read replica (DATABASE_READ_URL) while it serves. Reads of
+   * what the caller may just have written (a partner's own suppliers and products, booking setup),
+   * change detection and cursors, the booking flow, and every call between subgraphs stay on
+   * the primary (docs/operations.md, "Read replicas").
+   */
+  readsTolerateLag: ReadonlySet<string>;
 }
 
 /** The three subgraphs; the gateway, the schema writer and the role launcher all read this list. */
 export const subgraphDefinitions: Record<SubgraphName, SubgraphDefinition> = {
-  catalogue: { name: "catalogue", buildSchema: buildCatalogueSchema, makeLoaders: catalogueLoaders, findsRowsByKey: false },
-  booking: { name: "booking", buildSchema: buildBookingSchema, makeLoaders: bookingLoaders, findsRowsByKey: true },
-  reporting: { name: "reporting", buildSchema: buildReportingSchema, makeLoaders: reportingLoaders, findsRowsByKey: false },
+  catalogue: {
+    name: "catalogue",
+    buildSchema: buildCatalogueSchema,
+    makeLoaders: catalogueLoaders,
+    findsRowsByKey: false,
+    readsTolerateLag: new Set(["searchProducts", "product", "taxonomy", "recommendations", "topActivities"]),
+  },
+  booking: { name: "booking", buildSchema: buildBookingSchema, makeLoaders: bookingLoaders, findsRowsByKey: true, readsTolerateLag: new Set() },
+  reporting: {
+    name: "reporting",
+    buildSchema: buildReportingSchema,
+    makeLoaders: reportingLoaders,
+    findsRowsByKey: false,
+    readsTolerateLag: new Set(["bookingReports", "bookingReport", "bookingReportExport"]),
+  },
 };

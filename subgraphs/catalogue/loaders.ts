@@ -76,7 +76,8 @@ export function catalogueLoaders(database: Database, caller: Caller, deps: Loade
     trackingId: new DataLoader(async (productIds) => {
       const own = caller.organisationId === null ? undefined : await organisation.load(caller.organisationId);
       if (!own?.trackingIdsEnabled) return productIds.map(() => null);
-      return trackingIdRepository.issue(db, productIds, own.id);
+      // Issued ids are written: on the primary, even for a product read on the replica.
+      return trackingIdRepository.issue(database.primary.db, productIds, own.id);
     }),
     organisation,
     bookingEngine,

@@ -25,6 +25,24 @@ export interface SubgraphContext<Loaders = unknown> {
   accountExists: () => Promise<boolean>;
 }
 
+/**
+ * How a caller's context moves its reads to the replica. A property rather than a map beside the
+ * context: Apollo Server runs an operation on a shallow copy of the context it is given, and the
+ * copy is what must move.
+ */
+const LAGGING_READS = Symbol("lagging reads");
+type LaggingReadSwitch = (target: SubgraphContext) => void;
+
+/**
+ * Moves a caller's operation to the database's read replica, when it has one that serves
+ * (`Database.forLaggingReads`): its statements and loaders read there from now on. For an
+ * operation that reads only what tolerates lag (SubgraphDefinition.readsTolerateLag), decided
+ * before it executes; a context made for a service call has no switch and stays on the primary.
+ */
+export function readWithLag(context: SubgraphContext): void {
+  (context as SubgraphContext & { [LAGGING_READS]?: LaggingReadSwitch })[LAGGING_READS]?.(context);
+}
+
 export type HeaderMap = IncomingHttpHeaders | Map<string, string> | Record<string, string | string[] | undefined>;
 
 export function header(headers: HeaderMap, name: string): string | undefined {
@@ -85,7 +103,16 @@ export function subgraphContextFactory<Loaders>(
         throw error;
       }
       // The account's statements take their turns at the connections against other accounts' (fair-share.ts).
-      return contextOf(headers, caller, database.forAccount(caller.accountId));
+      const own = database.forAccount(caller.accountId);
+      const context = contextOf(headers, caller, own);
+      const toReplica: LaggingReadSwitch = (target) => {
+        const lagging = own.forLaggingReads;
+        if (lagging === target.database) return;
+        target.database = lagging;
+        target.loaders = makeLoaders(lagging, caller, loaderDeps);
+      };
+      Object.assign(context, { [LAGGING_READS]: toReplica });
+      return context;
     },
     forService: (service, headers = {}) => contextOf(headers, serviceCaller(service, verifier.environment, clock.now()), database),
   };

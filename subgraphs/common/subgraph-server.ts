@@ -1,7 +1,7 @@
 import type { WebhookTargets } from "./webhooks/webhook-endpoints.js";
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
-import { execute, GraphQLError, parse, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
+import { execute, getOperationAST, GraphQLError, Kind, parse, type OperationDefinitionNode, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
 import { checkOperationText } from "../../core/input-text.js";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../core/logger.js";
@@ -10,7 +10,7 @@ import type { TokenVerifier } from "../../identity/token-verifier.js";
 import type { SchemaDisclosure } from "../../gateway/gateway.js";
 import { apolloLimitOptions, checkOperationCost, parseOptionsFor, ValidatedDocuments } from "../../gateway/operation-limits.js";
 import type { SubgraphDefinition, SubgraphName } from "../subgraphs.js";
-import { type HeaderMap, subgraphContextFactory, type SubgraphContext } from "./context.js";
+import { type HeaderMap, readWithLag, subgraphContextFactory, type SubgraphContext } from "./context.js";
 import type { OctoEngines } from "./octo/octo-engines.js";
 import type { ServiceGraphs } from "./service-graph.js";
 
@@ -58,6 +58,7 @@ export async function startSubgraph(
   const logger = deps.logger.child({ subgraph: definition.name });
   const { limitPlugins, ...limits } = apolloLimitOptions<SubgraphContext>("subgraph");
   const requestIds = errorRequestIds<SubgraphContext>();
+  const laggingReads = laggingReadsPlugin(definition.readsTolerateLag);
   const server = new ApolloServer<SubgraphContext>({
     schema,
     ...limits,
@@ -71,11 +72,11 @@ export async function startSubgraph(
     // would serve shared HTTP caches, which per-caller answers must not use. Both wrap every field
     // resolver: without them a 500-row report resolves in about half the time.
     // Only the gateway calls a subgraph: no landing page (Apollo's would load from its CDN).
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), executionResultsAnswer200, ...limitPlugins, requestIds.plugin],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), executionResultsAnswer200, ...limitPlugins, requestIds.plugin, laggingReads],
   });
   await server.start();
   const inProcessCounts = { pipeline: 0, direct: 0 };
-  const executeInProcess = inProcessExecutor(server, schema, logger, inProcessCounts);
+  const executeInProcess = inProcessExecutor(server, schema, logger, inProcessCounts, definition.readsTolerateLag);
   const database = definition.findsRowsByKey ? deps.database.forKeyLookups : deps.database;
   const contexts = subgraphContextFactory(deps.verifier, database, definition.makeLoaders, deps.clock, deps.publicUrl, { graphs: deps.graphs, octo: deps.octo, webhookTargets: deps.webhookTargets, logger, clock: deps.clock });
   return {
@@ -99,7 +100,7 @@ export async function startSubgraph(
  * Apollo Server formats them (a code on every error, the unexpected hidden). Nothing reaches this
  * from outside the process; test/integration/in-process-subgraph.test.ts holds the answers equal.
  */
-function inProcessExecutor(server: ApolloServer<SubgraphContext>, schema: GraphQLSchema, logger: Logger, counts: { pipeline: number; direct: number }) {
+function inProcessExecutor(server: ApolloServer<SubgraphContext>, schema: GraphQLSchema, logger: Logger, counts: { pipeline: number; direct: number }, readsTolerateLag: ReadonlySet<string>) {
   const admitted = new ValidatedDocuments(500, 50_000);
   const format = (error: GraphQLError, requestId: string): GraphQLFormattedError => {
     // Variables were coerced by the cost check already, so execution cannot fail on them.
@@ -124,8 +125,36 @@ function inProcessExecutor(server: ApolloServer<SubgraphContext>, schema: GraphQ
       if (error instanceof GraphQLError) return { errors: [format(error, contextValue.requestId)] };
       throw error;
     }
+    if (toleratesLag(getOperationAST(document, request.operationName), readsTolerateLag)) readWithLag(contextValue);
     const result = await execute({ schema, document, contextValue, variableValues: request.variables, operationName: request.operationName });
     return result.errors?.length ? { ...result, errors: result.errors.map((error) => format(error, contextValue.requestId)) } : result;
+  };
+}
+
+/** A query whose every root field is one of `fields` (`__typename` aside): its answer may lag the primary. */
+export function toleratesLag(operation: OperationDefinitionNode | null | undefined, fields: ReadonlySet<string>): boolean {
+  if (operation?.operation !== "query" || fields.size === 0) return false;
+  let reads = 0;
+  for (const selection of operation.selectionSet.selections) {
+    // A fragment on Query could hide any field: the primary, rather than look inside.
+    if (selection.kind !== Kind.FIELD) return false;
+    if (selection.name.value === "__typename") continue;
+    if (!fields.has(selection.name.value)) return false;
+    reads++;
+  }
+  return reads > 0;
+}
+
+/** Through Apollo Server's pipeline (HTTP from the gateway of another process, an in-process text's first call): the same decision, once the operation is known. */
+function laggingReadsPlugin(fields: ReadonlySet<string>): ApolloServerPlugin<SubgraphContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, contextValue }) {
+          if (toleratesLag(operation, fields)) readWithLag(contextValue);
+        },
+      };
+    },
   };
 }
 

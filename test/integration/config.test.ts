@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../core/config.js";
 import { descriptorLimit, parseProcLimits } from "../../core/descriptor-limit.js";
@@ -43,6 +44,38 @@ describe("configuration read from the environment", () => {
     expect(loadConfig({ DATABASE_URL: "postgres://pooler:6432/db", DATABASE_DIRECT_URL: "postgres://server:5432/db" })).toMatchObject({ databaseUrl: "postgres://pooler:6432/db", databaseDirectUrl: "postgres://server:5432/db" });
     expect(loadConfig({ DATABASE_URL: "postgres://server/db" }).databaseDirectUrl).toBeUndefined();
     expect(problemsOf({ DATABASE_DIRECT_URL: "postgres://server:5432/db" })).toEqual([expect.stringMatching(/^DATABASE_DIRECT_URL is set without DATABASE_URL/)]);
+  });
+
+  it("reads libpq's sslmode and sslrootcert in either database URL, and refuses what it cannot honour by name", () => {
+    const ca = fileURLToPath(import.meta.url);
+    for (const mode of ["disable", "prefer", "require"]) expect(problemsOf({ DATABASE_URL: `postgres://db.example/app?sslmode=${mode}` })).toEqual([]);
+    expect(problemsOf({ DATABASE_URL: `postgres://db.example/app?sslmode=verify-full&sslrootcert=${ca}` })).toEqual([]);
+    expect(problemsOf({ DATABASE_URL: "postgres://db.example/app?sslmode=verify-ca&sslrootcert=system" })).toEqual([]);
+    expect(problemsOf({ DATABASE_URL: "postgres://pooler/app", DATABASE_DIRECT_URL: "postgres://db/app?sslmode=verify-full" })).toEqual([
+      expect.stringMatching(/^DATABASE_DIRECT_URL: sslmode=verify-full: needs sslrootcert/),
+    ]);
+    expect(problemsOf({ DATABASE_URL: "postgres://db/app?sslmode=verify-full&sslrootcert=/nowhere/ca.pem" })).toEqual([expect.stringMatching(/^DATABASE_URL: sslrootcert=\/nowhere\/ca.pem: cannot read .*ENOENT/)]);
+    expect(problemsOf({ DATABASE_URL: "postgres://db/app?sslmode=allow" })).toEqual([expect.stringMatching(/^DATABASE_URL: sslmode=allow: must be one of disable, prefer, require, verify-ca, verify-full/)]);
+    expect(problemsOf({ DATABASE_URL: "postgres://db/app?sslmode=require&sslcert=/client.pem" })).toEqual([expect.stringMatching(/^DATABASE_URL: sslcert: not supported/)]);
+  });
+
+  it("reads a read replica beside PostgreSQL, its lag limit, the migrations' mode and the runtime role, and refuses them where they mean nothing", () => {
+    expect(loadConfig({ DATABASE_URL: "postgres://primary/app" })).toMatchObject({ databaseReadUrl: undefined, databaseReadMaxLagSeconds: 10, databaseMigrations: "apply", databaseRuntimeRole: undefined });
+    expect(
+      loadConfig({ DATABASE_URL: "postgres://primary/app", DATABASE_READ_URL: "postgres://replica/app?sslmode=require", DATABASE_READ_MAX_LAG_SECONDS: "2.5", DATABASE_MIGRATIONS: "verify", DATABASE_RUNTIME_ROLE: "activities_app" }),
+    ).toMatchObject({ databaseReadUrl: "postgres://replica/app?sslmode=require", databaseReadMaxLagSeconds: 2.5, databaseMigrations: "verify", databaseRuntimeRole: "activities_app" });
+    expect(problemsOf({ DATABASE_READ_URL: "postgres://replica/app" })).toEqual([expect.stringMatching(/^DATABASE_READ_URL is set without DATABASE_URL/)]);
+    expect(problemsOf({ DATABASE_MIGRATIONS: "verify" })).toEqual([expect.stringMatching(/^DATABASE_MIGRATIONS=verify: needs DATABASE_URL/)]);
+    expect(problemsOf({ DATABASE_URL: "postgres://p/app", DATABASE_READ_URL: "postgres://r/app?sslmode=verify-ca" })).toEqual([expect.stringMatching(/^DATABASE_READ_URL: sslmode=verify-ca: needs sslrootcert/)]);
+    for (const [name, value] of [["DATABASE_MIGRATIONS", "auto"], ["DATABASE_READ_MAX_LAG_SECONDS", "-1"], ["DATABASE_READ_MAX_LAG_SECONDS", "soon"], ["DATABASE_RUNTIME_ROLE", "app; drop table x"], ["DATABASE_READ_URL", "mysql://r"]]) {
+      expect(problemsOf({ DATABASE_URL: "postgres://p/app", [name]: value }).map((problem) => problem.split("=")[0]), `${name}=${value}`).toEqual([name]);
+    }
+  });
+
+  it("never repeats a database URL's password in a problem", () => {
+    const problems = problemsOf({ DATABASE_URL: "postgresx://service:s3cret@db/app", DATABASE_DIRECT_URL: "mysql://owner:hunter2@db/app" });
+    expect(problems.join("\n")).not.toMatch(/s3cret|hunter2/);
+    expect(problems).toEqual([expect.stringContaining("postgresx://service:***@db/app"), expect.stringContaining("mysql://owner:***@db/app")]);
   });
 
   it("keeps DATA_DIR=memory as the in-memory database", () => {

@@ -116,4 +116,18 @@ if (server) describe("through PgBouncer in transaction mode", () => {
     expect(await stored()).toEqual(before);
     expect(before[0].setconfig).toContain("statement_timeout=300");
   });
+
+  it("says which settings a server connection the pooler opened before a change still runs with, and nothing when they are current", async () => {
+    const told: string[][] = [];
+    const again = await openDatabase({ databaseUrl: pooled, directUrl: direct, statementTimeoutMs: 300, maxConnections: 1, onStaleSettings: (stale) => told.push(stale) });
+    await again.close();
+    expect(told).toEqual([]);
+    // Every server connection the pooler holds runs with 300 ms; the role's default becomes 700 ms.
+    const changed = await openDatabase({ databaseUrl: pooled, directUrl: direct, statementTimeoutMs: 700, maxConnections: 1, onStaleSettings: (stale) => told.push(stale) });
+    await changed.close();
+    expect(told).toEqual([["statement_timeout=300ms (the role's default: 700ms)"]]);
+    // Back as the rest of the file expects them.
+    const restored = await openDatabase({ databaseUrl: pooled, directUrl: direct, statementTimeoutMs: 300, maxConnections: 1 });
+    await restored.close();
+  });
 });

@@ -12,6 +12,12 @@ export interface Pgbouncer {
   stop(): Promise<void>;
 }
 
+/** Clients must speak TLS to the pooler, which shows them this certificate (a server as a hosted PostgreSQL is, for the client). */
+export interface PgbouncerTls {
+  certFile: string;
+  keyFile: string;
+}
+
 /** Where Debian's package puts it (`apt-get install pgbouncer`; `.ci/run` installs it when missing). */
 const PGBOUNCER = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].find((file) => existsSync(file));
 
@@ -20,7 +26,7 @@ const PGBOUNCER = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].find((file) => e
  * `ignore_startup_parameters`, no `max_prepared_statements`), so that whatever a stock pooler
  * refuses is refused here too.
  */
-export function pgbouncerIni(target: URL, port: number, folder: string): string {
+export function pgbouncerIni(target: URL, port: number, folder: string, tls?: PgbouncerTls): string {
   return [
     "[databases]",
     `* = host=${target.hostname} port=${target.port || 5432}`,
@@ -34,6 +40,7 @@ export function pgbouncerIni(target: URL, port: number, folder: string): string 
     "max_client_conn = 2000",
     "default_pool_size = 40",
     `logfile = ${path.join(folder, "pgbouncer.log")}`,
+    ...(tls ? ["client_tls_sslmode = require", `client_tls_cert_file = ${tls.certFile}`, `client_tls_key_file = ${tls.keyFile}`] : []),
     "",
   ].join("\n");
 }
@@ -44,8 +51,9 @@ export function pgbouncerIni(target: URL, port: number, folder: string): string 
  * trust-authenticated server, as this machine's), with the stock configuration's defaults:
  * nothing ignored among the startup parameters, no prepared statements kept. Every database of
  * the server is reachable through it. PgBouncer refuses to run as root: then it runs as `postgres`.
+ * With `tls`, it admits clients over TLS only.
  */
-export async function startPgbouncer(server: string): Promise<Pgbouncer> {
+export async function startPgbouncer(server: string, tls?: PgbouncerTls): Promise<Pgbouncer> {
   if (!PGBOUNCER) throw new Error("pgbouncer is not installed (apt-get install pgbouncer)");
   const target = new URL(server);
   const user = decodeURIComponent(target.username || userInfo().username);
@@ -53,7 +61,7 @@ export async function startPgbouncer(server: string): Promise<Pgbouncer> {
   const folder = mkdtempSync(path.join(tmpdir(), "pgbouncer-"));
   chmodSync(folder, 0o777);
   writeFileSync(path.join(folder, "users.txt"), `"${user}" ""\n`);
-  writeFileSync(path.join(folder, "pgbouncer.ini"), pgbouncerIni(target, port, folder));
+  writeFileSync(path.join(folder, "pgbouncer.ini"), pgbouncerIni(target, port, folder, tls));
   const asRoot = process.getuid?.() === 0;
   const runAs = asRoot ? (spawnSync("id", ["-u", "postgres"]).status === 0 ? "postgres" : "nobody") : undefined;
   const child: ChildProcess = spawn(PGBOUNCER, [...(runAs ? ["-u", runAs] : []), path.join(folder, "pgbouncer.ini")], { stdio: "ignore" });
@@ -67,7 +75,7 @@ export async function startPgbouncer(server: string): Promise<Pgbouncer> {
   // Ready once a statement passes through it.
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const probe = postgres(through(server), { max: 1, prepare: false, onnotice: () => {}, connect_timeout: 2 });
+    const probe = postgres(through(server), { max: 1, prepare: false, onnotice: () => {}, connect_timeout: 2, ssl: tls ? "require" : false });
     try {
       await probe`select 1`;
       break;

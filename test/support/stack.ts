@@ -28,6 +28,13 @@ export function openTestDatabase(): Promise<Database> {
       get forKeyLookups() {
         return lent;
       },
+      get forLaggingReads() {
+        return lent;
+      },
+      get primary() {
+        return lent;
+      },
+      replicaState: () => undefined,
       driver: database.driver,
       events: database.events,
       ping: () => database.ping(),
