@@ -1,5 +1,5 @@
 import { execSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -60,7 +60,8 @@ try {
   console.log(section);
   const folder = fileURLToPath(new URL("../docs/benchmark-runs/", import.meta.url));
   mkdirSync(folder, { recursive: true });
-  writeFileSync(path.join(folder, `${date}-fairness-${database.toLowerCase()}.md`), section);
+  // Runs of one day go to one file, one after another: a second run must not erase the first.
+  appendFileSync(path.join(folder, `${date}-fairness-${database.toLowerCase()}.md`), `${section}\n`);
 } finally {
   if (!databaseUrl) rmSync(dataDir, { recursive: true, force: true });
 }

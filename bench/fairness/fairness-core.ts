@@ -1,6 +1,7 @@
 import { createClient } from "graphql-ws";
 import http from "node:http";
 import net from "node:net";
+import postgres from "postgres";
 import WebSocket from "ws";
 import { everyDay, familySetup, validAnswers } from "../../test/support/booking.js";
 import { productRequest, supplierRequest } from "../../test/support/catalogue.js";
@@ -9,6 +10,7 @@ import { createAccount, PASSWORD, startService, TOKEN_PATH } from "../cores/core
 import { loadConfig } from "../../core/config.js";
 import { addDays, call, FlowTarget, holdBooking, percentile, signIn, sleep, type Account } from "../booking/flow-client.js";
 import type { VictimJob, VictimResult } from "./victim.js";
+import { processCpuMs } from "../process-cpu.js";
 
 /**
  * The noisy-neighbour benchmark: what a victim (another account, from another client address)
@@ -36,6 +38,17 @@ export interface VictimSummary {
   p99: number;
   /** Answers other than 200, and requests never answered, by status. */
   failures: Record<string, number>;
+  /** What the service and PostgreSQL did in the window: where a victim's wait went. */
+  window?: WindowLoad;
+}
+
+/** The service's event-loop delay (its own histogram, read from /metrics) and CPU, and PostgreSQL's CPU, over one measured window. */
+export interface WindowLoad {
+  loopP99Ms: number;
+  loopMaxMs: number;
+  /** % of one core. */
+  serviceCpu: number;
+  postgresCpu?: number;
 }
 
 export interface AttackResult {
@@ -64,6 +77,9 @@ const victim = (job: VictimJob) => runInChild<VictimJob, VictimResult>(new URL("
 
 interface Setup {
   base: string;
+  /** The service's process (one: WEB_CONCURRENCY=1), and PostgreSQL's backends serving it, when on PostgreSQL. */
+  pid?: number;
+  backends?: () => Promise<number[]>;
   victim: Account;
   victimSignIn: Account;
   attacker: Account;
@@ -78,12 +94,40 @@ async function during<T>(setup: Setup, kind: "search" | "sign-in", seconds: numb
       : { base: setup.base, kind, username: account.username, password: PASSWORD, tokenPath: TOKEN_PATH, localAddress: VICTIM_ADDRESS, seconds, rate: SIGN_IN_RATE };
   const account = kind === "search" ? setup.victim : setup.victimSignIn;
   await signIn(new FlowTarget(setup.base, TOKEN_PATH, PASSWORD), account);
-  const baseline = summary(await victim(job(account)));
+  const baseline = await observed(setup, () => victim(job(account)));
   await signIn(new FlowTarget(setup.base, TOKEN_PATH, PASSWORD), account);
   const stop = new AbortController();
   const attacking = attack(stop.signal);
-  const measured = await victim(job(account)).finally(() => stop.abort());
-  return { baseline, during: summary(measured), attack: await attacking };
+  const measured = await observed(setup, () => victim(job(account)).finally(() => stop.abort()));
+  return { baseline, during: measured, attack: await attacking };
+}
+
+/** Reads the service's event-loop delay histogram; prom-client resets it at each read, so a read starts a window too. */
+async function eventLoopDelay(base: string): Promise<{ p99: number; max: number }> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const read = (name: string) => Number(text.match(new RegExp(`^activities_nodejs_eventloop_lag_${name}_seconds(?:\\{[^}]*\\})? (\\S+)$`, "m"))?.[1] ?? Number.NaN) * 1000;
+  return { p99: read("p99"), max: read("max") };
+}
+
+async function postgresCpuMs(setup: Setup, seen: Map<number, number>): Promise<number> {
+  for (const pid of (await setup.backends?.()) ?? []) seen.set(pid, Math.max(seen.get(pid) ?? 0, processCpuMs(pid)));
+  return [...seen.values()].reduce((a, b) => a + b, 0);
+}
+
+/** The victim's window with what the service and PostgreSQL did meanwhile. */
+async function observed(setup: Setup, run: () => Promise<VictimResult>): Promise<VictimSummary> {
+  if (setup.pid === undefined) return summary(await run());
+  await eventLoopDelay(setup.base);
+  const backends = new Map<number, number>();
+  const [serviceBefore, postgresBefore, started] = [processCpuMs(setup.pid), await postgresCpuMs(setup, backends), performance.now()];
+  const result = await run();
+  const [serviceAfter, postgresAfter, elapsed] = [processCpuMs(setup.pid), await postgresCpuMs(setup, backends), performance.now() - started];
+  const loop = await eventLoopDelay(setup.base);
+  const percent = (ms: number) => (100 * ms) / elapsed;
+  return {
+    ...summary(result),
+    window: { loopP99Ms: loop.p99, loopMaxMs: loop.max, serviceCpu: percent(serviceAfter - serviceBefore), ...(setup.backends ? { postgresCpu: percent(postgresAfter - postgresBefore) } : {}) },
+  };
 }
 
 const counted = (counts: Record<string, number>) =>
@@ -356,9 +400,15 @@ export async function runFairness(options: FairnessOptions): Promise<{ results: 
   const results: AttackResult[] = [];
   // The service with its defaults, as an operator runs it: only the benchmark's own address and port are set.
   const service = await startService(options, 1, defaultAccountLimits());
+  const admin = options.databaseUrl ? postgres(options.databaseUrl, { max: 1, onnotice: () => {} }) : undefined;
+  const postgresBackends = admin
+    ? async () => (await admin<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`).map((row) => row.pid)
+    : undefined;
   try {
     const setup: Setup = {
       base: service.base,
+      pid: service.pid,
+      backends: postgresBackends,
       victim: { username: names.victim, token: "" },
       victimSignIn: { username: names.victimSignIn, token: "" },
       attacker: { username: names.attacker, token: "" },
@@ -403,6 +453,7 @@ export async function runFairness(options: FairnessOptions): Promise<{ results: 
       record(`${options.signIns} concurrent correct sign-ins of one account`, "sign-in", outcome, "another account's sign-in p99 ≤ 1 s, no 503", (d) => noFailures(d) && d.p99 <= 1000);
     }
   } finally {
+    await admin?.end();
     await service.stop();
   }
   const stop = wanted("stop") ? await stopWhileBusy(options, { victim: names.victim, attacker: names.attacker }) : undefined;
@@ -426,6 +477,21 @@ export function renderFairness(run: Awaited<ReturnType<typeof runFairness>>, met
   }
   if (run.stop) {
     lines.push(`| 20 requests sent 40 ms before SIGTERM on a busy process | search | – | – | – | – | 20 answered, exit 0 | ${run.stop.answered === 20 && run.stop.exit === 0 ? "yes" : "**no**"} | ${run.stop.statuses}; exit ${run.stop.exit} |`);
+  }
+  const loads = run.results.filter((r) => r.baseline.window && r.during.window);
+  if (loads.length) {
+    lines.push(
+      "",
+      "Where the victim's time went, in the same windows: the service's event-loop delay (p99 / max, ms, its own histogram from `/metrics`) and CPU, and PostgreSQL's backends' CPU (% of one core; two cores in all).",
+      "",
+      "| attack | baseline: loop p99 / max | during: loop p99 / max | service CPU baseline → during | PostgreSQL CPU baseline → during |",
+      "|---|---|---|---|---|",
+    );
+    const cpu = (value: number | undefined) => (value === undefined ? "–" : `${value.toFixed(0)} %`);
+    for (const r of loads) {
+      const [b, d] = [r.baseline.window!, r.during.window!];
+      lines.push(`| ${r.attack} | ${ms(b.loopP99Ms)} / ${ms(b.loopMaxMs)} | ${ms(d.loopP99Ms)} / ${ms(d.loopMaxMs)} | ${cpu(b.serviceCpu)} → ${cpu(d.serviceCpu)} | ${cpu(b.postgresCpu)} → ${cpu(d.postgresCpu)} |`);
+    }
   }
   return `${lines.join("\n")}\n`;
 }
