@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { runWhenStarted } from "../core/command-line.js";
 import { systemClock } from "../core/clock.js";
 import { ConfigError, loadConfig, type Config } from "../core/config.js";
 import { DataFolderUnusable } from "../drizzle/data-folder.js";
@@ -237,12 +238,4 @@ async function linkAddress(config: Config, database: Database): Promise<{ url: s
   return { url: config.publicUrl, note: `No PUBLIC_URL is known for the sandbox: links assume the service at ${config.publicUrl}; set PUBLIC_URL for another.` };
 }
 
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  runOperatorCommand(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error) => {
-      console.error(error instanceof Error ? error.stack : error);
-      process.exit(1);
-    },
-  );
-}
+runWhenStarted(import.meta.url, (argv) => runOperatorCommand(argv));

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from "../core/config.js";
+import { runWhenStarted } from "../core/command-line.js";
 import { DatabaseUnreachable, migrateDatabase } from "../drizzle/database.js";
 import { RuntimeRoleUnknown, SchemaBehind } from "../drizzle/schema-migrations.js";
 
@@ -48,12 +49,4 @@ export async function runMigrateCommand(argv: string[], env: NodeJS.ProcessEnv =
   }
 }
 
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  runMigrateCommand(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error) => {
-      console.error(error instanceof Error ? error.stack : error);
-      process.exit(1);
-    },
-  );
-}
+runWhenStarted(import.meta.url, (argv) => runMigrateCommand(argv));
