@@ -1,6 +1,18 @@
-import type { Config } from "../core/config.js";
+import type { Config, ProcessRole } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import { openDatabase, type Database } from "../drizzle/database.js";
+
+/**
+ * The roles that run a subgraph with reads that tolerate lag (subgraphs.ts, readsTolerateLag),
+ * and the single process. Written out rather than read from the subgraphs: this module loads
+ * before them, while the database opens (server/main.ts); a test holds the two equal.
+ */
+export const REPLICA_READING_ROLES: ReadonlySet<ProcessRole> = new Set(["all", "catalogue", "reporting"]);
+
+/** The read replica a process of this role reads from; the edge, booking and the worker would hold a pool to it that nothing uses. */
+export function replicaOfRole(config: Config): string | undefined {
+  return REPLICA_READING_ROLES.has(config.role) ? config.databaseReadUrl : undefined;
+}
 
 /** The database a service of this configuration opens, and owns until it closes. */
 export function openServiceDatabase(config: Config, logger?: Logger, signal?: AbortSignal): Promise<Database> {
@@ -12,7 +24,7 @@ export function openServiceDatabase(config: Config, logger?: Logger, signal?: Ab
     statementTimeoutMs: config.statementTimeoutMs,
     maxConnections: config.databasePoolSize,
     processes: config.webConcurrency,
-    readUrl: config.databaseReadUrl,
+    readUrl: replicaOfRole(config),
     replicaMaxLagSeconds: config.databaseReadMaxLagSeconds,
     onReplicaChange: (state) =>
       state.usable

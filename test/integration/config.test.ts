@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../core/config.js";
 import { descriptorLimit, parseProcLimits } from "../../core/descriptor-limit.js";
 import { clientKey } from "../../server/connection-guard.js";
+import { replicaOfRole } from "../../server/service-database.js";
 
 const problemsOf = (env: Record<string, string>, argv: string[] = []): string[] => {
   try {
@@ -70,6 +71,13 @@ describe("configuration read from the environment", () => {
     for (const [name, value] of [["DATABASE_MIGRATIONS", "auto"], ["DATABASE_READ_MAX_LAG_SECONDS", "-1"], ["DATABASE_READ_MAX_LAG_SECONDS", "soon"], ["DATABASE_RUNTIME_ROLE", "app; drop table x"], ["DATABASE_READ_URL", "mysql://r"]]) {
       expect(problemsOf({ DATABASE_URL: "postgres://p/app", [name]: value }).map((problem) => problem.split("=")[0]), `${name}=${value}`).toEqual([name]);
     }
+  });
+
+  it("gives the read replica to the roles whose subgraphs read from it, and to the single process, not to the others", () => {
+    const replica = "postgres://replica/app";
+    const roleOf = (role: string) => replicaOfRole(loadConfig({ DATABASE_URL: "postgres://p/app", DATABASE_READ_URL: replica, CATALOGUE_URL: "http://c/graphql", BOOKING_URL: "http://b/graphql", REPORTING_URL: "http://r/graphql" }, ["--role", role]));
+    expect(["all", "catalogue", "reporting"].map(roleOf)).toEqual([replica, replica, replica]);
+    expect(["edge", "booking", "worker"].map(roleOf)).toEqual([undefined, undefined, undefined]);
   });
 
   it("never repeats a database URL's password in a problem", () => {

@@ -1,7 +1,8 @@
 import { getOperationAST, parse } from "graphql";
 import { describe, expect, it } from "vitest";
 import { toleratesLag } from "../../../subgraphs/common/subgraph-server.js";
-import { subgraphDefinitions } from "../../../subgraphs/subgraphs.js";
+import { REPLICA_READING_ROLES } from "../../../server/service-database.js";
+import { subgraphDefinitions, subgraphNames } from "../../../subgraphs/subgraphs.js";
 
 const catalogue = subgraphDefinitions.catalogue.readsTolerateLag;
 const tolerates = (text: string, operationName?: string) => toleratesLag(getOperationAST(parse(text), operationName), catalogue);
@@ -22,5 +23,10 @@ describe("which operations may read from the replica", () => {
     expect(tolerates("{ __typename }")).toBe(false);
     expect(tolerates("query A { me { username } } query B { taxonomy { name } }", "A")).toBe(false);
     expect(toleratesLag(getOperationAST(parse("{ booking(id: \"x\") { id } }")), subgraphDefinitions.booking.readsTolerateLag)).toBe(false);
+  });
+
+  it("names as the replica's readers exactly the roles whose subgraph has such reads, and the single process", () => {
+    const readers = subgraphNames.filter((name) => subgraphDefinitions[name].readsTolerateLag.size > 0);
+    expect([...REPLICA_READING_ROLES].sort()).toEqual(["all", ...readers].sort());
   });
 });
