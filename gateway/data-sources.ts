@@ -5,6 +5,7 @@ import type { RunningSubgraph } from "../subgraphs/common/subgraph-server.js";
 import { type EdgeContext, forwardedHeaders } from "./edge-context.js";
 import { GATEWAY_CREDENTIAL_HEADER, type GatewayCredential } from "./gateway-credential.js";
 import { traceHeaders } from "../core/tracing.js";
+import { nextTurn } from "../core/event-loop-turns.js";
 
 /**
  * Calls a subgraph's own Apollo Server in the same process. The subgraph still builds its
@@ -16,6 +17,8 @@ export class InProcessDataSource implements GraphQLDataSource<EdgeContext> {
   async process(options: GraphQLDataSourceProcessOptions<EdgeContext>): Promise<GatewayGraphQLResponse> {
     const edgeContext = "context" in options ? (options.context as EdgeContext) : undefined;
     if (!edgeContext?.token) return { errors: [{ message: "No caller to forward", extensions: { code: "UNAUTHENTICATED" } }] };
+    // The plan was made on this turn; the subgraph's work starts on the next (core/event-loop-turns.ts).
+    await nextTurn();
     let contextValue;
     try {
       contextValue = await this.subgraph.createContext(forwardedHeaders(edgeContext));

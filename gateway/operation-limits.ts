@@ -29,6 +29,7 @@ import {
 import { getComplexity, type ComplexityEstimator } from "graphql-query-complexity";
 import { badInput } from "../core/errors.js";
 import { checkOperationText } from "../core/input-text.js";
+import { nextTurn } from "../core/event-loop-turns.js";
 import { MAX_NESTED_PRODUCTS } from "../subgraphs/catalogue/product/product.service.js";
 import { MAX_IMPORT_PAGE } from "../subgraphs/catalogue/import/activity-import.js";
 import { MAX_TOP_ACTIVITIES } from "../subgraphs/catalogue/recommendation/recommendation.resolver.js";
@@ -587,8 +588,15 @@ function costLimitPlugin<TContext extends BaseContext>(scope: LimitsScope): Apol
     async requestDidStart() {
       return {
         async didResolveOperation({ schema, document, request, operationName }) {
+          // Parsing and validating a first-seen text was one turn of the loop; the estimate is the next.
+          await nextTurn();
           checkOperationText(document, request.variables);
           checkOperationCost(scope, schema, document, request.variables, operationName ?? undefined);
+        },
+        // Planning and execution on a turn of their own, after the estimate's.
+        async responseForOperation() {
+          await nextTurn();
+          return null;
         },
       };
     },

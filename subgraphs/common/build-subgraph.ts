@@ -1,9 +1,10 @@
 import { buildSubgraphSchema } from "@apollo/subgraph";
 import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/resolverMap.js";
 import { printSchemaWithDirectives } from "@graphql-tools/utils";
-import { GraphQLSchema, lexicographicSortSchema } from "graphql";
+import { defaultFieldResolver, GraphQLSchema, lexicographicSortSchema } from "graphql";
 import { gql } from "graphql-tag";
 import { buildSchema, createResolversMap, getMetadataStorage, type NonEmptyArray } from "type-graphql";
+import { TurnChain } from "../../core/event-loop-turns.js";
 import { authChecker } from "./authorization.js";
 
 const FEDERATION_LINK =
@@ -33,7 +34,26 @@ export async function buildFederatedSchema(
   for (const [typeName, typeResolvers] of Object.entries(referenceResolvers)) {
     resolverMap[typeName] = { ...(resolverMap[typeName] as object), ...(typeResolvers as object) } as GraphQLResolverMap<unknown>[string];
   }
-  return buildSubgraphSchema({ typeDefs: gql(`${FEDERATION_LINK}\n${printSchemaWithDirectives(sorted)}`), resolvers: resolverMap });
+  return rootFieldsInTurns(buildSubgraphSchema({ typeDefs: gql(`${FEDERATION_LINK}\n${printSchemaWithDirectives(sorted)}`), resolvers: resolverMap }));
+}
+
+/**
+ * GraphQL starts a query's root fields in one loop: 30 aliased searches built their 30
+ * statements back to back, 30 to 100 ms in which no other caller's request was read. Each root
+ * field after the first starts on a turn of the event loop of its own (core/event-loop-turns.ts);
+ * a mutation's run one after another already.
+ */
+function rootFieldsInTurns(schema: GraphQLSchema): GraphQLSchema {
+  const turns = new TurnChain<object>();
+  for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) {
+    const resolve = field.resolve ?? defaultFieldResolver;
+    field.resolve = (source, args, context: unknown, info) => {
+      if (info.operation.operation !== "query" || info.operation.selectionSet.selections.length < 2 || typeof context !== "object" || context === null) return resolve(source, args, context, info);
+      const turn = turns.next(context);
+      return turn ? turn.then(() => resolve(source, args, context, info)) : resolve(source, args, context, info);
+    };
+  }
+  return schema;
 }
 
 /**

@@ -1,0 +1,138 @@
+import "reflect-metadata";
+import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
+import { makeExecutableSchema } from "@graphql-tools/schema";
+import { execute, parse } from "graphql";
+import { Mutation, Query, Resolver } from "type-graphql";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { TurnChain } from "../../core/event-loop-turns.js";
+import { InProcessDataSource } from "../../gateway/data-sources.js";
+import { apolloLimitOptions } from "../../gateway/operation-limits.js";
+import type { EdgeContext } from "../../gateway/edge-context.js";
+import { buildFederatedSchema } from "../../subgraphs/common/build-subgraph.js";
+import type { RunningSubgraph } from "../../subgraphs/common/subgraph-server.js";
+
+/**
+ * An operation's phases, and a query's root fields, each start on a turn of the event loop of
+ * their own, so that another caller's request is read in between (core/event-loop-turns.ts).
+ * A turn is counted by an immediate that schedules itself again: two things seen with the same
+ * count ran in one turn, with no poll for sockets between them.
+ */
+let turn = 0;
+let counting = false;
+const tick = () => {
+  turn++;
+  if (counting) setImmediate(tick);
+};
+beforeEach(() => {
+  counting = true;
+  setImmediate(tick);
+});
+afterEach(() => {
+  counting = false;
+});
+
+describe("TurnChain", () => {
+  it("gives a key's callers one turn each, in order, and the first the current one", async () => {
+    const chain = new TurnChain<object>();
+    const key = {};
+    const seen: number[] = [];
+    expect(chain.next(key)).toBeUndefined();
+    seen.push(turn);
+    await Promise.all(Array.from({ length: 5 }, () => chain.next(key)!.then(() => seen.push(turn))));
+    expect(seen).toHaveLength(6);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1]);
+  });
+
+  it("does not make one key wait for another's turns", async () => {
+    const chain = new TurnChain<object>();
+    const busy = {};
+    chain.next(busy);
+    const waiting = Array.from({ length: 10 }, () => chain.next(busy));
+    expect(chain.next({})).toBeUndefined();
+    await Promise.all(waiting);
+  });
+});
+
+@Resolver()
+class TurnProbeResolver {
+  @Query(() => Number)
+  turnProbe(): number {
+    return turn;
+  }
+
+  @Mutation(() => Number)
+  turnProbeMutation(): number {
+    return turn;
+  }
+}
+
+describe("a subgraph's root fields", () => {
+  it("start each on a turn of its own in a query of several, in the order asked", async () => {
+    const schema = await buildFederatedSchema([TurnProbeResolver]);
+    const result = await execute({ schema, document: parse("{ a: turnProbe b: turnProbe c: turnProbe d: turnProbe }"), contextValue: {} });
+    const turns = Object.values(result.data as Record<string, number>);
+    for (let i = 1; i < turns.length; i++) expect(turns[i]).toBeGreaterThan(turns[i - 1]);
+  });
+
+  it("leave a query of one root field, and a mutation's fields, as GraphQL runs them", async () => {
+    const schema = await buildFederatedSchema([TurnProbeResolver]);
+    // No promise: the one field resolves in the turn it was asked in.
+    const single = execute({ schema, document: parse("{ turnProbe }"), contextValue: {} });
+    expect(single).not.toBeInstanceOf(Promise);
+    const mutation = await execute({ schema, document: parse("mutation { a: turnProbeMutation b: turnProbeMutation }"), contextValue: {} });
+    const { a, b } = mutation.data as { a: number; b: number };
+    expect(b).toBe(a);
+  });
+});
+
+describe("an operation through Apollo Server's pipeline with the service's limits", () => {
+  it("validates, estimates its cost and executes on three turns", async () => {
+    const seen: Record<string, number> = {};
+    const recordPhases: ApolloServerPlugin = {
+      async requestDidStart() {
+        return {
+          async validationDidStart() {
+            return () => void (seen.validated = turn);
+          },
+          async executionDidStart() {
+            seen.executing = turn;
+          },
+        };
+      },
+    };
+    const { limitPlugins, ...limits } = apolloLimitOptions("edge");
+    const server = new ApolloServer({
+      schema: makeExecutableSchema({ typeDefs: "type Query { probe: Int }", resolvers: { Query: { probe: () => turn } } }),
+      ...limits,
+      plugins: [...limitPlugins, recordPhases],
+    });
+    await server.start();
+    try {
+      const response = await server.executeOperation({ query: "{ probe }" });
+      const resolved = (response.body as { singleResult: { data: { probe: number } } }).singleResult.data.probe;
+      expect(seen.executing).toBeGreaterThanOrEqual(seen.validated + 2);
+      expect(resolved).toBe(seen.executing);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("the gateway's call to a subgraph in the same process", () => {
+  it("starts on the turn after the one its plan was made on", async () => {
+    let calledAt = -1;
+    const subgraph = {
+      createContext: async () => ({}),
+      executeInProcess: async () => {
+        calledAt = turn;
+        return { data: {} };
+      },
+    } as unknown as RunningSubgraph;
+    const planned = turn;
+    await new InProcessDataSource(subgraph).process({
+      request: { query: "{ probe }" },
+      context: { token: "t", requestId: "r" } as EdgeContext,
+    } as Parameters<InProcessDataSource["process"]>[0]);
+    expect(calledAt).toBeGreaterThan(planned);
+  });
+});
