@@ -10,7 +10,7 @@ import { ATTACKS, renderFairness, runFairness } from "./fairness/fairness-core.j
 /**
  * What one caller's attack costs everybody else (issue 41's targets):
  *
- *   npm run bench:fairness -- [--seconds 10] [--slow-sockets 5000] [--heavy 8] [--subscriptions 2000] [--sign-ins 48] [--only slow-bodies,stop]
+ *   npm run bench:fairness -- [--seconds 10] [--slow-sockets 5000] [--heavy 8] [--subscriptions 2000] [--sign-ins 48] [--only slow-bodies,stop] [--profile-dir DIR]
  *
  * against DATABASE_URL (PostgreSQL) or a fresh embedded database. The service runs as `npm start`
  * runs it, with its default limits. Writes the run to docs/benchmark-runs/<date>-fairness-<database>.md;
@@ -25,6 +25,7 @@ const { values } = parseArgs({
     subscriptions: { type: "string", default: "2000" },
     "sign-ins": { type: "string", default: "48" },
     only: { type: "string", default: "" },
+    "profile-dir": { type: "string" },
   },
 });
 
@@ -45,6 +46,7 @@ try {
     // What the service under test reads from the same environment (HTTP_REQUEST_TIMEOUT_SECONDS).
     bodyTimeoutSeconds: loadConfig({ ...process.env, DATA_DIR: "memory" }).http.requestTimeoutMs / 1000,
     only,
+    profileDir: values["profile-dir"],
   });
   const date = new Date().toISOString().slice(0, 10);
   const database = databaseUrl ? "PostgreSQL" : "embedded";

@@ -57,7 +57,7 @@ function databaseEnv(options: Pick<CoresOptions, "databaseUrl" | "dataDir">, ext
 }
 
 /** The service as `npm start` runs it, with its own WEB_CONCURRENCY; resolves once every process listens. `env` overrides the benchmark's settings. */
-export async function startService(options: Pick<CoresOptions, "databaseUrl" | "dataDir" | "profileDir">, processes: number, env: Record<string, string> = {}) {
+export async function startService(options: Pick<CoresOptions, "databaseUrl" | "dataDir" | "profileDir"> & { profileIntervalUs?: number }, processes: number, env: Record<string, string> = {}) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const childEnv = databaseEnv(options, {
@@ -70,7 +70,8 @@ export async function startService(options: Pick<CoresOptions, "databaseUrl" | "
     SEED_DEMO: "true",
     ...env,
   });
-  const profile = options.profileDir ? ["--cpu-prof", "--cpu-prof-dir", options.profileDir] : [];
+  const interval = options.profileIntervalUs ? ["--cpu-prof-interval", String(options.profileIntervalUs)] : [];
+  const profile = options.profileDir ? ["--cpu-prof", ...interval, "--cpu-prof-dir", options.profileDir] : [];
   const child = spawn(process.execPath, [...profile, ...npmStartArguments()], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));

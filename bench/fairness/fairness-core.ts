@@ -30,6 +30,8 @@ export interface FairnessOptions {
   bodyTimeoutSeconds: number;
   /** Only these attacks (names as in ATTACKS); all when empty. */
   only: string[];
+  /** A CPU profile of the service (not of the stop attack's) into this folder, sampled every 250 µs: fine enough to see what one stall of the loop ran. */
+  profileDir?: string;
 }
 
 export interface VictimSummary {
@@ -351,7 +353,7 @@ async function heldBooking(setup: Setup): Promise<string> {
 async function stopWhileBusy(options: FairnessOptions, accounts: { victim: string; attacker: string }): Promise<{ answered: number; statuses: string; exit: number | null }> {
   // What is measured is the drain of a busy process: the cost budget would refuse the load that
   // keeps it busy, and the cap in flight 4 of the victim's 20 requests sent at once.
-  const service = await startService(options, 1, { ...defaultAccountLimits(), API_COST_BUDGET: "0", API_MAX_IN_FLIGHT_PER_ACCOUNT: "0" });
+  const service = await startService({ ...options, profileDir: undefined }, 1, { ...defaultAccountLimits(), API_COST_BUDGET: "0", API_MAX_IN_FLIGHT_PER_ACCOUNT: "0" });
   const target = new FlowTarget(service.base, TOKEN_PATH, PASSWORD);
   const attacker = { username: accounts.attacker, token: "" };
   const victimAccount = { username: accounts.victim, token: "" };
@@ -399,7 +401,7 @@ export async function runFairness(options: FairnessOptions): Promise<{ results: 
   const names = { victim: await createAccount(options, "CONSUMER"), victimSignIn: await createAccount(options, "CONSUMER"), attacker: await createAccount(options, "CONSUMER"), partner: await createAccount(options, "CONTENT_PARTNER") };
   const results: AttackResult[] = [];
   // The service with its defaults, as an operator runs it: only the benchmark's own address and port are set.
-  const service = await startService(options, 1, defaultAccountLimits());
+  const service = await startService({ ...options, profileIntervalUs: 250 }, 1, defaultAccountLimits());
   const admin = options.databaseUrl ? postgres(options.databaseUrl, { max: 1, onnotice: () => {} }) : undefined;
   const postgresBackends = admin
     ? async () => (await admin<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`).map((row) => row.pid)

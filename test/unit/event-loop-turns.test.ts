@@ -92,7 +92,9 @@ describe("an operation through Apollo Server's pipeline with the service's limit
       async requestDidStart() {
         return {
           async validationDidStart() {
-            return () => void (seen.validated = turn);
+            return async () => {
+              seen.validated = turn;
+            };
           },
           async executionDidStart() {
             seen.executing = turn;
@@ -109,7 +111,8 @@ describe("an operation through Apollo Server's pipeline with the service's limit
     await server.start();
     try {
       const response = await server.executeOperation({ query: "{ probe }" });
-      const resolved = (response.body as { singleResult: { data: { probe: number } } }).singleResult.data.probe;
+      if (response.body.kind !== "single") throw new Error("a single result was expected");
+      const resolved = (response.body.singleResult.data as { probe: number }).probe;
       expect(seen.executing).toBeGreaterThanOrEqual(seen.validated + 2);
       expect(resolved).toBe(seen.executing);
     } finally {
