@@ -7,6 +7,9 @@ import { secretKeyOf } from "./secret-box.js";
 import { readOtelVariables, type TracingSettings } from "./tracing-settings.js";
 
 /** Roles a process can take; `all` runs every role in one process (the `npm start` default). */
+/** PostgreSQL: statements one account runs at once in a pool while other accounts use the database (drizzle/database.ts, postgresTurns). */
+export const DEFAULT_STATEMENTS_PER_ACCOUNT = 2;
+
 export const processRoles = ["all", "edge", "catalogue", "booking", "reporting", "worker"] as const;
 export type ProcessRole = (typeof processRoles)[number];
 
@@ -62,6 +65,7 @@ const environmentSchema = z.object({
   API_MAX_IN_FLIGHT_PER_ACCOUNT: z.coerce.number({ invalid_type_error: "must be a number of operations" }).int().min(0).max(100_000).default(16),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(0).max(3_600_000).default(15_000),
   DATABASE_POOL_SIZE: z.coerce.number({ invalid_type_error: "must be a number of connections" }).int().min(1).max(100).optional(),
+  DATABASE_STATEMENTS_PER_ACCOUNT: z.coerce.number({ invalid_type_error: "must be a number of statements" }).int().min(1).max(100).default(DEFAULT_STATEMENTS_PER_ACCOUNT),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(1).max(3600).default(25),
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(0).max(600).optional(),
   HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(0.1).max(300).default(10),
@@ -154,6 +158,8 @@ export interface Config {
    * Unset: fitted to the server's max_connections for WEB_CONCURRENCY processes (drizzle/connection-budget.ts).
    */
   databasePoolSize?: number;
+  /** PostgreSQL: statements one account runs at once in a pool while other accounts use the database (drizzle/database.ts, postgresTurns). */
+  databaseStatementsPerAccount: number;
   /**
    * Failed sign-ins allowed per username and per client address in a sliding window; password
    * checks (sign-ins, successful ones included) one account and one address may have running or
@@ -354,6 +360,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseStatementsPerAccount: e.DATABASE_STATEMENTS_PER_ACCOUNT,
     signIn: {
       maxFailuresPerAccount: e.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
       maxFailuresPerAddress: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS,

@@ -7,6 +7,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { DEFAULT_STATEMENTS_PER_ACCOUNT } from "../core/config.js";
 import { ConnectionBudgetError, planPoolSize, readConnectionLimit } from "./connection-budget.js";
 import { DataFolderUnusable, prepareDataFolder } from "./data-folder.js";
 import { databaseAddress, type DatabaseAddress, type SslMode } from "./database-tls.js";
@@ -116,6 +117,11 @@ export interface DatabaseOptions {
   maxConnections?: number;
   /** PostgreSQL: how many processes of the service open pools like these on the same server; 1 when absent. */
   processes?: number;
+  /**
+   * PostgreSQL: statements one account runs at once in a pool while other accounts use the
+   * database (see postgresTurns); DEFAULT_STATEMENTS_PER_ACCOUNT when absent.
+   */
+  statementsPerAccount?: number;
   /**
    * Called with every SQL statement the service runs (tests count them to catch N+1 queries), and
    * on PostgreSQL with the connections it was sent on (`forKeyLookups`' or the database's own).
@@ -249,14 +255,22 @@ const SERVICE_ACCOUNT = "";
 const PGLITE_TURNS: ShareSettings = { capacity: 2, share: 1, most: 2, quietMs: 20 };
 
 /**
- * A PostgreSQL pool's connections: an account holds at most half of them, so another account's
- * statement finds one free, and runs beside at most half a pool of the first one's on the server's
- * processors, however many statements that account sends at once.
+ * A PostgreSQL pool's connections. While other accounts use the database (a statement of theirs
+ * within the last second), an account runs at most `perAccount` statements at once: another
+ * account's statement finds a connection free, and shares the server's processors with only that
+ * many of the first one's, however many it sends. Connections free were not enough: on a server
+ * of two processors, five heavy searches of one account at once (half a pool) made another
+ * account's searches 8 to 11 times slower at their slowest, two at once about twice
+ * (docs/benchmarks.md, "Fairness under hostile load"). Alone, an account may take up to half the
+ * pool. The service's own work is an account like the others.
  */
-const postgresTurns = (connections: number): ShareSettings => {
+export const postgresTurns = (connections: number, perAccount = DEFAULT_STATEMENTS_PER_ACCOUNT): ShareSettings => {
   const half = Math.max(1, Math.ceil(connections / 2));
-  return { capacity: connections, share: half, most: half };
+  const share = Math.min(perAccount, connections);
+  return { capacity: connections, share, most: Math.max(share, half), quietMs: POSTGRES_QUIET_MS };
 };
+/** Beyond its share only while no other account has run a statement within this long. */
+const POSTGRES_QUIET_MS = 1_000;
 
 /** Views of the most recent accounts are kept; an account past them gets a new one (a drizzle instance, cheap to make). */
 const ACCOUNT_VIEWS_KEPT = 1_000;
@@ -460,8 +474,9 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   // One policy for both: no connection of either holds more prepared statements than it admits (none through a pooler).
   const statements = pooled ? new PreparedStatementPolicy(0) : (options.preparedStatements ?? new PreparedStatementPolicy());
   // Each pool's connections shared between accounts.
-  const clientShare = new FairShare(postgresTurns(maxConnections));
-  const keyLookupShare = pooled ? clientShare : new FairShare(postgresTurns(maxConnections));
+  const turns = postgresTurns(maxConnections, options.statementsPerAccount);
+  const clientShare = new FairShare(turns);
+  const keyLookupShare = pooled ? clientShare : new FairShare(turns);
   const drizzleOn = (target: postgres.Sql, connections: StatementConnections, share: FairShare, account: string) =>
     drizzlePostgres(observedPostgres(target, observer, statements, { share, account }), { schema, logger: queryLogger(options, connections) }) as unknown as Db;
   if (pooled) {
@@ -561,7 +576,7 @@ async function openReplica(readUrl: string, primary: postgres.Sql, pooled: boole
     client,
     monitor,
     observer: new DriverObserver(maxConnections),
-    share: new FairShare(postgresTurns(maxConnections)),
+    share: new FairShare(postgresTurns(maxConnections, options.statementsPerAccount)),
     close: async () => {
       await monitor.stop();
       await client.end({ timeout: 5 });

@@ -4,7 +4,7 @@ import type { AccountLimits, ThrottleStatus } from "../identity/account-limits.j
 import type { SubscriptionCosts } from "./subscriptions/subscription-engine.js";
 import type { EdgeContext } from "./edge-context.js";
 import { checkOperationCostParts, type OperationCost } from "./operation-limits.js";
-import { nextTurn } from "../core/event-loop-turns.js";
+import { queuedTurn } from "../core/event-loop-turns.js";
 
 /** `extensions.cost` of every GraphQL answer, as Shopify reports it. */
 export interface CostExtension {
@@ -87,8 +87,8 @@ export function costBudgetPlugin(): ApolloServerPlugin<EdgeContext> {
       let refusedCost: unknown;
       return {
         async didResolveOperation({ schema, document, request, operationName, contextValue }) {
-          // On the estimate's turn (operation-limits.ts), not the validation's.
-          await nextTurn();
+          // Not on the validation's turn (operation-limits.ts): the estimate is remembered by then.
+          await queuedTurn();
           const cost = checkOperationCostParts("edge", schema, document, request.variables, operationName ?? undefined);
           try {
             admitted = await admitOperationCost(contextValue, cost);

@@ -23,6 +23,7 @@ export function openServiceDatabase(config: Config, logger?: Logger, signal?: Ab
     dataDir: config.dataDir,
     statementTimeoutMs: config.statementTimeoutMs,
     maxConnections: config.databasePoolSize,
+    statementsPerAccount: config.databaseStatementsPerAccount,
     processes: config.webConcurrency,
     readUrl: replicaOfRole(config),
     replicaMaxLagSeconds: config.databaseReadMaxLagSeconds,

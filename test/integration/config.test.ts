@@ -41,6 +41,12 @@ describe("configuration read from the environment", () => {
     for (const wrong of ["0", "101", "2.5", "many"]) expect(problemsOf({ DATABASE_POOL_SIZE: wrong }).map((p) => p.split("=")[0])).toEqual(["DATABASE_POOL_SIZE"]);
   });
 
+  it("holds an account to DATABASE_STATEMENTS_PER_ACCOUNT statements at once while others use PostgreSQL, 2 unless set, and refuses what is no number of statements", () => {
+    expect(loadConfig({}).databaseStatementsPerAccount).toBe(2);
+    expect(loadConfig({ DATABASE_STATEMENTS_PER_ACCOUNT: "4" }).databaseStatementsPerAccount).toBe(4);
+    for (const wrong of ["0", "101", "1.5", "some"]) expect(problemsOf({ DATABASE_STATEMENTS_PER_ACCOUNT: wrong }).map((p) => p.split("=")[0])).toEqual(["DATABASE_STATEMENTS_PER_ACCOUNT"]);
+  });
+
   it("reads DATABASE_DIRECT_URL beside a pooler's DATABASE_URL, and refuses it alone", () => {
     expect(loadConfig({ DATABASE_URL: "postgres://pooler:6432/db", DATABASE_DIRECT_URL: "postgres://server:5432/db" })).toMatchObject({ databaseUrl: "postgres://pooler:6432/db", databaseDirectUrl: "postgres://server:5432/db" });
     expect(loadConfig({ DATABASE_URL: "postgres://server/db" }).databaseDirectUrl).toBeUndefined();

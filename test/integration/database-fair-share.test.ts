@@ -24,7 +24,7 @@ describe("the database's connections, shared between accounts in turn", () => {
     await Promise.all([...burst, victimDone]);
     // The victim waited for what was running when it came (the embedded database's two places),
     // and for nothing queued. On PostgreSQL it runs beside the 3 of the tests' pools of 5 that one
-    // account may hold, on a connection the pool may have to open first (a few of the burst's
+    // account may hold alone (2 once the victim has come), on a connection the pool may have to open first (a few of the burst's
     // statements end meanwhile): far from the 40 it would have waited for first come, first served.
     const before = finished.indexOf("victim");
     expect(before).toBeLessThanOrEqual(database.driver === "pglite" ? 2 : 12);
@@ -38,6 +38,39 @@ describe("the database's connections, shared between accounts in turn", () => {
     await expect.poll(() => database.poolUse().statementsInFlight).toBeGreaterThanOrEqual(2);
     expect((await answers).every(([row]) => row.n === 100000)).toBe(true);
     expect(database.poolUse().statementsQueued).toBe(0);
+  });
+
+  it("on PostgreSQL, runs at most two of an account's statements at once while another account uses the database, and half the pool alone", async () => {
+    // When each statement began and ended on the server: how many ran at once there.
+    const timed = sql`select extract(epoch from statement_timestamp())::float8 as began, extract(epoch from clock_timestamp())::float8 as ended from (select pg_sleep(0.04)) as slept`;
+    const mostAtOnce = (spans: { began: number; ended: number }[]) => {
+      const events = spans.flatMap(({ began, ended }) => [{ at: began, step: 1 }, { at: ended, step: -1 }]).sort((x, y) => x.at - y.at || x.step - y.step);
+      let running = 0;
+      let most = 0;
+      for (const { step } of events) most = Math.max(most, (running += step));
+      return most;
+    };
+    const burst = async (account: string) => (await Promise.all(Array.from({ length: 8 }, () => rows<{ began: number; ended: number }>(database.forAccount(account).db, timed)))).map(([row]) => row);
+    // The embedded database runs one statement at a time whatever the share.
+    const [alone, shared] = database.driver === "pglite" ? [1, 1] : [3, 2];
+
+    // Alone: once the other tests' accounts have been quiet for the second the share looks back.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(mostAtOnce(await burst(`alone-${randomUUID()}`))).toBe(alone);
+
+    const other = database.forAccount(`other-${randomUUID()}`);
+    let otherDone = false;
+    const steady = (async () => {
+      while (!otherDone) {
+        await rows(other.db, sql`select 1 as one`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    await rows(other.db, sql`select 1 as one`);
+    const spans = await burst(`beside-${randomUUID()}`);
+    otherDone = true;
+    await steady;
+    expect(mostAtOnce(spans)).toBe(shared);
   });
 
   it("keeps one view an account, for its key lookups too, sharing the database's caches", () => {

@@ -86,35 +86,65 @@ describe("a subgraph's root fields", () => {
 });
 
 describe("an operation through Apollo Server's pipeline with the service's limits", () => {
-  it("validates, estimates its cost and executes on three turns", async () => {
-    const seen: Record<string, number> = {};
+  /** An Apollo Server with the edge's limits, recording the turn each request's phases ended or began on. */
+  async function recordingServer() {
+    const seen = new Map<string, { parsed?: number; validated?: number; executing?: number }>();
+    const of = (query: string | undefined) => seen.get(query ?? "") ?? (seen.set(query ?? "", {}), seen.get(query ?? "")!);
     const recordPhases: ApolloServerPlugin = {
-      async requestDidStart() {
+      async requestDidStart({ request }) {
+        const phases = of(request.query);
         return {
+          async parsingDidStart() {
+            return async () => {
+              phases.parsed = turn;
+            };
+          },
           async validationDidStart() {
             return async () => {
-              seen.validated = turn;
+              phases.validated = turn;
             };
           },
           async executionDidStart() {
-            seen.executing = turn;
+            phases.executing = turn;
           },
         };
       },
     };
     const { limitPlugins, ...limits } = apolloLimitOptions("edge");
     const server = new ApolloServer({
-      schema: makeExecutableSchema({ typeDefs: "type Query { probe: Int }", resolvers: { Query: { probe: () => turn } } }),
+      schema: makeExecutableSchema({ typeDefs: "type Query { probe(n: Int): Int }", resolvers: { Query: { probe: () => turn } } }),
       ...limits,
       plugins: [...limitPlugins, recordPhases],
     });
     await server.start();
+    return { server, seen };
+  }
+
+  it("parses, validates, estimates its cost and executes a text on turns of their own", async () => {
+    const { server, seen } = await recordingServer();
     try {
       const response = await server.executeOperation({ query: "{ probe }" });
       if (response.body.kind !== "single") throw new Error("a single result was expected");
       const resolved = (response.body.singleResult.data as { probe: number }).probe;
-      expect(seen.executing).toBeGreaterThanOrEqual(seen.validated + 2);
-      expect(resolved).toBe(seen.executing);
+      const phases = seen.get("{ probe }")!;
+      expect(phases.validated).toBeGreaterThan(phases.parsed!);
+      // The estimate's turn between validation and execution.
+      expect(phases.executing).toBeGreaterThanOrEqual(phases.validated! + 2);
+      expect(resolved).toBe(phases.executing);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("gives requests that arrive together a turn each for the same phase, not one turn for all", async () => {
+    const { server, seen } = await recordingServer();
+    try {
+      const texts = Array.from({ length: 4 }, (_, i) => `{ probe(n: ${i}) }`);
+      await Promise.all(texts.map((query) => server.executeOperation({ query })));
+      const validated = texts.map((text) => seen.get(text)!.validated!);
+      expect(new Set(validated).size).toBe(texts.length);
+      const parsed = texts.map((text) => seen.get(text)!.parsed!);
+      expect(new Set(parsed).size).toBe(texts.length);
     } finally {
       await server.stop();
     }

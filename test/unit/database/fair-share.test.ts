@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { postgresTurns } from "../../../drizzle/database.js";
 import { FairShare } from "../../../drizzle/fair-share.js";
 
 /** A statement that runs until the test ends it, recording when it started. */
@@ -131,5 +132,42 @@ describe("FairShare: accounts take turns at the connections", () => {
     expect(() => new FairShare({ capacity: 2, share: 0, most: 1 })).toThrow(RangeError);
     expect(() => new FairShare({ capacity: 2, share: 2, most: 1 })).toThrow(RangeError);
     expect(() => new FairShare({ capacity: 2, share: 1, most: 3 })).toThrow(RangeError);
+  });
+
+  it("on PostgreSQL, holds an account to its statements per account while another account was at the database within a second, to half the pool alone", async () => {
+    let now = 0;
+    const settings = postgresTurns(10, 2);
+    expect(settings).toEqual({ capacity: 10, share: 2, most: 5, quietMs: 1_000 });
+    const share = new FairShare(settings, () => now);
+    const log: string[] = [];
+    // Alone: half the pool, not more.
+    const a = Array.from({ length: 9 }, (_, i) => statement(log, `a${i}`));
+    const runs = a.slice(0, 6).map((s) => share.run("a", s.work));
+    await settle();
+    expect(log).toEqual(["a0", "a1", "a2", "a3", "a4"]);
+    // Another account runs one statement: it finds a connection at once.
+    const b = statement(log, "b0");
+    b.end();
+    await share.run("b", b.work);
+    // Within the second after it, a's freed connections do not go back to a past its two.
+    for (const s of a.slice(0, 4)) s.end();
+    await settle();
+    expect(log).toEqual(["a0", "a1", "a2", "a3", "a4", "b0", "a5"]);
+    runs.push(...a.slice(6).map((s) => share.run("a", s.work)));
+    await settle();
+    expect(log).toHaveLength(7);
+    // A second after b's statement, a may take half the pool again.
+    now += 1_001;
+    a[4].end();
+    await settle();
+    expect(log).toEqual(["a0", "a1", "a2", "a3", "a4", "b0", "a5", "a6", "a7", "a8"]);
+    for (const s of a) s.end();
+    await Promise.all(runs);
+  });
+
+  it("on PostgreSQL, takes a share set above half the pool as the most, and no share above the pool", () => {
+    expect(postgresTurns(10, 8)).toMatchObject({ share: 8, most: 8 });
+    expect(postgresTurns(4, 20)).toMatchObject({ capacity: 4, share: 4, most: 4 });
+    expect(postgresTurns(1)).toMatchObject({ capacity: 1, share: 1, most: 1 });
   });
 });
