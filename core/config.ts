@@ -7,8 +7,26 @@ import { secretKeyOf } from "./secret-box.js";
 import { readOtelVariables, type TracingSettings } from "./tracing-settings.js";
 
 /** Roles a process can take; `all` runs every role in one process (the `npm start` default). */
-/** PostgreSQL: statements one account runs at once in a pool while other accounts use the database (drizzle/database.ts, postgresTurns). */
+/** PostgreSQL: statements one account runs at once in a pool while other accounts use the database (drizzle/database.ts, postgresTurns), for a server elsewhere. */
 export const DEFAULT_STATEMENTS_PER_ACCOUNT = 2;
+
+/**
+ * About half the database server's processors: on this machine (a loopback address or a Unix
+ * socket) the service knows how many it has; for a server elsewhere, the default suits one of four.
+ */
+export function defaultStatementsPerAccount(serverUrl: string | undefined, processors = availableParallelism()): number {
+  if (!serverUrl) return DEFAULT_STATEMENTS_PER_ACCOUNT;
+  let host: string;
+  try {
+    const url = new URL(serverUrl);
+    host = url.searchParams.get("host") ?? url.hostname;
+  } catch {
+    return DEFAULT_STATEMENTS_PER_ACCOUNT;
+  }
+  host = host.replace(/^\[|\]$/g, "").toLowerCase();
+  const local = host === "" || host.startsWith("/") || host === "localhost" || host === "::1" || /^127\./.test(host);
+  return local ? Math.max(1, Math.floor(processors / 2)) : DEFAULT_STATEMENTS_PER_ACCOUNT;
+}
 
 export const processRoles = ["all", "edge", "catalogue", "booking", "reporting", "worker"] as const;
 export type ProcessRole = (typeof processRoles)[number];
@@ -65,7 +83,7 @@ const environmentSchema = z.object({
   API_MAX_IN_FLIGHT_PER_ACCOUNT: z.coerce.number({ invalid_type_error: "must be a number of operations" }).int().min(0).max(100_000).default(16),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number({ invalid_type_error: "must be milliseconds" }).int().min(0).max(3_600_000).default(15_000),
   DATABASE_POOL_SIZE: z.coerce.number({ invalid_type_error: "must be a number of connections" }).int().min(1).max(100).optional(),
-  DATABASE_STATEMENTS_PER_ACCOUNT: z.coerce.number({ invalid_type_error: "must be a number of statements" }).int().min(1).max(100).default(DEFAULT_STATEMENTS_PER_ACCOUNT),
+  DATABASE_STATEMENTS_PER_ACCOUNT: z.coerce.number({ invalid_type_error: "must be a number of statements" }).int().min(1).max(100).optional(),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(1).max(3600).default(25),
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(0).max(600).optional(),
   HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number({ invalid_type_error: "must be seconds" }).min(0.1).max(300).default(10),
@@ -360,7 +378,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     databasePoolSize: e.DATABASE_POOL_SIZE,
-    databaseStatementsPerAccount: e.DATABASE_STATEMENTS_PER_ACCOUNT,
+    // The server's own address, not a pooler's in front of it.
+    databaseStatementsPerAccount: e.DATABASE_STATEMENTS_PER_ACCOUNT ?? defaultStatementsPerAccount(e.DATABASE_DIRECT_URL ?? e.DATABASE_URL),
     signIn: {
       maxFailuresPerAccount: e.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
       maxFailuresPerAddress: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS,

@@ -119,7 +119,8 @@ export interface DatabaseOptions {
   processes?: number;
   /**
    * PostgreSQL: statements one account runs at once in a pool while other accounts use the
-   * database (see postgresTurns); DEFAULT_STATEMENTS_PER_ACCOUNT when absent.
+   * database (see postgresTurns); DEFAULT_STATEMENTS_PER_ACCOUNT when absent (the service's
+   * configuration sets it: core/config.ts, defaultStatementsPerAccount).
    */
   statementsPerAccount?: number;
   /**
@@ -260,8 +261,8 @@ const PGLITE_TURNS: ShareSettings = { capacity: 2, share: 1, most: 2, quietMs: 2
  * account's statement finds a connection free, and shares the server's processors with only that
  * many of the first one's, however many it sends. Connections free were not enough: on a server
  * of two processors, five heavy searches of one account at once (half a pool) made another
- * account's searches 8 to 11 times slower at their slowest, two at once about twice
- * (docs/benchmarks.md, "Fairness under hostile load"). Alone, an account may take up to half the
+ * account's searches 8 to 11 times slower at their slowest, two at once about twice, one at once
+ * 1.2 to 2.4 times (docs/benchmarks.md, "Fairness under hostile load"). Alone, an account may take up to half the
  * pool. The service's own work is an account like the others.
  */
 export const postgresTurns = (connections: number, perAccount = DEFAULT_STATEMENTS_PER_ACCOUNT): ShareSettings => {

@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../core/config.js";
+import { ConfigError, loadConfig, defaultStatementsPerAccount } from "../../core/config.js";
 import { descriptorLimit, parseProcLimits } from "../../core/descriptor-limit.js";
 import { clientKey } from "../../server/connection-guard.js";
 import { replicaOfRole } from "../../server/service-database.js";
@@ -41,10 +41,24 @@ describe("configuration read from the environment", () => {
     for (const wrong of ["0", "101", "2.5", "many"]) expect(problemsOf({ DATABASE_POOL_SIZE: wrong }).map((p) => p.split("=")[0])).toEqual(["DATABASE_POOL_SIZE"]);
   });
 
-  it("holds an account to DATABASE_STATEMENTS_PER_ACCOUNT statements at once while others use PostgreSQL, 2 unless set, and refuses what is no number of statements", () => {
-    expect(loadConfig({}).databaseStatementsPerAccount).toBe(2);
-    expect(loadConfig({ DATABASE_STATEMENTS_PER_ACCOUNT: "4" }).databaseStatementsPerAccount).toBe(4);
+  it("holds an account to DATABASE_STATEMENTS_PER_ACCOUNT statements at once while others use PostgreSQL, and refuses what is no number of statements", () => {
+    expect(loadConfig({ DATABASE_URL: "postgres://db.example.com/activities", DATABASE_STATEMENTS_PER_ACCOUNT: "4" }).databaseStatementsPerAccount).toBe(4);
+    expect(loadConfig({ DATABASE_URL: "postgres://127.0.0.1/activities", DATABASE_STATEMENTS_PER_ACCOUNT: "7" }).databaseStatementsPerAccount).toBe(7);
     for (const wrong of ["0", "101", "1.5", "some"]) expect(problemsOf({ DATABASE_STATEMENTS_PER_ACCOUNT: wrong }).map((p) => p.split("=")[0])).toEqual(["DATABASE_STATEMENTS_PER_ACCOUNT"]);
+  });
+
+  it("unset, gives an account about half the database server's processors: this machine's for a server on it, 2 for one elsewhere", () => {
+    expect(defaultStatementsPerAccount("postgres://db.example.com/activities", 16)).toBe(2);
+    expect(defaultStatementsPerAccount("postgres://10.0.0.5:5432/activities", 16)).toBe(2);
+    expect(defaultStatementsPerAccount("postgres://127.0.0.1:5432/activities", 16)).toBe(8);
+    expect(defaultStatementsPerAccount("postgres://localhost/activities", 2)).toBe(1);
+    expect(defaultStatementsPerAccount("postgres://[::1]/activities", 4)).toBe(2);
+    expect(defaultStatementsPerAccount("postgres:///activities?host=/var/run/postgresql", 8)).toBe(4);
+    expect(defaultStatementsPerAccount("postgres://127.0.0.1/activities", 1)).toBe(1);
+    expect(defaultStatementsPerAccount(undefined, 16)).toBe(2);
+    // Behind a pooler on this machine, the server is the direct address's.
+    expect(loadConfig({ DATABASE_URL: "postgres://127.0.0.1:6432/activities", DATABASE_DIRECT_URL: "postgres://db.example.com/activities" }).databaseStatementsPerAccount).toBe(2);
+    expect(loadConfig({ DATABASE_URL: "postgres://db.example.com/activities" }).databaseStatementsPerAccount).toBe(2);
   });
 
   it("reads DATABASE_DIRECT_URL beside a pooler's DATABASE_URL, and refuses it alone", () => {
