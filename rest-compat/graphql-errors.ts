@@ -1,19 +1,6 @@
 import type { GraphQLFormattedError } from "graphql";
-import type { FieldProblem } from "../core/errors.js";
+import { HTTP_STATUS_OF_CODE, type FieldProblem } from "../core/errors.js";
 import { RestError } from "./error-body.js";
-
-const statusOfCode: Record<string, number> = {
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  BAD_USER_INPUT: 400,
-  CONFLICT: 409,
-  GONE: 410,
-  NO_LONGER_AVAILABLE: 500,
-  TOO_MANY_REQUESTS: 429,
-  OPERATION_TIMEOUT: 503,
-  SERVICE_UNAVAILABLE: 503,
-};
 
 /**
  * Maps the first error of a GraphQL result to the REST error a route answers with. A route may
@@ -24,7 +11,7 @@ const statusOfCode: Record<string, number> = {
 export function restErrorFrom(errors: readonly GraphQLFormattedError[], overrides: Record<string, number> = {}, parameters: Record<string, string> = {}): RestError {
   const first = errors[0];
   const code = typeof first.extensions?.code === "string" ? first.extensions.code : "INTERNAL_SERVER_ERROR";
-  const status = overrides[code] ?? statusOfCode[code] ?? 500;
+  const status = overrides[code] ?? (Object.hasOwn(HTTP_STATUS_OF_CODE, code) ? HTTP_STATUS_OF_CODE[code as keyof typeof HTTP_STATUS_OF_CODE] : 500);
   // A documented refusal answered with 500 (9563) keeps its message and code; other 500s say nothing.
   if (status === 500 && code !== "NO_LONGER_AVAILABLE") return new RestError(500, "INTERNAL_SERVER_ERROR", "Internal server error");
   const given = first.extensions?.problems as FieldProblem[] | undefined;
