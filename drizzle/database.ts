@@ -263,12 +263,13 @@ const PGLITE_TURNS: ShareSettings = { capacity: 2, share: 1, most: 2, quietMs: 2
  * of two processors, five heavy searches of one account at once (half a pool) made another
  * account's searches 8 to 11 times slower at their slowest, two at once about twice, one at once
  * 1.2 to 2.4 times (docs/benchmarks.md, "Fairness under hostile load"). Alone, an account may take up to half the
- * pool. The service's own work is an account like the others.
+ * pool; the service's own statements (session checks, the worker) do not count as another
+ * account's, though they take their turns like one.
  */
 export const postgresTurns = (connections: number, perAccount = DEFAULT_STATEMENTS_PER_ACCOUNT): ShareSettings => {
   const half = Math.max(1, Math.ceil(connections / 2));
   const share = Math.min(perAccount, connections);
-  return { capacity: connections, share, most: Math.max(share, half), quietMs: POSTGRES_QUIET_MS };
+  return { capacity: connections, share, most: Math.max(share, half), quietMs: POSTGRES_QUIET_MS, notCompeting: SERVICE_ACCOUNT };
 };
 /** Beyond its share only while no other account has run a statement within this long. */
 const POSTGRES_QUIET_MS = 1_000;

@@ -13,6 +13,12 @@ export interface ShareSettings {
    * other account runs or waits.
    */
   quietMs?: number;
+  /**
+   * An account whose statements do not count as another's activity for `quietMs`: the service's
+   * own (the worker's polls, sign-ins, the limits' bookkeeping) come often enough to hold a lone
+   * caller to its share as if another caller were there.
+   */
+  notCompeting?: string;
 }
 
 /**
@@ -91,12 +97,13 @@ export class FairShare {
 
   /** Whether another account runs, waits, or ended a statement within `quietMs`. */
   private othersActive(account: string): boolean {
-    for (const other of this.runningBy.keys()) if (other !== account) return true;
-    for (const other of this.waiting.keys()) if (other !== account) return true;
+    const competing = (other: string) => other !== account && other !== this.settings.notCompeting;
+    for (const other of this.runningBy.keys()) if (competing(other)) return true;
+    for (const other of this.waiting.keys()) if (competing(other)) return true;
     const since = this.now() - (this.settings.quietMs ?? 0);
     for (const [other, endedAt] of this.recent) {
       if (endedAt < since) this.recent.delete(other);
-      else if (other !== account) return true;
+      else if (competing(other)) return true;
     }
     return false;
   }

@@ -137,7 +137,7 @@ describe("FairShare: accounts take turns at the connections", () => {
   it("on PostgreSQL, holds an account to its statements per account while another account was at the database within a second, to half the pool alone", async () => {
     let now = 0;
     const settings = postgresTurns(10, 2);
-    expect(settings).toEqual({ capacity: 10, share: 2, most: 5, quietMs: 1_000 });
+    expect(settings).toEqual({ capacity: 10, share: 2, most: 5, quietMs: 1_000, notCompeting: "" });
     const share = new FairShare(settings, () => now);
     const log: string[] = [];
     // Alone: half the pool, not more.
@@ -169,5 +169,30 @@ describe("FairShare: accounts take turns at the connections", () => {
     expect(postgresTurns(10, 8)).toMatchObject({ share: 8, most: 8 });
     expect(postgresTurns(4, 20)).toMatchObject({ capacity: 4, share: 4, most: 4 });
     expect(postgresTurns(1)).toMatchObject({ capacity: 1, share: 1, most: 1 });
+  });
+
+  it("does not hold a lone account to its share for the service's own statements, and still does for another account's", async () => {
+    let now = 0;
+    const share = new FairShare({ capacity: 4, share: 1, most: 3, quietMs: 1_000, notCompeting: "" }, () => now);
+    const log: string[] = [];
+    const own = statement(log, "service");
+    own.end();
+    await share.run("", own.work);
+    const a = Array.from({ length: 3 }, (_, i) => statement(log, `a${i}`));
+    const runs = a.map((s) => share.run("a", s.work));
+    await settle();
+    expect(log).toEqual(["service", "a0", "a1", "a2"]);
+    for (const s of a) s.end();
+    await Promise.all(runs);
+    // Another caller's statement a moment ago: one at a time again.
+    const b = statement(log, "b0");
+    b.end();
+    await share.run("b", b.work);
+    const more = Array.from({ length: 3 }, (_, i) => statement(log, `a${i + 3}`));
+    const moreRuns = more.map((s) => share.run("a", s.work));
+    await settle();
+    expect(log.slice(5)).toEqual(["a3"]);
+    for (const s of more) s.end();
+    await Promise.all(moreRuns);
   });
 });
