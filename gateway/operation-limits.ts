@@ -34,6 +34,8 @@ import { MAX_NESTED_PRODUCTS } from "../subgraphs/catalogue/product/product.serv
 import { MAX_IMPORT_PAGE } from "../subgraphs/catalogue/import/activity-import.js";
 import { MAX_TOP_ACTIVITIES } from "../subgraphs/catalogue/recommendation/recommendation.resolver.js";
 import { MAX_WEBHOOK_MESSAGE_PAGE } from "../subgraphs/booking/webhooks/webhook.service.js";
+import { DEFAULT_PAGE_SIZE } from "../subgraphs/common/relay/connection.js";
+import { MAX_NODES } from "../subgraphs/node/node.subgraph.js";
 import { MAX_RECOMMENDATION_PAGE } from "../subgraphs/catalogue/recommendation/recommendation.service.js";
 import { MAX_SEARCH_PAGE_SIZE } from "../subgraphs/catalogue/search/search.service.js";
 import { parseSearch, type SearchNode } from "../subgraphs/catalogue/search/search-expression.js";
@@ -86,7 +88,7 @@ const limitsFor = (scope: LimitsScope) => {
 };
 
 /** Arguments that set how many items a field returns: the field's cost is multiplied by them. */
-export const PAGE_SIZE_ARGUMENTS = ["resultsPerPage", "limit", "first", "maxRecommendations"] as const;
+export const PAGE_SIZE_ARGUMENTS = ["resultsPerPage", "limit", "first", "last", "maxRecommendations"] as const;
 
 /**
  * The largest page each paged field accepts. A larger request is refused by the field itself,
@@ -103,7 +105,7 @@ export const PAGE_SIZE_MAXIMA: Record<string, number> = {
   "Query.bookingReportExport": MAX_REPORT_SLICE,
   "Query.recommendations": MAX_RECOMMENDATION_PAGE,
   "Query.topActivities": MAX_TOP_ACTIVITIES,
-  "Query.webhookMessages": MAX_WEBHOOK_MESSAGE_PAGE,
+  "WebhookEndpoint.messages": MAX_WEBHOOK_MESSAGE_PAGE,
   // The cyclic walk product → supplier → products → … multiplies by this at every turn.
   "Supplier.products": MAX_NESTED_PRODUCTS,
 };
@@ -151,6 +153,11 @@ export const LIST_SIZES: Record<string, number> = {
   "ParticipantQuestions.questions": 5,
   "Question.conditions": 1,
   "Question.followUpQuestions": 1,
+  // Connections: sized by `first` or `last` on the field that returns them (DEFAULT_PAGE_SIZE without).
+  "WebhookMessageConnection.edges": 1,
+  "WebhookMessageConnection.nodes": 1,
+  // As many as the ids asked for (listSize reads them); this many when they come from a variable not yet known.
+  "Query.nodes": MAX_NODES,
   // An organisation's endpoints (at most 10); a message's tries (8, and a few redeliveries).
   "Query.webhookEndpoints": 10,
   "WebhookMessage.attemptLog": 10,
@@ -255,7 +262,9 @@ export const ROOT_FIELD_COSTS: Record<string, number> = {
   "Query.taxonomy": 567,
   "Query.topActivities": 1796, // as Query.recommendations
   "Query.webhookEndpoints": 567,
-  "Query.webhookMessages": 567,
+  // The node subgraph's visibility check, then the owner's fetch: twice a plain lookup.
+  "Query.node": 1134,
+  "Query.nodes": 1134, // as Query.node: one statement a type, however many ids
   "Subscription.bookingEngineRegistered": 567, // as Query.bookingEngine
   "Subscription.bookingStatusChanged": 608, // as Query.booking
 };
@@ -315,18 +324,24 @@ export function rootFieldCost(key: string, args: Record<string, unknown>): numbe
 /** A page-size argument on a field missing from PAGE_SIZE_MAXIMA counts at face value up to this. */
 const MAX_UNLISTED_PAGE = 1_000_000;
 
+/** A mutation payload's refusals: one a refused field, and few fields refused at once. */
+export const USER_ERRORS_SIZE = 5;
+
 /** A list not named in LIST_SIZES (a test keeps every list of the API schema named). */
 const DEFAULT_LIST_SIZE = 20;
 
 function listSize(typeName: string, fieldName: string, returnsList: boolean, args: Record<string, unknown>): number {
   if (fieldName === "_entities" && Array.isArray(args.representations)) return Math.max(1, args.representations.length);
+  if (typeName === "Query" && fieldName === "nodes" && Array.isArray(args.ids)) return Math.min(Math.max(1, args.ids.length), MAX_NODES);
   for (const name of PAGE_SIZE_ARGUMENTS) {
     const value = args[name];
     if (typeof value !== "number" || !Number.isFinite(value)) continue;
     const maximum = PAGE_SIZE_MAXIMA[`${typeName}.${fieldName}`] ?? MAX_UNLISTED_PAGE;
     return Math.min(Math.max(1, value), maximum);
   }
-  if (!returnsList) return 1;
+  // A connection asked for no page size answers its default page.
+  if (!returnsList) return `${typeName}.${fieldName}` in PAGE_SIZE_MAXIMA ? DEFAULT_PAGE_SIZE : 1;
+  if (fieldName === "userErrors" && typeName.endsWith("Payload")) return USER_ERRORS_SIZE;
   return LIST_SIZES[`${typeName}.${fieldName}`] ?? DEFAULT_LIST_SIZE;
 }
 

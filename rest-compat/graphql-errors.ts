@@ -27,7 +27,9 @@ export function restErrorFrom(errors: readonly GraphQLFormattedError[], override
     return new RestError(status, code, first.message, undefined, undefined, { reason: reason ?? "REQUEST_RATE", retryAfterSeconds });
   }
   const restCode = reason ?? (code === "BAD_USER_INPUT" ? "VALIDATION_FAILED" : code);
-  return new RestError(status, restCode, first.message, given, errorCode);
+  // An argument the route fills from a parameter of another name (a connection's `after` from REST's `before`).
+  const named = given?.map((problem) => (Object.hasOwn(parameters, problem.field) && parameters[problem.field] ? { ...problem, field: parameters[problem.field] } : problem));
+  return new RestError(status, restCode, first.message, named, errorCode);
 }
 
 /**

@@ -2,11 +2,12 @@ import type { GraphQLSchema } from "graphql";
 import type { Caller } from "../core/caller.js";
 import type { Database } from "../drizzle/database.js";
 import type { LoaderDeps } from "./common/context.js";
-import { bookingLoaders, buildBookingSchema } from "./booking/booking.subgraph.js";
+import { bookingLoaders, bookingNodeTypes, buildBookingSchema } from "./booking/booking.subgraph.js";
 import { buildCatalogueSchema, catalogueLoaders } from "./catalogue/catalogue.subgraph.js";
 import { buildReportingSchema, reportingLoaders } from "./reporting/reporting.subgraph.js";
+import { nodeSubgraph } from "./node/node.subgraph.js";
 
-export const subgraphNames = ["catalogue", "booking", "reporting"] as const;
+export const subgraphNames = ["catalogue", "booking", "reporting", "node"] as const;
 export type SubgraphName = (typeof subgraphNames)[number];
 
 export interface SubgraphDefinition {
@@ -29,7 +30,7 @@ export interface SubgraphDefinition {
   readsTolerateLag: ReadonlySet<string>;
 }
 
-/** The three subgraphs; the gateway, the schema writer and the role launcher all read this list. */
+/** The subgraphs; the gateway, the schema writer and the role launcher all read this list. */
 export const subgraphDefinitions: Record<SubgraphName, SubgraphDefinition> = {
   catalogue: {
     name: "catalogue",
@@ -46,4 +47,6 @@ export const subgraphDefinitions: Record<SubgraphName, SubgraphDefinition> = {
     findsRowsByKey: false,
     readsTolerateLag: new Set(["bookingReports", "bookingReport", "bookingReportExport"]),
   },
+  // Decodes global ids and answers which entities the caller may see; their owners answer the rest.
+  node: { name: "node", ...nodeSubgraph([...bookingNodeTypes]), findsRowsByKey: true, readsTolerateLag: new Set() },
 };

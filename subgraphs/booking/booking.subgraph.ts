@@ -6,9 +6,11 @@ import { bookingService } from "./booking/booking.service.js";
 import { BookingReportTerms, BookingReportTermsResolver, reportedBooking } from "./booking-report/booking-report-terms.js";
 import { BookingSetupResolver } from "./booking-setup/booking-setup.resolver.js";
 import type { BookingContext } from "./loaders.js";
-import { WebhookResolver } from "./webhooks/webhook.resolver.js";
+import { webhookReferenceResolvers, WebhookResolver } from "./webhooks/webhook.resolver.js";
 
 export { bookingLoaders } from "./loaders.js";
+/** The booking subgraph's types that `node(id)` finds. */
+export { webhookNodeTypes as bookingNodeTypes } from "./webhooks/webhook.nodes.js";
 
 /** The booking subgraph: booking setups and the booking flow (spec 2), and the terms of reported bookings. */
 export function buildBookingSchema(): Promise<GraphQLSchema> {
@@ -24,5 +26,6 @@ export function buildBookingSchema(): Promise<GraphQLSchema> {
         return reportedBooking(ctx, reference.id);
       },
     },
+    ...webhookReferenceResolvers,
   }, [BookingReportTerms]);
 }

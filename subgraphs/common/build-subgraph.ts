@@ -6,9 +6,10 @@ import { gql } from "graphql-tag";
 import { buildSchema, createResolversMap, getMetadataStorage, type NonEmptyArray } from "type-graphql";
 import { TurnChain } from "../../core/event-loop-turns.js";
 import { authChecker } from "./authorization.js";
+import { DateTimeScalar } from "./scalars.js";
 
 const FEDERATION_LINK =
-  'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible"])';
+  'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible", "@interfaceObject"])';
 
 /**
  * A type-graphql schema turned into an Apollo Federation 2 subgraph (the pattern of
@@ -25,6 +26,8 @@ export async function buildFederatedSchema(
     resolvers,
     orphanedTypes,
     authChecker,
+    // Instants are the graph's DateTime everywhere (docs/graph-design.md, "Scalars, dates and money").
+    scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
     skipCheck: true,
     validate: false,
   });

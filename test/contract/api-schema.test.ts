@@ -12,7 +12,7 @@ const ctx = useStack();
 describe("the API schema clients discover", () => {
   it("shows the Subscription type over HTTP introspection, exactly as schema/api.graphql and the WebSocket serve it", async () => {
     const buyer = await consumer(ctx.stack);
-    const answer = await graphql(`${ctx.stack.url}/graphql`, buyer.token, getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true }));
+    const answer = await graphql(`${ctx.stack.url}/graphql`, buyer.token, getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, specifiedByUrl: true }));
     expect(answer.body.errors).toBeUndefined();
     const schema = buildClientSchema(answer.body.data as unknown as IntrospectionQuery);
 

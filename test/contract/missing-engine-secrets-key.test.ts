@@ -2,13 +2,14 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../drizzle/database.js";
+import { toGlobalId } from "../../core/global-id.js";
 import { webhookEndpoints } from "../../drizzle/schema.js";
 import { createOctoSupplier, type OctoSupplier } from "../../octo-supplier/octo-supplier.js";
 import { consumer } from "../support/booking.js";
 import { getJson, graphql, openTestDatabase, startStack, type Stack } from "../support/stack.js";
 
-const createMutation = `mutation($u: String!) { createWebhookEndpoint(input: { url: $u, eventTypes: [BOOKING_STATUS_CHANGED] }) { secret endpoint { id } } }`;
-const rotateMutation = `mutation($id: String!) { rotateWebhookEndpointSecret(id: $id) }`;
+const createMutation = `mutation($u: String!) { createWebhookEndpoint(input: { url: $u, eventTypes: [BOOKING_STATUS_CHANGED] }) { secret webhookEndpoint { id } userErrors { code message field } } }`;
+const rotateMutation = `mutation($id: ID!) { rotateWebhookEndpointSecret(input: { webhookEndpointId: $id }) { secret userErrors { code message field } } }`;
 
 /**
  * Webhook endpoints keep a signing secret, sealed under ENGINE_SECRETS_KEY. A production service
@@ -48,9 +49,10 @@ describe("webhook secrets in production without ENGINE_SECRETS_KEY", () => {
     const rest = await buyer.rest.post("/api/webhooks/endpoints", { url: url(), eventTypes: ["booking.status_changed"] });
     expect(rest.status).toBe(409);
     expect(rest.body).toMatchObject({ code: "ENGINE_SECRETS_KEY_MISSING", message: expect.stringContaining("ENGINE_SECRETS_KEY is not set") });
+    // The graph answers it as data: the caller can do nothing but tell the operator, but it is not the service failing.
     const graph = await graphql(`${production.url}/graphql`, buyer.token, createMutation, { u: url() });
-    expect(graph.body.data ?? null).toBeNull();
-    expect(graph.body.errors?.[0].extensions).toMatchObject({ code: "CONFLICT", reason: "ENGINE_SECRETS_KEY_MISSING" });
+    expect(graph.body.errors).toBeUndefined();
+    expect(graph.body.data?.createWebhookEndpoint).toMatchObject({ secret: null, webhookEndpoint: null, userErrors: [{ code: "ENGINE_SECRETS_KEY_MISSING", message: expect.stringContaining("ENGINE_SECRETS_KEY is not set"), field: null }] });
     expect((await buyer.rest.get("/api/webhooks/endpoints")).body).toEqual([]);
   });
 
@@ -66,8 +68,8 @@ describe("webhook secrets in production without ENGINE_SECRETS_KEY", () => {
     const rest = await productionBuyer.rest.post(`/api/webhooks/endpoints/${id}/secret`);
     expect(rest.status).toBe(409);
     expect(rest.body).toMatchObject({ code: "ENGINE_SECRETS_KEY_MISSING" });
-    const graph = await graphql(`${production.url}/graphql`, productionBuyer.token, rotateMutation, { id });
-    expect(graph.body.errors?.[0].extensions).toMatchObject({ code: "CONFLICT", reason: "ENGINE_SECRETS_KEY_MISSING" });
+    const graph = await graphql(`${production.url}/graphql`, productionBuyer.token, rotateMutation, { id: toGlobalId("WebhookEndpoint", id) });
+    expect(graph.body.data?.rotateWebhookEndpointSecret).toMatchObject({ secret: null, userErrors: [{ code: "ENGINE_SECRETS_KEY_MISSING" }] });
     const sealedAfter = (await database.db.select({ sealed: webhookEndpoints.sealedSecret }).from(webhookEndpoints).where(eq(webhookEndpoints.id, id)))[0].sealed;
     expect(sealedAfter).toBe(sealedBefore);
     // Another organisation's endpoint is still unknown, before any secret is asked for.

@@ -1,8 +1,10 @@
+import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toGlobalId } from "../../core/global-id.js";
 import { webhookEndpoints, webhookMessages } from "../../drizzle/schema.js";
 import { createWebhookReceiver, type VerifiedDelivery } from "../../examples/webhook-receiver/receiver.js";
 import { verifyWebhookSignature } from "../../subgraphs/common/webhooks/webhook-signature.js";
@@ -51,6 +53,7 @@ describe("webhooks for booking status changes and product changes", () => {
     expect(result.body.errors, JSON.stringify(result.body.errors)).toBeUndefined();
     return result.body.data as any;
   };
+  const CREATE = `mutation($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { secret webhookEndpoint { id legacyResourceId } userErrors { code } } }`;
   const deliver = () => ctx.stack.service.worker!.deliverWebhooks();
   /** As if the wait before the next try had passed (the schedule itself is asserted on the row). */
   const dueNow = (messageId: string) => ctx.database.db.update(webhookMessages).set({ nextAttemptAt: new Date() }).where(eq(webhookMessages.id, messageId));
@@ -59,15 +62,15 @@ describe("webhooks for booking status changes and product changes", () => {
 
   it("retries a failure and a timeout on the schedule, then delivers every status change of a booking in order, signed", async () => {
     const buyer = await consumer(ctx.stack);
-    const created = await gql(buyer.token, `mutation($i: WebhookEndpointInput!) { createWebhookEndpoint(input: $i) { secret endpoint { id url eventTypes enabled } } }`, {
+    const created = await gql(buyer.token, `mutation($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { secret webhookEndpoint { id legacyResourceId url eventTypes isEnabled } userErrors { code } } }`, {
       i: { url: receiverUrl, eventTypes: ["BOOKING_STATUS_CHANGED"], description: "bookings" },
     });
-    expect(created.createWebhookEndpoint.endpoint).toMatchObject({ url: receiverUrl, eventTypes: ["BOOKING_STATUS_CHANGED"], enabled: true });
+    expect(created.createWebhookEndpoint).toMatchObject({ webhookEndpoint: { url: receiverUrl, eventTypes: ["BOOKING_STATUS_CHANGED"], isEnabled: true }, userErrors: [] });
     secret = created.createWebhookEndpoint.secret;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
-    const endpointId = created.createWebhookEndpoint.endpoint.id;
+    const { id: endpointNodeId, legacyResourceId: endpointId } = created.createWebhookEndpoint.webhookEndpoint;
     // The secret is shown once: nowhere in the endpoint, sealed in the database.
-    expect(JSON.stringify(await gql(buyer.token, "{ webhookEndpoints { id url description enabled } }"))).not.toContain(secret);
+    expect(JSON.stringify(await gql(buyer.token, "{ webhookEndpoints { id url description isEnabled } }"))).not.toContain(secret);
     const [stored] = await ctx.database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
     expect(stored.sealedSecret).not.toContain(secret.slice(6));
 
@@ -113,14 +116,34 @@ describe("webhooks for booking status changes and product changes", () => {
     const last = received.at(-2)!;
     expect(verifyWebhookSignature(secret, first.id, last.timestamp, body, last.signature)).toBe(true);
 
-    const log = await gql(buyer.token, `query($e: String!) { webhookMessages(endpointId: $e) { id status attempts lastResponseStatus attemptLog { attempt outcome responseStatus latencyMs error } } }`, { e: endpointId });
-    const firstLog = log.webhookMessages.find((m: { id: string }) => m.id === first.id);
+    const log = await gql(
+      buyer.token,
+      `query($e: ID!) { node(id: $e) { ... on WebhookEndpoint { messages(first: 10) { totalCount { count precision } nodes { legacyResourceId status attemptCount lastResponseStatus attemptLog { number outcome responseStatus latencyMs error } } } } } }`,
+      { e: endpointNodeId },
+    );
+    expect(log.node.messages.totalCount).toEqual({ count: 2, precision: "EXACT" });
+    const firstLog = log.node.messages.nodes.find((m: { legacyResourceId: string }) => m.legacyResourceId === first.id);
     expect(firstLog.attemptLog.map((a: { outcome: string; responseStatus: number | null }) => [a.outcome, a.responseStatus])).toEqual([
       ["FAILED", 500],
       ["FAILED", null],
       ["DELIVERED", 204],
     ]);
     expect(firstLog.attemptLog[1].error).toContain("no answer");
+
+    // The log pages by cursor both ways, newest first, and refuses a cursor it did not give.
+    const page = async (args: string) =>
+      (await gql(buyer.token, `query($e: ID!) { node(id: $e) { ... on WebhookEndpoint { messages(${args}) { edges { cursor node { legacyResourceId } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } } }`, { e: endpointNodeId })).node.messages;
+    const newest = await page("first: 1");
+    expect(newest.edges.map((edge: { node: { legacyResourceId: string } }) => edge.node.legacyResourceId)).toEqual([second.id]);
+    expect(newest.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    const older = await page(`first: 1, after: "${newest.pageInfo.endCursor}"`);
+    expect(older.edges.map((edge: { node: { legacyResourceId: string } }) => edge.node.legacyResourceId)).toEqual([first.id]);
+    expect(older.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+    const back = await page(`last: 5, before: "${older.pageInfo.startCursor}"`);
+    expect(back.edges.map((edge: { node: { legacyResourceId: string } }) => edge.node.legacyResourceId)).toEqual([second.id]);
+    expect(back.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    const foreignCursor = await graphql(`${ctx.stack.url}/graphql`, buyer.token, `query($e: ID!) { node(id: $e) { ... on WebhookEndpoint { messages(first: 1, after: "${toGlobalId("WebhookMessage", randomUUID())}") { nodes { id } } } } }`, { e: endpointNodeId });
+    expect(foreignCursor.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [{ field: "after", rule: "cursor" }] });
     // Counted for operators: two retried tries, then the deliveries.
     const counted = await ctx.stack.service.metrics.registry.getSingleMetricAsString("activities_webhook_deliveries_total");
     const count = (outcome: string) => Number(counted.split("\n").find((line) => line.includes(`outcome="${outcome}"`))?.split(" ").at(-1) ?? 0);
@@ -130,9 +153,9 @@ describe("webhooks for booking status changes and product changes", () => {
 
   it("loses nothing when a worker dies mid-delivery: its lease lapses and another delivers", async () => {
     const buyer = await consumer(ctx.stack);
-    const created = await gql(buyer.token, `mutation($i: WebhookEndpointInput!) { createWebhookEndpoint(input: $i) { secret endpoint { id } } }`, { i: { url: receiverUrl, eventTypes: ["BOOKING_STATUS_CHANGED"] } });
+    const created = await gql(buyer.token, CREATE, { i: { url: receiverUrl, eventTypes: ["BOOKING_STATUS_CHANGED"] } });
     secret = created.createWebhookEndpoint.secret;
-    const endpointId = created.createWebhookEndpoint.endpoint.id;
+    const { id: endpointNodeId, legacyResourceId: endpointId } = created.createWebhookEndpoint.webhookEndpoint;
     const { productId } = await bookableProduct(ctx.stack);
     const availability = await bookableAvailability(buyer.rest, productId, new Date(Date.now() + 10 * 86400_000).toISOString().slice(0, 10));
     await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: availability.id, resellerRef: newRef() });
@@ -148,17 +171,17 @@ describe("webhooks for booking status changes and product changes", () => {
 
   it("disables an endpoint failing for five days, says why, and takes it back when enabled again", async () => {
     const buyer = await consumer(ctx.stack);
-    const created = await gql(buyer.token, `mutation($i: WebhookEndpointInput!) { createWebhookEndpoint(input: $i) { secret endpoint { id } } }`, { i: { url: receiverUrl, eventTypes: ["BOOKING_STATUS_CHANGED"] } });
+    const created = await gql(buyer.token, CREATE, { i: { url: receiverUrl, eventTypes: ["BOOKING_STATUS_CHANGED"] } });
     secret = created.createWebhookEndpoint.secret;
-    const endpointId = created.createWebhookEndpoint.endpoint.id;
+    const { id: endpointNodeId, legacyResourceId: endpointId } = created.createWebhookEndpoint.webhookEndpoint;
     await ctx.database.db.update(webhookEndpoints).set({ failingSince: new Date(Date.now() - 5 * 86400_000) }).where(eq(webhookEndpoints.id, endpointId));
     const { productId } = await bookableProduct(ctx.stack);
     const availability = await bookableAvailability(buyer.rest, productId, new Date(Date.now() + 11 * 86400_000).toISOString().slice(0, 10));
     await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: availability.id, resellerRef: newRef() });
     script.push("fail");
     await deliver();
-    const endpoint = (await gql(buyer.token, "{ webhookEndpoints { id enabled disabledReason failingSince } }")).webhookEndpoints.find((e: { id: string }) => e.id === endpointId);
-    expect(endpoint).toMatchObject({ enabled: false });
+    const endpoint = (await gql(buyer.token, "{ webhookEndpoints { id isEnabled disabledReason failingSince } }")).webhookEndpoints.find((e: { id: string }) => e.id === endpointNodeId);
+    expect(endpoint).toMatchObject({ isEnabled: false });
     expect(endpoint.disabledReason).toContain("No delivery succeeded since");
     // Disabled: no delivery is tried, however due.
     const [message] = await messagesOf(endpointId);
@@ -166,27 +189,30 @@ describe("webhooks for booking status changes and product changes", () => {
     await deliver();
     expect((await messagesOf(endpointId))[0].attempts).toBe(1);
 
-    const enabled = await gql(buyer.token, `mutation($id: String!) { updateWebhookEndpoint(id: $id, changes: { enabled: true }) { enabled disabledReason failingSince } }`, { id: endpointId });
-    expect(enabled.updateWebhookEndpoint).toEqual({ enabled: true, disabledReason: null, failingSince: null });
+    const enabled = await gql(buyer.token, `mutation($id: ID!) { updateWebhookEndpoint(input: { webhookEndpointId: $id, isEnabled: true }) { webhookEndpoint { isEnabled disabledReason failingSince } userErrors { code } } }`, { id: endpointNodeId });
+    expect(enabled.updateWebhookEndpoint).toEqual({ webhookEndpoint: { isEnabled: true, disabledReason: null, failingSince: null }, userErrors: [] });
     await deliver();
     expect((await messagesOf(endpointId))[0].status).toBe("DELIVERED");
   });
 
   it("redelivers a failed message, and signs with a rotated secret only", async () => {
     const buyer = await consumer(ctx.stack);
-    const created = await gql(buyer.token, `mutation($i: WebhookEndpointInput!) { createWebhookEndpoint(input: $i) { secret endpoint { id } } }`, { i: { url: receiverUrl, eventTypes: ["BOOKING_STATUS_CHANGED"] } });
+    const created = await gql(buyer.token, CREATE, { i: { url: receiverUrl, eventTypes: ["BOOKING_STATUS_CHANGED"] } });
     const oldSecret = created.createWebhookEndpoint.secret;
-    const endpointId = created.createWebhookEndpoint.endpoint.id;
+    const { id: endpointNodeId, legacyResourceId: endpointId } = created.createWebhookEndpoint.webhookEndpoint;
     const { productId } = await bookableProduct(ctx.stack);
     const availability = await bookableAvailability(buyer.rest, productId, new Date(Date.now() + 12 * 86400_000).toISOString().slice(0, 10));
     await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: availability.id, resellerRef: newRef() });
     const [message] = await messagesOf(endpointId);
     await ctx.database.db.update(webhookMessages).set({ status: "FAILED", attempts: 8 }).where(eq(webhookMessages.id, message.id));
 
-    secret = (await gql(buyer.token, `mutation($id: String!) { rotateWebhookEndpointSecret(id: $id) }`, { id: endpointId })).rotateWebhookEndpointSecret;
+    const rotated = await gql(buyer.token, `mutation($id: ID!) { rotateWebhookEndpointSecret(input: { webhookEndpointId: $id }) { secret webhookEndpoint { id } userErrors { code } } }`, { id: endpointNodeId });
+    expect(rotated.rotateWebhookEndpointSecret).toMatchObject({ webhookEndpoint: { id: endpointNodeId }, userErrors: [] });
+    secret = rotated.rotateWebhookEndpointSecret.secret;
     expect(secret).not.toBe(oldSecret);
-    const again = await gql(buyer.token, `mutation($id: String!) { redeliverWebhookMessage(id: $id) { id status } }`, { id: message.id });
-    expect(again.redeliverWebhookMessage).toEqual({ id: message.id, status: "PENDING" });
+    const messageNodeId = toGlobalId("WebhookMessage", message.id);
+    const again = await gql(buyer.token, `mutation($id: ID!) { redeliverWebhookMessage(input: { webhookMessageId: $id }) { webhookMessage { id legacyResourceId status } userErrors { code } } }`, { id: messageNodeId });
+    expect(again.redeliverWebhookMessage).toEqual({ webhookMessage: { id: messageNodeId, legacyResourceId: message.id, status: "PENDING" }, userErrors: [] });
     received.length = 0;
     await deliver();
     expect((await messagesOf(endpointId))[0].status).toBe("DELIVERED");
@@ -199,23 +225,39 @@ describe("webhooks for booking status changes and product changes", () => {
   it("keeps each organisation's endpoints and logs to itself, and refuses bad settings naming the field", async () => {
     const owner = await consumer(ctx.stack);
     const stranger = await consumer(ctx.stack);
-    const created = await gql(owner.token, `mutation($i: WebhookEndpointInput!) { createWebhookEndpoint(input: $i) { endpoint { id } } }`, { i: { url: receiverUrl, eventTypes: ["BOOKING_STATUS_CHANGED"] } });
-    const endpointId = created.createWebhookEndpoint.endpoint.id;
+    const created = await gql(owner.token, CREATE, { i: { url: receiverUrl, eventTypes: ["BOOKING_STATUS_CHANGED"] } });
+    const endpointId = created.createWebhookEndpoint.webhookEndpoint.id;
+    expect((await gql(owner.token, "query($e: ID!) { node(id: $e) { id ... on WebhookEndpoint { url } } }", { e: endpointId })).node).toEqual({ id: endpointId, url: receiverUrl });
     expect((await gql(stranger.token, "{ webhookEndpoints { id } }")).webhookEndpoints).toEqual([]);
-    const foreign = await graphql(`${ctx.stack.url}/graphql`, stranger.token, `query($e: String!) { webhookMessages(endpointId: $e) { id } }`, { e: endpointId });
-    expect(foreign.body.errors?.[0].extensions?.code).toBe("NOT_FOUND");
-    const deleted = await graphql(`${ctx.stack.url}/graphql`, stranger.token, `mutation($id: String!) { deleteWebhookEndpoint(id: $id) }`, { id: endpointId });
-    expect(deleted.body.errors?.[0].extensions?.code).toBe("NOT_FOUND");
+    // Another organisation's endpoint is as absent as one that never was: null, no error.
+    expect((await gql(stranger.token, "query($e: ID!) { node(id: $e) { id ... on WebhookEndpoint { url } } }", { e: endpointId })).node).toBeNull();
+    // `nodes` answers in the order asked, null for each id that names nothing the caller may see:
+    // a missing endpoint, an id of a type that is no Node, one that does not decode, another organisation's.
+    const strangers = await gql(stranger.token, CREATE, { i: { url: receiverUrl, eventTypes: ["BOOKING_STATUS_CHANGED"] } });
+    const ids = [endpointId, toGlobalId("WebhookEndpoint", randomUUID()), toGlobalId("Nothing", 1), "not an id", strangers.createWebhookEndpoint.webhookEndpoint.id];
+    const found = await gql(owner.token, "query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }", { ids });
+    expect(found.nodes).toEqual([{ __typename: "WebhookEndpoint", id: endpointId }, null, null, null, null]);
+    const tooMany = await graphql(`${ctx.stack.url}/graphql`, owner.token, "query($ids: [ID!]!) { nodes(ids: $ids) { id } }", { ids: Array.from({ length: 101 }, () => endpointId) });
+    expect(tooMany.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT" });
+    const deleted = await gql(stranger.token, `mutation($id: ID!) { deleteWebhookEndpoint(input: { webhookEndpointId: $id }) { deletedWebhookEndpointId userErrors { code field } } }`, { id: endpointId });
+    expect(deleted.deleteWebhookEndpoint).toEqual({ deletedWebhookEndpointId: null, userErrors: [{ code: "NOT_FOUND", field: ["input", "webhookEndpointId"] }] });
 
-    const bad = await graphql(`${ctx.stack.url}/graphql`, owner.token, `mutation { createWebhookEndpoint(input: { url: "ftp://example.org/x", eventTypes: [] }) { secret } }`);
-    expect(bad.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT" });
-    expect((bad.body.errors?.[0].extensions?.problems as { field: string }[]).map((p) => p.field)).toEqual(["url", "eventTypes"]);
+    const bad = await gql(owner.token, `mutation { createWebhookEndpoint(input: { url: "ftp://example.org/x", eventTypes: [] }) { secret webhookEndpoint { id } userErrors { code field rule message } } }`);
+    expect(bad.createWebhookEndpoint).toMatchObject({ secret: null, webhookEndpoint: null });
+    expect(bad.createWebhookEndpoint.userErrors.map((e: { code: string; field: string[]; rule: string }) => [e.code, e.field, e.rule])).toEqual([
+      ["VALIDATION_FAILED", ["input", "url"], "format"],
+      ["VALIDATION_FAILED", ["input", "eventTypes"], "required"],
+    ]);
 
-    // Endpoints belong to an organisation: a platform account has none.
+    // Endpoints belong to an organisation: a platform account has none, and is told so in `errors` (its role, not its input).
     const platform = await ctx.stack.tokenFor("PLATFORM_CATALOG_MANAGEMENT");
     const refused = await graphql(`${ctx.stack.url}/graphql`, platform, "{ webhookEndpoints { id } }");
     expect(refused.body.errors?.[0].extensions?.code).toBe("FORBIDDEN");
-    expect((await gql(owner.token, `mutation($id: String!) { deleteWebhookEndpoint(id: $id) }`, { id: endpointId })).deleteWebhookEndpoint).toBe(true);
+    expect((await gql(owner.token, `mutation($id: ID!) { deleteWebhookEndpoint(input: { webhookEndpointId: $id }) { deletedWebhookEndpointId userErrors { code } } }`, { id: endpointId })).deleteWebhookEndpoint).toEqual({
+      deletedWebhookEndpointId: endpointId,
+      userErrors: [],
+    });
+    expect((await gql(owner.token, "query($e: ID!) { node(id: $e) { id } }", { e: endpointId })).node).toBeNull();
   });
 
   it("serves the same through REST under /api/webhooks, with the event types' wire names", async () => {

@@ -222,8 +222,8 @@ describe("with tracing on", () => {
       const port = (receiver.address() as AddressInfo).port;
       try {
         const buyer = await consumer(ctx.stack);
-        const created = await graphql(`${ctx.stack.url}/graphql`, buyer.token, `mutation($u: String!) { createWebhookEndpoint(input: { url: $u, eventTypes: [BOOKING_STATUS_CHANGED] }) { endpoint { id } } }`, { u: `http://127.0.0.1:${port}/hooks?sig=abc&tenant=7` });
-        const endpointId = created.body.data!.createWebhookEndpoint.endpoint.id;
+        const created = await graphql(`${ctx.stack.url}/graphql`, buyer.token, `mutation($u: String!) { createWebhookEndpoint(input: { url: $u, eventTypes: [BOOKING_STATUS_CHANGED] }) { webhookEndpoint { legacyResourceId } } }`, { u: `http://127.0.0.1:${port}/hooks?sig=abc&tenant=7` });
+        const endpointId = created.body.data!.createWebhookEndpoint.webhookEndpoint.legacyResourceId;
         const deliverOne = async () => {
           const messageId = randomUUID();
           await ctx.database.db.insert(webhookMessages).values({ id: messageId, endpointId, eventType: "booking.status_changed", orderingKey: messageId, payload: { type: "booking.status_changed" }, createdAt: new Date(), nextAttemptAt: new Date() });

@@ -60,14 +60,15 @@ describe("outbound targets in production", () => {
   const ctx = useStack({ ownDatabase: true, env: { ENVIRONMENT: "production", ENGINE_SECRETS_KEY: randomBytes(32).toString("base64"), WORKER_LOOPS: "false" } });
 
   const createEndpoint = (token: string, url: string) =>
-    graphql(`${ctx.stack.url}/graphql`, token, `mutation($u: String!) { createWebhookEndpoint(input: { url: $u, eventTypes: [BOOKING_STATUS_CHANGED] }) { endpoint { id url } } }`, { u: url });
+    graphql(`${ctx.stack.url}/graphql`, token, `mutation($u: String!) { createWebhookEndpoint(input: { url: $u, eventTypes: [BOOKING_STATUS_CHANGED] }) { webhookEndpoint { id legacyResourceId url } userErrors { code field rule message } } }`, { u: url });
 
   it("registers webhook endpoints on public addresses, over GraphQL and REST", async () => {
     const buyer = await consumer(ctx.stack);
     for (const host of PUBLIC_HOSTS.slice(0, 5)) {
       const answer = await createEndpoint(buyer.token, `https://${host}/hooks`);
       expect(answer.body.errors, host).toBeUndefined();
-      expect(answer.body.data!.createWebhookEndpoint.endpoint.url).toBe(`https://${host}/hooks`);
+      expect(answer.body.data!.createWebhookEndpoint.userErrors, host).toEqual([]);
+      expect(answer.body.data!.createWebhookEndpoint.webhookEndpoint.url).toBe(`https://${host}/hooks`);
     }
     const other = await consumer(ctx.stack);
     for (const host of PUBLIC_HOSTS.slice(5)) {
@@ -80,23 +81,26 @@ describe("outbound targets in production", () => {
     const buyer = await consumer(ctx.stack);
     for (const host of REFUSED_HOSTS) {
       const answer = await createEndpoint(buyer.token, `https://${host}/hooks`);
-      expect(answer.body.errors?.[0].extensions, host).toMatchObject({ code: "BAD_USER_INPUT", problems: [{ field: "url", rule: "address", message: expect.stringMatching(/must name a public address: .*(not a public address|local name)/) }] });
+      expect(answer.body.data!.createWebhookEndpoint, host).toMatchObject({
+        webhookEndpoint: null,
+        userErrors: [{ code: "VALIDATION_FAILED", field: ["input", "url"], rule: "address", message: expect.stringMatching(/must name a public address: .*(not a public address|local name)/) }],
+      });
     }
     const rest = await buyer.rest.post("/api/webhooks/endpoints", { url: "https://[64:ff9b::a9fe:a9fe]/latest/meta-data", eventTypes: ["booking.status_changed"] });
     expect(rest.status).toBe(400);
     expect(rest.body).toMatchObject({ code: "VALIDATION_FAILED", details: [{ field: "url", rule: "address" }] });
 
     const created = await createEndpoint(buyer.token, "https://8.8.8.8/hooks");
-    const id = created.body.data!.createWebhookEndpoint.endpoint.id;
-    const moved = await graphql(`${ctx.stack.url}/graphql`, buyer.token, `mutation($id: String!) { updateWebhookEndpoint(id: $id, changes: { url: "https://[::7f00:1]/hooks" }) { url } }`, { id });
-    expect(moved.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [{ field: "url", rule: "address" }] });
+    const id = created.body.data!.createWebhookEndpoint.webhookEndpoint.id;
+    const moved = await graphql(`${ctx.stack.url}/graphql`, buyer.token, `mutation($id: ID!) { updateWebhookEndpoint(input: { webhookEndpointId: $id, url: "https://[::7f00:1]/hooks" }) { webhookEndpoint { url } userErrors { code field rule } } }`, { id });
+    expect(moved.body.data!.updateWebhookEndpoint).toEqual({ webhookEndpoint: null, userErrors: [{ code: "VALIDATION_FAILED", field: ["input", "url"], rule: "address" }] });
   });
 
   it("judges a delivery by what the endpoint's name resolves to at that moment", async () => {
     const buyer = await consumer(ctx.stack);
     const created = await createEndpoint(buyer.token, "https://hooks.example.com/hooks");
     expect(created.body.errors).toBeUndefined();
-    const endpointId = created.body.data!.createWebhookEndpoint.endpoint.id;
+    const endpointId = created.body.data!.createWebhookEndpoint.webhookEndpoint.legacyResourceId;
     const messageId = randomUUID();
     await ctx.database.db.insert(webhookMessages).values({ id: messageId, endpointId, eventType: "booking.status_changed", orderingKey: randomUUID(), payload: { type: "booking.status_changed" }, createdAt: new Date(), nextAttemptAt: new Date() });
 

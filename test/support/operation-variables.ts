@@ -22,7 +22,9 @@ const scalarSamples: Record<string, unknown> = {
   ID: "1",
   JSONObject: {},
   JSON: {},
-  DateTimeISO: "2026-01-01T00:00:00.000Z",
+  DateTime: "2026-01-01T00:00:00.000Z",
+  URL: "https://example.org/",
+  UUID: "00000000-0000-4000-8000-000000000000",
 };
 
 /** A minimal valid value of an input type: required members only, lists of one. */

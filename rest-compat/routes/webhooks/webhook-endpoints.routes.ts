@@ -1,5 +1,7 @@
 import type { FastifyRequest } from "fastify";
+import { toGlobalId } from "../../../core/global-id.js";
 import { RestError, errorResponse } from "../../error-body.js";
+import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
 import { answer, arr, bool, int, keepsOtherMembers, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 
@@ -10,32 +12,49 @@ import type { RestRoute } from "../../rest-route.js";
 const EVENT_TYPES: Record<string, string> = { "booking.status_changed": "BOOKING_STATUS_CHANGED", "product.changed": "PRODUCT_CHANGED" };
 const WIRE_NAMES = Object.fromEntries(Object.entries(EVENT_TYPES).map(([wire, name]) => [name, wire]));
 
+/** An endpoint and a message as the graph answers them. */
 interface EndpointData {
-  id: string;
+  legacyResourceId: string;
   url: string;
-  description?: string | null;
+  description: string | null;
   eventTypes: string[];
-  enabled: boolean;
-  disabledReason?: string | null;
-  failingSince?: string | null;
+  isEnabled: boolean;
+  disabledReason: string | null;
+  failingSince: string | null;
   createdAt: string;
   updatedAt: string;
 }
 interface MessageData {
-  id: string;
+  legacyResourceId: string;
   eventType: string;
+  attemptCount: number;
   payload: string;
+  attemptLog: { number: number; [field: string]: unknown }[];
   [field: string]: unknown;
 }
 
-const ENDPOINT_FIELDS = "id url description eventTypes enabled disabledReason failingSince createdAt updatedAt";
+const ENDPOINT_FIELDS = "legacyResourceId url description eventTypes isEnabled disabledReason failingSince createdAt updatedAt";
 const MESSAGE_FIELDS =
-  "id eventType orderingKey status attempts createdAt nextAttemptAt deliveredAt lastResponseStatus lastLatencyMs lastError payload attemptLog { attempt at outcome responseStatus latencyMs error }";
+  "legacyResourceId eventType orderingKey status attemptCount createdAt nextAttemptAt deliveredAt lastResponseStatus lastLatencyMs lastError payload attemptLog { number at outcome responseStatus latencyMs error }";
+/** The input fields a REST caller knows by another name. */
+const ENDPOINT_PARAMETERS = { webhookEndpointId: "id", isEnabled: "enabled" };
 
 const dropNulls = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as T;
-const endpointOut = (endpoint: EndpointData) => dropNulls({ ...endpoint, eventTypes: endpoint.eventTypes.map((type) => WIRE_NAMES[type] ?? type) });
-const messageOut = (message: MessageData) =>
-  dropNulls({ ...message, eventType: WIRE_NAMES[message.eventType] ?? message.eventType, payload: JSON.parse(message.payload) as unknown, attemptLog: (message.attemptLog as object[]).map(dropNulls) });
+const endpointOut = ({ legacyResourceId, isEnabled, eventTypes, ...endpoint }: EndpointData) =>
+  dropNulls({ ...endpoint, id: legacyResourceId, enabled: isEnabled, eventTypes: eventTypes.map((type) => WIRE_NAMES[type] ?? type) });
+const messageOut = ({ legacyResourceId, attemptCount, attemptLog, eventType, payload, ...message }: MessageData) =>
+  dropNulls({
+    ...message,
+    id: legacyResourceId,
+    eventType: WIRE_NAMES[eventType] ?? eventType,
+    attempts: attemptCount,
+    payload: JSON.parse(payload) as unknown,
+    attemptLog: attemptLog.map(({ number, ...attempt }) => dropNulls({ ...attempt, attempt: number })),
+  });
+
+/** The graph's id of an endpoint or a message named on a path (a UUID there). */
+const endpointId = (request: FastifyRequest) => toGlobalId("WebhookEndpoint", (request.params as { id: string }).id);
+const messageId = (request: FastifyRequest) => toGlobalId("WebhookMessage", (request.params as { id: string }).id);
 
 /** Wire names in, GraphQL enum names out; an unknown one is refused naming its index. */
 function eventTypesIn(given: unknown): string[] | undefined {
@@ -101,7 +120,9 @@ export const listWebhookEndpointsRoute: RestRoute<{ webhookEndpoints: EndpointDa
   respond: ({ webhookEndpoints }) => webhookEndpoints.map(endpointOut),
 };
 
-export const createWebhookEndpointRoute: RestRoute<{ createWebhookEndpoint: { secret: string; endpoint: EndpointData } }> = {
+type Refusable<T> = T & { userErrors: UserErrorData[] };
+
+export const createWebhookEndpointRoute: RestRoute<{ createWebhookEndpoint: Refusable<{ secret: string; webhookEndpoint: EndpointData }> }> = {
   method: "POST",
   url: "/api/webhooks/endpoints",
   schema: {
@@ -115,19 +136,20 @@ export const createWebhookEndpointRoute: RestRoute<{ createWebhookEndpoint: { se
     ),
     response: { 201: answer({ secret: str("The signing secret, shown once"), endpoint: endpointSchema }, ["secret", "endpoint"], "The endpoint and its signing secret"), 409: errorResponse("ENGINE_SECRETS_KEY_MISSING") },
   },
-  operation: `mutation RestCreateWebhookEndpoint($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret endpoint { ${ENDPOINT_FIELDS} } } }`,
+  operation: `mutation RestCreateWebhookEndpoint($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret webhookEndpoint { ${ENDPOINT_FIELDS} } ${USER_ERRORS} } }`,
   parameters: { input: "" },
   variables: (request) => {
     const body = request.body as { url: string; eventTypes: unknown; description?: string };
     return { input: { url: body.url, eventTypes: eventTypesIn(body.eventTypes), description: body.description ?? null } };
   },
   respond: ({ createWebhookEndpoint }, _request, reply) => {
+    const created = refusedUnlessEmpty(createWebhookEndpoint);
     reply.code(201);
-    return { secret: createWebhookEndpoint.secret, endpoint: endpointOut(createWebhookEndpoint.endpoint) };
+    return { secret: created.secret, endpoint: endpointOut(created.webhookEndpoint) };
   },
 };
 
-export const updateWebhookEndpointRoute: RestRoute<{ updateWebhookEndpoint: EndpointData }> = {
+export const updateWebhookEndpointRoute: RestRoute<{ updateWebhookEndpoint: Refusable<{ webhookEndpoint: EndpointData }> }> = {
   method: "PUT",
   url: "/api/webhooks/endpoints/:id",
   schema: {
@@ -142,25 +164,28 @@ export const updateWebhookEndpointRoute: RestRoute<{ updateWebhookEndpoint: Endp
     ),
     response: { 200: endpointSchema, 404: errorResponse("Unknown endpoint") },
   },
-  operation: `mutation RestUpdateWebhookEndpoint($id: String!, $changes: WebhookEndpointChanges!) { updateWebhookEndpoint(id: $id, changes: $changes) { ${ENDPOINT_FIELDS} } }`,
-  parameters: { changes: "" },
+  operation: `mutation RestUpdateWebhookEndpoint($input: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $input) { webhookEndpoint { ${ENDPOINT_FIELDS} } ${USER_ERRORS} } }`,
+  parameters: { input: "" },
   variables: (request) => {
     const body = request.body as { url?: string; eventTypes?: unknown; description?: string; enabled?: boolean };
-    return { id: (request.params as { id: string }).id, changes: { url: body.url, eventTypes: eventTypesIn(body.eventTypes), description: body.description, enabled: body.enabled } };
+    return { input: { webhookEndpointId: endpointId(request), url: body.url, eventTypes: eventTypesIn(body.eventTypes), description: body.description, isEnabled: body.enabled } };
   },
-  respond: ({ updateWebhookEndpoint }) => endpointOut(updateWebhookEndpoint),
+  respond: ({ updateWebhookEndpoint }) => endpointOut(refusedUnlessEmpty(updateWebhookEndpoint, ENDPOINT_PARAMETERS).webhookEndpoint),
 };
 
-export const deleteWebhookEndpointRoute: RestRoute<{ deleteWebhookEndpoint: boolean }> = {
+export const deleteWebhookEndpointRoute: RestRoute<{ deleteWebhookEndpoint: Refusable<object> }> = {
   method: "DELETE",
   url: "/api/webhooks/endpoints/:id",
   schema: { operationId: "deleteWebhookEndpoint", summary: "Remove a webhook endpoint and its delivery log (extension)", description: `${WHO} 204.`, tags, params: idParams, response: { 204: { type: "null", description: "Removed" }, 404: errorResponse("Unknown endpoint") } },
-  operation: `mutation RestDeleteWebhookEndpoint($id: String!) { deleteWebhookEndpoint(id: $id) }`,
-  variables: (request) => ({ id: (request.params as { id: string }).id }),
-  respond: (_data, _request, reply) => reply.code(204).send(),
+  operation: `mutation RestDeleteWebhookEndpoint($input: DeleteWebhookEndpointInput!) { deleteWebhookEndpoint(input: $input) { deletedWebhookEndpointId ${USER_ERRORS} } }`,
+  variables: (request) => ({ input: { webhookEndpointId: endpointId(request) } }),
+  respond: ({ deleteWebhookEndpoint }, _request, reply) => {
+    refusedUnlessEmpty(deleteWebhookEndpoint, ENDPOINT_PARAMETERS);
+    return reply.code(204).send();
+  },
 };
 
-export const rotateWebhookSecretRoute: RestRoute<{ rotateWebhookEndpointSecret: string }> = {
+export const rotateWebhookSecretRoute: RestRoute<{ rotateWebhookEndpointSecret: Refusable<{ secret: string }> }> = {
   method: "POST",
   url: "/api/webhooks/endpoints/:id/secret",
   schema: {
@@ -171,12 +196,12 @@ export const rotateWebhookSecretRoute: RestRoute<{ rotateWebhookEndpointSecret: 
     params: idParams,
     response: { 200: answer({ secret: str("The new signing secret") }, ["secret"], "The new secret"), 404: errorResponse("Unknown endpoint"), 409: errorResponse("ENGINE_SECRETS_KEY_MISSING") },
   },
-  operation: `mutation RestRotateWebhookSecret($id: String!) { rotateWebhookEndpointSecret(id: $id) }`,
-  variables: (request) => ({ id: (request.params as { id: string }).id }),
-  respond: ({ rotateWebhookEndpointSecret }) => ({ secret: rotateWebhookEndpointSecret }),
+  operation: `mutation RestRotateWebhookSecret($input: RotateWebhookEndpointSecretInput!) { rotateWebhookEndpointSecret(input: $input) { secret ${USER_ERRORS} } }`,
+  variables: (request) => ({ input: { webhookEndpointId: endpointId(request) } }),
+  respond: ({ rotateWebhookEndpointSecret }) => ({ secret: refusedUnlessEmpty(rotateWebhookEndpointSecret, ENDPOINT_PARAMETERS).secret }),
 };
 
-export const listWebhookMessagesRoute: RestRoute<{ webhookMessages: MessageData[] }> = {
+export const listWebhookMessagesRoute: RestRoute<{ node: { messages: { nodes: MessageData[] } } | null }> = {
   method: "GET",
   url: "/api/webhooks/endpoints/:id/messages",
   schema: {
@@ -188,16 +213,20 @@ export const listWebhookMessagesRoute: RestRoute<{ webhookMessages: MessageData[
     querystring: obj({ first: { type: "integer", minimum: 1, maximum: 100, description: "Page size" }, before: str("A message id of this endpoint") }),
     response: { 200: arr(messageSchema, "Messages, newest first"), 404: errorResponse("Unknown endpoint") },
   },
-  operation: `query RestWebhookMessages($endpointId: String!, $first: Int!, $before: String) { webhookMessages(endpointId: $endpointId, first: $first, before: $before) { ${MESSAGE_FIELDS} } }`,
-  parameters: { endpointId: "id" },
+  // REST's `before` (a message id: older messages than it) is the connection's `after`, whose cursors are the messages' global ids.
+  operation: `query RestWebhookMessages($endpointId: ID!, $first: Int!, $after: String) { node(id: $endpointId) { ... on WebhookEndpoint { messages(first: $first, after: $after) { nodes { ${MESSAGE_FIELDS} } } } } }`,
+  parameters: { endpointId: "id", after: "before" },
   variables: (request: FastifyRequest) => {
     const query = request.query as { first?: number; before?: string };
-    return { endpointId: (request.params as { id: string }).id, first: query.first ?? 50, before: query.before ?? null };
+    return { endpointId: endpointId(request), first: query.first ?? 50, after: query.before === undefined ? null : toGlobalId("WebhookMessage", query.before) };
   },
-  respond: ({ webhookMessages }) => webhookMessages.map(messageOut),
+  respond: ({ node }) => {
+    if (!node) throw new RestError(404, "NOT_FOUND", "No webhook endpoint of the caller's organisation has this id");
+    return node.messages.nodes.map(messageOut);
+  },
 };
 
-export const redeliverWebhookMessageRoute: RestRoute<{ redeliverWebhookMessage: MessageData }> = {
+export const redeliverWebhookMessageRoute: RestRoute<{ redeliverWebhookMessage: Refusable<{ webhookMessage: MessageData }> }> = {
   method: "POST",
   url: "/api/webhooks/messages/:id/redeliver",
   schema: {
@@ -208,9 +237,9 @@ export const redeliverWebhookMessageRoute: RestRoute<{ redeliverWebhookMessage: 
     params: obj({ id: str("Message id") }, { required: ["id"] }),
     response: { 200: messageSchema, 404: errorResponse("Unknown message") },
   },
-  operation: `mutation RestRedeliverWebhookMessage($id: String!) { redeliverWebhookMessage(id: $id) { ${MESSAGE_FIELDS} } }`,
-  variables: (request) => ({ id: (request.params as { id: string }).id }),
-  respond: ({ redeliverWebhookMessage }) => messageOut(redeliverWebhookMessage),
+  operation: `mutation RestRedeliverWebhookMessage($input: RedeliverWebhookMessageInput!) { redeliverWebhookMessage(input: $input) { webhookMessage { ${MESSAGE_FIELDS} } ${USER_ERRORS} } }`,
+  variables: (request) => ({ input: { webhookMessageId: messageId(request) } }),
+  respond: ({ redeliverWebhookMessage }) => messageOut(refusedUnlessEmpty(redeliverWebhookMessage, { webhookMessageId: "id" }).webhookMessage),
 };
 
 export const webhookRoutes = [

@@ -1,13 +1,15 @@
 import { sql } from "drizzle-orm";
 import { badInput, forbidden, notFound, serviceError, type FieldProblem } from "../../../core/errors.js";
 import { MANAGE_SCOPE } from "../../../core/roles.js";
-import { checkUuid } from "../../../core/uuid.js";
+import { isUuid } from "../../../core/uuid.js";
+import { keyOfGlobalId, toGlobalId } from "../../../core/global-id.js";
+import { cappedCount, connectionFrom, pageRequest, type Connection, type PagingArguments } from "../../common/relay/connection.js";
 import { endpointProblems, MAX_ENDPOINTS, webhookEndpointRepository, type WebhookEndpointRow, type WebhookMessageRow } from "../../common/webhooks/webhook-endpoints.js";
-import { hasScope } from "../../../core/caller.js";
+import { hasScope, type Caller } from "../../../core/caller.js";
 import { EngineSecretsUnavailable } from "../../common/sealed-secrets.js";
 import { BOOKING_SCOPE } from "../booking-access.js";
 import type { BookingContext } from "../loaders.js";
-import type { CreatedWebhookEndpoint, WebhookEndpoint, WebhookEndpointChanges, WebhookEndpointInput, WebhookEventType, WebhookMessage, WebhookMessageStatus } from "./webhook.type.js";
+import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookAttemptOutcome, WebhookEndpoint, WebhookEventType, WebhookMessage, WebhookMessageStatus } from "./webhook.type.js";
 
 /** How many messages one page of an endpoint's log holds at most. */
 export const MAX_WEBHOOK_MESSAGE_PAGE = 100;
@@ -15,13 +17,16 @@ export const MAX_WEBHOOK_MESSAGE_PAGE = 100;
 /** The scope an account needs to hear of each event type: bookings for consumers, products for content partners. */
 const SCOPE_OF: Record<string, string> = { "booking.status_changed": BOOKING_SCOPE, "product.changed": MANAGE_SCOPE };
 
-/** Consumer and content partner accounts manage their own organisation's endpoints. */
+/** The organisation whose endpoints the caller manages: consumer and content partner accounts, their own; null for anyone else. */
+export function webhookOrganisationOf(caller: Caller): number | null {
+  const scoped = Object.values(SCOPE_OF).some((scope) => hasScope(caller, scope));
+  return scoped ? caller.organisationId : null;
+}
+
 function organisationOf(ctx: BookingContext): number {
-  const scoped = Object.values(SCOPE_OF).some((scope) => hasScope(ctx.caller, scope));
-  if (!scoped || ctx.caller.organisationId === null) {
-    throw forbidden("Webhook endpoints belong to an organisation: its consumer and content partner accounts manage them");
-  }
-  return ctx.caller.organisationId;
+  const organisationId = webhookOrganisationOf(ctx.caller);
+  if (organisationId === null) throw forbidden("Webhook endpoints belong to an organisation: its consumer and content partner accounts manage them");
+  return organisationId;
 }
 
 /** Event types the caller's account may not ask for, each naming its index. */
@@ -33,13 +38,21 @@ function typesNotAllowed(ctx: BookingContext, eventTypes: readonly string[]): Fi
   );
 }
 
-/** The caller's endpoint; another organisation's is as unknown as a missing one. */
-async function ownEndpoint(ctx: BookingContext, id: string): Promise<WebhookEndpointRow> {
+/** The caller's endpoint; another organisation's is as unknown as a missing one, and so is a key that is not a UUID. */
+async function ownEndpoint(ctx: BookingContext, key: string): Promise<WebhookEndpointRow> {
   const organisationId = organisationOf(ctx);
-  checkUuid(id, "id");
-  const row = await webhookEndpointRepository.byId(ctx.database.db, id);
-  if (!row || row.organisationId !== organisationId) throw notFound(`Webhook endpoint ${id} not found`);
+  const row = isUuid(key) ? await webhookEndpointRepository.byId(ctx.database.db, key) : undefined;
+  if (!row || row.organisationId !== organisationId) throw notFound("No webhook endpoint of the caller's organisation has this id");
   return row;
+}
+
+/** The caller's message, by the same rule as its endpoint. */
+async function ownMessage(ctx: BookingContext, key: string): Promise<WebhookMessageRow> {
+  organisationOf(ctx);
+  const message = isUuid(key) ? await webhookEndpointRepository.message(ctx.database.db, key) : undefined;
+  const owned = message && (await ownEndpoint(ctx, message.endpointId).then(() => true, () => false));
+  if (!message || !owned) throw notFound("No webhook message of the caller's organisation has this id");
+  return message;
 }
 
 const targets = (ctx: BookingContext) => ctx.loaders.webhookTargets;
@@ -59,14 +72,19 @@ async function newSecret(ctx: BookingContext): Promise<{ secret: string; sealed:
   }
 }
 
+function problemsRefused(problems: FieldProblem[]): void {
+  if (problems.length) throw badInput(problems.map((p) => `${p.field}: ${p.message}`).join("; "), problems);
+}
+
 const toEndpoint = (row: WebhookEndpointRow): WebhookEndpoint => ({
-  id: row.id,
+  id: toGlobalId("WebhookEndpoint", row.id),
+  legacyResourceId: row.id,
   url: row.url,
-  description: row.description ?? undefined,
+  description: row.description,
   eventTypes: row.eventTypes as WebhookEventType[],
-  enabled: row.enabled,
-  disabledReason: row.disabledReason ?? undefined,
-  failingSince: row.failingSince ?? undefined,
+  isEnabled: row.enabled,
+  disabledReason: row.disabledReason,
+  failingSince: row.failingSince,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 });
@@ -74,31 +92,50 @@ const toEndpoint = (row: WebhookEndpointRow): WebhookEndpoint => ({
 async function toMessage(ctx: BookingContext, row: WebhookMessageRow): Promise<WebhookMessage> {
   const attempts = await webhookEndpointRepository.attempts(ctx.database.db, row.id);
   return {
-    id: row.id,
+    id: toGlobalId("WebhookMessage", row.id),
+    legacyResourceId: row.id,
     eventType: row.eventType as WebhookEventType,
     orderingKey: row.orderingKey,
     status: row.status as WebhookMessageStatus,
-    attempts: row.attempts,
+    attemptCount: row.attempts,
     createdAt: row.createdAt,
-    nextAttemptAt: row.status === "PENDING" ? row.nextAttemptAt : undefined,
-    deliveredAt: row.deliveredAt ?? undefined,
-    lastResponseStatus: row.lastResponseStatus ?? undefined,
-    lastLatencyMs: row.lastLatencyMs ?? undefined,
-    lastError: row.lastError ?? undefined,
+    nextAttemptAt: row.status === "PENDING" ? row.nextAttemptAt : null,
+    deliveredAt: row.deliveredAt,
+    lastResponseStatus: row.lastResponseStatus,
+    lastLatencyMs: row.lastLatencyMs,
+    lastError: row.lastError,
     payload: JSON.stringify(row.payload),
-    attemptLog: attempts.map((a) => ({ attempt: a.attempt, at: a.at, outcome: a.outcome as WebhookMessageStatus, responseStatus: a.responseStatus ?? undefined, latencyMs: a.latencyMs, error: a.error ?? undefined })),
+    attemptLog: attempts.map((a) => ({ number: a.attempt, at: a.at, outcome: a.outcome as WebhookAttemptOutcome, responseStatus: a.responseStatus, latencyMs: a.latencyMs, error: a.error })),
   };
 }
 
+/** Counting an endpoint's log stops here: a larger log answers AT_LEAST. */
+export const WEBHOOK_MESSAGE_COUNT_CAP = 10_000;
+
+/**
+ * Webhook endpoints and their delivery logs, for the caller's organisation. Endpoints and
+ * messages are addressed by their keys (UUIDs; the resolvers take them out of global ids).
+ */
 export const webhookService = {
   async endpoints(ctx: BookingContext): Promise<WebhookEndpoint[]> {
     return (await webhookEndpointRepository.ofOrganisation(ctx.database.db, organisationOf(ctx))).map(toEndpoint);
   },
 
-  async create(ctx: BookingContext, input: WebhookEndpointInput): Promise<CreatedWebhookEndpoint> {
+  /** The endpoint when the caller may see it, else null (federation references and `node`). */
+  async visibleEndpoint(ctx: BookingContext, key: string): Promise<WebhookEndpoint | null> {
+    const organisationId = webhookOrganisationOf(ctx.caller);
+    const row = organisationId !== null && isUuid(key) ? await webhookEndpointRepository.byId(ctx.database.db, key) : undefined;
+    return row && row.organisationId === organisationId ? toEndpoint(row) : null;
+  },
+
+  async visibleMessage(ctx: BookingContext, key: string): Promise<WebhookMessage | null> {
+    if (webhookOrganisationOf(ctx.caller) === null) return null;
+    return ownMessage(ctx, key).then((row) => toMessage(ctx, row), () => null);
+  },
+
+  async create(ctx: BookingContext, input: CreateWebhookEndpointInput): Promise<{ webhookEndpoint: WebhookEndpoint; secret: string }> {
     const organisationId = organisationOf(ctx);
-    const problems = [...endpointProblems({ url: input.url, eventTypes: input.eventTypes, description: input.description }, targets(ctx)), ...typesNotAllowed(ctx, input.eventTypes ?? [])];
-    if (problems.length) throw badInput(problems.map((p) => `${p.field}: ${p.message}`).join("; "), problems);
+    problemsRefused([...endpointProblems({ url: input.url, eventTypes: input.eventTypes, description: input.description }, targets(ctx)), ...typesNotAllowed(ctx, input.eventTypes ?? [])]);
     const now = ctx.clock.now();
     const secret = await newSecret(ctx);
     const endpoint = await ctx.database.db.transaction(async (tx) => {
@@ -108,72 +145,70 @@ export const webhookService = {
       if (existing.length >= MAX_ENDPOINTS) throw badInput(`An organisation has at most ${MAX_ENDPOINTS} webhook endpoints`, [{ field: "url", rule: "maxEndpoints", message: `at most ${MAX_ENDPOINTS} endpoints` }]);
       return webhookEndpointRepository.create(tx, secret, organisationId, input, now);
     });
-    return { endpoint: toEndpoint(endpoint), secret: secret.secret };
+    return { webhookEndpoint: toEndpoint(endpoint), secret: secret.secret };
   },
 
-  async update(ctx: BookingContext, id: string, changes: WebhookEndpointChanges): Promise<WebhookEndpoint> {
-    const current = await ownEndpoint(ctx, id);
+  async update(ctx: BookingContext, key: string, changes: Omit<UpdateWebhookEndpointInput, "webhookEndpointId">): Promise<{ webhookEndpoint: WebhookEndpoint }> {
+    const current = await ownEndpoint(ctx, key);
     const next = {
       url: changes.url ?? current.url,
       eventTypes: changes.eventTypes ?? (current.eventTypes as WebhookEventType[]),
       description: changes.description === undefined ? current.description : changes.description,
     };
-    const problems = [...endpointProblems(next, targets(ctx)), ...(changes.eventTypes ? typesNotAllowed(ctx, changes.eventTypes) : [])];
-    if (problems.length) throw badInput(problems.map((p) => `${p.field}: ${p.message}`).join("; "), problems);
-    const enabling = changes.enabled === true && !current.enabled;
+    problemsRefused([...endpointProblems(next, targets(ctx)), ...(changes.eventTypes ? typesNotAllowed(ctx, changes.eventTypes) : [])]);
+    const enabling = changes.isEnabled === true && !current.enabled;
     const row = await webhookEndpointRepository.update(
       ctx.database.db,
-      id,
+      current.id,
       {
         url: next.url,
         eventTypes: [...new Set(next.eventTypes)],
         description: next.description,
-        ...(changes.enabled === false ? { enabled: false, disabledReason: "Disabled by the organisation" } : {}),
+        ...(changes.isEnabled === false ? { enabled: false, disabledReason: "Disabled by the organisation" } : {}),
         // Enabled again: a fresh start, so one more failure does not disable it at once.
         ...(enabling ? { enabled: true, disabledReason: null, failingSince: null } : {}),
       },
       ctx.clock.now(),
     );
-    return toEndpoint(row);
+    return { webhookEndpoint: toEndpoint(row) };
   },
 
-  async rotate(ctx: BookingContext, id: string): Promise<string> {
-    await ownEndpoint(ctx, id);
+  async rotate(ctx: BookingContext, key: string): Promise<{ webhookEndpoint: WebhookEndpoint; secret: string }> {
+    const current = await ownEndpoint(ctx, key);
     const secret = await newSecret(ctx);
-    await webhookEndpointRepository.replaceSecret(ctx.database.db, id, secret, ctx.clock.now());
-    return secret.secret;
+    await webhookEndpointRepository.replaceSecret(ctx.database.db, current.id, secret, ctx.clock.now());
+    return { webhookEndpoint: toEndpoint((await webhookEndpointRepository.byId(ctx.database.db, current.id)) ?? current), secret: secret.secret };
   },
 
-  async delete(ctx: BookingContext, id: string): Promise<boolean> {
-    await ownEndpoint(ctx, id);
-    await webhookEndpointRepository.delete(ctx.database.db, id);
-    return true;
+  async delete(ctx: BookingContext, key: string): Promise<{ deletedWebhookEndpointId: string }> {
+    const current = await ownEndpoint(ctx, key);
+    await webhookEndpointRepository.delete(ctx.database.db, current.id);
+    return { deletedWebhookEndpointId: toGlobalId("WebhookEndpoint", current.id) };
   },
 
-  async messages(ctx: BookingContext, endpointId: string, first: number, before: string | null): Promise<WebhookMessage[]> {
-    await ownEndpoint(ctx, endpointId);
-    if (!Number.isInteger(first) || first < 1 || first > MAX_WEBHOOK_MESSAGE_PAGE) {
-      throw badInput(`first must be 1 to ${MAX_WEBHOOK_MESSAGE_PAGE}`, [{ field: "first", rule: "range", message: `1 to ${MAX_WEBHOOK_MESSAGE_PAGE}` }]);
+  /** The endpoint's delivery log as a connection, newest first; its cursors are the messages' global ids. */
+  async messages(ctx: BookingContext, endpointKey: string, args: PagingArguments): Promise<Connection<WebhookMessage>> {
+    const request = pageRequest(args, MAX_WEBHOOK_MESSAGE_PAGE, (cursor) => keyOfGlobalId(cursor, "WebhookMessage"));
+    let from: { createdAt: Date; id: string; toward: "older" | "newer" } | undefined;
+    if (request.position !== null) {
+      const cursorName = request.direction === "forward" ? "after" : "before";
+      const message = isUuid(request.position) ? await webhookEndpointRepository.message(ctx.database.db, request.position) : undefined;
+      if (!message || message.endpointId !== endpointKey) throw badInput(`${cursorName} is not a cursor of this list`, [{ field: cursorName, rule: "cursor", message: "a cursor this list gave" }]);
+      from = { createdAt: message.createdAt, id: message.id, toward: request.direction === "forward" ? "older" : "newer" };
     }
-    let cursor: { createdAt: Date; id: string } | undefined;
-    if (before !== null && before !== undefined) {
-      checkUuid(before, "before");
-      const message = await webhookEndpointRepository.message(ctx.database.db, before);
-      if (!message || message.endpointId !== endpointId) throw badInput("before must be a message id of this endpoint", [{ field: "before", rule: "messageOfEndpoint", message: "a message id of this endpoint" }]);
-      cursor = { createdAt: message.createdAt, id: message.id };
-    }
-    const rows = await webhookEndpointRepository.messages(ctx.database.db, endpointId, first, cursor);
-    return Promise.all(rows.map((row) => toMessage(ctx, row)));
+    const rows = request.size === 0 ? [] : await webhookEndpointRepository.messagePage(ctx.database.db, endpointKey, request.size + 1, from);
+    const nodes = new Map(await Promise.all(rows.slice(0, request.size).map(async (row) => [row.id, await toMessage(ctx, row)] as const)));
+    return connectionFrom(
+      request,
+      rows,
+      (row) => nodes.get(row.id) as WebhookMessage,
+      (row) => toGlobalId("WebhookMessage", row.id),
+      () => cappedCount(WEBHOOK_MESSAGE_COUNT_CAP, (limit) => webhookEndpointRepository.countMessages(ctx.database.db, endpointKey, limit)),
+    );
   },
 
-  async redeliver(ctx: BookingContext, messageId: string): Promise<WebhookMessage> {
-    organisationOf(ctx);
-    checkUuid(messageId, "id");
-    const message = await webhookEndpointRepository.message(ctx.database.db, messageId);
-    if (!message) throw notFound(`Webhook message ${messageId} not found`);
-    await ownEndpoint(ctx, message.endpointId).catch(() => {
-      throw notFound(`Webhook message ${messageId} not found`);
-    });
-    return toMessage(ctx, await webhookEndpointRepository.redeliver(ctx.database.db, messageId, ctx.clock.now()));
+  async redeliver(ctx: BookingContext, key: string): Promise<{ webhookMessage: WebhookMessage }> {
+    const message = await ownMessage(ctx, key);
+    return { webhookMessage: await toMessage(ctx, await webhookEndpointRepository.redeliver(ctx.database.db, message.id, ctx.clock.now())) };
   },
 };

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, lt, or } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
 import { refusedOutboundHost } from "../../../core/outbound-address.js";
 import type { FieldProblem } from "../../../core/errors.js";
 import type { Executor } from "../../../drizzle/database.js";
@@ -102,15 +102,49 @@ export const webhookEndpointRepository = {
     await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
   },
 
-  /** The endpoint's messages, newest first, from before the cursor (created time and id). */
-  async messages(db: Executor, endpointId: string, first: number, before?: { createdAt: Date; id: string }): Promise<WebhookMessageRow[]> {
+  /**
+   * A page of the endpoint's messages, which are listed newest first: `older` reads on from a
+   * message towards older ones, newest first; `newer` reads back towards newer ones, nearest first.
+   */
+  async messagePage(db: Executor, endpointId: string, limit: number, from?: { createdAt: Date; id: string; toward: "older" | "newer" }): Promise<WebhookMessageRow[]> {
     const m = webhookMessages;
+    const older = from?.toward !== "newer";
+    const past = !from
+      ? undefined
+      : older
+        ? or(lt(m.createdAt, from.createdAt), and(eq(m.createdAt, from.createdAt), lt(m.id, from.id)))
+        : or(gt(m.createdAt, from.createdAt), and(eq(m.createdAt, from.createdAt), gt(m.id, from.id)));
     return db
       .select()
       .from(m)
-      .where(and(eq(m.endpointId, endpointId), before ? or(lt(m.createdAt, before.createdAt), and(eq(m.createdAt, before.createdAt), lt(m.id, before.id))) : undefined))
-      .orderBy(desc(m.createdAt), desc(m.id))
-      .limit(first);
+      .where(and(eq(m.endpointId, endpointId), past))
+      .orderBy(...(older ? [desc(m.createdAt), desc(m.id)] : [asc(m.createdAt), asc(m.id)]))
+      .limit(limit);
+  },
+
+  /** How many messages the endpoint has, counting at most `limit`. */
+  async countMessages(db: Executor, endpointId: string, limit: number): Promise<number> {
+    const counted = db.select({ one: sql`1` }).from(webhookMessages).where(eq(webhookMessages.endpointId, endpointId)).limit(limit).as("counted");
+    const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(counted);
+    return row.count;
+  },
+
+  /** Of the ids, the organisation's endpoints. */
+  async endpointIdsOf(db: Executor, organisationId: number, ids: readonly string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows = await db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(and(eq(webhookEndpoints.organisationId, organisationId), inArray(webhookEndpoints.id, [...ids])));
+    return rows.map((row) => row.id);
+  },
+
+  /** Of the ids, the messages of the organisation's endpoints. */
+  async messageIdsOf(db: Executor, organisationId: number, ids: readonly string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows = await db
+      .select({ id: webhookMessages.id })
+      .from(webhookMessages)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookMessages.endpointId))
+      .where(and(eq(webhookEndpoints.organisationId, organisationId), inArray(webhookMessages.id, [...ids])));
+    return rows.map((row) => row.id);
   },
 
   async message(db: Executor, id: string): Promise<WebhookMessageRow | undefined> {

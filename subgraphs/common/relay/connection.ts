@@ -1,0 +1,179 @@
+import { type ClassType, Directive, Field, Int, ObjectType, registerEnumType } from "type-graphql";
+import { badInput } from "../../../core/errors.js";
+
+/**
+ * Relay cursor connections (docs/graph-design.md, "Lists: connections"): the shared types, the
+ * paging arguments' one check, and keyset pages. A connection's own module declares its classes
+ * with `ConnectionOf(Node)` / `EdgeOf(Node)` and builds its answer with `connectionFrom`.
+ */
+
+export enum CountPrecision {
+  EXACT = "EXACT",
+  AT_LEAST = "AT_LEAST",
+}
+registerEnumType(CountPrecision, {
+  name: "CountPrecision",
+  description: "How exact a count is",
+  valuesConfig: {
+    EXACT: { description: "The count is exact" },
+    AT_LEAST: { description: "Counting stopped at a cap: there are at least this many" },
+  },
+});
+
+export enum OrderDirection {
+  ASC = "ASC",
+  DESC = "DESC",
+}
+registerEnumType(OrderDirection, {
+  name: "OrderDirection",
+  description: "The direction of an ordering",
+  valuesConfig: { ASC: { description: "Smallest (or oldest) first" }, DESC: { description: "Largest (or newest) first" } },
+});
+
+@Directive("@shareable")
+@ObjectType({ description: "How many items a whole list holds, and whether that is exact or a lower bound" })
+export class TotalCount {
+  @Field(() => Int, { description: "The number counted" }) count!: number;
+  @Field(() => CountPrecision, { description: "EXACT, or AT_LEAST when counting stopped at a cap" }) precision!: CountPrecision;
+}
+
+@Directive("@shareable")
+@ObjectType({ description: "Where a page of a connection sits in the whole list (Relay Cursor Connections)" })
+export class PageInfo {
+  @Field(() => Boolean, { description: "Items follow this page: ask with `after: endCursor`" }) hasNextPage!: boolean;
+  @Field(() => Boolean, { description: "Items precede this page: ask with `before: startCursor`" }) hasPreviousPage!: boolean;
+  @Field(() => String, { nullable: true, description: "The first item's cursor; null on an empty page" }) startCursor?: string | null;
+  @Field(() => String, { nullable: true, description: "The last item's cursor; null on an empty page" }) endCursor?: string | null;
+}
+
+/** One connection's answer; `totalCount` is counted only when a client asks for it. */
+export interface Connection<T> {
+  edges: { cursor: string; node: T }[];
+  nodes: T[];
+  pageInfo: PageInfo;
+  totalCount: PromiseLike<TotalCount>;
+}
+
+/**
+ * A value worked out only when something awaits it: GraphQL awaits a field's value only when the
+ * operation selects the field, so a count nobody asked for costs no statement.
+ */
+export function whenAsked<T>(work: () => Promise<T>): PromiseLike<T> {
+  let started: Promise<T> | undefined;
+  return {
+    then: (onFulfilled, onRejected) => {
+      started ??= work();
+      return started.then(onFulfilled, onRejected);
+    },
+  };
+}
+
+/** `XEdge { cursor, node }` for a node type. */
+export function EdgeOf<T extends object>(node: ClassType<T>) {
+  @ObjectType()
+  abstract class Edge {
+    @Field(() => String, { description: "This item's position, for `after` or `before`" }) cursor!: string;
+    @Field(() => node, { description: "The item" }) node!: T;
+  }
+  return Edge;
+}
+
+/** `XConnection { edges, nodes, pageInfo, totalCount }` for a node type and its edge type. */
+export function ConnectionOf<T extends object, E extends object>(node: ClassType<T>, edge: ClassType<E>) {
+  @ObjectType()
+  abstract class ConnectionType {
+    @Field(() => [edge], { description: "The page's items with their cursors" }) edges!: E[];
+    @Field(() => [node], { description: "The page's items, for clients that need no cursors" }) nodes!: T[];
+    @Field(() => PageInfo, { description: "Whether items precede or follow this page" }) pageInfo!: PageInfo;
+    @Field(() => TotalCount, { description: "How many items the whole list holds (not only this page)" }) totalCount!: TotalCount;
+  }
+  return ConnectionType;
+}
+
+/** The page a connection answers when neither `first` nor `last` is given. */
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** The four paging arguments as every connection takes them. */
+export interface PagingArguments {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+}
+
+/** One page to read: how many, which way, from which position (decoded by the connection's own cursor codec). */
+export interface PageRequest<P> {
+  size: number;
+  direction: "forward" | "backward";
+  position: P | null;
+}
+
+/**
+ * The paging arguments checked once for every connection: `first` and `last` are not given
+ * together, each is 0 to the connection's largest page, and a cursor must be one this connection
+ * gave. Refusals are BAD_USER_INPUT naming the argument.
+ */
+export function pageRequest<P>(args: PagingArguments, largest: number, decode: (cursor: string) => P | null, defaultSize = DEFAULT_PAGE_SIZE): PageRequest<P> {
+  const { first, after, last, before } = args;
+  if (first != null && last != null) throw badInput("Give first or last, not both", [{ field: "last", rule: "exclusive", message: "not together with first" }]);
+  if (after != null && before != null) throw badInput("Give after or before, not both", [{ field: "before", rule: "exclusive", message: "not together with after" }]);
+  for (const [name, value] of [["first", first], ["last", last]] as const) {
+    if (value != null && (!Number.isInteger(value) || value < 0 || value > largest)) {
+      throw badInput(`${name} must be 0 to ${largest}`, [{ field: name, rule: "range", message: `0 to ${largest}` }]);
+    }
+  }
+  const backward = last != null || (before != null && first == null);
+  const cursorName = backward ? "before" : "after";
+  const cursor = backward ? before : after;
+  let position: P | null = null;
+  if (cursor != null) {
+    position = decode(cursor);
+    if (position === null) throw badInput(`${cursorName} is not a cursor of this list`, [{ field: cursorName, rule: "cursor", message: "a cursor this list gave" }]);
+  }
+  return { size: (backward ? last : first) ?? defaultSize, direction: backward ? "backward" : "forward", position };
+}
+
+/** A cursor as the base64url of a JSON value, and back (null for anything that is not one). */
+export const cursorCodec = {
+  encode: (position: unknown): string => Buffer.from(JSON.stringify(position), "utf8").toString("base64url"),
+  decode: (cursor: string): unknown => {
+    if (typeof cursor !== "string" || cursor.length > 500 || !/^[A-Za-z0-9_-]*$/.test(cursor)) return null;
+    try {
+      return JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
+    } catch {
+      return null;
+    }
+  },
+};
+
+/**
+ * A keyset page as a connection: `rows` are up to `size + 1` rows read from the position in the
+ * request's direction (the extra row only says that more follow). Backward pages are read
+ * nearest first and turned around here, so that edges are always in the list's order.
+ * Paging forward after a cursor, items precede the page; paging backward before one, items follow
+ * it (Relay allows answering these from the cursor alone, which costs no statement).
+ */
+export function connectionFrom<R, T>(request: PageRequest<unknown>, rows: R[], toNode: (row: R) => T, cursorOf: (row: R) => string, totalCount: () => Promise<TotalCount>): Connection<T> {
+  const more = rows.length > request.size;
+  const page = rows.slice(0, request.size);
+  if (request.direction === "backward") page.reverse();
+  const edges = page.map((row) => ({ cursor: cursorOf(row), node: toNode(row) }));
+  const forward = request.direction === "forward";
+  return {
+    edges,
+    nodes: edges.map((edge) => edge.node),
+    pageInfo: {
+      hasNextPage: forward ? more : request.position !== null,
+      hasPreviousPage: forward ? request.position !== null : more,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+    totalCount: whenAsked(totalCount),
+  };
+}
+
+/** Counts up to `cap` rows: EXACT below it, AT_LEAST at it. `countUpTo` reads at most cap + 1. */
+export async function cappedCount(cap: number, countUpTo: (limit: number) => Promise<number>): Promise<TotalCount> {
+  const counted = await countUpTo(cap + 1);
+  return counted > cap ? { count: cap, precision: CountPrecision.AT_LEAST } : { count: counted, precision: CountPrecision.EXACT };
+}

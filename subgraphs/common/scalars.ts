@@ -1,0 +1,30 @@
+import { GraphQLScalarType } from "graphql";
+import { GraphQLDateTimeISO, GraphQLUUID } from "graphql-scalars";
+
+/**
+ * The graph's scalars (docs/graph-design.md, "Scalars, dates and money"). Each keeps the value the
+ * service holds: an instant is written as RFC 3339 in UTC, a URL exactly as it was registered
+ * (graphql-scalars' URL would rewrite it, `https://A.example` to `https://a.example/`).
+ */
+export const DateTimeScalar = new GraphQLScalarType({
+  ...GraphQLDateTimeISO.toConfig(),
+  name: "DateTime",
+  description: "An instant, as RFC 3339 in UTC with milliseconds: 2026-11-28T13:42:00.000Z",
+  specifiedByURL: "https://datatracker.ietf.org/doc/html/rfc3339#section-5.6",
+});
+
+export const UrlScalar = new GraphQLScalarType({
+  name: "URL",
+  description: "An absolute http or https URL",
+  specifiedByURL: "https://url.spec.whatwg.org/",
+  serialize: (value) => String(value),
+  parseValue: (value) => parseUrl(value),
+  parseLiteral: (ast) => parseUrl("value" in ast ? ast.value : undefined),
+});
+
+function parseUrl(value: unknown): string {
+  if (typeof value === "string" && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)) return value;
+  throw new TypeError("URL must be an absolute http or https URL");
+}
+
+export const UuidScalar = new GraphQLScalarType({ ...GraphQLUUID.toConfig(), description: "A UUID in its canonical 8-4-4-4-12 form" });
