@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
@@ -49,8 +50,12 @@ describe("API limits across the processes of a service", { timeout: 240_000 }, (
     const processes = databaseUrl ? 2 : 1;
     const options = { databaseUrl, dataDir };
     const username = await createAccount(options, "CONSUMER");
+    // Windows are fixed, aligned to the clock: 40 requests straddling a boundary would fairly be
+    // admitted twice over. An hour's window, started well clear of its end, keeps them in one.
+    const windowMs = 3_600_000;
     const service = await startService(options, processes, {
       API_RATE_LIMIT: "20",
+      API_RATE_LIMIT_WINDOW_SECONDS: String(windowMs / 1000),
       API_COST_BUDGET: "0",
     });
     try {
@@ -63,6 +68,8 @@ describe("API limits across the processes of a service", { timeout: 240_000 }, (
 
       // Requests: 40 in turn, 20 allowed. Counted per process, two processes would admit 40.
       const rateToken = await signIn();
+      const untilBoundary = windowMs - (Date.now() % windowMs);
+      if (untilBoundary < 60_000) await sleep(untilBoundary + 1_000);
       let admitted = 0;
       const statuses: number[] = [];
       for (let i = 0; i < 40; i++) {
