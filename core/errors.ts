@@ -40,10 +40,3 @@ export const forbidden = (message = "The caller's roles do not permit this opera
 export const notFound = (message: string) => serviceError("NOT_FOUND", message);
 export const badInput = (message: string, problems: FieldProblem[] = []) =>
   serviceError("BAD_USER_INPUT", message, problems.length ? { problems } : {});
-
-/**
- * A refused request that is not a field's shape: `reason` is the stable identifier REST shows as
- * `code` (e.g. MISSING_BOOKING_ENGINE); GraphQL clients read it from extensions.reason.
- */
-export const rejected = (reason: string, message: string, problems: FieldProblem[] = []) =>
-  serviceError("BAD_USER_INPUT", message, { reason, ...(problems.length ? { problems } : {}) });

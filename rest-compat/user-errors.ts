@@ -1,5 +1,5 @@
 import type { FieldProblem } from "../core/errors.js";
-import { isRefusalCode, REFUSALS } from "../core/refusals.js";
+import { isRefusalCode, statusOfRefusal } from "../core/refusals.js";
 import { RestError } from "./error-body.js";
 
 /** A mutation payload's refusal as the graph answers it (`userErrors { code message field rule errorCode }`). */
@@ -24,7 +24,7 @@ export function refusedUnlessEmpty<T extends { userErrors: UserErrorData[] }>(pa
   if (!first) return payload;
   // A code the table does not hold cannot be answered truthfully: the graph and this layer disagree.
   if (!isRefusalCode(first.code)) throw new RestError(500, "INTERNAL_SERVER_ERROR", "Internal server error");
-  const status = REFUSALS[first.code].status;
+  const status = statusOfRefusal(first.code);
   const details: FieldProblem[] = payload.userErrors.flatMap((error) => (error.field && error.rule ? [{ field: restField(error.field, parameters), rule: error.rule, message: error.message }] : []));
   const message = details.length ? details.map((detail) => `${detail.field}: ${detail.message}`).join("; ") : first.message;
   throw new RestError(status, first.code, message, details.length ? details : undefined, first.errorCode ?? undefined);

@@ -1,5 +1,6 @@
 import { hasAnyRole, hasScope, type Caller } from "../../core/caller.js";
-import { forbidden, rejected } from "../../core/errors.js";
+import { forbidden } from "../../core/errors.js";
+import { rejected } from "../../core/refusals.js";
 import { MANAGE_SCOPE, managementRoles } from "../../core/roles.js";
 import type { BookingEngineRow } from "./booking-engine/booking-engine.repository.js";
 import type { CatalogueContext } from "./loaders.js";

@@ -1,14 +1,14 @@
 import { GraphQLError } from "graphql";
 import { Directive, Field, Int, ObjectType, registerEnumType } from "type-graphql";
 import type { FieldProblem } from "../../core/errors.js";
-import { isRefusalCode, REFUSALS, type RefusalCode } from "../../core/refusals.js";
+import { isRefusalCode, REFUSALS, USER_ERROR_CODES, type Refusal, type RefusalCode } from "../../core/refusals.js";
 
-/** The graph's enum of refusals, value for value the table in core/refusals.ts. */
-export const UserErrorCode = Object.fromEntries(Object.keys(REFUSALS).map((code) => [code, code])) as { [C in RefusalCode]: C };
+/** The graph's enum of refusals: the entries of the table in core/refusals.ts that payloads answer. */
+export const UserErrorCode = Object.fromEntries(USER_ERROR_CODES.map((code) => [code, code])) as { [C in RefusalCode]: C };
 registerEnumType(UserErrorCode, {
   name: "UserErrorCode",
   description: "Why a mutation refused its input: each value is one refusal of the service's table, the same code REST answers with",
-  valuesConfig: Object.fromEntries(Object.entries(REFUSALS).map(([code, refusal]) => [code, { description: refusal.description }])),
+  valuesConfig: Object.fromEntries(USER_ERROR_CODES.map((code) => [code, { description: REFUSALS[code].description }])),
 });
 
 @Directive("@shareable")
@@ -57,9 +57,11 @@ export async function payloadOf<T extends object>(run: () => Promise<T>, fields:
 export function userErrorsOf(error: unknown, fields: InputFields = {}): UserError[] | null {
   if (!(error instanceof GraphQLError)) return null;
   const { code, reason, problems, errorCode } = error.extensions as { code?: string; reason?: string; problems?: FieldProblem[]; errorCode?: number };
-  const refusal = isRefusalCode(reason) ? reason : code === "NOT_FOUND" ? "NOT_FOUND" : code === "BAD_USER_INPUT" && reason === undefined ? "VALIDATION_FAILED" : null;
+  const named = isRefusalCode(reason) ? reason : reason === undefined && code === "NOT_FOUND" ? "NOT_FOUND" : reason === undefined && code === "BAD_USER_INPUT" ? "VALIDATION_FAILED" : null;
+  // A refusal no payload answers yet is not a value of UserErrorCode: it stays an error.
+  const refusal = named && (REFUSALS[named] as Refusal).userError ? named : null;
   if (!refusal) return null;
-  const number = typeof errorCode === "number" ? errorCode : (REFUSALS[refusal] as { errorCode?: number }).errorCode;
+  const number = typeof errorCode === "number" ? errorCode : (REFUSALS[refusal] as Refusal).errorCode;
   const base = { code: refusal, ...(number === undefined ? {} : { errorCode: number }) };
   if (!problems?.length) return [{ ...base, message: error.message, field: refusal === "NOT_FOUND" && fields.notFound ? ["input", fields.notFound] : null, rule: null }];
   return problems.map((problem) => ({ ...base, message: problem.message, field: inputPath(problem.field, fields.rename), rule: problem.rule }));

@@ -153,7 +153,8 @@ describe("importing an OCTO engine's content", () => {
     supplier.faults.rules.push({ route: "GET /products", kind: "error", times: 10 });
     const failed = await runImport();
     supplier.faults.rules.length = 0;
-    expect(failed).toMatchObject({ status: 400, body: { code: "ENGINE_UNAVAILABLE" } });
+    // 503 as at a booking step: the supplier is unreachable, not the request wrong (core/refusals.ts).
+    expect(failed).toMatchObject({ status: 503, body: { code: "ENGINE_UNAVAILABLE" } });
     // A failed import released its claim: the next one runs.
     expect((await runImport()).status).toBe(200);
 

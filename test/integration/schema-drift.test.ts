@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { generatedSchemaFiles, schemaFolder } from "../../schema/files.js";
+import { refusalsDocPath, refusalsDocument } from "../../schema/refusals-doc.js";
 
 /** Every schema change must show in review: the committed SDL is what the code builds. */
 describe("committed schema files", () => {
@@ -14,9 +15,16 @@ describe("committed schema files", () => {
     }
   });
 
+  it("include the table of refusals the docs show, made from core/refusals.ts", async () => {
+    const committed = await readFile(refusalsDocPath, "utf8").catch(() => "(missing)");
+    expect(committed, "docs/refusals.md is stale: run npm run schema").toBe(refusalsDocument());
+    expect(committed).toContain("| `PRICES_CHANGED` | 400 | 9573 | `errors`, `extensions.code: BAD_USER_INPUT`, `reason: PRICES_CHANGED` |");
+    expect(committed).toContain("| `ENGINE_SECRETS_KEY_MISSING` | 409 |  | `userErrors`, `code: ENGINE_SECRETS_KEY_MISSING` |");
+  });
+
   it("compose into a supergraph in which every subgraph is joined", async () => {
     const files = await generatedSchemaFiles();
-    for (const name of ["CATALOGUE", "BOOKING", "REPORTING"]) {
+    for (const name of ["CATALOGUE", "BOOKING", "REPORTING", "NODE"]) {
       expect(files["supergraph.graphql"]).toContain(`${name} @join__graph(name: "${name.toLowerCase()}"`);
     }
   });

@@ -1,5 +1,6 @@
 import { hasAnyRole, hasScope } from "../../../core/caller.js";
-import { forbidden, notFound, rejected, type FieldProblem } from "../../../core/errors.js";
+import { forbidden, notFound, type FieldProblem } from "../../../core/errors.js";
+import { rejected } from "../../../core/refusals.js";
 import { MANAGE_SCOPE, managementRoles } from "../../../core/roles.js";
 import { bookingRefusal } from "../booking-errors.js";
 import { bookingSetupSchema, type BookingSetup } from "../engines/inventory/booking-setup.js";

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { badInput, forbidden, notFound, serviceError, type FieldProblem } from "../../../core/errors.js";
+import { badInput, forbidden, notFound, type FieldProblem } from "../../../core/errors.js";
+import { rejected } from "../../../core/refusals.js";
 import { MANAGE_SCOPE } from "../../../core/roles.js";
 import { isUuid } from "../../../core/uuid.js";
 import { keyOfGlobalId, toGlobalId } from "../../../core/global-id.js";
@@ -66,7 +67,7 @@ async function newSecret(ctx: BookingContext): Promise<{ secret: string; sealed:
     return await webhookEndpointRepository.newSecret(ctx.loaders.octo.secrets);
   } catch (error) {
     if (error instanceof EngineSecretsUnavailable) {
-      throw serviceError("CONFLICT", `The endpoint's signing secret cannot be kept: ${error.message}`, { reason: "ENGINE_SECRETS_KEY_MISSING" });
+      throw rejected("ENGINE_SECRETS_KEY_MISSING", `The endpoint's signing secret cannot be kept: ${error.message}`);
     }
     throw error;
   }

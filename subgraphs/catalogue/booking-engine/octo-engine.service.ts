@@ -1,6 +1,7 @@
 import { refusedOutboundHost } from "../../../core/outbound-address.js";
 import type { GraphQLError } from "graphql";
-import { serviceError, rejected, type FieldProblem } from "../../../core/errors.js";
+import type { FieldProblem } from "../../../core/errors.js";
+import { rejected, type RefusalCode } from "../../../core/refusals.js";
 import type { Database } from "../../../drizzle/database.js";
 import { channels } from "../../../drizzle/events.js";
 import { OctoAddressRefused, OctoNonConforming, OctoRejected, OctoUnavailable, OctoOutcomeUnknown } from "../../common/octo/octo-client.js";
@@ -33,7 +34,7 @@ export class OctoRegistrationRefused extends Error {
   }
 }
 
-const refuse = (reason: string, message: string, problems: FieldProblem[] = []) => new OctoRegistrationRefused(rejected(reason, message, problems));
+const refuse = (reason: RefusalCode, message: string, problems: FieldProblem[] = []) => new OctoRegistrationRefused(rejected(reason, message, problems));
 const fieldProblem = (field: string, rule: string, message: string): FieldProblem => ({ field, rule, message });
 
 /** Shape problems of a registration, before any supplier is called. */
@@ -82,12 +83,12 @@ export async function registerOctoEngine(database: Database, octo: OctoEngines, 
 
   const existing = await bookingEngineRepository.byName(database.db, registration.name);
   if (existing && existing.kind !== "OCTO") {
-    throw new OctoRegistrationRefused(serviceError("CONFLICT", `Booking engine ${registration.name} exists and is served by the ${existing.kind} engine; an OCTO engine needs a name of its own`, { reason: "ENGINE_KIND_CONFLICT" }));
+    throw refuse("ENGINE_KIND_CONFLICT", `Booking engine ${registration.name} exists and is served by the ${existing.kind} engine; an OCTO engine needs a name of its own`);
   }
   try {
     await octo.ensureSecretsUsable();
   } catch (error) {
-    if (error instanceof EngineSecretsUnavailable) throw new OctoRegistrationRefused(serviceError("CONFLICT", error.message, { reason: "ENGINE_SECRETS_KEY_MISSING" }));
+    if (error instanceof EngineSecretsUnavailable) throw refuse("ENGINE_SECRETS_KEY_MISSING", error.message);
     throw error;
   }
 
@@ -95,7 +96,7 @@ export async function registerOctoEngine(database: Database, octo: OctoEngines, 
   const saved = await database.db.transaction(async (tx) => {
     const { engine, created } = await bookingEngineRepository.ensure(tx, registration.name, "OCTO");
     // Lost a race with a registration of the same name under another kind.
-    if (engine.kind !== "OCTO") throw new OctoRegistrationRefused(serviceError("CONFLICT", `Booking engine ${registration.name} exists and is served by the ${engine.kind} engine`, { reason: "ENGINE_KIND_CONFLICT" }));
+    if (engine.kind !== "OCTO") throw refuse("ENGINE_KIND_CONFLICT", `Booking engine ${registration.name} exists and is served by the ${engine.kind} engine`);
     const settings = await octo.save(
       tx,
       { engineId: engine.id, engineName: engine.name, baseUrl: registration.baseUrl, capabilities: supplier.capabilities, octoSupplierId: supplier.id, octoSupplierName: supplier.name, countryCode: registration.country },

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gt, gte, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, Field, FieldResolver, Float, Info, Int, ObjectType, Query, Resolver, Root } from "type-graphql";
-import { rejected } from "../../../core/errors.js";
+import { rejected, type RefusalCode } from "../../../core/refusals.js";
 import { rows as rawRows } from "../../../drizzle/database.js";
 import { bookingEngines, products } from "../../../drizzle/schema.js";
 import { consumerAccess } from "../consumer-access.js";
@@ -67,7 +67,7 @@ const importRequest = (args: { [K in keyof ImportRequest]: ImportRequest[K] | un
   limit: args.limit ?? 100,
 });
 
-const problem = (reason: string, field: string, message: string) => rejected(reason, message, [{ field, rule: reason.toLowerCase(), message }]);
+const problem = (reason: RefusalCode, field: string, message: string) => rejected(reason, message, [{ field, rule: reason.toLowerCase(), message }]);
 
 /** The checks both imports share, in the order of spec 3's error table. */
 async function prepare(ctx: CatalogueContext, kind: "active" | "inactive", request: ImportRequest) {

@@ -2,7 +2,8 @@ import { octoSaleCurrency } from "../../common/octo/octo-sellable.js";
 import { createHash } from "node:crypto";
 import type { GraphQLError } from "graphql";
 import { MANAGE_SCOPE } from "../../../core/roles.js";
-import { notFound, rejected, serviceError } from "../../../core/errors.js";
+import { notFound } from "../../../core/errors.js";
+import { rejected } from "../../../core/refusals.js";
 import { OctoNonConforming, OctoOutcomeUnknown, OctoRejected, OctoUnavailable, type OctoClient } from "../../common/octo/octo-client.js";
 import { EngineSecretsUnavailable, type OctoEngineSettings } from "../../common/octo/octo-engines.js";
 import { bookingEngineRepository } from "../booking-engine/booking-engine.repository.js";
@@ -88,7 +89,7 @@ async function fetchVersions(client: OctoClient, withContent: boolean): Promise<
 
 /** An OCTO failure as the GraphQL error the caller sees. */
 function importError(engine: string, error: unknown): GraphQLError | undefined {
-  if (error instanceof EngineSecretsUnavailable) return serviceError("CONFLICT", error.message, { reason: "ENGINE_SECRETS_KEY_MISSING" });
+  if (error instanceof EngineSecretsUnavailable) return rejected("ENGINE_SECRETS_KEY_MISSING", error.message);
   if (error instanceof OctoUnavailable || error instanceof OctoOutcomeUnknown) return rejected("ENGINE_UNAVAILABLE", `Engine ${engine} could not be reached: ${error.message}`);
   if (error instanceof OctoRejected) return rejected("ENGINE_REFUSED", `Engine ${engine} refused: ${error.message}`);
   if (error instanceof OctoNonConforming) return rejected("ENGINE_NOT_CONFORMING", error.message);
@@ -111,7 +112,7 @@ export async function importOctoEngine(callerCtx: CatalogueContext, engineName: 
   if (!settings) throw rejected("ENGINE_NOT_OCTO", `Booking engine ${engineName} has no OCTO connection`);
   const octo = ctx.loaders.octo;
   if (!(await octo.claimImport(engine.id, ctx.clock.now()))) {
-    throw serviceError("CONFLICT", `An import of engine ${engineName} is running; try again when it has finished`, { reason: "IMPORT_RUNNING" });
+    throw rejected("IMPORT_RUNNING", `An import of engine ${engineName} is running; try again when it has finished`);
   }
   let completed = false;
   try {

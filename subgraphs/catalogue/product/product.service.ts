@@ -1,4 +1,5 @@
-import { badInput, forbidden, notFound, rejected, type FieldProblem } from "../../../core/errors.js";
+import { badInput, forbidden, notFound, type FieldProblem } from "../../../core/errors.js";
+import { rejected } from "../../../core/refusals.js";
 import { bookingEngineRepository, type BookingEngineRow } from "../booking-engine/booking-engine.repository.js";
 import { localized } from "../language/localized-text.js";
 import type { CatalogueContext } from "../loaders.js";

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Field, Float, InputType, Int, ObjectType, Query, Resolver } from "type-graphql";
-import { rejected } from "../../../core/errors.js";
+import { rejected } from "../../../core/refusals.js";
 import { ExchangeRates } from "../../common/exchange-rates.type.js";
 import { JSONObjectScalar } from "../../common/json-scalars.js";
 import type { CatalogueContext } from "../loaders.js";

@@ -1,5 +1,6 @@
 import { and, asc, desc, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
-import { rejected, type FieldProblem } from "../../../core/errors.js";
+import { type FieldProblem } from "../../../core/errors.js";
+import { rejected } from "../../../core/refusals.js";
 import { bookingEngines, products, productTaxonomies, searchConfigs, taxonomyNodes } from "../../../drizzle/schema.js";
 import { consumerAccess } from "../consumer-access.js";
 import type { CatalogueContext } from "../loaders.js";

@@ -2,7 +2,7 @@ import { and, asc, gte, inArray, sql, type SQL } from "drizzle-orm";
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, Field, Info, Int, ObjectType, Query, Resolver, registerEnumType } from "type-graphql";
 import { asksFor } from "../../common/selection.js";
-import { rejected } from "../../../core/errors.js";
+import { rejected } from "../../../core/refusals.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { productChanges, products } from "../../../drizzle/schema.js";
 import { consumerAccess } from "../consumer-access.js";

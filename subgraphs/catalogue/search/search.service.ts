@@ -1,4 +1,5 @@
-import { notFound, rejected } from "../../../core/errors.js";
+import { notFound } from "../../../core/errors.js";
+import { rejected } from "../../../core/refusals.js";
 import { consumerAccess } from "../consumer-access.js";
 import type { CatalogueContext } from "../loaders.js";
 import { toProduct } from "../product/product.service.js";

@@ -1,4 +1,5 @@
-import { badInput, notFound, rejected } from "../../../core/errors.js";
+import { badInput, notFound } from "../../../core/errors.js";
+import { rejected } from "../../../core/refusals.js";
 import { nextUpdateDate } from "../timestamps.js";
 import { bookingEngineRepository } from "../booking-engine/booking-engine.repository.js";
 import { type CatalogueContext } from "../loaders.js";

@@ -1,8 +1,9 @@
 import "reflect-metadata";
 import { describe, expect, it } from "vitest";
-import { badInput, forbidden, notFound, rejected, serviceError } from "../../../core/errors.js";
+import { badInput, forbidden, notFound, serviceError } from "../../../core/errors.js";
+import { rejected } from "../../../core/refusals.js";
 import { keyOfGlobalId, parseGlobalId, toGlobalId } from "../../../core/global-id.js";
-import { REFUSALS } from "../../../core/refusals.js";
+import { REFUSALS, statusOfRefusal, type RefusalCode } from "../../../core/refusals.js";
 import { refusedUnlessEmpty, restField } from "../../../rest-compat/user-errors.js";
 import { RestError } from "../../../rest-compat/error-body.js";
 import { cappedCount, connectionFrom, pageRequest, whenAsked } from "../../../subgraphs/common/relay/connection.js";
@@ -80,7 +81,9 @@ describe("refusals as data", () => {
     expect(userErrorsOf(serviceError("CONFLICT", "no key", { reason: "ENGINE_SECRETS_KEY_MISSING" }))).toEqual([{ code: "ENGINE_SECRETS_KEY_MISSING", message: "no key", field: null, rule: null }]);
     // The caller's role, a reason the table does not hold, and the unexpected stay errors.
     expect(userErrorsOf(forbidden())).toBeNull();
-    expect(userErrorsOf(rejected("SOMETHING_ELSE", "x"))).toBeNull();
+    expect(userErrorsOf(serviceError("BAD_USER_INPUT", "x", { reason: "SOMETHING_ELSE" }))).toBeNull();
+    // In the table, but answered as data by no mutation yet: not a UserErrorCode value.
+    expect(userErrorsOf(rejected("PRICES_CHANGED", "x"))).toBeNull();
     expect(userErrorsOf(new Error("boom"))).toBeNull();
     await expect(payloadOf(async () => ({ done: true }))).resolves.toEqual({ done: true, userErrors: [] });
     await expect(payloadOf(async () => Promise.reject(notFound("gone")))).resolves.toEqual({ userErrors: [expect.objectContaining({ code: "NOT_FOUND" })] });
@@ -103,7 +106,8 @@ describe("refusals as data", () => {
     };
     const invalid = refusedWith([{ code: "VALIDATION_FAILED", message: "true or false", field: ["input", "isEnabled"], rule: "type" }]);
     expect([invalid.status, invalid.code, invalid.message, invalid.details]).toEqual([400, "VALIDATION_FAILED", "enabled: true or false", [{ field: "enabled", rule: "type", message: "true or false" }]]);
-    for (const [code, refusal] of Object.entries(REFUSALS)) expect(refusedWith([{ code, message: "m" }]).status, code).toBe(refusal.status);
+    for (const code of Object.keys(REFUSALS) as RefusalCode[]) expect(refusedWith([{ code, message: "m" }]).status, code).toBe(statusOfRefusal(code));
+    expect([statusOfRefusal("PRICES_CHANGED"), statusOfRefusal("NO_LONGER_AVAILABLE"), statusOfRefusal("ENGINE_SECRETS_KEY_MISSING"), statusOfRefusal("NOT_FOUND")]).toEqual([400, 500, 409, 404]);
     expect(refusedWith([{ code: "NOT_IN_THE_TABLE", message: "m" }]).status).toBe(500);
   });
 });
