@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { webhookAttempts, webhookMessages } from "../../drizzle/schema.js";
 import { openDatabase, type Database } from "../../drizzle/database.js";
 import { SHARED_TAXONOMY_MS, sharedTaxonomy } from "../../subgraphs/catalogue/loaders.js";
 import { bookableAvailability, bookableProduct, consumer as bookingConsumer, newRef, validAnswers } from "../support/booking.js";
@@ -148,5 +150,36 @@ describe("no N+1 queries", () => {
     // Every product here is linked to outdoor/hiking (productRequest): the paths are there.
     for (const record of records) expect(record.taxonomies.flat().map((node: any) => node.id ?? node.slug)).toEqual(expect.arrayContaining([expect.stringContaining("hiking")]));
     expect(statements.filter((statement) => /from "product_taxonomies"/.test(statement))).toEqual([]);
+  });
+
+  it("reads a page of an endpoint's delivery log and every message's tries in as many statements for 30 messages as for 5", async () => {
+    const buyer = await bookingConsumer(stack);
+    const created = await buyer.rest.post("/api/webhooks/endpoints", { url: "https://hooks.example.com/batch", eventTypes: ["booking.status_changed"] });
+    expect(created.status).toBe(201);
+    const endpointId = created.body.endpoint.id as string;
+    const now = Date.now();
+    const messages = Array.from({ length: 30 }, (_, index) => ({
+      id: randomUUID(),
+      endpointId,
+      eventType: "booking.status_changed",
+      orderingKey: randomUUID(),
+      payload: { type: "booking.status_changed", timestamp: new Date(now).toISOString(), data: { id: `booking-${index}`, status: "ON_HOLD" } },
+      createdAt: new Date(now - index * 1_000),
+      nextAttemptAt: new Date(now + 3_600_000),
+      attempts: 2,
+    }));
+    await database.db.insert(webhookMessages).values(messages);
+    await database.db.insert(webhookAttempts).values(messages.flatMap((message) => [1, 2].map((attempt) => ({ messageId: message.id, attempt, at: new Date(now), outcome: "FAILED", responseStatus: 500, latencyMs: 10 }))));
+    const count = async (first: number) => {
+      statements.length = 0;
+      const response = await buyer.rest.get(`/api/webhooks/endpoints/${endpointId}/messages?first=${first}`);
+      expect(response.status).toBe(200);
+      expect(response.body).toHaveLength(first);
+      expect(response.body.every((message: { attemptLog: unknown[] }) => message.attemptLog.length === 2)).toBe(true);
+      return statements.filter((statement) => /webhook_attempts/.test(statement)).length;
+    };
+    await count(5);
+    expect(await count(30)).toBe(await count(5));
+    expect(await count(30)).toBe(1);
   });
 });

@@ -5,7 +5,7 @@ import { MANAGE_SCOPE } from "../../../core/roles.js";
 import { isUuid } from "../../../core/uuid.js";
 import { keyOfGlobalId, toGlobalId } from "../../../core/global-id.js";
 import { cappedCount, connectionFrom, pageRequest, type Connection, type PagingArguments } from "../../common/relay/connection.js";
-import { endpointProblems, MAX_ENDPOINTS, webhookEndpointRepository, type WebhookEndpointRow, type WebhookMessageRow } from "../../common/webhooks/webhook-endpoints.js";
+import { endpointProblems, MAX_ENDPOINTS, webhookEndpointRepository, type WebhookAttemptRow, type WebhookEndpointRow, type WebhookMessageRow } from "../../common/webhooks/webhook-endpoints.js";
 import { hasScope, type Caller } from "../../../core/caller.js";
 import { EngineSecretsUnavailable } from "../../common/sealed-secrets.js";
 import { BOOKING_SCOPE } from "../booking-access.js";
@@ -90,8 +90,15 @@ const toEndpoint = (row: WebhookEndpointRow): WebhookEndpoint => ({
   updatedAt: row.updatedAt,
 });
 
-async function toMessage(ctx: BookingContext, row: WebhookMessageRow): Promise<WebhookMessage> {
-  const attempts = await webhookEndpointRepository.attempts(ctx.database.db, row.id);
+/** Messages with their tries, read in one statement for all of them. */
+async function toMessages(ctx: BookingContext, rows: WebhookMessageRow[]): Promise<WebhookMessage[]> {
+  const attempts = await webhookEndpointRepository.attemptsOf(ctx.database.db, rows.map((row) => row.id));
+  return rows.map((row) => toMessage(row, attempts.get(row.id) ?? []));
+}
+
+const oneMessage = async (ctx: BookingContext, row: WebhookMessageRow): Promise<WebhookMessage> => (await toMessages(ctx, [row]))[0];
+
+function toMessage(row: WebhookMessageRow, attempts: WebhookAttemptRow[]): WebhookMessage {
   return {
     id: toGlobalId("WebhookMessage", row.id),
     legacyResourceId: row.id,
@@ -131,7 +138,7 @@ export const webhookService = {
 
   async visibleMessage(ctx: BookingContext, key: string): Promise<WebhookMessage | null> {
     if (webhookOrganisationOf(ctx.caller) === null) return null;
-    return ownMessage(ctx, key).then((row) => toMessage(ctx, row), () => null);
+    return ownMessage(ctx, key).then((row) => oneMessage(ctx, row), () => null);
   },
 
   async create(ctx: BookingContext, input: CreateWebhookEndpointInput): Promise<{ webhookEndpoint: WebhookEndpoint; secret: string }> {
@@ -198,7 +205,8 @@ export const webhookService = {
       from = { createdAt: message.createdAt, id: message.id, toward: request.direction === "forward" ? "older" : "newer" };
     }
     const rows = request.size === 0 ? [] : await webhookEndpointRepository.messagePage(ctx.database.db, endpointKey, request.size + 1, from);
-    const nodes = new Map(await Promise.all(rows.slice(0, request.size).map(async (row) => [row.id, await toMessage(ctx, row)] as const)));
+    const page = rows.slice(0, request.size);
+    const nodes = new Map((await toMessages(ctx, page)).map((message, index) => [page[index].id, message]));
     return connectionFrom(
       request,
       rows,
@@ -210,6 +218,6 @@ export const webhookService = {
 
   async redeliver(ctx: BookingContext, key: string): Promise<{ webhookMessage: WebhookMessage }> {
     const message = await ownMessage(ctx, key);
-    return { webhookMessage: await toMessage(ctx, await webhookEndpointRepository.redeliver(ctx.database.db, message.id, ctx.clock.now())) };
+    return { webhookMessage: await oneMessage(ctx, await webhookEndpointRepository.redeliver(ctx.database.db, message.id, ctx.clock.now())) };
   },
 };

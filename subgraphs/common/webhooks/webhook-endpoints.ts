@@ -152,8 +152,13 @@ export const webhookEndpointRepository = {
     return row;
   },
 
-  async attempts(db: Executor, messageId: string): Promise<WebhookAttemptRow[]> {
-    return db.select().from(webhookAttempts).where(eq(webhookAttempts.messageId, messageId)).orderBy(webhookAttempts.attempt);
+  /** The tries of each message, oldest first, in one statement for a whole page. */
+  async attemptsOf(db: Executor, messageIds: readonly string[]): Promise<Map<string, WebhookAttemptRow[]>> {
+    const byMessage = new Map<string, WebhookAttemptRow[]>(messageIds.map((id) => [id, []]));
+    if (!messageIds.length) return byMessage;
+    const rows = await db.select().from(webhookAttempts).where(inArray(webhookAttempts.messageId, [...messageIds])).orderBy(webhookAttempts.messageId, webhookAttempts.attempt);
+    for (const row of rows) byMessage.get(row.messageId)?.push(row);
+    return byMessage;
   },
 
   /** Sends a message again from now: a failed one, or a delivered one the receiver lost. */
