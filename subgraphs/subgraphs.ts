@@ -3,7 +3,7 @@ import type { Caller } from "../core/caller.js";
 import type { Database } from "../drizzle/database.js";
 import type { LoaderDeps } from "./common/context.js";
 import { bookingLoaders, bookingNodeTypes, buildBookingSchema } from "./booking/booking.subgraph.js";
-import { buildCatalogueSchema, catalogueLoaders } from "./catalogue/catalogue.subgraph.js";
+import { buildCatalogueSchema, catalogueLoaders, catalogueNodeTypes } from "./catalogue/catalogue.subgraph.js";
 import { buildReportingSchema, reportingLoaders } from "./reporting/reporting.subgraph.js";
 import { nodeSubgraph } from "./node/node.subgraph.js";
 
@@ -48,5 +48,5 @@ export const subgraphDefinitions: Record<SubgraphName, SubgraphDefinition> = {
     readsTolerateLag: new Set(["bookingReports", "bookingReport", "bookingReportExport"]),
   },
   // Decodes global ids and answers which entities the caller may see; their owners answer the rest.
-  node: { name: "node", ...nodeSubgraph([...bookingNodeTypes]), findsRowsByKey: true, readsTolerateLag: new Set() },
+  node: { name: "node", ...nodeSubgraph([...catalogueNodeTypes, ...bookingNodeTypes]), findsRowsByKey: true, readsTolerateLag: new Set() },
 };

@@ -1,6 +1,7 @@
 import { hasAnyRole, hasScope, type Caller } from "../../core/caller.js";
 import { forbidden } from "../../core/errors.js";
 import { platformRoles } from "../../core/roles.js";
+import { toGlobalId } from "../../core/global-id.js";
 import { channels } from "../../drizzle/events.js";
 
 /** A booking in one of these no longer changes through the flow. */
@@ -66,9 +67,9 @@ export const edgeSubscriptions: EdgeSubscription[] = [
       if (!hasAnyRole(caller, platformRoles)) throw forbidden(`This subscription needs one of the roles ${platformRoles.join(", ")}`);
     },
     match(event) {
-      return event.type === "booking-engine.registered" && typeof event.bookingEngineId === "number" ? event.bookingEngineId : undefined;
+      return event.type === "booking-engine.registered" && typeof event.bookingEngineId === "number" ? toGlobalId("BookingEngine", event.bookingEngineId) : undefined;
     },
-    entityQuery: { field: "bookingEngine", idType: "Int!" },
+    entityQuery: { field: "bookingEngine", idType: "ID!" },
   },
   {
     field: "bookingStatusChanged",

@@ -12,7 +12,7 @@ const PRODUCT_FACTS = `query BookingProductFacts($ids: [Int!]!) {
 
 const ORGANISATION_ENGINES = `query BookingOrganisationEngines($representations: [_Any!]!) {
   _entities(representations: $representations) {
-    ... on Organisation { id bookingEngine { id } }
+    ... on Organisation { legacyResourceId bookingEngine { legacyResourceId } }
   }
 }`;
 
@@ -34,10 +34,10 @@ export function catalogueFacts(graph: ServiceGraph): CatalogueFacts {
       { maxBatchSize: MAX_BOOKING_FACT_IDS },
     ),
     organisationEngine: new DataLoader(async (ids) => {
-      const { _entities } = await graph.request<{ _entities: ({ bookingEngine: { id: number } | null } | null)[] }>("catalogue", ORGANISATION_ENGINES, {
-        representations: ids.map((id) => ({ __typename: "Organisation", id })),
+      const { _entities } = await graph.request<{ _entities: ({ bookingEngine: { legacyResourceId: number } | null } | null)[] }>("catalogue", ORGANISATION_ENGINES, {
+        representations: ids.map((legacyResourceId) => ({ __typename: "Organisation", legacyResourceId })),
       }, { missing: "null" });
-      return _entities.map((entity) => entity?.bookingEngine?.id ?? null);
+      return _entities.map((entity) => entity?.bookingEngine?.legacyResourceId ?? null);
     }),
   };
 }

@@ -5,7 +5,11 @@ import { BookingEngineResolver } from "./booking-engine/booking-engine.resolver.
 import { LocalizedTextResolver } from "./language/localized-text.js";
 import type { CatalogueContext } from "./loaders.js";
 import { OrganisationResolver } from "./organisation/organisation.resolver.js";
-import { toOrganisation } from "./organisation/organisation.service.js";
+import { organisationService, toOrganisation } from "./organisation/organisation.service.js";
+import { organisationKey } from "./organisation/organisation.resolver.js";
+import { bookingEngineOf } from "./booking-engine/booking-engine.resolver.js";
+import { bookingEngineRef } from "./booking-engine/booking-engine.type.js";
+import { keyOfGlobalId } from "../../core/global-id.js";
 import { ProductResolver } from "./product/product.resolver.js";
 import { BookingProductFactsResolver } from "./product/booking-facts.js";
 import { toProduct } from "./product/product.service.js";
@@ -18,21 +22,32 @@ import { SupplierResolver } from "./supplier/supplier.resolver.js";
 import { toSupplier } from "./supplier/supplier.service.js";
 
 export { catalogueLoaders } from "./loaders.js";
+/** The catalogue's types that `node(id)` finds. */
+export { catalogueNodeTypes } from "./catalogue.nodes.js";
 
 /** The catalogue subgraph: organisations, booking engines, suppliers, products and their taxonomy. */
 export function buildCatalogueSchema(): Promise<GraphQLSchema> {
   return buildFederatedSchema([OrganisationResolver, BookingEngineResolver, SupplierResolver, ProductResolver, BookingProductFactsResolver, CatalogueConsumerResolver, ProductChangesResolver, ActivityImportResolver, ActiveActivityPageResolver, OctoImportResolver, RecommendationResolver, LocalizedTextResolver], {
+    // By the number other subgraphs hold, or by the global id (node).
     Organisation: {
-      async __resolveReference(reference: { id: number }, ctx: CatalogueContext) {
-        const row = await ctx.loaders.organisation.load(reference.id);
-        if (!row) throw notFound(`Organisation ${reference.id} not found`);
+      async __resolveReference(reference: { id?: string; legacyResourceId?: number }, ctx: CatalogueContext) {
+        const key = reference.legacyResourceId ?? organisationKey(reference.id ?? "");
+        const row = await ctx.loaders.organisation.load(key);
+        if (!row) throw notFound(`Organisation ${key} not found`);
         return toOrganisation(row);
       },
     },
     BookingEngine: {
-      async __resolveReference(reference: { id: number }, ctx: CatalogueContext) {
-        if (!(await ctx.loaders.bookingEngine.load(reference.id))) throw notFound(`Booking engine ${reference.id} not found`);
-        return { id: reference.id };
+      async __resolveReference(reference: { id?: string; legacyResourceId?: number }, ctx: CatalogueContext) {
+        const engine = reference.legacyResourceId === undefined ? await bookingEngineOf(ctx, reference.id ?? "") : bookingEngineRef(reference.legacyResourceId);
+        if (!engine || !(await ctx.loaders.bookingEngine.load(engine.legacyResourceId))) throw notFound("Booking engine not found");
+        return engine;
+      },
+    },
+    Account: {
+      // The caller's own account (node(id) checked it is the caller's).
+      async __resolveReference(reference: { id: string }, ctx: CatalogueContext) {
+        return keyOfGlobalId(reference.id, "Account") === ctx.caller.accountId ? organisationService.me(ctx) : null;
       },
     },
     Supplier: {

@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getJson, graphql, useStack } from "../support/stack.js";
 
@@ -70,12 +71,26 @@ describe("authentication and authorisation on GraphQL and REST", () => {
       expect(graph.body.errors).toBeUndefined();
     });
 
-    it("hides another organisation: its id reads as not found", async () => {
+    it("hides another organisation: its id reads as one that names nothing, null alike in organisation and node", async () => {
       const other = await t.stack.createAccount("CONSUMER");
       const otherToken = (await t.stack.login(other.username, other.password)).access_token;
-      const otherOrg = (await getJson(`${t.stack.url}/api/me`, otherToken)).body.organisation.id;
-      const response = await graphql(`${t.stack.url}/graphql`, consumer, "query ($id: Int!) { organisation(id: $id) { name } }", { id: otherOrg });
-      expect(response.body.errors?.[0].extensions?.code).toBe("NOT_FOUND");
+      const otherOrg = toGlobalId("Organisation", (await getJson(`${t.stack.url}/api/me`, otherToken)).body.organisation.id);
+      const query = "query ($id: ID!) { organisation(id: $id) { name } node(id: $id) { id } }";
+      const hidden = await graphql(`${t.stack.url}/graphql`, consumer, query, { id: otherOrg });
+      expect(hidden.body).toMatchObject({ data: { organisation: null, node: null } });
+      expect(hidden.body.errors).toBeUndefined();
+      const missing = await graphql(`${t.stack.url}/graphql`, consumer, query, { id: toGlobalId("Organisation", 2_000_000_000) });
+      expect(missing.body).toMatchObject({ data: { organisation: null, node: null } });
+      // Its own organisation, and what a platform account sees of the other.
+      const ownOrg = (await graphql(`${t.stack.url}/graphql`, otherToken, "{ me { id legacyResourceId organisation { id legacyResourceId name } } }")).body.data!.me;
+      expect(ownOrg.organisation.id).toBe(otherOrg);
+      expect(ownOrg.id).toBe(toGlobalId("Account", ownOrg.legacyResourceId));
+      const seen = await graphql(`${t.stack.url}/graphql`, otherToken, "query ($id: ID!, $me: ID!) { organisation(id: $id) { name } node(id: $id) { ... on Organisation { name } } account: node(id: $me) { ... on Account { username } } }", { id: otherOrg, me: ownOrg.id });
+      expect(seen.body.data).toEqual({ organisation: { name: ownOrg.organisation.name }, node: { name: ownOrg.organisation.name }, account: { username: other.username } });
+      const platform = await t.stack.tokenFor("PLATFORM_CATALOG_MANAGEMENT");
+      expect((await graphql(`${t.stack.url}/graphql`, platform, query, { id: otherOrg })).body.data).toEqual({ organisation: { name: ownOrg.organisation.name }, node: { id: otherOrg } });
+      // Another's account is as absent as a missing one.
+      expect((await graphql(`${t.stack.url}/graphql`, consumer, "query ($me: ID!) { node(id: $me) { id } }", { me: ownOrg.id })).body.data).toEqual({ node: null });
     });
   });
 

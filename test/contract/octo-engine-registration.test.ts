@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer } from "node:net";
 import { eq } from "drizzle-orm";
@@ -67,7 +68,7 @@ describe("registering an OCTO engine", () => {
     expect(listed.body.items).toContainEqual({ id: registered.body.id, name, kind: "OCTO" });
 
     const operator = await ctx.stack.tokenFor("OPERATOR");
-    const read = await graphql(`${ctx.stack.url}/graphql`, operator, `query($id: Int!) { bookingEngine(id: $id) { name kind octo { baseUrl capabilities country } } }`, { id: registered.body.id });
+    const read = await graphql(`${ctx.stack.url}/graphql`, operator, `query($id: ID!) { bookingEngine(id: $id) { name kind octo { baseUrl capabilities country } } }`, { id: toGlobalId("BookingEngine", registered.body.id) });
     expect(read.body.data?.bookingEngine).toEqual({ name, kind: "OCTO", octo: { baseUrl: supplierUrl, capabilities: ["octo/pricing", "octo/content", "octo/questions"], country: "FR" } });
     expect(JSON.stringify(read.body)).not.toContain(SUPPLIER_KEY);
 
@@ -138,7 +139,7 @@ describe("registering an OCTO engine", () => {
 
     const registered = await put(name, { baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, country: "FR" });
     const consumer = await ctx.stack.tokenFor("CONSUMER");
-    const read = await graphql(`${ctx.stack.url}/graphql`, consumer, `query($id: Int!) { bookingEngine(id: $id) { name octo { baseUrl } } }`, { id: registered.body.id });
+    const read = await graphql(`${ctx.stack.url}/graphql`, consumer, `query($id: ID!) { bookingEngine(id: $id) { name octo { baseUrl } } }`, { id: toGlobalId("BookingEngine", registered.body.id) });
     expect(read.body.data?.bookingEngine).toEqual({ name, octo: null });
     expect(read.body.errors?.[0].extensions?.code).toBe("FORBIDDEN");
 

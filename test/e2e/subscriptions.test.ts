@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Client, ExecutionResult } from "graphql-ws";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { toGlobalId } from "../../core/global-id.js";
 import { useStack } from "../support/stack.js";
 import { closeOf, wsClient } from "../support/ws-client.js";
 
@@ -67,7 +68,7 @@ describe("graphql-ws at /graphql", () => {
     const ours = new Promise<void>((resolve) => (ready = resolve));
     const unsubscribe = client.subscribe(
       {
-        query: `subscription Watch { registered: bookingEngineRegistered { ...Engine engineId: id } }
+        query: `subscription Watch { registered: bookingEngineRegistered { ...Engine engineId: id legacyResourceId } }
                 fragment Engine on BookingEngine { name kind }`,
       },
       {
@@ -93,7 +94,10 @@ describe("graphql-ws at /graphql", () => {
     const names = received.map((r) => (r.data as { registered: { name: string } }).registered.name);
     expect(names).not.toContain(`${engineName}_GONE`);
     expect(received.find((r) => (r.data as { registered: { name: string } }).registered.name === engineName)?.data).toEqual({
-      registered: { name: engineName, kind: "INVENTORY", engineId: expect.any(Number) },
+      registered: { name: engineName, kind: "INVENTORY", engineId: expect.any(String), legacyResourceId: expect.any(Number) },
     });
+    // The same engine as every other answer gives it: its global id names it to node(id).
+    const message = received.find((r) => (r.data as { registered: { name: string } }).registered.name === engineName)!.data as { registered: { engineId: string; legacyResourceId: number } };
+    expect(message.registered.engineId).toBe(toGlobalId("BookingEngine", message.registered.legacyResourceId));
   });
 });

@@ -37,7 +37,7 @@ describe("a product's booking facts", () => {
 
     const entity = await catalogue.executeInProcess(
       {
-        query: `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { id supplierId externalId title { translations } deprecated duration availabilityPeriods estCommFrpricePerc estCommNet minPrice bookingEngine { name kind } supplier { name bookingEngine { id } } } } }`,
+        query: `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { id supplierId externalId title { translations } deprecated duration availabilityPeriods estCommFrpricePerc estCommNet minPrice bookingEngine { name kind } supplier { name bookingEngine { legacyResourceId } } } } }`,
         variables: { r: [{ __typename: "Product", id: productId }] },
       },
       catalogue.createServiceContext("booking"),
@@ -49,7 +49,7 @@ describe("a product's booking facts", () => {
       externalId: full.externalId,
       title: full.title.translations,
       supplierName: full.supplier.name,
-      scopeEngineId: full.supplier.bookingEngine.id,
+      scopeEngineId: full.supplier.bookingEngine.legacyResourceId,
       bookingEngineName: full.bookingEngine.name,
       bookingEngineKind: full.bookingEngine.kind,
       availabilityPeriods: full.availabilityPeriods,

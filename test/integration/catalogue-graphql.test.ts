@@ -19,12 +19,12 @@ describe("catalogue management through GraphQL", () => {
   it("creates, reads, lists, updates and deletes a supplier", async () => {
     const { supplierContact, ...input } = supplierRequest();
     const created = await gql(
-      `mutation ($input: SupplierInput!) { createSupplier(input: $input) { id externalId country onlineBookable bookingEngine { id name } geoLocation { geoHash } supplierContact { email } } }`,
+      `mutation ($input: SupplierInput!) { createSupplier(input: $input) { id externalId country onlineBookable bookingEngine { legacyResourceId name } geoLocation { geoHash } supplierContact { email } } }`,
       { input: { ...input, supplierContact } },
     );
     expect(created.body.errors).toBeUndefined();
     const supplier = created.body.data!.createSupplier;
-    expect(supplier).toMatchObject({ externalId: input.externalId, country: "CH", onlineBookable: false, bookingEngine: { id: partner.engineId, name: partner.engineName }, supplierContact: { email: supplierContact.email } });
+    expect(supplier).toMatchObject({ externalId: input.externalId, country: "CH", onlineBookable: false, bookingEngine: { legacyResourceId: partner.engineId, name: partner.engineName }, supplierContact: { email: supplierContact.email } });
     expect(supplier.geoLocation.geoHash).toHaveLength(9);
 
     const read = await gql(`query ($id: Int!) { supplier(id: $id) { id name } }`, { id: supplier.id });

@@ -18,7 +18,7 @@ import type { Stack } from "../support/stack.js";
  */
 type Tamper = (data: any) => void;
 
-const QUERY = "{ me { roles organisation { id name countryCode commercialModel } } }";
+const QUERY = "{ me { roles organisation { legacyResourceId name countryCode commercialModel } } }";
 /** What the client API hides, and what the catalogue subgraph could still put in an answer. */
 const HIDDEN = { internalName: "margin notes", removed: true, supplierContact: { email: "ops@example.test" } };
 
@@ -106,7 +106,7 @@ describe("a tampered subgraph answer never reaches the client as data", () => {
   it("answers an untampered request through the planned shaping", async () => {
     const before = fastShapingCounts();
     const clean = await ask(null);
-    expect(clean.body).toEqual({ data: { me: { roles: ["CONSUMER"], organisation: { id: expect.any(Number), name: organisationName, countryCode: "NL", commercialModel: "AGENT" } } }, extensions: { cost: expect.any(Object) } });
+    expect(clean.body).toEqual({ data: { me: { roles: ["CONSUMER"], organisation: { legacyResourceId: expect.any(Number), name: organisationName, countryCode: "NL", commercialModel: "AGENT" } } }, extensions: { cost: expect.any(Object) } });
     expect(fastShapingCounts().shaped).toBeGreaterThan(before.shaped);
   });
 
@@ -148,11 +148,11 @@ describe("a tampered subgraph answer never reaches the client as data", () => {
     expect(nullName.body.data.me).toEqual({ roles: ["CONSUMER"], organisation: null });
     expect(nullName.body.extensions.valueCompletion).toEqual([expect.objectContaining({ path: ["me", "organisation", "name"] })]);
     const wrongType = await ask((data) => eachObject(data, (object) => {
-      if ("countryCode" in object) object.id = "not-a-number; drop table bookings";
+      if ("countryCode" in object) object.legacyResourceId = "not-a-number; drop table bookings";
     }));
     expect(wrongType.text).not.toContain("drop table");
     expect(wrongType.body.data.me).toEqual({ roles: ["CONSUMER"], organisation: null });
-    expect(wrongType.body.extensions.valueCompletion).toEqual([expect.objectContaining({ path: ["me", "organisation", "id"] })]);
+    expect(wrongType.body.extensions.valueCompletion).toEqual([expect.objectContaining({ path: ["me", "organisation", "legacyResourceId"] })]);
     const roles = await ask((data) => eachObject(data, (object) => {
       if ("roles" in object) object.roles = ["CONSUMER", "SUPERUSER"];
     }));

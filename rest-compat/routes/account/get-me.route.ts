@@ -2,19 +2,22 @@ import type { RestRoute } from "../../rest-route.js";
 
 interface Data {
   me: {
-    id: string;
+    legacyResourceId: string;
     username: string;
     roles: string[];
     environment: string;
     organisation: {
-      id: number;
+      legacyResourceId: number;
       name: string;
       countryCode: string;
       commercialModel: string;
-      bookingEngine: { id: number; name: string } | null;
+      bookingEngine: { legacyResourceId: number; name: string } | null;
     } | null;
   };
 }
+
+/** What REST shows of an organisation, as the graph names it. */
+export const ORGANISATION_FIELDS = "legacyResourceId name countryCode commercialModel bookingEngine { legacyResourceId name }";
 
 const organisationSchema = {
   type: ["object", "null"],
@@ -56,31 +59,32 @@ export const getMeRoute: RestRoute<Data> = {
   operation: /* GraphQL */ `
     query RestGetMe {
       me {
-        id
+        legacyResourceId
         username
         roles
         environment
-        organisation { id name countryCode commercialModel bookingEngine { id name } }
+        organisation { ${ORGANISATION_FIELDS} }
       }
     }
   `,
   respond: ({ me }) => ({
-    id: me.id,
+    id: me.legacyResourceId,
     username: me.username,
     roles: me.roles,
-    environment: me.environment,
+    // The graph's enum names the token's environment in upper case.
+    environment: me.environment.toLowerCase(),
     organisation: me.organisation && toOrganisationBody(me.organisation),
   }),
 };
 
 export function toOrganisationBody(organisation: NonNullable<Data["me"]["organisation"]>) {
   return {
-    id: organisation.id,
+    id: organisation.legacyResourceId,
     name: organisation.name,
     country: organisation.countryCode,
     commercialModel: organisation.commercialModel,
     bookingEngine: organisation.bookingEngine?.name ?? null,
-    bookingEngineId: organisation.bookingEngine?.id ?? null,
+    bookingEngineId: organisation.bookingEngine?.legacyResourceId ?? null,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { RestRoute } from "../../rest-route.js";
+import { ORGANISATION_FIELDS } from "./get-me.route.js";
 import { organisationSchema, toOrganisationBody } from "./get-me.route.js";
 
 interface Data {
@@ -20,7 +21,7 @@ export const listOrganisationsRoute: RestRoute<Data> = {
   },
   operation: /* GraphQL */ `
     query RestListOrganisations {
-      organisations { id name countryCode commercialModel bookingEngine { id name } }
+      organisations { ${ORGANISATION_FIELDS} }
     }
   `,
   respond: ({ organisations }) => ({ items: organisations.map(toOrganisationBody) }),

@@ -1,7 +1,7 @@
 import type { RestRoute } from "../../rest-route.js";
 
 interface Data {
-  bookingEngines: { id: number; name: string; kind: string }[];
+  bookingEngines: { legacyResourceId: number; name: string; kind: string }[];
 }
 
 /** Extension path (docs/spec-decisions.md): the ids that supplier requests carry as `bookingEngine`. */
@@ -38,9 +38,9 @@ export const listBookingEnginesRoute: RestRoute<Data> = {
   },
   operation: /* GraphQL */ `
     query RestListBookingEngines($kind: BookingEngineKind) {
-      bookingEngines(kind: $kind) { id name kind }
+      bookingEngines(kind: $kind) { legacyResourceId name kind }
     }
   `,
   variables: (request) => ({ kind: (request.query as { kind?: string }).kind ?? null }),
-  respond: ({ bookingEngines }) => ({ items: bookingEngines }),
+  respond: ({ bookingEngines }) => ({ items: bookingEngines.map(({ legacyResourceId, ...engine }) => ({ id: legacyResourceId, ...engine })) }),
 };

@@ -13,7 +13,7 @@ interface OctoSettings {
 }
 
 interface Data {
-  registerOctoEngine: { id: number; name: string; kind: string; octo: OctoSettings };
+  registerOctoEngine: { legacyResourceId: number; name: string; kind: string; octo: OctoSettings };
 }
 
 const settingsSchema = answer({
@@ -53,10 +53,10 @@ export const registerOctoEngineRoute: RestRoute<Data> = {
   },
   operation: /* GraphQL */ `
     mutation RestRegisterOctoEngine($engine: OctoEngineInput!) {
-      registerOctoEngine(engine: $engine) { id name kind octo { baseUrl capabilities octoSupplierId octoSupplierName country registeredAt updatedAt } }
+      registerOctoEngine(engine: $engine) { legacyResourceId name kind octo { baseUrl capabilities octoSupplierId octoSupplierName country registeredAt updatedAt } }
     }
   `,
   parameters: { engine: "" },
   variables: (request) => ({ engine: { ...(request.body as Record<string, unknown>), name: (request.params as { name: string }).name } }),
-  respond: ({ registerOctoEngine }) => registerOctoEngine,
+  respond: ({ registerOctoEngine: { legacyResourceId, ...engine } }) => ({ id: legacyResourceId, ...engine }),
 };

@@ -1,17 +1,25 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
+import { keyOfGlobalId } from "../../../core/global-id.js";
 import { hasAnyRole } from "../../../core/caller.js";
 import { forbidden, notFound } from "../../../core/errors.js";
 import { platformRoles } from "../../../core/roles.js";
 import type { CatalogueContext } from "../loaders.js";
 import { managementAccess } from "../management-access.js";
 import { bookingEngineRepository, type BookingEngineRow } from "./booking-engine.repository.js";
-import { BookingEngine, BookingEngineKind, OctoEngineInput, OctoEngineSettings } from "./booking-engine.type.js";
+import { BookingEngine, bookingEngineRef, BookingEngineKind, OctoEngineInput, OctoEngineSettings } from "./booking-engine.type.js";
 import { OctoRegistrationRefused, registerOctoEngine } from "./octo-engine.service.js";
 
 async function row(ctx: CatalogueContext, engine: BookingEngine): Promise<BookingEngineRow> {
-  const found = await ctx.loaders.bookingEngine.load(engine.id);
-  if (!found) throw notFound(`Booking engine ${engine.id} not found`);
+  const found = await ctx.loaders.bookingEngine.load(engine.legacyResourceId);
+  if (!found) throw notFound(`Booking engine ${engine.legacyResourceId} not found`);
   return found;
+}
+
+/** The engine a global id names, or null: every caller may see every engine. */
+export async function bookingEngineOf(ctx: CatalogueContext, id: string): Promise<BookingEngine | null> {
+  const key = Number(keyOfGlobalId(id, "BookingEngine"));
+  const found = Number.isSafeInteger(key) && key > 0 ? await ctx.loaders.bookingEngine.load(key) : undefined;
+  return found ? bookingEngineRef(found.id) : null;
 }
 
 @Resolver(() => BookingEngine)
@@ -19,16 +27,16 @@ export class BookingEngineResolver {
   @Query(() => [BookingEngine], { description: "Every booking engine products can be booked through, optionally of one adapter kind" })
   async bookingEngines(
     @Ctx() ctx: CatalogueContext,
-    @Arg("kind", () => BookingEngineKind, { nullable: true }) kind?: BookingEngineKind | null,
+    @Arg("kind", () => BookingEngineKind, { nullable: true, description: "Only the engines of this kind" }) kind?: BookingEngineKind | null,
   ): Promise<BookingEngine[]> {
     const rows = await bookingEngineRepository.all(ctx.database.db, kind ?? undefined);
     for (const engine of rows) ctx.loaders.bookingEngine.prime(engine.id, engine);
-    return rows;
+    return rows.map((engine) => bookingEngineRef(engine.id));
   }
 
-  @Query(() => BookingEngine, { nullable: true, description: "One booking engine, or null when the id is unknown" })
-  async bookingEngine(@Arg("id", () => Int) id: number, @Ctx() ctx: CatalogueContext): Promise<BookingEngine | null> {
-    return (await ctx.loaders.bookingEngine.load(id)) ?? null;
+  @Query(() => BookingEngine, { nullable: true, description: "One booking engine, or null when the id names none" })
+  bookingEngine(@Arg("id", () => ID, { description: "The engine's global id" }) id: string, @Ctx() ctx: CatalogueContext): Promise<BookingEngine | null> {
+    return bookingEngineOf(ctx, id);
   }
 
   @FieldResolver(() => String, { description: "Upper-case identifier shown in catalogue responses" })
@@ -51,7 +59,7 @@ export class BookingEngineResolver {
     try {
       const { engine } = await registerOctoEngine(ctx.database, ctx.loaders.octo, input, ctx.clock.now());
       ctx.loaders.bookingEngine.prime(engine.id, engine);
-      return { id: engine.id };
+      return bookingEngineRef(engine.id);
     } catch (error) {
       if (error instanceof OctoRegistrationRefused) throw error.error;
       throw error;
@@ -61,7 +69,7 @@ export class BookingEngineResolver {
   @FieldResolver(() => OctoEngineSettings, { nullable: true, description: "How an OCTO engine is reached (PLATFORM_CATALOG_MANAGEMENT and OPERATOR only); null for engines of other kinds" })
   async octo(@Root() engine: BookingEngine, @Ctx() ctx: CatalogueContext): Promise<OctoEngineSettings | null> {
     if (!hasAnyRole(ctx.caller, platformRoles)) throw forbidden(`An engine's connection is shown to ${platformRoles.join(", ")} only`);
-    const settings = await ctx.loaders.octoSettings.load(engine.id);
+    const settings = await ctx.loaders.octoSettings.load(engine.legacyResourceId);
     return settings ? { ...settings, country: settings.countryCode } : null;
   }
 

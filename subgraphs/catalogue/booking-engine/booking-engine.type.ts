@@ -1,4 +1,6 @@
-import { Directive, Field, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { toGlobalId } from "../../../core/global-id.js";
+import { DateTimeScalar } from "../../common/scalars.js";
 
 /** Only the adapters that exist. */
 export enum BookingEngineKind {
@@ -20,10 +22,18 @@ registerEnumType(BookingEngineKind, {
  */
 @ObjectType({ description: "An upstream system products are booked through, named by the product's bookingEngine" })
 @Directive('@key(fields: "id")')
+// The other subgraphs' references carry the number they hold.
+@Directive('@key(fields: "legacyResourceId")')
 export class BookingEngine {
-  @Field(() => Int)
-  id!: number;
+  @Field(() => ID, { description: "The global id" })
+  id!: string;
+
+  @Field(() => Int, { description: "The engine's number on the REST paths (`bookingEngine` of a supplier request)" })
+  legacyResourceId!: number;
 }
+
+/** An engine as its holders (products, suppliers, organisations) answer it: both ids; the rest is read when asked for. */
+export const bookingEngineRef = (legacyResourceId: number): BookingEngine => ({ id: toGlobalId("BookingEngine", legacyResourceId), legacyResourceId });
 
 @ObjectType({ description: "How the service reaches an OCTO supplier system. The API key is never shown." })
 export class OctoEngineSettings {

@@ -1,19 +1,24 @@
 import type { Caller } from "../../../core/caller.js";
 import { hasAnyRole } from "../../../core/caller.js";
-import { notFound } from "../../../core/errors.js";
+import { toGlobalId } from "../../../core/global-id.js";
 import { platformRoles } from "../../../core/roles.js";
 import type { Database } from "../../../drizzle/database.js";
 import { organisationRepository, type OrganisationRow } from "./organisation.repository.js";
 import type { CatalogueLoaders } from "../loaders.js";
 import { type Account, CommercialModel, Environment, type Organisation, type Role } from "./organisation.type.js";
+import { bookingEngineRef } from "../booking-engine/booking-engine.type.js";
 
 export const toOrganisation = (row: OrganisationRow): Organisation => ({
-  id: row.id,
+  id: toGlobalId("Organisation", row.id),
+  legacyResourceId: row.id,
   name: row.name,
   countryCode: row.countryCode,
   commercialModel: row.commercialModel as CommercialModel,
-  bookingEngine: row.bookingEngineId === null ? null : { id: row.bookingEngineId },
+  bookingEngine: row.bookingEngineId === null ? null : bookingEngineRef(row.bookingEngineId),
 });
+
+/** Who may see an organisation: its own accounts, and platform roles any. */
+export const maySeeOrganisation = (caller: Caller, id: number): boolean => hasAnyRole(caller, platformRoles) || caller.organisationId === id;
 
 /** Rules on who may see which organisation: the caller's own, or all for platform roles. */
 export const organisationService = {
@@ -21,7 +26,8 @@ export const organisationService = {
     const { caller } = ctx;
     const organisation = caller.organisationId === null ? undefined : await ctx.loaders.organisation.load(caller.organisationId);
     return {
-      id: caller.accountId,
+      id: toGlobalId("Account", caller.accountId),
+      legacyResourceId: caller.accountId,
       username: caller.username,
       roles: caller.roles as Role[],
       organisation: organisation ? toOrganisation(organisation) : null,
@@ -31,12 +37,10 @@ export const organisationService = {
     };
   },
 
-  async one(ctx: { caller: Caller; loaders: CatalogueLoaders }, id: number): Promise<Organisation> {
-    const visible = hasAnyRole(ctx.caller, platformRoles) || ctx.caller.organisationId === id;
-    const row = visible ? await ctx.loaders.organisation.load(id) : undefined;
-    // Another organisation's id reads as unknown, so ids cannot be probed.
-    if (!row) throw notFound(`Organisation ${id} not found`);
-    return toOrganisation(row);
+  /** The organisation when the caller may see it (its own, or any for platform roles), else null: another's reads as unknown, so ids cannot be probed. */
+  async visible(ctx: { caller: Caller; loaders: CatalogueLoaders }, id: number): Promise<Organisation | null> {
+    const row = maySeeOrganisation(ctx.caller, id) ? await ctx.loaders.organisation.load(id) : undefined;
+    return row ? toOrganisation(row) : null;
   },
 
   async all(database: Database): Promise<Organisation[]> {

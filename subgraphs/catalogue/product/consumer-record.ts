@@ -52,7 +52,7 @@ export function consumerRecord(ctx: CatalogueContext, product: Product, external
 }
 
 async function consumerRecords(ctx: CatalogueContext, products: readonly Product[], externalClientId: string | null): Promise<(ConsumerRecord | Error)[]> {
-  const engineIds = [...new Set(products.map((product) => product.bookingEngine.id))];
+  const engineIds = [...new Set(products.map((product) => product.bookingEngine.legacyResourceId))];
   const supplierIds = [...new Set(products.map((product) => product.supplierId))];
   const [engines, suppliers, linked, nodes] = await Promise.all([
     ctx.loaders.bookingEngine.loadMany(engineIds),
@@ -77,9 +77,9 @@ async function consumerRecords(ctx: CatalogueContext, products: readonly Product
   return products.map((product, index) => {
     const links = linked[index];
     if (links instanceof Error) return links;
-    const engine = engineById.get(product.bookingEngine.id);
+    const engine = engineById.get(product.bookingEngine.legacyResourceId);
     if (engine instanceof Error) return engine;
-    if (!engine) return new Error(`product ${product.id} has no booking engine ${product.bookingEngine.id}`);
+    if (!engine) return new Error(`product ${product.id} has no booking engine ${product.bookingEngine.legacyResourceId}`);
     const supplier = supplierById.get(product.supplierId);
     if (supplier instanceof Error) return supplier;
     if (!supplier) return new Error(`product ${product.id} has no supplier ${product.supplierId}`);

@@ -14,6 +14,7 @@ import { productChangeRepository } from "./product-change.repository.js";
 import { productRepository, type ProductFilter, type ProductRow, type ProductValues } from "./product.repository.js";
 import { productProblems, productValues, type ProductRequest } from "./product.rules.js";
 import type { Product } from "./product.type.js";
+import { bookingEngineRef } from "../booking-engine/booking-engine.type.js";
 
 /**
  * Per language of the title: bookable online when the product is live and not deprecated, and
@@ -71,7 +72,7 @@ export function toProduct(row: ProductRow): Product {
     availabilityType: row.availabilityType,
     redemptionMethod: row.redemptionMethod,
     thumbnailImage: row.thumbnailImage,
-    bookingEngine: { id: row.bookingEngineId },
+    bookingEngine: bookingEngineRef(row.bookingEngineId),
     minPrice: row.minPrice,
     maxPrice: row.maxPrice,
     priceCurrency: row.priceCurrency,

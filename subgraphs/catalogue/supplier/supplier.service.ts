@@ -9,6 +9,7 @@ import { productChangeRepository } from "../product/product-change.repository.js
 import type { Supplier, SupplierPage } from "./supplier.type.js";
 import { supplierRepository, type SupplierRow } from "./supplier.repository.js";
 import { supplierProblems, supplierValues, type SupplierRequest } from "./supplier.rules.js";
+import { bookingEngineRef } from "../booking-engine/booking-engine.type.js";
 
 export const MAX_RESULTS_PER_PAGE = 1000;
 
@@ -20,7 +21,7 @@ export const toSupplier = (row: SupplierRow): Supplier => ({
   endpoint: row.endpoint,
   logo: row.logo,
   country: row.countryCode,
-  bookingEngine: { id: row.bookingEngineId },
+  bookingEngine: bookingEngineRef(row.bookingEngineId),
   supplierContact:
     row.website ?? row.email ?? row.telephone ?? row.address
       ? { website: row.website, email: row.email, telephone: row.telephone, address: row.address }

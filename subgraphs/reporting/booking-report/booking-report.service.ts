@@ -33,7 +33,7 @@ export function toBookingReport(row: BookingReportRow): BookingReport {
     flowType: FLOW_TYPE,
     partnerChannelName: row.partnerChannelName,
     partnerId: row.organisationId === null ? null : String(row.organisationId),
-    partner: row.organisationId === null ? null : { id: row.organisationId },
+    partner: row.organisationId === null ? null : { legacyResourceId: row.organisationId },
     productId: row.productId,
     product: { id: row.productId },
   };

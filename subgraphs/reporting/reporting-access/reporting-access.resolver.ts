@@ -10,6 +10,6 @@ export class ReportingAccessResolver {
     const { organisationId, testModeOnly } = reportingVisibility(ctx.caller);
     return organisationId === null
       ? { scope: ReportingScope.ALL_ORGANISATIONS, organisation: null, testMode: testModeOnly }
-      : { scope: ReportingScope.OWN_ORGANISATION, organisation: { id: organisationId }, testMode: testModeOnly };
+      : { scope: ReportingScope.OWN_ORGANISATION, organisation: { legacyResourceId: organisationId }, testMode: testModeOnly };
   }
 }

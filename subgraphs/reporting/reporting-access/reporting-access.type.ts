@@ -8,10 +8,10 @@ registerEnumType(ReportingScope, { name: "ReportingScope" });
 
 /** Owned by the catalogue subgraph; reporting only names it by key. */
 @ObjectType("Organisation")
-@Directive('@key(fields: "id", resolvable: false)')
+@Directive('@key(fields: "legacyResourceId", resolvable: false)')
 export class OrganisationReference {
   @Field(() => Int)
-  id!: number;
+  legacyResourceId!: number;
 }
 
 @ObjectType({ description: "Which bookings the caller's reports cover" })
