@@ -102,12 +102,12 @@ export const REFUSALS = {
   INVALID_CURSOR: { code: "BAD_USER_INPUT", description: "The cursor is not one an import gave" },
 
   // OCTO engines: registration and import.
-  ENGINE_CAPABILITY_MISSING: { code: "BAD_USER_INPUT", description: "The supplier system does not offer a capability the service needs (octo/pricing)" },
-  ENGINE_VERIFICATION_FAILED: { code: "BAD_USER_INPUT", description: "The supplier system did not answer as OCTO, or refused the key given: nothing was saved" },
-  ENGINE_KIND_CONFLICT: { code: "CONFLICT", description: "A booking engine of another kind has this name" },
-  ENGINE_NOT_OCTO: { code: "BAD_USER_INPUT", description: "The booking engine is not an OCTO engine: only those are imported" },
+  ENGINE_CAPABILITY_MISSING: { code: "BAD_USER_INPUT", userError: true, description: "The supplier system does not offer a capability the service needs (octo/pricing)" },
+  ENGINE_VERIFICATION_FAILED: { code: "BAD_USER_INPUT", userError: true, description: "The supplier system did not answer as OCTO, or refused the key given: nothing was saved" },
+  ENGINE_KIND_CONFLICT: { code: "CONFLICT", userError: true, description: "A booking engine of another kind has this name" },
+  ENGINE_NOT_OCTO: { code: "BAD_USER_INPUT", userError: true, description: "The booking engine is not an OCTO engine: only those are imported" },
   ENGINE_NOT_CONFORMING: { code: "BAD_USER_INPUT", description: "The supplier system answered in a shape OCTO does not describe" },
-  IMPORT_RUNNING: { code: "CONFLICT", description: "An import of this engine is running: try again when it has finished" },
+  IMPORT_RUNNING: { code: "CONFLICT", userError: true, description: "An import of this engine is running: try again when it has finished" },
 } as const satisfies Record<string, Refusal>;
 
 export type RefusalCode = keyof typeof REFUSALS;

@@ -34,6 +34,7 @@ import { MAX_NESTED_PRODUCTS } from "../subgraphs/catalogue/product/product.serv
 import { MAX_IMPORT_PAGE } from "../subgraphs/catalogue/import/activity-import.js";
 import { MAX_TOP_ACTIVITIES } from "../subgraphs/catalogue/recommendation/recommendation.resolver.js";
 import { MAX_WEBHOOK_MESSAGE_PAGE } from "../subgraphs/booking/webhooks/webhook.service.js";
+import { MAX_ORGANISATION_PAGE } from "../subgraphs/catalogue/organisation/organisation.service.js";
 import { DEFAULT_PAGE_SIZE } from "../subgraphs/common/relay/connection.js";
 import { MAX_NODES } from "../subgraphs/node/node.subgraph.js";
 import { MAX_RECOMMENDATION_PAGE } from "../subgraphs/catalogue/recommendation/recommendation.service.js";
@@ -106,6 +107,7 @@ export const PAGE_SIZE_MAXIMA: Record<string, number> = {
   "Query.recommendations": MAX_RECOMMENDATION_PAGE,
   "Query.topActivities": MAX_TOP_ACTIVITIES,
   "WebhookEndpoint.messages": MAX_WEBHOOK_MESSAGE_PAGE,
+  "Query.organisations": MAX_ORGANISATION_PAGE,
   // The cyclic walk product → supplier → products → … multiplies by this at every turn.
   "Supplier.products": MAX_NESTED_PRODUCTS,
 };
@@ -128,7 +130,6 @@ export const LIST_SIZES: Record<string, number> = {
   // Unpaged by contract (spec 1, path 8: every product of a supplier); a root field, so only
   // aliases multiply it.
   "Query.supplierProducts": 500,
-  "Query.organisations": 100,
   "Query.bookingEngines": 50,
   "Query.taxonomy": 50,
   "TaxonomyNode.children": 20,
@@ -156,13 +157,15 @@ export const LIST_SIZES: Record<string, number> = {
   // Connections: sized by `first` or `last` on the field that returns them (DEFAULT_PAGE_SIZE without).
   "WebhookMessageConnection.edges": 1,
   "WebhookMessageConnection.nodes": 1,
+  "OrganisationConnection.edges": 1,
+  "OrganisationConnection.nodes": 1,
   // As many as the ids asked for (listSize reads them); this many when they come from a variable not yet known.
   "Query.nodes": MAX_NODES,
   // An organisation's endpoints (at most 10); a message's tries (8, and a few redeliveries).
   "Query.webhookEndpoints": 10,
   "WebhookMessage.attemptLog": 10,
   // Refusals of one import: most imports have none; a supplier's whole list at worst.
-  "OctoImportReport.refused": 20,
+  "OctoImport.refusedProducts": 20,
   // Introspection (sandbox only, by default): sizes of this schema, so the standard introspection
   // query fits while a walk of types → fields → type → fields → … multiplies out of bounds.
   "__Schema.types": 100,

@@ -10,7 +10,13 @@ import type { ServiceGraphs } from "../subgraphs/common/service-graph.js";
 /** The engine name the demo gives the local OCTO supplier. */
 export const DEMO_OCTO_ENGINE = "PARIS_DISCOVERY_OCTO";
 
-const IMPORT = `mutation DemoImportOctoEngine($name: String!) { importOctoEngine(name: $name) { created updated unchanged } }`;
+const IMPORT = `mutation DemoImportOctoEngine($input: ImportOctoEngineInput!) {
+  importOctoEngine(input: $input) { octoImport { createdProductCount updatedProductCount unchangedProductCount } userErrors { code message } }
+}`;
+
+interface ImportAnswer {
+  importOctoEngine: { octoImport: { createdProductCount: number; updatedProductCount: number; unchangedProductCount: number } | null; userErrors: { code: string; message: string }[] };
+}
 
 export interface DemoOctoSupplier {
   engine: string;
@@ -33,8 +39,10 @@ export async function startDemoOctoSupplier(deps: { database: Database; octo: Oc
   try {
     const url = await supplier.listen(deps.port, "127.0.0.1");
     await registerOctoEngine(deps.database, deps.octo, { name: DEMO_OCTO_ENGINE, baseUrl: url, apiKey, country: "FR" }, deps.clock.now());
-    const { importOctoEngine } = await deps.graphs("worker").request<{ importOctoEngine: { created: number; updated: number; unchanged: number } }>("catalogue", IMPORT, { name: DEMO_OCTO_ENGINE });
-    return { engine: DEMO_OCTO_ENGINE, url, products: importOctoEngine.created + importOctoEngine.updated + importOctoEngine.unchanged, close: () => supplier.close() };
+    const { importOctoEngine } = await deps.graphs("worker").request<ImportAnswer>("catalogue", IMPORT, { input: { bookingEngineName: DEMO_OCTO_ENGINE } });
+    const done = importOctoEngine.octoImport;
+    if (!done) throw new Error(`The demo's OCTO import was refused: ${importOctoEngine.userErrors.map((error) => `${error.code}: ${error.message}`).join("; ")}`);
+    return { engine: DEMO_OCTO_ENGINE, url, products: done.createdProductCount + done.updatedProductCount + done.unchangedProductCount, close: () => supplier.close() };
   } catch (error) {
     await supplier.close();
     throw error;

@@ -37,14 +37,28 @@ export interface Worker {
 /** One engine's scheduled import: its report's counts, or why it failed. */
 export interface OctoImportSummary {
   engine: string;
-  report?: { created: number; updated: number; unchanged: number; deprecated: number; undeprecated: number; refused: { externalId: string; message: string }[] };
+  report?: {
+    createdProductCount: number;
+    updatedProductCount: number;
+    unchangedProductCount: number;
+    deprecatedProductCount: number;
+    undeprecatedProductCount: number;
+    refusedProducts: { externalId: string; message: string }[];
+  };
   error?: string;
 }
 
-const OCTO_ENGINES = `query WorkerOctoEngines { bookingEngines(kind: OCTO) { name } }`;
-const IMPORT_OCTO_ENGINE = `mutation WorkerImportOctoEngine($name: String!) {
-  importOctoEngine(name: $name) { created updated unchanged deprecated undeprecated refused { externalId message } }
+const OCTO_ENGINES = `query WorkerOctoEngines { bookingEngines(kind: OCTO) { id name } }`;
+const IMPORT_OCTO_ENGINE = `mutation WorkerImportOctoEngine($input: ImportOctoEngineInput!) {
+  importOctoEngine(input: $input) {
+    octoImport { createdProductCount updatedProductCount unchangedProductCount deprecatedProductCount undeprecatedProductCount refusedProducts { externalId message } }
+    userErrors { code message }
+  }
 }`;
+
+interface ImportAnswer {
+  importOctoEngine: { octoImport: OctoImportSummary["report"] | null; userErrors: { code: string; message: string }[] };
+}
 
 /** Keeps a spent link a week, so the page can still say "already used" rather than "unknown". */
 const SPENT_LINK_RETENTION_MS = 7 * 24 * 3600 * 1000;
@@ -122,14 +136,16 @@ export function startWorker(options: WorkerOptions): Worker {
   // The catalogue owns the import; the worker only starts it, in its own name, one engine at a time.
   const importOctoEngines = async (): Promise<OctoImportSummary[]> => {
     const graph = options.graphs("worker");
-    const { bookingEngines } = await graph.request<{ bookingEngines: { name: string }[] }>("catalogue", OCTO_ENGINES);
+    const { bookingEngines } = await graph.request<{ bookingEngines: { id: string; name: string }[] }>("catalogue", OCTO_ENGINES);
     const summaries: OctoImportSummary[] = [];
-    for (const { name } of bookingEngines) {
+    for (const { id, name } of bookingEngines) {
       if (stopping.signal.aborted) break;
       try {
-        const { importOctoEngine } = await graph.request<{ importOctoEngine: NonNullable<OctoImportSummary["report"]> }>("catalogue", IMPORT_OCTO_ENGINE, { name }, { timeoutMs: 15 * 60_000 });
-        logger.info({ engine: name, ...importOctoEngine, refused: importOctoEngine.refused.length }, "imported OCTO engine content");
-        summaries.push({ engine: name, report: importOctoEngine });
+        const { importOctoEngine } = await graph.request<ImportAnswer>("catalogue", IMPORT_OCTO_ENGINE, { input: { bookingEngineId: id } }, { timeoutMs: 15 * 60_000 });
+        const report = importOctoEngine.octoImport;
+        if (!report) throw new Error(importOctoEngine.userErrors.map((error) => `${error.code}: ${error.message}`).join("; "));
+        logger.info({ engine: name, ...report, refusedProducts: report.refusedProducts.length }, "imported OCTO engine content");
+        summaries.push({ engine: name, report });
       } catch (error) {
         logger.warn({ engine: name, err: error }, "OCTO engine content import failed; the next run tries again");
         summaries.push({ engine: name, error: (error as Error).message });

@@ -161,7 +161,7 @@ export interface paths {
         };
         /**
          * Every organisation (platform roles only)
-         * @description Extension to the contract. 403 for CONTENT_PARTNER and CONSUMER accounts.
+         * @description Extension to the contract: organisations by name, up to `first` (default and largest 100); `nextCursor`, given as `after`, reads the next page, and is null on the last. 403 for CONTENT_PARTNER and CONSUMER accounts.
          */
         get: operations["listOrganisations"];
         put?: never;
@@ -2120,14 +2120,19 @@ export interface operations {
     };
     listOrganisations: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size */
+                first?: number | null;
+                /** @description The nextCursor of the page before */
+                after?: string | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Every organisation */
+            /** @description A page of organisations */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2145,6 +2150,8 @@ export interface operations {
                             bookingEngine: string | null;
                             bookingEngineId: number | null;
                         }[];
+                        /** @description Give it as `after` for the next page; null on the last */
+                        nextCursor: string | null;
                     };
                 };
             };

@@ -1,5 +1,6 @@
 import { GraphQLScalarType } from "graphql";
 import { GraphQLDateTimeISO, GraphQLUUID } from "graphql-scalars";
+import { isCountryCode } from "../../core/iso-codes.js";
 
 /**
  * The graph's scalars (docs/graph-design.md, "Scalars, dates and money"). Each keeps the value the
@@ -28,3 +29,17 @@ function parseUrl(value: unknown): string {
 }
 
 export const UuidScalar = new GraphQLScalarType({ ...GraphQLUUID.toConfig(), description: "A UUID in its canonical 8-4-4-4-12 form" });
+
+export const CountryCodeScalar = new GraphQLScalarType({
+  name: "CountryCode",
+  description: "An ISO 3166-1 alpha-2 country code, in upper case: CH",
+  specifiedByURL: "https://www.iso.org/iso-3166-country-codes.html",
+  serialize: (value) => String(value),
+  parseValue: (value) => parseCountryCode(value),
+  parseLiteral: (ast) => parseCountryCode("value" in ast ? ast.value : undefined),
+});
+
+function parseCountryCode(value: unknown): string {
+  if (typeof value === "string" && isCountryCode(value)) return value;
+  throw new TypeError("CountryCode must be an ISO 3166-1 alpha-2 code in upper case");
+}

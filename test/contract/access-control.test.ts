@@ -1,5 +1,7 @@
 import { toGlobalId } from "../../core/global-id.js";
 import { beforeAll, describe, expect, it } from "vitest";
+import { asc, count, inArray } from "drizzle-orm";
+import { organisations } from "../../drizzle/schema.js";
 import { getJson, graphql, useStack } from "../support/stack.js";
 
 describe("authentication and authorisation on GraphQL and REST", () => {
@@ -58,7 +60,7 @@ describe("authentication and authorisation on GraphQL and REST", () => {
     });
 
     it("GraphQL answers with extensions.code FORBIDDEN and no data", async () => {
-      const response = await graphql(`${t.stack.url}/graphql`, consumer, "{ organisations { id } }");
+      const response = await graphql(`${t.stack.url}/graphql`, consumer, "{ organisations { nodes { id } } }");
       expect(response.body.errors?.[0].extensions?.code).toBe("FORBIDDEN");
       expect(response.body.data).toBeNull();
     });
@@ -67,8 +69,73 @@ describe("authentication and authorisation on GraphQL and REST", () => {
       const rest = await getJson(`${t.stack.url}/api/organisations`, operator);
       expect(rest.status).toBe(200);
       expect(Array.isArray(rest.body.items)).toBe(true);
-      const graph = await graphql(`${t.stack.url}/graphql`, operator, "{ organisations { id name } }");
+      const graph = await graphql(`${t.stack.url}/graphql`, operator, "{ organisations { nodes { id name } } }");
       expect(graph.body.errors).toBeUndefined();
+    });
+
+    it("pages every organisation by name, forwards and backwards, on the graph and on REST", async () => {
+      const created: string[] = [];
+      for (let i = 0; i < 5; i++) created.push((await t.stack.createAccount("CONSUMER")).organisationName!);
+      const page = `query ($first: Int, $after: String, $last: Int, $before: String) {
+        organisations(first: $first, after: $after, last: $last, before: $before) {
+          edges { cursor node { id name } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+        }
+      }`;
+      const read = async (variables: Record<string, unknown>) => (await graphql(`${t.stack.url}/graphql`, operator, page, variables)).body;
+      const forwards: string[] = [];
+      let after: string | null = null;
+      let first = true;
+      for (;;) {
+        const { data, errors } = await read({ first: 2, after });
+        expect(errors).toBeUndefined();
+        const connection = data!.organisations;
+        expect(connection.pageInfo.hasPreviousPage).toBe(!first);
+        forwards.push(...connection.edges.map((edge: { node: { name: string } }) => edge.node.name));
+        first = false;
+        if (!connection.pageInfo.hasNextPage) break;
+        after = connection.pageInfo.endCursor;
+      }
+      // Other files may add organisations meanwhile: each seen once, in the database's own collation.
+      expect(new Set(forwards).size).toBe(forwards.length);
+      expect(forwards).toEqual(expect.arrayContaining(created));
+      const ordered = (await t.database.db.select({ name: organisations.name }).from(organisations).where(inArray(organisations.name, forwards)).orderBy(asc(organisations.name))).map((row) => row.name);
+      expect(forwards).toEqual(ordered);
+      const countBefore = (await t.database.db.select({ n: count() }).from(organisations))[0].n;
+      const total = (await graphql(`${t.stack.url}/graphql`, operator, "{ organisations(first: 0) { totalCount { count precision } } }")).body.data!.organisations.totalCount;
+      const countAfter = (await t.database.db.select({ n: count() }).from(organisations))[0].n;
+      expect(total.precision).toBe("EXACT");
+      expect(total.count).toBeGreaterThanOrEqual(countBefore);
+      expect(total.count).toBeLessThanOrEqual(countAfter);
+      // The last two, then the two before them, each page in the list's order.
+      const namesOf = (connection: { edges: { node: { name: string } }[] }) => connection.edges.map((edge) => edge.node.name);
+      const tail = (await read({ last: 2 })).data!.organisations;
+      expect(tail.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: false });
+      const before = (await read({ last: 2, before: tail.pageInfo.startCursor })).data!.organisations;
+      expect(before.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: true });
+      const four = [...namesOf(before), ...namesOf(tail)];
+      expect(four).toHaveLength(4);
+      expect((await t.database.db.select({ name: organisations.name }).from(organisations).where(inArray(organisations.name, four)).orderBy(asc(organisations.name))).map((row) => row.name)).toEqual(four);
+
+      for (const variables of [{ after: "bm90LWEtY3Vyc29y" }, { first: 101 }, { first: 1, last: 1 }]) {
+        const refused = await read(variables);
+        expect(refused.errors?.[0].extensions?.code, JSON.stringify(variables)).toBe("BAD_USER_INPUT");
+      }
+
+      // REST: the same order, a page at a time through nextCursor.
+      const rest: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const response = await getJson(`${t.stack.url}/api/organisations?first=2${cursor ? `&after=${cursor}` : ""}`, operator);
+        expect(response.status).toBe(200);
+        expect(response.body.items.length).toBeLessThanOrEqual(2);
+        rest.push(...response.body.items.map((item: { name: string }) => item.name));
+        cursor = response.body.nextCursor;
+      } while (cursor);
+      expect(rest.filter((name) => forwards.includes(name))).toEqual(forwards.filter((name) => rest.includes(name)));
+      expect(rest).toEqual(expect.arrayContaining(created));
+      const badCursor = await getJson(`${t.stack.url}/api/organisations?after=nonsense`, operator);
+      expect(badCursor.status).toBe(400);
+      expect(badCursor.body.details?.[0]?.field).toBe("after");
     });
 
     it("hides another organisation: its id reads as one that names nothing, null alike in organisation and node", async () => {

@@ -68,8 +68,8 @@ describe("registering an OCTO engine", () => {
     expect(listed.body.items).toContainEqual({ id: registered.body.id, name, kind: "OCTO" });
 
     const operator = await ctx.stack.tokenFor("OPERATOR");
-    const read = await graphql(`${ctx.stack.url}/graphql`, operator, `query($id: ID!) { bookingEngine(id: $id) { name kind octo { baseUrl capabilities country } } }`, { id: toGlobalId("BookingEngine", registered.body.id) });
-    expect(read.body.data?.bookingEngine).toEqual({ name, kind: "OCTO", octo: { baseUrl: supplierUrl, capabilities: ["octo/pricing", "octo/content", "octo/questions"], country: "FR" } });
+    const read = await graphql(`${ctx.stack.url}/graphql`, operator, `query($id: ID!) { bookingEngine(id: $id) { name kind octo { baseUrl capabilities countryCode lastImportedAt } } }`, { id: toGlobalId("BookingEngine", registered.body.id) });
+    expect(read.body.data?.bookingEngine).toEqual({ name, kind: "OCTO", octo: { baseUrl: supplierUrl, capabilities: ["PRICING", "CONTENT", "QUESTIONS"], countryCode: "FR", lastImportedAt: null } });
     expect(JSON.stringify(read.body)).not.toContain(SUPPLIER_KEY);
 
     // The engine's client calls the supplier with the key it opened.
@@ -81,19 +81,53 @@ describe("registering an OCTO engine", () => {
 
   it("registers through GraphQL, and a second registration replaces URL, key and capabilities", async () => {
     const name = engineName();
-    const mutation = `mutation($engine: OctoEngineInput!) { registerOctoEngine(engine: $engine) { id kind octo { capabilities registeredAt updatedAt } } }`;
-    const first = await graphql(`${ctx.stack.url}/graphql`, platform, mutation, { engine: { name, baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, country: "FR" } });
-    const offeredByPlain = await graphql(`${ctx.stack.url}/graphql`, platform, mutation, { engine: { name: engineName(), baseUrl: plainUrl, apiKey: SUPPLIER_KEY, country: "FR" } });
-    expect(offeredByPlain.body.data?.registerOctoEngine).toMatchObject({ octo: { capabilities: ["octo/pricing", "octo/content"] } });
-    expect(first.body.data?.registerOctoEngine).toMatchObject({ kind: "OCTO", octo: { capabilities: ["octo/pricing", "octo/content", "octo/questions"] } });
+    const mutation = `mutation($input: RegisterOctoEngineInput!) {
+      registerOctoEngine(input: $input) { bookingEngine { id kind octo { capabilities registeredAt updatedAt } } userErrors { code field } }
+    }`;
+    const first = await graphql(`${ctx.stack.url}/graphql`, platform, mutation, { input: { name, baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, countryCode: "FR" } });
+    const offeredByPlain = await graphql(`${ctx.stack.url}/graphql`, platform, mutation, { input: { name: engineName(), baseUrl: plainUrl, apiKey: SUPPLIER_KEY, countryCode: "FR" } });
+    expect(offeredByPlain.body.data?.registerOctoEngine).toMatchObject({ bookingEngine: { octo: { capabilities: ["PRICING", "CONTENT"] } }, userErrors: [] });
+    expect(first.body.data?.registerOctoEngine).toMatchObject({ bookingEngine: { kind: "OCTO", octo: { capabilities: ["PRICING", "CONTENT", "QUESTIONS"] } }, userErrors: [] });
+    const firstEngine = first.body.data?.registerOctoEngine.bookingEngine;
     const sealedBefore = (await ctx.database.db.select().from(octoConnections).where(eq(octoConnections.engineName, name)))[0].sealedApiKey;
 
-    const again = await graphql(`${ctx.stack.url}/graphql`, platform, mutation, { engine: { name, baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, country: "FR", capabilities: ["octo/pricing"] } });
-    expect(again.body.data?.registerOctoEngine).toMatchObject({ id: first.body.data?.registerOctoEngine.id, octo: { capabilities: ["octo/pricing"], registeredAt: first.body.data?.registerOctoEngine.octo.registeredAt } });
+    const again = await graphql(`${ctx.stack.url}/graphql`, platform, mutation, { input: { name, baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, countryCode: "FR", capabilities: ["PRICING"] } });
+    expect(again.body.data?.registerOctoEngine.bookingEngine).toMatchObject({ id: firstEngine.id, octo: { capabilities: ["PRICING"], registeredAt: firstEngine.octo.registeredAt } });
     const sealedAfter = (await ctx.database.db.select().from(octoConnections).where(eq(octoConnections.engineName, name)))[0].sealedApiKey;
     // Sealed afresh (a new nonce), under the same configured key.
     expect(sealedAfter).not.toBe(sealedBefore);
     expect(sealedAfter.split(".")[1]).toBe(sealedBefore.split(".")[1]);
+  });
+
+  it("answers the graph's refusals as userErrors on the input's fields, and saves nothing", async () => {
+    const mutation = `mutation($input: RegisterOctoEngineInput!) {
+      registerOctoEngine(input: $input) { bookingEngine { id } userErrors { code field rule errorCode } }
+    }`;
+    const cases: { input: Record<string, unknown>; code: string; field: string[] | null }[] = [
+      { input: { baseUrl: supplierUrl, apiKey: "not-the-key", countryCode: "FR" }, code: "ENGINE_VERIFICATION_FAILED", field: ["input", "apiKey"] },
+      { input: { baseUrl: plainUrl, apiKey: SUPPLIER_KEY, countryCode: "FR", capabilities: ["PRICING", "QUESTIONS"] }, code: "ENGINE_CAPABILITY_MISSING", field: ["input", "capabilities"] },
+      { input: { baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, countryCode: "FR", capabilities: ["CONTENT"] }, code: "VALIDATION_FAILED", field: ["input", "capabilities"] },
+      { input: { baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, countryCode: "XX" }, code: "VALIDATION_FAILED", field: ["input", "countryCode"] },
+      { input: { baseUrl: "ftp://supplier.example", apiKey: SUPPLIER_KEY, countryCode: "FR" }, code: "VALIDATION_FAILED", field: ["input", "baseUrl"] },
+    ];
+    for (const { input, code, field } of cases) {
+      const name = engineName();
+      const answer = await graphql(`${ctx.stack.url}/graphql`, platform, mutation, { input: { name, ...input } });
+      expect({ input, errors: answer.body.errors }).toEqual({ input, errors: undefined });
+      const payload = answer.body.data?.registerOctoEngine;
+      expect(payload.bookingEngine).toBeNull();
+      expect(payload.userErrors).toContainEqual(expect.objectContaining({ code, field }));
+      expect(await engineRow(name)).toBeUndefined();
+    }
+    // An inventory engine's name: a conflict, about no one field.
+    const inventoryName = `INV_${randomUUID().slice(0, 6).toUpperCase()}`;
+    await ctx.stack.createAccount("CONTENT_PARTNER", { bookingEngine: inventoryName });
+    const conflict = await graphql(`${ctx.stack.url}/graphql`, platform, mutation, { input: { name: inventoryName, baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, countryCode: "FR" } });
+    expect(conflict.body.data?.registerOctoEngine).toEqual({ bookingEngine: null, userErrors: [{ code: "ENGINE_KIND_CONFLICT", field: null, rule: null, errorCode: null }] });
+    // The caller's role is not the input's fault: it stays an error of the operation.
+    const operator = await ctx.stack.tokenFor("OPERATOR");
+    const forbidden = await graphql(`${ctx.stack.url}/graphql`, operator, mutation, { input: { name: engineName(), baseUrl: supplierUrl, apiKey: SUPPLIER_KEY, countryCode: "FR" } });
+    expect(forbidden.body.errors?.[0].extensions?.code).toBe("FORBIDDEN");
   });
 
   it("refuses what will not work with a 400 naming the field, and saves nothing", async () => {

@@ -3,6 +3,7 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { productChanges, products } from "../../drizzle/schema.js";
 import { createOctoSupplier, type OctoSupplier } from "../../octo-supplier/octo-supplier.js";
+import { toGlobalId } from "../../core/global-id.js";
 import { getJson, graphql, useStack } from "../support/stack.js";
 
 const SUPPLIER_KEY = `octo-key-${randomUUID()}`;
@@ -168,6 +169,41 @@ describe("importing an OCTO engine's content", () => {
     expect((await slow).status).toBe(200);
   });
 
+  it("imports through the graph by the engine's global id or name, and answers refusals as userErrors on the input", async () => {
+    const mutation = `mutation($input: ImportOctoEngineInput!) {
+      importOctoEngine(input: $input) {
+        octoImport { bookingEngine { id name octo { lastImportedAt } } supplier { id externalId } isSupplierCreated unchangedProductCount refusedProducts { externalId } }
+        userErrors { code field rule }
+      }
+    }`;
+    const run = async (input: Record<string, unknown>, token = platform) => (await graphql(`${ctx.stack.url}/graphql`, token, mutation, { input })).body;
+    const byName = await run({ bookingEngineName: engine });
+    expect(byName.errors).toBeUndefined();
+    const done = byName.data!.importOctoEngine.octoImport;
+    expect(done).toMatchObject({ bookingEngine: { name: engine }, supplier: { externalId: "paris-discovery" }, isSupplierCreated: expect.any(Boolean), refusedProducts: [] });
+    expect(Date.parse(done.bookingEngine.octo.lastImportedAt)).toBeGreaterThan(Date.now() - 60_000);
+    const byId = await run({ bookingEngineId: done.bookingEngine.id });
+    expect(byId.data!.importOctoEngine).toMatchObject({ octoImport: { bookingEngine: { name: engine }, supplier: { id: done.supplier.id } }, userErrors: [] });
+
+    const refusals: [Record<string, unknown>, unknown][] = [
+      [{}, { code: "VALIDATION_FAILED", field: ["input", "bookingEngineId"], rule: "exclusive" }],
+      [{ bookingEngineId: done.bookingEngine.id, bookingEngineName: engine }, { code: "VALIDATION_FAILED", field: ["input", "bookingEngineId"], rule: "exclusive" }],
+      [{ bookingEngineName: "NO_SUCH_ENGINE" }, { code: "NOT_FOUND", field: ["input", "bookingEngineName"], rule: null }],
+      // An organisation's id names no engine.
+      [{ bookingEngineId: toGlobalId("Organisation", 1) }, { code: "NOT_FOUND", field: ["input", "bookingEngineId"], rule: null }],
+    ];
+    for (const [input, userError] of refusals) {
+      const { data, errors } = await run(input);
+      expect({ input, data, errors }).toEqual({ input, data: { importOctoEngine: { octoImport: null, userErrors: [userError] } }, errors: undefined });
+    }
+    // The caller's role and the supplier's failure are not the input's: they stay errors.
+    expect((await run({ bookingEngineName: engine }, await ctx.stack.tokenFor("OPERATOR"))).errors?.[0].extensions?.code).toBe("FORBIDDEN");
+    supplier.faults.rules.push({ route: "GET /supplier", kind: "error", times: 10 });
+    const failed = await run({ bookingEngineName: engine });
+    supplier.faults.rules.length = 0;
+    expect(failed.errors?.[0].extensions).toMatchObject({ code: "SERVICE_UNAVAILABLE", reason: "ENGINE_UNAVAILABLE" });
+  });
+
   it("sells an OCTO product through the supplier's system only: no inventory setup, online bookable, dates from the supplier", async () => {
     const { body } = await runImport();
     const louvre = (await productsOf(body.supplierId)).find((product) => product.externalId === "louvre-highlights")!;
@@ -191,6 +227,6 @@ describe("importing an OCTO engine's content", () => {
     const summaries = await ctx.stack.service.worker!.importOctoEngines();
     const ours = summaries.find((summary) => summary.engine === engine);
     expect(ours?.error).toBeUndefined();
-    expect(ours?.report).toMatchObject({ updated: 1, created: 0 });
+    expect(ours?.report).toMatchObject({ updatedProductCount: 1, createdProductCount: 0 });
   });
 });

@@ -185,16 +185,16 @@ describe("operation limits", () => {
 
     it("lets one operation make one round of calls to supplier systems, however it is aliased", async () => {
       const platform = await stack.tokenFor("PLATFORM_CATALOG_MANAGEMENT");
-      const engine = (name: string) => `{ name: "${name}", baseUrl: "http://127.0.0.1:9", apiKey: "k", country: "FR" }`;
-      const twice = await run(platform, `mutation { a: registerOctoEngine(engine: ${engine("ALIAS_A")}) { id } b: registerOctoEngine(engine: ${engine("ALIAS_B")}) { id } }`);
+      const engine = (name: string) => `{ name: "${name}", baseUrl: "http://127.0.0.1:9", apiKey: "k", countryCode: "FR" }`;
+      const twice = await run(platform, `mutation { a: registerOctoEngine(input: ${engine("ALIAS_A")}) { bookingEngine { id } } b: registerOctoEngine(input: ${engine("ALIAS_B")}) { bookingEngine { id } } }`);
       expect(twice.status).toBe(400);
       expect(twice.body.errors?.[0].extensions).toMatchObject({ reason: "COST_LIMIT_EXCEEDED" });
       expect(twice.statements).toBe(0);
-      const imports = await run(platform, `mutation { a: importOctoEngine(name: "X") { created } b: importOctoEngine(name: "X") { created } }`);
+      const imports = await run(platform, `mutation { a: importOctoEngine(input: { bookingEngineName: "X" }) { octoImport { createdProductCount } } b: importOctoEngine(input: { bookingEngineName: "X" }) { octoImport { createdProductCount } } }`);
       expect(imports.body.errors?.[0].extensions).toMatchObject({ reason: "COST_LIMIT_EXCEEDED" });
       // One is an ordinary request: it runs (and is refused by the supplier check, not the limit).
-      const once = await run(platform, `mutation { registerOctoEngine(engine: ${engine("ALIAS_ONE")}) { id } }`);
-      expect(once.body.errors?.[0].extensions).toMatchObject({ reason: "ENGINE_VERIFICATION_FAILED" });
+      const once = await run(platform, `mutation { registerOctoEngine(input: ${engine("ALIAS_ONE")}) { bookingEngine { id } userErrors { code } } }`);
+      expect(once.body.data?.registerOctoEngine).toEqual({ bookingEngine: null, userErrors: [{ code: "ENGINE_VERIFICATION_FAILED" }] });
     });
 
     it("counts a JSON record as the typed fields it stands for, so aliasing records buys no extra work", async () => {

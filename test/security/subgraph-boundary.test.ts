@@ -122,7 +122,7 @@ describe("the subgraphs are not a side door", () => {
       const entities = await asService({ query: entitiesQuery, variables: { r: representations } });
       expect(entities.status).toBe(200);
       expect(entities.body.data._entities[2]).toEqual({ internalName: "margin notes" });
-      const rootField = await asService({ query: "{ organisations { name } }" });
+      const rootField = await asService({ query: "{ organisations { nodes { name } } }" });
       expect(rootField.body.errors?.[0].extensions.code).toBe("FORBIDDEN");
       // Forged, stale, or naming a service that may not call in its own name.
       const old = new ManualClock(new Date(Date.now() - 120_000));

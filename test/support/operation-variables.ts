@@ -25,6 +25,7 @@ const scalarSamples: Record<string, unknown> = {
   DateTime: "2026-01-01T00:00:00.000Z",
   URL: "https://example.org/",
   UUID: "00000000-0000-4000-8000-000000000000",
+  CountryCode: "CH",
 };
 
 /** A minimal valid value of an input type: required members only, lists of one. */

@@ -222,7 +222,7 @@ export const redeliverWebhookMessage = <ThrowOnError extends boolean = false>(op
 /**
  * Every organisation (platform roles only)
  *
- * Extension to the contract. 403 for CONTENT_PARTNER and CONSUMER accounts.
+ * Extension to the contract: organisations by name, up to `first` (default and largest 100); `nextCursor`, given as `after`, reads the next page, and is null on the last. 403 for CONTENT_PARTNER and CONSUMER accounts.
  */
 export const listOrganisations = <ThrowOnError extends boolean = false>(options?: Options<ListOrganisationsData, ThrowOnError>) => {
     return (options?.client ?? client).get<ListOrganisationsResponses, ListOrganisationsErrors, ThrowOnError>({

@@ -1261,7 +1261,16 @@ export type RedeliverWebhookMessageResponse = RedeliverWebhookMessageResponses[k
 export type ListOrganisationsData = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * Page size
+         */
+        first?: number | null;
+        /**
+         * The nextCursor of the page before
+         */
+        after?: string | null;
+    };
     url: '/api/organisations';
 };
 
@@ -1296,7 +1305,7 @@ export type ListOrganisationsError = ListOrganisationsErrors[keyof ListOrganisat
 
 export type ListOrganisationsResponses = {
     /**
-     * Every organisation
+     * A page of organisations
      */
     200: {
         items: Array<{
@@ -1313,6 +1322,10 @@ export type ListOrganisationsResponses = {
             bookingEngine: string | null;
             bookingEngineId: number | null;
         }>;
+        /**
+         * Give it as `after` for the next page; null on the last
+         */
+        nextCursor: string | null;
     };
 };
 

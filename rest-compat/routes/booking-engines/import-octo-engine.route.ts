@@ -1,12 +1,25 @@
 import { errorResponse } from "../../error-body.js";
 import { answer, arr, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
-import type { OctoImportReport as Report } from "../../../subgraphs/catalogue/import/octo-import.js";
+import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
 
 const count = (description: string) => ({ type: "integer", description });
 
 /** POST /api/booking-engines/octo/{name}/import (extension, docs/octo-engine.md): import an OCTO engine's content now. */
-export const importOctoEngineRoute: RestRoute<{ importOctoEngine: Report }> = {
+interface OctoImportData {
+  bookingEngine: { name: string };
+  supplier: { id: number };
+  isSupplierCreated: boolean;
+  isSupplierUpdated: boolean;
+  createdProductCount: number;
+  updatedProductCount: number;
+  unchangedProductCount: number;
+  deprecatedProductCount: number;
+  undeprecatedProductCount: number;
+  refusedProducts: { externalId: string; message: string }[];
+}
+
+export const importOctoEngineRoute: RestRoute<{ importOctoEngine: { octoImport: OctoImportData; userErrors: UserErrorData[] } }> = {
   method: "POST",
   url: "/api/booking-engines/octo/:name/import",
   schema: {
@@ -38,10 +51,31 @@ export const importOctoEngineRoute: RestRoute<{ importOctoEngine: Report }> = {
     },
   },
   operation: /* GraphQL */ `
-    mutation RestImportOctoEngine($name: String!) {
-      importOctoEngine(name: $name) { engine supplierId supplierCreated supplierUpdated created updated unchanged deprecated undeprecated refused { externalId message } }
+    mutation RestImportOctoEngine($input: ImportOctoEngineInput!) {
+      importOctoEngine(input: $input) {
+        octoImport {
+          bookingEngine { name } supplier { id } isSupplierCreated isSupplierUpdated
+          createdProductCount updatedProductCount unchangedProductCount deprecatedProductCount undeprecatedProductCount refusedProducts { externalId message }
+        }
+        ${USER_ERRORS}
+      }
     }
   `,
-  variables: (request) => ({ name: (request.params as { name: string }).name }),
-  respond: ({ importOctoEngine }) => importOctoEngine,
+  parameters: { input: "", bookingEngineName: "name" },
+  variables: (request) => ({ input: { bookingEngineName: (request.params as { name: string }).name } }),
+  respond: ({ importOctoEngine }) => {
+    const done = refusedUnlessEmpty(importOctoEngine, { bookingEngineName: "name" }).octoImport;
+    return {
+      engine: done.bookingEngine.name,
+      supplierId: done.supplier.id,
+      supplierCreated: done.isSupplierCreated,
+      supplierUpdated: done.isSupplierUpdated,
+      created: done.createdProductCount,
+      updated: done.updatedProductCount,
+      unchanged: done.unchangedProductCount,
+      deprecated: done.deprecatedProductCount,
+      undeprecated: done.undeprecatedProductCount,
+      refused: done.refusedProducts,
+    };
+  },
 };

@@ -1,20 +1,25 @@
 import { errorResponse } from "../../error-body.js";
 import { answer, arr, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
+import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
 
 interface OctoSettings {
   baseUrl: string;
   capabilities: string[];
   octoSupplierId: string;
   octoSupplierName: string;
-  country: string;
+  countryCode: string;
   registeredAt: string;
   updatedAt: string;
 }
 
 interface Data {
-  registerOctoEngine: { legacyResourceId: number; name: string; kind: string; octo: OctoSettings };
+  registerOctoEngine: { bookingEngine: { legacyResourceId: number; name: string; kind: string; octo: OctoSettings }; userErrors: UserErrorData[] };
 }
+
+/** The graph's capability values by the wire names REST takes and shows. */
+const CAPABILITIES: Record<string, string> = { "octo/pricing": "PRICING", "octo/content": "CONTENT", "octo/questions": "QUESTIONS" };
+const WIRE_CAPABILITIES = Object.fromEntries(Object.entries(CAPABILITIES).map(([wire, value]) => [value, wire]));
 
 const settingsSchema = answer({
   baseUrl: str("The supplier system's base URL"),
@@ -52,11 +57,29 @@ export const registerOctoEngineRoute: RestRoute<Data> = {
     },
   },
   operation: /* GraphQL */ `
-    mutation RestRegisterOctoEngine($engine: OctoEngineInput!) {
-      registerOctoEngine(engine: $engine) { legacyResourceId name kind octo { baseUrl capabilities octoSupplierId octoSupplierName country registeredAt updatedAt } }
+    mutation RestRegisterOctoEngine($input: RegisterOctoEngineInput!) {
+      registerOctoEngine(input: $input) {
+        bookingEngine { legacyResourceId name kind octo { baseUrl capabilities octoSupplierId octoSupplierName countryCode registeredAt updatedAt } }
+        ${USER_ERRORS}
+      }
     }
   `,
-  parameters: { engine: "" },
-  variables: (request) => ({ engine: { ...(request.body as Record<string, unknown>), name: (request.params as { name: string }).name } }),
-  respond: ({ registerOctoEngine: { legacyResourceId, ...engine } }) => ({ id: legacyResourceId, ...engine }),
+  parameters: { input: "", countryCode: "country" },
+  variables: (request) => {
+    const body = request.body as { baseUrl: string; apiKey: string; capabilities?: string[]; country: string };
+    return {
+      input: {
+        name: (request.params as { name: string }).name,
+        baseUrl: body.baseUrl,
+        apiKey: body.apiKey,
+        capabilities: body.capabilities?.map((capability) => CAPABILITIES[capability]) ?? null,
+        countryCode: body.country,
+      },
+    };
+  },
+  respond: ({ registerOctoEngine }) => {
+    const { legacyResourceId, octo, ...engine } = refusedUnlessEmpty(registerOctoEngine, { countryCode: "country" }).bookingEngine;
+    const { countryCode, capabilities, ...settings } = octo;
+    return { id: legacyResourceId, ...engine, octo: { ...settings, capabilities: capabilities.map((value) => WIRE_CAPABILITIES[value]), country: countryCode } };
+  },
 };

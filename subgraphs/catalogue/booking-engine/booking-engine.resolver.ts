@@ -6,7 +6,8 @@ import { platformRoles } from "../../../core/roles.js";
 import type { CatalogueContext } from "../loaders.js";
 import { managementAccess } from "../management-access.js";
 import { bookingEngineRepository, type BookingEngineRow } from "./booking-engine.repository.js";
-import { BookingEngine, bookingEngineRef, BookingEngineKind, OctoEngineInput, OctoEngineSettings } from "./booking-engine.type.js";
+import { BookingEngine, bookingEngineRef, BookingEngineKind, type OctoCapability, OctoEngineSettings, RegisterOctoEngineInput, RegisterOctoEnginePayload } from "./booking-engine.type.js";
+import { payloadOf } from "../../common/user-errors.js";
 import { OctoRegistrationRefused, registerOctoEngine } from "./octo-engine.service.js";
 
 async function row(ctx: CatalogueContext, engine: BookingEngine): Promise<BookingEngineRow> {
@@ -49,28 +50,33 @@ export class BookingEngineResolver {
     return (await row(ctx, engine)).kind;
   }
 
-  @Mutation(() => BookingEngine, {
+  @Mutation(() => RegisterOctoEnginePayload, {
     description:
-      "Registers a supplier system speaking OCTO as a booking engine, or replaces the URL, key and capabilities of one registered before. The system is asked first (GET /capabilities, GET /supplier with the key given): nothing is saved when it does not answer as OCTO, refuses the key or lacks octo/pricing. PLATFORM_CATALOG_MANAGEMENT only.",
+      "Registers a supplier system speaking OCTO as a booking engine, or replaces the URL, key and capabilities of one registered before. The system is asked first (GET /capabilities, GET /supplier with the key given): nothing is saved when it does not answer as OCTO, refuses the key or lacks PRICING. PLATFORM_CATALOG_MANAGEMENT only.",
   })
-  async registerOctoEngine(@Arg("engine", () => OctoEngineInput) input: OctoEngineInput, @Ctx() ctx: CatalogueContext): Promise<BookingEngine> {
+  async registerOctoEngine(@Arg("input", () => RegisterOctoEngineInput, { description: "The engine and how to reach it" }) input: RegisterOctoEngineInput, @Ctx() ctx: CatalogueContext) {
     if (!ctx.caller.roles.includes("PLATFORM_CATALOG_MANAGEMENT")) throw forbidden("Booking engines are registered by PLATFORM_CATALOG_MANAGEMENT accounts");
     await managementAccess(ctx);
-    try {
-      const { engine } = await registerOctoEngine(ctx.database, ctx.loaders.octo, input, ctx.clock.now());
-      ctx.loaders.bookingEngine.prime(engine.id, engine);
-      return bookingEngineRef(engine.id);
-    } catch (error) {
-      if (error instanceof OctoRegistrationRefused) throw error.error;
-      throw error;
-    }
+    const { countryCode, ...registration } = input;
+    return payloadOf(
+      async () => {
+        try {
+          const { engine } = await registerOctoEngine(ctx.database, ctx.loaders.octo, { ...registration, country: countryCode }, ctx.clock.now());
+          ctx.loaders.bookingEngine.prime(engine.id, engine);
+          return { bookingEngine: bookingEngineRef(engine.id) };
+        } catch (error) {
+          throw error instanceof OctoRegistrationRefused ? error.error : error;
+        }
+      },
+      { rename: { country: "countryCode" } },
+    );
   }
 
   @FieldResolver(() => OctoEngineSettings, { nullable: true, description: "How an OCTO engine is reached (PLATFORM_CATALOG_MANAGEMENT and OPERATOR only); null for engines of other kinds" })
   async octo(@Root() engine: BookingEngine, @Ctx() ctx: CatalogueContext): Promise<OctoEngineSettings | null> {
     if (!hasAnyRole(ctx.caller, platformRoles)) throw forbidden(`An engine's connection is shown to ${platformRoles.join(", ")} only`);
     const settings = await ctx.loaders.octoSettings.load(engine.legacyResourceId);
-    return settings ? { ...settings, country: settings.countryCode } : null;
+    return settings ? { ...settings, capabilities: settings.capabilities as OctoCapability[] } : null;
   }
 
   @FieldResolver(() => String, { description: "Display name: ACTIVITIES_INVENTORY reads 'Activities Inventory'" })

@@ -11,7 +11,7 @@ import { asksFor } from "../../common/selection.js";
 import { productColumns, productColumnsWithTaxonomy, type ProductRow } from "../product/product.repository.js";
 import { toProduct } from "../product/product.service.js";
 import { Product } from "../product/product.type.js";
-import { isCountryCode, isLanguageCode } from "../validation/iso.js";
+import { isCountryCode, isLanguageCode } from "../../../core/iso-codes.js";
 import { CursorError, decodeCursor, encodeCursor, filtersDigest } from "./import-cursor.js";
 import { importRecordColumns, importRecords, type ImportRecord, type ImportRow } from "./import-record.js";
 

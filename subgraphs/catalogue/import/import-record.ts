@@ -9,7 +9,7 @@ import { callerModel } from "../product/product.resolver.js";
 import { onlineBookable } from "../product/product.service.js";
 import type { TaxonomyNodeRow } from "../taxonomy/taxonomy.repository.js";
 import { taxonomyPaths } from "../taxonomy/taxonomy.service.js";
-import { countryNameLanguages, countryNames } from "../validation/iso.js";
+import { countryNameLanguages, countryNames } from "../../../core/iso-codes.js";
 
 /**
  * The import record of spec 3, built here in one pass over a page of product rows.

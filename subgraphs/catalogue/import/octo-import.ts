@@ -19,6 +19,7 @@ import { languageOf, productRequestFromOcto, supplierRequestFromOcto, type OctoP
 /** What one import did; every count is of products of the engine's supplier. */
 export interface OctoImportReport {
   engine: string;
+  engineId: number;
   supplierId: number;
   supplierCreated: boolean;
   supplierUpdated: boolean;
@@ -153,7 +154,7 @@ async function runImport(ctx: CatalogueContext, engineId: number, engineName: st
     }
   }
 
-  const report: OctoImportReport = { engine: engineName, supplierId, supplierCreated, supplierUpdated, created: 0, updated: 0, unchanged: 0, deprecated: 0, undeprecated: 0, refused: [] };
+  const report: OctoImportReport = { engine: engineName, engineId, supplierId, supplierCreated, supplierUpdated, created: 0, updated: 0, unchanged: 0, deprecated: 0, undeprecated: 0, refused: [] };
   const current = new Map((await productRepository.ofSupplier(ctx.database.db, supplierId, {})).map((row) => [row.externalId, row]));
   for (const [externalId, productVersions] of versions) {
     const mapped = productRequestFromOcto(productVersions, engineName);

@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, lt, or } from "drizzle-orm";
 import { anyOf, compiledSelect } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { organisations } from "../../../drizzle/schema.js";
@@ -19,8 +19,21 @@ export const organisationRepository = {
     return ids.length ? organisationsByIds(db, { ids: [...ids] }) : [];
   },
 
-  async all(db: Executor): Promise<OrganisationRow[]> {
-    return db.select().from(organisations).orderBy(asc(organisations.name));
+  /** Up to `limit` organisations by name from a position (exclusive), forward or nearest first backward; names are unique, the id only settles equal ones. */
+  async page(db: Executor, limit: number, from: { name: string; id: number } | null, direction: "forward" | "backward"): Promise<OrganisationRow[]> {
+    const o = organisations;
+    const beyond = !from
+      ? undefined
+      : direction === "forward"
+        ? or(gt(o.name, from.name), and(eq(o.name, from.name), gt(o.id, from.id)))
+        : or(lt(o.name, from.name), and(eq(o.name, from.name), lt(o.id, from.id)));
+    const order = direction === "forward" ? [asc(o.name), asc(o.id)] : [desc(o.name), desc(o.id)];
+    return db.select().from(o).where(beyond).orderBy(...order).limit(limit);
+  },
+
+  async count(db: Executor): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(organisations);
+    return row.n;
   },
 
   async insert(db: Executor, values: typeof organisations.$inferInsert): Promise<OrganisationRow> {

@@ -1,9 +1,10 @@
-import { Arg, Authorized, Ctx, ID, Query, Resolver } from "type-graphql";
+import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from "type-graphql";
+import type { Connection } from "../../common/relay/connection.js";
 import { keyOfGlobalId } from "../../../core/global-id.js";
 import { platformRoles } from "../../../core/roles.js";
 import type { CatalogueContext } from "../loaders.js";
-import { organisationService } from "./organisation.service.js";
-import { Account, Organisation } from "./organisation.type.js";
+import { MAX_ORGANISATION_PAGE, organisationService } from "./organisation.service.js";
+import { Account, Organisation, OrganisationConnection } from "./organisation.type.js";
 
 /** The number a global id names (0, which no row has, for anything else). */
 export const organisationKey = (id: string): number => {
@@ -24,8 +25,14 @@ export class OrganisationResolver {
   }
 
   @Authorized(...platformRoles)
-  @Query(() => [Organisation], { description: "Every organisation (platform roles only)" })
-  organisations(@Ctx() ctx: CatalogueContext): Promise<Organisation[]> {
-    return organisationService.all(ctx.database);
+  @Query(() => OrganisationConnection, { description: `Every organisation, by name (platform roles only); at most ${MAX_ORGANISATION_PAGE} a page (20 unless asked)` })
+  organisations(
+    @Ctx() ctx: CatalogueContext,
+    @Arg("first", () => Int, { nullable: true, description: "Organisations after `after`" }) first?: number | null,
+    @Arg("after", () => String, { nullable: true, description: "A cursor: the organisations after it" }) after?: string | null,
+    @Arg("last", () => Int, { nullable: true, description: "Organisations before `before`" }) last?: number | null,
+    @Arg("before", () => String, { nullable: true, description: "A cursor: the organisations before it" }) before?: string | null,
+  ): Promise<Connection<Organisation>> {
+    return organisationService.page(ctx, { first, after, last, before });
   }
 }

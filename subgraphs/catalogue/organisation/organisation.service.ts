@@ -7,6 +7,7 @@ import { organisationRepository, type OrganisationRow } from "./organisation.rep
 import type { CatalogueLoaders } from "../loaders.js";
 import { type Account, CommercialModel, Environment, type Organisation, type Role } from "./organisation.type.js";
 import { bookingEngineRef } from "../booking-engine/booking-engine.type.js";
+import { connectionFrom, CountPrecision, cursorCodec, pageRequest, type Connection, type PagingArguments } from "../../common/relay/connection.js";
 
 export const toOrganisation = (row: OrganisationRow): Organisation => ({
   id: toGlobalId("Organisation", row.id),
@@ -16,6 +17,17 @@ export const toOrganisation = (row: OrganisationRow): Organisation => ({
   commercialModel: row.commercialModel as CommercialModel,
   bookingEngine: row.bookingEngineId === null ? null : bookingEngineRef(row.bookingEngineId),
 });
+
+/** How many organisations one page holds at most. */
+export const MAX_ORGANISATION_PAGE = 100;
+
+/** A cursor's `[name, id]`, or null for anything this list did not give. */
+function organisationPosition(cursor: string): { name: string; id: number } | null {
+  const position = cursorCodec.decode(cursor);
+  if (!Array.isArray(position) || position.length !== 2) return null;
+  const [name, id] = position as unknown[];
+  return typeof name === "string" && Number.isSafeInteger(id) && (id as number) > 0 ? { name, id: id as number } : null;
+}
 
 /** Who may see an organisation: its own accounts, and platform roles any. */
 export const maySeeOrganisation = (caller: Caller, id: number): boolean => hasAnyRole(caller, platformRoles) || caller.organisationId === id;
@@ -43,7 +55,17 @@ export const organisationService = {
     return row ? toOrganisation(row) : null;
   },
 
-  async all(database: Database): Promise<Organisation[]> {
-    return (await organisationRepository.all(database.db)).map(toOrganisation);
+  /** Every organisation by name, a page at a time (the resolver admits platform roles only). */
+  async page(ctx: { database: Database; loaders: CatalogueLoaders }, args: PagingArguments): Promise<Connection<Organisation>> {
+    const request = pageRequest(args, MAX_ORGANISATION_PAGE, organisationPosition);
+    const rows = request.size === 0 ? [] : await organisationRepository.page(ctx.database.db, request.size + 1, request.position, request.direction);
+    for (const row of rows) ctx.loaders.organisation.prime(row.id, row);
+    return connectionFrom(
+      request,
+      rows,
+      toOrganisation,
+      (row) => cursorCodec.encode([row.name, row.id]),
+      async () => ({ count: await organisationRepository.count(ctx.database.db), precision: CountPrecision.EXACT }),
+    );
   },
 };

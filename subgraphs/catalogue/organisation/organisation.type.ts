@@ -1,5 +1,6 @@
 import { Directive, Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
-import { DateTimeScalar, UuidScalar } from "../../common/scalars.js";
+import { ConnectionOf, EdgeOf } from "../../common/relay/connection.js";
+import { CountryCodeScalar, DateTimeScalar, UuidScalar } from "../../common/scalars.js";
 import { roles } from "../../../core/roles.js";
 import { BookingEngine } from "../booking-engine/booking-engine.type.js";
 
@@ -63,7 +64,7 @@ export class Organisation {
   @Field(() => String, { description: "Its name" })
   name!: string;
 
-  @Field(() => String, { description: "ISO 3166-1 alpha-2 country of the organisation" })
+  @Field(() => CountryCodeScalar, { description: "The organisation's country" })
   countryCode!: string;
 
   @Field(() => CommercialModel, { description: "How it earns" })
@@ -72,6 +73,12 @@ export class Organisation {
   @Field(() => BookingEngine, { nullable: true, description: "The booking engine its content is booked through" })
   bookingEngine!: BookingEngine | null;
 }
+
+@ObjectType({ description: "An organisation with its place in the list" })
+export class OrganisationEdge extends EdgeOf(Organisation) {}
+
+@ObjectType({ description: "Organisations by name" })
+export class OrganisationConnection extends ConnectionOf(Organisation, OrganisationEdge) {}
 
 @ObjectType({ description: "An account that signs in with the password grant" })
 @Directive('@key(fields: "id")')

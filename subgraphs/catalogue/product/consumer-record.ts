@@ -6,7 +6,7 @@ import type { CatalogueContext } from "../loaders.js";
 import type { TaxonomyNodeRow } from "../taxonomy/taxonomy.repository.js";
 import { taxonomyRowPaths } from "../taxonomy/taxonomy.service.js";
 import type { SupplierRow } from "../supplier/supplier.repository.js";
-import { countryNames } from "../validation/iso.js";
+import { countryNames } from "../../../core/iso-codes.js";
 import { bookingLink, durationInHours, present, productDescriptors } from "./product.consumer.js";
 import type { Product } from "./product.type.js";
 

@@ -8,7 +8,7 @@ import { supplierRepository, type SupplierRow } from "../supplier/supplier.repos
 import { taxonomyRepository } from "../taxonomy/taxonomy.repository.js";
 import { nextUpdateDate } from "../timestamps.js";
 import { Problems, country, number, string } from "../validation/checks.js";
-import { countryNameLanguages, sharedCountryNames } from "../validation/iso.js";
+import { countryNameLanguages, sharedCountryNames } from "../../../core/iso-codes.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { productChangeRepository } from "./product-change.repository.js";
 import { productRepository, type ProductFilter, type ProductRow, type ProductValues } from "./product.repository.js";

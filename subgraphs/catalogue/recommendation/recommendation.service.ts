@@ -10,7 +10,7 @@ import type { Product } from "../product/product.type.js";
 import { visibleToConsumers } from "../search/product-search.repository.js";
 import { FullTextProblem, parseFullText, tsQuery, type FullTextQuery } from "../search/full-text.js";
 import { isDate, Problems } from "../validation/checks.js";
-import { isCountryCode, isCurrencyCode } from "../validation/iso.js";
+import { isCountryCode, isCurrencyCode } from "../../../core/iso-codes.js";
 import { conversion, convert, isConvertible, type RatesUsed } from "../../../core/exchange-rates.js";
 import { airportByIata, continentCodes, countriesOfContinent, distanceKm } from "./places.js";
 

@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { CatalogueContext } from "../loaders.js";
-import { countryNames } from "../validation/iso.js";
+import { countryNames } from "../../../core/iso-codes.js";
 import { DEFAULT_NESTED_PRODUCTS, MAX_NESTED_PRODUCTS, productService } from "../product/product.service.js";
 import { Product, ProductFilterInput } from "../product/product.type.js";
 import { supplierService } from "./supplier.service.js";

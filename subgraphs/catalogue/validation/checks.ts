@@ -1,6 +1,6 @@
 import { isCalendarDate } from "../../../core/calendar-date.js";
 import type { FieldProblem } from "../../../core/errors.js";
-import { isCountryCode, isCurrencyCode, isLanguageCode, isSupportedCurrency } from "./iso.js";
+import { isCountryCode, isCurrencyCode, isLanguageCode, isSupportedCurrency } from "../../../core/iso-codes.js";
 
 /**
  * Collects every problem of an input, each naming the field (in the REST body's spelling, e.g.
