@@ -20,7 +20,7 @@ const config: CodegenConfig = {
         // Only the types the operations use, not the whole schema.
         onlyOperationTypes: true,
         enumsAsTypes: true,
-        scalars: { DateTime: "string", URL: "string", UUID: "string", CountryCode: "string", JSONObject: "Record<string, unknown>" },
+        scalars: { DateTime: "string", URL: "string", UUID: "string", CountryCode: "string", Date: "string", Decimal: "string", CurrencyCode: "string", JSONObject: "Record<string, unknown>" },
       },
     },
   },

@@ -65,3 +65,6 @@ function countryName(code: string, language: string): string | undefined {
 
 /** Languages i18n-iso-countries ships names for, registered once. */
 export const countryNameLanguages = ["en", "de", "fr", "es", "it", "nl", "pt"] as const;
+
+/** How many digits follow the decimal point in the currency's amounts (2 for EUR, 0 for JPY); 2 for a code the list lacks. */
+export const minorUnitDigits = (code: string): number => currencyCodes.code(code)?.digits ?? 2;

@@ -30,9 +30,9 @@ export function refusedUnlessEmpty<T extends { userErrors: UserErrorData[] }>(pa
   throw new RestError(status, first.code, message, details.length ? details : undefined, first.errorCode ?? undefined);
 }
 
-/** `["input", "eventTypes", "1"]` → `eventTypes[1]`, the first name renamed to the caller's parameter. */
+/** `["input", "eventTypes", "1"]` → `eventTypes[1]`, each name renamed to the caller's (`""`: the body itself). */
 export function restField(path: string[], parameters: Record<string, string> = {}): string {
-  const [, head, ...rest] = path;
-  const name = Object.hasOwn(parameters, head) ? parameters[head] : head;
-  return rest.reduce((field, part) => (/^\d+$/.test(part) ? `${field}[${part}]` : `${field}.${part}`), name);
+  const [, ...parts] = path;
+  const named = (part: string) => (Object.hasOwn(parameters, part) ? parameters[part] : part);
+  return parts.reduce((field, part) => (/^\d+$/.test(part) ? `${field}[${part}]` : field === "" ? named(part) : `${field}.${named(part)}`), "");
 }

@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { getNamedType, isObjectType, parse, type GraphQLField, type GraphQLSchema } from "graphql";
 import { estimateOperation, expensiveCriteria, ROOT_FIELD_COSTS, SEARCH_CRITERION_COSTS, SEARCH_EXPRESSION_ARGUMENTS } from "../../gateway/operation-limits.js";
 import { demoAccounts } from "../../drizzle/seed/demo.js";
@@ -187,8 +188,8 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
     { field: "Query.inactiveActivities", role: "consumer", args: `modifiedSince: "${addDays(today, -29)}T00:00:00.000Z"`, pages: pages("limit"), aliases: 3 },
     { field: "Query.recommendations", role: "consumer", args: `input: { interests: ["museum"] }`, pages: pages("limit", [1, 10, 50]), aliases: 3 },
     { field: "Query.topActivities", role: "consumer", args: `iataCode: "CDG"`, pages: pages("maxRecommendations", [1, 5, 10]), aliases: 3 },
-    { field: "Query.availabilityDates", role: "consumer", args: `productId: ${product.id}, startDate: "${addDays(today, 1)}", endDate: "${addDays(today, 30)}"`, aliases: 3 },
-    { field: "Query.nextAvailabilityDates", role: "consumer", args: `productId: ${product.id}`, aliases: 3 },
+    { field: "Query.availableDates", role: "consumer", args: `productId: ${product.id}, startDate: "${addDays(today, 1)}", endDate: "${addDays(today, 30)}"`, aliases: 3 },
+    { field: "Query.nextAvailableDates", role: "consumer", args: `productId: ${product.id}`, aliases: 3 },
     { field: "Query.booking", role: "consumer", args: `id: "${booking.id}"`, aliases: 3 },
     ...(report ? [{ field: "Query.bookingReport", role: "consumer" as const, args: `id: "${report.id}"`, aliases: 3 }] : []),
     { field: "Query.bookingReports", role: "consumer", pages: pages("limit"), aliases: 3 },
@@ -197,9 +198,9 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
     { field: "Query.webhookEndpoints", role: "consumer", aliases: 3 },
     ...(endpoint ? [{ field: "Query.webhookMessages", role: "consumer" as const, args: `endpointId: "${endpoint.id}"`, pages: pages("first"), aliases: 3 }] : []),
     // State changes that give the same outcome when repeated, or a new row each time at no risk.
-    { field: "Mutation.createAvailability", role: "consumer", args: `productId: ${product.id}, date: $date`, variableTypes: "$date: String!", variables: (run) => ({ date: addDays(today, 10 + (run % 600)) }), aliases: 1 },
-    { field: "Mutation.priceAvailability", role: "consumer", args: `productId: ${product.id}, availabilityId: "${availability.id}", currencyCode: "EUR"` },
-    { field: "Mutation.setAvailabilityQuantities", role: "consumer", args: `productId: ${product.id}, availabilityId: "${availability.id}", currencyCode: "EUR", quantities: [{ unitId: "adult", value: 2 }]` },
+    { field: "Mutation.createAvailability", role: "consumer", args: `input: { productId: ${product.id}, date: $date }`, variableTypes: "$date: String!", variables: (run) => ({ date: addDays(today, 10 + (run % 600)) }), aliases: 1 },
+    { field: "Mutation.priceAvailability", role: "consumer", args: `input: { availabilityId: "${toGlobalId("Availability", availability.id)}", currencyCode: "EUR" }` },
+    { field: "Mutation.setAvailabilityQuantities", role: "consumer", args: `input: { availabilityId: "${toGlobalId("Availability", availability.id)}", currencyCode: "EUR", quantities: [{ unitId: "adult", quantity: 2 }] }` },
     { field: "Mutation.answerBookingQuestions", role: "consumer", args: `bookingId: "${booking.id}", answers: $answers`, variableTypes: "$answers: [AnswerInput!]!", variables: () => ({ answers }) },
     { field: "Mutation.createSupplier", role: "partner", args: "input: $input", variableTypes: "$input: SupplierInput!", variables: () => ({ input: supplierRequest() }) },
     { field: "Mutation.updateSupplier", role: "partner", args: `id: ${supplier.id}, input: $input`, variableTypes: "$input: SupplierInput!", variables: () => ({ input: supplierInput }) },

@@ -14,6 +14,8 @@ import { CAPTURE_HEADER, captureService, type Capture } from "./capture.js";
 import type { LoadJob, LoadResult, RequestSpec } from "./load-generator.js";
 import { profileWhile, type ProfileSummary } from "./profile.js";
 import { generatedIds, startBenchServer, substitute } from "./servers.js";
+import { toGlobalId } from "../../core/global-id.js";
+import { isUuid } from "../../core/uuid.js";
 
 export const PATHS = ["REST", "gateway", "subgraph", "limit"] as const;
 export type PathName = (typeof PATHS)[number];
@@ -125,8 +127,15 @@ function differences(template: RestCall, fresh: RestCall): Record<string, string
     else if (a && b && typeof a === "object" && typeof b === "object") for (const key of Object.keys(a)) walk((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]);
   };
   walk(template.body, fresh.body);
+  // The graph names an entity by its global id: the operations a REST call ran carry the ids in that form too.
+  for (const [a, b] of Object.entries(map)) {
+    if (isUuid(a) && isUuid(b)) for (const type of UUID_KEYED_TYPES) map[toGlobalId(type, a)] = toGlobalId(type, b);
+  }
   return map;
 }
+
+/** The graph's types whose global ids hold a UUID. */
+const UUID_KEYED_TYPES = ["Availability", "Booking"];
 
 /** The UUIDs a JWT's claims name (account, session, organisation). */
 const idsOfToken = (jwt: string) => JSON.stringify(JSON.parse(Buffer.from(jwt.split(".")[1], "base64url").toString())).match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi) ?? [];

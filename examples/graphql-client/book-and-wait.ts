@@ -23,10 +23,10 @@ graphql(`
     id
     isOptionStepCompleted
     isPricingStepCompleted
-    availabilityOptions { id dataType selectedOptionId optionChoices }
-    unitOptions { id minAge restrictions { minQuantity } }
+    options { id dataType selectedValue choices { key } }
+    units { id minAge restrictions { minQuantity } }
     pricingIssues { rule message }
-    totalPrice { retail currency }
+    totalPrice { amount currencyCode }
   }
 `);
 
@@ -39,7 +39,7 @@ graphql(`
     id
     status
     isQuestionStepComplete
-    totalPrice { retail currency }
+    totalPrice { amount currencyCode }
     bookingEngineDetails { bookingCode }
     questions {
       customer { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }
@@ -50,26 +50,26 @@ graphql(`
 `);
 
 const NextDates = graphql(`
-  query NextDates($productId: Int!) { nextAvailabilityDates(productId: $productId) { availabilityDates } }
+  query NextDates($productId: Int!) { nextAvailableDates(productId: $productId) }
 `);
 const CreateAvailability = graphql(`
-  mutation CreateAvailability($productId: Int!, $date: String!) {
-    createAvailability(productId: $productId, date: $date) { ...AvailabilityFields }
+  mutation CreateAvailability($input: CreateAvailabilityInput!) {
+    createAvailability(input: $input) { availability { ...AvailabilityFields } userErrors { code message field } }
   }
 `);
 const SetOption = graphql(`
-  mutation SetOption($productId: Int!, $availabilityId: String!, $optionId: String!, $value: String!) {
-    setAvailabilityOption(productId: $productId, availabilityId: $availabilityId, optionId: $optionId, value: $value) { ...AvailabilityFields }
+  mutation SetOption($input: SetAvailabilityOptionInput!) {
+    setAvailabilityOption(input: $input) { availability { ...AvailabilityFields } userErrors { code message field } }
   }
 `);
 const Price = graphql(`
-  mutation Price($productId: Int!, $availabilityId: String!, $currencyCode: String) {
-    priceAvailability(productId: $productId, availabilityId: $availabilityId, currencyCode: $currencyCode) { ...AvailabilityFields }
+  mutation Price($input: PriceAvailabilityInput!) {
+    priceAvailability(input: $input) { availability { ...AvailabilityFields } userErrors { code message field } }
   }
 `);
 const SetQuantities = graphql(`
-  mutation SetQuantities($productId: Int!, $availabilityId: String!, $quantities: [UnitQuantityInput!]!) {
-    setAvailabilityQuantities(productId: $productId, availabilityId: $availabilityId, quantities: $quantities) { ...AvailabilityFields }
+  mutation SetQuantities($input: SetAvailabilityQuantitiesInput!) {
+    setAvailabilityQuantities(input: $input) { availability { ...AvailabilityFields } userErrors { code message field } }
   }
 `);
 const CreateBooking = graphql(`
@@ -118,22 +118,22 @@ export async function bookAndWait(options: BookAndWaitOptions): Promise<BookAndW
   const call = graphqlOverHttp(`${options.baseUrl}/graphql`, token);
   const { productId } = options;
 
-  const date = options.date ?? (await call(NextDates, { productId })).nextAvailabilityDates.availabilityDates[0];
+  const date = options.date ?? (await call(NextDates, { productId })).nextAvailableDates[0];
   if (!date) throw new Error(`product ${productId} has no dates with places`);
 
   // Step 2: each option answered brings the next level, until none is open.
-  let availability = (await call(CreateAvailability, { productId, date })).createAvailability;
+  let availability = accepted((await call(CreateAvailability, { input: { productId, date } })).createAvailability);
   for (let open = firstOpenOption(availability); open; open = firstOpenOption(availability)) {
-    const value = open.dataType === "BOOLEAN" ? "true" : (Object.keys(open.optionChoices ?? {})[0] ?? "none");
-    availability = (await call(SetOption, { productId, availabilityId: availability.id, optionId: open.id, value })).setAvailabilityOption;
+    const value = open.dataType === "BOOLEAN" ? "true" : (open.choices?.[0]?.key ?? "none");
+    availability = accepted((await call(SetOption, { input: { availabilityId: availability.id, optionId: open.id, value } })).setAvailabilityOption);
   }
 
   // Step 3: the ticket types and their prices, then the quantities.
-  availability = (await call(Price, { productId, availabilityId: availability.id, currencyCode: "EUR" })).priceAvailability;
-  const units = availability.unitOptions ?? [];
+  availability = accepted((await call(Price, { input: { availabilityId: availability.id, currencyCode: "EUR" } })).priceAvailability);
+  const units = availability.units ?? [];
   const adult = units.find((unit) => unit.minAge >= 18) ?? units[0];
-  const quantities = units.map((unit) => ({ unitId: unit.id, value: unit === adult ? (options.adults ?? 1) : unit.restrictions.minQuantity }));
-  availability = (await call(SetQuantities, { productId, availabilityId: availability.id, quantities })).setAvailabilityQuantities;
+  const quantities = units.map((unit) => ({ unitId: unit.id, quantity: unit === adult ? (options.adults ?? 1) : unit.restrictions.minQuantity }));
+  availability = accepted((await call(SetQuantities, { input: { availabilityId: availability.id, quantities } })).setAvailabilityQuantities);
   if (!availability.isPricingStepCompleted) throw new Error(`not bookable: ${JSON.stringify(availability.pricingIssues)}`);
 
   // Steps 4 and 5: the booking holds the place; answers may reveal follow-up questions.
@@ -223,8 +223,14 @@ function watch(options: BookAndWaitOptions, token: string, bookingId: string, ti
   return { started: startedPromise, statuses };
 }
 
-function firstOpenOption<T extends { availabilityOptions: { selectedOptionId?: string | null }[] }>(availability: T) {
-  return availability.availabilityOptions.find((option) => option.selectedOptionId == null) as T["availabilityOptions"][number] | undefined;
+/** A step's availability, or the refusals of its input as an error. */
+function accepted<T>(payload: { availability?: T | null; userErrors: { code: string; message: string; field?: readonly string[] | null }[] }): T {
+  if (!payload.availability) throw new Error(`refused: ${payload.userErrors.map((error) => `${error.code} ${error.field?.join(".") ?? ""}: ${error.message}`).join("; ")}`);
+  return payload.availability;
+}
+
+function firstOpenOption<T extends { options: { selectedValue?: string | null }[] }>(availability: T) {
+  return availability.options.find((option) => option.selectedValue == null) as T["options"][number] | undefined;
 }
 
 /** Example answers for every question shown, follow-ups included; a real client asks the traveller. */

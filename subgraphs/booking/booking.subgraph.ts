@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from "graphql";
 import { buildFederatedSchema } from "../common/build-subgraph.js";
-import { AvailabilityResolver } from "./availability/availability.resolver.js";
+import { availabilityKey, AvailabilityResolver } from "./availability/availability.resolver.js";
+import { availabilityService } from "./availability/availability.service.js";
 import { BookingResolver } from "./booking/booking.resolver.js";
 import { bookingService } from "./booking/booking.service.js";
 import { BookingReportTerms, BookingReportTermsResolver, reportedBooking } from "./booking-report/booking-report-terms.js";
@@ -9,8 +10,7 @@ import type { BookingContext } from "./loaders.js";
 import { webhookReferenceResolvers, WebhookResolver } from "./webhooks/webhook.resolver.js";
 
 export { bookingLoaders } from "./loaders.js";
-/** The booking subgraph's types that `node(id)` finds. */
-export { webhookNodeTypes as bookingNodeTypes } from "./webhooks/webhook.nodes.js";
+export { bookingNodeTypes } from "./booking.nodes.js";
 
 /** The booking subgraph: booking setups and the booking flow (spec 2), and the terms of reported bookings. */
 export function buildBookingSchema(): Promise<GraphQLSchema> {
@@ -19,6 +19,11 @@ export function buildBookingSchema(): Promise<GraphQLSchema> {
       // Entity references (subscription messages) follow the same rules as the booking query.
       __resolveReference(reference: { id: string }, ctx: BookingContext) {
         return bookingService.byId(ctx, reference.id);
+      },
+    },
+    Availability: {
+      __resolveReference(reference: { id: string }, ctx: BookingContext) {
+        return availabilityService.visible(ctx, availabilityKey(reference.id));
       },
     },
     BookingReport: {

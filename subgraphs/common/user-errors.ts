@@ -30,8 +30,10 @@ export interface WithUserErrors {
 
 /** How a mutation's refusals name the fields of its input. */
 export interface InputFields {
-  /** The input field for a service's own name of it (`id` → `webhookEndpointId`). */
+  /** The input field for a service's own name of it (`id` → `webhookEndpointId`), at any depth of the path. */
   rename?: Record<string, string>;
+  /** The input field a service's problem about a list's item (`[2].value`) is in (`quantities`). */
+  list?: string;
   /** The input field that names what the mutation changes: a NOT_FOUND is about it. */
   notFound?: string;
 }
@@ -64,11 +66,10 @@ export function userErrorsOf(error: unknown, fields: InputFields = {}): UserErro
   const number = typeof errorCode === "number" ? errorCode : (REFUSALS[refusal] as Refusal).errorCode;
   const base = { code: refusal, ...(number === undefined ? {} : { errorCode: number }) };
   if (!problems?.length) return [{ ...base, message: error.message, field: refusal === "NOT_FOUND" && fields.notFound ? ["input", fields.notFound] : null, rule: null }];
-  return problems.map((problem) => ({ ...base, message: problem.message, field: inputPath(problem.field, fields.rename), rule: problem.rule }));
+  return problems.map((problem) => ({ ...base, message: problem.message, field: inputPath(fields.list && problem.field.startsWith("[") ? `${fields.list}${problem.field}` : problem.field, fields.rename), rule: problem.rule }));
 }
 
 /** `eventTypes[1]` → `["input", "eventTypes", "1"]`; a service's name for a field is renamed first. */
 export function inputPath(field: string, fields: Record<string, string> = {}): string[] {
-  const [head, ...rest] = field.split(/[.[\]]+/).filter(Boolean);
-  return ["input", Object.hasOwn(fields, head) ? fields[head] : head, ...rest];
+  return ["input", ...field.split(/[.[\]]+/).filter(Boolean).map((part) => (Object.hasOwn(fields, part) ? fields[part] : part))];
 }

@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { createClient, type Client, type ExecutionResult } from "graphql-ws";
 import { afterAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -17,7 +18,8 @@ const connect = (token: string) => {
   return client;
 };
 
-const AVAILABILITY = "id isOptionStepCompleted isPricingStepCompleted availabilityOptions { id label dataType optionChoices selectedOptionId } unitOptions { id unitQuantity price { retail currency } } totalPrice { retail currency }";
+const AVAILABILITY = "id isOptionStepCompleted isPricingStepCompleted options { id label dataType choices { key label } selectedValue } units { id quantity price { amount currencyCode } } totalPrice { amount currencyCode }";
+const ANSWER = `availability { ${AVAILABILITY} } userErrors { code message field rule errorCode }`;
 const QUESTION = "id dataType dataFormat questionChoices value followUpQuestions { id dataType dataFormat value followUpQuestions { id dataType value } }";
 const BOOKING = `id status paymentStatus isQuestionStepComplete questions { customer { ${QUESTION} } booking { ${QUESTION} } participants { id questions { ${QUESTION} } } }`;
 
@@ -41,33 +43,44 @@ describe("booking through GraphQL with the status subscription", () => {
       return result.body.data!;
     };
     const date = new Date(Date.now() + 7 * 86400_000).toISOString().slice(0, 10);
-    const dates = await gql(`query($p: Int!) { nextAvailabilityDates(productId: $p) { availabilityDates } }`, { p: productId });
-    expect(dates.nextAvailabilityDates.availabilityDates.length).toBeGreaterThan(0);
+    const dates = await gql(`query($p: Int!) { nextAvailableDates(productId: $p) }`, { p: productId });
+    expect(dates.nextAvailableDates.length).toBeGreaterThan(0);
+    // Each step answers its availability, and no refusal.
+    const step = (payload: { availability: any; userErrors: unknown[] }) => {
+      expect(payload.userErrors).toEqual([]);
+      return payload.availability;
+    };
 
-    let availability = (await gql(`mutation($p: Int!, $d: String!) { createAvailability(productId: $p, date: $d) { ${AVAILABILITY} } }`, { p: productId, d: date })).createAvailability;
+    let availability = step((await gql(`mutation($i: CreateAvailabilityInput!) { createAvailability(input: $i) { ${ANSWER} } }`, { i: { productId, date } })).createAvailability);
     while (!availability.isOptionStepCompleted) {
-      const next = availability.availabilityOptions.find((o: any) => o.selectedOptionId === null);
-      const value = next.dataType === "BOOLEAN" ? "false" : Object.keys(next.optionChoices)[0];
-      availability = (
-        await gql(`mutation($p: Int!, $a: String!, $o: String!, $v: String!) { setAvailabilityOption(productId: $p, availabilityId: $a, optionId: $o, value: $v) { ${AVAILABILITY} } }`, {
-          p: productId,
-          a: availability.id,
-          o: next.id,
-          v: value,
-        })
-      ).setAvailabilityOption;
+      const next = availability.options.find((o: any) => o.selectedValue === null);
+      const value = next.dataType === "BOOLEAN" ? "false" : next.choices[0].key;
+      availability = step(
+        (await gql(`mutation($i: SetAvailabilityOptionInput!) { setAvailabilityOption(input: $i) { ${ANSWER} } }`, { i: { availabilityId: availability.id, optionId: next.id, value } }))
+          .setAvailabilityOption,
+      );
     }
-    const priced = (await gql(`mutation($p: Int!, $a: String!) { priceAvailability(productId: $p, availabilityId: $a, currencyCode: "GBP") { ${AVAILABILITY} } }`, { p: productId, a: availability.id })).priceAvailability;
-    expect(priced.unitOptions.map((u: any) => u.unitQuantity)).toEqual([0, 0]);
-    expect(priced.unitOptions[0].price.currency).toBe("GBP");
-    const quantities = (
-      await gql(`mutation($p: Int!, $a: String!) { setAvailabilityQuantities(productId: $p, availabilityId: $a, currencyCode: "GBP", quantities: [{unitId: "adult", value: 2}]) { ${AVAILABILITY} } }`, {
-        p: productId,
-        a: availability.id,
-      })
-    ).setAvailabilityQuantities;
+    const priced = step((await gql(`mutation($i: PriceAvailabilityInput!) { priceAvailability(input: $i) { ${ANSWER} } }`, { i: { availabilityId: availability.id, currencyCode: "GBP" } })).priceAvailability);
+    expect(priced.units.map((u: any) => u.quantity)).toEqual([0, 0]);
+    expect(priced.units[0].price.currencyCode).toBe("GBP");
+    const setQuantities = `mutation($i: SetAvailabilityQuantitiesInput!) { setAvailabilityQuantities(input: $i) { ${ANSWER} } }`;
+    // Too many of a unit: refused as data, on the quantity's field, and nothing changes.
+    const refused = (await gql(setQuantities, { i: { availabilityId: availability.id, currencyCode: "GBP", quantities: [{ unitId: "adult", quantity: 1000 }] } })).setAvailabilityQuantities;
+    expect(refused.availability).toBeNull();
+    expect(refused.userErrors[0]).toMatchObject({ code: "INVALID_QUANTITIES", field: ["input", "quantities", "0", "quantity"] });
+    const quantities = step((await gql(setQuantities, { i: { availabilityId: availability.id, currencyCode: "GBP", quantities: [{ unitId: "adult", quantity: 2 }] } })).setAvailabilityQuantities);
     expect(quantities.isPricingStepCompleted).toBe(true);
-    expect(quantities.totalPrice).toEqual({ retail: 85, currency: "GBP" }); // 2 × 50 EUR at 0.85
+    expect(quantities.totalPrice).toEqual({ amount: "85.00", currencyCode: "GBP" }); // 2 × 50 EUR at 0.85
+    // The availability is a Node: found by its global id, as it was last answered.
+    expect((await gql(`query($id: ID!) { node(id: $id) { ... on Availability { id totalPrice { amount } } } }`, { id: availability.id })).node).toEqual({ id: availability.id, totalPrice: { amount: "85.00" } });
+    const stranger = await consumer(t.stack);
+    const hidden = await graphql(`${t.stack.url}/graphql`, stranger.token, `query($id: ID!) { node(id: $id) { id } }`, { id: availability.id });
+    expect(hidden.body).toMatchObject({ data: { node: null } });
+    // An id that names no availability, and one of another product than the one given: NOT_FOUND on the id.
+    const strangerStep = await graphql(`${t.stack.url}/graphql`, stranger.token, `mutation($i: PriceAvailabilityInput!) { priceAvailability(input: $i) { ${ANSWER} } }`, { i: { availabilityId: toGlobalId("Availability", "not-a-uuid") } });
+    expect(strangerStep.body.data?.priceAvailability).toEqual({ availability: null, userErrors: [{ code: "NOT_FOUND", message: expect.any(String), field: ["input", "availabilityId"], rule: null, errorCode: null }] });
+    const otherProduct = (await gql(`mutation($i: PriceAvailabilityInput!) { priceAvailability(input: $i) { ${ANSWER} } }`, { i: { availabilityId: availability.id, productId: productId + 1 } })).priceAvailability;
+    expect(otherProduct.userErrors).toEqual([expect.objectContaining({ code: "NOT_FOUND", field: ["input", "availabilityId"] })]);
 
     let booking = (await gql(`mutation($i: CreateBookingInput!) { createBooking(input: $i) { ${BOOKING} } }`, { i: { availabilityId: availability.id, resellerRef: newRef() } })).createBooking;
     expect(booking).toMatchObject({ status: "ON_HOLD", paymentStatus: "ON_HOLD" });

@@ -148,7 +148,7 @@ describe("a booking walked through confirmation and cancellation, as reports sho
     const response = await graphql(
       `${ctx.stack.url}/graphql`,
       buyer.token,
-      `query ($id: String!) { bookingReport(id: $id) { status isCancellable cancellationPolicy { refundPercentage } availabilityOptions { selectedOptionValue } product { cityName } price { net } } }`,
+      `query ($id: String!) { bookingReport(id: $id) { status isCancellable cancellationPolicy { refundPercentage } availabilityOptions { selectedLabel } product { cityName } price { net } } }`,
       { id: booking.id },
     );
     expect(response.body.errors).toBeUndefined();
@@ -156,7 +156,7 @@ describe("a booking walked through confirmation and cancellation, as reports sho
       status: "PENDING_CONFIRM",
       isCancellable: false,
       cancellationPolicy: [{ refundPercentage: 100 }, { refundPercentage: 50 }],
-      availabilityOptions: [{ selectedOptionValue: "14:00" }, { selectedOptionValue: "Glacier" }, { selectedOptionValue: "true" }],
+      availabilityOptions: [{ selectedLabel: "14:00" }, { selectedLabel: "Glacier" }, { selectedLabel: "true" }],
       product: { cityName: "Zermatt" },
       price: { net: Math.round(booking.availability.totalPrice.retail * 0.8 * 100) / 100 },
     });

@@ -390,22 +390,21 @@ describe("booking an OCTO engine's products", () => {
       return result.body.data!;
     };
     const date = inAWeek(12);
-    const availability = (await gql(`mutation($p: Int!, $d: String!) { createAvailability(productId: $p, date: $d) { id isOptionStepCompleted } }`, { p: seine, d: date })).createAvailability;
+    const availability = (await gql(`mutation($i: CreateAvailabilityInput!) { createAvailability(input: $i) { availability { id isOptionStepCompleted } userErrors { code } } }`, { i: { productId: seine, date } })).createAvailability.availability;
     // One option and one (all-day) start: nothing to choose.
     expect(availability.isOptionStepCompleted).toBe(true);
-    const units = (await gql(`mutation($p: Int!, $a: String!) { priceAvailability(productId: $p, availabilityId: $a, currencyCode: "EUR") { unitOptions { id price { retail } } } }`, { p: seine, a: availability.id })).priceAvailability;
-    expect(units.unitOptions).toEqual([
-      { id: "adult", price: { retail: 22 } },
-      { id: "child", price: { retail: 11 } },
-      { id: "family", price: { retail: 55 } },
+    const units = (await gql(`mutation($i: PriceAvailabilityInput!) { priceAvailability(input: $i) { availability { units { id price { amount currencyCode } } } } }`, { i: { availabilityId: availability.id, currencyCode: "EUR" } })).priceAvailability.availability;
+    expect(units.units).toEqual([
+      { id: "adult", price: { amount: "22.00", currencyCode: "EUR" } },
+      { id: "child", price: { amount: "11.00", currencyCode: "EUR" } },
+      { id: "family", price: { amount: "55.00", currencyCode: "EUR" } },
     ]);
     const priced = (
-      await gql(`mutation($p: Int!, $a: String!) { setAvailabilityQuantities(productId: $p, availabilityId: $a, currencyCode: "EUR", quantities: [{unitId: "adult", value: 2}, {unitId: "child", value: 1}]) { isPricingStepCompleted totalPrice { retail currency } } }`, {
-        p: seine,
-        a: availability.id,
+      await gql(`mutation($i: SetAvailabilityQuantitiesInput!) { setAvailabilityQuantities(input: $i) { availability { isPricingStepCompleted totalPrice { amount currencyCode } } userErrors { code } } }`, {
+        i: { availabilityId: availability.id, currencyCode: "EUR", quantities: [{ unitId: "adult", quantity: 2 }, { unitId: "child", quantity: 1 }] },
       })
     ).setAvailabilityQuantities;
-    expect(priced).toEqual({ isPricingStepCompleted: true, totalPrice: { retail: 55, currency: "EUR" } });
+    expect(priced).toEqual({ availability: { isPricingStepCompleted: true, totalPrice: { amount: "55.00", currencyCode: "EUR" } }, userErrors: [] });
     let booking = (await gql(`mutation($i: CreateBookingInput!) { createBooking(input: $i) { id status questions { customer { id dataType dataFormat value } booking { id dataType questionChoices } participants { id questions { id question dataType } } } isQuestionStepComplete } }`, { i: { availabilityId: availability.id, resellerRef: newRef() } })).createBooking;
     booking = (await gql(`mutation($b: String!, $a: [AnswerInput!]!) { answerBookingQuestions(bookingId: $b, answers: $a) { id status isQuestionStepComplete } }`, { b: booking.id, a: validAnswers(booking) })).answerBookingQuestions;
     expect(booking.isQuestionStepComplete).toBe(true);

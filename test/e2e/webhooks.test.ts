@@ -110,6 +110,9 @@ describe("webhooks for booking status changes and product changes", () => {
       [first.id, "booking.status_changed", "ON_HOLD", booking.id],
       [second.id, "booking.status_changed", "CANCELLED", booking.id],
     ]);
+    // `data` is the booking as GET booking shows it: the webhook's body and REST's are built apart, and agree.
+    const shown = (await buyer.rest.get(`/booking-flow/v1/bookings/${booking.id}`)).body;
+    expect(received.at(-1)!.data).toEqual(shown);
     // Each try of a message carries the same webhook-id, so a receiver can deduplicate.
     expect(received.filter((d) => d.id === first.id)).toHaveLength(3);
     const body = JSON.stringify(first.payload);

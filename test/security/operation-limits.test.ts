@@ -155,13 +155,13 @@ describe("operation limits", () => {
     it("refuses 300 aliased mutations without changing anything, and caps mutations per operation", async () => {
       const count = async () => (await rows<{ n: number }>(database.db, sql`select count(*)::int as n from availabilities`))[0].n;
       const before = await count();
-      const aliases = Array.from({ length: 300 }, (_, i) => `a${i}: createAvailability(productId: ${productId}, date: "2027-03-01") { id }`).join(" ");
+      const aliases = Array.from({ length: 300 }, (_, i) => `a${i}: createAvailability(input: { productId: ${productId}, date: "2027-03-01" }) { availability { id } }`).join(" ");
       const refused = await run(consumerToken, `mutation { ${aliases} }`);
       expect(refused.status).toBe(400);
       expect(refused.statements).toBe(0);
       expect(await count()).toBe(before);
 
-      const six = ["me", "me", "me", "me", "me", "me"].map((_, i) => `m${i}: createAvailability(productId: ${productId}, date: "2027-03-0${i + 1}") { id }`);
+      const six = ["me", "me", "me", "me", "me", "me"].map((_, i) => `m${i}: createAvailability(input: { productId: ${productId}, date: "2027-03-0${i + 1}" }) { availability { id } }`);
       // Five aliases stay under the alias limit; the mutation cap is what refuses six.
       const sixRefused = await run(consumerToken, `mutation { ${six.join(" ")} }`);
       expect(sixRefused.body.errors).toEqual([
@@ -252,7 +252,7 @@ describe("operation limits", () => {
       expect(cyclic.errors?.[0].extensions).toMatchObject({ code: "GRAPHQL_VALIDATION_FAILED", reason: "COST_LIMIT_EXCEEDED" });
       const aliases = await outcome(client, `{ ${Array.from({ length: 100 }, (_, i) => `a${i}: me { id }`).join(" ")} }`);
       expect(aliases.errors?.[0].extensions).toMatchObject({ reason: "TOO_MANY_ALIASES" });
-      const mutations = await outcome(client, `mutation { ${Array.from({ length: 6 }, (_, i) => `m${i}: createAvailability(productId: ${productId}, date: "2027-04-0${i + 1}") { id }`).join(" ")} }`);
+      const mutations = await outcome(client, `mutation { ${Array.from({ length: 6 }, (_, i) => `m${i}: createAvailability(input: { productId: ${productId}, date: "2027-04-0${i + 1}" }) { availability { id } }`).join(" ")} }`);
       expect(mutations.errors?.[0].extensions).toMatchObject({ reason: "TOO_MANY_MUTATIONS" });
       const huge = await outcome(client, `{ ${"me { id } ".repeat(OPERATION_LIMITS.maxTokens)} }`);
       expect(huge.errors?.[0].extensions).toMatchObject({ code: "GRAPHQL_PARSE_FAILED" });

@@ -26,6 +26,9 @@ const scalarSamples: Record<string, unknown> = {
   URL: "https://example.org/",
   UUID: "00000000-0000-4000-8000-000000000000",
   CountryCode: "CH",
+  Date: "2026-01-01",
+  Decimal: "1.00",
+  CurrencyCode: "EUR",
 };
 
 /** A minimal valid value of an input type: required members only, lists of one. */

@@ -3,14 +3,13 @@ import { answer, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { params, query } from "./booking-body.js";
 
-type Dates = { availabilityDates: string[] };
 const productParams = obj({ productId: { type: "integer", minimum: 1, maximum: 2_147_483_647, description: "Product id" } }, { required: ["productId"] });
 const datesResponse = answer({ availabilityDates: { type: "array", items: { type: "string" }, description: "YYYY-MM-DD" } }, ["availabilityDates"], "Available dates, in order");
 /** Spec 2: results may be cached for up to an hour; five minutes keeps sold-out dates from lingering. */
 const CACHE_CONTROL = "private, max-age=300";
 
 /** GET /booking-flow/v1/products/{productId}/availabilities (spec 2, step 1). */
-export const availabilityDatesRoute: RestRoute<{ availabilityDates: Dates }> = {
+export const availabilityDatesRoute: RestRoute<{ availableDates: string[] }> = {
   method: "GET",
   url: "/booking-flow/v1/products/:productId/availabilities",
   schema: {
@@ -25,7 +24,7 @@ export const availabilityDatesRoute: RestRoute<{ availabilityDates: Dates }> = {
   },
   operation: /* GraphQL */ `
     query RestAvailabilityDates($productId: Int!, $startDate: String, $endDate: String) {
-      availabilityDates(productId: $productId, startDate: $startDate, endDate: $endDate) { availabilityDates }
+      availableDates(productId: $productId, startDate: $startDate, endDate: $endDate)
     }
   `,
   variables: (request) => ({
@@ -33,14 +32,14 @@ export const availabilityDatesRoute: RestRoute<{ availabilityDates: Dates }> = {
     startDate: query<{ startDate?: string | null }>(request).startDate ?? null,
     endDate: query<{ endDate?: string | null }>(request).endDate ?? null,
   }),
-  respond: ({ availabilityDates }, _request, reply) => {
+  respond: ({ availableDates }, _request, reply) => {
     reply.header("cache-control", CACHE_CONTROL);
-    return availabilityDates;
+    return { availabilityDates: availableDates };
   },
 };
 
 /** GET /booking-flow/v1/products/{productId}/availabilities/next (spec 2, step 1 alternative). */
-export const nextAvailabilityDatesRoute: RestRoute<{ nextAvailabilityDates: Dates }> = {
+export const nextAvailabilityDatesRoute: RestRoute<{ nextAvailableDates: string[] }> = {
   method: "GET",
   url: "/booking-flow/v1/products/:productId/availabilities/next",
   schema: {
@@ -52,11 +51,11 @@ export const nextAvailabilityDatesRoute: RestRoute<{ nextAvailabilityDates: Date
     response: { 200: datesResponse, 404: errorResponse("Unknown product") },
   },
   operation: /* GraphQL */ `
-    query RestNextAvailabilityDates($productId: Int!) { nextAvailabilityDates(productId: $productId) { availabilityDates } }
+    query RestNextAvailabilityDates($productId: Int!) { nextAvailableDates(productId: $productId) }
   `,
   variables: (request) => ({ productId: params<{ productId: number }>(request).productId }),
-  respond: ({ nextAvailabilityDates }, _request, reply) => {
+  respond: ({ nextAvailableDates }, _request, reply) => {
     reply.header("cache-control", CACHE_CONTROL);
-    return nextAvailabilityDates;
+    return { availabilityDates: nextAvailableDates };
   },
 };

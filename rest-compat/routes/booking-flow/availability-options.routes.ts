@@ -1,10 +1,13 @@
 import { errorResponse } from "../../error-body.js";
 import { obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
-import { AVAILABILITY_FIELDS, availabilitySchema, params, productAvailabilityParams, withoutNulls } from "./booking-body.js";
+import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
+import { AVAILABILITY_FIELDS, availabilityIdOf, availabilitySchema, params, productAvailabilityParams, restAvailability, type GraphAvailability } from "./booking-body.js";
+
+type Payload = { availability: GraphAvailability; userErrors: UserErrorData[] };
 
 /** GET /booking-flow/v1/products/{productId}/availabilities/{date}/options (spec 2, step 2a). */
-export const getOptionsRoute: RestRoute<{ createAvailability: Record<string, unknown> }> = {
+export const getOptionsRoute: RestRoute<{ createAvailability: Payload }> = {
   method: "GET",
   url: "/booking-flow/v1/products/:productId/availabilities/:date/options",
   schema: {
@@ -17,15 +20,16 @@ export const getOptionsRoute: RestRoute<{ createAvailability: Record<string, unk
     response: { 200: availabilitySchema("The new availability with the first option level"), 404: errorResponse("Unknown product or availability") },
   },
   operation: /* GraphQL */ `
-    mutation RestCreateAvailability($productId: Int!, $date: String!) { createAvailability(productId: $productId, date: $date) { ...RestAvailability } }
+    mutation RestCreateAvailability($input: CreateAvailabilityInput!) { createAvailability(input: $input) { availability { ...RestAvailability } ${USER_ERRORS} } }
     ${AVAILABILITY_FIELDS}
   `,
-  variables: (request) => params<{ productId: number; date: string }>(request),
-  respond: ({ createAvailability }) => withoutNulls(createAvailability),
+  parameters: { input: "" },
+  variables: (request) => ({ input: params<{ productId: number; date: string }>(request) }),
+  respond: ({ createAvailability }) => restAvailability(refusedUnlessEmpty(createAvailability).availability),
 };
 
 /** PUT /booking-flow/v1/products/{productId}/availabilities/{availabilityId}/options (spec 2, step 2b). */
-export const setOptionRoute: RestRoute<{ setAvailabilityOption: Record<string, unknown> }> = {
+export const setOptionRoute: RestRoute<{ setAvailabilityOption: Payload }> = {
   method: "PUT",
   url: "/booking-flow/v1/products/:productId/availabilities/:availabilityId/options",
   schema: {
@@ -39,11 +43,15 @@ export const setOptionRoute: RestRoute<{ setAvailabilityOption: Record<string, u
     response: { 200: availabilitySchema("The availability with the option set and the next level, if any"), 404: errorResponse("Unknown product or availability") },
   },
   operation: /* GraphQL */ `
-    mutation RestSetOption($productId: Int!, $availabilityId: String!, $optionId: String!, $value: String!) {
-      setAvailabilityOption(productId: $productId, availabilityId: $availabilityId, optionId: $optionId, value: $value) { ...RestAvailability }
+    mutation RestSetOption($input: SetAvailabilityOptionInput!) {
+      setAvailabilityOption(input: $input) { availability { ...RestAvailability } ${USER_ERRORS} }
     }
     ${AVAILABILITY_FIELDS}
   `,
-  variables: (request) => ({ ...params<{ productId: number; availabilityId: string }>(request), ...(request.body as { optionId: string; value: string }) }),
-  respond: ({ setAvailabilityOption }) => withoutNulls(setAvailabilityOption),
+  parameters: { input: "" },
+  variables: (request) => {
+    const { optionId, value } = request.body as { optionId: string; value: string };
+    return { input: { ...availabilityIdOf(request), optionId, value } };
+  },
+  respond: ({ setAvailabilityOption }) => restAvailability(refusedUnlessEmpty(setAvailabilityOption).availability),
 };

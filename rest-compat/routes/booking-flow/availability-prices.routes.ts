@@ -1,12 +1,15 @@
 import { errorResponse } from "../../error-body.js";
 import { arr, int, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
-import { AVAILABILITY_FIELDS, availabilitySchema, currencyQuery, params, productAvailabilityParams, query, withoutNulls } from "./booking-body.js";
+import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
+import { AVAILABILITY_FIELDS, availabilityIdOf, availabilitySchema, currencyQuery, productAvailabilityParams, query, restAvailability, type GraphAvailability } from "./booking-body.js";
+
+type Payload = { availability: GraphAvailability; userErrors: UserErrorData[] };
 
 const currency = (request: Parameters<NonNullable<RestRoute<unknown>["variables"]>>[0]) => query<{ currencyCode?: string | null }>(request).currencyCode ?? null;
 
 /** GET /booking-flow/v1/products/{productId}/availabilities/{availabilityId}/prices (spec 2, step 3a). */
-export const getPricesRoute: RestRoute<{ priceAvailability: Record<string, unknown> }> = {
+export const getPricesRoute: RestRoute<{ priceAvailability: Payload }> = {
   method: "GET",
   url: "/booking-flow/v1/products/:productId/availabilities/:availabilityId/prices",
   schema: {
@@ -20,17 +23,18 @@ export const getPricesRoute: RestRoute<{ priceAvailability: Record<string, unkno
     response: { 200: availabilitySchema("The availability with its ticket types, quantities 0"), 404: errorResponse("Unknown product or availability") },
   },
   operation: /* GraphQL */ `
-    mutation RestGetPrices($productId: Int!, $availabilityId: String!, $currencyCode: String) {
-      priceAvailability(productId: $productId, availabilityId: $availabilityId, currencyCode: $currencyCode) { ...RestAvailability }
+    mutation RestGetPrices($input: PriceAvailabilityInput!) {
+      priceAvailability(input: $input) { availability { ...RestAvailability } ${USER_ERRORS} }
     }
     ${AVAILABILITY_FIELDS}
   `,
-  variables: (request) => ({ ...params<{ productId: number; availabilityId: string }>(request), currencyCode: currency(request) }),
-  respond: ({ priceAvailability }) => withoutNulls(priceAvailability),
+  parameters: { input: "" },
+  variables: (request) => ({ input: { ...availabilityIdOf(request), currencyCode: currency(request) } }),
+  respond: ({ priceAvailability }) => restAvailability(refusedUnlessEmpty(priceAvailability).availability),
 };
 
 /** PUT /booking-flow/v1/products/{productId}/availabilities/{availabilityId}/prices (spec 2, step 3b). */
-export const setPricesRoute: RestRoute<{ setAvailabilityQuantities: Record<string, unknown> }> = {
+export const setPricesRoute: RestRoute<{ setAvailabilityQuantities: Payload }> = {
   method: "PUT",
   url: "/booking-flow/v1/products/:productId/availabilities/:availabilityId/prices",
   schema: {
@@ -45,16 +49,19 @@ export const setPricesRoute: RestRoute<{ setAvailabilityQuantities: Record<strin
     response: { 200: availabilitySchema("The availability with the quantities, limits and prices"), 404: errorResponse("Unknown product or availability") },
   },
   operation: /* GraphQL */ `
-    mutation RestSetPrices($productId: Int!, $availabilityId: String!, $currencyCode: String, $quantities: [UnitQuantityInput!]!) {
-      setAvailabilityQuantities(productId: $productId, availabilityId: $availabilityId, currencyCode: $currencyCode, quantities: $quantities) { ...RestAvailability }
+    mutation RestSetPrices($input: SetAvailabilityQuantitiesInput!) {
+      setAvailabilityQuantities(input: $input) { availability { ...RestAvailability } ${USER_ERRORS} }
     }
     ${AVAILABILITY_FIELDS}
   `,
-  parameters: { quantities: "" },
+  // The body is the list itself: its items are `[0].value` to the caller.
+  parameters: { input: "", quantities: "", quantity: "value" },
   variables: (request) => ({
-    ...params<{ productId: number; availabilityId: string }>(request),
-    currencyCode: currency(request),
-    quantities: (request.body as { unitId: string; value: number }[]).map(({ unitId, value }) => ({ unitId, value })),
+    input: {
+      ...availabilityIdOf(request),
+      currencyCode: currency(request),
+      quantities: (request.body as { unitId: string; value: number }[]).map(({ unitId, value }) => ({ unitId, quantity: value })),
+    },
   }),
-  respond: ({ setAvailabilityQuantities }) => withoutNulls(setAvailabilityQuantities),
+  respond: ({ setAvailabilityQuantities }) => restAvailability(refusedUnlessEmpty(setAvailabilityQuantities, { quantities: "", quantity: "value" }).availability),
 };

@@ -1,23 +1,125 @@
 import type { FastifyRequest } from "fastify";
 import { answer, arr, bool, int, num, obj, str, type JsonSchema } from "../../json-schema.js";
 import { RestError } from "../../error-body.js";
+import { toGlobalId } from "../../../core/global-id.js";
+import { isUuid } from "../../../core/uuid.js";
 import { MAX_FOLLOW_UP_DEPTH } from "../../../subgraphs/booking/engines/inventory/booking-setup.js";
+
+/** The graph's availability option, as every REST body that shows one selects it. */
+export const AVAILABILITY_OPTION_FIELDS = "id label level dataType choices { key label } selectedValue selectedLabel";
 
 /** The Availability of spec 2, and the GraphQL selection it is built from. */
 export const AVAILABILITY_FIELDS = /* GraphQL */ `
   fragment RestAvailability on Availability {
-    id availabilityDate maxParticipants minParticipants isOptionStepCompleted isPricingStepCompleted expiresAt participants
-    availabilityOptions { id label level dataType optionChoices selectedOptionId selectedOptionValue }
-    unitOptions {
-      id label description unitQuantity minAge maxAge unitPriceType
-      restrictions { minQuantity maxQuantity accompagniedBy }
-      price { retail currency }
+    legacyResourceId date maxParticipants minParticipants isOptionStepCompleted isPricingStepCompleted expiresAt participantCount
+    options { ${AVAILABILITY_OPTION_FIELDS} }
+    units {
+      id label description quantity minAge maxAge priceType
+      restrictions { minQuantity maxQuantity accompaniedBy }
+      price { amount currencyCode }
     }
-    totalPrice { retail currency }
+    totalPrice { amount currencyCode }
     exchangeRates { date source }
     pricingIssues { unitId rule message }
   }
 `;
+
+/** The graph's Money as the contract writes it: `{ retail, currency }`, the amount a number. */
+export interface GraphMoney {
+  amount: string;
+  currencyCode: string;
+}
+export const restMoney = (money: GraphMoney) => ({ retail: Number(money.amount), currency: money.currencyCode });
+
+export interface GraphAvailabilityOption {
+  id: string;
+  label: string;
+  level: number;
+  dataType: string;
+  choices: { key: string; label: string }[] | null;
+  selectedValue: string | null;
+  selectedLabel: string | null;
+}
+
+/** Choice key → label, as the contract's `optionChoices` and `questionChoices` are. */
+export function choiceMap(choices: { key: string; label: string }[]): Record<string, string> {
+  const map: Record<string, string> = {};
+  // Keys are a partner's: "__proto__" must stay a key, not set the object's prototype.
+  for (const { key, label } of choices) Object.defineProperty(map, key, { value: label, enumerable: true, writable: true, configurable: true });
+  return map;
+}
+
+export const restAvailabilityOption = (option: GraphAvailabilityOption) => ({
+  id: option.id,
+  label: option.label,
+  level: String(option.level),
+  dataType: option.dataType,
+  optionChoices: option.choices ? choiceMap(option.choices) : null,
+  selectedOptionId: option.selectedValue,
+  selectedOptionValue: option.selectedLabel,
+});
+
+export interface GraphAvailability {
+  legacyResourceId: string;
+  date: string;
+  options: GraphAvailabilityOption[];
+  units:
+    | {
+        id: string;
+        label: string;
+        description: string | null;
+        quantity: number;
+        minAge: number;
+        maxAge: number | null;
+        priceType: string;
+        restrictions: { minQuantity: number; maxQuantity: number; accompaniedBy: string[] };
+        price: GraphMoney;
+      }[]
+    | null;
+  maxParticipants: number;
+  minParticipants: number;
+  isOptionStepCompleted: boolean;
+  isPricingStepCompleted: boolean;
+  totalPrice: GraphMoney | null;
+  exchangeRates: { date: string; source: string } | null;
+  participantCount: number | null;
+  pricingIssues: { unitId: string | null; rule: string; message: string }[] | null;
+  expiresAt: string;
+}
+
+/** Spec 2's Availability from the graph's, without its unset members. */
+export function restAvailability(availability: GraphAvailability) {
+  return withoutNulls({
+    id: availability.legacyResourceId,
+    availabilityDate: availability.date,
+    availabilityOptions: availability.options.map(restAvailabilityOption),
+    unitOptions: availability.units?.map((unit) => ({
+      id: unit.id,
+      label: unit.label,
+      description: unit.description,
+      restrictions: { minQuantity: unit.restrictions.minQuantity, maxQuantity: unit.restrictions.maxQuantity, accompagniedBy: unit.restrictions.accompaniedBy },
+      price: restMoney(unit.price),
+      unitQuantity: unit.quantity,
+      minAge: unit.minAge,
+      maxAge: unit.maxAge,
+      unitPriceType: unit.priceType,
+    })),
+    maxParticipants: availability.maxParticipants,
+    minParticipants: availability.minParticipants,
+    isOptionStepCompleted: availability.isOptionStepCompleted,
+    isPricingStepCompleted: availability.isPricingStepCompleted,
+    totalPrice: availability.totalPrice && restMoney(availability.totalPrice),
+    exchangeRates: availability.exchangeRates,
+    participants: availability.participantCount,
+    pricingIssues: availability.pricingIssues,
+    expiresAt: availability.expiresAt,
+  });
+}
+
+/** Spec 2's Booking from the graph's: its availability and price as the contract writes them. */
+export function restBooking(booking: Record<string, unknown> & { availability: GraphAvailability; totalPrice: GraphMoney }) {
+  return withoutNulls({ ...booking, availability: restAvailability(booking.availability), totalPrice: restMoney(booking.totalPrice) });
+}
 
 const QUESTION_LEAF = "id question value dataType dataFormat questionChoices parentId level requirementType conditions { op value }";
 const questionSelection = (depth: number): string =>
@@ -36,7 +138,7 @@ export const BOOKING_FIELDS = /* GraphQL */ `
     cancellation { isCancellable cancellationPolicy { label duration refundPercentage } }
     bookingEngineDetails { bookingExternalId bookingEngineName productExternalId bookingCode }
     travelerDetails { externalClientId }
-    totalPrice { retail currency }
+    totalPrice { amount currencyCode }
     exchangeRates { date source }
   }
   ${AVAILABILITY_FIELDS}
@@ -245,4 +347,14 @@ export function externalClientId(request: FastifyRequest): string | null {
 }
 
 export const params = <T>(request: FastifyRequest) => request.params as T;
+
+/**
+ * The availability a path names, as a step's input takes it: its global id, and the path's product,
+ * which it must be of (404 otherwise). An id that is no UUID is refused here, naming the parameter.
+ */
+export function availabilityIdOf(request: FastifyRequest): { availabilityId: string; productId: number } {
+  const { productId, availabilityId } = params<{ productId: number; availabilityId: string }>(request);
+  if (!isUuid(availabilityId)) throw new RestError(400, "VALIDATION_FAILED", "availabilityId must be a UUID", [{ field: "availabilityId", rule: "uuid", message: "availabilityId must be a UUID" }]);
+  return { availabilityId: toGlobalId("Availability", availabilityId), productId };
+}
 export const query = <T>(request: FastifyRequest) => request.query as T;

@@ -10,10 +10,14 @@ import {
   externalClientIdHeader,
   params,
   query,
+  restBooking,
   withoutNulls,
+  type GraphAvailability,
+  type GraphMoney,
 } from "./booking-body.js";
+import { toGlobalId } from "../../../core/global-id.js";
 
-type BookingData = Record<string, unknown>;
+type BookingData = Record<string, unknown> & { availability: GraphAvailability; totalPrice: GraphMoney };
 const bookingId = (request: Parameters<NonNullable<RestRoute<unknown>["variables"]>>[0]) => params<{ bookingId: string }>(request).bookingId;
 
 /** POST /booking-flow/v1/bookings (spec 2, step 4). */
@@ -48,7 +52,8 @@ export const createBookingRoute: RestRoute<{ createBooking: BookingData }> = {
     }
     return {
       input: {
-        availabilityId: body.availabilityId,
+        // A value that is no UUID names no availability: the flow answers INVALID_AVAILABILITY (9510).
+        availabilityId: toGlobalId("Availability", body.availabilityId),
         resellerRef: body.resellerRef ?? fromQuery.resellerRef ?? "",
         externalClientId: externalClientId(request),
         currencyCode: fromQuery.currencyCode ?? null,
@@ -57,7 +62,7 @@ export const createBookingRoute: RestRoute<{ createBooking: BookingData }> = {
   },
   respond: ({ createBooking }, _request, reply) => {
     reply.code(201);
-    return withoutNulls(createBooking);
+    return restBooking(createBooking);
   },
 };
 
@@ -79,7 +84,7 @@ export const getQuestionsRoute: RestRoute<{ booking: BookingData }> = {
   `,
   parameters: { id: "bookingId" },
   variables: (request) => ({ id: bookingId(request) }),
-  respond: ({ booking }) => withoutNulls(booking),
+  respond: ({ booking }) => restBooking(booking),
 };
 
 /** PUT /booking-flow/v1/bookings/{bookingId}/questions (spec 2, step 5b). */
@@ -105,7 +110,7 @@ export const setAnswersRoute: RestRoute<{ answerBookingQuestions: BookingData }>
     bookingId: bookingId(request),
     answers: (request.body as { id: string; value: string | null }[]).map(({ id, value }) => ({ id, value })),
   }),
-  respond: ({ answerBookingQuestions }) => withoutNulls(answerBookingQuestions),
+  respond: ({ answerBookingQuestions }) => restBooking(answerBookingQuestions),
 };
 
 /** POST /booking-flow/v1/bookings/{bookingId}/confirm (spec 2, step 6). */
@@ -128,7 +133,7 @@ export const confirmBookingRoute: RestRoute<{ confirmBooking: BookingData }> = {
     ${BOOKING_FIELDS}
   `,
   variables: (request) => ({ bookingId: bookingId(request), externalClientId: externalClientId(request) }),
-  respond: ({ confirmBooking }) => withoutNulls(confirmBooking),
+  respond: ({ confirmBooking }) => restBooking(confirmBooking),
 };
 
 /** GET /booking-flow/v1/bookings/{bookingId} (spec 2, step 7). */
@@ -149,7 +154,7 @@ export const getBookingRoute: RestRoute<{ booking: BookingData }> = {
   `,
   parameters: { id: "bookingId" },
   variables: (request) => ({ id: bookingId(request) }),
-  respond: ({ booking }) => withoutNulls(booking),
+  respond: ({ booking }) => restBooking(booking),
 };
 
 /** DELETE /booking-flow/v1/bookings/{bookingId} (spec 2, Cancel booking). */

@@ -1,6 +1,7 @@
 import { errorResponse } from "../../error-body.js";
 import { str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
+import { AVAILABILITY_OPTION_FIELDS } from "../booking-flow/booking-body.js";
 import { REPORT_FIELDS, reportDetailBody, reportDetailSchema, type ReportDetailData } from "./report-body.js";
 
 /** GET /reporting/v1/bookings/{id} (spec 2, Get booking details). */
@@ -22,7 +23,7 @@ export const getBookingReportRoute: RestRoute<{ bookingReport: ReportDetailData 
         partnerId paxBooked activityEndDate isCancellable cancellationReason
         price { gross net currency }
         product { id externalId title { text } }
-        availabilityOptions { id label level dataType optionChoices selectedOptionId selectedOptionValue }
+        availabilityOptions { ${AVAILABILITY_OPTION_FIELDS} }
         cancellationPolicy { label duration refundPercentage }
       }
     }

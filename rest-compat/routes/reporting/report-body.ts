@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import { answer, arr, bool, int, num, str, type JsonSchema } from "../../json-schema.js";
 import { selfLink } from "../../rest-route.js";
-import { availabilityOptionSchema, cancellationPolicySchema, withoutNulls } from "../booking-flow/booking-body.js";
+import { availabilityOptionSchema, cancellationPolicySchema, restAvailabilityOption, withoutNulls, type GraphAvailabilityOption } from "../booking-flow/booking-body.js";
 
 /** The list item of spec 2 ("Reporting record (list item)"), in the contract's field order. */
 export const REPORT_FIELDS = /* GraphQL */ `
@@ -39,7 +39,7 @@ export interface ReportDetailData extends ReportData {
   isCancellable: boolean;
   cancellationReason: string | null;
   product: { id: number; externalId: string; title: { text: string | null } };
-  availabilityOptions: Record<string, unknown>[];
+  availabilityOptions: GraphAvailabilityOption[];
   cancellationPolicy: Record<string, unknown>[];
 }
 
@@ -79,7 +79,7 @@ export function reportDetailBody(report: ReportDetailData) {
     activityEndDate: utcSeconds(report.activityEndDate),
     isCancellable: report.isCancellable,
     product: { id: report.product.id, externalId: report.product.externalId, title: report.product.title.text },
-    options: { availabilityOptions: report.availabilityOptions },
+    options: { availabilityOptions: report.availabilityOptions.map(restAvailabilityOption) },
     cancellationInformation: {
       cancellationRequestDateTime: utcMillis(report.cancelledAt),
       cancellationReason: report.cancellationReason,

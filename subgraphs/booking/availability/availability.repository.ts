@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { compiledSelect, compiledWrite } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { availabilities } from "../../../drizzle/schema.js";
@@ -27,6 +27,11 @@ export const availabilityRepository = {
   async byId(db: Executor, id: string): Promise<AvailabilityRow | undefined> {
     const [row] = await availabilityById(db, { id });
     return row;
+  },
+
+  async byIds(db: Executor, ids: readonly string[]): Promise<Pick<AvailabilityRow, "id" | "organisationId" | "accountId">[]> {
+    if (!ids.length) return [];
+    return db.select({ id: availabilities.id, organisationId: availabilities.organisationId, accountId: availabilities.accountId }).from(availabilities).where(inArray(availabilities.id, [...ids]));
   },
 
   async forUpdate(db: Executor, id: string): Promise<AvailabilityRow | undefined> {

@@ -1,59 +1,64 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from "type-graphql";
+import { keyOfGlobalId } from "../../../core/global-id.js";
+import { DateScalar } from "../../common/scalars.js";
+import { payloadOf } from "../../common/user-errors.js";
 import type { BookingContext } from "../loaders.js";
 import { availabilityService } from "./availability.service.js";
-import { Availability, AvailabilityDates, UnitQuantityInput } from "./availability.type.js";
+import {
+  Availability,
+  CreateAvailabilityInput,
+  CreateAvailabilityPayload,
+  PriceAvailabilityInput,
+  PriceAvailabilityPayload,
+  SetAvailabilityOptionInput,
+  SetAvailabilityOptionPayload,
+  SetAvailabilityQuantitiesInput,
+  SetAvailabilityQuantitiesPayload,
+} from "./availability.type.js";
+
+/** An id of another type, or no id at all, names nothing: an empty key, which no row has. */
+export const availabilityKey = (id: string) => keyOfGlobalId(id, "Availability") ?? "";
+
+const AVAILABILITY_INPUT = { notFound: "availabilityId" };
 
 @Resolver(() => Availability)
 export class AvailabilityResolver {
-  @Query(() => AvailabilityDates, { description: "Step 1: dates with places between startDate and endDate (default: the 31 days from today)" })
-  async availabilityDates(
-    @Arg("productId", () => Int) productId: number,
-    @Arg("startDate", () => String, { nullable: true }) startDate: string | null,
-    @Arg("endDate", () => String, { nullable: true }) endDate: string | null,
+  @Query(() => [DateScalar], { description: "Step 1: the dates with places between startDate and endDate, in order (default: the 31 days from today; a range covers at most 366 days)" })
+  availableDates(
+    @Arg("productId", () => Int, { description: "The product's number (Product.id)" }) productId: number,
+    @Arg("startDate", () => String, { nullable: true, description: "YYYY-MM-DD, inclusive; today when not given" }) startDate: string | null,
+    @Arg("endDate", () => String, { nullable: true, description: "YYYY-MM-DD, inclusive; 30 days after startDate when not given" }) endDate: string | null,
     @Ctx() ctx: BookingContext,
-  ): Promise<AvailabilityDates> {
-    return { availabilityDates: await availabilityService.dates(ctx, productId, startDate, endDate) };
+  ): Promise<string[]> {
+    return availabilityService.dates(ctx, productId, startDate, endDate);
   }
 
-  @Query(() => AvailabilityDates, { description: "Step 1 alternative: the first month with dates within a year, to that month's end" })
-  async nextAvailabilityDates(@Arg("productId", () => Int) productId: number, @Ctx() ctx: BookingContext): Promise<AvailabilityDates> {
-    return { availabilityDates: await availabilityService.nextDates(ctx, productId) };
+  @Query(() => [DateScalar], { description: "Step 1 alternative: the first month with dates within a year, from its first date to the month's end; empty when none" })
+  nextAvailableDates(@Arg("productId", () => Int, { description: "The product's number (Product.id)" }) productId: number, @Ctx() ctx: BookingContext): Promise<string[]> {
+    return availabilityService.nextDates(ctx, productId);
   }
 
-  @Mutation(() => Availability, { description: "Step 2a: makes an availability for a date and offers its first option level" })
-  createAvailability(@Arg("productId", () => Int) productId: number, @Arg("date", () => String) date: string, @Ctx() ctx: BookingContext): Promise<Availability> {
-    return availabilityService.create(ctx, productId, date);
+  @Mutation(() => CreateAvailabilityPayload, { description: "Step 2a: makes an availability for a date and offers its first option level; it can be worked on for an hour" })
+  createAvailability(@Arg("input", () => CreateAvailabilityInput, { description: "The product and date" }) input: CreateAvailabilityInput, @Ctx() ctx: BookingContext) {
+    return payloadOf(async () => ({ availability: await availabilityService.create(ctx, input.productId, input.date) }), { notFound: "productId" });
   }
 
-  @Mutation(() => Availability, { description: "Step 2b: sets one option; the next level comes back" })
-  setAvailabilityOption(
-    @Arg("productId", () => Int) productId: number,
-    @Arg("availabilityId", () => String) availabilityId: string,
-    @Arg("optionId", () => String) optionId: string,
-    @Arg("value", () => String) value: string,
-    @Ctx() ctx: BookingContext,
-  ): Promise<Availability> {
-    return availabilityService.setOption(ctx, productId, availabilityId, optionId, value);
+  @Mutation(() => SetAvailabilityOptionPayload, { description: "Step 2b: sets one option; the next level comes back" })
+  setAvailabilityOption(@Arg("input", () => SetAvailabilityOptionInput, { description: "The option and its value" }) input: SetAvailabilityOptionInput, @Ctx() ctx: BookingContext) {
+    return payloadOf(async () => ({ availability: await availabilityService.setOption(ctx, input.productId ?? null, availabilityKey(input.availabilityId), input.optionId, input.value) }), AVAILABILITY_INPUT);
   }
 
-  @Mutation(() => Availability, { description: "Step 3a: the tickets in a currency (default EUR), which then holds to the end of the flow" })
-  priceAvailability(
-    @Arg("productId", () => Int) productId: number,
-    @Arg("availabilityId", () => String) availabilityId: string,
-    @Arg("currencyCode", () => String, { nullable: true }) currencyCode: string | null,
-    @Ctx() ctx: BookingContext,
-  ): Promise<Availability> {
-    return availabilityService.prices(ctx, productId, availabilityId, currencyCode);
+  @Mutation(() => PriceAvailabilityPayload, { description: "Step 3a: the ticket types in a currency (EUR unless given), which then holds to the end of the flow" })
+  priceAvailability(@Arg("input", () => PriceAvailabilityInput, { description: "The availability and currency" }) input: PriceAvailabilityInput, @Ctx() ctx: BookingContext) {
+    return payloadOf(async () => ({ availability: await availabilityService.prices(ctx, input.productId ?? null, availabilityKey(input.availabilityId), input.currencyCode ?? null) }), AVAILABILITY_INPUT);
   }
 
-  @Mutation(() => Availability, { description: "Step 3b: sets ticket quantities (absolute values)" })
-  setAvailabilityQuantities(
-    @Arg("productId", () => Int) productId: number,
-    @Arg("availabilityId", () => String) availabilityId: string,
-    @Arg("currencyCode", () => String, { nullable: true }) currencyCode: string | null,
-    @Arg("quantities", () => [UnitQuantityInput]) quantities: UnitQuantityInput[],
-    @Ctx() ctx: BookingContext,
-  ): Promise<Availability> {
-    return availabilityService.setQuantities(ctx, productId, availabilityId, currencyCode, quantities);
+  @Mutation(() => SetAvailabilityQuantitiesPayload, { description: "Step 3b: sets ticket quantities (absolute values); nothing changes when one is refused" })
+  setAvailabilityQuantities(@Arg("input", () => SetAvailabilityQuantitiesInput, { description: "The availability and the new quantities" }) input: SetAvailabilityQuantitiesInput, @Ctx() ctx: BookingContext) {
+    const changes = input.quantities.map(({ unitId, quantity }) => ({ unitId, value: quantity }));
+    return payloadOf(
+      async () => ({ availability: await availabilityService.setQuantities(ctx, input.productId ?? null, availabilityKey(input.availabilityId), input.currencyCode ?? null, changes) }),
+      { ...AVAILABILITY_INPUT, list: "quantities", rename: { value: "quantity" } },
+    );
   }
 }

@@ -1,8 +1,9 @@
 import { isCalendarDate } from "../../../core/calendar-date.js";
-import { checkUuid } from "../../../core/uuid.js";
+import { isUuid } from "../../../core/uuid.js";
 import { randomUUID } from "node:crypto";
 import { badInput, notFound } from "../../../core/errors.js";
-import type { Executor } from "../../../drizzle/database.js";
+import type { Database, Executor } from "../../../drizzle/database.js";
+import type { Caller } from "../../../core/caller.js";
 import type { FieldProblem } from "../../../core/errors.js";
 import { bookingAccess, owns } from "../booking-access.js";
 import { bookingRefusal, viaEngine } from "../booking-errors.js";
@@ -14,7 +15,9 @@ import type { BookingContext } from "../loaders.js";
 import { applyQuantities, isAcceptedCurrency, ACCEPTED_CURRENCIES } from "../pricing/price-rules.js";
 import type { ProductFacts } from "../catalogue-facts.js";
 import { availabilityRepository, type AvailabilityRow } from "./availability.repository.js";
-import type { Availability } from "./availability.type.js";
+import type { Availability, OptionDataType, UnitPriceType } from "./availability.type.js";
+import { moneyOf } from "../../common/money.type.js";
+import { toGlobalId } from "../../../core/global-id.js";
 import {
   applyOption,
   availabilityView,
@@ -116,7 +119,53 @@ export function stateOf(row: Pick<AvailabilityRow, "id" | "availabilityDate" | "
   };
 }
 
+/** The availability as the graph answers it. */
 export function toAvailability(view: AvailabilityView): Availability {
+  const priced = view.priced;
+  return {
+    id: toGlobalId("Availability", view.id),
+    legacyResourceId: view.id,
+    date: view.availabilityDate,
+    options: view.availabilityOptions.map((option) => ({
+      id: option.id,
+      label: option.label,
+      level: Number(option.level),
+      dataType: option.dataType as OptionDataType,
+      choices: option.optionChoices ? Object.entries(option.optionChoices).map(([key, label]) => ({ key, label })) : null,
+      selectedValue: option.selectedOptionId ?? null,
+      selectedLabel: option.selectedOptionValue ?? null,
+    })),
+    units: priced
+      ? priced.units.map((unit) => ({
+          id: unit.id,
+          label: unit.label,
+          description: unit.description ?? null,
+          restrictions: { minQuantity: unit.restrictions.minQuantity, maxQuantity: unit.restrictions.maxQuantity, accompaniedBy: unit.restrictions.accompagniedBy },
+          price: moneyOf(unit.price.retail, unit.price.currency),
+          quantity: unit.unitQuantity,
+          minAge: unit.minAge,
+          maxAge: unit.maxAge ?? null,
+          priceType: unit.unitPriceType as UnitPriceType,
+        }))
+      : null,
+    maxParticipants: view.maxParticipants,
+    minParticipants: view.minParticipants,
+    isOptionStepCompleted: view.isOptionStepCompleted,
+    isPricingStepCompleted: view.isPricingStepCompleted,
+    totalPrice: priced ? moneyOf(priced.total.retail, priced.total.currency) : null,
+    exchangeRates: priced ? { date: priced.conversion.date, source: priced.conversion.source } : null,
+    participantCount: priced?.participants ?? null,
+    pricingIssues: priced ? priced.issues.map((issue) => ({ unitId: issue.unitId ?? null, rule: issue.rule, message: issue.message })) : null,
+    expiresAt: view.expiresAt,
+  };
+}
+
+/**
+ * The availability as the contract's bodies show it (spec 2, Availability), for what the service
+ * sends outside the graph: a webhook's booking. The REST layer builds the same body from the graph's
+ * answer (rest-compat/routes/booking-flow/booking-body.ts), and a test holds the two equal.
+ */
+export function availabilityBody(view: AvailabilityView) {
   return {
     id: view.id,
     availabilityDate: view.availabilityDate,
@@ -145,9 +194,9 @@ function checkCurrency(currencyCode: string | null | undefined): string {
 }
 
 /** Loads the caller's live availability of this product under a row lock. */
-async function workOn(ctx: BookingContext, tx: Executor, productId: number, availabilityId: string): Promise<AvailabilityRow> {
-  const row = await availabilityRepository.forUpdate(tx, availabilityId);
-  if (!row || row.productId !== productId) throw notFound(`Availability ${availabilityId} of product ${productId} not found`);
+async function workOn(ctx: BookingContext, tx: Executor, productId: number | null, availabilityId: string): Promise<AvailabilityRow> {
+  const row = isUuid(availabilityId) ? await availabilityRepository.forUpdate(tx, availabilityId) : undefined;
+  if (!row || (productId !== null && row.productId !== productId)) throw notFound("No availability has this id");
   if (!owns(ctx.caller, { organisationId: row.organisationId, accountId: row.accountId })) {
     throw bookingRefusal("FORBIDDEN", "This availability belongs to another organisation");
   }
@@ -158,6 +207,19 @@ async function workOn(ctx: BookingContext, tx: Executor, productId: number, avai
 }
 
 export const availabilityService = {
+  /** The availability when the caller owns it, else null: `node(id)` and federation references. */
+  async visible(ctx: BookingContext, availabilityId: string): Promise<Availability | null> {
+    const row = isUuid(availabilityId) ? await availabilityRepository.byId(ctx.database.db, availabilityId) : undefined;
+    if (!row || !owns(ctx.caller, { organisationId: row.organisationId, accountId: row.accountId })) return null;
+    return toAvailability(availabilityView(stateOf(row)));
+  },
+
+  /** Which of these availabilities the caller owns (the node subgraph's check). */
+  async ownedKeys(database: Database, caller: Caller, keys: readonly string[]): Promise<Set<string>> {
+    const rows = await availabilityRepository.byIds(database.db, keys.filter(isUuid));
+    return new Set(rows.filter((row) => owns(caller, { organisationId: row.organisationId, accountId: row.accountId })).map((row) => row.id));
+  },
+
   /** Step 1: dates with places in a range; defaults to the 31 days from today. */
   async dates(ctx: BookingContext, productId: number, startDate: string | null, endDate: string | null): Promise<string[]> {
     bookingAccess(ctx.caller);
@@ -216,9 +278,8 @@ export const availabilityService = {
   },
 
   /** Step 2b: sets one option; the next level, if any, comes back. */
-  async setOption(ctx: BookingContext, productId: number, availabilityId: string, optionId: string, value: string): Promise<Availability> {
+  async setOption(ctx: BookingContext, productId: number | null, availabilityId: string, optionId: string, value: string): Promise<Availability> {
     bookingAccess(ctx.caller);
-    checkUuid(availabilityId, "availabilityId");
     return ctx.database.db.transaction(async (tx) => {
       const row = await workOn(ctx, tx, productId, availabilityId);
       const result = applyOption(stateOf(row), optionId, value);
@@ -229,9 +290,8 @@ export const availabilityService = {
   },
 
   /** Step 3a: the tickets in a currency, which then holds to the end of the flow. */
-  async prices(ctx: BookingContext, productId: number, availabilityId: string, currencyCode: string | null): Promise<Availability> {
+  async prices(ctx: BookingContext, productId: number | null, availabilityId: string, currencyCode: string | null): Promise<Availability> {
     bookingAccess(ctx.caller);
-    checkUuid(availabilityId, "availabilityId");
     const currency = checkCurrency(currencyCode);
     return ctx.database.db.transaction(async (tx) => {
       const row = await workOn(ctx, tx, productId, availabilityId);
@@ -253,18 +313,20 @@ export const availabilityService = {
   /** Step 3b: quantities, checked against the unit rules and the places left in the slot. */
   async setQuantities(
     ctx: BookingContext,
-    productId: number,
+    expectedProductId: number | null,
     availabilityId: string,
     currencyCode: string | null,
     changes: { unitId: string; value: number }[],
   ): Promise<Availability> {
     bookingAccess(ctx.caller);
-    checkUuid(availabilityId, "availabilityId");
     const currency = checkCurrency(currencyCode);
+    const found = isUuid(availabilityId) ? await availabilityRepository.byId(ctx.database.db, availabilityId) : undefined;
+    if (!found || (expectedProductId !== null && found.productId !== expectedProductId)) throw notFound("No availability has this id");
+    const productId = found.productId;
     const { product, engine, setup: currentSetup } = await sellable(ctx, productId);
     // A supplier's system is asked before the transaction (a network call must not hold one); a
     // date's slots cover whatever start time the selections hold by then.
-    const unlocked = engine.upstream ? await availabilityRepository.byId(ctx.database.db, availabilityId) : undefined;
+    const unlocked = engine.upstream ? found : undefined;
     const upstreamSlots = unlocked ? await viaEngine(engine.slots(ctx.database.db, product, currentSetup, unlocked.availabilityDate, ctx.clock.now())) : undefined;
     return ctx.database.db.transaction(async (tx) => {
       const row = await workOn(ctx, tx, productId, availabilityId);

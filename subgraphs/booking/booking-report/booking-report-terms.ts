@@ -47,9 +47,9 @@ export class BookingReportTermsResolver {
     return termsOf(report.row, ctx.clock.now()).cancellationPolicy;
   }
 
-  @FieldResolver(() => [AvailabilityOption], { description: "The product's options with selectedOptionId and selectedOptionValue as booked" })
+  @FieldResolver(() => [AvailabilityOption], { description: "The product's options with the values chosen when it was booked" })
   availabilityOptions(@Root() report: BookingReportTerms): AvailabilityOption[] {
-    return toAvailability(availabilityOfBooking(report.row)).availabilityOptions;
+    return toAvailability(availabilityOfBooking(report.row)).options;
   }
 }
 

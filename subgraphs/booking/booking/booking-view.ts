@@ -4,7 +4,8 @@ import type { Database, Executor } from "../../../drizzle/database.js";
 import { channels, type Notice } from "../../../drizzle/events.js";
 import { serviceSecret } from "../../../drizzle/service-secret.js";
 import { availabilityView, ticketsOf, type AvailabilitySetup } from "../availability/availability-view.js";
-import { stateOf, toAvailability } from "../availability/availability.service.js";
+import { availabilityBody, stateOf, toAvailability } from "../availability/availability.service.js";
+import { moneyOf } from "../../common/money.type.js";
 import { isQuestionStepComplete, questionGroups, type QuestionContext, type QuestionGroups } from "../questions/question-rules.js";
 import { signVoucherLink } from "../voucher/voucher-link.js";
 import type { BookingRow } from "./booking.repository.js";
@@ -76,7 +77,7 @@ export async function toBooking(row: BookingRow, deps: ViewDeps): Promise<Bookin
         : undefined,
     travelerDetails: { externalClientId: row.externalClientId ?? undefined },
     product: { id: row.productId },
-    totalPrice: { retail: row.totalRetail, currency: row.currency },
+    totalPrice: moneyOf(row.totalRetail, row.currency),
     exchangeRates: row.exchangeRates ? { date: row.exchangeRates.date, source: row.exchangeRates.source } : undefined,
     holdExpiresAt: row.status === "ON_HOLD" ? row.holdExpiresAt : undefined,
     answersRedactedAt: row.answersRedactedAt ?? undefined,
@@ -114,6 +115,9 @@ export async function announceStatus(database: Database, tx: Executor, row: Book
  * for 24 hours from a read (GET the booking for one), and written as JSON (no empty fields).
  */
 async function webhookBooking(tx: Executor, row: BookingRow): Promise<Record<string, unknown>> {
-  const { voucherUrl: _link, ...booking } = await toBooking(row, { db: tx, publicUrl: "", now: row.updateDate });
-  return JSON.parse(JSON.stringify(booking)) as Record<string, unknown>;
+  // `product` is the graph's link to the catalogue; GET booking shows none.
+  const { voucherUrl: _link, product: _product, ...booking } = await toBooking(row, { db: tx, publicUrl: "", now: row.updateDate });
+  // The availability and the price as the contract writes them, not as the graph does.
+  const body = { ...booking, availability: availabilityBody(availabilityOfBooking(row)), totalPrice: { retail: row.totalRetail, currency: row.currency } };
+  return JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
 }

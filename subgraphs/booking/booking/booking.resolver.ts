@@ -1,6 +1,7 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from "type-graphql";
 import type { BookingContext } from "../loaders.js";
 import { bookingService } from "./booking.service.js";
+import { availabilityKey } from "../availability/availability.resolver.js";
 import { AnswerInput, Booking, CancelBookingResult, CreateBookingInput, VoucherDocument } from "./booking.type.js";
 
 @Resolver(() => Booking)
@@ -12,7 +13,7 @@ export class BookingResolver {
 
   @Mutation(() => Booking, { description: "Step 4: books an availability (ON_HOLD); the same resellerRef and availability give the same booking" })
   createBooking(@Arg("input", () => CreateBookingInput) input: CreateBookingInput, @Ctx() ctx: BookingContext): Promise<Booking> {
-    return bookingService.create(ctx, input);
+    return bookingService.create(ctx, { ...input, availabilityId: availabilityKey(input.availabilityId) });
   }
 
   @Mutation(() => Booking, { description: "Step 5b: the full list of answers known so far" })

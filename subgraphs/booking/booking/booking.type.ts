@@ -1,7 +1,8 @@
-import { Directive, Field, Float, InputType, Int, ObjectType } from "type-graphql";
+import { Directive, Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
 import { ProductReference } from "../../common/product-reference.js";
 import { JSONObjectScalar } from "../../common/json-scalars.js";
-import { Availability, Money } from "../availability/availability.type.js";
+import { Availability } from "../availability/availability.type.js";
+import { Money } from "../../common/money.type.js";
 import { ExchangeRates } from "../../common/exchange-rates.type.js";
 
 @ObjectType({ description: "A question to answer (spec 2, Question); follow-ups nest to any depth" })
@@ -107,7 +108,7 @@ export class CancelBookingResult {
 
 @InputType()
 export class CreateBookingInput {
-  @Field(() => String) availabilityId!: string;
+  @Field(() => ID, { description: "The availability's global id" }) availabilityId!: string;
   @Field(() => String, { description: "Alphanumeric, at most 255: the client's booking identifier" }) resellerRef!: string;
   @Field(() => String, { nullable: true, description: "Alphanumeric, at most 255: ties the booking to a traveller" }) externalClientId?: string | null;
   @Field(() => String, { nullable: true, description: "When given, must be the flow's currency (9548 otherwise)" }) currencyCode?: string | null;
