@@ -1,3 +1,4 @@
+import { toGlobalId } from "../core/global-id.js";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 
@@ -21,7 +22,7 @@ interface AddMessage {
 }
 type ParentMessage = AddMessage | { type: "stats" } | { type: "close" };
 
-const QUERY = "subscription($id: String!) { bookingStatusChanged(bookingId: $id) { id status } }";
+const QUERY = "subscription($id: ID!) { bookingStatusChanged(bookingId: $id) { id status } }";
 /** A subscription whose first message (the booking as it is) has not come within this is counted as unacknowledged. */
 const FIRST_MESSAGE_TIMEOUT_MS = 30_000;
 
@@ -68,7 +69,7 @@ async function add(message: AddMessage): Promise<void> {
             resolve();
           };
           client.subscribe(
-            { query: QUERY, variables: { id: bookingId } },
+            { query: QUERY, variables: { id: toGlobalId("Booking", bookingId) } },
             {
               next: (result) => {
                 if (result.errors?.length) {

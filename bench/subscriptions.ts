@@ -1,3 +1,4 @@
+import { toGlobalId } from "../core/global-id.js";
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -110,7 +111,7 @@ export async function runSubscriptionBench(options: SubscriptionBenchOptions): P
     const arrivals: { status: string; at: number }[] = [];
     let arrived: (() => void) | undefined;
     watcher.subscribe(
-      { query: "subscription ($id: String!) { bookingStatusChanged(bookingId: $id) { id status } }", variables: { id: watchedId } },
+      { query: "subscription ($id: ID!) { bookingStatusChanged(bookingId: $id) { id status } }", variables: { id: toGlobalId("Booking", watchedId) } },
       {
         next: (message) => {
           const status = (message.data as { bookingStatusChanged?: { status: string } } | undefined)?.bookingStatusChanged?.status ?? `errors ${JSON.stringify(message.errors)}`;

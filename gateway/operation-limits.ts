@@ -144,7 +144,7 @@ export const LIST_SIZES: Record<string, number> = {
   "Availability.units": 10,
   "BookingReport.availabilityOptions": 10,
   "BookingReport.cancellationPolicy": 5,
-  "Cancellation.cancellationPolicy": 5,
+  "Cancellation.policy": 5,
   // A booking's questions as bookings have them: a few per level, a few participants, and a
   // follow-up only where an answer opened one. REST selects follow-ups five levels deep (the
   // setup's limit), so a size of 2 counted 62 questions under each one asked; a booking whose
@@ -154,6 +154,7 @@ export const LIST_SIZES: Record<string, number> = {
   "BookingQuestions.participants": 4,
   "ParticipantQuestions.questions": 5,
   "Question.conditions": 1,
+  "Question.choices": 20,
   "Question.followUpQuestions": 1,
   // Connections: sized by `first` or `last` on the field that returns them (DEFAULT_PAGE_SIZE without).
   "WebhookMessageConnection.edges": 1,

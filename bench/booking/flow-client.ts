@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { createClient, type Client, type ExecutionResult } from "graphql-ws";
 import http from "node:http";
 import WebSocket from "ws";
@@ -10,7 +11,7 @@ import { newRef, validAnswers } from "../../test/support/booking.js";
  * process of their own, bench/booking/flow-driver.ts).
  */
 
-const SUBSCRIPTION = "subscription($id: String!) { bookingStatusChanged(bookingId: $id) { id status } }";
+const SUBSCRIPTION = "subscription($id: ID!) { bookingStatusChanged(bookingId: $id) { id status } }";
 
 export const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 export const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
@@ -112,7 +113,7 @@ function watch(client: Client, bookingId: string) {
   let dispose = () => {};
   const done = new Promise<{ at: number; status?: string }>((resolve, reject) => {
     dispose = client.subscribe(
-      { query: SUBSCRIPTION, variables: { id: bookingId } },
+      { query: SUBSCRIPTION, variables: { id: toGlobalId("Booking", bookingId) } },
       {
         next: (result: ExecutionResult) => {
           const at = performance.now();

@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { createClient } from "graphql-ws";
 import http from "node:http";
 import net from "node:net";
@@ -265,7 +266,7 @@ interface Subscribed {
   dispose(): void;
 }
 
-const STATUS = "subscription($id: String!) { bookingStatusChanged(bookingId: $id) { id status product { id externalId supplier { id name } } } }";
+const STATUS = "subscription($id: ID!) { bookingStatusChanged(bookingId: $id) { id status product { id externalId supplier { id name } } } }";
 
 /** Opens sockets and subscribes until `count` subscriptions were asked for, counting acceptances and refusals. */
 async function subscribeMany(setup: Setup, bookingId: string, count: number): Promise<Subscribed> {
@@ -298,7 +299,7 @@ async function subscribeMany(setup: Setup, bookingId: string, count: number): Pr
       let first = true;
       disposers.push(
         client.subscribe<{ bookingStatusChanged: { status: string } }>(
-          { query: STATUS, variables: { id: bookingId } },
+          { query: STATUS, variables: { id: toGlobalId("Booking", bookingId) } },
           {
             next: (message) => {
               if (first) {

@@ -76,7 +76,7 @@ function answersTo(booking: Booking): { id: string; value: string }[] {
   const answers: { id: string; value: string }[] = [];
   const walk = (questions: Question[]) => {
     for (const question of questions) {
-      answers.push({ id: question.id, value: question.value ?? exampleAnswer({ dataType: question.dataType, dataFormat: question.dataFormat ?? null, questionChoices: question.questionChoices ?? null }) });
+      answers.push({ id: question.id, value: question.value ?? exampleAnswer({ dataType: question.dataType, dataFormat: question.dataFormat ?? null }, Object.keys(question.questionChoices ?? {})[0]) });
       walk(question.followUpQuestions ?? []);
     }
   };

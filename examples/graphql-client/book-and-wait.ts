@@ -31,7 +31,7 @@ graphql(`
 `);
 
 graphql(`
-  fragment QuestionFields on Question { id dataType dataFormat questionChoices value }
+  fragment QuestionFields on Question { id dataType dataFormat choices { key } value }
 `);
 
 graphql(`
@@ -40,7 +40,7 @@ graphql(`
     status
     isQuestionStepComplete
     totalPrice { amount currencyCode }
-    bookingEngineDetails { bookingCode }
+    supplierBooking { bookingCode }
     questions {
       customer { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }
       booking { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }
@@ -73,19 +73,19 @@ const SetQuantities = graphql(`
   }
 `);
 const CreateBooking = graphql(`
-  mutation CreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { ...BookingFields } }
+  mutation CreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { booking { ...BookingFields } userErrors { code message field } } }
 `);
 const AnswerQuestions = graphql(`
-  mutation AnswerQuestions($bookingId: String!, $answers: [AnswerInput!]!) {
-    answerBookingQuestions(bookingId: $bookingId, answers: $answers) { ...BookingFields }
+  mutation AnswerQuestions($input: AnswerBookingQuestionsInput!) {
+    answerBookingQuestions(input: $input) { booking { ...BookingFields } userErrors { code message field } }
   }
 `);
 const ConfirmBooking = graphql(`
-  mutation ConfirmBooking($bookingId: String!) { confirmBooking(bookingId: $bookingId) { id status } }
+  mutation ConfirmBooking($input: ConfirmBookingInput!) { confirmBooking(input: $input) { booking { id status } userErrors { code message field } } }
 `);
 const WatchBooking = graphql(`
-  subscription WatchBooking($bookingId: String!) {
-    bookingStatusChanged(bookingId: $bookingId) { id status paymentStatus bookingEngineDetails { bookingCode } }
+  subscription WatchBooking($bookingId: ID!) {
+    bookingStatusChanged(bookingId: $bookingId) { id status paymentStatus supplierBooking { bookingCode } }
   }
 `);
 
@@ -137,19 +137,19 @@ export async function bookAndWait(options: BookAndWaitOptions): Promise<BookAndW
   if (!availability.isPricingStepCompleted) throw new Error(`not bookable: ${JSON.stringify(availability.pricingIssues)}`);
 
   // Steps 4 and 5: the booking holds the place; answers may reveal follow-up questions.
-  let booking = (await call(CreateBooking, { input: { availabilityId: availability.id, resellerRef: `EX${randomUUID().replace(/-/g, "").slice(0, 16)}` } })).createBooking;
+  let booking = accepted((await call(CreateBooking, { input: { availabilityId: availability.id, resellerRef: `EX${randomUUID().replace(/-/g, "").slice(0, 16)}` } })).createBooking, "booking");
   for (let round = 0; !booking.isQuestionStepComplete; round++) {
     if (round === 5) throw new Error("the questions are still not complete after five rounds of answers");
-    booking = (await call(AnswerQuestions, { bookingId: booking.id, answers: answersFor(booking) })).answerBookingQuestions;
+    booking = accepted((await call(AnswerQuestions, { input: { bookingId: booking.id, answers: answersFor(booking) } })).answerBookingQuestions, "booking");
   }
 
   // Step 6: watch first (the first message is the current state), so no change is missed.
   const watched = watch(options, token, booking.id, options.timeoutMs ?? 30_000);
   await watched.started;
-  await call(ConfirmBooking, { bookingId: booking.id });
+  accepted((await call(ConfirmBooking, { input: { bookingId: booking.id } })).confirmBooking, "booking");
   const statuses = await watched.statuses;
   const last = statuses.at(-1)!;
-  return { bookingId: booking.id, status: last.status, bookingCode: last.bookingEngineDetails?.bookingCode, statuses: statuses.map((s) => s.status) };
+  return { bookingId: booking.id, status: last.status, bookingCode: last.supplierBooking?.bookingCode, statuses: statuses.map((s) => s.status) };
 }
 
 async function signIn({ baseUrl, username, password }: BookAndWaitOptions): Promise<string> {
@@ -223,10 +223,11 @@ function watch(options: BookAndWaitOptions, token: string, bookingId: string, ti
   return { started: startedPromise, statuses };
 }
 
-/** A step's availability, or the refusals of its input as an error. */
-function accepted<T>(payload: { availability?: T | null; userErrors: { code: string; message: string; field?: readonly string[] | null }[] }): T {
-  if (!payload.availability) throw new Error(`refused: ${payload.userErrors.map((error) => `${error.code} ${error.field?.join(".") ?? ""}: ${error.message}`).join("; ")}`);
-  return payload.availability;
+/** What a step answers (its availability or booking), or the refusals of its input as an error. */
+function accepted<P extends { userErrors: { code: string; message: string; field?: readonly string[] | null }[] }, K extends Exclude<keyof P, "userErrors" | "__typename">>(payload: P, result: K = "availability" as K): NonNullable<P[K]> {
+  const value = payload[result];
+  if (value == null) throw new Error(`refused: ${payload.userErrors.map((error) => `${error.code} ${error.field?.join(".") ?? ""}: ${error.message}`).join("; ")}`);
+  return value as NonNullable<P[K]>;
 }
 
 function firstOpenOption<T extends { options: { selectedValue?: string | null }[] }>(availability: T) {
@@ -234,12 +235,12 @@ function firstOpenOption<T extends { options: { selectedValue?: string | null }[
 }
 
 /** Example answers for every question shown, follow-ups included; a real client asks the traveller. */
-function answersFor(booking: BookingFieldsFragment): { id: string; value: string }[] {
+function answersFor(booking: BookingFieldsFragment): { questionId: string; value: string }[] {
   type Shown = QuestionFieldsFragment & { followUpQuestions?: Shown[] };
-  const answers: { id: string; value: string }[] = [];
+  const answers: { questionId: string; value: string }[] = [];
   const walk = (questions: Shown[]) => {
     for (const question of questions) {
-      answers.push({ id: question.id, value: question.value ?? exampleAnswer(question) });
+      answers.push({ questionId: question.id, value: question.value ?? exampleAnswer(question, question.choices?.[0]?.key) });
       walk(question.followUpQuestions ?? []);
     }
   };
@@ -249,8 +250,8 @@ function answersFor(booking: BookingFieldsFragment): { id: string; value: string
   return answers;
 }
 
-/** A valid answer for any question type (the test suite answers with it too). */
-export function exampleAnswer(question: Pick<QuestionFieldsFragment, "dataType" | "dataFormat" | "questionChoices">): string {
+/** A valid answer for any question type, an OPTIONS one with the choice given (the test suite answers with it too). */
+export function exampleAnswer(question: { dataType: string; dataFormat?: string | null }, firstChoice?: string): string {
   if (question.dataFormat === "EMAIL_ADDRESS") return "traveller@example.com";
   if (question.dataFormat === "PHONE_NUMBER") return "+41791234567";
   switch (question.dataType) {
@@ -269,7 +270,7 @@ export function exampleAnswer(question: Pick<QuestionFieldsFragment, "dataType" 
     case "DATE_AND_TIME":
       return "2027-03-10T09:00:00+01:00";
     case "OPTIONS":
-      return Object.keys(question.questionChoices ?? {})[0] ?? "";
+      return firstChoice ?? "";
     default:
       return "Ada Lovelace";
   }

@@ -55,7 +55,10 @@ type Subscription {
   (CONFIRMED, REJECTED, CANCELLED, EXPIRED, REDEEMED).
   Only the booking's owner may subscribe (consumer accounts of its organisation).
   """
-  bookingStatusChanged(bookingId: String!): Booking!
+  bookingStatusChanged(
+    "The booking's global id"
+    bookingId: ID!
+  ): Booking!
 }
 `;
 
@@ -80,9 +83,9 @@ export const edgeSubscriptions: EdgeSubscription[] = [
     entityArgument: "bookingId",
     stateFields: ["status"],
     match(event) {
-      return event.type === "booking.status" && typeof event.bookingId === "string" ? event.bookingId : undefined;
+      return event.type === "booking.status" && typeof event.bookingId === "string" ? toGlobalId("Booking", event.bookingId) : undefined;
     },
-    entityQuery: { field: "booking", idType: "String!" },
+    entityQuery: { field: "booking", idType: "ID!" },
     isFinal: (state) => FINAL_BOOKING_STATUSES.includes(String(state.status)),
   },
 ];

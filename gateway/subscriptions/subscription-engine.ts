@@ -231,6 +231,8 @@ export class SubscriptionEngine {
       context,
     );
     if (result.errors?.length || !result.data) return { errors: (result.errors ?? []).map(toGraphQLError) };
+    // The entity field answers null for an id that names nothing the caller may see.
+    if (result.data.entity === null) return { errors: [new GraphQLError(`No ${definition.entityQuery.field} has this id`, { extensions: { code: "NOT_FOUND" } })] };
     return { entity: result.data.entity };
   }
 

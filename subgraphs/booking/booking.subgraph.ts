@@ -2,7 +2,7 @@ import type { GraphQLSchema } from "graphql";
 import { buildFederatedSchema } from "../common/build-subgraph.js";
 import { availabilityKey, AvailabilityResolver } from "./availability/availability.resolver.js";
 import { availabilityService } from "./availability/availability.service.js";
-import { BookingResolver } from "./booking/booking.resolver.js";
+import { bookingKey, BookingResolver } from "./booking/booking.resolver.js";
 import { bookingService } from "./booking/booking.service.js";
 import { BookingReportTerms, BookingReportTermsResolver, reportedBooking } from "./booking-report/booking-report-terms.js";
 import { BookingSetupResolver } from "./booking-setup/booking-setup.resolver.js";
@@ -18,7 +18,7 @@ export function buildBookingSchema(): Promise<GraphQLSchema> {
     Booking: {
       // Entity references (subscription messages) follow the same rules as the booking query.
       __resolveReference(reference: { id: string }, ctx: BookingContext) {
-        return bookingService.byId(ctx, reference.id);
+        return bookingService.byId(ctx, bookingKey(reference.id));
       },
     },
     Availability: {

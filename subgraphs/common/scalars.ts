@@ -15,77 +15,63 @@ export const DateTimeScalar = new GraphQLScalarType({
   specifiedByURL: "https://datatracker.ietf.org/doc/html/rfc3339#section-5.6",
 });
 
-export const UrlScalar = new GraphQLScalarType({
+export const UuidScalar = new GraphQLScalarType({ ...GraphQLUUID.toConfig(), description: "A UUID in its canonical 8-4-4-4-12 form" });
+
+/** A scalar written as a string the service keeps as it is, and accepts only when `accepts` holds. */
+function checkedString(config: { name: string; description: string; specifiedByURL?: string; accepts: (value: string) => boolean; refusal: string }): GraphQLScalarType {
+  const parse = (value: unknown): string => {
+    if (typeof value === "string" && config.accepts(value)) return value;
+    throw new TypeError(config.refusal);
+  };
+  return new GraphQLScalarType({
+    name: config.name,
+    description: config.description,
+    specifiedByURL: config.specifiedByURL,
+    serialize: (value) => String(value),
+    parseValue: parse,
+    parseLiteral: (ast) => parse("value" in ast ? ast.value : undefined),
+  });
+}
+
+export const UrlScalar = checkedString({
   name: "URL",
   description: "An absolute http or https URL",
   specifiedByURL: "https://url.spec.whatwg.org/",
-  serialize: (value) => String(value),
-  parseValue: (value) => parseUrl(value),
-  parseLiteral: (ast) => parseUrl("value" in ast ? ast.value : undefined),
+  accepts: (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
+  refusal: "URL must be an absolute http or https URL",
 });
 
-function parseUrl(value: unknown): string {
-  if (typeof value === "string" && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)) return value;
-  throw new TypeError("URL must be an absolute http or https URL");
-}
-
-export const UuidScalar = new GraphQLScalarType({ ...GraphQLUUID.toConfig(), description: "A UUID in its canonical 8-4-4-4-12 form" });
-
-export const CountryCodeScalar = new GraphQLScalarType({
+export const CountryCodeScalar = checkedString({
   name: "CountryCode",
   description: "An ISO 3166-1 alpha-2 country code, in upper case: CH",
   specifiedByURL: "https://www.iso.org/iso-3166-country-codes.html",
-  serialize: (value) => String(value),
-  parseValue: (value) => parseCountryCode(value),
-  parseLiteral: (ast) => parseCountryCode("value" in ast ? ast.value : undefined),
+  accepts: isCountryCode,
+  refusal: "CountryCode must be an ISO 3166-1 alpha-2 code in upper case",
 });
 
-function parseCountryCode(value: unknown): string {
-  if (typeof value === "string" && isCountryCode(value)) return value;
-  throw new TypeError("CountryCode must be an ISO 3166-1 alpha-2 code in upper case");
-}
-
-export const DateScalar = new GraphQLScalarType({
+export const DateScalar = checkedString({
   name: "Date",
   description: "A calendar date, YYYY-MM-DD, in the activity's own time zone: 2026-11-28",
   specifiedByURL: "https://datatracker.ietf.org/doc/html/rfc3339#section-5.6",
-  serialize: (value) => String(value),
-  parseValue: (value) => parseDate(value),
-  parseLiteral: (ast) => parseDate("value" in ast ? ast.value : undefined),
+  accepts: isCalendarDate,
+  refusal: "Date must be a calendar date YYYY-MM-DD",
 });
-
-function parseDate(value: unknown): string {
-  if (isCalendarDate(value)) return value;
-  throw new TypeError("Date must be a calendar date YYYY-MM-DD");
-}
 
 /**
  * An exact amount, written as a string so that no client reads it into a binary float: "49.90".
  * Answers only: amounts the service is given are typed by people and checked by the service.
  */
-export const DecimalScalar = new GraphQLScalarType({
+export const DecimalScalar = checkedString({
   name: "Decimal",
   description: 'An exact decimal number, as a string: "49.90". Never a binary float',
-  serialize: (value) => String(value),
-  parseValue: (value) => parseDecimal(value),
-  parseLiteral: (ast) => parseDecimal("value" in ast ? ast.value : undefined),
+  accepts: (value) => /^-?\d{1,15}(\.\d{1,10})?$/.test(value),
+  refusal: 'Decimal must be a decimal number written as a string: "49.90"',
 });
 
-function parseDecimal(value: unknown): string {
-  if (typeof value === "string" && /^-?\d{1,15}(\.\d{1,10})?$/.test(value)) return value;
-  throw new TypeError('Decimal must be a decimal number written as a string: "49.90"');
-}
-
-export const CurrencyCodeScalar = new GraphQLScalarType({
+export const CurrencyCodeScalar = checkedString({
   name: "CurrencyCode",
   description: "An ISO 4217 currency code: EUR",
   specifiedByURL: "https://www.iso.org/iso-4217-currency-codes.html",
-  serialize: (value) => String(value),
-  parseValue: (value) => parseCurrencyCode(value),
-  parseLiteral: (ast) => parseCurrencyCode("value" in ast ? ast.value : undefined),
+  accepts: isCurrencyCode,
+  refusal: "CurrencyCode must be an ISO 4217 code in upper case",
 });
-
-function parseCurrencyCode(value: unknown): string {
-  if (typeof value === "string" && isCurrencyCode(value)) return value;
-  throw new TypeError("CurrencyCode must be an ISO 4217 code in upper case");
-}

@@ -20,7 +20,7 @@ describe("the API schema clients discover", () => {
     expect(subscription?.name).toBe("Subscription");
     const field = subscription!.getFields().bookingStatusChanged;
     expect(String(field.type)).toBe("Booking!");
-    expect(field.args.map((arg) => [arg.name, String(arg.type)])).toEqual([["bookingId", "String!"]]);
+    expect(field.args.map((arg) => [arg.name, String(arg.type)])).toEqual([["bookingId", "ID!"]]);
     expect(((field.type as GraphQLNonNull<GraphQLObjectType>).ofType).getFields().status).toBeDefined();
 
     // The committed client SDL is what introspection answers, field for field.

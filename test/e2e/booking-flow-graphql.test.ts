@@ -20,13 +20,13 @@ const connect = (token: string) => {
 
 const AVAILABILITY = "id isOptionStepCompleted isPricingStepCompleted options { id label dataType choices { key label } selectedValue } units { id quantity price { amount currencyCode } } totalPrice { amount currencyCode }";
 const ANSWER = `availability { ${AVAILABILITY} } userErrors { code message field rule errorCode }`;
-const QUESTION = "id dataType dataFormat questionChoices value followUpQuestions { id dataType dataFormat value followUpQuestions { id dataType value } }";
-const BOOKING = `id status paymentStatus isQuestionStepComplete questions { customer { ${QUESTION} } booking { ${QUESTION} } participants { id questions { ${QUESTION} } } }`;
+const QUESTION = "id dataType dataFormat choices { key } value followUpQuestions { id dataType dataFormat value followUpQuestions { id dataType value } }";
+const BOOKING = `id legacyResourceId status paymentStatus isQuestionStepComplete questions { customer { ${QUESTION} } booking { ${QUESTION} } participants { id questions { ${QUESTION} } } }`;
 
-function answersFor(booking: any): { id: string; value: string }[] {
+function answersFor(booking: any): { questionId: string; value: string }[] {
   const value = (q: any) => (q.dataFormat === "EMAIL_ADDRESS" ? "ada@example.org" : q.dataFormat === "PHONE_NUMBER" ? "+447911123456" : q.dataType === "INT" ? "36" : q.dataType === "BOOLEAN" ? "true" : "Ada");
-  const out: { id: string; value: string }[] = [];
-  const walk = (qs: any[]) => qs.forEach((q) => (out.push({ id: q.id, value: q.value ?? value(q) }), walk(q.followUpQuestions ?? [])));
+  const out: { questionId: string; value: string }[] = [];
+  const walk = (qs: any[]) => qs.forEach((q) => (out.push({ questionId: q.id, value: q.value ?? value(q) }), walk(q.followUpQuestions ?? [])));
   walk(booking.questions.customer);
   walk(booking.questions.booking);
   booking.questions.participants.forEach((p: any) => walk(p.questions));
@@ -82,12 +82,25 @@ describe("booking through GraphQL with the status subscription", () => {
     const otherProduct = (await gql(`mutation($i: PriceAvailabilityInput!) { priceAvailability(input: $i) { ${ANSWER} } }`, { i: { availabilityId: availability.id, productId: productId + 1 } })).priceAvailability;
     expect(otherProduct.userErrors).toEqual([expect.objectContaining({ code: "NOT_FOUND", field: ["input", "availabilityId"] })]);
 
-    let booking = (await gql(`mutation($i: CreateBookingInput!) { createBooking(input: $i) { ${BOOKING} } }`, { i: { availabilityId: availability.id, resellerRef: newRef() } })).createBooking;
+    const booked = (payload: { booking: any; userErrors: unknown[] }) => {
+      expect(payload.userErrors).toEqual([]);
+      return payload.booking;
+    };
+    let booking = booked((await gql(`mutation($i: CreateBookingInput!) { createBooking(input: $i) { booking { ${BOOKING} } userErrors { code } } }`, { i: { availabilityId: availability.id, resellerRef: newRef() } })).createBooking);
     expect(booking).toMatchObject({ status: "ON_HOLD", paymentStatus: "ON_HOLD" });
+    expect(booking.id).toBe(toGlobalId("Booking", booking.legacyResourceId));
+    // Confirming before every question is answered: refused as data, with nothing changed.
+    const early = (await gql(`mutation($i: ConfirmBookingInput!) { confirmBooking(input: $i) { booking { status } userErrors { code field } } }`, { i: { bookingId: booking.id } })).confirmBooking;
+    expect(early).toEqual({ booking: null, userErrors: [{ code: "QUESTIONS_INCOMPLETE", field: null }] });
+    // An answer that fits no question: refused on its field of the input.
+    const stray = (await gql(`mutation($i: AnswerBookingQuestionsInput!) { answerBookingQuestions(input: $i) { booking { id } userErrors { code field } } }`, { i: { bookingId: booking.id, answers: [{ questionId: "no-such-question", value: "x" }] } })).answerBookingQuestions;
+    expect(stray).toEqual({ booking: null, userErrors: [{ code: "INVALID_ANSWERS", field: ["input", "answers", "0", "questionId"] }] });
     while (!booking.isQuestionStepComplete) {
-      booking = (await gql(`mutation($b: String!, $a: [AnswerInput!]!) { answerBookingQuestions(bookingId: $b, answers: $a) { ${BOOKING} } }`, { b: booking.id, a: answersFor(booking) }))
-        .answerBookingQuestions;
+      booking = booked((await gql(`mutation($i: AnswerBookingQuestionsInput!) { answerBookingQuestions(input: $i) { booking { ${BOOKING} } userErrors { code } } }`, { i: { bookingId: booking.id, answers: answersFor(booking) } })).answerBookingQuestions);
     }
+    // The booking is a Node, and booking(id) answers null for an id that names none.
+    expect((await gql(`query($id: ID!) { node(id: $id) { ... on Booking { status } } }`, { id: booking.id })).node).toEqual({ status: "ON_HOLD" });
+    expect((await gql(`query($id: ID!) { booking(id: $id) { id } }`, { id: toGlobalId("Booking", "00000000-0000-4000-8000-000000000000") })).booking).toBeNull();
 
     const received: ExecutionResult[] = [];
     let firstMessage: () => void;
@@ -95,7 +108,7 @@ describe("booking through GraphQL with the status subscription", () => {
     const completed = new Promise<void>((resolve, reject) => {
       connect(buyer.token).subscribe(
         {
-          query: `subscription($id: String!) { bookingStatusChanged(bookingId: $id) { id status paymentStatus voucherUrl bookingEngineDetails { bookingCode } product { id externalId cityName } } }`,
+          query: `subscription($id: ID!) { bookingStatusChanged(bookingId: $id) { id status paymentStatus voucherUrl supplierBooking { bookingCode } product { id externalId cityName } } }`,
           variables: { id: booking.id },
         },
         { next: (r) => (received.push(r as ExecutionResult), firstMessage()), error: reject, complete: resolve },
@@ -103,8 +116,8 @@ describe("booking through GraphQL with the status subscription", () => {
     });
     // The first message is the booking as it is: from then on no change can be missed.
     await subscribed;
-    const confirmed = await gql(`mutation($b: String!) { confirmBooking(bookingId: $b) { status paymentStatus } }`, { b: booking.id });
-    expect(confirmed.confirmBooking).toEqual({ status: "PENDING_CONFIRM", paymentStatus: "PAID" });
+    const confirmed = await gql(`mutation($i: ConfirmBookingInput!) { confirmBooking(input: $i) { booking { status paymentStatus } userErrors { code } } }`, { i: { bookingId: booking.id } });
+    expect(confirmed.confirmBooking).toEqual({ booking: { status: "PENDING_CONFIRM", paymentStatus: "PAID" }, userErrors: [] });
     await completed;
 
     const statuses = received.map((r) => (r.data as any).bookingStatusChanged.status);
@@ -112,8 +125,8 @@ describe("booking through GraphQL with the status subscription", () => {
     const last = (received.at(-1)!.data as any).bookingStatusChanged;
     expect(last).toMatchObject({ id: booking.id, paymentStatus: "PAID", product: { id: productId, cityName: "Zermatt" } });
     expect(last.product.externalId).toMatch(/^PRD-/);
-    expect(last.bookingEngineDetails.bookingCode).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
-    expect(last.voucherUrl).toContain(`/booking-flow/v1/vouchers/${booking.id}.pdf`);
+    expect(last.supplierBooking.bookingCode).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+    expect(last.voucherUrl).toContain(`/booking-flow/v1/vouchers/${booking.legacyResourceId}.pdf`);
   });
 
   it("lets only the booking's owner subscribe", async () => {
@@ -128,15 +141,22 @@ describe("booking through GraphQL with the status subscription", () => {
     const booking = (await owner.rest.post("/booking-flow/v1/bookings", { availabilityId: availability.id, resellerRef: newRef() })).body;
     const refused = await new Promise<readonly unknown[]>((resolve) => {
       connect(stranger.token).subscribe(
-        { query: `subscription($id: String!) { bookingStatusChanged(bookingId: $id) { status } }`, variables: { id: booking.id } },
+        { query: `subscription($id: ID!) { bookingStatusChanged(bookingId: $id) { status } }`, variables: { id: toGlobalId("Booking", booking.id) } },
         { next: (r) => resolve((r as ExecutionResult).errors ?? []), error: (e) => resolve(e as unknown[]), complete: () => {} },
       );
     });
     expect(refused[0]).toMatchObject({ extensions: { code: "FORBIDDEN", errorCode: 6501 } });
+    const missing = await new Promise<readonly unknown[]>((resolve) => {
+      connect(owner.token).subscribe(
+        { query: `subscription($id: ID!) { bookingStatusChanged(bookingId: $id) { status } }`, variables: { id: toGlobalId("Booking", "00000000-0000-4000-8000-000000000000") } },
+        { next: (r) => resolve((r as ExecutionResult).errors ?? []), error: (e) => resolve(e as unknown[]), complete: () => {} },
+      );
+    });
+    expect(missing[0]).toMatchObject({ extensions: { code: "NOT_FOUND" } });
     const partner = await t.stack.tokenFor("CONTENT_PARTNER");
     const noScope = await new Promise<readonly unknown[]>((resolve) => {
       connect(partner).subscribe(
-        { query: `subscription($id: String!) { bookingStatusChanged(bookingId: $id) { status } }`, variables: { id: booking.id } },
+        { query: `subscription($id: ID!) { bookingStatusChanged(bookingId: $id) { status } }`, variables: { id: toGlobalId("Booking", booking.id) } },
         { next: (r) => resolve((r as ExecutionResult).errors ?? []), error: (e) => resolve(e as unknown[]), complete: () => {} },
       );
     });
@@ -154,7 +174,7 @@ describe("booking through GraphQL with the status subscription", () => {
     const messages: ExecutionResult[] = [];
     await new Promise<void>((resolve, reject) => {
       connect(owner.token).subscribe(
-        { query: `subscription($id: String!) { bookingStatusChanged(bookingId: $id) { status } }`, variables: { id: booking.id } },
+        { query: `subscription($id: ID!) { bookingStatusChanged(bookingId: $id) { status } }`, variables: { id: toGlobalId("Booking", booking.id) } },
         { next: (r) => messages.push(r as ExecutionResult), error: reject, complete: resolve },
       );
     });

@@ -148,14 +148,14 @@ describe("a booking walked through confirmation and cancellation, as reports sho
     const response = await graphql(
       `${ctx.stack.url}/graphql`,
       buyer.token,
-      `query ($id: String!) { bookingReport(id: $id) { status isCancellable cancellationPolicy { refundPercentage } availabilityOptions { selectedLabel } product { cityName } price { net } } }`,
+      `query ($id: String!) { bookingReport(id: $id) { status isCancellable cancellationPolicy { refundRate } availabilityOptions { selectedLabel } product { cityName } price { net } } }`,
       { id: booking.id },
     );
     expect(response.body.errors).toBeUndefined();
     expect(response.body.data!.bookingReport).toEqual({
       status: "PENDING_CONFIRM",
       isCancellable: false,
-      cancellationPolicy: [{ refundPercentage: 100 }, { refundPercentage: 50 }],
+      cancellationPolicy: [{ refundRate: "1" }, { refundRate: "0.5" }],
       availabilityOptions: [{ selectedLabel: "14:00" }, { selectedLabel: "Glacier" }, { selectedLabel: "true" }],
       product: { cityName: "Zermatt" },
       price: { net: Math.round(booking.availability.totalPrice.retail * 0.8 * 100) / 100 },

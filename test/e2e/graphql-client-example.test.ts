@@ -23,7 +23,7 @@ describe("the typed GraphQL client example (examples/graphql-client)", () => {
     const read = await fetch(`${ctx.stack.url}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query: "query($id: String!) { booking(id: $id) { status paymentStatus } }", variables: { id: result.bookingId } }),
+      body: JSON.stringify({ query: "query($id: ID!) { booking(id: $id) { status paymentStatus } }", variables: { id: result.bookingId } }),
     });
     expect(((await read.json()) as { data: { booking: unknown } }).data.booking).toEqual({ status: "CONFIRMED", paymentStatus: "PAID" });
   });

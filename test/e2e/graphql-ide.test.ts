@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IDE_CONTENT_SECURITY_POLICY } from "../../server/graphql-ide/graphql-ide.js";
@@ -113,9 +114,10 @@ describe("the GraphQL IDE at /graphql (sandbox default)", () => {
       expect(JSON.parse(await response())).toEqual({ data: { me: { username: buyer.username, roles: ["CONSUMER"] } }, extensions: { cost: expect.objectContaining({ requestedQueryCost: expect.any(Number) }) } });
 
       // Over graphql-ws: the first message is the booking as it is now.
-      await runInIde("Watch", `subscription Watch { bookingStatusChanged(bookingId: "${created.body.id}") { id status } }`);
+      const bookingId = toGlobalId("Booking", created.body.id);
+      await runInIde("Watch", `subscription Watch { bookingStatusChanged(bookingId: "${bookingId}") { id status } }`);
       await responseShows("ON_HOLD");
-      expect(JSON.parse(await response())).toEqual({ data: { bookingStatusChanged: { id: created.body.id, status: "ON_HOLD" } } });
+      expect(JSON.parse(await response())).toEqual({ data: { bookingStatusChanged: { id: bookingId, status: "ON_HOLD" } } });
 
       // Signed out, a pasted token (with or without "Bearer ") is the other way in.
       await page.click("text=Sign out");

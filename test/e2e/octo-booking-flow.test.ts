@@ -10,7 +10,7 @@ import { EngineRefusal } from "../../subgraphs/booking/engines/booking-engine.js
 import { engineRegistry } from "../../subgraphs/booking/engines/engine-registry.js";
 import { resetCircuitBreakers } from "../../subgraphs/common/octo/octo-client.js";
 import { pdfLines } from "../support/pdf-text.js";
-import { consumer, newRef, validAnswers, type BookingClient } from "../support/booking.js";
+import { consumer, newRef, validAnswers, validGraphAnswers, type BookingClient } from "../support/booking.js";
 import { getJson, graphql, useStack } from "../support/stack.js";
 
 const SUPPLIER_KEY = `octo-key-${randomUUID()}`;
@@ -405,8 +405,9 @@ describe("booking an OCTO engine's products", () => {
       })
     ).setAvailabilityQuantities;
     expect(priced).toEqual({ availability: { isPricingStepCompleted: true, totalPrice: { amount: "55.00", currencyCode: "EUR" } }, userErrors: [] });
-    let booking = (await gql(`mutation($i: CreateBookingInput!) { createBooking(input: $i) { id status questions { customer { id dataType dataFormat value } booking { id dataType questionChoices } participants { id questions { id question dataType } } } isQuestionStepComplete } }`, { i: { availabilityId: availability.id, resellerRef: newRef() } })).createBooking;
-    booking = (await gql(`mutation($b: String!, $a: [AnswerInput!]!) { answerBookingQuestions(bookingId: $b, answers: $a) { id status isQuestionStepComplete } }`, { b: booking.id, a: validAnswers(booking) })).answerBookingQuestions;
+    let booking = (await gql(`mutation($i: CreateBookingInput!) { createBooking(input: $i) { booking { id legacyResourceId status questions { customer { id dataType dataFormat value } booking { id dataType choices { key } } participants { id questions { id text dataType } } } isQuestionStepComplete } } }`, { i: { availabilityId: availability.id, resellerRef: newRef() } })).createBooking.booking;
+    const legacyId = booking.legacyResourceId;
+    booking = (await gql(`mutation($i: AnswerBookingQuestionsInput!) { answerBookingQuestions(input: $i) { booking { id status isQuestionStepComplete } userErrors { code } } }`, { i: { bookingId: booking.id, answers: validGraphAnswers(booking) } })).answerBookingQuestions.booking;
     expect(booking.isQuestionStepComplete).toBe(true);
 
     const received: ExecutionResult[] = [];
@@ -416,23 +417,23 @@ describe("booking an OCTO engine's products", () => {
     clients.push(client);
     const completed = new Promise<void>((resolve, reject) => {
       client.subscribe(
-        { query: `subscription($id: String!) { bookingStatusChanged(bookingId: $id) { id status paymentStatus bookingEngineDetails { bookingCode } } }`, variables: { id: booking.id } },
+        { query: `subscription($id: ID!) { bookingStatusChanged(bookingId: $id) { id status paymentStatus supplierBooking { bookingCode } } }`, variables: { id: booking.id } },
         { next: (r) => (received.push(r as ExecutionResult), first()), error: reject, complete: resolve },
       );
     });
     await subscribed;
-    expect((await gql(`mutation($b: String!) { confirmBooking(bookingId: $b) { status } }`, { b: booking.id })).confirmBooking.status).toBe("PENDING_CONFIRM");
+    expect((await gql(`mutation($i: ConfirmBookingInput!) { confirmBooking(input: $i) { booking { status } } }`, { i: { bookingId: booking.id } })).confirmBooking.booking.status).toBe("PENDING_CONFIRM");
     await completed;
     expect(received.map((r) => (r.data as any).bookingStatusChanged.status)).toEqual(["ON_HOLD", "PENDING_CONFIRM", "CONFIRMED"]);
-    expect((received.at(-1)!.data as any).bookingStatusChanged.bookingEngineDetails.bookingCode).toBe(supplierBooking(booking.id).supplierReference);
-    expect(supplierBooking(booking.id)).toMatchObject({ status: "CONFIRMED", optionId: "day-pass", pax: 3 });
+    expect((received.at(-1)!.data as any).bookingStatusChanged.supplierBooking.bookingCode).toBe(supplierBooking(legacyId).supplierReference);
+    expect(supplierBooking(legacyId)).toMatchObject({ status: "CONFIRMED", optionId: "day-pass", pax: 3 });
     // The child's ticket carries the answer its holder gave.
-    expect(supplierBooking(booking.id).unitItems.map((item) => item.questionAnswers)).toEqual([[], [], [{ questionId: "child-birth-date", value: "1990-04-01" }]]);
+    expect(supplierBooking(legacyId).unitItems.map((item) => item.questionAnswers)).toEqual([[], [], [{ questionId: "child-birth-date", value: "1990-04-01" }]]);
     // The day pass comes with the supplier's own ticket PDF: the booking's voucher is that one.
-    const voucherUrl = (await gql(`query($b: String!) { booking(id: $b) { voucherUrl } }`, { b: booking.id })).booking.voucherUrl;
-    expect(voucherUrl).toBe(`${supplierUrl}/tickets/${supplierBooking(booking.id).id}.pdf`);
+    const voucherUrl = (await gql(`query($b: ID!) { booking(id: $b) { voucherUrl } }`, { b: booking.id })).booking.voucherUrl;
+    expect(voucherUrl).toBe(`${supplierUrl}/tickets/${supplierBooking(legacyId).id}.pdf`);
     const ticket = await fetch(voucherUrl);
     expect(ticket.headers.get("content-type")).toBe("application/pdf");
-    expect((await pdfLines(new Uint8Array(await ticket.arrayBuffer()))).join("\n")).toContain(supplierBooking(booking.id).supplierReference);
+    expect((await pdfLines(new Uint8Array(await ticket.arrayBuffer()))).join("\n")).toContain(supplierBooking(legacyId).supplierReference);
   });
 });

@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -366,7 +367,7 @@ if (process.env.DATABASE_URL) {
         const subscribed = new Promise<void>((resolve) => (first = resolve));
         const done = new Promise<void>((resolve, reject) =>
           client.subscribe(
-            { query: "subscription($id: String!) { bookingStatusChanged(bookingId: $id) { status product { cityName } } }", variables: { id: booking.id } },
+            { query: "subscription($id: ID!) { bookingStatusChanged(bookingId: $id) { status product { cityName } } }", variables: { id: toGlobalId("Booking", booking.id) } },
             { next: (m) => (statuses.push((m.data as { bookingStatusChanged: { status: string } }).bookingStatusChanged.status), first()), error: reject, complete: resolve },
           ),
         );

@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import type { Client, ExecutionResult } from "graphql-ws";
 import { afterEach, describe, expect, it } from "vitest";
 import { familySetup } from "../support/booking.js";
@@ -5,7 +6,7 @@ import { copiesOf, templateBooking } from "../support/reporting.js";
 import { useStack } from "../support/stack.js";
 import { wsClient } from "../support/ws-client.js";
 
-const WATCH = "subscription ($id: String!) { bookingStatusChanged(bookingId: $id) { id status } }";
+const WATCH = "subscription ($id: ID!) { bookingStatusChanged(bookingId: $id) { id status } }";
 
 /**
  * The edge holds its subscribers in an index by booking id behind one listener per event
@@ -32,7 +33,7 @@ describe("subscription fan-out by booking", () => {
       let ended!: () => void;
       const done = new Promise<void>((resolve) => (ended = resolve));
       const unsubscribe = client.subscribe(
-        { query: WATCH, variables: { id: bookingId } },
+        { query: WATCH, variables: { id: toGlobalId("Booking", bookingId) } },
         {
           next: (message) => {
             messages.push(message as ExecutionResult);
@@ -73,8 +74,8 @@ describe("subscription fan-out by booking", () => {
       const connection = connect(buyer.token);
       const watched = await Promise.all([connection.watch(bookingId), connection.watch(bookingId)]);
       expect(watched.map((w) => w.messages[0].data)).toEqual([
-        { bookingStatusChanged: { id: bookingId, status: "ON_HOLD" } },
-        { bookingStatusChanged: { id: bookingId, status: "ON_HOLD" } },
+        { bookingStatusChanged: { id: toGlobalId("Booking", bookingId), status: "ON_HOLD" } },
+        { bookingStatusChanged: { id: toGlobalId("Booking", bookingId), status: "ON_HOLD" } },
       ]);
       if (cycle % 2) {
         for (const w of watched) w.unsubscribe();
@@ -93,9 +94,9 @@ describe("subscription fan-out by booking", () => {
     await t.stack.service.worker!.runOnce();
     await last.done;
     expect(last.messages.map((m) => m.data)).toEqual([
-      { bookingStatusChanged: { id: bookingId, status: "ON_HOLD" } },
-      { bookingStatusChanged: { id: bookingId, status: "PENDING_CONFIRM" } },
-      { bookingStatusChanged: { id: bookingId, status: "CONFIRMED" } },
+      { bookingStatusChanged: { id: toGlobalId("Booking", bookingId), status: "ON_HOLD" } },
+      { bookingStatusChanged: { id: toGlobalId("Booking", bookingId), status: "PENDING_CONFIRM" } },
+      { bookingStatusChanged: { id: toGlobalId("Booking", bookingId), status: "CONFIRMED" } },
     ]);
     expect(await indexed({ subscribers: 0, entities: 0 })).toMatchObject({ subscribers: 0, entities: 0, listeners: 1 });
   });

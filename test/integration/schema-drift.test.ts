@@ -18,7 +18,8 @@ describe("committed schema files", () => {
   it("include the table of refusals the docs show, made from core/refusals.ts", async () => {
     const committed = await readFile(refusalsDocPath, "utf8").catch(() => "(missing)");
     expect(committed, "docs/refusals.md is stale: run npm run schema").toBe(refusalsDocument());
-    expect(committed).toContain("| `PRICES_CHANGED` | 400 | 9573 | `errors`, `extensions.code: BAD_USER_INPUT`, `reason: PRICES_CHANGED` |");
+    expect(committed).toContain("| `PRICES_CHANGED` | 400 | 9573 | `userErrors`, `code: PRICES_CHANGED` |");
+    expect(committed).toContain("| `FORBIDDEN` | 403 | 6501 | `errors`, `extensions.code: FORBIDDEN`, `reason: FORBIDDEN` |");
     expect(committed).toContain("| `ENGINE_SECRETS_KEY_MISSING` | 409 |  | `userErrors`, `code: ENGINE_SECRETS_KEY_MISSING` |");
   });
 

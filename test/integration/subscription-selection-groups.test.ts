@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { eq } from "drizzle-orm";
 import { getOperationAST, GraphQLError, parse, type ExecutionResult } from "graphql";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -11,8 +12,8 @@ import { familySetup } from "../support/booking.js";
 import { templateBooking } from "../support/reporting.js";
 import { useStack } from "../support/stack.js";
 
-const WATCH = "subscription ($id: String!) { bookingStatusChanged(bookingId: $id) { id status product { id supplier { id name } } } }";
-const STATUS_ONLY = "subscription ($id: String!) { bookingStatusChanged(bookingId: $id) { status } }";
+const WATCH = "subscription ($id: ID!) { bookingStatusChanged(bookingId: $id) { id status product { id supplier { id name } } } }";
+const STATUS_ONLY = "subscription ($id: ID!) { bookingStatusChanged(bookingId: $id) { status } }";
 
 /**
  * At a status change the engine reads the booking once per selection group (same caller, same
@@ -69,7 +70,7 @@ describe("subscribers of one booking share one read per event, handed out in sli
       schema: t.stack.service.edge!.graph.clientSchema,
       document,
       operation: getOperationAST(document)!,
-      variableValues: { id: bookingId },
+      variableValues: { id: toGlobalId("Booking", bookingId) },
       caller,
       requestId: "selection-groups-test",
       acceptLanguage,
@@ -80,7 +81,7 @@ describe("subscribers of one booking share one read per event, handed out in sli
   };
 
   const costOf = (query: string, bookingId: string) => {
-    const checked = checkEdgeOperation(t.stack.service.edge!.graph.clientSchema, { query, variables: { id: bookingId } }, { introspection: true, suggestions: true });
+    const checked = checkEdgeOperation(t.stack.service.edge!.graph.clientSchema, { query, variables: { id: toGlobalId("Booking", bookingId) } }, { introspection: true, suggestions: true });
     if ("errors" in checked) throw new Error(JSON.stringify(checked.errors));
     return checked.cost;
   };
@@ -129,7 +130,7 @@ describe("subscribers of one booking share one read per event, handed out in sli
     try {
       const { received, all } = follow(streams, () => turns);
       expect(await all(1)).toBe(subscribers);
-      expect(received[0][0].data).toMatchObject({ bookingStatusChanged: { id: bookingId, status: "ON_HOLD" } });
+      expect(received[0][0].data).toMatchObject({ bookingStatusChanged: { id: toGlobalId("Booking", bookingId), status: "ON_HOLD" } });
       expect(engine.stats()).toEqual({ subscribers, entities: 1, listeners: 1 });
 
       const messageQueries = countMessageQueries();
@@ -138,7 +139,7 @@ describe("subscribers of one booking share one read per event, handed out in sli
       // One entity query for all of them: the same caller, selection and variables.
       expect(messageQueries()).toBe(1);
       expect(new Set(received.map((messages) => JSON.stringify(messages[1].data))).size).toBe(1);
-      expect(received[0][1].data).toMatchObject({ bookingStatusChanged: { id: bookingId, status: "PENDING_CONFIRM", product: { supplier: { name: expect.any(String) } } } });
+      expect(received[0][1].data).toMatchObject({ bookingStatusChanged: { id: toGlobalId("Booking", bookingId), status: "PENDING_CONFIRM", product: { supplier: { name: expect.any(String) } } } });
       // Handed out in slices with turns of the event loop between them: at least one turn per slice.
       const turnsSeen = new Set(received.map((messages) => messages[1].tick));
       expect(turnsSeen.size).toBeGreaterThanOrEqual(subscribers / FAN_OUT_BATCH);

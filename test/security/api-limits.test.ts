@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { connect, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { checkEdgeOperation } from "../../gateway/operation-limits.js";
@@ -148,23 +149,23 @@ describe("subscriptions on the cost budget", () => {
   const clock = new ManualClock(new Date("2026-11-28T09:00:00Z"));
   // Room for the booking flow's own steps, whose estimates count every question a booking could ask.
   const handle = useStack({ clock, env: { API_COST_BUDGET: "300000", API_COST_RESTORE_PER_SECOND: "200", WORKER_LOOPS: "false" } });
-  const WATCH = "subscription ($id: String!) { bookingStatusChanged(bookingId: $id) { id status } }";
+  const WATCH = "subscription ($id: ID!) { bookingStatusChanged(bookingId: $id) { id status } }";
 
   /** The first message of a subscription, or the errors it was refused with. */
   const firstOf = (client: ReturnType<typeof wsClient>, bookingId: string) =>
     new Promise<{ data?: unknown; refused?: readonly { extensions?: Record<string, unknown> }[] }>((resolve) => {
-      client.subscribe({ query: WATCH, variables: { id: bookingId } }, { next: (message) => resolve({ data: message.data }), error: (errors) => resolve({ refused: errors as never }), complete: () => undefined });
+      client.subscribe({ query: WATCH, variables: { id: toGlobalId("Booking", bookingId) } }, { next: (message) => resolve({ data: message.data }), error: (errors) => resolve({ refused: errors as never }), complete: () => undefined });
     });
 
   it("charges a subscription's selection when it is made, and refuses one the account's bucket cannot hold", async () => {
     const { stack } = handle;
     const { bookingId, productId, buyer } = await templateBooking(stack);
-    const checked = checkEdgeOperation(stack.service.edge!.graph.clientSchema, { query: WATCH, variables: { id: bookingId } }, stack.config.graphql);
+    const checked = checkEdgeOperation(stack.service.edge!.graph.clientSchema, { query: WATCH, variables: { id: toGlobalId("Booking", bookingId) } }, stack.config.graphql);
     if ("errors" in checked) throw new Error(JSON.stringify(checked.errors));
     const before = (await graphqlAs(stack, buyer.token, CHEAP, { id: productId })).body.extensions!.cost!;
     const client = wsClient(stack, buyer.token);
     try {
-      expect(await firstOf(client, bookingId)).toMatchObject({ data: { bookingStatusChanged: { id: bookingId } } });
+      expect(await firstOf(client, bookingId)).toMatchObject({ data: { bookingStatusChanged: { id: toGlobalId("Booking", bookingId) } } });
       const after = (await graphqlAs(stack, buyer.token, CHEAP, { id: productId })).body.extensions!.cost!;
       // What the subscription took, between two equal reads: its whole estimate.
       expect(before.throttleStatus.currentlyAvailable - after.throttleStatus.currentlyAvailable - after.actualQueryCost!).toBe(checked.cost);

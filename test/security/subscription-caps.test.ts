@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,7 +15,7 @@ import { templateBooking } from "../support/reporting.js";
 import { useStack } from "../support/stack.js";
 import { closeOf, wsClient } from "../support/ws-client.js";
 
-const WATCH = "subscription ($id: String!) { bookingStatusChanged(bookingId: $id) { id status product { supplier { name } } } }";
+const WATCH = "subscription ($id: ID!) { bookingStatusChanged(bookingId: $id) { id status product { supplier { name } } } }";
 const SOCKETS = 3;
 const SUBSCRIPTIONS = 4;
 const BUFFERED = 16_384;
@@ -64,7 +65,7 @@ describe("caps per account on graphql-ws sockets and subscriptions", () => {
     let settle!: (outcome: { data: unknown } | { refused: readonly GraphQLError[] }) => void;
     const first = new Promise<{ data: unknown } | { refused: readonly GraphQLError[] }>((resolve) => (settle = resolve));
     const unsubscribe = client.subscribe(
-      { query, variables: { id: bookingId } },
+      { query, variables: { id: toGlobalId("Booking", bookingId) } },
       {
         next: (message) => {
           messages.push(message as ExecutionResult);
@@ -128,7 +129,7 @@ describe("caps per account on graphql-ws sockets and subscriptions", () => {
     const held = [];
     for (let i = 0; i < SUBSCRIPTIONS; i++) {
       const watched = await watch(i % 2 ? second : first, bookingId);
-      expect(watched.outcome).toEqual({ data: { bookingStatusChanged: expect.objectContaining({ id: bookingId, status: "ON_HOLD" }) } });
+      expect(watched.outcome).toEqual({ data: { bookingStatusChanged: expect.objectContaining({ id: toGlobalId("Booking", bookingId), status: "ON_HOLD" }) } });
       held.push(watched);
     }
     expect((await watch(first, bookingId)).outcome).toEqual(capRefusal);
@@ -241,7 +242,7 @@ describe("caps per account on graphql-ws sockets and subscriptions", () => {
       await new Promise((resolve) => server.close(resolve));
     });
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const checked = checkEdgeOperation(edge.graph.clientSchema, { query: WATCH, variables: { id: bookingId } }, t.stack.config.graphql);
+    const checked = checkEdgeOperation(edge.graph.clientSchema, { query: WATCH, variables: { id: toGlobalId("Booking", bookingId) } }, t.stack.config.graphql);
     if ("errors" in checked) throw new Error(JSON.stringify(checked.errors));
     const accountId = (await service.identity.verifier.verify(buyer.token)).accountId;
 

@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { getOperationAST, parse, type ExecutionResult } from "graphql";
 import { describe, expect, it } from "vitest";
 import type { EventChannel } from "../../drizzle/events.js";
@@ -41,13 +42,13 @@ describe("a subscription ends on the booking's state, whenever it changes", () =
       delegatedToken: (caller) => t.stack.service.identity.tokens.delegatedAccessToken(caller),
       logger: t.stack.service.logger,
     });
-    const document = parse(`subscription ($id: String!) { bookingStatusChanged(bookingId: $id) { id status } }`);
+    const document = parse(`subscription ($id: ID!) { bookingStatusChanged(bookingId: $id) { id status } }`);
     const caller = await t.stack.service.identity.verifier.verify(token);
     const stream = await engine.subscribe({
       schema: edge.graph.clientSchema,
       document,
       operation: getOperationAST(document)!,
-      variableValues: { id: bookingId },
+      variableValues: { id: toGlobalId("Booking", bookingId) },
       caller,
       requestId: "subscription-end-test",
     });
@@ -67,7 +68,7 @@ describe("a subscription ends on the booking's state, whenever it changes", () =
     expect((await buyer.rest.post(`/booking-flow/v1/bookings/${bookingId}/confirm`, {})).body.status).toBe("PENDING_CONFIRM");
     // The supplier confirms in the window: its event is sent before anyone listens.
     const stream = await subscribe(channelWith(() => t.stack.service.worker!.runOnce()), bookingId, buyer.token);
-    expect(await collect(stream)).toEqual([{ bookingStatusChanged: { id: bookingId, status: "CONFIRMED" } }]);
+    expect(await collect(stream)).toEqual([{ bookingStatusChanged: { id: toGlobalId("Booking", bookingId), status: "CONFIRMED" } }]);
   });
 
   it("does not end on an event that claims a final status the booking does not have", async () => {
@@ -75,7 +76,7 @@ describe("a subscription ends on the booking's state, whenever it changes", () =
     await buyer.rest.post(`/booking-flow/v1/bookings/${bookingId}/confirm`, {});
     const stream = await subscribe(channelWith(async () => {}), bookingId, buyer.token);
     const first = await stream.next();
-    expect(first.value.data).toEqual({ bookingStatusChanged: { id: bookingId, status: "PENDING_CONFIRM" } });
+    expect(first.value.data).toEqual({ bookingStatusChanged: { id: toGlobalId("Booking", bookingId), status: "PENDING_CONFIRM" } });
     // A stale or forged notification: the booking, read again, is still PENDING_CONFIRM, so no
     // message and no end.
     await t.stack.service.database.db.transaction((tx) => t.stack.service.database.events.publish(tx, channels.bookingEvents, { type: "booking.status", bookingId, status: "CONFIRMED" }));
@@ -83,7 +84,7 @@ describe("a subscription ends on the booking's state, whenever it changes", () =
     // Half a second for the engine to read the booking on that event (it takes milliseconds).
     expect(await Promise.race([next, new Promise((resolve) => setTimeout(() => resolve("still waiting"), 500))])).toBe("still waiting");
     await t.stack.service.worker!.runOnce();
-    expect((await next).value.data).toEqual({ bookingStatusChanged: { id: bookingId, status: "CONFIRMED" } });
+    expect((await next).value.data).toEqual({ bookingStatusChanged: { id: toGlobalId("Booking", bookingId), status: "CONFIRMED" } });
     expect(await collect(stream)).toEqual([]);
   });
 });

@@ -137,12 +137,21 @@ export async function bookableAvailability(
   return priced.body;
 }
 
-/** Answers every question shown, follow-ups included, with valid values; repeats until complete. */
+/** Answers every question shown, follow-ups included, with valid values; repeats until complete. REST's booking body. */
 export function validAnswers(booking: any): { id: string; value: string }[] {
-  const answers: { id: string; value: string }[] = [];
+  return answersOf(booking, (q) => Object.keys(q.questionChoices ?? {})[0]).map(({ questionId, value }) => ({ id: questionId, value }));
+}
+
+/** The same answers for the graph's booking (`choices { key }`), as AnswerInput takes them. */
+export function validGraphAnswers(booking: any): { questionId: string; value: string }[] {
+  return answersOf(booking, (q) => q.choices?.[0]?.key);
+}
+
+function answersOf(booking: any, firstChoice: (question: any) => string | undefined): { questionId: string; value: string }[] {
+  const answers: { questionId: string; value: string }[] = [];
   const walk = (questions: any[]) => {
     for (const q of questions) {
-      answers.push({ id: q.id, value: q.value ?? exampleAnswer(q) });
+      answers.push({ questionId: q.id, value: q.value ?? exampleAnswer(q, firstChoice(q)) });
       walk(q.followUpQuestions ?? []);
     }
   };

@@ -15,31 +15,31 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  */
 type Documents = {
     "\n  fragment AvailabilityFields on Availability {\n    id\n    isOptionStepCompleted\n    isPricingStepCompleted\n    options { id dataType selectedValue choices { key } }\n    units { id minAge restrictions { minQuantity } }\n    pricingIssues { rule message }\n    totalPrice { amount currencyCode }\n  }\n": typeof types.AvailabilityFieldsFragmentDoc,
-    "\n  fragment QuestionFields on Question { id dataType dataFormat questionChoices value }\n": typeof types.QuestionFieldsFragmentDoc,
-    "\n  fragment BookingFields on Booking {\n    id\n    status\n    isQuestionStepComplete\n    totalPrice { amount currencyCode }\n    bookingEngineDetails { bookingCode }\n    questions {\n      customer { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      booking { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      participants { questions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n    }\n  }\n": typeof types.BookingFieldsFragmentDoc,
+    "\n  fragment QuestionFields on Question { id dataType dataFormat choices { key } value }\n": typeof types.QuestionFieldsFragmentDoc,
+    "\n  fragment BookingFields on Booking {\n    id\n    status\n    isQuestionStepComplete\n    totalPrice { amount currencyCode }\n    supplierBooking { bookingCode }\n    questions {\n      customer { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      booking { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      participants { questions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n    }\n  }\n": typeof types.BookingFieldsFragmentDoc,
     "\n  query NextDates($productId: Int!) { nextAvailableDates(productId: $productId) }\n": typeof types.NextDatesDocument,
     "\n  mutation CreateAvailability($input: CreateAvailabilityInput!) {\n    createAvailability(input: $input) { availability { ...AvailabilityFields } userErrors { code message field } }\n  }\n": typeof types.CreateAvailabilityDocument,
     "\n  mutation SetOption($input: SetAvailabilityOptionInput!) {\n    setAvailabilityOption(input: $input) { availability { ...AvailabilityFields } userErrors { code message field } }\n  }\n": typeof types.SetOptionDocument,
     "\n  mutation Price($input: PriceAvailabilityInput!) {\n    priceAvailability(input: $input) { availability { ...AvailabilityFields } userErrors { code message field } }\n  }\n": typeof types.PriceDocument,
     "\n  mutation SetQuantities($input: SetAvailabilityQuantitiesInput!) {\n    setAvailabilityQuantities(input: $input) { availability { ...AvailabilityFields } userErrors { code message field } }\n  }\n": typeof types.SetQuantitiesDocument,
-    "\n  mutation CreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { ...BookingFields } }\n": typeof types.CreateBookingDocument,
-    "\n  mutation AnswerQuestions($bookingId: String!, $answers: [AnswerInput!]!) {\n    answerBookingQuestions(bookingId: $bookingId, answers: $answers) { ...BookingFields }\n  }\n": typeof types.AnswerQuestionsDocument,
-    "\n  mutation ConfirmBooking($bookingId: String!) { confirmBooking(bookingId: $bookingId) { id status } }\n": typeof types.ConfirmBookingDocument,
-    "\n  subscription WatchBooking($bookingId: String!) {\n    bookingStatusChanged(bookingId: $bookingId) { id status paymentStatus bookingEngineDetails { bookingCode } }\n  }\n": typeof types.WatchBookingDocument,
+    "\n  mutation CreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { booking { ...BookingFields } userErrors { code message field } } }\n": typeof types.CreateBookingDocument,
+    "\n  mutation AnswerQuestions($input: AnswerBookingQuestionsInput!) {\n    answerBookingQuestions(input: $input) { booking { ...BookingFields } userErrors { code message field } }\n  }\n": typeof types.AnswerQuestionsDocument,
+    "\n  mutation ConfirmBooking($input: ConfirmBookingInput!) { confirmBooking(input: $input) { booking { id status } userErrors { code message field } } }\n": typeof types.ConfirmBookingDocument,
+    "\n  subscription WatchBooking($bookingId: ID!) {\n    bookingStatusChanged(bookingId: $bookingId) { id status paymentStatus supplierBooking { bookingCode } }\n  }\n": typeof types.WatchBookingDocument,
 };
 const documents: Documents = {
     "\n  fragment AvailabilityFields on Availability {\n    id\n    isOptionStepCompleted\n    isPricingStepCompleted\n    options { id dataType selectedValue choices { key } }\n    units { id minAge restrictions { minQuantity } }\n    pricingIssues { rule message }\n    totalPrice { amount currencyCode }\n  }\n": types.AvailabilityFieldsFragmentDoc,
-    "\n  fragment QuestionFields on Question { id dataType dataFormat questionChoices value }\n": types.QuestionFieldsFragmentDoc,
-    "\n  fragment BookingFields on Booking {\n    id\n    status\n    isQuestionStepComplete\n    totalPrice { amount currencyCode }\n    bookingEngineDetails { bookingCode }\n    questions {\n      customer { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      booking { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      participants { questions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n    }\n  }\n": types.BookingFieldsFragmentDoc,
+    "\n  fragment QuestionFields on Question { id dataType dataFormat choices { key } value }\n": types.QuestionFieldsFragmentDoc,
+    "\n  fragment BookingFields on Booking {\n    id\n    status\n    isQuestionStepComplete\n    totalPrice { amount currencyCode }\n    supplierBooking { bookingCode }\n    questions {\n      customer { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      booking { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      participants { questions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n    }\n  }\n": types.BookingFieldsFragmentDoc,
     "\n  query NextDates($productId: Int!) { nextAvailableDates(productId: $productId) }\n": types.NextDatesDocument,
     "\n  mutation CreateAvailability($input: CreateAvailabilityInput!) {\n    createAvailability(input: $input) { availability { ...AvailabilityFields } userErrors { code message field } }\n  }\n": types.CreateAvailabilityDocument,
     "\n  mutation SetOption($input: SetAvailabilityOptionInput!) {\n    setAvailabilityOption(input: $input) { availability { ...AvailabilityFields } userErrors { code message field } }\n  }\n": types.SetOptionDocument,
     "\n  mutation Price($input: PriceAvailabilityInput!) {\n    priceAvailability(input: $input) { availability { ...AvailabilityFields } userErrors { code message field } }\n  }\n": types.PriceDocument,
     "\n  mutation SetQuantities($input: SetAvailabilityQuantitiesInput!) {\n    setAvailabilityQuantities(input: $input) { availability { ...AvailabilityFields } userErrors { code message field } }\n  }\n": types.SetQuantitiesDocument,
-    "\n  mutation CreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { ...BookingFields } }\n": types.CreateBookingDocument,
-    "\n  mutation AnswerQuestions($bookingId: String!, $answers: [AnswerInput!]!) {\n    answerBookingQuestions(bookingId: $bookingId, answers: $answers) { ...BookingFields }\n  }\n": types.AnswerQuestionsDocument,
-    "\n  mutation ConfirmBooking($bookingId: String!) { confirmBooking(bookingId: $bookingId) { id status } }\n": types.ConfirmBookingDocument,
-    "\n  subscription WatchBooking($bookingId: String!) {\n    bookingStatusChanged(bookingId: $bookingId) { id status paymentStatus bookingEngineDetails { bookingCode } }\n  }\n": types.WatchBookingDocument,
+    "\n  mutation CreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { booking { ...BookingFields } userErrors { code message field } } }\n": types.CreateBookingDocument,
+    "\n  mutation AnswerQuestions($input: AnswerBookingQuestionsInput!) {\n    answerBookingQuestions(input: $input) { booking { ...BookingFields } userErrors { code message field } }\n  }\n": types.AnswerQuestionsDocument,
+    "\n  mutation ConfirmBooking($input: ConfirmBookingInput!) { confirmBooking(input: $input) { booking { id status } userErrors { code message field } } }\n": types.ConfirmBookingDocument,
+    "\n  subscription WatchBooking($bookingId: ID!) {\n    bookingStatusChanged(bookingId: $bookingId) { id status paymentStatus supplierBooking { bookingCode } }\n  }\n": types.WatchBookingDocument,
 };
 
 /**
@@ -63,11 +63,11 @@ export function graphql(source: "\n  fragment AvailabilityFields on Availability
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment QuestionFields on Question { id dataType dataFormat questionChoices value }\n"): (typeof documents)["\n  fragment QuestionFields on Question { id dataType dataFormat questionChoices value }\n"];
+export function graphql(source: "\n  fragment QuestionFields on Question { id dataType dataFormat choices { key } value }\n"): (typeof documents)["\n  fragment QuestionFields on Question { id dataType dataFormat choices { key } value }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment BookingFields on Booking {\n    id\n    status\n    isQuestionStepComplete\n    totalPrice { amount currencyCode }\n    bookingEngineDetails { bookingCode }\n    questions {\n      customer { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      booking { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      participants { questions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n    }\n  }\n"): (typeof documents)["\n  fragment BookingFields on Booking {\n    id\n    status\n    isQuestionStepComplete\n    totalPrice { amount currencyCode }\n    bookingEngineDetails { bookingCode }\n    questions {\n      customer { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      booking { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      participants { questions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n    }\n  }\n"];
+export function graphql(source: "\n  fragment BookingFields on Booking {\n    id\n    status\n    isQuestionStepComplete\n    totalPrice { amount currencyCode }\n    supplierBooking { bookingCode }\n    questions {\n      customer { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      booking { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      participants { questions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n    }\n  }\n"): (typeof documents)["\n  fragment BookingFields on Booking {\n    id\n    status\n    isQuestionStepComplete\n    totalPrice { amount currencyCode }\n    supplierBooking { bookingCode }\n    questions {\n      customer { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      booking { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      participants { questions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -91,19 +91,19 @@ export function graphql(source: "\n  mutation SetQuantities($input: SetAvailabil
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { ...BookingFields } }\n"): (typeof documents)["\n  mutation CreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { ...BookingFields } }\n"];
+export function graphql(source: "\n  mutation CreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { booking { ...BookingFields } userErrors { code message field } } }\n"): (typeof documents)["\n  mutation CreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { booking { ...BookingFields } userErrors { code message field } } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation AnswerQuestions($bookingId: String!, $answers: [AnswerInput!]!) {\n    answerBookingQuestions(bookingId: $bookingId, answers: $answers) { ...BookingFields }\n  }\n"): (typeof documents)["\n  mutation AnswerQuestions($bookingId: String!, $answers: [AnswerInput!]!) {\n    answerBookingQuestions(bookingId: $bookingId, answers: $answers) { ...BookingFields }\n  }\n"];
+export function graphql(source: "\n  mutation AnswerQuestions($input: AnswerBookingQuestionsInput!) {\n    answerBookingQuestions(input: $input) { booking { ...BookingFields } userErrors { code message field } }\n  }\n"): (typeof documents)["\n  mutation AnswerQuestions($input: AnswerBookingQuestionsInput!) {\n    answerBookingQuestions(input: $input) { booking { ...BookingFields } userErrors { code message field } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ConfirmBooking($bookingId: String!) { confirmBooking(bookingId: $bookingId) { id status } }\n"): (typeof documents)["\n  mutation ConfirmBooking($bookingId: String!) { confirmBooking(bookingId: $bookingId) { id status } }\n"];
+export function graphql(source: "\n  mutation ConfirmBooking($input: ConfirmBookingInput!) { confirmBooking(input: $input) { booking { id status } userErrors { code message field } } }\n"): (typeof documents)["\n  mutation ConfirmBooking($input: ConfirmBookingInput!) { confirmBooking(input: $input) { booking { id status } userErrors { code message field } } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription WatchBooking($bookingId: String!) {\n    bookingStatusChanged(bookingId: $bookingId) { id status paymentStatus bookingEngineDetails { bookingCode } }\n  }\n"): (typeof documents)["\n  subscription WatchBooking($bookingId: String!) {\n    bookingStatusChanged(bookingId: $bookingId) { id status paymentStatus bookingEngineDetails { bookingCode } }\n  }\n"];
+export function graphql(source: "\n  subscription WatchBooking($bookingId: ID!) {\n    bookingStatusChanged(bookingId: $bookingId) { id status paymentStatus supplierBooking { bookingCode } }\n  }\n"): (typeof documents)["\n  subscription WatchBooking($bookingId: ID!) {\n    bookingStatusChanged(bookingId: $bookingId) { id status paymentStatus supplierBooking { bookingCode } }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

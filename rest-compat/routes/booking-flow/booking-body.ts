@@ -1,6 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import { answer, arr, bool, int, num, obj, str, type JsonSchema } from "../../json-schema.js";
 import { RestError } from "../../error-body.js";
+import { contractAvailability, contractAvailabilityOption, contractBooking, withoutNulls, type AvailabilityData, type BookingData } from "../../../subgraphs/booking/contract-bodies.js";
 import { toGlobalId } from "../../../core/global-id.js";
 import { isUuid } from "../../../core/uuid.js";
 import { MAX_FOLLOW_UP_DEPTH } from "../../../subgraphs/booking/engines/inventory/booking-setup.js";
@@ -24,110 +25,28 @@ export const AVAILABILITY_FIELDS = /* GraphQL */ `
   }
 `;
 
-/** The graph's Money as the contract writes it: `{ retail, currency }`, the amount a number. */
-export interface GraphMoney {
-  amount: string;
-  currencyCode: string;
-}
-export const restMoney = (money: GraphMoney) => ({ retail: Number(money.amount), currency: money.currencyCode });
+export { choiceMap, withoutNulls } from "../../../subgraphs/booking/contract-bodies.js";
+export type { AvailabilityData as GraphAvailability, AvailabilityOptionData as GraphAvailabilityOption, BookingData as GraphBooking } from "../../../subgraphs/booking/contract-bodies.js";
 
-export interface GraphAvailabilityOption {
-  id: string;
-  label: string;
-  level: number;
-  dataType: string;
-  choices: { key: string; label: string }[] | null;
-  selectedValue: string | null;
-  selectedLabel: string | null;
-}
-
-/** Choice key → label, as the contract's `optionChoices` and `questionChoices` are. */
-export function choiceMap(choices: { key: string; label: string }[]): Record<string, string> {
-  const map: Record<string, string> = {};
-  // Keys are a partner's: "__proto__" must stay a key, not set the object's prototype.
-  for (const { key, label } of choices) Object.defineProperty(map, key, { value: label, enumerable: true, writable: true, configurable: true });
-  return map;
-}
-
-export const restAvailabilityOption = (option: GraphAvailabilityOption) => ({
-  id: option.id,
-  label: option.label,
-  level: String(option.level),
-  dataType: option.dataType,
-  optionChoices: option.choices ? choiceMap(option.choices) : null,
-  selectedOptionId: option.selectedValue,
-  selectedOptionValue: option.selectedLabel,
-});
-
-export interface GraphAvailability {
-  legacyResourceId: string;
-  date: string;
-  options: GraphAvailabilityOption[];
-  units:
-    | {
-        id: string;
-        label: string;
-        description: string | null;
-        quantity: number;
-        minAge: number;
-        maxAge: number | null;
-        priceType: string;
-        restrictions: { minQuantity: number; maxQuantity: number; accompaniedBy: string[] };
-        price: GraphMoney;
-      }[]
-    | null;
-  maxParticipants: number;
-  minParticipants: number;
-  isOptionStepCompleted: boolean;
-  isPricingStepCompleted: boolean;
-  totalPrice: GraphMoney | null;
-  exchangeRates: { date: string; source: string } | null;
-  participantCount: number | null;
-  pricingIssues: { unitId: string | null; rule: string; message: string }[] | null;
-  expiresAt: string;
-}
+/** Spec 2's availability option from the graph's. */
+export const restAvailabilityOption = contractAvailabilityOption;
 
 /** Spec 2's Availability from the graph's, without its unset members. */
-export function restAvailability(availability: GraphAvailability) {
-  return withoutNulls({
-    id: availability.legacyResourceId,
-    availabilityDate: availability.date,
-    availabilityOptions: availability.options.map(restAvailabilityOption),
-    unitOptions: availability.units?.map((unit) => ({
-      id: unit.id,
-      label: unit.label,
-      description: unit.description,
-      restrictions: { minQuantity: unit.restrictions.minQuantity, maxQuantity: unit.restrictions.maxQuantity, accompagniedBy: unit.restrictions.accompaniedBy },
-      price: restMoney(unit.price),
-      unitQuantity: unit.quantity,
-      minAge: unit.minAge,
-      maxAge: unit.maxAge,
-      unitPriceType: unit.priceType,
-    })),
-    maxParticipants: availability.maxParticipants,
-    minParticipants: availability.minParticipants,
-    isOptionStepCompleted: availability.isOptionStepCompleted,
-    isPricingStepCompleted: availability.isPricingStepCompleted,
-    totalPrice: availability.totalPrice && restMoney(availability.totalPrice),
-    exchangeRates: availability.exchangeRates,
-    participants: availability.participantCount,
-    pricingIssues: availability.pricingIssues,
-    expiresAt: availability.expiresAt,
-  });
-}
+export const restAvailability = (availability: AvailabilityData) => withoutNulls(contractAvailability(availability));
 
-/** Spec 2's Booking from the graph's: its availability and price as the contract writes them. */
-export function restBooking(booking: Record<string, unknown> & { availability: GraphAvailability; totalPrice: GraphMoney }) {
-  return withoutNulls({ ...booking, availability: restAvailability(booking.availability), totalPrice: restMoney(booking.totalPrice) });
-}
+/** Spec 2's Booking from the graph's, without its unset members. */
+export const restBooking = (booking: BookingData) => withoutNulls(contractBooking(booking));
 
-const QUESTION_LEAF = "id question value dataType dataFormat questionChoices parentId level requirementType conditions { op value }";
+const QUESTION_LEAF = "id text value dataType dataFormat choices { key label } parentId level requirementType conditions { operator value }";
 const questionSelection = (depth: number): string =>
   depth === 0 ? QUESTION_LEAF : `${QUESTION_LEAF} followUpQuestions { ${questionSelection(depth - 1)} }`;
 
+/** A booking's cancellation terms, as every REST body that shows them selects them. */
+export const CANCELLATION_FIELDS = "isCancellable policy { label duration refundRate }";
+
 export const BOOKING_FIELDS = /* GraphQL */ `
   fragment RestBooking on Booking {
-    id availabilityDateTime resellerRef status paymentStatus voucherUrl creationDate updateDate isQuestionStepComplete
+    legacyResourceId availabilityDateTime resellerRef status paymentStatus voucherUrl createdAt updatedAt isQuestionStepComplete
     holdExpiresAt answersRedactedAt rejectionReason
     availability { ...RestAvailability }
     questions {
@@ -135,8 +54,8 @@ export const BOOKING_FIELDS = /* GraphQL */ `
       booking { ${questionSelection(MAX_FOLLOW_UP_DEPTH)} }
       participants { id questions { ${questionSelection(MAX_FOLLOW_UP_DEPTH)} } }
     }
-    cancellation { isCancellable cancellationPolicy { label duration refundPercentage } }
-    bookingEngineDetails { bookingExternalId bookingEngineName productExternalId bookingCode }
+    cancellation { ${CANCELLATION_FIELDS} }
+    supplierBooking { externalId engineName productExternalId bookingCode }
     travelerDetails { externalClientId }
     totalPrice { amount currencyCode }
     exchangeRates { date source }
@@ -146,24 +65,6 @@ export const BOOKING_FIELDS = /* GraphQL */ `
 
 type Json = Record<string, unknown>;
 
-/** Drops null members at every depth: the contract's optional fields are absent when unset. */
-export function withoutNulls<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(withoutNulls) as T;
-  if (value !== null && typeof value === "object" && !(value instanceof Date)) {
-    // A plain loop: every booking step's answer passes through here, and the entries-filter-map
-    // chain allocated three arrays an object.
-    const kept: Json = {};
-    for (const key of Object.keys(value)) {
-      const v = (value as Json)[key];
-      if (v === null || v === undefined) continue;
-      // Keys can be a partner's (option choices): "__proto__" must stay a key, as fromEntries kept it.
-      if (key === "__proto__") Object.defineProperty(kept, key, { value: withoutNulls(v), enumerable: true, writable: true, configurable: true });
-      else kept[key] = withoutNulls(v);
-    }
-    return kept as T;
-  }
-  return value;
-}
 
 const money = answer({ retail: num("Amount"), currency: str("ISO 4217") }, ["retail", "currency"]);
 const exchangeRates = answer({ date: str("YYYY-MM-DD the rates were fixed"), source: str("Where they came from") }, ["date", "source"]);
@@ -348,6 +249,13 @@ export function externalClientId(request: FastifyRequest): string | null {
 
 export const params = <T>(request: FastifyRequest) => request.params as T;
 
+/** The booking a path names, as the graph takes it: its global id. An id that is no UUID is refused here, naming the parameter. */
+export function bookingIdOf(request: FastifyRequest): string {
+  const { bookingId } = params<{ bookingId: string }>(request);
+  if (!isUuid(bookingId)) throw new RestError(400, "VALIDATION_FAILED", "bookingId must be a UUID", [{ field: "bookingId", rule: "uuid", message: "bookingId must be a UUID" }]);
+  return toGlobalId("Booking", bookingId);
+}
+
 /**
  * The availability a path names, as a step's input takes it: its global id, and the path's product,
  * which it must be of (404 otherwise). An id that is no UUID is refused here, naming the parameter.
@@ -357,4 +265,5 @@ export function availabilityIdOf(request: FastifyRequest): { availabilityId: str
   if (!isUuid(availabilityId)) throw new RestError(400, "VALIDATION_FAILED", "availabilityId must be a UUID", [{ field: "availabilityId", rule: "uuid", message: "availabilityId must be a UUID" }]);
   return { availabilityId: toGlobalId("Availability", availabilityId), productId };
 }
+
 export const query = <T>(request: FastifyRequest) => request.query as T;

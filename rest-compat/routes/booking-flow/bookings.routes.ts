@@ -12,16 +12,25 @@ import {
   query,
   restBooking,
   withoutNulls,
-  type GraphAvailability,
-  type GraphMoney,
+  bookingIdOf,
+  CANCELLATION_FIELDS,
+  type GraphBooking,
 } from "./booking-body.js";
+import { contractCancellation, percentageOfRate, type CancellationData } from "../../../subgraphs/booking/contract-bodies.js";
+import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
 import { toGlobalId } from "../../../core/global-id.js";
 
-type BookingData = Record<string, unknown> & { availability: GraphAvailability; totalPrice: GraphMoney };
-const bookingId = (request: Parameters<NonNullable<RestRoute<unknown>["variables"]>>[0]) => params<{ bookingId: string }>(request).bookingId;
+type BookingData = GraphBooking;
+type Payload<K extends string, T> = { [key in K]: T | null } & { userErrors: UserErrorData[] };
+
+/** GET answers null for an id that names no booking: the contract's 404. */
+const found = (booking: BookingData | null): BookingData => {
+  if (!booking) throw new RestError(404, "NOT_FOUND", "No booking has this id");
+  return booking;
+};
 
 /** POST /booking-flow/v1/bookings (spec 2, step 4). */
-export const createBookingRoute: RestRoute<{ createBooking: BookingData }> = {
+export const createBookingRoute: RestRoute<{ createBooking: Payload<"booking", BookingData> }> = {
   method: "POST",
   url: "/booking-flow/v1/bookings",
   schema: {
@@ -38,7 +47,7 @@ export const createBookingRoute: RestRoute<{ createBooking: BookingData }> = {
     response: { 201: bookingSchema("The booking, ON_HOLD"), 500: errorResponse("9563: no longer available (or an internal error)"), 503: errorResponse("ENGINE_UNAVAILABLE: the supplier system did not answer; ENGINE_REFUSED: it refused the service's key. Nothing was booked") },
   },
   operation: /* GraphQL */ `
-    mutation RestCreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { ...RestBooking } }
+    mutation RestCreateBooking($input: CreateBookingInput!) { createBooking(input: $input) { booking { ...RestBooking } ${USER_ERRORS} } }
     ${BOOKING_FIELDS}
   `,
   parameters: { input: "" },
@@ -62,12 +71,12 @@ export const createBookingRoute: RestRoute<{ createBooking: BookingData }> = {
   },
   respond: ({ createBooking }, _request, reply) => {
     reply.code(201);
-    return restBooking(createBooking);
+    return restBooking(refusedUnlessEmpty(createBooking).booking!);
   },
 };
 
 /** GET /booking-flow/v1/bookings/{bookingId}/questions (spec 2, step 5a). */
-export const getQuestionsRoute: RestRoute<{ booking: BookingData }> = {
+export const getQuestionsRoute: RestRoute<{ booking: BookingData | null }> = {
   method: "GET",
   url: "/booking-flow/v1/bookings/:bookingId/questions",
   schema: {
@@ -79,16 +88,16 @@ export const getQuestionsRoute: RestRoute<{ booking: BookingData }> = {
     response: { 200: bookingSchema("The booking with its questions"), 404: errorResponse("Unknown booking") },
   },
   operation: /* GraphQL */ `
-    query RestGetQuestions($id: String!) { booking(id: $id) { ...RestBooking } }
+    query RestGetQuestions($id: ID!) { booking(id: $id) { ...RestBooking } }
     ${BOOKING_FIELDS}
   `,
   parameters: { id: "bookingId" },
-  variables: (request) => ({ id: bookingId(request) }),
-  respond: ({ booking }) => restBooking(booking),
+  variables: (request) => ({ id: bookingIdOf(request) }),
+  respond: ({ booking }) => restBooking(found(booking)),
 };
 
 /** PUT /booking-flow/v1/bookings/{bookingId}/questions (spec 2, step 5b). */
-export const setAnswersRoute: RestRoute<{ answerBookingQuestions: BookingData }> = {
+export const setAnswersRoute: RestRoute<{ answerBookingQuestions: Payload<"booking", BookingData> }> = {
   method: "PUT",
   url: "/booking-flow/v1/bookings/:bookingId/questions",
   schema: {
@@ -102,19 +111,19 @@ export const setAnswersRoute: RestRoute<{ answerBookingQuestions: BookingData }>
     response: { 200: bookingSchema("The booking with the answers given"), 404: errorResponse("Unknown booking") },
   },
   operation: /* GraphQL */ `
-    mutation RestSetAnswers($bookingId: String!, $answers: [AnswerInput!]!) { answerBookingQuestions(bookingId: $bookingId, answers: $answers) { ...RestBooking } }
+    mutation RestSetAnswers($input: AnswerBookingQuestionsInput!) { answerBookingQuestions(input: $input) { booking { ...RestBooking } ${USER_ERRORS} } }
     ${BOOKING_FIELDS}
   `,
-  parameters: { answers: "" },
+  // The body is the list itself: its items are `[0].id` to the caller.
+  parameters: { input: "", answers: "", questionId: "id" },
   variables: (request) => ({
-    bookingId: bookingId(request),
-    answers: (request.body as { id: string; value: string | null }[]).map(({ id, value }) => ({ id, value })),
+    input: { bookingId: bookingIdOf(request), answers: (request.body as { id: string; value: string | null }[]).map(({ id, value }) => ({ questionId: id, value })) },
   }),
-  respond: ({ answerBookingQuestions }) => restBooking(answerBookingQuestions),
+  respond: ({ answerBookingQuestions }) => restBooking(refusedUnlessEmpty(answerBookingQuestions, { answers: "", questionId: "id" }).booking!),
 };
 
 /** POST /booking-flow/v1/bookings/{bookingId}/confirm (spec 2, step 6). */
-export const confirmBookingRoute: RestRoute<{ confirmBooking: BookingData }> = {
+export const confirmBookingRoute: RestRoute<{ confirmBooking: Payload<"booking", BookingData> }> = {
   method: "POST",
   url: "/booking-flow/v1/bookings/:bookingId/confirm",
   schema: {
@@ -129,15 +138,16 @@ export const confirmBookingRoute: RestRoute<{ confirmBooking: BookingData }> = {
     response: { 200: bookingSchema("The booking, PENDING_CONFIRM and PAID"), 404: errorResponse("Unknown booking") },
   },
   operation: /* GraphQL */ `
-    mutation RestConfirmBooking($bookingId: String!, $externalClientId: String) { confirmBooking(bookingId: $bookingId, externalClientId: $externalClientId) { ...RestBooking } }
+    mutation RestConfirmBooking($input: ConfirmBookingInput!) { confirmBooking(input: $input) { booking { ...RestBooking } ${USER_ERRORS} } }
     ${BOOKING_FIELDS}
   `,
-  variables: (request) => ({ bookingId: bookingId(request), externalClientId: externalClientId(request) }),
-  respond: ({ confirmBooking }) => restBooking(confirmBooking),
+  parameters: { input: "" },
+  variables: (request) => ({ input: { bookingId: bookingIdOf(request), externalClientId: externalClientId(request) } }),
+  respond: ({ confirmBooking }) => restBooking(refusedUnlessEmpty(confirmBooking).booking!),
 };
 
 /** GET /booking-flow/v1/bookings/{bookingId} (spec 2, step 7). */
-export const getBookingRoute: RestRoute<{ booking: BookingData }> = {
+export const getBookingRoute: RestRoute<{ booking: BookingData | null }> = {
   method: "GET",
   url: "/booking-flow/v1/bookings/:bookingId",
   schema: {
@@ -149,16 +159,23 @@ export const getBookingRoute: RestRoute<{ booking: BookingData }> = {
     response: { 200: bookingSchema("The booking"), 404: errorResponse("Unknown booking") },
   },
   operation: /* GraphQL */ `
-    query RestGetBooking($id: String!) { booking(id: $id) { ...RestBooking } }
+    query RestGetBooking($id: ID!) { booking(id: $id) { ...RestBooking } }
     ${BOOKING_FIELDS}
   `,
   parameters: { id: "bookingId" },
-  variables: (request) => ({ id: bookingId(request) }),
-  respond: ({ booking }) => restBooking(booking),
+  variables: (request) => ({ id: bookingIdOf(request) }),
+  respond: ({ booking }) => restBooking(found(booking)),
 };
 
 /** DELETE /booking-flow/v1/bookings/{bookingId} (spec 2, Cancel booking). */
-export const cancelBookingRoute: RestRoute<{ cancelBooking: { cancellationInformation: Record<string, unknown> } }> = {
+interface CancellationInformationData {
+  cancellation: CancellationData;
+  reason: string;
+  requestedAt: string;
+  refundRate: string;
+}
+
+export const cancelBookingRoute: RestRoute<{ cancelBooking: Payload<"cancellation", CancellationInformationData> }> = {
   method: "DELETE",
   url: "/booking-flow/v1/bookings/:bookingId",
   schema: {
@@ -173,16 +190,24 @@ export const cancelBookingRoute: RestRoute<{ cancelBooking: { cancellationInform
     response: { 200: cancellationInformationSchema, 404: errorResponse("Unknown booking"), 503: errorResponse("ENGINE_UNAVAILABLE: the supplier system did not answer; ENGINE_REFUSED: it refused the service's key. Nothing changed") },
   },
   operation: /* GraphQL */ `
-    mutation RestCancelBooking($bookingId: String!, $reason: String) {
-      cancelBooking(bookingId: $bookingId, reason: $reason) {
-        cancellationInformation {
-          cancellation { isCancellable cancellationPolicy { label duration refundPercentage } }
-          cancellationReason cancellationRequestDateTime refundPercentage
-        }
+    mutation RestCancelBooking($input: CancelBookingInput!) {
+      cancelBooking(input: $input) {
+        cancellation { cancellation { ${CANCELLATION_FIELDS} } reason requestedAt refundRate }
+        ${USER_ERRORS}
       }
     }
   `,
-  parameters: { reason: "cancellationReason" },
-  variables: (request) => ({ bookingId: bookingId(request), reason: query<{ cancellationReason?: string | null }>(request).cancellationReason ?? null }),
-  respond: ({ cancelBooking }) => withoutNulls(cancelBooking),
+  parameters: { input: "", reason: "cancellationReason" },
+  variables: (request) => ({ input: { bookingId: bookingIdOf(request), reason: query<{ cancellationReason?: string | null }>(request).cancellationReason ?? null } }),
+  respond: ({ cancelBooking }) => {
+    const done = refusedUnlessEmpty(cancelBooking, { reason: "cancellationReason" }).cancellation!;
+    return withoutNulls({
+      cancellationInformation: {
+        cancellation: contractCancellation(done.cancellation),
+        cancellationReason: done.reason,
+        cancellationRequestDateTime: done.requestedAt,
+        refundPercentage: percentageOfRate(done.refundRate),
+      },
+    });
+  },
 };

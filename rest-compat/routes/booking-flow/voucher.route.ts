@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../../core/global-id.js";
 import { isUuid } from "../../../core/uuid.js";
 import type { FastifyInstance } from "fastify";
 import type { EdgeContext } from "../../../gateway/edge-context.js";
@@ -7,7 +8,7 @@ import { restErrorFrom } from "../../graphql-errors.js";
 import { obj, str } from "../../json-schema.js";
 
 const OPERATION = /* GraphQL */ `
-  query RestVoucher($bookingId: String!, $expires: String!, $signature: String!) {
+  query RestVoucher($bookingId: ID!, $expires: String!, $signature: String!) {
     bookingVoucher(bookingId: $bookingId, expires: $expires, signature: $signature) { fileName pdfBase64 }
   }
 `;
@@ -42,7 +43,7 @@ export function registerVoucherRoute(app: FastifyInstance, graph: EdgeGraph, lin
       const match = /^(.+)\.pdf$/.exec(file);
       if (!match || !isUuid(match[1])) throw new RestError(404, "NOT_FOUND", "No such voucher");
       const result = await graph.execute<{ bookingVoucher: { fileName: string; pdfBase64: string } }>(
-        { query: OPERATION, variables: { bookingId: match[1].toLowerCase(), expires: expires ?? "", signature: signature ?? "" } },
+        { query: OPERATION, variables: { bookingId: toGlobalId("Booking", match[1].toLowerCase()), expires: expires ?? "", signature: signature ?? "" } },
         await linkContext(String(request.id)),
       );
       if (result.errors?.length) throw restErrorFrom(result.errors);

@@ -24,7 +24,7 @@ export const getBookingReportRoute: RestRoute<{ bookingReport: ReportDetailData 
         price { gross net currency }
         product { id externalId title { text } }
         availabilityOptions { ${AVAILABILITY_OPTION_FIELDS} }
-        cancellationPolicy { label duration refundPercentage }
+        cancellationPolicy { label duration refundRate }
       }
     }
     ${REPORT_FIELDS}

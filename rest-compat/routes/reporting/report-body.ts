@@ -1,6 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import { answer, arr, bool, int, num, str, type JsonSchema } from "../../json-schema.js";
 import { selfLink } from "../../rest-route.js";
+import { contractCancellationTier, type CancellationTierData } from "../../../subgraphs/booking/contract-bodies.js";
 import { availabilityOptionSchema, cancellationPolicySchema, restAvailabilityOption, withoutNulls, type GraphAvailabilityOption } from "../booking-flow/booking-body.js";
 
 /** The list item of spec 2 ("Reporting record (list item)"), in the contract's field order. */
@@ -40,7 +41,7 @@ export interface ReportDetailData extends ReportData {
   cancellationReason: string | null;
   product: { id: number; externalId: string; title: { text: string | null } };
   availabilityOptions: GraphAvailabilityOption[];
-  cancellationPolicy: Record<string, unknown>[];
+  cancellationPolicy: CancellationTierData[];
 }
 
 /** yyyy-MM-dd'T'HH:mm:ss'Z', the contract's UTC format for report times. */
@@ -83,7 +84,7 @@ export function reportDetailBody(report: ReportDetailData) {
     cancellationInformation: {
       cancellationRequestDateTime: utcMillis(report.cancelledAt),
       cancellationReason: report.cancellationReason,
-      cancellation: { cancellationPolicy: report.cancellationPolicy },
+      cancellation: { cancellationPolicy: report.cancellationPolicy.map(contractCancellationTier) },
     },
   });
 }

@@ -13,8 +13,8 @@ const graphqlUrl = new URL("graphql", document.baseURI).href;
 const subscriptionUrl = graphqlUrl.replace(/^http/, "ws");
 const tokenUrl = new URL(root.dataset.tokenPath.replace(/^\//, ""), document.baseURI).href;
 
-const defaultQuery = `# Signed in: run this query, then try a mutation or
-# subscription { bookingStatusChanged(bookingId: "...") { status } }
+const defaultQuery = `# Signed in: run this query, then try a mutation or, with a booking's id
+# (createBooking answers it), subscription { bookingStatusChanged(bookingId: "...") { status } }
 query Me {
   me {
     username

@@ -160,29 +160,6 @@ export function toAvailability(view: AvailabilityView): Availability {
   };
 }
 
-/**
- * The availability as the contract's bodies show it (spec 2, Availability), for what the service
- * sends outside the graph: a webhook's booking. The REST layer builds the same body from the graph's
- * answer (rest-compat/routes/booking-flow/booking-body.ts), and a test holds the two equal.
- */
-export function availabilityBody(view: AvailabilityView) {
-  return {
-    id: view.id,
-    availabilityDate: view.availabilityDate,
-    availabilityOptions: view.availabilityOptions,
-    unitOptions: view.priced?.units,
-    maxParticipants: view.maxParticipants,
-    minParticipants: view.minParticipants,
-    isOptionStepCompleted: view.isOptionStepCompleted,
-    isPricingStepCompleted: view.isPricingStepCompleted,
-    totalPrice: view.priced?.total,
-    exchangeRates: view.priced && { date: view.priced.conversion.date, source: view.priced.conversion.source },
-    participants: view.priced?.participants,
-    pricingIssues: view.priced?.issues,
-    expiresAt: view.expiresAt,
-  };
-}
-
 function checkCurrency(currencyCode: string | null | undefined): string {
   const currency = currencyCode ?? DEFAULT_CURRENCY;
   if (!isAcceptedCurrency(currency)) {

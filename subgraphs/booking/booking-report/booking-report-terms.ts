@@ -4,7 +4,7 @@ import { canSeeReport, reportingVisibility } from "../../../core/reporting-visib
 import type { AvailabilitySetup } from "../availability/availability-view.js";
 import { AvailabilityOption } from "../availability/availability.type.js";
 import { toAvailability } from "../availability/availability.service.js";
-import { availabilityOfBooking } from "../booking/booking-view.js";
+import { availabilityOfBooking, toCancellation } from "../booking/booking-view.js";
 import type { BookingRow } from "../booking/booking.repository.js";
 import { CancellationPolicyTier } from "../booking/booking.type.js";
 import { cancellationTerms } from "../booking/cancellation-rules.js";
@@ -44,7 +44,7 @@ export class BookingReportTermsResolver {
 
   @FieldResolver(() => [CancellationPolicyTier], { description: "The refund tiers the booking was sold with, labels in its language" })
   cancellationPolicy(@Root() report: BookingReportTerms, @Ctx() ctx: BookingContext): CancellationPolicyTier[] {
-    return termsOf(report.row, ctx.clock.now()).cancellationPolicy;
+    return toCancellation(termsOf(report.row, ctx.clock.now())).policy;
   }
 
   @FieldResolver(() => [AvailabilityOption], { description: "The product's options with the values chosen when it was booked" })

@@ -4,13 +4,15 @@ import type { Database, Executor } from "../../../drizzle/database.js";
 import { channels, type Notice } from "../../../drizzle/events.js";
 import { serviceSecret } from "../../../drizzle/service-secret.js";
 import { availabilityView, ticketsOf, type AvailabilitySetup } from "../availability/availability-view.js";
-import { availabilityBody, stateOf, toAvailability } from "../availability/availability.service.js";
+import { stateOf, toAvailability } from "../availability/availability.service.js";
+import { contractBooking, rateOfPercentage, withoutNulls } from "../contract-bodies.js";
+import { toGlobalId } from "../../../core/global-id.js";
 import { moneyOf } from "../../common/money.type.js";
-import { isQuestionStepComplete, questionGroups, type QuestionContext, type QuestionGroups } from "../questions/question-rules.js";
+import { isQuestionStepComplete, questionGroups, type QuestionContext, type QuestionGroups, type QuestionView } from "../questions/question-rules.js";
 import { signVoucherLink } from "../voucher/voucher-link.js";
 import type { BookingRow } from "./booking.repository.js";
-import type { Booking } from "./booking.type.js";
-import { cancellationTerms } from "./cancellation-rules.js";
+import type { Booking, BookingStatus, Cancellation, ConditionOperator, PaymentStatus, Question, QuestionDataFormat, QuestionDataType, QuestionRequirement } from "./booking.type.js";
+import { cancellationTerms, type CancellationTerms } from "./cancellation-rules.js";
 
 /** A voucher link works for a day from the read that handed it out (spec 2: time-limited). */
 export const VOUCHER_LINK_TTL_MS = 24 * 3600 * 1000;
@@ -44,44 +46,69 @@ export interface ViewDeps {
   now: Date;
 }
 
-/** The booking as clients see it (spec 2, Booking). */
+/** A question as the graph answers it. */
+function toQuestion(view: QuestionView): Question {
+  return {
+    id: view.id,
+    text: view.question,
+    value: view.value ?? null,
+    dataType: view.dataType as QuestionDataType,
+    dataFormat: (view.dataFormat as QuestionDataFormat | undefined) ?? null,
+    choices: view.questionChoices ? Object.entries(view.questionChoices).map(([key, label]) => ({ key, label })) : null,
+    followUpQuestions: view.followUpQuestions.map(toQuestion),
+    parentId: view.parentId ?? null,
+    level: Number(view.level),
+    requirementType: (view.requirementType as QuestionRequirement | undefined) ?? null,
+    conditions: view.conditions?.map(({ op, value }) => ({ operator: op as ConditionOperator, value })) ?? null,
+  };
+}
+
+/** A booking's refund tiers and whether it can be cancelled now, as the graph answers them. */
+export function toCancellation(terms: Pick<CancellationTerms, "isCancellable" | "cancellationPolicy">): Cancellation {
+  return {
+    isCancellable: terms.isCancellable,
+    policy: terms.cancellationPolicy.map((tier) => ({ label: tier.label, duration: tier.duration ?? null, refundRate: rateOfPercentage(tier.refundPercentage) })),
+  };
+}
+
+/** The booking as the graph answers it. */
 export async function toBooking(row: BookingRow, deps: ViewDeps): Promise<Booking> {
   const setup = row.setup as AvailabilitySetup;
   const questions = questionsOf(row);
   const terms = cancellationTerms(setup, row.status, row.startsAt, deps.now, row.language);
   const confirmed = row.bookingCode !== null && (row.status === "CONFIRMED" || row.status === "REDEEMED");
   return {
-    id: row.id,
+    id: toGlobalId("Booking", row.id),
+    legacyResourceId: row.id,
     availabilityDateTime: row.startsAtLocal,
     resellerRef: row.resellerRef,
-    status: row.status,
-    paymentStatus: row.paymentStatus,
+    status: row.status as BookingStatus,
+    paymentStatus: row.paymentStatus as PaymentStatus,
     // The supplier's own voucher when it gives one, else ours.
     voucherUrl: confirmed
       ? (row.supplierVoucherUrl ?? signVoucherLink(await serviceSecret(deps.db, VOUCHER_SECRET), deps.publicUrl, row.id, new Date(deps.now.getTime() + VOUCHER_LINK_TTL_MS)))
-      : undefined,
-    creationDate: row.creationDate,
-    updateDate: row.updateDate,
+      : null,
+    createdAt: row.creationDate,
+    updatedAt: row.updateDate,
     availability: toAvailability(availabilityOfBooking(row)),
-    questions,
-    cancellation: { isCancellable: terms.isCancellable, cancellationPolicy: terms.cancellationPolicy },
+    questions: {
+      customer: questions.customer.map(toQuestion),
+      booking: questions.booking.map(toQuestion),
+      participants: questions.participants.map((participant) => ({ id: participant.id, questions: participant.questions.map(toQuestion) })),
+    },
+    cancellation: toCancellation(terms),
     isQuestionStepComplete: isQuestionStepComplete(questions),
-    bookingEngineDetails:
+    supplierBooking:
       row.bookingCode !== null
-        ? {
-            bookingExternalId: row.bookingExternalId ?? row.id,
-            bookingEngineName: row.engineName,
-            productExternalId: row.productExternalId,
-            bookingCode: row.bookingCode,
-          }
-        : undefined,
-    travelerDetails: { externalClientId: row.externalClientId ?? undefined },
+        ? { externalId: row.bookingExternalId ?? row.id, engineName: row.engineName, productExternalId: row.productExternalId, bookingCode: row.bookingCode }
+        : null,
+    travelerDetails: { externalClientId: row.externalClientId ?? null },
     product: { id: row.productId },
     totalPrice: moneyOf(row.totalRetail, row.currency),
-    exchangeRates: row.exchangeRates ? { date: row.exchangeRates.date, source: row.exchangeRates.source } : undefined,
-    holdExpiresAt: row.status === "ON_HOLD" ? row.holdExpiresAt : undefined,
-    answersRedactedAt: row.answersRedactedAt ?? undefined,
-    rejectionReason: row.rejectionReason ?? undefined,
+    exchangeRates: row.exchangeRates ? { date: row.exchangeRates.date, source: row.exchangeRates.source } : null,
+    holdExpiresAt: row.status === "ON_HOLD" ? row.holdExpiresAt : null,
+    answersRedactedAt: row.answersRedactedAt ?? null,
+    rejectionReason: row.rejectionReason ?? null,
   };
 }
 
@@ -115,9 +142,6 @@ export async function announceStatus(database: Database, tx: Executor, row: Book
  * for 24 hours from a read (GET the booking for one), and written as JSON (no empty fields).
  */
 async function webhookBooking(tx: Executor, row: BookingRow): Promise<Record<string, unknown>> {
-  // `product` is the graph's link to the catalogue; GET booking shows none.
-  const { voucherUrl: _link, product: _product, ...booking } = await toBooking(row, { db: tx, publicUrl: "", now: row.updateDate });
-  // The availability and the price as the contract writes them, not as the graph does.
-  const body = { ...booking, availability: availabilityBody(availabilityOfBooking(row)), totalPrice: { retail: row.totalRetail, currency: row.currency } };
-  return JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
+  const { voucherUrl: _link, ...body } = contractBooking(await toBooking(row, { db: tx, publicUrl: "", now: row.updateDate }));
+  return JSON.parse(JSON.stringify(withoutNulls(body))) as Record<string, unknown>;
 }

@@ -24,8 +24,9 @@ import { customerAnswer, isQuestionStepComplete, topLevelAnswers, validateAnswer
 import { verifyVoucherLink } from "../voucher/voucher-link.js";
 import { announceStatus, availabilityOfBooking, questionContextOf, questionsOf, toBooking, VOUCHER_SECRET } from "./booking-view.js";
 import { bookingRepository, type BookingRow } from "./booking.repository.js";
-import type { Booking, CancelBookingResult, CreateBookingInput, VoucherDocument } from "./booking.type.js";
+import type { Booking, CancellationInformation, CreateBookingInput, VoucherDocument } from "./booking.type.js";
 import { cancellationTerms } from "./cancellation-rules.js";
+import { rateOfPercentage } from "../contract-bodies.js";
 
 /** An ON_HOLD booking keeps its places this long; unconfirmed after that, it expires (EXPIRED). */
 export const BOOKING_HOLD_MS = AVAILABILITY_LIFETIME_MS;
@@ -42,9 +43,8 @@ const view = (ctx: BookingContext, row: BookingRow, db: Executor = ctx.database.
 
 /** The caller's booking under a row lock: 404 unknown, 403 (6501) another organisation's. */
 async function lockOwned(ctx: BookingContext, tx: Executor, bookingId: string): Promise<BookingRow> {
-  checkUuid(bookingId, "bookingId");
-  const row = await bookingRepository.forUpdate(tx, bookingId);
-  if (!row) throw notFound(`Booking ${bookingId} not found`);
+  const row = isUuid(bookingId) ? await bookingRepository.forUpdate(tx, bookingId) : undefined;
+  if (!row) throw notFound("No booking has this id");
   if (!owns(ctx.caller, row)) throw bookingRefusal("FORBIDDEN", "This booking belongs to another organisation");
   return row;
 }
@@ -236,11 +236,11 @@ export function engineOfBooking(row: Pick<BookingRow, "engineName" | "setup">, o
 }
 
 export const bookingService = {
-  async byId(ctx: BookingContext, bookingId: string): Promise<Booking> {
+  /** The caller's booking; null for an id that names none; 403 (6501) another organisation's, as spec 2 answers it. */
+  async byId(ctx: BookingContext, bookingId: string): Promise<Booking | null> {
     bookingAccess(ctx.caller);
-    checkUuid(bookingId, "bookingId");
-    const row = await ctx.loaders.booking.load(bookingId);
-    if (!row) throw notFound(`Booking ${bookingId} not found`);
+    const row = isUuid(bookingId) ? await ctx.loaders.booking.load(bookingId) : undefined;
+    if (!row) return null;
     if (!owns(ctx.caller, row)) throw bookingRefusal("FORBIDDEN", "This booking belongs to another organisation");
     return view(ctx, row);
   },
@@ -356,7 +356,7 @@ export const bookingService = {
   },
 
   /** Step 7, DELETE: under the tier in force; the places go back to the slot. */
-  async cancel(ctx: BookingContext, bookingId: string, reason: string | null): Promise<CancelBookingResult> {
+  async cancel(ctx: BookingContext, bookingId: string, reason: string | null): Promise<CancellationInformation> {
     bookingAccess(ctx.caller);
     if (reason !== null && (reason.length < 1 || reason.length > 500)) {
       throw badInput("cancellationReason must be 1 to 500 characters", [{ field: "cancellationReason", rule: "length", message: "1 to 500 characters" }]);
@@ -399,13 +399,11 @@ export const bookingService = {
     if (upstream) await upstream.release(result.row, why);
     const booking = await view(ctx, result.row);
     return {
-      cancellationInformation: {
-        cancellation: booking.cancellation,
-        cancellationReason: result.row.cancellationReason!,
-        cancellationRequestDateTime: now,
-        refundPercentage: result.terms.refundPercentage,
-        booking,
-      },
+      cancellation: booking.cancellation,
+      reason: result.row.cancellationReason!,
+      requestedAt: now,
+      refundRate: rateOfPercentage(result.terms.refundPercentage),
+      booking,
     };
   },
 

@@ -82,8 +82,10 @@ describe("refusals as data", () => {
     // The caller's role, a reason the table does not hold, and the unexpected stay errors.
     expect(userErrorsOf(forbidden())).toBeNull();
     expect(userErrorsOf(serviceError("BAD_USER_INPUT", "x", { reason: "SOMETHING_ELSE" }))).toBeNull();
+    // A refusal with the contract's number carries it.
+    expect(userErrorsOf(rejected("PRICES_CHANGED", "x"))).toEqual([{ code: "PRICES_CHANGED", errorCode: 9573, message: "x", field: null, rule: null }]);
     // In the table, but answered as data by no mutation yet: not a UserErrorCode value.
-    expect(userErrorsOf(rejected("PRICES_CHANGED", "x"))).toBeNull();
+    expect(userErrorsOf(rejected("INVALID_SETUP", "x"))).toBeNull();
     expect(userErrorsOf(new Error("boom"))).toBeNull();
     await expect(payloadOf(async () => ({ done: true }))).resolves.toEqual({ done: true, userErrors: [] });
     await expect(payloadOf(async () => Promise.reject(notFound("gone")))).resolves.toEqual({ userErrors: [expect.objectContaining({ code: "NOT_FOUND" })] });
