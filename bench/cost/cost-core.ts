@@ -146,17 +146,17 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
   await call(target, partner, "", "PUT", `/api/supplier/${supplier.id}/product/${product.id}/booking-setup`, familySetup({ capacityPerSlot: 100_000, confirmationDelaySeconds: 0 }));
   target.productId = product.id;
   const booking = await holdBooking(target, accounts.consumer, 1);
-  const answers = validAnswers(booking);
+  const answers = validAnswers(booking).map(({ id, value }) => ({ questionId: id, value }));
   const me = await must("consumer", "{ me { organisation { id } } }");
   const engines = await must("platform", "{ bookingEngines { id name } }");
   const engine = engines.bookingEngines.find((e: { name: string }) => e.name === "INVENTORY") ?? engines.bookingEngines[0];
   const demoSupplier = (await must("partner", `{ suppliers(bookingEngineName: "${engine.name}", resultsPerPage: 50) { items { id } } }`)).suppliers.items.at(-1);
   const demoProduct = (await must("consumer", `{ searchProducts(search: "countryCode:FR", resultsPerPage: 1) { totalResults items { id } } }`)).searchProducts.items[0];
   const products = (await must("consumer", `{ searchProducts(search: "rating:>0", resultsPerPage: 1) { totalResults } }`)).searchProducts.totalResults as number;
-  const endpoint = (await must("consumer", `mutation { createWebhookEndpoint(input: { url: "https://receiver.example/hooks", eventTypes: [BOOKING_STATUS_CHANGED] }) { endpoint { id } } }`).catch((error) => {
+  const endpoint = (await must("consumer", `mutation { createWebhookEndpoint(input: { url: "https://receiver.example/hooks", eventTypes: [BOOKING_STATUS_CHANGED] }) { webhookEndpoint { id } } }`).catch((error) => {
     log(`no webhook endpoint: ${(error as Error).message}`);
     return undefined;
-  }))?.createWebhookEndpoint.endpoint;
+  }))?.createWebhookEndpoint.webhookEndpoint;
   const availability = await optionedAvailability(target, accounts.consumer, addDays(today, 5));
   const report = (await must("consumer", "{ bookingReports(limit: 1) { items { id } } }")).bookingReports.items[0];
 
@@ -172,9 +172,9 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
   const { availabilityPeriods: _periods, ...productInput } = productRequest({ externalId: product.externalId });
   const cases: FieldCase[] = [
     { field: "Query.me", role: "consumer", aliases: 3 },
-    { field: "Query.organisation", role: "consumer", args: `id: ${me.me.organisation.id}`, aliases: 3 },
-    { field: "Query.organisations", role: "platform", aliases: 3 },
-    { field: "Query.bookingEngine", role: "platform", args: `id: ${engine.id}`, aliases: 3 },
+    { field: "Query.organisation", role: "consumer", args: `id: "${me.me.organisation.id}"`, aliases: 3 },
+    { field: "Query.organisations", role: "platform", pages: pages("first", [1, 20, 100]), aliases: 3 },
+    { field: "Query.bookingEngine", role: "platform", args: `id: "${engine.id}"`, aliases: 3 },
     { field: "Query.bookingEngines", role: "platform", aliases: 3 },
     { field: "Query.taxonomy", role: "consumer", aliases: 3 },
     { field: "Query.product", role: "consumer", args: `id: ${demoProduct.id}`, aliases: 3 },
@@ -190,18 +190,17 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
     { field: "Query.topActivities", role: "consumer", args: `iataCode: "CDG"`, pages: pages("maxRecommendations", [1, 5, 10]), aliases: 3 },
     { field: "Query.availableDates", role: "consumer", args: `productId: ${product.id}, startDate: "${addDays(today, 1)}", endDate: "${addDays(today, 30)}"`, aliases: 3 },
     { field: "Query.nextAvailableDates", role: "consumer", args: `productId: ${product.id}`, aliases: 3 },
-    { field: "Query.booking", role: "consumer", args: `id: "${booking.id}"`, aliases: 3 },
+    { field: "Query.booking", role: "consumer", args: `id: "${toGlobalId("Booking", booking.id)}"`, aliases: 3 },
     ...(report ? [{ field: "Query.bookingReport", role: "consumer" as const, args: `id: "${report.id}"`, aliases: 3 }] : []),
     { field: "Query.bookingReports", role: "consumer", pages: pages("limit"), aliases: 3 },
     { field: "Query.bookingReportExport", role: "consumer", pages: pages("first"), aliases: 3 },
     { field: "Query.reportingAccess", role: "consumer", aliases: 3 },
     { field: "Query.webhookEndpoints", role: "consumer", aliases: 3 },
-    ...(endpoint ? [{ field: "Query.webhookMessages", role: "consumer" as const, args: `endpointId: "${endpoint.id}"`, pages: pages("first"), aliases: 3 }] : []),
     // State changes that give the same outcome when repeated, or a new row each time at no risk.
     { field: "Mutation.createAvailability", role: "consumer", args: `input: { productId: ${product.id}, date: $date }`, variableTypes: "$date: String!", variables: (run) => ({ date: addDays(today, 10 + (run % 600)) }), aliases: 1 },
     { field: "Mutation.priceAvailability", role: "consumer", args: `input: { availabilityId: "${toGlobalId("Availability", availability.id)}", currencyCode: "EUR" }` },
     { field: "Mutation.setAvailabilityQuantities", role: "consumer", args: `input: { availabilityId: "${toGlobalId("Availability", availability.id)}", currencyCode: "EUR", quantities: [{ unitId: "adult", quantity: 2 }] }` },
-    { field: "Mutation.answerBookingQuestions", role: "consumer", args: `bookingId: "${booking.id}", answers: $answers`, variableTypes: "$answers: [AnswerInput!]!", variables: () => ({ answers }) },
+    { field: "Mutation.answerBookingQuestions", role: "consumer", args: `input: { bookingId: "${toGlobalId("Booking", booking.id)}", answers: $answers }`, variableTypes: "$answers: [AnswerInput!]!", variables: () => ({ answers }) },
     { field: "Mutation.createSupplier", role: "partner", args: "input: $input", variableTypes: "$input: SupplierInput!", variables: () => ({ input: supplierRequest() }) },
     { field: "Mutation.updateSupplier", role: "partner", args: `id: ${supplier.id}, input: $input`, variableTypes: "$input: SupplierInput!", variables: () => ({ input: supplierInput }) },
     { field: "Mutation.updateProduct", role: "partner", args: `productId: ${product.id}, supplierId: ${supplier.id}, input: $input`, variableTypes: "$input: ProductInput!", variables: () => ({ input: productInput }) },
@@ -214,8 +213,8 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
     },
     ...(endpoint
       ? [
-          { field: "Mutation.updateWebhookEndpoint", role: "consumer" as const, args: `id: "${endpoint.id}", changes: { description: "bench" }` },
-          { field: "Mutation.rotateWebhookEndpointSecret", role: "consumer" as const, args: `id: "${endpoint.id}"` },
+          { field: "Mutation.updateWebhookEndpoint", role: "consumer" as const, args: `input: { webhookEndpointId: "${endpoint.id}", description: "bench" }` },
+          { field: "Mutation.rotateWebhookEndpointSecret", role: "consumer" as const, args: `input: { webhookEndpointId: "${endpoint.id}" }` },
         ]
       : []),
   ];
