@@ -25,3 +25,22 @@ export function keyOfGlobalId(id: string, typeName: string): string | null {
   const parsed = parseGlobalId(id);
   return parsed?.typeName === typeName ? parsed.key : null;
 }
+
+/** The largest number a serial column holds (PostgreSQL's `integer`). */
+const MAX_SERIAL = 2_147_483_647;
+
+/**
+ * A row's number written as the id writes it (1 to 2^31−1, no sign, no leading zero), or null.
+ * Any other key names no row: a larger one is not even a value of the column (the statement
+ * would fail), and `01` would be a second id of row 1.
+ */
+export function serialKey(key: string | null): number | null {
+  if (key === null || !/^[1-9]\d{0,9}$/.test(key)) return null;
+  const value = Number(key);
+  return value <= MAX_SERIAL ? value : null;
+}
+
+/** The row number an id of the given type names, or null (as for one that does not exist). */
+export function serialKeyOfGlobalId(id: string, typeName: string): number | null {
+  return serialKey(keyOfGlobalId(id, typeName));
+}

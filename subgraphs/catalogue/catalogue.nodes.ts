@@ -1,10 +1,11 @@
+import { serialKey } from "../../core/global-id.js";
 import type { NodeType } from "../common/relay/node-type.js";
 import { bookingEngineRepository } from "./booking-engine/booking-engine.repository.js";
 import { organisationRepository } from "./organisation/organisation.repository.js";
 import { maySeeOrganisation } from "./organisation/organisation.service.js";
 
 /** The numbers among a batch of keys (anything else names nothing). */
-const numbers = (keys: readonly string[]): number[] => keys.map(Number).filter((key) => Number.isSafeInteger(key) && key > 0);
+const numbers = (keys: readonly string[]): number[] => keys.map(serialKey).filter((key) => key !== null);
 
 /** The catalogue's types that `node(id)` finds, each by the rule its own queries apply. */
 export const catalogueNodeTypes: NodeType[] = [

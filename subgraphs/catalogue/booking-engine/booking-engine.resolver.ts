@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
-import { keyOfGlobalId } from "../../../core/global-id.js";
+import { serialKeyOfGlobalId } from "../../../core/global-id.js";
 import { hasAnyRole } from "../../../core/caller.js";
 import { forbidden, notFound } from "../../../core/errors.js";
 import { platformRoles } from "../../../core/roles.js";
@@ -18,8 +18,8 @@ async function row(ctx: CatalogueContext, engine: BookingEngine): Promise<Bookin
 
 /** The engine a global id names, or null: every caller may see every engine. */
 export async function bookingEngineOf(ctx: CatalogueContext, id: string): Promise<BookingEngine | null> {
-  const key = Number(keyOfGlobalId(id, "BookingEngine"));
-  const found = Number.isSafeInteger(key) && key > 0 ? await ctx.loaders.bookingEngine.load(key) : undefined;
+  const key = serialKeyOfGlobalId(id, "BookingEngine");
+  const found = key === null ? undefined : await ctx.loaders.bookingEngine.load(key);
   return found ? bookingEngineRef(found.id) : null;
 }
 

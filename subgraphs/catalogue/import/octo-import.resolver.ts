@@ -1,6 +1,6 @@
 import { Arg, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Resolver, Root } from "type-graphql";
 import { badInput, forbidden, notFound } from "../../../core/errors.js";
-import { keyOfGlobalId } from "../../../core/global-id.js";
+import { serialKeyOfGlobalId } from "../../../core/global-id.js";
 import { payloadOf, UserError } from "../../common/user-errors.js";
 import { BookingEngine, bookingEngineRef } from "../booking-engine/booking-engine.type.js";
 import type { CatalogueContext } from "../loaders.js";
@@ -76,8 +76,8 @@ async function engineNameOf(ctx: CatalogueContext, input: ImportOctoEngineInput)
     throw badInput("Give bookingEngineId or bookingEngineName, one of the two", [{ field: "bookingEngineId", rule: "exclusive", message: "give this or bookingEngineName, one of the two" }]);
   }
   if (name != null) return name;
-  const key = Number(keyOfGlobalId(id!, "BookingEngine"));
-  const engine = Number.isSafeInteger(key) && key > 0 ? await ctx.loaders.bookingEngine.load(key) : undefined;
+  const key = serialKeyOfGlobalId(id!, "BookingEngine");
+  const engine = key === null ? undefined : await ctx.loaders.bookingEngine.load(key);
   if (!engine) throw notFound("No booking engine has this id");
   return engine.name;
 }

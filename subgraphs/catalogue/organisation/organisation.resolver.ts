@@ -1,16 +1,13 @@
 import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from "type-graphql";
 import type { Connection } from "../../common/relay/connection.js";
-import { keyOfGlobalId } from "../../../core/global-id.js";
+import { serialKeyOfGlobalId } from "../../../core/global-id.js";
 import { platformRoles } from "../../../core/roles.js";
 import type { CatalogueContext } from "../loaders.js";
 import { MAX_ORGANISATION_PAGE, organisationService } from "./organisation.service.js";
 import { Account, Organisation, OrganisationConnection } from "./organisation.type.js";
 
 /** The number a global id names (0, which no row has, for anything else). */
-export const organisationKey = (id: string): number => {
-  const key = Number(keyOfGlobalId(id, "Organisation"));
-  return Number.isSafeInteger(key) && key > 0 ? key : 0;
-};
+export const organisationKey = (id: string): number => serialKeyOfGlobalId(id, "Organisation") ?? 0;
 
 @Resolver()
 export class OrganisationResolver {
