@@ -70,11 +70,11 @@ export const REFUSALS = {
   INSUFFICIENT_SCOPE: { code: "BAD_USER_INPUT", description: "The access token lacks the catalogue:manage scope content management needs" },
   ACCOUNT_NOT_FOUND: { code: "BAD_USER_INPUT", description: "The caller's account no longer exists" },
   NO_BOOKING_ENGINE: { code: "BAD_USER_INPUT", description: "The caller's account is not set up with a booking engine" },
-  MISSING_BOOKING_ENGINE: { code: "BAD_USER_INPUT", description: "A PLATFORM_CATALOG_MANAGEMENT caller names the booking engine it acts for" },
-  UNKNOWN_BOOKING_ENGINE: { code: "BAD_USER_INPUT", description: "The booking engine named does not exist" },
-  WRONG_BOOKING_ENGINE: { code: "BAD_USER_INPUT", description: "The caller manages another booking engine only" },
-  BOOKING_ENGINE_CHANGE: { code: "BAD_USER_INPUT", description: "A supplier's booking engine cannot change: create the supplier under the other engine" },
-  DUPLICATE_EXTERNAL_ID: { code: "BAD_USER_INPUT", description: "The booking engine has a supplier with this externalId already" },
+  MISSING_BOOKING_ENGINE: { code: "BAD_USER_INPUT", userError: true, description: "A PLATFORM_CATALOG_MANAGEMENT caller names the booking engine it acts for" },
+  UNKNOWN_BOOKING_ENGINE: { code: "BAD_USER_INPUT", userError: true, description: "The booking engine named does not exist" },
+  WRONG_BOOKING_ENGINE: { code: "BAD_USER_INPUT", userError: true, description: "The caller manages another booking engine only" },
+  BOOKING_ENGINE_CHANGE: { code: "BAD_USER_INPUT", userError: true, description: "A supplier's booking engine cannot change: create the supplier under the other engine" },
+  DUPLICATE_EXTERNAL_ID: { code: "BAD_USER_INPUT", userError: true, description: "The booking engine has a supplier with this externalId already" },
   PRODUCT_EXTERNAL_ID_EXISTS: { code: "BAD_USER_INPUT", description: "Another product holds this externalId" },
 
   // Search, change detection and recommendations (spec 3).

@@ -40,7 +40,7 @@ import { MAX_NODES } from "../subgraphs/node/node.subgraph.js";
 import { MAX_RECOMMENDATION_PAGE } from "../subgraphs/catalogue/recommendation/recommendation.service.js";
 import { MAX_SEARCH_PAGE_SIZE } from "../subgraphs/catalogue/search/search.service.js";
 import { parseSearch, type SearchNode } from "../subgraphs/catalogue/search/search-expression.js";
-import { MAX_RESULTS_PER_PAGE } from "../subgraphs/catalogue/supplier/supplier.service.js";
+import { MAX_SUPPLIER_PAGE } from "../subgraphs/catalogue/supplier/supplier.service.js";
 import { MAX_LIMIT as MAX_REPORT_PAGE, MAX_SLICE as MAX_REPORT_SLICE } from "../subgraphs/reporting/booking-report/report-query.js";
 
 /**
@@ -99,7 +99,7 @@ export const PAGE_SIZE_ARGUMENTS = ["resultsPerPage", "limit", "first", "last", 
 export const PAGE_SIZE_MAXIMA: Record<string, number> = {
   "Query.searchProducts": MAX_SEARCH_PAGE_SIZE,
   "Query.productChanges": MAX_SEARCH_PAGE_SIZE,
-  "Query.suppliers": MAX_RESULTS_PER_PAGE,
+  "Query.suppliers": MAX_SUPPLIER_PAGE,
   "Query.activeActivities": MAX_IMPORT_PAGE,
   "Query.inactiveActivities": MAX_IMPORT_PAGE,
   "Query.bookingReports": MAX_REPORT_PAGE,
@@ -124,7 +124,6 @@ export const LIST_SIZES: Record<string, number> = {
   "InactiveActivityPage.data": 1,
   "ProductSearchPage.items": 1,
   "ProductChangePage.items": 1,
-  "SupplierPage.items": 1,
   "BookingReportPage.items": 1,
   "BookingReportSlice.items": 1,
   // Unpaged by contract (spec 1, path 8: every product of a supplier); a root field, so only
@@ -161,6 +160,8 @@ export const LIST_SIZES: Record<string, number> = {
   "WebhookMessageConnection.nodes": 1,
   "OrganisationConnection.edges": 1,
   "OrganisationConnection.nodes": 1,
+  "SupplierConnection.edges": 1,
+  "SupplierConnection.nodes": 1,
   // As many as the ids asked for (listSize reads them); this many when they come from a variable not yet known.
   "Query.nodes": MAX_NODES,
   // An organisation's endpoints (at most 10); a message's tries (8, and a few redeliveries).

@@ -150,7 +150,7 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
   const me = await must("consumer", "{ me { organisation { id } } }");
   const engines = await must("platform", "{ bookingEngines { id name } }");
   const engine = engines.bookingEngines.find((e: { name: string }) => e.name === "INVENTORY") ?? engines.bookingEngines[0];
-  const demoSupplier = (await must("partner", `{ suppliers(bookingEngineName: "${engine.name}", resultsPerPage: 50) { items { id } } }`)).suppliers.items.at(-1);
+  const demoSupplier = (await must("partner", `{ suppliers(bookingEngineName: "${engine.name}", first: 50) { nodes { id legacyResourceId } } }`)).suppliers.nodes.at(-1);
   const demoProduct = (await must("consumer", `{ searchProducts(search: "countryCode:FR", resultsPerPage: 1) { totalResults items { id } } }`)).searchProducts.items[0];
   const products = (await must("consumer", `{ searchProducts(search: "rating:>0", resultsPerPage: 1) { totalResults } }`)).searchProducts.totalResults as number;
   const endpoint = (await must("consumer", `mutation { createWebhookEndpoint(input: { url: "https://receiver.example/hooks", eventTypes: [BOOKING_STATUS_CHANGED] }) { webhookEndpoint { id } } }`).catch((error) => {
@@ -168,7 +168,8 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
     { label: "1 typo-tolerant", search: "title:~tour" },
     { label: "3 typo-tolerant", search: "text:~museum AND title:~tour AND cityName:~paris" },
   ];
-  const supplierInput = { ...supplierRequest({ externalId: supplier.externalId }) };
+  const { country, supplierContact, ...supplierFields } = supplierRequest({ externalId: supplier.externalId });
+  const supplierInput = { ...supplierFields, countryCode: country, contact: supplierContact, supplierId: toGlobalId("Supplier", supplier.id) };
   const { availabilityPeriods: _periods, ...productInput } = productRequest({ externalId: product.externalId });
   const cases: FieldCase[] = [
     { field: "Query.me", role: "consumer", aliases: 3 },
@@ -178,9 +179,9 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
     { field: "Query.bookingEngines", role: "platform", aliases: 3 },
     { field: "Query.taxonomy", role: "consumer", aliases: 3 },
     { field: "Query.product", role: "consumer", args: `id: ${demoProduct.id}`, aliases: 3 },
-    { field: "Query.supplier", role: "partner", args: `id: ${demoSupplier.id}`, aliases: 3 },
-    { field: "Query.supplierProducts", role: "partner", args: `supplierId: ${demoSupplier.id}`, aliases: 3 },
-    { field: "Query.suppliers", role: "partner", args: `bookingEngineName: "${engine.name}"`, pages: pages("resultsPerPage"), aliases: 3 },
+    { field: "Query.supplier", role: "partner", args: `id: "${demoSupplier.id}"`, aliases: 3 },
+    { field: "Query.supplierProducts", role: "partner", args: `supplierId: ${demoSupplier.legacyResourceId}`, aliases: 3 },
+    { field: "Query.suppliers", role: "partner", args: `bookingEngineName: "${engine.name}"`, pages: pages("first"), aliases: 3 },
     { field: "Query.productBookingSetup", role: "partner", args: `productId: ${product.id}, supplierId: ${supplier.id}`, aliases: 3 },
     ...searches.map((s) => ({ field: "Query.searchProducts", role: "consumer" as const, label: s.label, args: `search: ${JSON.stringify(s.search)}`, pages: pages("resultsPerPage"), aliases: 3 })),
     { field: "Query.productChanges", role: "consumer", args: `date: "${addDays(today, -1)}", search: "countryCode:FR"`, pages: pages("resultsPerPage"), aliases: 3 },
@@ -201,8 +202,8 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
     { field: "Mutation.priceAvailability", role: "consumer", args: `input: { availabilityId: "${toGlobalId("Availability", availability.id)}", currencyCode: "EUR" }` },
     { field: "Mutation.setAvailabilityQuantities", role: "consumer", args: `input: { availabilityId: "${toGlobalId("Availability", availability.id)}", currencyCode: "EUR", quantities: [{ unitId: "adult", quantity: 2 }] }` },
     { field: "Mutation.answerBookingQuestions", role: "consumer", args: `input: { bookingId: "${toGlobalId("Booking", booking.id)}", answers: $answers }`, variableTypes: "$answers: [AnswerInput!]!", variables: () => ({ answers }) },
-    { field: "Mutation.createSupplier", role: "partner", args: "input: $input", variableTypes: "$input: SupplierInput!", variables: () => ({ input: supplierRequest() }) },
-    { field: "Mutation.updateSupplier", role: "partner", args: `id: ${supplier.id}, input: $input`, variableTypes: "$input: SupplierInput!", variables: () => ({ input: supplierInput }) },
+    { field: "Mutation.createSupplier", role: "partner", args: "input: $input", variableTypes: "$input: CreateSupplierInput!", variables: () => ({ input: { ...supplierInput, supplierId: undefined, externalId: supplierRequest().externalId } }) },
+    { field: "Mutation.updateSupplier", role: "partner", args: "input: $input", variableTypes: "$input: UpdateSupplierInput!", variables: () => ({ input: supplierInput }) },
     { field: "Mutation.updateProduct", role: "partner", args: `productId: ${product.id}, supplierId: ${supplier.id}, input: $input`, variableTypes: "$input: ProductInput!", variables: () => ({ input: productInput }) },
     {
       field: "Mutation.setProductBookingSetup",

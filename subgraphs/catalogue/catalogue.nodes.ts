@@ -1,5 +1,8 @@
 import { serialKey } from "../../core/global-id.js";
+import { hasAnyRole, hasScope } from "../../core/caller.js";
+import { MANAGE_SCOPE, managementRoles } from "../../core/roles.js";
 import type { NodeType } from "../common/relay/node-type.js";
+import { supplierRepository } from "./supplier/supplier.repository.js";
 import { bookingEngineRepository } from "./booking-engine/booking-engine.repository.js";
 import { organisationRepository } from "./organisation/organisation.repository.js";
 import { maySeeOrganisation } from "./organisation/organisation.service.js";
@@ -21,6 +24,18 @@ export const catalogueNodeTypes: NodeType[] = [
     async visibleKeys({ database, caller }, keys) {
       const visible = numbers(keys).filter((key) => maySeeOrganisation(caller, key));
       return new Set((await organisationRepository.byIds(database.db, visible)).map((row) => String(row.id)));
+    },
+  },
+  {
+    // As supplier(id) shows them: to content managers of their engine.
+    typeName: "Supplier",
+    async visibleKeys({ database, caller }, keys) {
+      if (!hasAnyRole(caller, managementRoles) || !hasScope(caller, MANAGE_SCOPE)) return new Set();
+      const isPlatform = caller.roles.includes("PLATFORM_CATALOG_MANAGEMENT");
+      const [organisation] = isPlatform || caller.organisationId === null ? [] : await organisationRepository.byIds(database.db, [caller.organisationId]);
+      if (!isPlatform && !organisation?.bookingEngineId) return new Set();
+      const rows = await supplierRepository.liveByIds(database.db, numbers(keys));
+      return new Set(rows.filter((row) => isPlatform || row.bookingEngineId === organisation!.bookingEngineId).map((row) => String(row.id)));
     },
   },
   {

@@ -18,7 +18,7 @@ import { OctoImportResolver } from "./import/octo-import.resolver.js";
 import { RecommendationResolver } from "./recommendation/recommendation.resolver.js";
 import { ProductChangesResolver } from "./search/product-changes.js";
 import { CatalogueConsumerResolver } from "./search/search.resolver.js";
-import { SupplierResolver } from "./supplier/supplier.resolver.js";
+import { SupplierResolver, supplierKey } from "./supplier/supplier.resolver.js";
 import { toSupplier } from "./supplier/supplier.service.js";
 
 export { catalogueLoaders } from "./loaders.js";
@@ -51,9 +51,11 @@ export function buildCatalogueSchema(): Promise<GraphQLSchema> {
       },
     },
     Supplier: {
-      async __resolveReference(reference: { id: number }, ctx: CatalogueContext) {
-        const row = await ctx.loaders.supplier.load(reference.id);
-        if (!row) throw notFound(`Supplier ${reference.id} not found`);
+      // By the global id (node), which checked the caller may see it.
+      async __resolveReference(reference: { id: string }, ctx: CatalogueContext) {
+        const key = supplierKey(reference.id);
+        const row = key === null ? undefined : await ctx.loaders.supplier.load(key);
+        if (!row) throw notFound("Supplier not found");
         return toSupplier(row);
       },
     },

@@ -46,9 +46,9 @@ export async function engineForRequest(ctx: CatalogueContext, access: Management
     }
     const engine = await ctx.loaders.bookingEngine.load(requestedId);
     if (!engine) {
-      throw rejected("UNKNOWN_BOOKING_ENGINE", `Booking engine ${requestedId} does not exist`, [
-        { field: "bookingEngine", rule: "exists", message: `booking engine ${requestedId} does not exist` },
-      ]);
+      // 0 stands for an id that names no row (a global id of something else).
+      const named = requestedId > 0 ? `booking engine ${requestedId}` : "the booking engine named";
+      throw rejected("UNKNOWN_BOOKING_ENGINE", `${named[0].toUpperCase()}${named.slice(1)} does not exist`, [{ field: "bookingEngine", rule: "exists", message: `${named} does not exist` }]);
     }
     return engine;
   }

@@ -196,7 +196,7 @@ describe("catalogue consumption", () => {
     const TYPED = `id externalId creationDate updateDate title { text } description { text } bookingEngine { name displayName } bookingLink(externalClientId: "abc")
       minPrice maxPrice priceCurrency durationHours onlineBookable availableLanguages cityName countryCode country { name { text } } rating descriptors { type reason }
       galleryImages { title url order } geoLocation { latitude longitude geoHash }
-      supplier { id name externalId creationDate updateDate country countryName }
+      supplier { legacyResourceId name externalId createdAt updatedAt countryCode countryName }
       taxonomies { slug level name { text } }`;
 
     it.each(["en", "fr", "de"])("is the typed product's fields as REST shows them, for Accept-Language %s", async (language) => {
@@ -245,7 +245,7 @@ describe("catalogue consumption", () => {
         // Unknown fields are left out, never null: the record's own, its supplier's, its location's and images'.
         const nullFields = (value: Record<string, unknown>) => Object.keys(value).filter((key) => value[key] === null);
         expect([record, record.supplier, record.geoLocation ?? {}, ...record.galleryImages].flatMap(nullFields)).toEqual([]);
-        expect(record.supplier).toMatchObject({ id: typed.supplier.id, name: typed.supplier.name, externalId: typed.supplier.externalId, countryCode: typed.supplier.country, countryName: typed.supplier.countryName });
+        expect(record.supplier).toMatchObject({ id: typed.supplier.legacyResourceId, name: typed.supplier.name, externalId: typed.supplier.externalId, countryCode: typed.supplier.countryCode, countryName: typed.supplier.countryName });
         expect(record.galleryImages).toEqual(typed.galleryImages.map((image: Record<string, unknown>) => Object.fromEntries(Object.entries(image).filter(([, v]) => v !== null))));
       }
     });

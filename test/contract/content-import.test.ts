@@ -166,7 +166,7 @@ describe("bulk import of activities", () => {
   describe("activeActivities through GraphQL", () => {
     const PRODUCT = `id externalId title { translations } creationDate updateDate bookingEngine { name displayName } minPrice retailPrice
       estimatedCommissionRate estimatedNetPrice duration durationHours galleryImages { url order } onlineBookable availableLanguages
-      supplier { id externalId name creationDate updateDate } country { name { text } } descriptors { type reason }
+      supplier { legacyResourceId externalId name createdAt updatedAt } country { name { text } } descriptors { type reason }
       taxonomies { uuid slug level parentUuid nameFullPath name { text translations } }`;
 
     it("carries the run's estimatedCount in its cursor, as REST does", async () => {
@@ -214,7 +214,14 @@ describe("bulk import of activities", () => {
           onlineBookable: product.onlineBookable,
           availableLanguages: product.availableLanguages,
           descriptors: product.descriptors,
-          supplier: { ...product.supplier, contact: { id: product.supplier.id } },
+          supplier: {
+            id: product.supplier.legacyResourceId,
+            externalId: product.supplier.externalId,
+            name: product.supplier.name,
+            creationDate: product.supplier.createdAt,
+            updateDate: product.supplier.updatedAt,
+            contact: { id: product.supplier.legacyResourceId },
+          },
           countryName: product.country.name.text,
           galleryImages: product.galleryImages.map((image: { url: string; order: number | null }, position: number) => ({ id: `${product.id}-${image.order ?? position + 1}`, url: image.url, order: image.order ?? position + 1 })),
         });

@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { gatewayOperationCounts } from "../../gateway/operation-cache.js";
-import { contentPartner, productRequest, supplierRequest } from "../support/catalogue.js";
+import { sql } from "drizzle-orm";
+import { toGlobalId } from "../../core/global-id.js";
+import { rows } from "../../drizzle/database.js";
+import { contentPartner, productRequest, supplierInput, supplierRequest } from "../support/catalogue.js";
 import { graphql, useStack } from "../support/stack.js";
 
 type Partner = Awaited<ReturnType<typeof contentPartner>>;
@@ -16,47 +19,146 @@ describe("catalogue management through GraphQL", () => {
     partner = await contentPartner(t.stack);
   });
 
-  it("creates, reads, lists, updates and deletes a supplier", async () => {
-    const { supplierContact, ...input } = supplierRequest();
-    const created = await gql(
-      `mutation ($input: SupplierInput!) { createSupplier(input: $input) { id externalId country onlineBookable bookingEngine { legacyResourceId name } geoLocation { geoHash } supplierContact { email } } }`,
-      { input: { ...input, supplierContact } },
-    );
+  const SUPPLIER = "id legacyResourceId externalId countryCode countryName isOnlineBookable createdAt updatedAt bookingEngine { id legacyResourceId name } geoLocation { geoHash } contact { email }";
+
+  it("creates, reads, lists, updates and deletes a supplier, each mutation answering a payload", async () => {
+    const input = supplierInput();
+    const created = await gql(`mutation ($input: CreateSupplierInput!) { createSupplier(input: $input) { supplier { ${SUPPLIER} } userErrors { code } } }`, { input });
     expect(created.body.errors).toBeUndefined();
-    const supplier = created.body.data!.createSupplier;
-    expect(supplier).toMatchObject({ externalId: input.externalId, country: "CH", onlineBookable: false, bookingEngine: { legacyResourceId: partner.engineId, name: partner.engineName }, supplierContact: { email: supplierContact.email } });
-    expect(supplier.geoLocation.geoHash).toHaveLength(9);
-
-    const read = await gql(`query ($id: Int!) { supplier(id: $id) { id name } }`, { id: supplier.id });
-    expect(read.body.data!.supplier).toEqual({ id: supplier.id, name: input.name });
-
-    const list = await gql(`query ($name: String!) { suppliers(bookingEngineName: $name) { pageNumber resultsPerPage totalResults items { id } } }`, { name: partner.engineName });
-    expect(list.body.data!.suppliers).toMatchObject({ pageNumber: 1, resultsPerPage: 100 });
-    expect(list.body.data!.suppliers.items.map((s: { id: number }) => s.id)).toContain(supplier.id);
-
-    const updated = await gql(`mutation ($id: Int!, $input: SupplierInput!) { updateSupplier(id: $id, input: $input) { name country } }`, {
-      id: supplier.id,
-      input: { externalId: input.externalId, country: "AT", name: "Tirol Guides" },
+    const { supplier, userErrors } = created.body.data!.createSupplier;
+    expect(userErrors).toEqual([]);
+    expect(supplier).toMatchObject({
+      id: toGlobalId("Supplier", supplier.legacyResourceId),
+      externalId: input.externalId,
+      countryCode: "CH",
+      countryName: "Switzerland",
+      isOnlineBookable: false,
+      bookingEngine: { id: toGlobalId("BookingEngine", partner.engineId), legacyResourceId: partner.engineId, name: partner.engineName },
+      contact: { email: input.contact.email },
     });
-    expect(updated.body.data!.updateSupplier).toEqual({ name: "Tirol Guides", country: "AT" });
+    expect(supplier.geoLocation.geoHash).toHaveLength(9);
+    expect(supplier.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
-    const deleted = await gql(`mutation ($id: Int!) { deleteSupplier(id: $id) { id deletedProducts } }`, { id: supplier.id });
-    expect(deleted.body.data!.deleteSupplier).toEqual({ id: supplier.id, deletedProducts: 0 });
-    const gone = await gql(`query ($id: Int!) { supplier(id: $id) { id } }`, { id: supplier.id });
-    expect(gone.body.errors?.[0].extensions?.code).toBe("NOT_FOUND");
+    // The same entity by its id, by node(id), and on REST by its number.
+    const read = await gql(`query ($id: ID!) { supplier(id: $id) { id name } node(id: $id) { ... on Supplier { legacyResourceId } } }`, { id: supplier.id });
+    expect(read.body.data).toEqual({ supplier: { id: supplier.id, name: input.name }, node: { legacyResourceId: supplier.legacyResourceId } });
+    expect((await partner.rest.get(`/api/supplier/${supplier.legacyResourceId}`)).body.id).toBe(supplier.legacyResourceId);
+
+    const list = await gql(`query ($name: String!) { suppliers(bookingEngineName: $name, first: 100) { nodes { id } totalCount { count precision } } }`, { name: partner.engineName });
+    expect(list.body.data!.suppliers.nodes.map((s: { id: string }) => s.id)).toContain(supplier.id);
+    expect(list.body.data!.suppliers.totalCount).toEqual({ count: list.body.data!.suppliers.nodes.length, precision: "EXACT" });
+
+    const updated = await gql(`mutation ($input: UpdateSupplierInput!) { updateSupplier(input: $input) { supplier { name countryCode contact { email } updatedAt } userErrors { code } } }`, {
+      input: { supplierId: supplier.id, externalId: input.externalId, countryCode: "AT", name: "Tirol Guides" },
+    });
+    // Every field is replaced: the contact not given is unset.
+    expect(updated.body.data!.updateSupplier).toEqual({ supplier: { name: "Tirol Guides", countryCode: "AT", contact: null, updatedAt: expect.any(String) }, userErrors: [] });
+    expect(Date.parse(updated.body.data!.updateSupplier.supplier.updatedAt)).toBeGreaterThan(Date.parse(supplier.updatedAt));
+
+    const deleted = await gql(`mutation ($input: DeleteSupplierInput!) { deleteSupplier(input: $input) { deletedSupplierId deletedProductCount userErrors { code } } }`, { input: { supplierId: supplier.id } });
+    expect(deleted.body.data!.deleteSupplier).toEqual({ deletedSupplierId: supplier.id, deletedProductCount: 0, userErrors: [] });
+    const gone = await gql(`query ($id: ID!) { supplier(id: $id) { id } node(id: $id) { id } }`, { id: supplier.id });
+    expect(gone.body).toMatchObject({ data: { supplier: null, node: null } });
+    expect(gone.body.errors).toBeUndefined();
+    const again = await gql(`mutation ($input: DeleteSupplierInput!) { deleteSupplier(input: $input) { deletedSupplierId userErrors { code field } } }`, { input: { supplierId: supplier.id } });
+    expect(again.body.data!.deleteSupplier).toEqual({ deletedSupplierId: null, userErrors: [{ code: "NOT_FOUND", field: ["input", "supplierId"] }] });
   });
 
-  it("reports refusals with extensions.code, the reason and the field problems", async () => {
-    const invalid = await gql(`mutation ($input: SupplierInput!) { createSupplier(input: $input) { id } }`, { input: supplierRequest({ country: "XX", name: "x".repeat(300) }) });
-    expect(invalid.body.errors?.[0].extensions).toMatchObject({
-      code: "BAD_USER_INPUT",
-      problems: expect.arrayContaining([expect.objectContaining({ field: "country", rule: "iso3166" }), expect.objectContaining({ field: "name", rule: "maxLength" })]),
-    });
+  it("answers another engine's supplier as absent, and a consumer's question about suppliers as FORBIDDEN", async () => {
+    const other = await contentPartner(t.stack);
+    const theirs = (await gql(`mutation ($input: CreateSupplierInput!) { createSupplier(input: $input) { supplier { id } } }`, { input: supplierInput() }, other.token)).body.data!.createSupplier.supplier.id;
+    const hidden = await gql(`query ($id: ID!) { supplier(id: $id) { id } node(id: $id) { id } }`, { id: theirs });
+    expect(hidden.body).toMatchObject({ data: { supplier: null, node: null } });
+    expect(hidden.body.errors).toBeUndefined();
+    const update = await gql(`mutation ($input: UpdateSupplierInput!) { updateSupplier(input: $input) { supplier { id } userErrors { code field } } }`, { input: { ...supplierInput(), supplierId: theirs } });
+    expect(update.body.data!.updateSupplier).toEqual({ supplier: null, userErrors: [{ code: "NOT_FOUND", field: ["input", "supplierId"] }] });
+    // Its own partner and a platform account see it.
     const platformToken = await t.stack.tokenFor("PLATFORM_CATALOG_MANAGEMENT");
-    const missing = await gql(`mutation ($input: SupplierInput!) { createSupplier(input: $input) { id } }`, { input: supplierRequest() }, platformToken);
-    expect(missing.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", reason: "MISSING_BOOKING_ENGINE" });
-    const consumer = await gql(`{ suppliers(bookingEngineName: "X") { totalResults } }`, {}, await t.stack.tokenFor("CONSUMER"));
-    expect(consumer.body.errors?.[0].extensions?.code).toBe("FORBIDDEN");
+    for (const token of [other.token, platformToken]) expect((await gql(`query ($id: ID!) { supplier(id: $id) { id } node(id: $id) { id } }`, { id: theirs }, token)).body.data).toEqual({ supplier: { id: theirs }, node: { id: theirs } });
+    const consumerToken = await t.stack.tokenFor("CONSUMER");
+    for (const query of [`{ suppliers(bookingEngineName: "X") { totalCount { count } } }`, `query ($id: ID!) { supplier(id: $id) { id } }`]) {
+      expect((await gql(query, { id: theirs }, consumerToken)).body.errors?.map((error) => error.extensions?.code)).toEqual(["FORBIDDEN"]);
+    }
+    expect((await gql(`query ($id: ID!) { node(id: $id) { id } }`, { id: theirs }, consumerToken)).body.data).toEqual({ node: null });
+  });
+
+  it("refuses a supplier's input as userErrors naming the input's fields, and changes nothing", async () => {
+    const mutation = `mutation ($input: CreateSupplierInput!) { createSupplier(input: $input) { supplier { id } userErrors { code field rule } } }`;
+    const invalid = await gql(mutation, { input: supplierInput({ countryCode: "XX", name: "x".repeat(300), contact: { email: "not an address" } }) });
+    expect(invalid.body.data!.createSupplier.supplier).toBeNull();
+    expect(invalid.body.data!.createSupplier.userErrors).toEqual(
+      expect.arrayContaining([
+        { code: "VALIDATION_FAILED", field: ["input", "countryCode"], rule: "iso3166" },
+        { code: "VALIDATION_FAILED", field: ["input", "name"], rule: "maxLength" },
+        { code: "VALIDATION_FAILED", field: ["input", "contact", "email"], rule: expect.any(String) },
+      ]),
+    );
+    const platformToken = await t.stack.tokenFor("PLATFORM_CATALOG_MANAGEMENT");
+    const missing = await gql(mutation, { input: supplierInput() }, platformToken);
+    expect(missing.body.data!.createSupplier.userErrors).toEqual([{ code: "MISSING_BOOKING_ENGINE", field: ["input", "bookingEngineId"], rule: "required" }]);
+    for (const bookingEngineId of [toGlobalId("BookingEngine", 2_000_000_000), toGlobalId("Supplier", partner.engineId), "not an id"]) {
+      const unknown = await gql(mutation, { input: supplierInput({ bookingEngineId }) }, platformToken);
+      expect(unknown.body.data!.createSupplier.userErrors).toEqual([{ code: "UNKNOWN_BOOKING_ENGINE", field: ["input", "bookingEngineId"], rule: "exists" }]);
+    }
+    const wrong = await gql(mutation, { input: supplierInput({ bookingEngineId: toGlobalId("BookingEngine", 2_000_000_000) }) });
+    expect(wrong.body.data!.createSupplier.userErrors).toEqual([{ code: "WRONG_BOOKING_ENGINE", field: ["input", "bookingEngineId"], rule: "ownEngine" }]);
+    // A platform account names the engine by its global id.
+    const named = await gql(`mutation ($input: CreateSupplierInput!) { createSupplier(input: $input) { supplier { id externalId bookingEngine { name } } userErrors { code } } }`, { input: supplierInput({ bookingEngineId: toGlobalId("BookingEngine", partner.engineId) }) }, platformToken);
+    expect(named.body.data!.createSupplier).toMatchObject({ supplier: { bookingEngine: { name: partner.engineName } }, userErrors: [] });
+    const externalId = named.body.data!.createSupplier.supplier.externalId;
+    const duplicate = await gql(mutation, { input: supplierInput({ externalId }) });
+    expect(duplicate.body.data!.createSupplier.userErrors).toEqual([{ code: "DUPLICATE_EXTERNAL_ID", field: ["input", "externalId"], rule: "unique" }]);
+    const moved = await gql(`mutation ($input: UpdateSupplierInput!) { updateSupplier(input: $input) { userErrors { code field } } }`, {
+      input: supplierInput({ supplierId: named.body.data!.createSupplier.supplier.id, externalId, bookingEngineId: toGlobalId("BookingEngine", (await contentPartner(t.stack)).engineId) }),
+    }, platformToken);
+    expect(moved.body.data!.updateSupplier.userErrors).toEqual([{ code: "BOOKING_ENGINE_CHANGE", field: ["input", "bookingEngineId"] }]);
+    const [{ count }] = await rows<{ count: number }>(t.database.db, sql`select count(*)::int as count from suppliers where external_id = ${externalId}`);
+    expect(count).toBe(1);
+  });
+
+  it("pages an engine's suppliers both ways in either order, keyset cursors never skipping or repeating", async () => {
+    const fresh = await contentPartner(t.stack);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await gql(`mutation ($input: CreateSupplierInput!) { createSupplier(input: $input) { supplier { id } } }`, { input: supplierInput() }, fresh.token)).body.data!.createSupplier.supplier.id);
+    const page = async (args: Record<string, unknown>) => {
+      const answer = await gql(
+        `query ($name: String!, $first: Int, $after: String, $last: Int, $before: String, $orderBy: SupplierOrder) {
+          suppliers(bookingEngineName: $name, first: $first, after: $after, last: $last, before: $before, orderBy: $orderBy) {
+            edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } totalCount { count }
+          }
+        }`,
+        { name: fresh.engineName, ...args },
+        fresh.token,
+      );
+      expect(answer.body.errors).toBeUndefined();
+      return answer.body.data!.suppliers as { edges: { cursor: string; node: { id: string } }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; endCursor: string; startCursor: string }; totalCount: { count: number } };
+    };
+    const first = await page({ first: 2 });
+    expect(first.edges.map((edge) => edge.node.id)).toEqual(ids.slice(0, 2));
+    expect(first.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    expect(first.totalCount.count).toBe(5);
+    const second = await page({ first: 2, after: first.pageInfo.endCursor });
+    expect(second.edges.map((edge) => edge.node.id)).toEqual(ids.slice(2, 4));
+    const last = await page({ first: 2, after: second.pageInfo.endCursor });
+    expect(last.edges.map((edge) => edge.node.id)).toEqual(ids.slice(4));
+    expect(last.pageInfo.hasNextPage).toBe(false);
+    const back = await page({ last: 3, before: last.pageInfo.startCursor });
+    expect(back.edges.map((edge) => edge.node.id)).toEqual(ids.slice(1, 4));
+    expect(back.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
+    const newest = await page({ first: 2, orderBy: { field: "ID", direction: "DESC" } });
+    expect(newest.edges.map((edge) => edge.node.id)).toEqual([ids[4], ids[3]]);
+    const older = await page({ first: 10, after: newest.pageInfo.endCursor, orderBy: { field: "ID", direction: "DESC" } });
+    expect(older.edges.map((edge) => edge.node.id)).toEqual([ids[2], ids[1], ids[0]]);
+    // Deleting one between pages skips nothing that is left.
+    await gql(`mutation ($input: DeleteSupplierInput!) { deleteSupplier(input: $input) { deletedSupplierId } }`, { input: { supplierId: ids[2] } }, fresh.token);
+    expect((await page({ first: 10, after: first.pageInfo.endCursor })).edges.map((edge) => edge.node.id)).toEqual([ids[3], ids[4]]);
+    // A cursor of another list, first with last, and a page past the largest are refused naming the argument.
+    const refused = await gql(`query ($name: String!, $after: String, $first: Int, $last: Int) { suppliers(bookingEngineName: $name, first: $first, after: $after, last: $last) { totalCount { count } } }`, { name: fresh.engineName, first: 1, after: "bm90IGEgY3Vyc29y" }, fresh.token);
+    expect(refused.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [{ field: "after", rule: "cursor" }] });
+    const both = await gql(`query ($name: String!) { suppliers(bookingEngineName: $name, first: 1, last: 1) { totalCount { count } } }`, { name: fresh.engineName }, fresh.token);
+    expect(both.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [{ field: "last", rule: "exclusive" }] });
+    const large = await gql(`query ($name: String!) { suppliers(bookingEngineName: $name, first: 1001) { totalCount { count } } }`, { name: fresh.engineName }, fresh.token);
+    expect(large.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [{ field: "first", rule: "range" }] });
   });
 
   it("creates, moves, filters, updates, deprecates and deletes products, in the caller's language", async () => {
@@ -65,7 +167,7 @@ describe("catalogue management through GraphQL", () => {
     const { categories, ...rest } = productRequest();
     const input = { ...rest, categories };
     const create = `mutation ($supplierId: Int!, $input: ProductInput!) {
-      createProduct(supplierId: $supplierId, input: $input) { moved product { id supplierId title { text language translations } onlineBookable bookingEngine { name } country { code name { text } } categories { level code } supplier { id } } } }`;
+      createProduct(supplierId: $supplierId, input: $input) { moved product { id supplierId title { text language translations } onlineBookable bookingEngine { name } country { code name { text } } categories { level code } supplier { legacyResourceId } } } }`;
     const first = await gql(create, { supplierId: supplierA, input });
     expect(first.body.errors).toBeUndefined();
     const product = first.body.data!.createProduct;
@@ -78,7 +180,7 @@ describe("catalogue management through GraphQL", () => {
         bookingEngine: { name: partner.engineName },
         country: { code: "CH", name: { text: "Switzerland" } },
         categories: [{ level: 1, code: "outdoor" }, { level: 2, code: "hiking" }],
-        supplier: { id: supplierA },
+        supplier: { legacyResourceId: supplierA },
       },
     });
 
@@ -107,9 +209,9 @@ describe("catalogue management through GraphQL", () => {
     const undeprecated = await gql(`mutation ($s: Int!, $p: Int!) { undeprecateProduct(supplierId: $s, productId: $p) { deprecated } }`, { s: supplierB, p: product.product.id });
     expect(undeprecated.body.data!.undeprecateProduct.deprecated).toBe(false);
 
-    const viaSupplier = await gql(`query ($id: Int!) { supplier(id: $id) { onlineBookable products { id } } }`, { id: supplierB });
+    const viaSupplier = await gql(`query ($id: ID!) { supplier(id: $id) { isOnlineBookable products { id } } }`, { id: toGlobalId("Supplier", supplierB) });
     // The update dropped the booking URL, and no booking setup sells it: nothing of the supplier is bookable online.
-    expect(viaSupplier.body.data!.supplier).toEqual({ onlineBookable: false, products: [{ id: product.product.id }] });
+    expect(viaSupplier.body.data!.supplier).toEqual({ isOnlineBookable: false, products: [{ id: product.product.id }] });
 
     const deleted = await gql(`mutation ($s: Int!, $p: Int!) { deleteProduct(supplierId: $s, productId: $p) { id } }`, { s: supplierB, p: product.product.id });
     expect(deleted.body.data!.deleteProduct).toEqual({ id: product.product.id });
@@ -141,13 +243,13 @@ describe("catalogue management through GraphQL", () => {
     const catalogue = t.stack.service.edge!.subgraphs.catalogue!;
     const response = await catalogue.server.executeOperation(
       {
-        query: `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { id externalId } ... on Supplier { id country } } }`,
-        variables: { r: [{ __typename: "Product", id: productId }, { __typename: "Supplier", id: supplierId }] },
+        query: `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { id externalId } ... on Supplier { legacyResourceId countryCode } } }`,
+        variables: { r: [{ __typename: "Product", id: productId }, { __typename: "Supplier", id: toGlobalId("Supplier", supplierId) }] },
       },
       { contextValue: await catalogue.createContext({ authorization: `Bearer ${partner.token}` }) },
     );
     const result = response.body.kind === "single" ? response.body.singleResult : undefined;
-    expect(result?.data?._entities).toEqual([{ id: productId, externalId: expect.any(String) }, { id: supplierId, country: "CH" }]);
+    expect(result?.data?._entities).toEqual([{ id: productId, externalId: expect.any(String) }, { legacyResourceId: supplierId, countryCode: "CH" }]);
   });
 
   /**
@@ -156,16 +258,16 @@ describe("catalogue management through GraphQL", () => {
    * own variables.
    */
   describe("the gateway's reused operation", () => {
-    let supplierId: number;
+    let supplierId: string;
     beforeAll(async () => {
-      supplierId = (await gql(`mutation ($input: SupplierInput!) { createSupplier(input: $input) { id } }`, { input: supplierRequest() })).body.data!.createSupplier.id;
+      supplierId = (await gql(`mutation ($input: CreateSupplierInput!) { createSupplier(input: $input) { supplier { id } } }`, { input: supplierInput() })).body.data!.createSupplier.supplier.id;
     });
     /** A text no other test sends, so its first request is a miss in any process. */
     const operation = () => `# ${randomUUID()}
-      query ($id: Int!, $withEngine: Boolean!, $skipName: Boolean! = false) {
+      query ($id: ID!, $withEngine: Boolean!, $skipName: Boolean! = false) {
         supplier(id: $id) { id ...Names engine: bookingEngine @include(if: $withEngine) { name } }
       }
-      fragment Names on Supplier { name @skip(if: $skipName) country }`;
+      fragment Names on Supplier { name @skip(if: $skipName) countryCode }`;
 
     it("is built on the first request of a text and reused after, each answer shaped by its own variables", async () => {
       const text = operation();
@@ -176,9 +278,9 @@ describe("catalogue management through GraphQL", () => {
       const afterSecond = gatewayOperationCounts();
 
       expect(full.body.errors).toBeUndefined();
-      expect(full.body.data!.supplier).toEqual({ id: supplierId, name: expect.any(String), country: "CH", engine: { name: partner.engineName } });
+      expect(full.body.data!.supplier).toEqual({ id: supplierId, name: expect.any(String), countryCode: "CH", engine: { name: partner.engineName } });
       expect(narrow.body.errors).toBeUndefined();
-      expect(narrow.body.data!.supplier).toEqual({ id: supplierId, country: "CH" });
+      expect(narrow.body.data!.supplier).toEqual({ id: supplierId, countryCode: "CH" });
 
       expect(afterFirst.built - before.built).toBe(1);
       expect(afterSecond.built - afterFirst.built).toBe(0);

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "graphql";
 import { fastShapingCounts, installedShaping } from "../../gateway/result-shaping.js";
-import { contentPartner, supplierRequest } from "../support/catalogue.js";
+import { contentPartner, supplierInput } from "../support/catalogue.js";
 import { graphql, useStack } from "../support/stack.js";
 
 const require = createRequire(import.meta.url);
@@ -192,17 +192,17 @@ describe("the running gateway shapes its answers with the planned walk", () => {
 
   it("answers a client's operation through it, with the right data", async () => {
     const gql = (query: string, variables: Record<string, unknown> = {}) => graphql(`${t.stack.url}/graphql`, partner.token, query, variables);
-    const { supplierContact, ...input } = supplierRequest();
-    const created = await gql(`mutation ($input: SupplierInput!) { createSupplier(input: $input) { id } }`, { input: { ...input, supplierContact } });
-    const id = created.body.data!.createSupplier.id;
-    const text = `query ($id: Int!, $withEngine: Boolean!) { supplier(id: $id) { id name country engine: bookingEngine @include(if: $withEngine) { name } } }`;
+    const input = supplierInput();
+    const created = await gql(`mutation ($input: CreateSupplierInput!) { createSupplier(input: $input) { supplier { id } } }`, { input });
+    const id = created.body.data!.createSupplier.supplier.id;
+    const text = `query ($id: ID!, $withEngine: Boolean!) { supplier(id: $id) { id name countryCode engine: bookingEngine @include(if: $withEngine) { name } } }`;
     const before = fastShapingCounts();
     const full = await gql(text, { id, withEngine: true });
     const narrow = await gql(text, { id, withEngine: false });
     const after = fastShapingCounts();
     expect(full.body.errors).toBeUndefined();
-    expect(full.body.data!.supplier).toEqual({ id, name: input.name, country: "CH", engine: { name: partner.engineName } });
-    expect(narrow.body.data!.supplier).toEqual({ id, name: input.name, country: "CH" });
+    expect(full.body.data!.supplier).toEqual({ id, name: input.name, countryCode: "CH", engine: { name: partner.engineName } });
+    expect(narrow.body.data!.supplier).toEqual({ id, name: input.name, countryCode: "CH" });
     expect(after.shaped - before.shaped).toBe(2);
     expect(after.handedBack - before.handedBack).toBe(0);
   });

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EdgeGraph } from "../../gateway/gateway.js";
-import { contentPartner, signIn, supplierRequest } from "../support/catalogue.js";
+import { keyOfGlobalId, toGlobalId } from "../../core/global-id.js";
+import { contentPartner, signIn, supplierInput, supplierRequest } from "../support/catalogue.js";
 import { useStack } from "../support/stack.js";
 
 type Partner = Awaited<ReturnType<typeof contentPartner>>;
@@ -22,7 +23,7 @@ describe("clients' POST /graphql on the direct path", () => {
   const t = useStack();
   let partner: Partner;
   let graph: EdgeGraph;
-  let supplierId: number;
+  let supplierId: string;
 
   const post = async (body: unknown, token = partner.token, headers: Record<string, string> = {}): Promise<HttpAnswer> => {
     const response = await fetch(`${t.stack.url}/graphql`, {
@@ -41,7 +42,7 @@ describe("clients' POST /graphql on the direct path", () => {
     return { answer, direct: graph.clientCounts.direct - before === 1 };
   };
   const supplierText = () => `# ${randomUUID()}
-    query Supplier($id: Int!, $name: String!, $page: Int) { supplier(id: $id) { id name country } suppliers(bookingEngineName: $name, resultsPerPage: $page) { totalResults items { id } } }
+    query Supplier($id: ID!, $name: String!, $page: Int) { supplier(id: $id) { id name countryCode } suppliers(bookingEngineName: $name, first: $page) { totalCount { count } nodes { id } } }
     query Other { __typename }`;
   /** Admits the text with a request that answers without errors, and checks the next one runs directly. */
   const admit = async (query: string) => {
@@ -57,21 +58,21 @@ describe("clients' POST /graphql on the direct path", () => {
   beforeAll(async () => {
     partner = await contentPartner(t.stack);
     graph = t.stack.service.edge!.graph;
-    supplierId = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
+    supplierId = toGlobalId("Supplier", (await partner.rest.post("/api/supplier", supplierRequest())).body.id);
   });
 
   it("answers an admitted text exactly as Apollo Server did, errors included", async () => {
     const query = supplierText();
     const requests = [
-      // The subgraph's NOT_FOUND, with data.
-      { query, operationName: "Supplier", variables: { id: 2_000_000_000, name: partner.engineName } },
+      // The subgraph's refusal of an engine, with its reason and field problems.
+      { query, operationName: "Supplier", variables: { id: supplierId, name: "NO_SUCH_ENGINE" } },
       // The subgraph's refusal of a page size, with its field problems.
       { query, operationName: "Supplier", variables: { id: supplierId, name: partner.engineName, page: 100_000 } },
     ];
     const before = await Promise.all(requests.map((body) => sent(body)));
     expect(before.map((b) => b.direct)).toEqual([false, false]);
-    expect(JSON.parse(before[0].answer.text).errors[0].extensions.code).toBe("NOT_FOUND");
-    expect(JSON.parse(before[1].answer.text).errors[0].extensions.code).toBe("BAD_USER_INPUT");
+    expect(JSON.parse(before[0].answer.text).errors[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", reason: "UNKNOWN_BOOKING_ENGINE" });
+    expect(JSON.parse(before[1].answer.text).errors[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [{ field: "first" }] });
     await admit(query);
     for (const [i, body] of requests.entries()) {
       const after = await sent(body);
@@ -85,7 +86,7 @@ describe("clients' POST /graphql on the direct path", () => {
   it("leaves refusals of the variables to the pipeline, with its own answers", async () => {
     const query = supplierText();
     const refused = [
-      { query, operationName: "Supplier", variables: { id: "seven", name: partner.engineName } },
+      { query, operationName: "Supplier", variables: { id: true, name: partner.engineName } },
       { query, operationName: "Supplier", variables: { name: partner.engineName } },
       { query, operationName: "Supplier", variables: { id: supplierId, name: "a\u0000b" } },
     ];
@@ -104,19 +105,15 @@ describe("clients' POST /graphql on the direct path", () => {
     const other = await contentPartner(t.stack);
     const consumer = await t.stack.createAccount("CONSUMER");
     const consumerToken = await signIn(t.stack, consumer.username, consumer.password);
-    const body = { query, operationName: "Supplier", variables: { id: supplierId, name: other.engineName } };
+    const body = { query, operationName: "Supplier", variables: { id: supplierId, name: partner.engineName } };
     const before = [await sent(body, other.token), await sent(body, consumerToken)];
     expect(before.map((b) => b.direct)).toEqual([false, false]);
-    // Not that partner's supplier, and not a consumer's business: refused by the catalogue subgraph.
-    const refused = JSON.parse(before[0].answer.text);
-    expect(refused).toEqual({
-      errors: [{ message: `Supplier ${supplierId} not found`, path: ["supplier"], extensions: { code: "NOT_FOUND" } }],
-      data: null,
-      extensions: { cost: expect.objectContaining({ actualQueryCost: expect.any(Number) }) },
-    });
+    // Not that partner's supplier or engine, and not a consumer's business: refused by the catalogue subgraph.
+    expect(JSON.parse(before[0].answer.text)).toMatchObject({ errors: [{ path: ["suppliers"], extensions: { code: "BAD_USER_INPUT", reason: "WRONG_BOOKING_ENGINE" } }], data: null });
+    const refused = JSON.parse(before[1].answer.text);
+    expect(refused).toMatchObject({ errors: [{ path: ["supplier"], extensions: { code: "FORBIDDEN" } }, { path: ["suppliers"], extensions: { code: "FORBIDDEN" } }], data: null });
     // Nothing came back: all but the root fields' fixed costs is given back.
     expect(refused.extensions.cost.actualQueryCost).toBeLessThan(refused.extensions.cost.requestedQueryCost);
-    expect(JSON.parse(before[1].answer.text)).toMatchObject({ errors: [{ path: ["supplier"], extensions: { code: "FORBIDDEN" } }], data: null });
     await admit(query);
     const after = [await sent(body, other.token), await sent(body, consumerToken)];
     expect(after.map((a) => a.direct)).toEqual([true, true]);
@@ -128,14 +125,13 @@ describe("clients' POST /graphql on the direct path", () => {
 
   it("runs an admitted mutation once per request", async () => {
     const query = `# ${randomUUID()}
-      mutation Rename($id: Int!, $input: SupplierInput!) { updateSupplier(id: $id, input: $input) { id name } }`;
-    const input = (name: string) => ({ ...supplierRequest(), name });
-    const run = (name: string) => sent({ query, operationName: "Rename", variables: { id: supplierId, input: input(name) } });
+      mutation Rename($input: UpdateSupplierInput!) { updateSupplier(input: $input) { supplier { id name } userErrors { code } } }`;
+    const run = (name: string) => sent({ query, operationName: "Rename", variables: { input: supplierInput({ supplierId, name }) } });
     expect((await run("First name")).direct).toBe(false);
     const second = await run("Second name");
     expect(second.direct).toBe(true);
-    expect(JSON.parse(second.answer.text)).toEqual({ data: { updateSupplier: { id: supplierId, name: "Second name" } }, extensions: { cost: expect.objectContaining({ actualQueryCost: expect.any(Number) }) } });
-    expect((await partner.rest.get(`/api/supplier/${supplierId}`)).body.name).toBe("Second name");
+    expect(JSON.parse(second.answer.text)).toEqual({ data: { updateSupplier: { supplier: { id: supplierId, name: "Second name" }, userErrors: [] } }, extensions: { cost: expect.objectContaining({ actualQueryCost: expect.any(Number) }) } });
+    expect((await partner.rest.get(`/api/supplier/${keyOfGlobalId(supplierId, "Supplier")}`)).body.name).toBe("Second name");
   });
 
   it("leaves to Apollo Server what it answers otherwise than with plain JSON", async () => {
@@ -167,11 +163,11 @@ describe("clients' POST /graphql on the direct path", () => {
 
   it("does not admit a text whose answer had errors, nor introspection, nor a GET", async () => {
     const query = supplierText();
-    const failing = { query, operationName: "Supplier", variables: { id: 2_000_000_000, name: partner.engineName } };
+    const failing = { query, operationName: "Supplier", variables: { id: supplierId, name: "NO_SUCH_ENGINE" } };
     for (let run = 0; run < 2; run++) expect((await sent(failing)).direct).toBe(false);
     const introspection = { query: `# ${randomUUID()}\n{ __schema { queryType { name } } }` };
     for (let run = 0; run < 2; run++) expect((await sent(introspection)).direct).toBe(false);
-    const getText = `# ${randomUUID()}\nquery { __typename supplier(id: ${supplierId}) { id } }`;
+    const getText = `# ${randomUUID()}\nquery { __typename supplier(id: "${supplierId}") { id } }`;
     const url = `${t.stack.url}/graphql?query=${encodeURIComponent(getText)}`;
     for (let run = 0; run < 2; run++) {
       const response = await fetch(url, { headers: { authorization: `Bearer ${partner.token}`, "apollo-require-preflight": "true" } });

@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningSubgraph } from "../../subgraphs/common/subgraph-server.js";
@@ -18,12 +19,13 @@ describe("a subgraph called in process", () => {
   let partner: Partner;
   let catalogue: RunningSubgraph;
   let productId: number;
-  let supplierId: number;
+  let supplierNumber: number;
+  let supplierId: string;
 
   const context = () => catalogue.createContext({ authorization: `Bearer ${partner.token}` });
   /** A text no other test sends, so that its first call is the first in this process. */
   const entitiesText = () => `# ${randomUUID()}
-    query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { id externalId supplier { id } } ... on Supplier { id country } } }`;
+    query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { id externalId supplier { id } } ... on Supplier { key: id countryCode } } }`;
   const throughApollo = async (query: string, variables: Record<string, unknown>) => {
     const response = await catalogue.server.executeOperation({ query, variables }, { contextValue: await context() });
     if (response.body.kind !== "single") throw new Error("incremental answer");
@@ -51,8 +53,9 @@ describe("a subgraph called in process", () => {
   beforeAll(async () => {
     partner = await contentPartner(t.stack);
     catalogue = t.stack.service.edge!.subgraphs.catalogue!;
-    supplierId = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
-    productId = (await partner.rest.post(`/api/supplier/${supplierId}/product`, productRequest())).body.id;
+    supplierNumber = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
+    supplierId = toGlobalId("Supplier", supplierNumber);
+    productId = (await partner.rest.post(`/api/supplier/${supplierNumber}/product`, productRequest())).body.id;
   });
 
   it("runs a text through the pipeline until it has answered without errors, then directly, with the same answers", async () => {
@@ -61,9 +64,9 @@ describe("a subgraph called in process", () => {
     const before = { ...catalogue.inProcessCounts };
     const first = await direct(text, variables);
     expect(catalogue.inProcessCounts).toEqual({ pipeline: before.pipeline + 1, direct: before.direct });
-    expect(first).toEqual({ data: { _entities: [{ id: productId, externalId: expect.any(String), supplier: { id: supplierId } }, { id: supplierId, country: "CH" }] } });
+    expect(first).toEqual({ data: { _entities: [{ id: productId, externalId: expect.any(String), supplier: { id: supplierId } }, { key: supplierId, countryCode: "CH" }] } });
     expect(await sameAsApollo(text, variables)).toEqual(first);
-    expect(await sameAsApollo(text, { r: [{ __typename: "Supplier", id: supplierId }] })).toEqual({ data: { _entities: [{ id: supplierId, country: "CH" }] } });
+    expect(await sameAsApollo(text, { r: [{ __typename: "Supplier", id: supplierId }] })).toEqual({ data: { _entities: [{ key: supplierId, countryCode: "CH" }] } });
   });
 
   it("does not admit a text whose answer had errors", async () => {
@@ -97,7 +100,7 @@ describe("a subgraph called in process", () => {
           ... @include(if: $b) { ... on Supplier { i: id } }
         }
       }
-      fragment Where on Supplier { country country2: country }`;
+      fragment Where on Supplier { countryCode country2: countryCode }`;
       const r = [product(), supplier(), product()];
       const answers = await eachSameAsApollo(operation, { r, a: true, b: true }, [
         { r, a: true, b: false },
@@ -105,14 +108,14 @@ describe("a subgraph called in process", () => {
         { r, a: false, b: false },
       ]);
       const entities = (answer: (typeof answers)[number]) => answer.data?._entities as Record<string, unknown>[];
-      expect(entities(answers[0])[0]).toMatchObject({ __typename: "Product", id: productId, supplier: { id: supplierId, country: "CH", country2: "CH" } });
-      expect(entities(answers[3])[1]).toEqual({ __typename: "Supplier", country: "CH", country2: "CH" });
+      expect(entities(answers[0])[0]).toMatchObject({ __typename: "Product", id: productId, supplier: { id: supplierId, countryCode: "CH", country2: "CH" } });
+      expect(entities(answers[3])[1]).toEqual({ __typename: "Supplier", countryCode: "CH", country2: "CH" });
     });
 
     it("answers an error in one list item with the item's path and keeps the others", async () => {
-      const operation = `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { id title { translations } } ... on Supplier { id } } }`;
+      const operation = `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { id title { translations } } ... on Supplier { key: id } } }`;
       const [, partial] = await eachSameAsApollo(operation, { r: [product()] }, [{ r: [product(), missing, supplier()] }]);
-      expect(partial.data?._entities).toEqual([{ id: productId, title: { translations: expect.any(Object) } }, null, { id: supplierId }]);
+      expect(partial.data?._entities).toEqual([{ id: productId, title: { translations: expect.any(Object) } }, null, { key: supplierId }]);
       expect(partial.errors).toEqual([expect.objectContaining({ path: ["_entities", 1], extensions: { code: "NOT_FOUND" } })]);
     });
 
@@ -130,7 +133,7 @@ describe("a subgraph called in process", () => {
         product(id: $id) { id supplierId @skip(if: $hide) bookingLink(externalClientId: $ext) consumerRecord(externalClientId: $ext) }
       }`;
       const [omitted, , , hidden] = await eachSameAsApollo(operation, { id: productId }, [{ id: productId, ext: null }, { id: productId, ext: "other" }, { id: productId, hide: true }]);
-      expect(omitted.data?.product).toMatchObject({ id: productId, supplierId });
+      expect(omitted.data?.product).toMatchObject({ id: productId, supplierId: supplierNumber });
       expect(hidden.data?.product).not.toHaveProperty("supplierId");
       const text = `# ${randomUUID()}\n${operation}`;
       await direct(text, { id: productId });
@@ -168,10 +171,10 @@ describe("a subgraph called in process", () => {
     });
 
     it("passes expected errors with their code and hides unexpected ones", async () => {
-      const notFound = await sameAsApollo(text, { r: [{ __typename: "Supplier", id: 2_000_000_000 }] });
+      const notFound = await sameAsApollo(text, { r: [{ __typename: "Supplier", id: toGlobalId("Supplier", 2_000_000_000) }] });
       expect(notFound.errors?.[0].extensions).toEqual({ code: "NOT_FOUND" });
       // An id no integer column holds: PostgreSQL (or PGlite) refuses it, which no rule expects.
-      const unexpected = await sameAsApollo(text, { r: [{ __typename: "Supplier", id: "not-a-number" }] });
+      const unexpected = await sameAsApollo(text, { r: [{ __typename: "Product", id: "not-a-number" }] });
       expect(unexpected.errors?.[0]).toMatchObject({ message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR" } });
     });
   });

@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "graphql-ws";
@@ -17,14 +18,16 @@ type Partner = Awaited<ReturnType<typeof contentPartner>>;
 describe("an operation the edge has admitted", () => {
   const t = useStack();
   let partner: Partner;
-  let supplierId: number;
+  let supplierId: string;
+  let supplierNumber: number;
   let client: Client;
   const nested = () => `# ${randomUUID()}
-    query ($id: Int!, $n: Int!, $note: String) { supplier(id: $id) { id products(first: $n, filter: { cityName: $note }) { supplier { products(first: $n) { supplier { products(first: $n) { id } } } } } } }`;
+    query ($id: ID!, $n: Int!, $note: String) { supplier(id: $id) { id products(first: $n, filter: { cityName: $note }) { supplier { products(first: $n) { supplier { products(first: $n) { id } } } } } } }`;
 
   beforeAll(async () => {
     partner = await contentPartner(t.stack);
-    supplierId = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
+    supplierNumber = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
+    supplierId = toGlobalId("Supplier", supplierNumber);
     client = wsClient(t.stack, partner.token);
   });
   afterAll(() => client.dispose());
@@ -76,7 +79,7 @@ describe("an operation the edge has admitted", () => {
     const graph = t.stack.service.edge!.graph;
     // Each about 4,000 characters (a comment pads them; the cache counts characters), valid, cheap
     // and answered without errors: 30 of them are more than the 100,000 the cache of client texts holds.
-    const long = (i: number) => `# ${i} ${randomUUID()} ${"x".repeat(4_000)}\nquery { supplier(id: ${supplierId}) { id } }`;
+    const long = (i: number) => `# ${i} ${randomUUID()} ${"x".repeat(4_000)}\nquery { supplier(id: "${supplierId}") { id } }`;
     const texts = Array.from({ length: 30 }, (_, i) => long(i));
     for (const text of texts) expect((await graphql(`${t.stack.url}/graphql`, partner.token, text)).body.errors).toBeUndefined();
     const runsDirectly = async (text: string) => {
@@ -93,14 +96,14 @@ describe("an operation the edge has admitted", () => {
     const graph = t.stack.service.edge!.graph;
     const restRead = async () => {
       const before = graph.executeCounts.direct;
-      expect((await partner.rest.get(`/api/supplier/${supplierId}`)).status).toBe(200);
+      expect((await partner.rest.get(`/api/supplier/${supplierNumber}`)).status).toBe(200);
       return graph.executeCounts.direct - before === 1;
     };
     await restRead();
     expect(await restRead()).toBe(true);
     // More characters of harmless texts than a cache holds (100,000), each admitted by its first run.
     // The edge runs a client's document as printed, without comments: a long name keeps it long.
-    const long = (i: number) => `query Long${i}_${randomUUID().replace(/-/g, "")}_${"x".repeat(4_000)}($id: Int!) { supplier(id: $id) { id } }`;
+    const long = (i: number) => `query Long${i}_${randomUUID().replace(/-/g, "")}_${"x".repeat(4_000)}($id: ID!) { supplier(id: $id) { id } }`;
     for (let i = 0; i < 30; i++) {
       const text = long(i);
       for (let run = 0; run < 2; run++) expect((await wsOutcome(client, text, { id: supplierId })).result?.errors).toBeUndefined();

@@ -97,7 +97,7 @@ describe("cost budget per account (a leaky bucket, as Shopify's)", () => {
     // The clock stands still: the bucket lost exactly the actual cost, past the estimate charged before.
     expect(first.body.extensions!.cost!.throttleStatus.currentlyAvailable - cost.throttleStatus.currentlyAvailable).toBe(cost.actualQueryCost);
     // A page that came back short is charged what it held, less than its estimate.
-    const short = await graphqlAs(stack, partner.token, `{ suppliers(bookingEngineName: "NO_SUCH_ENGINE", resultsPerPage: 100) { items { id } } }`);
+    const short = await graphqlAs(stack, partner.token, `{ suppliers(bookingEngineName: "NO_SUCH_ENGINE", first: 100) { nodes { id } } }`);
     const shortCost = short.body.extensions!.cost!;
     expect(shortCost.actualQueryCost).toBeLessThan(shortCost.requestedQueryCost);
     expect(cost.throttleStatus.currentlyAvailable - shortCost.throttleStatus.currentlyAvailable).toBe(shortCost.actualQueryCost);

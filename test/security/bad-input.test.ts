@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { rows } from "../../drizzle/database.js";
 import { parsedSetupsHeld } from "../../subgraphs/booking/engines/inventory/booking-setup.repository.js";
 import { bookableAvailability, bookableProduct, consumer, familySetup, newRef, type BookableProduct } from "../support/booking.js";
-import { productRequest, supplierRequest } from "../support/catalogue.js";
+import { productRequest, supplierInput, supplierRequest } from "../support/catalogue.js";
 import { graphql, useStack } from "../support/stack.js";
 import { wsClient, wsOutcome } from "../support/ws-client.js";
 
@@ -139,9 +139,9 @@ describe("bad input", () => {
     it("refuses them in GraphQL variables and literals, naming the variable or argument", async () => {
       const before = await snapshot();
       const { url } = handle.stack;
-      const create = `mutation ($input: SupplierInput!) { createSupplier(input: $input) { id } }`;
+      const create = `mutation ($input: CreateSupplierInput!) { createSupplier(input: $input) { supplier { id } } }`;
       for (const bad of [NUL, SURROGATE]) {
-        expectGraphqlBadInput(await graphql(`${url}/graphql`, product.partner.token, create, { input: supplierRequest({ name: bad }) }), "$input.name");
+        expectGraphqlBadInput(await graphql(`${url}/graphql`, product.partner.token, create, { input: supplierInput({ name: bad }) }), "$input.name");
         expectGraphqlBadInput(await graphql(`${url}/graphql`, buyer.token, `query ($s: String!) { searchProducts(search: $s) { totalResults } }`, { s: `title:${bad}` }), "$s");
       }
       expectGraphqlBadInput(await graphql(`${url}/graphql`, buyer.token, `{ searchProducts(search: "title:a\\u0000b") { totalResults } }`), "search");
@@ -329,7 +329,7 @@ describe("bad input", () => {
       const rest = await send(product.partner.token, "POST", "/api/supplier", `{"externalId":"deep","country":"CH","name":${deep}}`);
       expectRestError(rest, 400);
       expect(rest.body.message).toBe("The JSON body nests deeper than 64 levels");
-      const query = "query ($filter: ProductFilterInput) { me { username } supplier(id: 1) { products(filter: $filter) { id } } }";
+      const query = `query ($filter: ProductFilterInput) { me { username } supplier(id: "U3VwcGxpZXI6MQ") { products(filter: $filter) { id } } }`;
       const overHttp = await send(buyer.token, "POST", "/graphql", `{"query":${JSON.stringify(query)},"variables":{"filter":${deep}}}`);
       expectRestError(overHttp, 400);
       const client = wsClient(handle.stack, buyer.token);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { serialKey, toGlobalId } from "../../core/global-id.js";
+import { contentPartner, restClient, supplierRequest } from "../support/catalogue.js";
 import { graphql, useStack } from "../support/stack.js";
 
 /**
@@ -39,5 +40,20 @@ describe("global ids of numbered rows", () => {
       const answer = await graphql(`${t.stack.url}/graphql`, token, mutation, { input: { bookingEngineId: toGlobalId("BookingEngine", key) } });
       expect(answer.body).toEqual({ data: { importOctoEngine: { octoImport: null, userErrors: [{ code: "NOT_FOUND", field: ["input", "bookingEngineId"] }] } }, extensions: expect.anything() });
     }
+  });
+
+  it("refuses REST's numbers beyond PostgreSQL's integer with a 400 naming the field, and answers a numbered page far past the end as empty", async () => {
+    const partner = await contentPartner(t.stack);
+    const platform = restClient(t.stack, await t.stack.tokenFor("PLATFORM_CATALOG_MANAGEMENT"));
+    const unknown = await platform.post("/api/supplier", supplierRequest({ bookingEngine: 2_147_483_648 }));
+    expect(unknown).toMatchObject({ status: 400, body: { details: [{ field: "bookingEngine" }] } });
+    const wrong = await partner.rest.post("/api/supplier", supplierRequest({ bookingEngine: 99_999_999_999 }));
+    expect(wrong).toMatchObject({ status: 400, body: { details: [{ field: "bookingEngine" }] } });
+    expect((await partner.rest.get("/api/supplier/2147483648")).status).toBe(400);
+    const created = (await partner.rest.post("/api/supplier", supplierRequest())).body;
+    const far = await partner.rest.get(`/api/suppliers?bookingEngineName=${partner.engineName}&pageNumber=2147483647&resultsPerPage=1000`);
+    expect(far).toMatchObject({ status: 200, body: { pageNumber: 2147483647, resultsPerPage: 1000, totalResults: 1, items: [] } });
+    const first = await partner.rest.get(`/api/suppliers?bookingEngineName=${partner.engineName}&pageNumber=1&resultsPerPage=1000`);
+    expect(first.body.items.map((item: { id: number }) => item.id)).toEqual([created.id]);
   });
 });

@@ -13,9 +13,9 @@ describe("GraphQL variables their types cannot take", () => {
     const token = await t.stack.tokenFor("CONSUMER");
     const url = `${t.stack.url}/graphql`;
     const cases: [string, Record<string, unknown>, string][] = [
-      ["query Q($id: Int!) { supplier(id: $id) { id } }", { id: 2 ** 31 }, "$id"],
-      ["query Q($id: Int!) { supplier(id: $id) { id } }", { id: 1.5 }, "$id"],
-      ["query Q($id: Int!) { supplier(id: $id) { id } }", {}, "$id"],
+      ['query Q($n: Int!) { suppliers(bookingEngineName: "X", first: $n) { totalCount { count } } }', { n: 2 ** 31 }, "$n"],
+      ['query Q($n: Int!) { suppliers(bookingEngineName: "X", first: $n) { totalCount { count } } }', { n: 1.5 }, "$n"],
+      ['query Q($n: Int!) { suppliers(bookingEngineName: "X", first: $n) { totalCount { count } } }', {}, "$n"],
       [
         'query Q($input: RecommendationInput) { recommendations(input: $input, offset: 0, limit: 5, sort: "pertinence") { __typename } }',
         { input: { bookingEngines: { include: [], colour: "red" } } },

@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock, systemClock } from "../../core/clock.js";
 import type { Database } from "../../drizzle/database.js";
@@ -16,7 +17,7 @@ import { openTestDatabase, startStack, type Stack } from "../support/stack.js";
  */
 const entitiesQuery = `query ($r: [_Any!]!) { _entities(representations: $r) {
   ... on Organisation { name countryCode commercialModel }
-  ... on Supplier { supplierContact { email telephone } }
+  ... on Supplier { contact { email telephone } }
   ... on Product { internalName }
 } }`;
 
@@ -63,7 +64,7 @@ describe("the subgraphs are not a side door", () => {
       const partnerOrganisation = (await partner.get("/api/me")).body.organisation.id;
       representations = [
         { __typename: "Organisation", id: partnerOrganisation },
-        { __typename: "Supplier", id: supplier.body.id },
+        { __typename: "Supplier", id: toGlobalId("Supplier", supplier.body.id) },
         { __typename: "Product", id: product.body.id },
       ];
       const consumerAccount = { username: `consumer-${Date.now()}`, password: "consumer-password-1" };

@@ -124,3 +124,9 @@ export async function importableEngine(stack: Stack, count: number) {
   const consumer = await stack.createAccount("CONSUMER", { model: "agent" });
   return { partner, supplierId, consumerToken: await signIn(stack, consumer.username, consumer.password) };
 }
+
+/** A supplier as the graph's CreateSupplierInput takes it: spec 1's request under the graph's names. */
+export const supplierInput = (overrides: Record<string, unknown> = {}) => {
+  const { country, supplierContact, ...fields } = supplierRequest();
+  return { ...fields, countryCode: country, contact: supplierContact, ...overrides };
+};

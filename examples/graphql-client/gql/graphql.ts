@@ -169,6 +169,8 @@ export type UserErrorCode =
   | 'BOOKING_ALREADY_CANCELLED'
   /** The booking is confirmed already */
   | 'BOOKING_ALREADY_CONFIRMED'
+  /** A supplier's booking engine cannot change: create the supplier under the other engine */
+  | 'BOOKING_ENGINE_CHANGE'
   /** The hold ran out before confirmation: the booking expired */
   | 'BOOKING_EXPIRED'
   /** No cancellation tier allows cancelling now */
@@ -181,6 +183,8 @@ export type UserErrorCode =
   | 'CURRENCY_CHANGE'
   /** The date has no places */
   | 'DATE_NOT_AVAILABLE'
+  /** The booking engine has a supplier with this externalId already */
+  | 'DUPLICATE_EXTERNAL_ID'
   /** The supplier system does not offer a capability the service needs (octo/pricing) */
   | 'ENGINE_CAPABILITY_MISSING'
   /** A booking engine of another kind has this name */
@@ -203,6 +207,8 @@ export type UserErrorCode =
   | 'INVALID_QUANTITIES'
   /** The flow runs in another language than the request asks for */
   | 'LANGUAGE_CHANGE'
+  /** A PLATFORM_CATALOG_MANAGEMENT caller names the booking engine it acts for */
+  | 'MISSING_BOOKING_ENGINE'
   /** What the input names does not exist, or the caller may not see it: the two are not told apart */
   | 'NOT_FOUND'
   /** Options remain to be set before prices */
@@ -215,10 +221,14 @@ export type UserErrorCode =
   | 'PRODUCT_NOT_BOOKABLE'
   /** Required questions are unanswered: confirmation waits for them */
   | 'QUESTIONS_INCOMPLETE'
+  /** The booking engine named does not exist */
+  | 'UNKNOWN_BOOKING_ENGINE'
   /** The currency is not one the service converts prices to */
   | 'UNSUPPORTED_CURRENCY'
   /** A value of the input breaks a rule: `field` names it and `rule` says which */
-  | 'VALIDATION_FAILED';
+  | 'VALIDATION_FAILED'
+  /** The caller manages another booking engine only */
+  | 'WRONG_BOOKING_ENGINE';
 
 export type AvailabilityFieldsFragment = { id: string, isOptionStepCompleted: boolean, isPricingStepCompleted: boolean, options: Array<{ id: string, dataType: OptionDataType, selectedValue: string | null, choices: Array<{ key: string }> | null }>, units: Array<{ id: string, minAge: number, restrictions: { minQuantity: number } }> | null, pricingIssues: Array<{ rule: string, message: string }> | null, totalPrice: { amount: string, currencyCode: string } | null };
 

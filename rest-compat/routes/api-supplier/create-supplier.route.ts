@@ -1,9 +1,9 @@
-import { pickBySchema } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
-import { SUPPLIER_FIELDS, supplierBody, supplierRequestSchema, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
+import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
+import { SUPPLIER_FIELDS, SUPPLIER_PARAMETERS, supplierBody, supplierInput, supplierRequestSchema, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
 
 /** POST /api/supplier (spec 1, "Create a supplier"). */
-export const createSupplierRoute: RestRoute<{ createSupplier: SupplierData }> = {
+export const createSupplierRoute: RestRoute<{ createSupplier: { supplier: SupplierData | null; userErrors: UserErrorData[] } }> = {
   method: "POST",
   url: "/api/supplier",
   schema: {
@@ -15,13 +15,13 @@ export const createSupplierRoute: RestRoute<{ createSupplier: SupplierData }> = 
     response: { 201: supplierResponseSchema },
   },
   operation: /* GraphQL */ `
-    mutation RestCreateSupplier($input: SupplierInput!) { createSupplier(input: $input) { ...RestSupplier } }
+    mutation RestCreateSupplier($input: CreateSupplierInput!) { createSupplier(input: $input) { supplier { ...RestSupplier } ${USER_ERRORS} } }
     ${SUPPLIER_FIELDS}
   `,
-  parameters: { input: "" },
-  variables: (request) => ({ input: pickBySchema(request.body, supplierRequestSchema) }),
+  parameters: SUPPLIER_PARAMETERS,
+  variables: (request) => ({ input: supplierInput(request.body) }),
   respond: ({ createSupplier }, _request, reply) => {
     reply.code(201);
-    return supplierBody(createSupplier);
+    return supplierBody(refusedUnlessEmpty(createSupplier, SUPPLIER_PARAMETERS).supplier!);
   },
 };

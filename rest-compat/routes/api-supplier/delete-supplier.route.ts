@@ -1,9 +1,10 @@
 import { errorResponse } from "../../error-body.js";
 import type { RestRoute } from "../../rest-route.js";
-import { supplierIdParams } from "./supplier-body.js";
+import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
+import { SUPPLIER_PARAMETERS, supplierIdOf, supplierIdParams } from "./supplier-body.js";
 
 /** DELETE /api/supplier/{supplierId} (spec 1, "Delete a supplier"): permanent. */
-export const deleteSupplierRoute: RestRoute<{ deleteSupplier: { id: number; deletedProducts: number } }> = {
+export const deleteSupplierRoute: RestRoute<{ deleteSupplier: { deletedProductCount: number | null; userErrors: UserErrorData[] } }> = {
   method: "DELETE",
   url: "/api/supplier/:supplierId",
   schema: {
@@ -23,9 +24,13 @@ export const deleteSupplierRoute: RestRoute<{ deleteSupplier: { id: number; dele
     },
   },
   operation: /* GraphQL */ `
-    mutation RestDeleteSupplier($id: Int!) { deleteSupplier(id: $id) { id deletedProducts } }
+    mutation RestDeleteSupplier($input: DeleteSupplierInput!) { deleteSupplier(input: $input) { deletedProductCount ${USER_ERRORS} } }
   `,
-  parameters: { id: "supplierId" },
-  variables: (request) => ({ id: (request.params as { supplierId: number }).supplierId }),
-  respond: ({ deleteSupplier }) => ({ id: deleteSupplier.id, deleted: true, deletedProducts: deleteSupplier.deletedProducts }),
+  parameters: SUPPLIER_PARAMETERS,
+  variables: (request) => ({ input: { supplierId: supplierIdOf(request) } }),
+  respond: ({ deleteSupplier }, request) => ({
+    id: (request.params as { supplierId: number }).supplierId,
+    deleted: true,
+    deletedProducts: refusedUnlessEmpty(deleteSupplier, SUPPLIER_PARAMETERS).deletedProductCount!,
+  }),
 };

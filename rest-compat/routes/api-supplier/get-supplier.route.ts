@@ -1,9 +1,9 @@
-import { errorResponse } from "../../error-body.js";
+import { errorResponse, RestError } from "../../error-body.js";
 import type { RestRoute } from "../../rest-route.js";
-import { SUPPLIER_FIELDS, supplierBody, supplierIdParams, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
+import { SUPPLIER_FIELDS, supplierBody, supplierIdOf, supplierIdParams, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
 
 /** GET /api/supplier/{supplierId} (spec 1, "Retrieve a supplier"). */
-export const getSupplierRoute: RestRoute<{ supplier: SupplierData }> = {
+export const getSupplierRoute: RestRoute<{ supplier: SupplierData | null }> = {
   method: "GET",
   url: "/api/supplier/:supplierId",
   schema: {
@@ -15,10 +15,12 @@ export const getSupplierRoute: RestRoute<{ supplier: SupplierData }> = {
     response: { 200: supplierResponseSchema, 404: errorResponse("Unknown or deleted supplier, or one of another booking engine") },
   },
   operation: /* GraphQL */ `
-    query RestGetSupplier($id: Int!) { supplier(id: $id) { ...RestSupplier } }
+    query RestGetSupplier($id: ID!) { supplier(id: $id) { ...RestSupplier } }
     ${SUPPLIER_FIELDS}
   `,
-  parameters: { id: "supplierId" },
-  variables: (request) => ({ id: (request.params as { supplierId: number }).supplierId }),
-  respond: ({ supplier }) => supplierBody(supplier),
+  variables: (request) => ({ id: supplierIdOf(request) }),
+  respond: ({ supplier }) => {
+    if (!supplier) throw new RestError(404, "NOT_FOUND", "No supplier of the caller's booking engine has this id");
+    return supplierBody(supplier);
+  },
 };

@@ -1,4 +1,6 @@
-import { compact, idParam, int, num, obj, str, type JsonSchema } from "../../json-schema.js";
+import type { FastifyRequest } from "fastify";
+import { toGlobalId } from "../../../core/global-id.js";
+import { compact, idParam, int, num, obj, pickBySchema, str, type JsonSchema } from "../../json-schema.js";
 
 /** The supplier request body of spec 1 (create and update). */
 export const supplierRequestSchema: JsonSchema = obj(
@@ -30,47 +32,64 @@ export const supplierIdParams = obj({ supplierId: idParam("Supplier id assigned 
 /** The GraphQL selection every supplier response is built from. */
 export const SUPPLIER_FIELDS = /* GraphQL */ `
   fragment RestSupplier on Supplier {
-    id name externalId channel endpoint logo country creationDate updateDate onlineBookable
+    legacyResourceId name externalId channel endpoint logo countryCode createdAt updatedAt isOnlineBookable
     bookingEngine { name }
-    supplierContact { website email telephone address }
+    contact { website email telephone address }
     geoLocation { latitude longitude geoHash }
   }
 `;
 
 export interface SupplierData {
-  id: number;
+  legacyResourceId: number;
   name: string | null;
   externalId: string;
   channel: string | null;
   endpoint: string | null;
   logo: string | null;
-  country: string;
-  creationDate: string;
-  updateDate: string;
-  onlineBookable: boolean;
+  countryCode: string;
+  createdAt: string;
+  updatedAt: string;
+  isOnlineBookable: boolean;
   bookingEngine: { name: string };
-  supplierContact: Record<string, string | null> | null;
+  contact: Record<string, string | null> | null;
   geoLocation: Record<string, number | string | null> | null;
 }
 
 /** "Supplier as returned" (spec 1); the engine is shown by name although requests carry its id. */
 export function supplierBody(s: SupplierData) {
   return compact({
-    id: s.id,
+    id: s.legacyResourceId,
     name: s.name,
     externalId: s.externalId,
     channel: s.channel,
-    creationDate: s.creationDate,
-    updateDate: s.updateDate,
+    creationDate: s.createdAt,
+    updateDate: s.updatedAt,
     endpoint: s.endpoint,
     logo: s.logo,
-    supplierContact: s.supplierContact ? compact(s.supplierContact) : null,
+    supplierContact: s.contact ? compact(s.contact) : null,
     geoLocation: s.geoLocation ? compact(s.geoLocation) : null,
-    country: s.country,
+    country: s.countryCode,
     bookingEngine: s.bookingEngine.name,
-    onlineBookable: s.onlineBookable,
+    onlineBookable: s.isOnlineBookable,
   });
 }
+
+/** The input fields a REST caller knows by spec 1's names. */
+export const SUPPLIER_PARAMETERS = { input: "", countryCode: "country", contact: "supplierContact", bookingEngineId: "bookingEngine" };
+
+/** Spec 1's request body as the graph's input: the engine by its global id. */
+export function supplierInput(body: unknown): Record<string, unknown> {
+  const { country, supplierContact, bookingEngine, ...fields } = pickBySchema(body, supplierRequestSchema) as Record<string, unknown>;
+  return {
+    ...fields,
+    countryCode: country,
+    ...(supplierContact === undefined ? {} : { contact: supplierContact }),
+    ...(bookingEngine === undefined || bookingEngine === null ? {} : { bookingEngineId: toGlobalId("BookingEngine", bookingEngine as number) }),
+  };
+}
+
+/** The graph's id of the supplier a path names. */
+export const supplierIdOf = (request: FastifyRequest): string => toGlobalId("Supplier", (request.params as { supplierId: number }).supplierId);
 
 /** Items of the supplier list carry the documented subset only. */
 export const supplierListFields = ["id", "name", "externalId", "channel", "creationDate", "updateDate", "country", "bookingEngine", "onlineBookable"] as const;

@@ -1,10 +1,10 @@
 import { errorResponse } from "../../error-body.js";
-import { pickBySchema } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
-import { SUPPLIER_FIELDS, supplierBody, supplierIdParams, supplierRequestSchema, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
+import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
+import { SUPPLIER_FIELDS, SUPPLIER_PARAMETERS, supplierBody, supplierIdOf, supplierIdParams, supplierInput, supplierRequestSchema, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
 
 /** POST /api/supplier/{supplierId} (spec 1, "Update a supplier"): the body replaces the supplier's fields. */
-export const updateSupplierRoute: RestRoute<{ updateSupplier: SupplierData }> = {
+export const updateSupplierRoute: RestRoute<{ updateSupplier: { supplier: SupplierData | null; userErrors: UserErrorData[] } }> = {
   method: "POST",
   url: "/api/supplier/:supplierId",
   schema: {
@@ -17,10 +17,10 @@ export const updateSupplierRoute: RestRoute<{ updateSupplier: SupplierData }> = 
     response: { 200: supplierResponseSchema, 404: errorResponse("Unknown or deleted supplier") },
   },
   operation: /* GraphQL */ `
-    mutation RestUpdateSupplier($id: Int!, $input: SupplierInput!) { updateSupplier(id: $id, input: $input) { ...RestSupplier } }
+    mutation RestUpdateSupplier($input: UpdateSupplierInput!) { updateSupplier(input: $input) { supplier { ...RestSupplier } ${USER_ERRORS} } }
     ${SUPPLIER_FIELDS}
   `,
-  parameters: { id: "supplierId", input: "" },
-  variables: (request) => ({ id: (request.params as { supplierId: number }).supplierId, input: pickBySchema(request.body, supplierRequestSchema) }),
-  respond: ({ updateSupplier }) => supplierBody(updateSupplier),
+  parameters: SUPPLIER_PARAMETERS,
+  variables: (request) => ({ input: { ...supplierInput(request.body), supplierId: supplierIdOf(request) } }),
+  respond: ({ updateSupplier }) => supplierBody(refusedUnlessEmpty(updateSupplier, SUPPLIER_PARAMETERS).supplier!),
 };

@@ -1,9 +1,11 @@
+import { offsetCursor } from "../../../subgraphs/common/relay/connection.js";
+import { MAX_SUPPLIER_PAGE } from "../../../subgraphs/catalogue/supplier/supplier.service.js";
 import { int, obj, str } from "../../json-schema.js";
-import type { PageOf, RestRoute } from "../../rest-route.js";
+import type { RestRoute } from "../../rest-route.js";
 import { SUPPLIER_FIELDS, supplierListItem, supplierListItemSchema, type SupplierData } from "../api-supplier/supplier-body.js";
 
 interface Data {
-  suppliers: PageOf<SupplierData>;
+  suppliers: { nodes: SupplierData[]; totalCount: { count: number } };
 }
 
 /** GET /api/suppliers (spec 1, "List the suppliers of a booking engine"). */
@@ -19,8 +21,8 @@ export const listSuppliersRoute: RestRoute<Data> = {
     querystring: obj(
       {
         bookingEngineName: { ...str("Booking engine name"), minLength: 1, maxLength: 255 },
-        pageNumber: { ...int("Page number, from 1"), default: 1, maximum: 2_147_483_647 },
-        resultsPerPage: { ...int("Items per page, 1 to 1000"), default: 100, maximum: 2_147_483_647 },
+        pageNumber: { ...int("Page number, from 1"), default: 1, minimum: 1, maximum: 2_147_483_647 },
+        resultsPerPage: { ...int(`Items per page, 1 to ${MAX_SUPPLIER_PAGE}`), default: 100, minimum: 1, maximum: MAX_SUPPLIER_PAGE },
       },
       { required: ["bookingEngineName"], additionalProperties: false },
     ),
@@ -38,22 +40,28 @@ export const listSuppliersRoute: RestRoute<Data> = {
       },
     },
   },
+  // A numbered page is the connection read after an offset cursor; the total is the connection's count.
   operation: /* GraphQL */ `
-    query RestListSuppliers($bookingEngineName: String!, $pageNumber: Int!, $resultsPerPage: Int!) {
-      suppliers(bookingEngineName: $bookingEngineName, pageNumber: $pageNumber, resultsPerPage: $resultsPerPage) {
-        pageNumber resultsPerPage totalResults items { ...RestSupplier }
+    query RestListSuppliers($bookingEngineName: String!, $first: Int!, $after: String) {
+      suppliers(bookingEngineName: $bookingEngineName, first: $first, after: $after) {
+        nodes { ...RestSupplier } totalCount { count }
       }
     }
     ${SUPPLIER_FIELDS}
   `,
+  parameters: { first: "resultsPerPage" },
   variables: (request) => {
     const query = request.query as { bookingEngineName: string; pageNumber: number; resultsPerPage: number };
-    return { bookingEngineName: query.bookingEngineName, pageNumber: query.pageNumber, resultsPerPage: query.resultsPerPage };
+    const skipped = (query.pageNumber - 1) * query.resultsPerPage;
+    return { bookingEngineName: query.bookingEngineName, first: query.resultsPerPage, after: skipped > 0 ? offsetCursor(skipped) : null };
   },
-  respond: ({ suppliers }) => ({
-    pageNumber: suppliers.pageNumber,
-    totalResults: suppliers.totalResults,
-    resultsPerPage: suppliers.resultsPerPage,
-    items: suppliers.items.map(supplierListItem),
-  }),
+  respond: ({ suppliers }, request) => {
+    const query = request.query as { pageNumber: number; resultsPerPage: number };
+    return {
+      pageNumber: query.pageNumber,
+      totalResults: suppliers.totalCount.count,
+      resultsPerPage: query.resultsPerPage,
+      items: suppliers.nodes.map(supplierListItem),
+    };
+  },
 };

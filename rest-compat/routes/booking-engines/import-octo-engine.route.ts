@@ -8,7 +8,7 @@ const count = (description: string) => ({ type: "integer", description });
 /** POST /api/booking-engines/octo/{name}/import (extension, docs/octo-engine.md): import an OCTO engine's content now. */
 interface OctoImportData {
   bookingEngine: { name: string };
-  supplier: { id: number };
+  supplier: { legacyResourceId: number };
   isSupplierCreated: boolean;
   isSupplierUpdated: boolean;
   createdProductCount: number;
@@ -54,7 +54,7 @@ export const importOctoEngineRoute: RestRoute<{ importOctoEngine: { octoImport: 
     mutation RestImportOctoEngine($input: ImportOctoEngineInput!) {
       importOctoEngine(input: $input) {
         octoImport {
-          bookingEngine { name } supplier { id } isSupplierCreated isSupplierUpdated
+          bookingEngine { name } supplier { legacyResourceId } isSupplierCreated isSupplierUpdated
           createdProductCount updatedProductCount unchangedProductCount deprecatedProductCount undeprecatedProductCount refusedProducts { externalId message }
         }
         ${USER_ERRORS}
@@ -67,7 +67,7 @@ export const importOctoEngineRoute: RestRoute<{ importOctoEngine: { octoImport: 
     const done = refusedUnlessEmpty(importOctoEngine, { bookingEngineName: "name" }).octoImport;
     return {
       engine: done.bookingEngine.name,
-      supplierId: done.supplier.id,
+      supplierId: done.supplier.legacyResourceId,
       supplierCreated: done.isSupplierCreated,
       supplierUpdated: done.isSupplierUpdated,
       created: done.createdProductCount,

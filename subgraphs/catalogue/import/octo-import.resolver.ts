@@ -115,7 +115,10 @@ export class OctoImportResolver {
   }
 
   @FieldResolver(() => Supplier, { description: "Our supplier for the engine's OCTO supplier" })
-  supplier(@Root() octoImport: OctoImport, @Ctx() ctx: CatalogueContext): Promise<Supplier> {
-    return supplierService.get(ctx, octoImport.supplierKey);
+  async supplier(@Root() octoImport: OctoImport, @Ctx() ctx: CatalogueContext): Promise<Supplier> {
+    const supplier = await supplierService.visible(ctx, octoImport.supplierKey);
+    // Deleted since the import ran.
+    if (!supplier) throw notFound("The imported supplier no longer exists");
+    return supplier;
   }
 }

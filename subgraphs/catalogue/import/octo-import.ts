@@ -144,7 +144,7 @@ async function runImport(ctx: CatalogueContext, engineId: number, engineName: st
   let supplierCreated = false;
   let supplierUpdated = false;
   if (!existingSupplier) {
-    supplierId = (await supplierService.create(ctx, supplierRequest)).id;
+    supplierId = (await supplierService.create(ctx, supplierRequest)).legacyResourceId;
     supplierCreated = true;
   } else {
     supplierId = existingSupplier.id;

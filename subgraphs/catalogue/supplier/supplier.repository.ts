@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import { anyOf, compiledSelect } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { products, suppliers } from "../../../drizzle/schema.js";
@@ -36,13 +36,24 @@ export const supplierRepository = {
     return row;
   },
 
-  async pageOfEngine(db: Executor, engineId: number, offset: number, limit: number): Promise<{ rows: SupplierRow[]; total: number }> {
-    const where = and(eq(suppliers.bookingEngineId, engineId), live);
-    const [rows, [{ total }]] = await Promise.all([
-      db.select().from(suppliers).where(where).orderBy(asc(suppliers.id)).limit(limit).offset(offset),
-      db.select({ total: count() }).from(suppliers).where(where),
-    ]);
-    return { rows, total: Number(total) };
+  /**
+   * Up to `limit` live suppliers of an engine by number, ascending or descending, from a position:
+   * beyond a supplier's number, or past the first `offset` of the order (REST's numbered pages).
+   */
+  async pageOfEngine(db: Executor, engineId: number, limit: number, descending: boolean, from: { id: number } | { offset: number } | null): Promise<SupplierRow[]> {
+    const beyond = from && "id" in from ? (descending ? lt(suppliers.id, from.id) : gt(suppliers.id, from.id)) : undefined;
+    const query = db
+      .select()
+      .from(suppliers)
+      .where(and(eq(suppliers.bookingEngineId, engineId), live, beyond))
+      .orderBy(descending ? desc(suppliers.id) : asc(suppliers.id))
+      .limit(limit);
+    return from && "offset" in from ? query.offset(from.offset) : query;
+  },
+
+  async countOfEngine(db: Executor, engineId: number): Promise<number> {
+    const [{ total }] = await db.select({ total: count() }).from(suppliers).where(and(eq(suppliers.bookingEngineId, engineId), live));
+    return Number(total);
   },
 
   async insert(db: Executor, values: SupplierValues, now: Date): Promise<SupplierRow> {

@@ -1,61 +1,101 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
-import type { CatalogueContext } from "../loaders.js";
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import { serialKeyOfGlobalId } from "../../../core/global-id.js";
 import { countryNames } from "../../../core/iso-codes.js";
+import type { Connection } from "../../common/relay/connection.js";
+import { OrderDirection } from "../../common/relay/connection.js";
+import { payloadOf, type InputFields } from "../../common/user-errors.js";
+import type { CatalogueContext } from "../loaders.js";
 import { DEFAULT_NESTED_PRODUCTS, MAX_NESTED_PRODUCTS, productService } from "../product/product.service.js";
 import { Product, ProductFilterInput } from "../product/product.type.js";
-import { supplierService } from "./supplier.service.js";
-import { DeletedSupplier, Supplier, SupplierInput, SupplierPage } from "./supplier.type.js";
+import type { SupplierRequest } from "./supplier.rules.js";
+import { MAX_SUPPLIER_PAGE, supplierService } from "./supplier.service.js";
+import {
+  CreateSupplierInput,
+  CreateSupplierPayload,
+  DeleteSupplierInput,
+  DeleteSupplierPayload,
+  Supplier,
+  SupplierConnection,
+  supplierId,
+  SupplierOrder,
+  SupplierOrderField,
+  UpdateSupplierInput,
+  UpdateSupplierPayload,
+} from "./supplier.type.js";
+
+/** The number a supplier's global id names, or null. */
+export const supplierKey = (id: string): number | null => serialKeyOfGlobalId(id, "Supplier");
+
+/** The service's names of the input's fields (spec 1's), as the graph names them. */
+const SUPPLIER_FIELDS: InputFields = { rename: { country: "countryCode", supplierContact: "contact", bookingEngine: "bookingEngineId" }, notFound: "supplierId" };
+
+/** The graph's input as the service's request: spec 1's field names, the engine by its number (0: an id that names none). */
+const supplierRequest = ({ countryCode, contact, bookingEngineId, ...fields }: CreateSupplierInput): SupplierRequest => ({
+  ...fields,
+  country: countryCode,
+  supplierContact: contact,
+  bookingEngine: bookingEngineId == null ? bookingEngineId : (serialKeyOfGlobalId(bookingEngineId, "BookingEngine") ?? 0),
+});
+
+const DEFAULT_ORDER: SupplierOrder = { field: SupplierOrderField.ID, direction: OrderDirection.ASC };
 
 @Resolver(() => Supplier)
 export class SupplierResolver {
-  @Query(() => Supplier, { description: "One supplier of a booking engine the caller manages" })
-  supplier(@Arg("id", () => Int) id: number, @Ctx() ctx: CatalogueContext): Promise<Supplier> {
-    return supplierService.get(ctx, id);
+  @Query(() => Supplier, { nullable: true, description: "One supplier of a booking engine the caller manages; null for an id that names none of those" })
+  supplier(@Arg("id", () => ID, { description: "The supplier's global id" }) id: string, @Ctx() ctx: CatalogueContext): Promise<Supplier | null> {
+    return supplierService.visible(ctx, supplierKey(id));
   }
 
-  @Query(() => SupplierPage, { description: "The live suppliers of a booking engine, by id" })
+  @Query(() => SupplierConnection, { description: `The live suppliers of a booking engine the caller manages, by number unless ordered otherwise; at most ${MAX_SUPPLIER_PAGE} a page (20 unless asked)` })
   suppliers(
-    @Arg("bookingEngineName", () => String) bookingEngineName: string,
-    @Arg("pageNumber", () => Int, { defaultValue: 1 }) pageNumber: number,
-    @Arg("resultsPerPage", () => Int, { defaultValue: 100 }) resultsPerPage: number,
+    @Arg("bookingEngineName", () => String, { description: "The booking engine's name: a content partner's own; any for PLATFORM_CATALOG_MANAGEMENT" }) bookingEngineName: string,
     @Ctx() ctx: CatalogueContext,
-  ): Promise<SupplierPage> {
-    return supplierService.list(ctx, bookingEngineName, pageNumber, resultsPerPage);
+    @Arg("orderBy", () => SupplierOrder, { nullable: true, description: "The order: by number, ascending, unless given" }) orderBy?: SupplierOrder | null,
+    @Arg("first", () => Int, { nullable: true, description: "Suppliers after `after`" }) first?: number | null,
+    @Arg("after", () => String, { nullable: true, description: "A cursor: the suppliers after it" }) after?: string | null,
+    @Arg("last", () => Int, { nullable: true, description: "Suppliers before `before`" }) last?: number | null,
+    @Arg("before", () => String, { nullable: true, description: "A cursor: the suppliers before it" }) before?: string | null,
+  ): Promise<Connection<Supplier>> {
+    return supplierService.page(ctx, bookingEngineName, { first, after, last, before }, orderBy ?? DEFAULT_ORDER);
   }
 
-  @Mutation(() => Supplier)
-  createSupplier(@Arg("input", () => SupplierInput) input: SupplierInput, @Ctx() ctx: CatalogueContext): Promise<Supplier> {
-    return supplierService.create(ctx, input);
+  @Mutation(() => CreateSupplierPayload, { description: "Adds a supplier to a booking engine: the caller's own, or the one named (PLATFORM_CATALOG_MANAGEMENT)" })
+  createSupplier(@Arg("input", () => CreateSupplierInput, { description: "The new supplier" }) input: CreateSupplierInput, @Ctx() ctx: CatalogueContext) {
+    return payloadOf(async () => ({ supplier: await supplierService.create(ctx, supplierRequest(input)) }), SUPPLIER_FIELDS);
   }
 
-  @Mutation(() => Supplier, { description: "Replaces the supplier's fields; updateDate changes" })
-  updateSupplier(@Arg("id", () => Int) id: number, @Arg("input", () => SupplierInput) input: SupplierInput, @Ctx() ctx: CatalogueContext): Promise<Supplier> {
-    return supplierService.update(ctx, id, input);
+  @Mutation(() => UpdateSupplierPayload, { description: "Replaces the supplier's fields (one not given becomes unset); updatedAt changes. Its booking engine cannot change" })
+  updateSupplier(@Arg("input", () => UpdateSupplierInput, { description: "The supplier and its new fields" }) input: UpdateSupplierInput, @Ctx() ctx: CatalogueContext) {
+    const { supplierId: id, ...fields } = input;
+    return payloadOf(async () => ({ supplier: await supplierService.update(ctx, supplierKey(id) ?? 0, supplierRequest(fields)) }), SUPPLIER_FIELDS);
   }
 
-  @Mutation(() => DeletedSupplier, { description: "Permanent: the supplier and its products leave the catalogue" })
-  deleteSupplier(@Arg("id", () => Int) id: number, @Ctx() ctx: CatalogueContext): Promise<DeletedSupplier> {
-    return supplierService.delete(ctx, id);
+  @Mutation(() => DeleteSupplierPayload, { description: "Permanent: the supplier and its products leave the catalogue (change detection reports the products DELETED)" })
+  deleteSupplier(@Arg("input", () => DeleteSupplierInput, { description: "The supplier to delete" }) input: DeleteSupplierInput, @Ctx() ctx: CatalogueContext) {
+    return payloadOf(async () => {
+      const deleted = await supplierService.delete(ctx, supplierKey(input.supplierId) ?? 0);
+      return { deletedSupplierId: supplierId(deleted.id), deletedProductCount: deleted.deletedProducts };
+    }, SUPPLIER_FIELDS);
   }
 
   @FieldResolver(() => String, { nullable: true, description: "The country's name in the caller's language" })
   countryName(@Root() supplier: Supplier, @Ctx() ctx: CatalogueContext): string | null {
-    const names = countryNames(supplier.country, ctx.languages);
+    const names = countryNames(supplier.countryCode, ctx.languages);
     return ctx.languages.map((language) => names[language]).find(Boolean) ?? null;
   }
 
   @FieldResolver(() => Boolean, { description: "True when at least one of its products can be booked online" })
-  onlineBookable(@Root() supplier: Supplier, @Ctx() ctx: CatalogueContext): Promise<boolean> {
-    return ctx.loaders.supplierOnlineBookable.load(supplier.id);
+  isOnlineBookable(@Root() supplier: Supplier, @Ctx() ctx: CatalogueContext): Promise<boolean> {
+    return ctx.loaders.supplierOnlineBookable.load(supplier.legacyResourceId);
   }
 
   @FieldResolver(() => [Product], { description: "The supplier's first live products (deprecated ones included), by id; `supplierProducts` lists them all" })
   products(
     @Root() supplier: Supplier,
-    @Arg("filter", () => ProductFilterInput, { nullable: true }) filter: ProductFilterInput | null,
-    @Arg("first", () => Int, { defaultValue: DEFAULT_NESTED_PRODUCTS, description: `1 to ${MAX_NESTED_PRODUCTS}` }) first: number,
+    @Arg("filter", () => ProductFilterInput, { nullable: true, description: "Only the products that match" }) filter: ProductFilterInput | null,
+    @Arg("first", () => Int, { defaultValue: DEFAULT_NESTED_PRODUCTS, description: `How many: 1 to ${MAX_NESTED_PRODUCTS}` }) first: number,
     @Ctx() ctx: CatalogueContext,
   ): Promise<Product[]> {
-    return productService.listOfSupplier(ctx, supplier.id, filter ?? {}, { first, max: MAX_NESTED_PRODUCTS });
+    return productService.listOfSupplier(ctx, supplier.legacyResourceId, filter ?? {}, { first, max: MAX_NESTED_PRODUCTS });
   }
 }

@@ -6,30 +6,44 @@ import { type CatalogueContext } from "../loaders.js";
 import { canManageEngine, engineForRequest, managementAccess } from "../management-access.js";
 import { productRepository } from "../product/product.repository.js";
 import { productChangeRepository } from "../product/product-change.repository.js";
-import type { Supplier, SupplierPage } from "./supplier.type.js";
+import { supplierId, type Supplier, type SupplierOrder } from "./supplier.type.js";
+import { connectionFrom, CountPrecision, cursorCodec, offsetOf, OrderDirection, pageRequest, type Connection, type PagingArguments } from "../../common/relay/connection.js";
+import { serialKey } from "../../../core/global-id.js";
 import { supplierRepository, type SupplierRow } from "./supplier.repository.js";
 import { supplierProblems, supplierValues, type SupplierRequest } from "./supplier.rules.js";
 import { bookingEngineRef } from "../booking-engine/booking-engine.type.js";
 
-export const MAX_RESULTS_PER_PAGE = 1000;
+/** How many suppliers one page holds at most (spec 1's resultsPerPage). */
+export const MAX_SUPPLIER_PAGE = 1000;
 
 export const toSupplier = (row: SupplierRow): Supplier => ({
-  id: row.id,
+  id: supplierId(row.id),
+  legacyResourceId: row.id,
   externalId: row.externalId,
   name: row.name,
   channel: row.channel,
   endpoint: row.endpoint,
   logo: row.logo,
-  country: row.countryCode,
+  countryCode: row.countryCode,
   bookingEngine: bookingEngineRef(row.bookingEngineId),
-  supplierContact:
+  contact:
     row.website ?? row.email ?? row.telephone ?? row.address
       ? { website: row.website, email: row.email, telephone: row.telephone, address: row.address }
       : null,
   geoLocation: row.latitude ?? row.longitude ?? row.geoHash ? { latitude: row.latitude, longitude: row.longitude, geoHash: row.geoHash } : null,
-  creationDate: row.creationDate,
-  updateDate: row.updateDate,
+  createdAt: row.creationDate,
+  updatedAt: row.updateDate,
 });
+
+/** A cursor's position: beyond a supplier's number (`[id]`, what this list's edges give), or past an offset (offsetCursor). */
+function supplierPosition(cursor: string): { id: number } | { offset: number } | null {
+  const position = cursorCodec.decode(cursor);
+  const offset = offsetOf(position);
+  if (offset !== null) return { offset };
+  if (!Array.isArray(position) || position.length !== 1) return null;
+  const id = serialKey(typeof position[0] === "number" ? String(position[0]) : null);
+  return id === null ? null : { id };
+}
 
 function assertValid(input: SupplierRequest): void {
   const problems = supplierProblems(input);
@@ -54,11 +68,11 @@ export const supplierService = {
     });
   },
 
-  async get(ctx: CatalogueContext, id: number): Promise<Supplier> {
+  /** The supplier when the caller manages its engine, else null: another engine's reads as unknown, so ids cannot be probed. */
+  async visible(ctx: CatalogueContext, id: number | null): Promise<Supplier | null> {
     const access = await managementAccess(ctx);
-    const row = await ctx.loaders.supplier.load(id);
-    if (!row || !canManageEngine(access, row.bookingEngineId)) throw notFound(`Supplier ${id} not found`);
-    return toSupplier(row);
+    const row = id === null ? undefined : await ctx.loaders.supplier.load(id);
+    return row && canManageEngine(access, row.bookingEngineId) ? toSupplier(row) : null;
   },
 
   async update(ctx: CatalogueContext, id: number, input: SupplierRequest): Promise<Supplier> {
@@ -94,14 +108,13 @@ export const supplierService = {
     });
   },
 
-  async list(ctx: CatalogueContext, bookingEngineName: string, pageNumber: number, resultsPerPage: number): Promise<SupplierPage> {
+  /** The live suppliers of an engine the caller manages, a page at a time. */
+  async page(ctx: CatalogueContext, bookingEngineName: string, args: PagingArguments, order: SupplierOrder): Promise<Connection<Supplier>> {
     const access = await managementAccess(ctx);
-    const problems = [];
-    if (!Number.isInteger(pageNumber) || pageNumber < 1) problems.push({ field: "pageNumber", rule: "minimum", message: "pageNumber must be 1 or more" });
-    if (!Number.isInteger(resultsPerPage) || resultsPerPage < 1 || resultsPerPage > MAX_RESULTS_PER_PAGE) {
-      problems.push({ field: "resultsPerPage", rule: "range", message: `resultsPerPage must be 1 to ${MAX_RESULTS_PER_PAGE}` });
+    const request = pageRequest(args, MAX_SUPPLIER_PAGE, supplierPosition);
+    if (request.direction === "backward" && request.position && "offset" in request.position) {
+      throw badInput("before takes a cursor of an edge, not an offset", [{ field: "before", rule: "cursor", message: "a cursor of an edge this list gave" }]);
     }
-    if (problems.length) throw badInput(problems.map((p) => p.message).join("; "), problems);
     const engine = await bookingEngineRepository.byName(ctx.database.db, bookingEngineName);
     if (!engine) {
       throw rejected("UNKNOWN_BOOKING_ENGINE", `Booking engine ${bookingEngineName} does not exist`, [
@@ -113,8 +126,16 @@ export const supplierService = {
         { field: "bookingEngineName", rule: "ownEngine", message: `bookingEngineName must be ${access.ownEngine!.name}` },
       ]);
     }
-    const { rows, total } = await supplierRepository.pageOfEngine(ctx.database.db, engine.id, (pageNumber - 1) * resultsPerPage, resultsPerPage);
+    // Read the way the page goes: a backward page of an ascending order is read descending, and turned around.
+    const descending = (order.direction === OrderDirection.DESC) !== (request.direction === "backward");
+    const rows = request.size === 0 ? [] : await supplierRepository.pageOfEngine(ctx.database.db, engine.id, request.size + 1, descending, request.position);
     for (const row of rows) ctx.loaders.supplier.prime(row.id, row);
-    return { pageNumber, resultsPerPage, totalResults: total, items: rows.map(toSupplier) };
+    return connectionFrom(
+      request,
+      rows,
+      toSupplier,
+      (row) => cursorCodec.encode([row.id]),
+      async () => ({ count: await supplierRepository.countOfEngine(ctx.database.db, engine.id), precision: CountPrecision.EXACT }),
+    );
   },
 };

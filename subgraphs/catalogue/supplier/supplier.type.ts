@@ -1,78 +1,169 @@
-import { Directive, Field, Float, InputType, Int, ObjectType } from "type-graphql";
+import { Directive, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { toGlobalId } from "../../../core/global-id.js";
+import { ConnectionOf, EdgeOf, OrderDirection } from "../../common/relay/connection.js";
+import { CountryCodeScalar, DateTimeScalar } from "../../common/scalars.js";
+import { UserError } from "../../common/user-errors.js";
 import { BookingEngine } from "../booking-engine/booking-engine.type.js";
 
-@ObjectType()
+@ObjectType({ description: "How a supplier is reached; each part as the content partner gave it" })
 export class SupplierContact {
-  @Field(() => String, { nullable: true }) website!: string | null;
-  @Field(() => String, { nullable: true }) email!: string | null;
-  @Field(() => String, { nullable: true }) telephone!: string | null;
-  @Field(() => String, { nullable: true }) address!: string | null;
+  @Field(() => String, { nullable: true, description: "Its website" }) website!: string | null;
+  @Field(() => String, { nullable: true, description: "Its e-mail address" }) email!: string | null;
+  @Field(() => String, { nullable: true, description: "Its telephone number" }) telephone!: string | null;
+  @Field(() => String, { nullable: true, description: "Its postal address, on one line" }) address!: string | null;
 }
 
-@ObjectType()
+@ObjectType({ description: "Where a supplier is" })
 export class GeoLocation {
-  @Field(() => Float, { nullable: true }) latitude!: number | null;
-  @Field(() => Float, { nullable: true }) longitude!: number | null;
-  @Field(() => String, { nullable: true }) geoHash!: string | null;
+  @Field(() => Float, { nullable: true, description: "Degrees north (negative: south), -90 to 90" }) latitude!: number | null;
+  @Field(() => Float, { nullable: true, description: "Degrees east (negative: west), -180 to 180" }) longitude!: number | null;
+  @Field(() => String, { nullable: true, description: "The geohash of the coordinates (9 characters when the service computed it)" }) geoHash!: string | null;
 }
 
-@ObjectType({ description: "A company whose activities are in the catalogue" })
+@ObjectType({ description: "A company whose activities are in the catalogue, loaded by the content partners of its booking engine" })
 @Directive('@key(fields: "id")')
 export class Supplier {
-  @Field(() => Int) id!: number;
-  @Field(() => String) externalId!: string;
-  @Field(() => String, { nullable: true }) name!: string | null;
-  @Field(() => String, { nullable: true }) channel!: string | null;
-  @Field(() => String, { nullable: true }) endpoint!: string | null;
-  @Field(() => String, { nullable: true }) logo!: string | null;
-  @Field(() => String, { description: "ISO 3166-1 alpha-2" }) country!: string;
-  @Field(() => BookingEngine) bookingEngine!: BookingEngine;
-  @Field(() => SupplierContact, { nullable: true }) supplierContact!: SupplierContact | null;
-  @Field(() => GeoLocation, { nullable: true }) geoLocation!: GeoLocation | null;
-  @Field(() => Date) creationDate!: Date;
-  @Field(() => Date) updateDate!: Date;
-  // onlineBookable and products are resolved by field resolvers.
+  @Field(() => ID, { description: "The global id" })
+  id!: string;
+
+  @Field(() => Int, { description: "The supplier's number on the REST paths (/api/supplier/{supplierId})" })
+  legacyResourceId!: number;
+
+  @Field(() => String, { description: "The content partner's own identifier of the supplier, unique in its booking engine" })
+  externalId!: string;
+
+  @Field(() => String, { nullable: true, description: "Its name" })
+  name!: string | null;
+
+  @Field(() => String, { nullable: true, description: "The channel its content was uploaded through" })
+  channel!: string | null;
+
+  @Field(() => String, { nullable: true, description: "The supplier's own endpoint, as the content partner gave it" })
+  endpoint!: string | null;
+
+  @Field(() => String, { nullable: true, description: "Its logo, as the content partner gave it" })
+  logo!: string | null;
+
+  @Field(() => CountryCodeScalar, { description: "The country it is in" })
+  countryCode!: string;
+
+  @Field(() => BookingEngine, { description: "The booking engine its products are booked through" })
+  bookingEngine!: BookingEngine;
+
+  @Field(() => SupplierContact, { nullable: true, description: "How it is reached; null when no part was given" })
+  contact!: SupplierContact | null;
+
+  @Field(() => GeoLocation, { nullable: true, description: "Where it is; null when not given" })
+  geoLocation!: GeoLocation | null;
+
+  @Field(() => DateTimeScalar, { description: "When it was created" })
+  createdAt!: Date;
+
+  @Field(() => DateTimeScalar, { description: "When it last changed" })
+  updatedAt!: Date;
+  // countryName, isOnlineBookable and products are resolved by field resolvers.
 }
 
-@ObjectType()
-export class SupplierPage {
-  @Field(() => Int) pageNumber!: number;
-  @Field(() => Int) resultsPerPage!: number;
-  @Field(() => Int) totalResults!: number;
-  @Field(() => [Supplier]) items!: Supplier[];
+/** A supplier as its readers name it: both ids. */
+export const supplierId = (legacyResourceId: number): string => toGlobalId("Supplier", legacyResourceId);
+
+@ObjectType({ description: "A supplier with its place in the list" })
+export class SupplierEdge extends EdgeOf(Supplier) {}
+
+@ObjectType({ description: "Suppliers of a booking engine, in the order asked for" })
+export class SupplierConnection extends ConnectionOf(Supplier, SupplierEdge) {}
+
+export enum SupplierOrderField {
+  ID = "ID",
+}
+registerEnumType(SupplierOrderField, {
+  name: "SupplierOrderField",
+  description: "What suppliers can be ordered by",
+  valuesConfig: { ID: { description: "Their number (legacyResourceId), which follows the order they were added in" } },
+});
+
+@InputType({ description: "An order of suppliers" })
+export class SupplierOrder {
+  @Field(() => SupplierOrderField, { description: "What to order by" }) field!: SupplierOrderField;
+  @Field(() => OrderDirection, { description: "Which way" }) direction!: OrderDirection;
 }
 
-@ObjectType()
-export class DeletedSupplier {
-  @Field(() => Int) id!: number;
-  @Field(() => Int, { description: "Products that left the catalogue with it" }) deletedProducts!: number;
-}
-
-@InputType()
+@InputType({ description: "How a supplier is reached (spec 1's supplierContact)" })
 export class SupplierContactInput {
-  @Field(() => String, { nullable: true }) website?: string | null;
-  @Field(() => String, { nullable: true }) email?: string | null;
-  @Field(() => String, { nullable: true }) telephone?: string | null;
-  @Field(() => String, { nullable: true }) address?: string | null;
+  @Field(() => String, { nullable: true, description: "Its website, at most 512 characters" }) website?: string | null;
+  @Field(() => String, { nullable: true, description: "Its e-mail address, at most 255 characters" }) email?: string | null;
+  @Field(() => String, { nullable: true, description: "Its telephone number, at most 255 characters" }) telephone?: string | null;
+  @Field(() => String, { nullable: true, description: "Its postal address, at most 255 characters" }) address?: string | null;
 }
 
-@InputType()
+@InputType({ description: "Where a supplier is" })
 export class GeoLocationInput {
-  @Field(() => Float, { nullable: true }) latitude?: number | null;
-  @Field(() => Float, { nullable: true }) longitude?: number | null;
-  @Field(() => String, { nullable: true }) geoHash?: string | null;
+  @Field(() => Float, { nullable: true, description: "-90 to 90" }) latitude?: number | null;
+  @Field(() => Float, { nullable: true, description: "-180 to 180" }) longitude?: number | null;
+  @Field(() => String, { nullable: true, description: "Computed from the coordinates when not given" }) geoHash?: string | null;
 }
 
-@InputType({ description: "Supplier request fields (spec 1); bookingEngine is the engine id" })
-export class SupplierInput {
-  @Field(() => String) externalId!: string;
-  @Field(() => String) country!: string;
-  @Field(() => Int, { nullable: true, description: "Required for PLATFORM_CATALOG_MANAGEMENT callers; a content partner's own engine otherwise" })
-  bookingEngine?: number | null;
-  @Field(() => String, { nullable: true }) channel?: string | null;
-  @Field(() => String, { nullable: true }) name?: string | null;
-  @Field(() => String, { nullable: true }) endpoint?: string | null;
-  @Field(() => String, { nullable: true }) logo?: string | null;
-  @Field(() => SupplierContactInput, { nullable: true }) supplierContact?: SupplierContactInput | null;
-  @Field(() => GeoLocationInput, { nullable: true }) geoLocation?: GeoLocationInput | null;
+/** The fields a supplier is created with, and replaced with by an update. */
+@InputType()
+abstract class SupplierFields {
+  @Field(() => String, { description: "The content partner's own identifier of the supplier (at most 255 characters), unique in the booking engine" })
+  externalId!: string;
+
+  @Field(() => String, { description: "ISO 3166-1 alpha-2: the country it is in" })
+  countryCode!: string;
+
+  @Field(() => ID, { nullable: true, description: "The booking engine's global id: required for PLATFORM_CATALOG_MANAGEMENT callers; a content partner's own engine otherwise" })
+  bookingEngineId?: string | null;
+
+  @Field(() => String, { nullable: true, description: "The channel its content is uploaded through (at most 32 characters)" })
+  channel?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Its name (at most 255 characters)" })
+  name?: string | null;
+
+  @Field(() => String, { nullable: true, description: "The supplier's own endpoint (at most 255 characters)" })
+  endpoint?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Its logo (at most 255 characters)" })
+  logo?: string | null;
+
+  @Field(() => SupplierContactInput, { nullable: true, description: "How it is reached" })
+  contact?: SupplierContactInput | null;
+
+  @Field(() => GeoLocationInput, { nullable: true, description: "Where it is" })
+  geoLocation?: GeoLocationInput | null;
+}
+
+@InputType({ description: "A new supplier" })
+export class CreateSupplierInput extends SupplierFields {}
+
+@InputType({ description: "A supplier's new fields: every field is replaced, and one not given becomes unset" })
+export class UpdateSupplierInput extends SupplierFields {
+  @Field(() => ID, { description: "The supplier's global id" })
+  supplierId!: string;
+}
+
+@InputType({ description: "The supplier to delete" })
+export class DeleteSupplierInput {
+  @Field(() => ID, { description: "The supplier's global id" })
+  supplierId!: string;
+}
+
+@ObjectType({ description: "The result of createSupplier" })
+export class CreateSupplierPayload {
+  @Field(() => Supplier, { nullable: true, description: "The supplier as created; null when refused" }) supplier?: Supplier | null;
+  @Field(() => [UserError], { description: "Why the input was refused; empty on success" }) userErrors!: UserError[];
+}
+
+@ObjectType({ description: "The result of updateSupplier" })
+export class UpdateSupplierPayload {
+  @Field(() => Supplier, { nullable: true, description: "The supplier as it is now; null when refused" }) supplier?: Supplier | null;
+  @Field(() => [UserError], { description: "Why the input was refused; empty on success" }) userErrors!: UserError[];
+}
+
+@ObjectType({ description: "The result of deleteSupplier" })
+export class DeleteSupplierPayload {
+  @Field(() => ID, { nullable: true, description: "The deleted supplier's global id; null when refused" }) deletedSupplierId?: string | null;
+  @Field(() => Int, { nullable: true, description: "How many of its products left the catalogue with it; null when refused" }) deletedProductCount?: number | null;
+  @Field(() => [UserError], { description: "Why the input was refused; empty on success" }) userErrors!: UserError[];
 }

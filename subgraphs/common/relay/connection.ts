@@ -147,6 +147,20 @@ export const cursorCodec = {
 };
 
 /**
+ * A cursor that holds a position rather than a key: the items after the first `offset`. REST's
+ * numbered pages (`pageNumber`, `resultsPerPage`) run on connections that accept it beside their
+ * keyset cursors; the edges they answer carry keyset cursors as always.
+ */
+export const offsetCursor = (offset: number): string => cursorCodec.encode({ offset });
+
+/** The offset a decoded cursor holds, or null when it is not an offset cursor. */
+export function offsetOf(position: unknown): number | null {
+  if (typeof position !== "object" || position === null || Array.isArray(position)) return null;
+  const { offset, ...rest } = position as { offset?: unknown };
+  return Object.keys(rest).length === 0 && Number.isSafeInteger(offset) && (offset as number) >= 0 ? (offset as number) : null;
+}
+
+/**
  * A keyset page as a connection: `rows` are up to `size + 1` rows read from the position in the
  * request's direction (the extra row only says that more follow). Backward pages are read
  * nearest first and turned around here, so that edges are always in the list's order.

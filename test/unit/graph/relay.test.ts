@@ -6,7 +6,7 @@ import { keyOfGlobalId, parseGlobalId, toGlobalId } from "../../../core/global-i
 import { REFUSALS, statusOfRefusal, type RefusalCode } from "../../../core/refusals.js";
 import { refusedUnlessEmpty, restField } from "../../../rest-compat/user-errors.js";
 import { RestError } from "../../../rest-compat/error-body.js";
-import { cappedCount, connectionFrom, pageRequest, whenAsked } from "../../../subgraphs/common/relay/connection.js";
+import { cappedCount, connectionFrom, cursorCodec, offsetCursor, offsetOf, pageRequest, whenAsked } from "../../../subgraphs/common/relay/connection.js";
 import { payloadOf, userErrorsOf } from "../../../subgraphs/common/user-errors.js";
 
 describe("global ids", () => {
@@ -44,6 +44,12 @@ describe("connections", () => {
     expect(refusal({ first: 101 })).toMatchObject({ problems: [{ field: "first" }] });
     expect(refusal({ last: -1 })).toMatchObject({ problems: [{ field: "last" }] });
     expect(refusal({ first: 1, after: "nope" })).toMatchObject({ problems: [{ field: "after" }] });
+  });
+
+  it("writes an offset cursor that only an offset reads back", () => {
+    expect(offsetOf(cursorCodec.decode(offsetCursor(0)))).toBe(0);
+    expect(offsetOf(cursorCodec.decode(offsetCursor(2_147_483_646_000)))).toBe(2_147_483_646_000);
+    for (const other of [[7], { offset: -1 }, { offset: 1.5 }, { offset: "3" }, { offset: 3, id: 4 }, null, "3"]) expect(offsetOf(other), JSON.stringify(other)).toBeNull();
   });
 
   it("turns a keyset page into edges in the list's order, with pageInfo from the extra row and the cursor", async () => {
