@@ -41,7 +41,7 @@ import { MAX_RECOMMENDATION_PAGE } from "../subgraphs/catalogue/recommendation/r
 import { MAX_SEARCH_PAGE_SIZE } from "../subgraphs/catalogue/search/search.service.js";
 import { parseSearch, type SearchNode } from "../subgraphs/catalogue/search/search-expression.js";
 import { MAX_SUPPLIER_PAGE } from "../subgraphs/catalogue/supplier/supplier.service.js";
-import { MAX_LIMIT as MAX_REPORT_PAGE, MAX_SLICE as MAX_REPORT_SLICE } from "../subgraphs/reporting/booking-report/report-query.js";
+import { MAX_REPORT_PAGE } from "../subgraphs/reporting/booking-report/report-query.js";
 
 /**
  * Every bound on a GraphQL operation, in one place (docs/spec-decisions.md, "Operation limits").
@@ -103,7 +103,6 @@ export const PAGE_SIZE_MAXIMA: Record<string, number> = {
   "Query.activeActivities": MAX_IMPORT_PAGE,
   "Query.inactiveActivities": MAX_IMPORT_PAGE,
   "Query.bookingReports": MAX_REPORT_PAGE,
-  "Query.bookingReportExport": MAX_REPORT_SLICE,
   "Query.recommendations": MAX_RECOMMENDATION_PAGE,
   "Query.topActivities": MAX_TOP_ACTIVITIES,
   "WebhookEndpoint.messages": MAX_WEBHOOK_MESSAGE_PAGE,
@@ -124,8 +123,6 @@ export const LIST_SIZES: Record<string, number> = {
   "InactiveActivityPage.data": 1,
   "ProductSearchPage.items": 1,
   "ProductChangePage.items": 1,
-  "BookingReportPage.items": 1,
-  "BookingReportSlice.items": 1,
   // Unpaged by contract (spec 1, path 8: every product of a supplier); a root field, so only
   // aliases multiply it.
   "Query.supplierProducts": 500,
@@ -162,6 +159,8 @@ export const LIST_SIZES: Record<string, number> = {
   "OrganisationConnection.nodes": 1,
   "SupplierConnection.edges": 1,
   "SupplierConnection.nodes": 1,
+  "BookingReportConnection.edges": 1,
+  "BookingReportConnection.nodes": 1,
   // As many as the ids asked for (listSize reads them); this many when they come from a variable not yet known.
   "Query.nodes": MAX_NODES,
   // An organisation's endpoints (at most 10); a message's tries (8, and a few redeliveries).
@@ -248,7 +247,6 @@ export const ROOT_FIELD_COSTS: Record<string, number> = {
   "Query.bookingEngine": 567,
   "Query.bookingEngines": 567,
   "Query.bookingReport": 608, // as Query.booking
-  "Query.bookingReportExport": 567,
   "Query.bookingReports": 567,
   "Query.bookingVoucher": 608, // as Query.booking
   "Query.inactiveActivities": 907,

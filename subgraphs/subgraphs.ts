@@ -4,7 +4,7 @@ import type { Database } from "../drizzle/database.js";
 import type { LoaderDeps } from "./common/context.js";
 import { bookingLoaders, bookingNodeTypes, buildBookingSchema } from "./booking/booking.subgraph.js";
 import { buildCatalogueSchema, catalogueLoaders, catalogueNodeTypes } from "./catalogue/catalogue.subgraph.js";
-import { buildReportingSchema, reportingLoaders } from "./reporting/reporting.subgraph.js";
+import { buildReportingSchema, reportingLoaders, reportingNodeTypes } from "./reporting/reporting.subgraph.js";
 import { nodeSubgraph } from "./node/node.subgraph.js";
 
 export const subgraphNames = ["catalogue", "booking", "reporting", "node"] as const;
@@ -45,8 +45,8 @@ export const subgraphDefinitions: Record<SubgraphName, SubgraphDefinition> = {
     buildSchema: buildReportingSchema,
     makeLoaders: reportingLoaders,
     findsRowsByKey: false,
-    readsTolerateLag: new Set(["bookingReports", "bookingReport", "bookingReportExport"]),
+    readsTolerateLag: new Set(["bookingReports", "bookingReport"]),
   },
   // Decodes global ids and answers which entities the caller may see; their owners answer the rest.
-  node: { name: "node", ...nodeSubgraph([...catalogueNodeTypes, ...bookingNodeTypes]), findsRowsByKey: true, readsTolerateLag: new Set() },
+  node: { name: "node", ...nodeSubgraph([...catalogueNodeTypes, ...bookingNodeTypes, ...reportingNodeTypes]), findsRowsByKey: true, readsTolerateLag: new Set() },
 };

@@ -158,7 +158,7 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
     return undefined;
   }))?.createWebhookEndpoint.webhookEndpoint;
   const availability = await optionedAvailability(target, accounts.consumer, addDays(today, 5));
-  const report = (await must("consumer", "{ bookingReports(limit: 1) { items { id } } }")).bookingReports.items[0];
+  const report = (await must("consumer", "{ bookingReports(first: 1) { nodes { id } } }")).bookingReports.nodes[0];
 
   const pages = (argument: string, sizes = [1, 20, 100]) => ({ argument, sizes });
   const searches = [
@@ -193,8 +193,7 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
     { field: "Query.nextAvailableDates", role: "consumer", args: `productId: ${product.id}`, aliases: 3 },
     { field: "Query.booking", role: "consumer", args: `id: "${toGlobalId("Booking", booking.id)}"`, aliases: 3 },
     ...(report ? [{ field: "Query.bookingReport", role: "consumer" as const, args: `id: "${report.id}"`, aliases: 3 }] : []),
-    { field: "Query.bookingReports", role: "consumer", pages: pages("limit"), aliases: 3 },
-    { field: "Query.bookingReportExport", role: "consumer", pages: pages("first"), aliases: 3 },
+    { field: "Query.bookingReports", role: "consumer", pages: pages("first", [1, 20, 100, 1000]), aliases: 3 },
     { field: "Query.reportingAccess", role: "consumer", aliases: 3 },
     { field: "Query.webhookEndpoints", role: "consumer", aliases: 3 },
     // State changes that give the same outcome when repeated, or a new row each time at no risk.

@@ -183,9 +183,9 @@ describe("authentication and authorisation on GraphQL and REST", () => {
       expect(partnerReports.body.errors?.[0].extensions?.code).toBe("FORBIDDEN");
       const buyer = await t.stack.createAccount("CONSUMER", { country: "AT" });
       const buyerToken = (await t.stack.login(buyer.username, buyer.password)).access_token;
-      const buyerReports = await graphql(`${t.stack.url}/graphql`, buyerToken, "{ reportingAccess { scope testMode organisation { name countryCode } } }");
+      const buyerReports = await graphql(`${t.stack.url}/graphql`, buyerToken, "{ reportingAccess { scope isTestOnly organisation { name countryCode } } }");
       expect(buyerReports.body.data).toEqual({
-        reportingAccess: { scope: "OWN_ORGANISATION", testMode: true, organisation: { name: buyer.organisationName, countryCode: "AT" } },
+        reportingAccess: { scope: "OWN_ORGANISATION", isTestOnly: true, organisation: { name: buyer.organisationName, countryCode: "AT" } },
       });
       const rest = await getJson(`${t.stack.url}/api/me`, token);
       expect(rest.body.organisation).toMatchObject({ country: "CH", bookingEngine: "ALPINE_ENGINE" });

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { toGlobalId } from "../../core/global-id.js";
 import { consumer } from "../support/booking.js";
 import { contentPartner, signIn } from "../support/catalogue.js";
 import { accountOf, copiesOf, templateBooking, type BookingInsert } from "../support/reporting.js";
@@ -86,16 +87,24 @@ describe("GET /reporting/v1/bookings: filters", () => {
       `${ctx.stack.url}/graphql`,
       owner.token,
       `query ($filter: BookingReportFilter) {
-        bookingReports(filter: $filter, limit: 5) { count offset limit sort items { id status bookingCode partner { name } product { id externalId title { text } } } }
+        bookingReports(filter: $filter, first: 5) {
+          totalCount { count precision } pageInfo { hasNextPage }
+          nodes { id legacyResourceId status bookingCode isTest grossPrice { amount currencyCode } partner { name } product { id externalId title { text } } }
+        }
       }`,
-      { filter: { bookingEngineName: "ENGINE_ONE", testMode: false, confirmedStartDate: "2026-03-02" } },
+      { filter: { bookingEngineName: "ENGINE_ONE", isTest: false, confirmedOn: { from: "2026-03-02" } } },
     );
     expect(response.body.errors).toBeUndefined();
     const page = response.body.data!.bookingReports;
-    expect(page).toMatchObject({ count: 2, offset: 0, limit: 5, sort: ["bookedAt"] });
-    expect(page.items.map((i: { id: string }) => i.id)).toEqual([b.b2, b.b7]);
-    expect(page.items[0]).toMatchObject({ status: "CANCELLED", bookingCode: "CODE-0002", partner: { name: owner.organisationName } });
-    expect(page.items[0].product).toMatchObject({ externalId: expect.stringMatching(/^PRD-/), title: { text: "Matterhorn glacier hike" } });
+    expect(page).toMatchObject({ totalCount: { count: 2, precision: "EXACT" }, pageInfo: { hasNextPage: false } });
+    expect(page.nodes.map((i: { legacyResourceId: string }) => i.legacyResourceId)).toEqual([b.b2, b.b7]);
+    expect(page.nodes[0]).toMatchObject({ id: toGlobalId("BookingReport", b.b2), status: "CANCELLED", bookingCode: "CODE-0002", isTest: false, partner: { name: owner.organisationName } });
+    expect(page.nodes[0].grossPrice).toEqual({ amount: expect.stringMatching(/^\d+\.\d\d$/), currencyCode: expect.stringMatching(/^[A-Z]{3}$/) });
+    expect(page.nodes[0].product).toMatchObject({ externalId: expect.stringMatching(/^PRD-/), title: { text: "Matterhorn glacier hike" } });
+    // The same report by its id and through node(id); REST's detail shows the same price as a number.
+    const one = await graphql(`${ctx.stack.url}/graphql`, owner.token, "query ($id: ID!) { bookingReport(id: $id) { legacyResourceId grossPrice { amount } } node(id: $id) { ... on BookingReport { legacyResourceId } } }", { id: page.nodes[0].id });
+    expect(one.body.data).toEqual({ bookingReport: { legacyResourceId: b.b2, grossPrice: { amount: page.nodes[0].grossPrice.amount } }, node: { legacyResourceId: b.b2 } });
+    expect((await owner.list(`/${b.b2}`)).body.price.gross).toBe(Number(page.nodes[0].grossPrice.amount));
   });
 
   it("pages a date-range filter like any other", async () => {
@@ -238,15 +247,24 @@ describe("GET /reporting/v1/bookings: refusals", () => {
     expect(response.body.details).toContainEqual(expect.objectContaining({ field, rule }));
   });
 
-  it("names the filter in GraphQL too, with extensions.code BAD_USER_INPUT", async () => {
+  it("types the filter in GraphQL: a status or a day outside its type is refused before it runs, and the rules the types cannot hold name the filter's field", async () => {
     const owner = await consumer(ctx.stack);
-    const response = await graphql(`${ctx.stack.url}/graphql`, owner.token, `{ bookingReports(filter: { status: "ON_HOLD", bookedEndDate: "x" }, limit: 900) { count } }`);
-    expect(response.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT" });
-    const reply = await graphql(`${ctx.stack.url}/graphql`, owner.token, `{ bookingReports(filter: { status: "ON_HOLD", bookedEndDate: "x" }) { count } }`);
+    const url = `${ctx.stack.url}/graphql`;
+    const notAStatus = await graphql(url, owner.token, `{ bookingReports(filter: { status: ON_HOLD }) { totalCount { count } } }`);
+    expect(notAStatus.body.errors?.[0].extensions?.code).toBe("GRAPHQL_VALIDATION_FAILED");
+    const notADay = await graphql(url, owner.token, `query ($filter: BookingReportFilter) { bookingReports(filter: $filter) { totalCount { count } } }`, { filter: { bookedOn: { from: "2026-02-30" } } });
+    expect(notADay.body.errors?.[0].extensions?.code).toBe("BAD_USER_INPUT");
+    const reply = await graphql(url, owner.token, `{ bookingReports(filter: { bookedOn: { from: "2026-03-05", to: "2026-03-04" }, bookingCode: "${"x".repeat(256)}" }) { totalCount { count } } }`);
+    expect(reply.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT" });
     expect(reply.body.errors?.[0].extensions?.problems).toEqual([
-      { field: "status", rule: "enum", message: expect.stringContaining("PENDING_CONFIRM") },
-      { field: "bookedEndDate", rule: "date", message: "bookedEndDate must be a date yyyy-MM-dd" },
+      { field: "bookedOn.to", rule: "notBeforeStart", message: "bookedOn.to must not be before bookedOn.from" },
+      { field: "bookingCode", rule: "maxLength", message: "bookingCode has at most 255 characters" },
     ]);
+    const large = await graphql(url, owner.token, `{ bookingReports(first: 5001) { totalCount { count } } }`);
+    expect(large.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [{ field: "first", rule: "range" }] });
+    // A matching filter is answered: a range of one day, both ends included.
+    const fine = await graphql(url, owner.token, `{ bookingReports(filter: { bookedOn: { from: "2026-03-05", to: "2026-03-05" }, status: CONFIRMED }) { totalCount { count } } }`);
+    expect(fine.body).toMatchObject({ data: { bookingReports: { totalCount: { count: 0 } } } });
   });
 
   it("is 401 without a token and 403 for roles or tokens without the reporting scope", async () => {
@@ -286,8 +304,15 @@ describe("ownership", () => {
       expect(ids(both.body)).toEqual(expect.arrayContaining([aliceBooking, bobBooking]));
       expect((await getJson(`${ctx.stack.url}/reporting/v1/bookings/${bobBooking}`, platform)).body).toMatchObject({ id: bobBooking, bookingCode: "OWN-BOB" });
     }
-    const access = await graphql(`${ctx.stack.url}/graphql`, alice.token, "{ reportingAccess { scope testMode organisation { name } } }");
-    expect(access.body.data).toEqual({ reportingAccess: { scope: "OWN_ORGANISATION", testMode: false, organisation: { name: alice.organisationName } } });
+    const access = await graphql(`${ctx.stack.url}/graphql`, alice.token, "{ reportingAccess { scope isTestOnly organisation { name } } }");
+    expect(access.body.data).toEqual({ reportingAccess: { scope: "OWN_ORGANISATION", isTestOnly: false, organisation: { name: alice.organisationName } } });
+    // Through the graph as through REST: another organisation's report is absent, by its id and by node(id).
+    const bobs = toGlobalId("BookingReport", bobBooking);
+    const hidden = await graphql(`${ctx.stack.url}/graphql`, alice.token, "query ($id: ID!) { bookingReport(id: $id) { id } node(id: $id) { id } }", { id: bobs });
+    expect(hidden.body).toMatchObject({ data: { bookingReport: null, node: null } });
+    expect(hidden.body.errors).toBeUndefined();
+    const seen = await graphql(`${ctx.stack.url}/graphql`, await ctx.stack.tokenFor("OPERATOR"), "query ($id: ID!) { bookingReport(id: $id) { bookingCode } node(id: $id) { id } }", { id: bobs });
+    expect(seen.body.data).toEqual({ bookingReport: { bookingCode: "OWN-BOB" }, node: { id: bobs } });
   });
 
   it("keeps sandbox credentials to test bookings", async () => {
@@ -304,8 +329,8 @@ describe("ownership", () => {
       expect(list.body.data[0].testMode).toBe(true);
       expect(ids((await getJson(`${sandbox.url}/reporting/v1/bookings?testMode=false`, buyer.token)).body)).toEqual([]);
       expect((await getJson(`${sandbox.url}/reporting/v1/bookings/${production}`, buyer.token)).status).toBe(404);
-      const access = await graphql(`${sandbox.url}/graphql`, buyer.token, "{ reportingAccess { scope testMode } }");
-      expect(access.body.data).toEqual({ reportingAccess: { scope: "OWN_ORGANISATION", testMode: true } });
+      const access = await graphql(`${sandbox.url}/graphql`, buyer.token, "{ reportingAccess { scope isTestOnly } }");
+      expect(access.body.data).toEqual({ reportingAccess: { scope: "OWN_ORGANISATION", isTestOnly: true } });
     } finally {
       await sandbox.close();
     }
@@ -365,21 +390,25 @@ describe("CSV export", () => {
 
     const slices: string[][] = [];
     let after: string | null = null;
-    do {
+    for (;;) {
       const reply = await graphql(
         `${ctx.stack.url}/graphql`,
         owner.token,
-        "query ($after: String) { bookingReportExport(after: $after, first: 1000, sort: \"-bookedAt\") { nextCursor csv items { id } } }",
+        "query ($after: String) { bookingReports(after: $after, first: 1000, orderBy: { field: BOOKED_AT, direction: DESC }) { pageInfo { hasNextPage endCursor } csv nodes { legacyResourceId } } }",
         { after },
       );
-      const slice = reply.body.data!.bookingReportExport as { nextCursor: string | null; csv: string; items: { id: string }[] };
-      expect(slice.csv.split("\r\n").slice(0, -1).map((line) => line.split(",")[0])).toEqual(slice.items.map((item) => item.id));
-      slices.push(slice.items.map((item) => item.id));
-      after = slice.nextCursor;
-    } while (after);
+      const page = reply.body.data!.bookingReports as { pageInfo: { hasNextPage: boolean; endCursor: string }; csv: string; nodes: { legacyResourceId: string }[] };
+      expect(page.csv.split("\r\n").slice(0, -1).map((line) => line.split(",")[0])).toEqual(page.nodes.map((node) => node.legacyResourceId));
+      slices.push(page.nodes.map((node) => node.legacyResourceId));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
     expect(slices.map((slice) => slice.length)).toEqual([1000, 1000, 1000, 1000, 500]);
     expect(slices.flat()).toEqual([...rows].reverse());
-    const tampered = await graphql(`${ctx.stack.url}/graphql`, owner.token, '{ bookingReportExport(after: "not-a-cursor") { nextCursor } }');
+    // Backwards from the oldest's cursor of the newest-first order: the same rows, nearest first in the list's order.
+    const back = await graphql(`${ctx.stack.url}/graphql`, owner.token, "query ($before: String) { bookingReports(before: $before, last: 3, orderBy: { field: BOOKED_AT, direction: DESC }) { nodes { legacyResourceId } pageInfo { hasPreviousPage } } }", { before: null });
+    expect(back.body.data!.bookingReports).toEqual({ nodes: rows.slice(0, 3).reverse().map((id) => ({ legacyResourceId: id })), pageInfo: { hasPreviousPage: true } });
+    const tampered = await graphql(`${ctx.stack.url}/graphql`, owner.token, '{ bookingReports(after: "not-a-cursor") { pageInfo { endCursor } } }');
     expect(tampered.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [expect.objectContaining({ field: "after" })] });
   });
 

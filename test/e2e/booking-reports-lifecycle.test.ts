@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { bookableAvailability, bookableProduct, consumer, newRef, validAnswers } from "../support/booking.js";
@@ -148,8 +149,8 @@ describe("a booking walked through confirmation and cancellation, as reports sho
     const response = await graphql(
       `${ctx.stack.url}/graphql`,
       buyer.token,
-      `query ($id: String!) { bookingReport(id: $id) { status isCancellable cancellationPolicy { refundRate } availabilityOptions { selectedLabel } product { cityName } price { net } } }`,
-      { id: booking.id },
+      `query ($id: ID!) { bookingReport(id: $id) { status isCancellable cancellationPolicy { refundRate } availabilityOptions { selectedLabel } product { cityName } netPrice { amount currencyCode } } }`,
+      { id: toGlobalId("BookingReport", booking.id) },
     );
     expect(response.body.errors).toBeUndefined();
     expect(response.body.data!.bookingReport).toEqual({
@@ -158,7 +159,7 @@ describe("a booking walked through confirmation and cancellation, as reports sho
       cancellationPolicy: [{ refundRate: "1" }, { refundRate: "0.5" }],
       availabilityOptions: [{ selectedLabel: "14:00" }, { selectedLabel: "Glacier" }, { selectedLabel: "true" }],
       product: { cityName: "Zermatt" },
-      price: { net: Math.round(booking.availability.totalPrice.retail * 0.8 * 100) / 100 },
+      netPrice: { amount: (Math.round(booking.availability.totalPrice.retail * 0.8 * 100) / 100).toFixed(2), currencyCode: booking.availability.totalPrice.currency },
     });
   });
 });

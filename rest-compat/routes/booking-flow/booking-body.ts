@@ -3,7 +3,7 @@ import { answer, arr, bool, int, num, obj, str, type JsonSchema } from "../../js
 import { RestError } from "../../error-body.js";
 import { contractAvailability, contractAvailabilityOption, contractBooking, withoutNulls, type AvailabilityData, type BookingData } from "../../../subgraphs/booking/contract-bodies.js";
 import { toGlobalId } from "../../../core/global-id.js";
-import { isUuid } from "../../../core/uuid.js";
+import { uuidParameter } from "../../path-ids.js";
 import { MAX_FOLLOW_UP_DEPTH } from "../../../subgraphs/booking/engines/inventory/booking-setup.js";
 
 /** The graph's availability option, as every REST body that shows one selects it. */
@@ -251,9 +251,7 @@ export const params = <T>(request: FastifyRequest) => request.params as T;
 
 /** The booking a path names, as the graph takes it: its global id. An id that is no UUID is refused here, naming the parameter. */
 export function bookingIdOf(request: FastifyRequest): string {
-  const { bookingId } = params<{ bookingId: string }>(request);
-  if (!isUuid(bookingId)) throw new RestError(400, "VALIDATION_FAILED", "bookingId must be a UUID", [{ field: "bookingId", rule: "uuid", message: "bookingId must be a UUID" }]);
-  return toGlobalId("Booking", bookingId);
+  return toGlobalId("Booking", uuidParameter(request, "bookingId"));
 }
 
 /**
@@ -261,9 +259,8 @@ export function bookingIdOf(request: FastifyRequest): string {
  * which it must be of (404 otherwise). An id that is no UUID is refused here, naming the parameter.
  */
 export function availabilityIdOf(request: FastifyRequest): { availabilityId: string; productId: number } {
-  const { productId, availabilityId } = params<{ productId: number; availabilityId: string }>(request);
-  if (!isUuid(availabilityId)) throw new RestError(400, "VALIDATION_FAILED", "availabilityId must be a UUID", [{ field: "availabilityId", rule: "uuid", message: "availabilityId must be a UUID" }]);
-  return { availabilityId: toGlobalId("Availability", availabilityId), productId };
+  const { productId } = params<{ productId: number }>(request);
+  return { availabilityId: toGlobalId("Availability", uuidParameter(request, "availabilityId")), productId };
 }
 
 export const query = <T>(request: FastifyRequest) => request.query as T;

@@ -1,11 +1,13 @@
-import { errorResponse } from "../../error-body.js";
+import { toGlobalId } from "../../../core/global-id.js";
+import { errorResponse, RestError } from "../../error-body.js";
+import { uuidParameter } from "../../path-ids.js";
 import { str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { AVAILABILITY_OPTION_FIELDS } from "../booking-flow/booking-body.js";
 import { REPORT_FIELDS, reportDetailBody, reportDetailSchema, type ReportDetailData } from "./report-body.js";
 
 /** GET /reporting/v1/bookings/{id} (spec 2, Get booking details). */
-export const getBookingReportRoute: RestRoute<{ bookingReport: ReportDetailData }> = {
+export const getBookingReportRoute: RestRoute<{ bookingReport: ReportDetailData | null }> = {
   method: "GET",
   url: "/reporting/v1/bookings/:id",
   schema: {
@@ -17,11 +19,11 @@ export const getBookingReportRoute: RestRoute<{ bookingReport: ReportDetailData 
     response: { 200: reportDetailSchema, 404: errorResponse("Booking not found") },
   },
   operation: /* GraphQL */ `
-    query RestBookingReport($id: String!) {
+    query RestBookingReport($id: ID!) {
       bookingReport(id: $id) {
         ...RestReport
-        partnerId paxBooked activityEndDate isCancellable cancellationReason
-        price { gross net currency }
+        partner { legacyResourceId } participantCount activityEndsAt isCancellable cancellationReason
+        netPrice { amount currencyCode }
         product { id externalId title { text } }
         availabilityOptions { ${AVAILABILITY_OPTION_FIELDS} }
         cancellationPolicy { label duration refundRate }
@@ -29,6 +31,9 @@ export const getBookingReportRoute: RestRoute<{ bookingReport: ReportDetailData 
     }
     ${REPORT_FIELDS}
   `,
-  variables: (request) => ({ id: (request.params as { id: string }).id }),
-  respond: ({ bookingReport }) => reportDetailBody(bookingReport),
+  variables: (request) => ({ id: toGlobalId("BookingReport", uuidParameter(request, "id")) }),
+  respond: ({ bookingReport }) => {
+    if (!bookingReport) throw new RestError(404, "NOT_FOUND", "No booking the caller may report on has this id");
+    return reportDetailBody(bookingReport);
+  },
 };

@@ -1,4 +1,7 @@
-import { errorResponse } from "../../error-body.js";
+import { isCalendarDate } from "../../../core/calendar-date.js";
+import type { FieldProblem } from "../../../core/errors.js";
+import { offsetCursor } from "../../../subgraphs/common/relay/connection.js";
+import { errorResponse, RestError } from "../../error-body.js";
 import type { FastifyRequest } from "fastify";
 import { answer, str, type JsonSchema } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
@@ -33,31 +36,53 @@ const reportQuerySchema: JsonSchema = {
 
 type ReportQuery = Record<string, string | number | undefined>;
 
+/** The graph's filter fields a REST parameter fills, by the parameter's name: a refusal names the parameter. */
+const FILTER_PARAMETERS: Record<string, string> = {
+  "bookedOn.from": "bookedStartDate",
+  "bookedOn.to": "bookedEndDate",
+  "confirmedOn.from": "confirmedStartDate",
+  "confirmedOn.to": "confirmedEndDate",
+  "cancelledOn.from": "cancelledStartDate",
+  "cancelledOn.to": "cancelledEndDate",
+  supplierBookingId: "bookingExternalId",
+};
+
+/**
+ * Spec 2's filter parameters as the graph's typed filter; an empty value means "no filter". The
+ * dates are checked here, all at once, since the graph's Date scalar refuses a bad one before
+ * any rule could name it.
+ */
 function filterOf(request: FastifyRequest) {
   const q = request.query as ReportQuery;
   const text = (name: string) => (q[name] === undefined || q[name] === "" ? null : String(q[name]));
-  return {
+  const problems: FieldProblem[] = [];
+  const day = (name: string) => {
+    const value = text(name);
+    if (value !== null && !isCalendarDate(value)) problems.push({ field: name, rule: "date", message: `${name} must be a date yyyy-MM-dd` });
+    return value;
+  };
+  const range = (from: string, to: string) => {
+    const [start, end] = [day(from), day(to)];
+    return start === null && end === null ? null : { from: start, to: end };
+  };
+  const filter = {
     status: text("status"),
-    cancelledStartDate: text("cancelledStartDate"),
-    cancelledEndDate: text("cancelledEndDate"),
-    confirmedStartDate: text("confirmedStartDate"),
-    confirmedEndDate: text("confirmedEndDate"),
-    bookedStartDate: text("bookedStartDate"),
-    bookedEndDate: text("bookedEndDate"),
-    testMode: q.testMode === "true" ? true : q.testMode === "false" ? false : null,
+    bookedOn: range("bookedStartDate", "bookedEndDate"),
+    confirmedOn: range("confirmedStartDate", "confirmedEndDate"),
+    cancelledOn: range("cancelledStartDate", "cancelledEndDate"),
+    isTest: q.testMode === "true" ? true : q.testMode === "false" ? false : null,
     bookingCode: text("bookingCode"),
-    bookingExternalId: text("bookingExternalId"),
+    supplierBookingId: text("bookingExternalId"),
     externalClientId: text("externalClientId"),
     bookingEngineName: text("bookingEngineName"),
   };
+  if (problems.length) throw new RestError(400, "VALIDATION_FAILED", `Wrong filter expression: ${problems.map((p) => p.field).join(", ")}`, problems);
+  return filter;
 }
 
 interface ReportPage {
-  count: number;
-  offset: number;
-  limit: number;
-  sort: string[];
-  items: ReportData[];
+  nodes: ReportData[];
+  totalCount: { count: number };
 }
 
 const listSchema: JsonSchema = answer(
@@ -102,44 +127,53 @@ export const listBookingReportsRoute: RestRoute<{ bookingReports: ReportPage }> 
       406: errorResponse("Accept names neither application/json nor text/csv"),
     },
   },
+  // A numbered page is the connection read after an offset cursor; the count is its totalCount.
   operation: /* GraphQL */ `
-    query RestBookingReports($filter: BookingReportFilter, $offset: Int!, $limit: Int!, $sort: String!) {
-      bookingReports(filter: $filter, offset: $offset, limit: $limit, sort: $sort) { count offset limit sort items { ...RestReport } }
+    query RestBookingReports($filter: BookingReportFilter, $orderBy: BookingReportOrder, $first: Int!, $after: String) {
+      bookingReports(filter: $filter, orderBy: $orderBy, first: $first, after: $after) { nodes { ...RestReport } totalCount { count } }
     }
     ${REPORT_FIELDS}
   `,
-  parameters: { filter: "", offset: "page[offset]", limit: "page[limit]" },
+  parameters: { ...FILTER_PARAMETERS, filter: "", first: "page[limit]", after: "page[offset]" },
   variables: (request) => {
     const q = request.query as ReportQuery;
-    return { filter: filterOf(request), offset: q["page[offset]"], limit: q["page[limit]"], sort: q.sort };
+    const offset = Number(q["page[offset]"]);
+    return { filter: filterOf(request), orderBy: orderOf(request), first: q["page[limit]"], after: offset > 0 ? offsetCursor(offset) : null };
   },
-  respond: ({ bookingReports: page }, request) => ({
-    meta: {
-      count: page.count,
-      page: { count: page.items.length, offset: page.offset, limit: page.limit },
-      sort: page.sort,
-      links: pageLinks(request, page.count, page.offset, page.limit),
-    },
-    data: page.items.map(reportBody),
-  }),
+  respond: ({ bookingReports: page }, request) => {
+    const q = request.query as ReportQuery;
+    const [offset, limit] = [Number(q["page[offset]"]), Number(q["page[limit]"])];
+    return {
+      meta: {
+        count: page.totalCount.count,
+        page: { count: page.nodes.length, offset, limit },
+        sort: [q.sort],
+        links: pageLinks(request, page.totalCount.count, offset, limit),
+      },
+      data: page.nodes.map(reportBody),
+    };
+  },
   csv: {
     filename: () => `bookings-${new Date().toISOString().slice(0, 10)}.csv`,
     async *lines(request, run) {
-      const variables = { filter: filterOf(request), sort: (request.query as ReportQuery).sort, first: EXPORT_SLICE };
+      const variables = { filter: filterOf(request), orderBy: orderOf(request), first: EXPORT_SLICE };
       const query = /* GraphQL */ `
-        query RestBookingReportExport($filter: BookingReportFilter, $after: String, $first: Int!, $sort: String!) {
-          bookingReportExport(filter: $filter, after: $after, first: $first, sort: $sort) { csvHeader csv nextCursor }
+        query RestBookingReportExport($filter: BookingReportFilter, $orderBy: BookingReportOrder, $after: String, $first: Int!) {
+          bookingReports(filter: $filter, orderBy: $orderBy, after: $after, first: $first) { csvHeader csv pageInfo { hasNextPage endCursor } }
         }
       `;
-      type Slice = { bookingReportExport: { csvHeader: string; csv: string; nextCursor: string | null } };
+      type Slice = { bookingReports: { csvHeader: string; csv: string; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
       // The first slice is read before anything is written, so a refusal still gets its status.
-      let slice = (await run<Slice>(query, { ...variables, after: null })).bookingReportExport;
+      let slice = (await run<Slice>(query, { ...variables, after: null })).bookingReports;
       yield slice.csvHeader;
       for (;;) {
         if (slice.csv) yield slice.csv;
-        if (!slice.nextCursor) return;
-        slice = (await run<Slice>(query, { ...variables, after: slice.nextCursor })).bookingReportExport;
+        if (!slice.pageInfo.hasNextPage) return;
+        slice = (await run<Slice>(query, { ...variables, after: slice.pageInfo.endCursor })).bookingReports;
       }
     },
   },
 };
+
+/** The extension's `sort` (bookedAt, -bookedAt) as the graph's order. */
+const orderOf = (request: FastifyRequest) => ({ field: "BOOKED_AT", direction: (request.query as ReportQuery).sort === "-bookedAt" ? "DESC" : "ASC" });

@@ -7,42 +7,49 @@ import { availabilityOptionSchema, cancellationPolicySchema, restAvailabilityOpt
 /** The list item of spec 2 ("Reporting record (list item)"), in the contract's field order. */
 export const REPORT_FIELDS = /* GraphQL */ `
   fragment RestReport on BookingReport {
-    id bookingCode bookingExternalId externalClientId bookingEngineName testMode status
-    bookedAt confirmedAt voucherCreatedAt cancelledAt activityStartDate priceGross priceCurrency flowType partnerChannelName productId
+    legacyResourceId bookingCode supplierBookingId externalClientId bookingEngineName isTest status
+    bookedAt confirmedAt voucherCreatedAt cancelledAt activityStartsAt grossPrice { amount currencyCode } flowType partnerChannelName product { id }
   }
 `;
 
 export interface ReportData {
-  id: string;
+  legacyResourceId: string;
   bookingCode: string | null;
-  bookingExternalId: string | null;
+  supplierBookingId: string | null;
   externalClientId: string | null;
   bookingEngineName: string;
-  testMode: boolean;
+  isTest: boolean;
   status: string;
   bookedAt: string;
   confirmedAt: string | null;
   voucherCreatedAt: string | null;
   cancelledAt: string | null;
-  activityStartDate: string;
-  priceGross: number;
-  priceCurrency: string;
+  activityStartsAt: string;
+  grossPrice: MoneyData;
   flowType: string;
   partnerChannelName: string | null;
-  productId: number;
+  product: { id: number };
 }
 
-export interface ReportDetailData extends ReportData {
-  partnerId: string | null;
-  price: { gross: number; net: number; currency: string };
-  paxBooked: number;
-  activityEndDate: string | null;
+interface MoneyData {
+  amount: string;
+  currencyCode: string;
+}
+
+export interface ReportDetailData extends Omit<ReportData, "product"> {
+  partner: { legacyResourceId: number } | null;
+  netPrice: MoneyData;
+  participantCount: number;
+  activityEndsAt: string | null;
   isCancellable: boolean;
   cancellationReason: string | null;
   product: { id: number; externalId: string; title: { text: string | null } };
   availabilityOptions: GraphAvailabilityOption[];
   cancellationPolicy: CancellationTierData[];
 }
+
+/** The graph's flow type (QUICK_CONNECT) as the contract writes it. */
+const FLOW_TYPES: Record<string, string> = { QUICK_CONNECT: "quick-connect" };
 
 /** yyyy-MM-dd'T'HH:mm:ss'Z', the contract's UTC format for report times. */
 export const utcSeconds = (iso: string | null): string | null => (iso === null ? null : `${iso.slice(0, 19)}Z`);
@@ -51,33 +58,34 @@ export const utcMillis = (iso: string | null): string | null => (iso === null ? 
 
 export function reportBody(report: ReportData) {
   return withoutNulls({
-    id: report.id,
+    id: report.legacyResourceId,
     bookingCode: report.bookingCode,
-    bookingExternalId: report.bookingExternalId,
+    bookingExternalId: report.supplierBookingId,
     externalClientId: report.externalClientId,
     bookingEngineName: report.bookingEngineName,
-    testMode: report.testMode,
+    testMode: report.isTest,
     status: report.status,
     bookedAt: utcSeconds(report.bookedAt),
     confirmedAt: utcSeconds(report.confirmedAt),
     voucherCreatedAt: utcSeconds(report.voucherCreatedAt),
     cancelledAt: utcSeconds(report.cancelledAt),
-    activityStartDate: utcSeconds(report.activityStartDate),
-    priceGross: report.priceGross,
-    priceCurrency: report.priceCurrency,
-    flowType: report.flowType,
+    activityStartDate: utcSeconds(report.activityStartsAt),
+    // The contract's numbers: an exact amount as JSON writes it ("49.90" is 49.9).
+    priceGross: Number(report.grossPrice.amount),
+    priceCurrency: report.grossPrice.currencyCode,
+    flowType: FLOW_TYPES[report.flowType] ?? report.flowType,
     partnerChannelName: report.partnerChannelName,
-    productId: report.productId,
+    productId: report.product.id,
   });
 }
 
 export function reportDetailBody(report: ReportDetailData) {
   return withoutNulls({
-    ...reportBody(report),
-    partnerId: report.partnerId,
-    price: report.price,
-    paxBooked: report.paxBooked,
-    activityEndDate: utcSeconds(report.activityEndDate),
+    ...reportBody({ ...report, product: { id: report.product.id } }),
+    partnerId: report.partner === null ? null : String(report.partner.legacyResourceId),
+    price: { gross: Number(report.grossPrice.amount), net: Number(report.netPrice.amount), currency: report.grossPrice.currencyCode },
+    paxBooked: report.participantCount,
+    activityEndDate: utcSeconds(report.activityEndsAt),
     isCancellable: report.isCancellable,
     product: { id: report.product.id, externalId: report.product.externalId, title: report.product.title.text },
     options: { availabilityOptions: report.availabilityOptions.map(restAvailabilityOption) },

@@ -1,4 +1,6 @@
-import { Ctx, Directive, Field, FieldResolver, ObjectType, Resolver, Root } from "type-graphql";
+import { Ctx, Directive, Field, FieldResolver, ID, ObjectType, Resolver, Root } from "type-graphql";
+import { keyOfGlobalId } from "../../../core/global-id.js";
+import { isUuid } from "../../../core/uuid.js";
 import { notFound } from "../../../core/errors.js";
 import { canSeeReport, reportingVisibility } from "../../../core/reporting-visibility.js";
 import type { AvailabilitySetup } from "../availability/availability-view.js";
@@ -18,7 +20,7 @@ import type { BookingContext } from "../loaders.js";
 @ObjectType("BookingReport")
 @Directive('@key(fields: "id")')
 export class BookingReportTerms {
-  @Field(() => String) id!: string;
+  @Field(() => ID, { description: "The global id" }) id!: string;
   row!: BookingRow;
 }
 
@@ -28,9 +30,10 @@ const UNREPORTED = ["ON_HOLD", "EXPIRED"];
 /** The same visibility as the reporting subgraph's: references cannot reach another organisation's booking. */
 export async function reportedBooking(ctx: BookingContext, id: string): Promise<BookingReportTerms> {
   const visibility = reportingVisibility(ctx.caller);
-  const row = await ctx.loaders.booking.load(id);
+  const key = keyOfGlobalId(id, "BookingReport");
+  const row = key !== null && isUuid(key) ? await ctx.loaders.booking.load(key) : undefined;
   if (!row || UNREPORTED.includes(row.status) || !canSeeReport(visibility, { organisationId: row.organisationId, testMode: row.environment === "sandbox" })) {
-    throw notFound(`Booking ${id} not found`);
+    throw notFound("Booking report not found");
   }
   return { id, row };
 }

@@ -3,7 +3,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { ReportingVisibility } from "../../../core/reporting-visibility.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { bookingReports } from "../../../drizzle/schema.js";
-import type { Range, ReportQuery, ReportSort } from "./report-query.js";
+import type { Range, ReportQuery } from "./report-query.js";
 
 export type BookingReportRow = typeof bookingReports.$inferSelect;
 
@@ -34,15 +34,15 @@ function where(visibility: ReportingVisibility, query: ReportQuery): SQL | undef
   return and(...conditions.filter((c): c is SQL => c !== undefined));
 }
 
-const order = (sort: ReportSort) => (sort === "bookedAt" ? [asc(t.bookedAt), asc(t.bookingId)] : [desc(t.bookedAt), desc(t.bookingId)]);
+const order = (descending: boolean) => (descending ? [desc(t.bookedAt), desc(t.bookingId)] : [asc(t.bookedAt), asc(t.bookingId)]);
 
 /**
  * The same order through an expression no index serves: the planner then reads the matches by
  * the filter's own index and sorts them, instead of walking every booking in creation order.
  */
-const sortedOrder = (sort: ReportSort) => {
+const sortedOrder = (descending: boolean) => {
   const bookedAt = sql`${t.bookedAt} + interval '0 seconds'`;
-  return sort === "bookedAt" ? [asc(bookedAt), asc(t.bookingId)] : [desc(bookedAt), desc(t.bookingId)];
+  return descending ? [desc(bookedAt), desc(t.bookingId)] : [asc(bookedAt), asc(t.bookingId)];
 };
 
 /** Matches that are cheaper to sort than to find by walking the creation order (about 20 ms at 40,000). */
@@ -51,7 +51,8 @@ const SORT_AT_MOST = 50_000;
 const hasRange = (range: Range) => range.from !== undefined || range.until !== undefined;
 
 export const bookingReportRepository = {
-  async page(db: Executor, visibility: ReportingVisibility, query: ReportQuery, sort: ReportSort, offset: number, limit: number) {
+  /** Rows past the first `offset` of the order, with the count of every match (REST's numbered pages). */
+  async page(db: Executor, visibility: ReportingVisibility, query: ReportQuery, descending: boolean, offset: number, limit: number) {
     const condition = where(visibility, query);
     const counted = () => db.select({ total: count() }).from(t).where(condition);
     // Cancelled and confirmed times correlate with creation in ways the planner cannot see: it may
@@ -60,22 +61,27 @@ export const bookingReportRepository = {
     if (hasRange(query.cancelled) || hasRange(query.confirmed)) {
       const [{ total }] = await counted();
       if (offset >= total) return { rows: [], total };
-      const ordering = total <= SORT_AT_MOST ? sortedOrder(sort) : order(sort);
+      const ordering = total <= SORT_AT_MOST ? sortedOrder(descending) : order(descending);
       const rows = await db.select().from(t).where(condition).orderBy(...ordering).limit(limit).offset(offset);
       return { rows, total };
     }
-    const [rows, [{ total }]] = await Promise.all([db.select().from(t).where(condition).orderBy(...order(sort)).limit(limit).offset(offset), counted()]);
+    const [rows, [{ total }]] = await Promise.all([db.select().from(t).where(condition).orderBy(...order(descending)).limit(limit).offset(offset), counted()]);
     return { rows, total };
   },
 
-  /** Keyset reads for exports: each row once, however many there are, while bookings keep coming. */
-  async slice(db: Executor, visibility: ReportingVisibility, query: ReportQuery, sort: ReportSort, after: { bookedAt: Date; id: string } | null, limit: number) {
-    const position = after
-      ? sort === "bookedAt"
-        ? sql`(${t.bookedAt}, ${t.bookingId}) > (${after.bookedAt.toISOString()}::timestamptz, ${after.id}::uuid)`
-        : sql`(${t.bookedAt}, ${t.bookingId}) < (${after.bookedAt.toISOString()}::timestamptz, ${after.id}::uuid)`
+  /** Keyset reads (exports, cursors): each row once, however many there are, while bookings keep coming. */
+  async slice(db: Executor, visibility: ReportingVisibility, query: ReportQuery, descending: boolean, beyond: { bookedAt: Date; id: string } | null, limit: number) {
+    const position = beyond
+      ? descending
+        ? sql`(${t.bookedAt}, ${t.bookingId}) < (${beyond.bookedAt.toISOString()}::timestamptz, ${beyond.id}::uuid)`
+        : sql`(${t.bookedAt}, ${t.bookingId}) > (${beyond.bookedAt.toISOString()}::timestamptz, ${beyond.id}::uuid)`
       : undefined;
-    return db.select().from(t).where(and(where(visibility, query), position)).orderBy(...order(sort)).limit(limit);
+    return db.select().from(t).where(and(where(visibility, query), position)).orderBy(...order(descending)).limit(limit);
+  },
+
+  async count(db: Executor, visibility: ReportingVisibility, query: ReportQuery): Promise<number> {
+    const [{ total }] = await db.select({ total: count() }).from(t).where(where(visibility, query));
+    return Number(total);
   },
 
   async byIds(db: Executor, ids: readonly string[]): Promise<BookingReportRow[]> {

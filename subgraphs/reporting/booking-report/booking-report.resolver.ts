@@ -1,35 +1,32 @@
-import { Arg, Ctx, Int, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, ID, Int, Query, Resolver } from "type-graphql";
+import { keyOfGlobalId } from "../../../core/global-id.js";
 import type { ReportingContext } from "../loaders.js";
-import { bookingReportService } from "./booking-report.service.js";
-import { BookingReport, BookingReportFilter, BookingReportPage, BookingReportSlice } from "./booking-report.type.js";
-import { DEFAULT_LIMIT } from "./report-query.js";
+import { bookingReportService, type BookingReportPage } from "./booking-report.service.js";
+import { BookingReport, BookingReportConnection, BookingReportFilter, BookingReportOrder } from "./booking-report.type.js";
+import { MAX_REPORT_PAGE } from "./report-query.js";
+
+/** The booking id a report's global id names, or null. */
+export const bookingReportKey = (id: string): string | null => keyOfGlobalId(id, "BookingReport");
 
 @Resolver(() => BookingReport)
 export class BookingReportResolver {
-  @Query(() => BookingReportPage, { description: "The caller's booking reports, a page at a time (spec 2, List bookings); ordered by creation unless sort says otherwise" })
+  @Query(() => BookingReportConnection, {
+    description: `The caller's booking reports (its organisation's; every organisation's for platform roles), oldest first unless ordered otherwise; at most ${MAX_REPORT_PAGE} a page (20 unless asked). FORBIDDEN without the reporting scope`,
+  })
   bookingReports(
-    @Arg("filter", () => BookingReportFilter, { nullable: true }) filter: BookingReportFilter | null,
-    @Arg("offset", () => Int, { defaultValue: 0 }) offset: number,
-    @Arg("limit", () => Int, { defaultValue: DEFAULT_LIMIT, description: "1 to 500" }) limit: number,
-    @Arg("sort", () => String, { defaultValue: "bookedAt", description: "bookedAt (oldest first) or -bookedAt" }) sort: string,
     @Ctx() ctx: ReportingContext,
+    @Arg("filter", () => BookingReportFilter, { nullable: true, description: "Which reports: all the caller may see unless given" }) filter?: BookingReportFilter | null,
+    @Arg("orderBy", () => BookingReportOrder, { nullable: true, description: "The order: by BOOKED_AT, ascending, unless given" }) orderBy?: BookingReportOrder | null,
+    @Arg("first", () => Int, { nullable: true, description: "Reports after `after`" }) first?: number | null,
+    @Arg("after", () => String, { nullable: true, description: "A cursor: the reports after it" }) after?: string | null,
+    @Arg("last", () => Int, { nullable: true, description: "Reports before `before`" }) last?: number | null,
+    @Arg("before", () => String, { nullable: true, description: "A cursor: the reports before it" }) before?: string | null,
   ): Promise<BookingReportPage> {
-    return bookingReportService.page(ctx, filter, offset, limit, sort);
+    return bookingReportService.page(ctx, filter ?? null, { first, after, last, before }, orderBy ?? null);
   }
 
-  @Query(() => BookingReportSlice, { description: "Every report matching the filters, read in slices after a cursor (exports)" })
-  bookingReportExport(
-    @Arg("filter", () => BookingReportFilter, { nullable: true }) filter: BookingReportFilter | null,
-    @Arg("after", () => String, { nullable: true, description: "nextCursor of the previous slice" }) after: string | null,
-    @Arg("first", () => Int, { defaultValue: 1000, description: "1 to 5000" }) first: number,
-    @Arg("sort", () => String, { defaultValue: "bookedAt" }) sort: string,
-    @Ctx() ctx: ReportingContext,
-  ): Promise<BookingReportSlice> {
-    return bookingReportService.slice(ctx, filter, after, first, sort);
-  }
-
-  @Query(() => BookingReport, { description: "One booking's report (spec 2, Get booking details); NOT_FOUND for another organisation's" })
-  bookingReport(@Arg("id", () => String) id: string, @Ctx() ctx: ReportingContext): Promise<BookingReport> {
-    return bookingReportService.byId(ctx, id);
+  @Query(() => BookingReport, { nullable: true, description: "One booking's report; null for an id that names none the caller may see. FORBIDDEN without the reporting scope" })
+  bookingReport(@Arg("id", () => ID, { description: "The report's global id" }) id: string, @Ctx() ctx: ReportingContext): Promise<BookingReport | null> {
+    return bookingReportService.visible(ctx, bookingReportKey(id));
   }
 }

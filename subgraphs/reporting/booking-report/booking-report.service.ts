@@ -1,80 +1,100 @@
-import { badInput, notFound } from "../../../core/errors.js";
+import { badInput } from "../../../core/errors.js";
+import { toGlobalId } from "../../../core/global-id.js";
 import { canSeeReport, reportingVisibility } from "../../../core/reporting-visibility.js";
-import { checkUuid } from "../../../core/uuid.js";
+import { isUuid } from "../../../core/uuid.js";
+import { moneyOf } from "../../common/money.type.js";
+import { connectionFrom, cursorCodec, CountPrecision, offsetOf, OrderDirection, pageRequest, type Connection, type PagingArguments } from "../../common/relay/connection.js";
 import type { ReportingContext } from "../loaders.js";
 import { bookingReportRepository, type BookingReportRow } from "./booking-report.repository.js";
-import type { BookingReport, BookingReportFilter, BookingReportPage, BookingReportSlice } from "./booking-report.type.js";
+import { BookingFlowType, type BookingReport, type BookingReportFilter, type BookingReportOrder, type ReportedBookingStatus } from "./booking-report.type.js";
 import { REPORT_CSV_HEADER, reportCsvLine } from "./report-csv.js";
-import { checkPage, checkSort, decodeCursor, encodeCursor, MAX_SLICE, reportQuery } from "./report-query.js";
-
-/** Every booking here is made by the partner's own system through the booking-flow API. */
-const FLOW_TYPE = "quick-connect";
+import { MAX_REPORT_PAGE, reportQuery } from "./report-query.js";
 
 export function toBookingReport(row: BookingReportRow): BookingReport {
   return {
-    id: row.bookingId,
+    id: toGlobalId("BookingReport", row.bookingId),
+    legacyResourceId: row.bookingId,
     bookingCode: row.bookingCode,
-    bookingExternalId: row.bookingExternalId,
+    supplierBookingId: row.bookingExternalId,
     externalClientId: row.externalClientId,
     bookingEngineName: row.bookingEngineName,
-    testMode: row.testMode,
-    status: row.status,
+    isTest: row.testMode,
+    status: row.status as ReportedBookingStatus,
     bookedAt: row.bookedAt,
     confirmedAt: row.confirmedAt,
     voucherCreatedAt: row.voucherCreatedAt,
     cancelledAt: row.cancelledAt,
     cancellationReason: row.cancellationReason,
-    activityStartDate: row.activityStartAt,
-    activityEndDate: row.activityEndAt,
-    priceGross: row.priceGross,
-    priceCurrency: row.currency,
-    price: { gross: row.priceGross, net: row.priceNet, currency: row.currency },
-    paxBooked: row.paxBooked,
-    flowType: FLOW_TYPE,
+    activityStartsAt: row.activityStartAt,
+    activityEndsAt: row.activityEndAt,
+    grossPrice: moneyOf(row.priceGross, row.currency),
+    netPrice: moneyOf(row.priceNet, row.currency),
+    participantCount: row.paxBooked,
+    // Every booking here is made by the partner's own system through the booking-flow API.
+    flowType: BookingFlowType.QUICK_CONNECT,
     partnerChannelName: row.partnerChannelName,
-    partnerId: row.organisationId === null ? null : String(row.organisationId),
     partner: row.organisationId === null ? null : { legacyResourceId: row.organisationId },
-    productId: row.productId,
     product: { id: row.productId },
   };
 }
 
-export const bookingReportService = {
-  async page(ctx: ReportingContext, filter: BookingReportFilter | null, offset: number, limit: number, sort: string): Promise<BookingReportPage> {
-    const visibility = reportingVisibility(ctx.caller);
-    checkPage(offset, limit);
-    const order = checkSort(sort);
-    const { rows, total } = await bookingReportRepository.page(ctx.database.db, visibility, reportQuery(filter), order, offset, limit);
-    return { count: total, offset, limit, sort: [order], items: rows.map(toBookingReport) };
-  },
+/** A page of reports as a connection, with the page as CSV lines for exports. */
+export type BookingReportPage = Connection<BookingReport> & { csv: string; csvHeader: string };
 
-  async slice(ctx: ReportingContext, filter: BookingReportFilter | null, after: string | null, first: number, sort: string): Promise<BookingReportSlice> {
+/** A cursor's position: beyond a report (`[bookedAt, id]`, what edges give), or past an offset (offsetCursor). */
+function reportPosition(cursor: string): { bookedAt: Date; id: string } | { offset: number } | null {
+  const position = cursorCodec.decode(cursor);
+  const offset = offsetOf(position);
+  if (offset !== null) return { offset };
+  if (!Array.isArray(position) || position.length !== 2) return null;
+  const [at, id] = position as unknown[];
+  const bookedAt = typeof at === "string" ? new Date(at) : new Date(Number.NaN);
+  return typeof id === "string" && isUuid(id) && !Number.isNaN(bookedAt.getTime()) ? { bookedAt, id } : null;
+}
+
+const DEFAULT_ORDER = { direction: OrderDirection.ASC };
+
+export const bookingReportService = {
+  /** The caller's reports matching the filter, a page at a time: after a keyset cursor, or past an offset (REST's pages). */
+  async page(ctx: ReportingContext, filter: BookingReportFilter | null, args: PagingArguments, orderBy: Pick<BookingReportOrder, "direction"> | null): Promise<BookingReportPage> {
     const visibility = reportingVisibility(ctx.caller);
-    const order = checkSort(sort);
+    const request = pageRequest(args, MAX_REPORT_PAGE, reportPosition);
     const query = reportQuery(filter);
-    if (!Number.isInteger(first) || first < 1 || first > MAX_SLICE) {
-      throw badInput(`first must be between 1 and ${MAX_SLICE}`, [{ field: "first", rule: "range", message: `first must be between 1 and ${MAX_SLICE}` }]);
+    const descending = (orderBy ?? DEFAULT_ORDER).direction === OrderDirection.DESC;
+    const { position } = request;
+    let rows: BookingReportRow[];
+    let counted: number | undefined;
+    if (position && "offset" in position) {
+      if (request.direction === "backward") throw badInput("before takes a cursor of an edge, not an offset", [{ field: "before", rule: "cursor", message: "a cursor of an edge this list gave" }]);
+      const read = await bookingReportRepository.page(ctx.database.db, visibility, query, descending, position.offset, request.size + 1);
+      rows = read.rows;
+      counted = read.total;
+    } else {
+      // A backward page is read the other way, nearest first, and turned around.
+      rows = request.size === 0 ? [] : await bookingReportRepository.slice(ctx.database.db, visibility, query, descending !== (request.direction === "backward"), position, request.size + 1);
     }
-    const position = after ? decodeCursor(after) : null;
-    const rows = await bookingReportRepository.slice(ctx.database.db, visibility, query, order, position, first);
-    const last = rows.at(-1);
-    const items = rows.map(toBookingReport);
+    for (const row of rows) ctx.loaders.bookingReport.prime(row.bookingId, row);
+    const connection = connectionFrom(
+      request,
+      rows,
+      toBookingReport,
+      (row) => cursorCodec.encode([row.bookedAt.toISOString(), row.bookingId]),
+      async () => ({ count: counted ?? (await bookingReportRepository.count(ctx.database.db, visibility, query)), precision: CountPrecision.EXACT }),
+    );
     return {
-      items,
+      ...connection,
+      // Written only when selected: an export's page crosses the graph as one string.
       get csv() {
-        return items.map(reportCsvLine).join("");
+        return connection.nodes.map(reportCsvLine).join("");
       },
       csvHeader: REPORT_CSV_HEADER,
-      nextCursor: rows.length === first && last ? encodeCursor(last.bookedAt, last.bookingId) : null,
     };
   },
 
-  /** Another organisation's booking reads as unknown: ids cannot be probed. */
-  async byId(ctx: ReportingContext, id: string): Promise<BookingReport> {
+  /** The report when the caller may see it, else null: another organisation's reads as unknown, so ids cannot be probed. */
+  async visible(ctx: ReportingContext, id: string | null): Promise<BookingReport | null> {
     const visibility = reportingVisibility(ctx.caller);
-    checkUuid(id, "id");
-    const row = await ctx.loaders.bookingReport.load(id.toLowerCase());
-    if (!row || !canSeeReport(visibility, row)) throw notFound(`Booking ${id} not found`);
-    return toBookingReport(row);
+    const row = id !== null && isUuid(id) ? await ctx.loaders.bookingReport.load(id.toLowerCase()) : undefined;
+    return row && canSeeReport(visibility, row) ? toBookingReport(row) : null;
   },
 };

@@ -32,23 +32,24 @@ const utc = (date: Date | null) => (date === null ? null : `${date.toISOString()
  */
 export function reportCsvLine(report: BookingReport): string {
   return csvLine([
-    report.id,
+    report.legacyResourceId,
     report.bookingCode,
-    report.bookingExternalId,
+    report.supplierBookingId,
     report.externalClientId,
     report.bookingEngineName,
-    report.testMode,
+    report.isTest,
     report.status,
     utc(report.bookedAt),
     utc(report.confirmedAt),
     utc(report.voucherCreatedAt),
     utc(report.cancelledAt),
-    utc(report.activityStartDate),
-    report.priceGross,
-    report.priceCurrency,
+    utc(report.activityStartsAt),
+    // The contract's number: the amount as JSON writes it (49.9 for "49.90").
+    Number(report.grossPrice.amount),
+    report.grossPrice.currencyCode,
     report.flowType,
     report.partnerChannelName,
-    report.productId,
+    report.product.id,
   ]);
 }
 

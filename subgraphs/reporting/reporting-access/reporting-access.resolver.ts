@@ -9,7 +9,7 @@ export class ReportingAccessResolver {
   reportingAccess(@Ctx() ctx: SubgraphContext): ReportingAccess {
     const { organisationId, testModeOnly } = reportingVisibility(ctx.caller);
     return organisationId === null
-      ? { scope: ReportingScope.ALL_ORGANISATIONS, organisation: null, testMode: testModeOnly }
-      : { scope: ReportingScope.OWN_ORGANISATION, organisation: { legacyResourceId: organisationId }, testMode: testModeOnly };
+      ? { scope: ReportingScope.ALL_ORGANISATIONS, organisation: null, isTestOnly: testModeOnly }
+      : { scope: ReportingScope.OWN_ORGANISATION, organisation: { legacyResourceId: organisationId }, isTestOnly: testModeOnly };
   }
 }
