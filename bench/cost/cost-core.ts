@@ -201,7 +201,7 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
     { field: "Mutation.priceAvailability", role: "consumer", args: `input: { availabilityId: "${toGlobalId("Availability", availability.id)}", currencyCode: "EUR" }` },
     { field: "Mutation.setAvailabilityQuantities", role: "consumer", args: `input: { availabilityId: "${toGlobalId("Availability", availability.id)}", currencyCode: "EUR", quantities: [{ unitId: "adult", quantity: 2 }] }` },
     { field: "Mutation.answerBookingQuestions", role: "consumer", args: `input: { bookingId: "${toGlobalId("Booking", booking.id)}", answers: $answers }`, variableTypes: "$answers: [AnswerInput!]!", variables: () => ({ answers }) },
-    { field: "Mutation.createSupplier", role: "partner", args: "input: $input", variableTypes: "$input: CreateSupplierInput!", variables: () => ({ input: { ...supplierInput, supplierId: undefined, externalId: supplierRequest().externalId } }) },
+    { field: "Mutation.createSupplier", role: "partner", args: "input: $input", variableTypes: "$input: CreateSupplierInput!", variables: () => ({ input: { ...supplierFields, countryCode: country, contact: supplierContact, externalId: supplierRequest().externalId } }) },
     { field: "Mutation.updateSupplier", role: "partner", args: "input: $input", variableTypes: "$input: UpdateSupplierInput!", variables: () => ({ input: supplierInput }) },
     { field: "Mutation.updateProduct", role: "partner", args: `productId: ${product.id}, supplierId: ${supplier.id}, input: $input`, variableTypes: "$input: ProductInput!", variables: () => ({ input: productInput }) },
     {
