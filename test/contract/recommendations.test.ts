@@ -183,6 +183,19 @@ describe("recommendations", () => {
       expect((await consumer.get("/recommendation/v1/top-activities?iataCode=RAR&maxRecommendations=3")).body).toHaveLength(3);
     });
 
+    it("answers through GraphQL with the arguments a client leaves out, as REST does with its parameters", async () => {
+      const token = await t.stack.tokenFor("CONSUMER");
+      const near = await graphql(`${t.stack.url}/graphql`, token, `{ topActivities(iataCode: "RAR", maxRecommendations: 3) { relevanceScore product { id } } }`);
+      expect(near.body.errors).toBeUndefined();
+      const rest = (await consumer.get("/recommendation/v1/top-activities?iataCode=RAR&maxRecommendations=3")).body.map((r: { id: number }) => r.id);
+      expect(near.body.data!.topActivities.map((r: { product: { id: number } }) => r.product.id)).toEqual(rest);
+      const city = await graphql(`${t.stack.url}/graphql`, token, `query ($city: String) { topActivities(cityName: $city, maxRecommendations: 2) { product { id } } }`, { city: `Avarua-${partner.engineName}` });
+      expect(city.body.data!.topActivities).toHaveLength(2);
+      // One of the pair alone is still refused, left out or given as null.
+      const half = await graphql(`${t.stack.url}/graphql`, token, `{ topActivities(iataCode: "RAR", lat: 10, lon: null) { product { id } } }`);
+      expect(half.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [{ field: "lat", rule: "pair" }] });
+    });
+
     it("uses the city when there is no airport code, and lets iataCode win over it", async () => {
       const city = await consumer.get(`/recommendation/v1/top-activities?cityName=Avarua-${partner.engineName}&maxRecommendations=10`);
       expect(city.body).toHaveLength(10);

@@ -57,12 +57,14 @@ export class RecommendationResolver {
   topActivities(
     @Arg("iataCode", () => String, { nullable: true }) iataCode: string | null,
     @Arg("cityName", () => String, { nullable: true }) cityName: string | null,
-    @Arg("lat", () => Float, { nullable: true }) lat: number | null,
-    @Arg("lon", () => Float, { nullable: true }) lon: number | null,
+    @Arg("lat", () => Float, { nullable: true }) givenLat: number | null | undefined,
+    @Arg("lon", () => Float, { nullable: true }) givenLon: number | null | undefined,
     @Arg("radius", () => Int, { defaultValue: 100 }) radius: number,
     @Arg("maxRecommendations", () => Int, { defaultValue: MAX_TOP_ACTIVITIES }) maxRecommendations: number,
     @Ctx() ctx: CatalogueContext,
   ): Promise<RecommendationResult[]> {
+    // An argument left out arrives as undefined, one given as null as null: both mean "not given".
+    const [lat, lon] = [givenLat ?? null, givenLon ?? null];
     const problems = [];
     if (!iataCode && !cityName) problems.push({ field: "iataCode", rule: "required", message: "iataCode or cityName is required" });
     if ((lat === null) !== (lon === null)) problems.push({ field: "lat", rule: "pair", message: "lat and lon go together" });
