@@ -45,6 +45,10 @@ describe("booking through GraphQL with the status subscription", () => {
     const date = new Date(Date.now() + 7 * 86400_000).toISOString().slice(0, 10);
     const dates = await gql(`query($p: Int!) { nextAvailableDates(productId: $p) }`, { p: productId });
     expect(dates.nextAvailableDates.length).toBeGreaterThan(0);
+    // The range's ends left out are today and 30 days on, as REST's parameters left out are.
+    const range = await gql(`query($p: Int!) { availableDates(productId: $p) }`, { p: productId });
+    expect(range.availableDates.length).toBeGreaterThan(0);
+    expect(range.availableDates).toEqual((await buyer.rest.get(`/booking-flow/v1/products/${productId}/availabilities`)).body.availabilityDates);
     // Each step answers its availability, and no refusal.
     const step = (payload: { availability: any; userErrors: unknown[] }) => {
       expect(payload.userErrors).toEqual([]);

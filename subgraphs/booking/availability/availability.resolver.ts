@@ -26,11 +26,12 @@ export class AvailabilityResolver {
   @Query(() => [DateScalar], { description: "Step 1: the dates with places between startDate and endDate, in order (default: the 31 days from today; a range covers at most 366 days)" })
   availableDates(
     @Arg("productId", () => Int, { description: "The product's number (Product.id)" }) productId: number,
-    @Arg("startDate", () => String, { nullable: true, description: "YYYY-MM-DD, inclusive; today when not given" }) startDate: string | null,
-    @Arg("endDate", () => String, { nullable: true, description: "YYYY-MM-DD, inclusive; 30 days after startDate when not given" }) endDate: string | null,
+    @Arg("startDate", () => String, { nullable: true, description: "YYYY-MM-DD, inclusive; today when not given" }) startDate: string | null | undefined,
+    @Arg("endDate", () => String, { nullable: true, description: "YYYY-MM-DD, inclusive; 30 days after startDate when not given" }) endDate: string | null | undefined,
     @Ctx() ctx: BookingContext,
   ): Promise<string[]> {
-    return availabilityService.dates(ctx, productId, startDate, endDate);
+    // Left out (undefined) and given as null both mean "not given".
+    return availabilityService.dates(ctx, productId, startDate ?? null, endDate ?? null);
   }
 
   @Query(() => [DateScalar], { description: "Step 1 alternative: the first month with dates within a year, from its first date to the month's end; empty when none" })
