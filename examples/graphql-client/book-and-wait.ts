@@ -7,7 +7,8 @@
  * that breaks this file fails `npm run typecheck`.
  *
  * Against `npm start` (demo data):
- *   npx tsx examples/graphql-client/book-and-wait.ts http://localhost:4000 demo-consumer sandbox-booking-2026 1
+ *   npx tsx examples/graphql-client/book-and-wait.ts http://localhost:4000 demo-consumer sandbox-booking-2026 UHJvZHVjdDox
+ * (the demo's first product: a product's `id` as search, `node` or any answer gives it)
  */
 import { randomUUID } from "node:crypto";
 import { pathToFileURL } from "node:url";
@@ -50,7 +51,7 @@ graphql(`
 `);
 
 const NextDates = graphql(`
-  query NextDates($productId: Int!) { nextAvailableDates(productId: $productId) }
+  query NextDates($productId: ID!) { nextAvailableDates(productId: $productId) }
 `);
 const CreateAvailability = graphql(`
   mutation CreateAvailability($input: CreateAvailabilityInput!) {
@@ -95,8 +96,8 @@ export interface BookAndWaitOptions {
   /** A consumer account (the demo one: demo-consumer / sandbox-booking-2026) */
   username: string;
   password: string;
-  /** A product with a booking setup */
-  productId: number;
+  /** The global id of a product with a booking setup */
+  productId: string;
   /** YYYY-MM-DD; the product's first date with places when not given */
   date?: string;
   /** Adults booked; each other ticket type starts at its minimum */
@@ -277,6 +278,6 @@ export function exampleAnswer(question: { dataType: string; dataFormat?: string 
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [baseUrl = "http://localhost:4000", username = "demo-consumer", password = "sandbox-booking-2026", productId = "1"] = process.argv.slice(2);
-  console.log(await bookAndWait({ baseUrl, username, password, productId: Number(productId) }));
+  const [baseUrl = "http://localhost:4000", username = "demo-consumer", password = "sandbox-booking-2026", productId = "UHJvZHVjdDox"] = process.argv.slice(2);
+  console.log(await bookAndWait({ baseUrl, username, password, productId }));
 }

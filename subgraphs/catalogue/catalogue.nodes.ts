@@ -3,6 +3,8 @@ import { hasAnyRole, hasScope } from "../../core/caller.js";
 import { MANAGE_SCOPE, managementRoles } from "../../core/roles.js";
 import type { NodeType } from "../common/relay/node-type.js";
 import { supplierRepository } from "./supplier/supplier.repository.js";
+import { productRepository } from "./product/product.repository.js";
+import { READ_SCOPE } from "./consumer-access.js";
 import { bookingEngineRepository } from "./booking-engine/booking-engine.repository.js";
 import { organisationRepository } from "./organisation/organisation.repository.js";
 import { maySeeOrganisation } from "./organisation/organisation.service.js";
@@ -36,6 +38,14 @@ export const catalogueNodeTypes: NodeType[] = [
       if (!isPlatform && !organisation?.bookingEngineId) return new Set();
       const rows = await supplierRepository.liveByIds(database.db, numbers(keys));
       return new Set(rows.filter((row) => isPlatform || row.bookingEngineId === organisation!.bookingEngineId).map((row) => String(row.id)));
+    },
+  },
+  {
+    // As product(id) shows them: live products, to callers who may read the catalogue.
+    typeName: "Product",
+    async visibleKeys({ database, caller }, keys) {
+      if (!hasScope(caller, READ_SCOPE)) return new Set();
+      return new Set((await productRepository.liveByIds(database.db, numbers(keys))).map((row) => String(row.id)));
     },
   },
   {

@@ -13,6 +13,7 @@ import { keyOfGlobalId } from "../../core/global-id.js";
 import { ProductResolver } from "./product/product.resolver.js";
 import { BookingProductFactsResolver } from "./product/booking-facts.js";
 import { toProduct } from "./product/product.service.js";
+import { productKey } from "./product/product.type.js";
 import { ActiveActivityPageResolver, ActivityImportResolver } from "./import/activity-import.js";
 import { OctoImportResolver } from "./import/octo-import.resolver.js";
 import { RecommendationResolver } from "./recommendation/recommendation.resolver.js";
@@ -60,10 +61,12 @@ export function buildCatalogueSchema(): Promise<GraphQLSchema> {
       },
     },
     Product: {
-      // Bookings and reports refer to what was sold, even once its supplier deleted it.
-      async __resolveReference(reference: { id: number }, ctx: CatalogueContext) {
-        const row = await ctx.loaders.anyProduct.load(reference.id);
-        if (!row) throw notFound(`Product ${reference.id} not found`);
+      // Bookings and reports refer to what was sold by its number, even once its supplier deleted
+      // it; node(id) by the global id, which it checked names a live product the caller may read.
+      async __resolveReference(reference: { id?: string; legacyResourceId?: number }, ctx: CatalogueContext) {
+        const key = reference.legacyResourceId ?? productKey(reference.id ?? "");
+        const row = key === null ? undefined : reference.legacyResourceId === undefined ? await ctx.loaders.product.load(key) : await ctx.loaders.anyProduct.load(key);
+        if (!row) throw notFound("Product not found");
         return toProduct(row);
       },
     },

@@ -5,7 +5,7 @@ import { Directive, Field, Int, ObjectType } from "type-graphql";
  * Bookings and booking reports refer to what was sold through it.
  */
 @ObjectType("Product")
-@Directive('@key(fields: "id", resolvable: false)')
+@Directive('@key(fields: "legacyResourceId", resolvable: false)')
 export class ProductReference {
-  @Field(() => Int) id!: number;
+  @Field(() => Int) legacyResourceId!: number;
 }

@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { contentPartner, productRequest, restClient, supplierRequest, type RestClient } from "../support/catalogue.js";
 import { graphql, ManualClock, useStack } from "../support/stack.js";
@@ -96,11 +97,13 @@ describe("GET /api/consumer/diff/products", () => {
     const response = await graphql(
       `${t.stack.url}/graphql`,
       token,
-      `query ($s: String!) { productChanges(date: "2030-03-11", changeType: DELETED, search: $s) { totalResults items { product { id } changeLog { status date } } } }`,
+      `query ($s: String!) { productChanges(date: "2030-03-11", changeType: DELETED, search: $s) { totalResults items { product { id legacyResourceId } changeLog { status date } } } }`,
       { s: `bookingEngine:${partner.engineName}` },
     );
     expect(response.body.data!.productChanges.totalResults).toBe(2);
-    expect(response.body.data!.productChanges.items.map((i: { product: { id: number } }) => i.product.id).sort()).toEqual([ids.deleted, ids.orphan].sort());
+    const products = response.body.data!.productChanges.items.map((i: { product: { id: string; legacyResourceId: number } }) => i.product);
+    expect(products.map((p: { legacyResourceId: number }) => p.legacyResourceId).sort()).toEqual([ids.deleted, ids.orphan].sort());
+    expect(products.map((p: { id: string }) => p.id).sort()).toEqual([ids.deleted, ids.orphan].map((id) => toGlobalId("Product", id)).sort());
   });
 
   it("lists the whole catalogue through GraphQL when date and search are left out, as their descriptions say", async () => {

@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { contentPartner, productRequest, restClient, signIn, supplierRequest, type RestClient } from "../support/catalogue.js";
 import { graphql, useStack } from "../support/stack.js";
@@ -183,17 +184,21 @@ describe("catalogue consumption", () => {
       const response = await graphql(
         `${t.stack.url}/graphql`,
         consumerToken,
-        `query ($s: String!) { searchProducts(search: $s, sortingField: "rating", sortingOrder: "desc") { totalResults items { id title { text } } } }`,
+        `query ($s: String!) { searchProducts(search: $s, sortingField: "rating", sortingOrder: "desc") { totalResults items { id legacyResourceId title { text } } } }`,
         { s: `countryCode:FR AND bookingEngine:${partner.engineName}` },
       );
-      expect(response.body.data!.searchProducts).toEqual({ totalResults: 2, items: [{ id: ids.louvre, title: { text: "Louvre museum skip-the-line ticket" } }, { id: ids.cruise, title: { text: "Seine dinner cruise" } }] });
+      expect(response.body.data!.searchProducts).toEqual({ totalResults: 2, items: [
+          { id: toGlobalId("Product", ids.louvre), legacyResourceId: ids.louvre, title: { text: "Louvre museum skip-the-line ticket" } },
+          { id: toGlobalId("Product", ids.cruise), legacyResourceId: ids.cruise, title: { text: "Seine dinner cruise" } },
+        ],
+      });
       const invalid = await graphql(`${t.stack.url}/graphql`, consumerToken, `{ searchProducts(search: "title") { totalResults } }`);
       expect(invalid.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", reason: "INVALID_SEARCH" });
     });
   });
 
   describe("Product.consumerRecord", () => {
-    const TYPED = `id externalId creationDate updateDate title { text } description { text } bookingEngine { name displayName } bookingLink(externalClientId: "abc")
+    const TYPED = `legacyResourceId externalId creationDate updateDate title { text } description { text } bookingEngine { name displayName } bookingLink(externalClientId: "abc")
       minPrice maxPrice priceCurrency durationHours onlineBookable availableLanguages cityName countryCode country { name { text } } rating descriptors { type reason }
       galleryImages { title url order } geoLocation { latitude longitude geoHash }
       supplier { legacyResourceId name externalId createdAt updatedAt countryCode countryName }
@@ -219,7 +224,7 @@ describe("catalogue consumption", () => {
       for (const { consumerRecord: record, ...typed } of items) {
         const onlineLanguage = [language, "en"].find((l) => l in typed.onlineBookable) ?? typed.availableLanguages[0];
         const expected: Record<string, unknown> = {
-          id: typed.id,
+          id: typed.legacyResourceId,
           externalId: typed.externalId,
           creationDate: typed.creationDate,
           updateDate: typed.updateDate,

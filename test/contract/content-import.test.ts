@@ -164,7 +164,7 @@ describe("bulk import of activities", () => {
   });
 
   describe("activeActivities through GraphQL", () => {
-    const PRODUCT = `id externalId title { translations } creationDate updateDate bookingEngine { name displayName } minPrice retailPrice
+    const PRODUCT = `legacyResourceId externalId title { translations } creationDate updateDate bookingEngine { name displayName } minPrice retailPrice
       estimatedCommissionRate estimatedNetPrice duration durationHours galleryImages { url order } onlineBookable availableLanguages
       supplier { legacyResourceId externalId name createdAt updatedAt } country { name { text } } descriptors { type reason }
       taxonomies { uuid slug level parentUuid nameFullPath name { text translations } }`;
@@ -200,7 +200,7 @@ describe("bulk import of activities", () => {
       records.forEach((record: Record<string, any>, i: number) => {
         const product = data[i];
         expect(record).toMatchObject({
-          id: product.id,
+          id: product.legacyResourceId,
           externalId: product.externalId,
           title: product.title.translations,
           creationDate: product.creationDate,
@@ -223,7 +223,7 @@ describe("bulk import of activities", () => {
             contact: { id: product.supplier.legacyResourceId },
           },
           countryName: product.country.name.text,
-          galleryImages: product.galleryImages.map((image: { url: string; order: number | null }, position: number) => ({ id: `${product.id}-${image.order ?? position + 1}`, url: image.url, order: image.order ?? position + 1 })),
+          galleryImages: product.galleryImages.map((image: { url: string; order: number | null }, position: number) => ({ id: `${product.legacyResourceId}-${image.order ?? position + 1}`, url: image.url, order: image.order ?? position + 1 })),
         });
         expect(record.estimatedNetPrice).toBeUndefined();
         expect(record.taxonomies.flat().map((node: Record<string, unknown>) => [node.uuid, node.slug, node.level, node.parentUuid, node.nameFullPath ?? null, node.name, node.nameTranslation])).toEqual(

@@ -132,13 +132,13 @@ describe("importing an OCTO engine's content", () => {
 
   it("leaves alone a product a partner added by hand under the imported supplier", async () => {
     const { body } = await runImport();
-    const mutation = `mutation($supplierId: Int!, $input: ProductInput!) { createProduct(supplierId: $supplierId, input: $input) { product { id } } }`;
+    const mutation = `mutation($supplierId: Int!, $input: ProductInput!) { createProduct(supplierId: $supplierId, input: $input) { product { legacyResourceId } } }`;
     const created = await graphql(`${ctx.stack.url}/graphql`, platform, mutation, {
       supplierId: body.supplierId,
       input: { externalId: `manual-${randomUUID().slice(0, 6)}`, title: { en: "Evening walk" }, bookingEngine: engine },
     });
     expect(created.body.errors).toBeUndefined();
-    const manualId = created.body.data!.createProduct.product.id as number;
+    const manualId = created.body.data!.createProduct.product.legacyResourceId as number;
     expect((await runImport()).body).toMatchObject({ deprecated: 0 });
     expect((await ctx.database.db.select({ deprecated: products.deprecated }).from(products).where(eq(products.id, manualId)))[0].deprecated).toBe(false);
   });

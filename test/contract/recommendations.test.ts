@@ -143,10 +143,10 @@ describe("recommendations", () => {
   });
 
   it("answers through GraphQL", async () => {
-    const response = await graphql(`${t.stack.url}/graphql`, await t.stack.tokenFor("CONSUMER"), `query ($input: RecommendationInput) { recommendations(input: $input, limit: 2, sort: "-rating") { relevanceScore product { id } } }`, {
+    const response = await graphql(`${t.stack.url}/graphql`, await t.stack.tokenFor("CONSUMER"), `query ($input: RecommendationInput) { recommendations(input: $input, limit: 2, sort: "-rating") { relevanceScore product { legacyResourceId } } }`, {
       input: { bookingEngines: { include: [partner.engineName] } },
     });
-    expect(response.body.data!.recommendations.map((r: { product: { id: number } }) => r.product.id)).toEqual([ids.paragliding, ids.montmartre]);
+    expect(response.body.data!.recommendations.map((r: { product: { legacyResourceId: number } }) => r.product.legacyResourceId)).toEqual([ids.paragliding, ids.montmartre]);
   });
 
   describe("GET /recommendation/v1/top-activities", () => {
@@ -185,10 +185,10 @@ describe("recommendations", () => {
 
     it("answers through GraphQL with the arguments a client leaves out, as REST does with its parameters", async () => {
       const token = await t.stack.tokenFor("CONSUMER");
-      const near = await graphql(`${t.stack.url}/graphql`, token, `{ topActivities(iataCode: "RAR", maxRecommendations: 3) { relevanceScore product { id } } }`);
+      const near = await graphql(`${t.stack.url}/graphql`, token, `{ topActivities(iataCode: "RAR", maxRecommendations: 3) { relevanceScore product { legacyResourceId } } }`);
       expect(near.body.errors).toBeUndefined();
       const rest = (await consumer.get("/recommendation/v1/top-activities?iataCode=RAR&maxRecommendations=3")).body.map((r: { id: number }) => r.id);
-      expect(near.body.data!.topActivities.map((r: { product: { id: number } }) => r.product.id)).toEqual(rest);
+      expect(near.body.data!.topActivities.map((r: { product: { legacyResourceId: number } }) => r.product.legacyResourceId)).toEqual(rest);
       const city = await graphql(`${t.stack.url}/graphql`, token, `query ($city: String) { topActivities(cityName: $city, maxRecommendations: 2) { product { id } } }`, { city: `Avarua-${partner.engineName}` });
       expect(city.body.data!.topActivities).toHaveLength(2);
       // One of the pair alone is still refused, left out or given as null.

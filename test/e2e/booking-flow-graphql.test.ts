@@ -35,7 +35,8 @@ function answersFor(booking: any): { questionId: string; value: string }[] {
 
 describe("booking through GraphQL with the status subscription", () => {
   it("runs every step as a mutation and sees PENDING_CONFIRM then CONFIRMED, with catalogue fields of the product", async () => {
-    const { productId } = await bookableProduct(t.stack, familySetup({ confirmationDelaySeconds: 1, startTimes: ["10:00"] }));
+    const { productId: productNumber } = await bookableProduct(t.stack, familySetup({ confirmationDelaySeconds: 1, startTimes: ["10:00"] }));
+    const productId = toGlobalId("Product", productNumber);
     const buyer = await consumer(t.stack);
     const gql = async (query: string, variables: Record<string, unknown> = {}) => {
       const result = await graphql(`${t.stack.url}/graphql`, buyer.token, query, variables);
@@ -43,12 +44,12 @@ describe("booking through GraphQL with the status subscription", () => {
       return result.body.data!;
     };
     const date = new Date(Date.now() + 7 * 86400_000).toISOString().slice(0, 10);
-    const dates = await gql(`query($p: Int!) { nextAvailableDates(productId: $p) }`, { p: productId });
+    const dates = await gql(`query($p: ID!) { nextAvailableDates(productId: $p) }`, { p: productId });
     expect(dates.nextAvailableDates.length).toBeGreaterThan(0);
     // The range's ends left out are today and 30 days on, as REST's parameters left out are.
-    const range = await gql(`query($p: Int!) { availableDates(productId: $p) }`, { p: productId });
+    const range = await gql(`query($p: ID!) { availableDates(productId: $p) }`, { p: productId });
     expect(range.availableDates.length).toBeGreaterThan(0);
-    expect(range.availableDates).toEqual((await buyer.rest.get(`/booking-flow/v1/products/${productId}/availabilities`)).body.availabilityDates);
+    expect(range.availableDates).toEqual((await buyer.rest.get(`/booking-flow/v1/products/${productNumber}/availabilities`)).body.availabilityDates);
     // Each step answers its availability, and no refusal.
     const step = (payload: { availability: any; userErrors: unknown[] }) => {
       expect(payload.userErrors).toEqual([]);
@@ -83,7 +84,7 @@ describe("booking through GraphQL with the status subscription", () => {
     // An id that names no availability, and one of another product than the one given: NOT_FOUND on the id.
     const strangerStep = await graphql(`${t.stack.url}/graphql`, stranger.token, `mutation($i: PriceAvailabilityInput!) { priceAvailability(input: $i) { ${ANSWER} } }`, { i: { availabilityId: toGlobalId("Availability", "not-a-uuid") } });
     expect(strangerStep.body.data?.priceAvailability).toEqual({ availability: null, userErrors: [{ code: "NOT_FOUND", message: expect.any(String), field: ["input", "availabilityId"], rule: null, errorCode: null }] });
-    const otherProduct = (await gql(`mutation($i: PriceAvailabilityInput!) { priceAvailability(input: $i) { ${ANSWER} } }`, { i: { availabilityId: availability.id, productId: productId + 1 } })).priceAvailability;
+    const otherProduct = (await gql(`mutation($i: PriceAvailabilityInput!) { priceAvailability(input: $i) { ${ANSWER} } }`, { i: { availabilityId: availability.id, productId: toGlobalId("Product", productNumber + 1) } })).priceAvailability;
     expect(otherProduct.userErrors).toEqual([expect.objectContaining({ code: "NOT_FOUND", field: ["input", "availabilityId"] })]);
 
     const booked = (payload: { booking: any; userErrors: unknown[] }) => {
@@ -112,7 +113,7 @@ describe("booking through GraphQL with the status subscription", () => {
     const completed = new Promise<void>((resolve, reject) => {
       connect(buyer.token).subscribe(
         {
-          query: `subscription($id: ID!) { bookingStatusChanged(bookingId: $id) { id status paymentStatus voucherUrl supplierBooking { bookingCode } product { id externalId cityName } } }`,
+          query: `subscription($id: ID!) { bookingStatusChanged(bookingId: $id) { id status paymentStatus voucherUrl supplierBooking { bookingCode } product { id legacyResourceId externalId cityName } } }`,
           variables: { id: booking.id },
         },
         { next: (r) => (received.push(r as ExecutionResult), firstMessage()), error: reject, complete: resolve },
@@ -127,7 +128,7 @@ describe("booking through GraphQL with the status subscription", () => {
     const statuses = received.map((r) => (r.data as any).bookingStatusChanged.status);
     expect(statuses).toEqual(["ON_HOLD", "PENDING_CONFIRM", "CONFIRMED"]);
     const last = (received.at(-1)!.data as any).bookingStatusChanged;
-    expect(last).toMatchObject({ id: booking.id, paymentStatus: "PAID", product: { id: productId, cityName: "Zermatt" } });
+    expect(last).toMatchObject({ id: booking.id, paymentStatus: "PAID", product: { id: productId, legacyResourceId: productNumber, cityName: "Zermatt" } });
     expect(last.product.externalId).toMatch(/^PRD-/);
     expect(last.supplierBooking.bookingCode).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
     expect(last.voucherUrl).toContain(`/booking-flow/v1/vouchers/${booking.legacyResourceId}.pdf`);

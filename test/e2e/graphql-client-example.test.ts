@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { describe, expect, it } from "vitest";
 import { bookAndWait } from "../../examples/graphql-client/book-and-wait.js";
 import { bookableProduct } from "../support/booking.js";
@@ -11,7 +12,7 @@ describe("the typed GraphQL client example (examples/graphql-client)", () => {
     const { productId } = await bookableProduct(ctx.stack);
     const buyer = await ctx.stack.createAccount("CONSUMER");
 
-    const result = await bookAndWait({ baseUrl: ctx.stack.url, username: buyer.username, password: buyer.password, productId, adults: 2 });
+    const result = await bookAndWait({ baseUrl: ctx.stack.url, username: buyer.username, password: buyer.password, productId: toGlobalId("Product", productId), adults: 2 });
 
     expect(result.status).toBe("CONFIRMED");
     // Subscribed before the confirmation: the first message is the booking on hold.

@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { createClient, type Client, type ExecutionResult } from "graphql-ws";
@@ -390,7 +391,7 @@ describe("booking an OCTO engine's products", () => {
       return result.body.data!;
     };
     const date = inAWeek(12);
-    const availability = (await gql(`mutation($i: CreateAvailabilityInput!) { createAvailability(input: $i) { availability { id isOptionStepCompleted } userErrors { code } } }`, { i: { productId: seine, date } })).createAvailability.availability;
+    const availability = (await gql(`mutation($i: CreateAvailabilityInput!) { createAvailability(input: $i) { availability { id isOptionStepCompleted } userErrors { code } } }`, { i: { productId: toGlobalId("Product", seine), date } })).createAvailability.availability;
     // One option and one (all-day) start: nothing to choose.
     expect(availability.isOptionStepCompleted).toBe(true);
     const units = (await gql(`mutation($i: PriceAvailabilityInput!) { priceAvailability(input: $i) { availability { units { id price { amount currencyCode } } } } }`, { i: { availabilityId: availability.id, currencyCode: "EUR" } })).priceAvailability.availability;

@@ -37,14 +37,14 @@ describe("a product's booking facts", () => {
 
     const entity = await catalogue.executeInProcess(
       {
-        query: `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { id supplierId externalId title { translations } deprecated duration availabilityPeriods estCommFrpricePerc estCommNet minPrice bookingEngine { name kind } supplier { name bookingEngine { legacyResourceId } } } } }`,
-        variables: { r: [{ __typename: "Product", id: productId }] },
+        query: `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { legacyResourceId supplierId externalId title { translations } deprecated duration availabilityPeriods estCommFrpricePerc estCommNet minPrice bookingEngine { name kind } supplier { name bookingEngine { legacyResourceId } } } } }`,
+        variables: { r: [{ __typename: "Product", legacyResourceId: productId }] },
       },
       catalogue.createServiceContext("booking"),
     );
     const [full] = (entity.data as { _entities: Record<string, any>[] })._entities;
     expect(facts).toEqual({
-      id: full.id,
+      id: full.legacyResourceId,
       supplierId: full.supplierId,
       externalId: full.externalId,
       title: full.title.translations,

@@ -167,7 +167,7 @@ describe("catalogue management through GraphQL", () => {
     const { categories, ...rest } = productRequest();
     const input = { ...rest, categories };
     const create = `mutation ($supplierId: Int!, $input: ProductInput!) {
-      createProduct(supplierId: $supplierId, input: $input) { moved product { id supplierId title { text language translations } onlineBookable bookingEngine { name } country { code name { text } } categories { level code } supplier { legacyResourceId } } } }`;
+      createProduct(supplierId: $supplierId, input: $input) { moved product { id legacyResourceId supplierId title { text language translations } onlineBookable bookingEngine { name } country { code name { text } } categories { level code } supplier { legacyResourceId } } } }`;
     const first = await gql(create, { supplierId: supplierA, input });
     expect(first.body.errors).toBeUndefined();
     const product = first.body.data!.createProduct;
@@ -199,22 +199,22 @@ describe("catalogue management through GraphQL", () => {
 
     const updated = await gql(`mutation ($s: Int!, $p: Int!, $input: ProductInput!) { updateProduct(supplierId: $s, productId: $p, input: $input) { rating updateDate } }`, {
       s: supplierB,
-      p: product.product.id,
+      p: product.product.legacyResourceId,
       input: { externalId: input.externalId, title: { en: "Glacier" }, rating: 3.5 },
     });
     expect(updated.body.data!.updateProduct.rating).toBe(3.5);
 
-    const deprecated = await gql(`mutation ($s: Int!, $p: Int!) { deprecateProduct(supplierId: $s, productId: $p) { deprecated onlineBookable } }`, { s: supplierB, p: product.product.id });
+    const deprecated = await gql(`mutation ($s: Int!, $p: Int!) { deprecateProduct(supplierId: $s, productId: $p) { deprecated onlineBookable } }`, { s: supplierB, p: product.product.legacyResourceId });
     expect(deprecated.body.data!.deprecateProduct).toEqual({ deprecated: true, onlineBookable: { en: false } });
-    const undeprecated = await gql(`mutation ($s: Int!, $p: Int!) { undeprecateProduct(supplierId: $s, productId: $p) { deprecated } }`, { s: supplierB, p: product.product.id });
+    const undeprecated = await gql(`mutation ($s: Int!, $p: Int!) { undeprecateProduct(supplierId: $s, productId: $p) { deprecated } }`, { s: supplierB, p: product.product.legacyResourceId });
     expect(undeprecated.body.data!.undeprecateProduct.deprecated).toBe(false);
 
     const viaSupplier = await gql(`query ($id: ID!) { supplier(id: $id) { isOnlineBookable products { id } } }`, { id: toGlobalId("Supplier", supplierB) });
     // The update dropped the booking URL, and no booking setup sells it: nothing of the supplier is bookable online.
     expect(viaSupplier.body.data!.supplier).toEqual({ isOnlineBookable: false, products: [{ id: product.product.id }] });
 
-    const deleted = await gql(`mutation ($s: Int!, $p: Int!) { deleteProduct(supplierId: $s, productId: $p) { id } }`, { s: supplierB, p: product.product.id });
-    expect(deleted.body.data!.deleteProduct).toEqual({ id: product.product.id });
+    const deleted = await gql(`mutation ($s: Int!, $p: Int!) { deleteProduct(supplierId: $s, productId: $p) { id } }`, { s: supplierB, p: product.product.legacyResourceId });
+    expect(deleted.body.data!.deleteProduct).toEqual({ id: product.product.legacyResourceId });
     const empty = await gql(`query ($id: Int!) { supplierProducts(supplierId: $id) { id } }`, { id: supplierB });
     expect(empty.body.data!.supplierProducts).toEqual([]);
   });
@@ -243,13 +243,13 @@ describe("catalogue management through GraphQL", () => {
     const catalogue = t.stack.service.edge!.subgraphs.catalogue!;
     const response = await catalogue.server.executeOperation(
       {
-        query: `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { id externalId } ... on Supplier { legacyResourceId countryCode } } }`,
-        variables: { r: [{ __typename: "Product", id: productId }, { __typename: "Supplier", id: toGlobalId("Supplier", supplierId) }] },
+        query: `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { legacyResourceId externalId } ... on Supplier { legacyResourceId countryCode } } }`,
+        variables: { r: [{ __typename: "Product", legacyResourceId: productId }, { __typename: "Supplier", id: toGlobalId("Supplier", supplierId) }] },
       },
       { contextValue: await catalogue.createContext({ authorization: `Bearer ${partner.token}` }) },
     );
     const result = response.body.kind === "single" ? response.body.singleResult : undefined;
-    expect(result?.data?._entities).toEqual([{ id: productId, externalId: expect.any(String) }, { legacyResourceId: supplierId, countryCode: "CH" }]);
+    expect(result?.data?._entities).toEqual([{ legacyResourceId: productId, externalId: expect.any(String) }, { legacyResourceId: supplierId, countryCode: "CH" }]);
   });
 
   /**

@@ -18,7 +18,7 @@ describe("a subgraph called in process", () => {
   const t = useStack();
   let partner: Partner;
   let catalogue: RunningSubgraph;
-  let productId: number;
+  let productId: string;
   let supplierNumber: number;
   let supplierId: string;
 
@@ -55,7 +55,7 @@ describe("a subgraph called in process", () => {
     catalogue = t.stack.service.edge!.subgraphs.catalogue!;
     supplierNumber = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
     supplierId = toGlobalId("Supplier", supplierNumber);
-    productId = (await partner.rest.post(`/api/supplier/${supplierNumber}/product`, productRequest())).body.id;
+    productId = toGlobalId("Product", (await partner.rest.post(`/api/supplier/${supplierNumber}/product`, productRequest())).body.id);
   });
 
   it("runs a text through the pipeline until it has answered without errors, then directly, with the same answers", async () => {
@@ -71,7 +71,7 @@ describe("a subgraph called in process", () => {
 
   it("does not admit a text whose answer had errors", async () => {
     const text = entitiesText();
-    const missing = { r: [{ __typename: "Product", id: 2_000_000_000 }] };
+    const missing = { r: [{ __typename: "Product", id: toGlobalId("Product", 2_000_000_000) }] };
     for (let call = 0; call < 2; call++) {
       const before = { ...catalogue.inProcessCounts };
       expect((await direct(text, missing)).errors?.[0].extensions?.code).toBe("NOT_FOUND");
@@ -88,7 +88,7 @@ describe("a subgraph called in process", () => {
   describe("a direct execution", () => {
     const product = () => ({ __typename: "Product", id: productId });
     const supplier = () => ({ __typename: "Supplier", id: supplierId });
-    const missing = { __typename: "Product", id: 2_000_000_000 };
+    const missing = { __typename: "Product", id: toGlobalId("Product", 2_000_000_000) };
 
     it("applies @skip and @include on fields, inline fragments and fragment spreads as Apollo Server does", async () => {
       const operation = `query ($r: [_Any!]!, $a: Boolean!, $b: Boolean!) {
@@ -120,16 +120,16 @@ describe("a subgraph called in process", () => {
     });
 
     it("nulls the whole answer for an error in a non-null root field, and serialises enums and dates", async () => {
-      const operation = `query ($id: Int!) { me { __typename username roles environment authenticatedAt organisation { name commercialModel } } product(id: $id) { id supplierId } }`;
-      const [found, gone] = await eachSameAsApollo(operation, { id: productId }, [{ id: 2_000_000_000 }]);
+      const operation = `query ($name: String!) { me { __typename username roles environment authenticatedAt organisation { name commercialModel } } suppliers(bookingEngineName: $name) { totalCount { count } } }`;
+      const [found, gone] = await eachSameAsApollo(operation, { name: partner.engineName }, [{ name: "NO_SUCH_ENGINE" }]);
       expect(found.data?.me).toMatchObject({ __typename: "Account", roles: ["CONTENT_PARTNER"], authenticatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
       expect(gone.data).toBeNull();
-      expect(gone.errors?.[0]).toMatchObject({ path: ["product"], extensions: { code: "NOT_FOUND" } });
+      expect(gone.errors?.[0]).toMatchObject({ path: ["suppliers"], extensions: { code: "BAD_USER_INPUT", reason: "UNKNOWN_BOOKING_ENGINE" } });
     });
 
     it("uses the variables' defaults and refuses a value of the wrong type before executing", async () => {
       // A non-null variable with a default, omitted (the gateway copies clients' defaults into its fetches).
-      const operation = `query ($id: Int!, $ext: String = "shop-7", $hide: Boolean! = false) {
+      const operation = `query ($id: ID!, $ext: String = "shop-7", $hide: Boolean! = false) {
         product(id: $id) { id supplierId @skip(if: $hide) bookingLink(externalClientId: $ext) consumerRecord(externalClientId: $ext) }
       }`;
       const [omitted, , , hidden] = await eachSameAsApollo(operation, { id: productId }, [{ id: productId, ext: null }, { id: productId, ext: "other" }, { id: productId, hide: true }]);
@@ -137,7 +137,7 @@ describe("a subgraph called in process", () => {
       expect(hidden.data?.product).not.toHaveProperty("supplierId");
       const text = `# ${randomUUID()}\n${operation}`;
       await direct(text, { id: productId });
-      const wrong = await sameAsApollo(text, { id: "not-a-number" });
+      const wrong = await sameAsApollo(text, { id: true });
       expect(wrong.errors?.[0].extensions?.code).toBe("BAD_USER_INPUT");
     });
   });
@@ -174,7 +174,7 @@ describe("a subgraph called in process", () => {
       const notFound = await sameAsApollo(text, { r: [{ __typename: "Supplier", id: toGlobalId("Supplier", 2_000_000_000) }] });
       expect(notFound.errors?.[0].extensions).toEqual({ code: "NOT_FOUND" });
       // An id no integer column holds: PostgreSQL (or PGlite) refuses it, which no rule expects.
-      const unexpected = await sameAsApollo(text, { r: [{ __typename: "Product", id: "not-a-number" }] });
+      const unexpected = await sameAsApollo(text, { r: [{ __typename: "Product", legacyResourceId: "not-a-number" }] });
       expect(unexpected.errors?.[0]).toMatchObject({ message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR" } });
     });
   });

@@ -30,8 +30,8 @@ async function graphqlAs(stack: Stack, token: string, query: string, variables: 
 }
 
 /** The same product twenty times over: every field answered, so the actual cost is the estimate and nothing is given back. */
-const HEAVY = `query Heavy($id: Int!) { ${Array.from({ length: 20 }, (_, i) => `a${i}: product(id: $id) { id externalId supplierId cityName countryCode }`).join(" ")} }`;
-const CHEAP = `query Cheap($id: Int!) { product(id: $id) { id } }`;
+const HEAVY = `query Heavy($id: ID!) { ${Array.from({ length: 20 }, (_, i) => `a${i}: product(id: $id) { id externalId supplierId cityName countryCode }`).join(" ")} }`;
+const CHEAP = `query Cheap($id: ID!) { product(id: $id) { id } }`;
 
 describe("cost budget per account (a leaky bucket, as Shopify's)", () => {
   const clock = new ManualClock(new Date("2026-11-28T09:00:00Z"));
@@ -42,7 +42,7 @@ describe("cost budget per account (a leaky bucket, as Shopify's)", () => {
     const { productId, partner } = await bookableProduct(stack);
     const answers: GraphqlAnswer[] = [];
     for (let i = 0; i < 50; i++) {
-      const answer = await graphqlAs(stack, partner.token, HEAVY, { id: productId });
+      const answer = await graphqlAs(stack, partner.token, HEAVY, { id: toGlobalId("Product", productId) });
       answers.push(answer);
       if (answer.status !== 200) break;
     }
@@ -73,15 +73,15 @@ describe("cost budget per account (a leaky bucket, as Shopify's)", () => {
     // seconds restore 600 points, so the cheap operation (one product's fixed cost and its id)
     // fits whatever the heavy ones left.
     clock.advance(3);
-    const cheap = await graphqlAs(stack, partner.token, CHEAP, { id: productId });
+    const cheap = await graphqlAs(stack, partner.token, CHEAP, { id: toGlobalId("Product", productId) });
     expect(cheap.status).toBe(200);
     expect(cheap.body.extensions!.cost!.requestedQueryCost).toBeLessThanOrEqual(available + 600);
     // Another account has a bucket of its own.
     const other = await bookableProduct(stack);
-    expect((await graphqlAs(stack, other.partner.token, HEAVY, { id: other.productId })).status).toBe(200);
+    expect((await graphqlAs(stack, other.partner.token, HEAVY, { id: toGlobalId("Product", other.productId) })).status).toBe(200);
     // The bucket drains at the restore rate (the cheap operation took some of it since the refusal).
     clock.advance(Number(refused.retryAfter) + Math.ceil(cheap.body.extensions!.cost!.actualQueryCost! / 200) + 1);
-    expect((await graphqlAs(stack, partner.token, HEAVY, { id: productId })).status).toBe(200);
+    expect((await graphqlAs(stack, partner.token, HEAVY, { id: toGlobalId("Product", productId) })).status).toBe(200);
   });
 
   it("charges an answer that held more than its estimate what it held, and gives back what an answer did not use", async () => {
@@ -89,8 +89,8 @@ describe("cost budget per account (a leaky bucket, as Shopify's)", () => {
     // The estimate assumes 10 images a product (LIST_SIZES): this one has 15.
     const images = Array.from({ length: 15 }, (_, i) => ({ title: `View ${i}`, url: `https://img.example/view-${i}.jpg`, order: i + 1 }));
     const { productId, partner } = await bookableProduct(stack, familySetup(), everyDay(), { galleryImage: images });
-    const first = await graphqlAs(stack, partner.token, CHEAP, { id: productId });
-    const larger = await graphqlAs(stack, partner.token, `query Images($id: Int!) { product(id: $id) { galleryImages { url title } } }`, { id: productId });
+    const first = await graphqlAs(stack, partner.token, CHEAP, { id: toGlobalId("Product", productId) });
+    const larger = await graphqlAs(stack, partner.token, `query Images($id: ID!) { product(id: $id) { galleryImages { url title } } }`, { id: toGlobalId("Product", productId) });
     expect(larger.body.errors).toBeUndefined();
     const cost = larger.body.extensions!.cost!;
     expect(cost.actualQueryCost).toBeGreaterThan(cost.requestedQueryCost);
@@ -130,7 +130,7 @@ describe("cost budget per account (a leaky bucket, as Shopify's)", () => {
       let refusedWith: Record<string, unknown> | undefined;
       let costs = 0;
       for (let i = 0; i < 50 && !refusedWith; i++) {
-        const outcome = await wsOutcome(client, HEAVY, { id: productId });
+        const outcome = await wsOutcome(client, HEAVY, { id: toGlobalId("Product", productId) });
         const errors = outcome.result?.errors ?? outcome.errors;
         if (errors?.length) refusedWith = errors[0].extensions as Record<string, unknown>;
         else if ((outcome.result?.extensions as { cost?: CostExtension } | undefined)?.cost?.requestedQueryCost) costs++;
@@ -138,7 +138,7 @@ describe("cost budget per account (a leaky bucket, as Shopify's)", () => {
       expect(costs).toBeGreaterThanOrEqual(2);
       expect(refusedWith).toMatchObject({ code: "TOO_MANY_REQUESTS", reason: "COST_BUDGET", retryAfterSeconds: expect.any(Number) });
       // The HTTP path sees the same bucket.
-      expect((await graphqlAs(stack, partner.token, HEAVY, { id: productId })).status).toBe(429);
+      expect((await graphqlAs(stack, partner.token, HEAVY, { id: toGlobalId("Product", productId) })).status).toBe(429);
     } finally {
       await client.dispose();
     }
@@ -162,18 +162,18 @@ describe("subscriptions on the cost budget", () => {
     const { bookingId, productId, buyer } = await templateBooking(stack);
     const checked = checkEdgeOperation(stack.service.edge!.graph.clientSchema, { query: WATCH, variables: { id: toGlobalId("Booking", bookingId) } }, stack.config.graphql);
     if ("errors" in checked) throw new Error(JSON.stringify(checked.errors));
-    const before = (await graphqlAs(stack, buyer.token, CHEAP, { id: productId })).body.extensions!.cost!;
+    const before = (await graphqlAs(stack, buyer.token, CHEAP, { id: toGlobalId("Product", productId) })).body.extensions!.cost!;
     const client = wsClient(stack, buyer.token);
     try {
       expect(await firstOf(client, bookingId)).toMatchObject({ data: { bookingStatusChanged: { id: toGlobalId("Booking", bookingId) } } });
-      const after = (await graphqlAs(stack, buyer.token, CHEAP, { id: productId })).body.extensions!.cost!;
+      const after = (await graphqlAs(stack, buyer.token, CHEAP, { id: toGlobalId("Product", productId) })).body.extensions!.cost!;
       // What the subscription took, between two equal reads: its whole estimate.
       expect(before.throttleStatus.currentlyAvailable - after.throttleStatus.currentlyAvailable - after.actualQueryCost!).toBe(checked.cost);
       // Spent down with heavy reads, the bucket has no room for another subscription.
-      for (let i = 0; i < 50; i++) if ((await graphqlAs(stack, buyer.token, HEAVY, { id: productId })).status === 429) break;
+      for (let i = 0; i < 50; i++) if ((await graphqlAs(stack, buyer.token, HEAVY, { id: toGlobalId("Product", productId) })).status === 429) break;
       let refused = await firstOf(client, bookingId);
       for (let i = 0; i < 50 && refused.data; i++) {
-        await graphqlAs(stack, buyer.token, CHEAP, { id: productId });
+        await graphqlAs(stack, buyer.token, CHEAP, { id: toGlobalId("Product", productId) });
         refused = await firstOf(client, bookingId);
       }
       expect(refused.refused?.[0].extensions).toMatchObject({ code: "TOO_MANY_REQUESTS", reason: "COST_BUDGET", retryAfterSeconds: expect.any(Number) });

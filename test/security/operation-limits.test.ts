@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { sql } from "drizzle-orm";
 import { getIntrospectionQuery, getNamedType, getNullableType, isCompositeType, isListType, isObjectType, parse, specifiedRules, validate } from "graphql";
 import type { Client } from "graphql-ws";
@@ -32,6 +33,7 @@ describe("operation limits", () => {
   let partnerToken: string;
   let consumerToken: string;
   let productId: number;
+  const productGlobalId = () => toGlobalId("Product", productId);
   let engineName: string;
   const clients: Client[] = [];
 
@@ -63,20 +65,20 @@ describe("operation limits", () => {
   const cycle = (turns: number) => {
     let selection = "id";
     for (let turn = 0; turn < turns; turn++) selection = `supplier { products { ${selection} } }`;
-    return `query ($id: Int!) { product(id: $id) { ${selection} } }`;
+    return `query ($id: ID!) { product(id: $id) { ${selection} } }`;
   };
 
   describe("over HTTP", () => {
     it("refuses the cyclic walk of the graph by its cost, running no SQL", async () => {
-      const refused = await run(partnerToken, cycle(4), { id: productId });
+      const refused = await run(partnerToken, cycle(4), { id: productGlobalId() });
       expect(refused.status).toBe(400);
       expect(refused.body.errors).toEqual([expect.objectContaining({ extensions: { code: "GRAPHQL_VALIDATION_FAILED", reason: "COST_LIMIT_EXCEEDED" } })]);
       expect(refused.body.errors![0].message).toMatch(/estimated cost is \d+; the limit is 300000/);
       expect(refused.statements).toBe(0);
       // One turn is an ordinary question and is answered.
-      const allowed = await run(partnerToken, cycle(1), { id: productId });
+      const allowed = await run(partnerToken, cycle(1), { id: productGlobalId() });
       expect(allowed.body.errors).toBeUndefined();
-      expect(allowed.body.data!.product.supplier.products).toContainEqual({ id: productId });
+      expect(allowed.body.data!.product.supplier.products).toContainEqual({ id: productGlobalId() });
     });
 
     it("counts a page size given by a variable, not only a literal", async () => {
@@ -155,13 +157,13 @@ describe("operation limits", () => {
     it("refuses 300 aliased mutations without changing anything, and caps mutations per operation", async () => {
       const count = async () => (await rows<{ n: number }>(database.db, sql`select count(*)::int as n from availabilities`))[0].n;
       const before = await count();
-      const aliases = Array.from({ length: 300 }, (_, i) => `a${i}: createAvailability(input: { productId: ${productId}, date: "2027-03-01" }) { availability { id } }`).join(" ");
+      const aliases = Array.from({ length: 300 }, (_, i) => `a${i}: createAvailability(input: { productId: "${productGlobalId()}", date: "2027-03-01" }) { availability { id } }`).join(" ");
       const refused = await run(consumerToken, `mutation { ${aliases} }`);
       expect(refused.status).toBe(400);
       expect(refused.statements).toBe(0);
       expect(await count()).toBe(before);
 
-      const six = ["me", "me", "me", "me", "me", "me"].map((_, i) => `m${i}: createAvailability(input: { productId: ${productId}, date: "2027-03-0${i + 1}" }) { availability { id } }`);
+      const six = ["me", "me", "me", "me", "me", "me"].map((_, i) => `m${i}: createAvailability(input: { productId: "${productGlobalId()}", date: "2027-03-0${i + 1}" }) { availability { id } }`);
       // Five aliases stay under the alias limit; the mutation cap is what refuses six.
       const sixRefused = await run(consumerToken, `mutation { ${six.join(" ")} }`);
       expect(sixRefused.body.errors).toEqual([
@@ -216,7 +218,7 @@ describe("operation limits", () => {
       /** Every scalar in the record, as many as the typed fields selected one by one would resolve. */
       const values = (value: unknown): number =>
         Array.isArray(value) ? value.reduce((sum: number, item) => sum + values(item), 0) : value !== null && typeof value === "object" ? Object.values(value).reduce((sum: number, item) => sum + values(item), 0) : 1;
-      const product = await run(consumerToken, `query ($id: Int!) { product(id: $id) { consumerRecord } }`, { id: productId });
+      const product = await run(consumerToken, `query ($id: ID!) { product(id: $id) { consumerRecord } }`, { id: productGlobalId() });
       const consumerValues = values(product.body.data!.product.consumerRecord);
       const page = await run(consumerToken, `query ($engines: [String!]) { activeActivities(bookingEngines: $engines, limit: 10) { records } }`, { engines: [engineName] });
       const [record] = page.body.data!.activeActivities.records;
@@ -228,7 +230,7 @@ describe("operation limits", () => {
     });
 
     it("refuses operations nested beyond the depth limit, and documents beyond the token limit", async () => {
-      const deep = await run(consumerToken, cycle(6), { id: productId });
+      const deep = await run(consumerToken, cycle(6), { id: productGlobalId() });
       expect(deep.body.errors?.[0].extensions).toMatchObject({ code: "GRAPHQL_VALIDATION_FAILED", reason: "TOO_DEEP" });
       const huge = await run(consumerToken, `{ ${"me { id } ".repeat(OPERATION_LIMITS.maxTokens)} }`);
       expect(huge.status).toBe(400);
@@ -248,11 +250,11 @@ describe("operation limits", () => {
 
     it("applies the same limits to queries, mutations and subscriptions", async () => {
       const client = connect(partnerToken);
-      const cyclic = await outcome(client, cycle(4), { id: productId });
+      const cyclic = await outcome(client, cycle(4), { id: productGlobalId() });
       expect(cyclic.errors?.[0].extensions).toMatchObject({ code: "GRAPHQL_VALIDATION_FAILED", reason: "COST_LIMIT_EXCEEDED" });
       const aliases = await outcome(client, `{ ${Array.from({ length: 100 }, (_, i) => `a${i}: me { id }`).join(" ")} }`);
       expect(aliases.errors?.[0].extensions).toMatchObject({ reason: "TOO_MANY_ALIASES" });
-      const mutations = await outcome(client, `mutation { ${Array.from({ length: 6 }, (_, i) => `m${i}: createAvailability(input: { productId: ${productId}, date: "2027-04-0${i + 1}" }) { availability { id } }`).join(" ")} }`);
+      const mutations = await outcome(client, `mutation { ${Array.from({ length: 6 }, (_, i) => `m${i}: createAvailability(input: { productId: "${productGlobalId()}", date: "2027-04-0${i + 1}" }) { availability { id } }`).join(" ")} }`);
       expect(mutations.errors?.[0].extensions).toMatchObject({ reason: "TOO_MANY_MUTATIONS" });
       const huge = await outcome(client, `{ ${"me { id } ".repeat(OPERATION_LIMITS.maxTokens)} }`);
       expect(huge.errors?.[0].extensions).toMatchObject({ code: "GRAPHQL_PARSE_FAILED" });

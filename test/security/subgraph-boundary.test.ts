@@ -65,7 +65,7 @@ describe("the subgraphs are not a side door", () => {
       representations = [
         { __typename: "Organisation", id: partnerOrganisation },
         { __typename: "Supplier", id: toGlobalId("Supplier", supplier.body.id) },
-        { __typename: "Product", id: product.body.id },
+        { __typename: "Product", legacyResourceId: product.body.id },
       ];
       const consumerAccount = { username: `consumer-${Date.now()}`, password: "consumer-password-1" };
       await identity.accounts.createAccount({ ...consumerAccount, role: "CONSUMER", organisation: `Buyer ${Date.now()}`, country: "NL", model: "agent" });
@@ -85,8 +85,12 @@ describe("the subgraphs are not a side door", () => {
     });
 
     it("passes a subgraph's refusal to the client with its code, not as a failed fetch", async () => {
-      const missing = await post(`${edgeUrl}/graphql`, consumerToken, { query: "{ product(id: 2147483000) { id } }" });
-      expect(missing.body.errors?.[0].extensions.code).toBe("NOT_FOUND");
+      const refused = await post(`${edgeUrl}/graphql`, consumerToken, { query: '{ suppliers(bookingEngineName: "ANY") { totalCount { count } } }' });
+      expect(refused.body.errors?.[0].extensions.code).toBe("FORBIDDEN");
+      // Absent is no refusal: a product that does not exist is null, without an error.
+      const missing = await post(`${edgeUrl}/graphql`, consumerToken, { query: `{ product(id: "${toGlobalId("Product", 2147483000)}") { id } }` });
+      expect(missing.body).toMatchObject({ data: { product: null } });
+      expect(missing.body.errors).toBeUndefined();
       const invalid = await post(`${edgeUrl}/graphql`, consumerToken, { query: '{ searchProducts(search: "", resultsPerPage: 0) { totalResults } }' });
       expect(invalid.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [expect.objectContaining({ field: "resultsPerPage" })] });
     });

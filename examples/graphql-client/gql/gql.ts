@@ -17,7 +17,7 @@ type Documents = {
     "\n  fragment AvailabilityFields on Availability {\n    id\n    isOptionStepCompleted\n    isPricingStepCompleted\n    options { id dataType selectedValue choices { key } }\n    units { id minAge restrictions { minQuantity } }\n    pricingIssues { rule message }\n    totalPrice { amount currencyCode }\n  }\n": typeof types.AvailabilityFieldsFragmentDoc,
     "\n  fragment QuestionFields on Question { id dataType dataFormat choices { key } value }\n": typeof types.QuestionFieldsFragmentDoc,
     "\n  fragment BookingFields on Booking {\n    id\n    status\n    isQuestionStepComplete\n    totalPrice { amount currencyCode }\n    supplierBooking { bookingCode }\n    questions {\n      customer { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      booking { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      participants { questions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n    }\n  }\n": typeof types.BookingFieldsFragmentDoc,
-    "\n  query NextDates($productId: Int!) { nextAvailableDates(productId: $productId) }\n": typeof types.NextDatesDocument,
+    "\n  query NextDates($productId: ID!) { nextAvailableDates(productId: $productId) }\n": typeof types.NextDatesDocument,
     "\n  mutation CreateAvailability($input: CreateAvailabilityInput!) {\n    createAvailability(input: $input) { availability { ...AvailabilityFields } userErrors { code message field } }\n  }\n": typeof types.CreateAvailabilityDocument,
     "\n  mutation SetOption($input: SetAvailabilityOptionInput!) {\n    setAvailabilityOption(input: $input) { availability { ...AvailabilityFields } userErrors { code message field } }\n  }\n": typeof types.SetOptionDocument,
     "\n  mutation Price($input: PriceAvailabilityInput!) {\n    priceAvailability(input: $input) { availability { ...AvailabilityFields } userErrors { code message field } }\n  }\n": typeof types.PriceDocument,
@@ -31,7 +31,7 @@ const documents: Documents = {
     "\n  fragment AvailabilityFields on Availability {\n    id\n    isOptionStepCompleted\n    isPricingStepCompleted\n    options { id dataType selectedValue choices { key } }\n    units { id minAge restrictions { minQuantity } }\n    pricingIssues { rule message }\n    totalPrice { amount currencyCode }\n  }\n": types.AvailabilityFieldsFragmentDoc,
     "\n  fragment QuestionFields on Question { id dataType dataFormat choices { key } value }\n": types.QuestionFieldsFragmentDoc,
     "\n  fragment BookingFields on Booking {\n    id\n    status\n    isQuestionStepComplete\n    totalPrice { amount currencyCode }\n    supplierBooking { bookingCode }\n    questions {\n      customer { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      booking { ...QuestionFields followUpQuestions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n      participants { questions { ...QuestionFields followUpQuestions { ...QuestionFields } } }\n    }\n  }\n": types.BookingFieldsFragmentDoc,
-    "\n  query NextDates($productId: Int!) { nextAvailableDates(productId: $productId) }\n": types.NextDatesDocument,
+    "\n  query NextDates($productId: ID!) { nextAvailableDates(productId: $productId) }\n": types.NextDatesDocument,
     "\n  mutation CreateAvailability($input: CreateAvailabilityInput!) {\n    createAvailability(input: $input) { availability { ...AvailabilityFields } userErrors { code message field } }\n  }\n": types.CreateAvailabilityDocument,
     "\n  mutation SetOption($input: SetAvailabilityOptionInput!) {\n    setAvailabilityOption(input: $input) { availability { ...AvailabilityFields } userErrors { code message field } }\n  }\n": types.SetOptionDocument,
     "\n  mutation Price($input: PriceAvailabilityInput!) {\n    priceAvailability(input: $input) { availability { ...AvailabilityFields } userErrors { code message field } }\n  }\n": types.PriceDocument,
@@ -71,7 +71,7 @@ export function graphql(source: "\n  fragment BookingFields on Booking {\n    id
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query NextDates($productId: Int!) { nextAvailableDates(productId: $productId) }\n"): (typeof documents)["\n  query NextDates($productId: Int!) { nextAvailableDates(productId: $productId) }\n"];
+export function graphql(source: "\n  query NextDates($productId: ID!) { nextAvailableDates(productId: $productId) }\n"): (typeof documents)["\n  query NextDates($productId: ID!) { nextAvailableDates(productId: $productId) }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -1,4 +1,5 @@
-import { errorResponse } from "../../error-body.js";
+import { toGlobalId } from "../../../core/global-id.js";
+import { errorResponse, RestError } from "../../error-body.js";
 import { answer, idParam, obj } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { CONSUMER_PRODUCT_FIELDS, CONSUMER_RECORD_REQUIRED, consumerRecordProperties, externalClientIdParam, type ConsumerProductData } from "./consumer-product.js";
@@ -12,7 +13,7 @@ const consumerProductReadSchema = answer(
 );
 
 /** GET /api/consumer/product/{productId} (spec 3, "Get a product"). */
-export const getConsumerProductRoute: RestRoute<{ product: ConsumerProductData & { trackingId: number | null } }> = {
+export const getConsumerProductRoute: RestRoute<{ product: (ConsumerProductData & { trackingId: number | null }) | null }> = {
   method: "GET",
   url: "/api/consumer/product/:productId",
   schema: {
@@ -25,16 +26,16 @@ export const getConsumerProductRoute: RestRoute<{ product: ConsumerProductData &
     response: { 200: consumerProductReadSchema, 404: errorResponse("Unknown or deleted product") },
   },
   operation: /* GraphQL */ `
-    query RestConsumerProduct($id: Int!, $externalClientId: String) { product(id: $id) { ...ConsumerProduct trackingId } }
+    query RestConsumerProduct($id: ID!, $externalClientId: String) { product(id: $id) { ...ConsumerProduct trackingId } }
     ${CONSUMER_PRODUCT_FIELDS}
   `,
-  parameters: { id: "productId" },
   variables: (request) => ({
-    id: (request.params as { productId: number }).productId,
+    id: toGlobalId("Product", (request.params as { productId: number }).productId),
     externalClientId: (request.query as { externalClientId?: string }).externalClientId ?? null,
   }),
   plainJson: true,
   respond: ({ product }) => {
+    if (!product) throw new RestError(404, "NOT_FOUND", "No product of the catalogue has this id");
     const { id, ...record } = product.consumerRecord;
     // trackingId feature: a per-call id in `id`, the catalogue id in `productId`.
     return { id: product.trackingId ?? id, productId: id, ...record };

@@ -73,7 +73,7 @@ const text = "{ translations }";
 /** The GraphQL selection every product response is built from. */
 export const PRODUCT_FIELDS = /* GraphQL */ `
   fragment RestProduct on Product {
-    id supplierId externalId creationDate updateDate deprecated onlineBookable
+    id: legacyResourceId supplierId externalId creationDate updateDate deprecated onlineBookable
     title ${text} subtitle ${text} shortDescription ${text} description ${text} experienceHighlights ${text}
     bookingUrl ${text} cancellationCutOff ${text} modalitiesIncluded ${text} modalitiesExcluded ${text} modalitiesAdditionalInfo ${text}
     country { code name ${text} }

@@ -1,7 +1,7 @@
 import { errorResponse } from "../../error-body.js";
 import { answer, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
-import { params, query } from "./booking-body.js";
+import { productIdOf, query } from "./booking-body.js";
 
 const productParams = obj({ productId: { type: "integer", minimum: 1, maximum: 2_147_483_647, description: "Product id" } }, { required: ["productId"] });
 const datesResponse = answer({ availabilityDates: { type: "array", items: { type: "string" }, description: "YYYY-MM-DD" } }, ["availabilityDates"], "Available dates, in order");
@@ -23,12 +23,12 @@ export const availabilityDatesRoute: RestRoute<{ availableDates: string[] }> = {
     response: { 200: datesResponse, 404: errorResponse("Unknown product") },
   },
   operation: /* GraphQL */ `
-    query RestAvailabilityDates($productId: Int!, $startDate: String, $endDate: String) {
+    query RestAvailabilityDates($productId: ID!, $startDate: String, $endDate: String) {
       availableDates(productId: $productId, startDate: $startDate, endDate: $endDate)
     }
   `,
   variables: (request) => ({
-    productId: params<{ productId: number }>(request).productId,
+    productId: productIdOf(request),
     startDate: query<{ startDate?: string | null }>(request).startDate ?? null,
     endDate: query<{ endDate?: string | null }>(request).endDate ?? null,
   }),
@@ -51,9 +51,9 @@ export const nextAvailabilityDatesRoute: RestRoute<{ nextAvailableDates: string[
     response: { 200: datesResponse, 404: errorResponse("Unknown product") },
   },
   operation: /* GraphQL */ `
-    query RestNextAvailabilityDates($productId: Int!) { nextAvailableDates(productId: $productId) }
+    query RestNextAvailabilityDates($productId: ID!) { nextAvailableDates(productId: $productId) }
   `,
-  variables: (request) => ({ productId: params<{ productId: number }>(request).productId }),
+  variables: (request) => ({ productId: productIdOf(request) }),
   respond: ({ nextAvailableDates }, _request, reply) => {
     reply.header("cache-control", CACHE_CONTROL);
     return { availabilityDates: nextAvailableDates };

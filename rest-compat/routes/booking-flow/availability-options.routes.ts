@@ -2,7 +2,7 @@ import { errorResponse } from "../../error-body.js";
 import { obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
-import { AVAILABILITY_FIELDS, availabilityIdOf, availabilitySchema, params, productAvailabilityParams, restAvailability, type GraphAvailability } from "./booking-body.js";
+import { AVAILABILITY_FIELDS, availabilityIdOf, availabilitySchema, params, productAvailabilityParams, productIdOf, restAvailability, type GraphAvailability } from "./booking-body.js";
 
 type Payload = { availability: GraphAvailability; userErrors: UserErrorData[] };
 
@@ -24,7 +24,7 @@ export const getOptionsRoute: RestRoute<{ createAvailability: Payload }> = {
     ${AVAILABILITY_FIELDS}
   `,
   parameters: { input: "" },
-  variables: (request) => ({ input: params<{ productId: number; date: string }>(request) }),
+  variables: (request) => ({ input: { productId: productIdOf(request), date: params<{ date: string }>(request).date } }),
   respond: ({ createAvailability }) => restAvailability(refusedUnlessEmpty(createAvailability).availability),
 };
 

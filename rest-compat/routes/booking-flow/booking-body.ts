@@ -249,6 +249,9 @@ export function externalClientId(request: FastifyRequest): string | null {
 
 export const params = <T>(request: FastifyRequest) => request.params as T;
 
+/** The product a path names, as the graph takes it: its global id (the path's schema checked the number). */
+export const productIdOf = (request: FastifyRequest): string => toGlobalId("Product", params<{ productId: number }>(request).productId);
+
 /** The booking a path names, as the graph takes it: its global id. An id that is no UUID is refused here, naming the parameter. */
 export function bookingIdOf(request: FastifyRequest): string {
   return toGlobalId("Booking", uuidParameter(request, "bookingId"));
@@ -258,9 +261,8 @@ export function bookingIdOf(request: FastifyRequest): string {
  * The availability a path names, as a step's input takes it: its global id, and the path's product,
  * which it must be of (404 otherwise). An id that is no UUID is refused here, naming the parameter.
  */
-export function availabilityIdOf(request: FastifyRequest): { availabilityId: string; productId: number } {
-  const { productId } = params<{ productId: number }>(request);
-  return { availabilityId: toGlobalId("Availability", uuidParameter(request, "availabilityId")), productId };
+export function availabilityIdOf(request: FastifyRequest): { availabilityId: string; productId: string } {
+  return { availabilityId: toGlobalId("Availability", uuidParameter(request, "availabilityId")), productId: productIdOf(request) };
 }
 
 export const query = <T>(request: FastifyRequest) => request.query as T;

@@ -24,7 +24,7 @@ export const getBookingReportRoute: RestRoute<{ bookingReport: ReportDetailData 
         ...RestReport
         partner { legacyResourceId } participantCount activityEndsAt isCancellable cancellationReason
         netPrice { amount currencyCode }
-        product { id externalId title { text } }
+        product { id: legacyResourceId externalId title { text } }
         availabilityOptions { ${AVAILABILITY_OPTION_FIELDS} }
         cancellationPolicy { label duration refundRate }
       }

@@ -8,7 +8,7 @@ import { availabilityOptionSchema, cancellationPolicySchema, restAvailabilityOpt
 export const REPORT_FIELDS = /* GraphQL */ `
   fragment RestReport on BookingReport {
     legacyResourceId bookingCode supplierBookingId externalClientId bookingEngineName isTest status
-    bookedAt confirmedAt voucherCreatedAt cancelledAt activityStartsAt grossPrice { amount currencyCode } flowType partnerChannelName product { id }
+    bookedAt confirmedAt voucherCreatedAt cancelledAt activityStartsAt grossPrice { amount currencyCode } flowType partnerChannelName product { id: legacyResourceId }
   }
 `;
 

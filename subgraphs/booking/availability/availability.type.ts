@@ -95,14 +95,14 @@ export class Availability {
 
 @InputType({ description: "The product and date to book" })
 export class CreateAvailabilityInput {
-  @Field(() => Int, { description: "The product's number (Product.id)" }) productId!: number;
+  @Field(() => ID, { description: "The product's global id" }) productId!: string;
   @Field(() => String, { description: "The date, YYYY-MM-DD; refused with VALIDATION_FAILED on `date` otherwise" }) date!: string;
 }
 
 @InputType({ description: "One option's value" })
 export class SetAvailabilityOptionInput {
   @Field(() => ID, { description: "The availability's global id" }) availabilityId!: string;
-  @Field(() => Int, { nullable: true, description: "When given, the availability must be of this product (NOT_FOUND otherwise): REST's paths name both" }) productId?: number | null;
+  @Field(() => ID, { nullable: true, description: "The product's global id: when given, the availability must be of this product (NOT_FOUND otherwise): REST's paths name both" }) productId?: string | null;
   @Field(() => ID, { description: "An option the availability has offered (the next one, or one already set)" }) optionId!: string;
   @Field(() => String, { description: "A choice's key (OPTIONS), the text (TEXT) or true/false (BOOLEAN)" }) value!: string;
 }
@@ -110,7 +110,7 @@ export class SetAvailabilityOptionInput {
 @InputType({ description: "The currency the availability is priced in" })
 export class PriceAvailabilityInput {
   @Field(() => ID, { description: "The availability's global id" }) availabilityId!: string;
-  @Field(() => Int, { nullable: true, description: "When given, the availability must be of this product (NOT_FOUND otherwise)" }) productId?: number | null;
+  @Field(() => ID, { nullable: true, description: "The product's global id: when given, the availability must be of this product (NOT_FOUND otherwise)" }) productId?: string | null;
   @Field(() => String, { nullable: true, description: "ISO 4217, one of the accepted currencies; EUR when not given. It holds to the end of the flow" }) currencyCode?: string | null;
 }
 
@@ -123,7 +123,7 @@ export class UnitQuantityInput {
 @InputType({ description: "New quantities of some of the availability's units" })
 export class SetAvailabilityQuantitiesInput {
   @Field(() => ID, { description: "The availability's global id" }) availabilityId!: string;
-  @Field(() => Int, { nullable: true, description: "When given, the availability must be of this product (NOT_FOUND otherwise)" }) productId?: number | null;
+  @Field(() => ID, { nullable: true, description: "The product's global id: when given, the availability must be of this product (NOT_FOUND otherwise)" }) productId?: string | null;
   @Field(() => String, { nullable: true, description: "When given, must be the flow's currency (CURRENCY_CHANGE otherwise)" }) currencyCode?: string | null;
   @Field(() => [UnitQuantityInput], { description: "The units whose quantity changes; the others keep theirs" }) quantities!: UnitQuantityInput[];
 }

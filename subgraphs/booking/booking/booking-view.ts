@@ -103,7 +103,7 @@ export async function toBooking(row: BookingRow, deps: ViewDeps): Promise<Bookin
         ? { externalId: row.bookingExternalId ?? row.id, engineName: row.engineName, productExternalId: row.productExternalId, bookingCode: row.bookingCode }
         : null,
     travelerDetails: { externalClientId: row.externalClientId ?? null },
-    product: { id: row.productId },
+    product: { legacyResourceId: row.productId },
     totalPrice: moneyOf(row.totalRetail, row.currency),
     exchangeRates: row.exchangeRates ? { date: row.exchangeRates.date, source: row.exchangeRates.source } : null,
     holdExpiresAt: row.status === "ON_HOLD" ? row.holdExpiresAt : null,

@@ -57,7 +57,7 @@ async function consumerRecords(ctx: CatalogueContext, products: readonly Product
   const [engines, suppliers, linked, nodes] = await Promise.all([
     ctx.loaders.bookingEngine.loadMany(engineIds),
     ctx.loaders.anySupplier.loadMany(supplierIds),
-    ctx.loaders.productTaxonomyNodes.loadMany(products.map((product) => product.id)),
+    ctx.loaders.productTaxonomyNodes.loadMany(products.map((product) => product.legacyResourceId)),
     ctx.loaders.taxonomy(),
   ]);
   const engineById = new Map(engineIds.map((id, index) => [id, engines[index]]));
@@ -79,10 +79,10 @@ async function consumerRecords(ctx: CatalogueContext, products: readonly Product
     if (links instanceof Error) return links;
     const engine = engineById.get(product.bookingEngine.legacyResourceId);
     if (engine instanceof Error) return engine;
-    if (!engine) return new Error(`product ${product.id} has no booking engine ${product.bookingEngine.legacyResourceId}`);
+    if (!engine) return new Error(`product ${product.legacyResourceId} has no booking engine ${product.bookingEngine.legacyResourceId}`);
     const supplier = supplierById.get(product.supplierId);
     if (supplier instanceof Error) return supplier;
-    if (!supplier) return new Error(`product ${product.id} has no supplier ${product.supplierId}`);
+    if (!supplier) return new Error(`product ${product.legacyResourceId} has no supplier ${product.supplierId}`);
     const taxonomies = taxonomyRowPaths(links, nodes).map((path) => path.map((node) => taxonomyEntry(node)));
     return recordOf(product, engine, supplierPart(supplier), taxonomies, ctx.languages, externalClientId);
   });
@@ -129,7 +129,7 @@ function recordOf(
   // undefined, which JSON leaves out as the contract's records do; one literal keeps every record
   // the same shape.
   return {
-    id: product.id,
+    id: product.legacyResourceId,
     externalId: product.externalId,
     title: text(product.title),
     bookingEngine: engine.name,

@@ -80,7 +80,7 @@ export class ProductResolver {
 
   @FieldResolver(() => [[TaxonomyNode]], { description: "Taxonomy paths: [level 1, level 2] for each subcategory, [level 1] for a category alone" })
   async taxonomies(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<TaxonomyNode[][]> {
-    const [linked, nodes] = await Promise.all([ctx.loaders.productTaxonomyNodes.load(product.id), ctx.loaders.taxonomy()]);
+    const [linked, nodes] = await Promise.all([ctx.loaders.productTaxonomyNodes.load(product.legacyResourceId), ctx.loaders.taxonomy()]);
     return taxonomyPaths(linked, nodes);
   }
 
@@ -122,7 +122,7 @@ export class ProductResolver {
 
   @FieldResolver(() => Float, { nullable: true, description: "A per-call id for this product, when the caller's organisation has the trackingId feature (null otherwise)" })
   trackingId(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<number | null> {
-    return ctx.loaders.trackingId.load(product.id);
+    return ctx.loaders.trackingId.load(product.legacyResourceId);
   }
 
   @FieldResolver(() => Float, { nullable: true, description: "First adult retail price: exact for agents, recommended for resellers" })
@@ -143,7 +143,7 @@ export class ProductResolver {
   @FieldResolver(() => Supplier)
   async supplier(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<Supplier> {
     const row = await ctx.loaders.anySupplier.load(product.supplierId);
-    if (!row) throw new Error(`product ${product.id} has no supplier ${product.supplierId}`);
+    if (!row) throw new Error(`product ${product.legacyResourceId} has no supplier ${product.supplierId}`);
     return toSupplier(row);
   }
 }

@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../../core/global-id.js";
 import { badInput, forbidden, notFound, type FieldProblem } from "../../../core/errors.js";
 import { rejected } from "../../../core/refusals.js";
 import { bookingEngineRepository, type BookingEngineRow } from "../booking-engine/booking-engine.repository.js";
@@ -45,7 +46,8 @@ const knownNameLanguages = new Map<string, readonly string[]>();
 export function toProduct(row: ProductRow): Product {
   const languages = nameLanguages(Object.keys(row.title));
   return {
-    id: row.id,
+    id: toGlobalId("Product", row.id),
+    legacyResourceId: row.id,
     externalId: row.externalId,
     supplierId: row.supplierId,
     title: localized(row.title)!,

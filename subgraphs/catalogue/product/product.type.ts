@@ -1,4 +1,5 @@
-import { Directive, Field, Float, InputType, Int, ObjectType } from "type-graphql";
+import { Directive, Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
+import { serialKeyOfGlobalId } from "../../../core/global-id.js";
 import type { LanguageText } from "../../../drizzle/schema.js";
 import { JSONObjectScalar, LanguageObjectScalar } from "../../common/json-scalars.js";
 import { LocalizedText } from "../language/localized-text.js";
@@ -28,8 +29,11 @@ export class ProductCategory {
 
 @ObjectType({ description: "An activity of the catalogue" })
 @Directive('@key(fields: "id")')
+// Bookings and booking reports refer to what was sold by the number they hold.
+@Directive('@key(fields: "legacyResourceId")')
 export class Product {
-  @Field(() => Int) id!: number;
+  @Field(() => ID, { description: "The global id" }) id!: string;
+  @Field(() => Int, { description: "The product's number on the REST paths" }) legacyResourceId!: number;
   @Field(() => String) externalId!: string;
   @Field(() => Int) supplierId!: number;
   @Field(() => LocalizedText) title!: LocalizedText;
@@ -91,6 +95,9 @@ export class Product {
   @Field(() => Date) creationDate!: Date;
   @Field(() => Date) updateDate!: Date;
 }
+
+/** The number a product's global id names, or null. */
+export const productKey = (id: string): number | null => serialKeyOfGlobalId(id, "Product");
 
 @ObjectType()
 export class DeletedProduct {

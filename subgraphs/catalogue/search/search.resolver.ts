@@ -1,5 +1,6 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, Field, Info, Int, ObjectType, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, Field, ID, Info, Int, ObjectType, Query, Resolver } from "type-graphql";
+import { productKey } from "../product/product.type.js";
 import { asksFor } from "../../common/selection.js";
 import { consumerAccess } from "../consumer-access.js";
 import type { CatalogueContext } from "../loaders.js";
@@ -32,9 +33,9 @@ export class CatalogueConsumerResolver {
     return searchProducts(ctx, { search, pageNumber, resultsPerPage, sortingField, sortingOrder }, asksFor(info, "consumerRecord"));
   }
 
-  @Query(() => Product, { description: "One product of the catalogue" })
-  product(@Arg("id", () => Int) id: number, @Ctx() ctx: CatalogueContext): Promise<Product> {
-    return consumerProduct(ctx, id);
+  @Query(() => Product, { nullable: true, description: "One product of the catalogue (deprecated ones included); null for an id that names none, or a deleted one" })
+  product(@Arg("id", () => ID, { description: "The product's global id" }) id: string, @Ctx() ctx: CatalogueContext): Promise<Product | null> {
+    return consumerProduct(ctx, productKey(id));
   }
 
   @Query(() => [TaxonomyNode], { description: "The current activities taxonomy: level 1 nodes with their children" })

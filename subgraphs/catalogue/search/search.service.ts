@@ -111,9 +111,9 @@ export async function searchProducts(ctx: CatalogueContext, request: SearchReque
 }
 
 /** One product for a consumer: deprecated ones too (flagged by descriptors); deleted ones are 404. */
-export async function consumerProduct(ctx: CatalogueContext, id: number): Promise<Product> {
+/** A live product, for any caller who may read the catalogue; null for a key that names none. */
+export async function consumerProduct(ctx: CatalogueContext, id: number | null): Promise<Product | null> {
   await consumerAccess(ctx);
-  const row = await ctx.loaders.product.load(id);
-  if (!row) throw notFound(`Product ${id} not found`);
-  return toProduct(row);
+  const row = id === null ? undefined : await ctx.loaders.product.load(id);
+  return row ? toProduct(row) : null;
 }

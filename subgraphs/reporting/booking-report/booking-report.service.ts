@@ -34,7 +34,7 @@ export function toBookingReport(row: BookingReportRow): BookingReport {
     flowType: BookingFlowType.QUICK_CONNECT,
     partnerChannelName: row.partnerChannelName,
     partner: row.organisationId === null ? null : { legacyResourceId: row.organisationId },
-    product: { id: row.productId },
+    product: { legacyResourceId: row.productId },
   };
 }
 

@@ -49,7 +49,7 @@ export function reportCsvLine(report: BookingReport): string {
     report.grossPrice.currencyCode,
     report.flowType,
     report.partnerChannelName,
-    report.product.id,
+    report.product.legacyResourceId,
   ]);
 }
 
