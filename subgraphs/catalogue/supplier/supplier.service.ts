@@ -7,7 +7,7 @@ import { canManageEngine, engineForRequest, managementAccess } from "../manageme
 import { productRepository } from "../product/product.repository.js";
 import { productChangeRepository } from "../product/product-change.repository.js";
 import { supplierId, type Supplier, type SupplierOrder } from "./supplier.type.js";
-import { connectionFrom, CountPrecision, cursorCodec, offsetOf, OrderDirection, pageRequest, type Connection, type PagingArguments } from "../../common/relay/connection.js";
+import { connectionFrom, CountPrecision, cursorCodec, keyOrOffset, offsetOfRequest, OrderDirection, pageRequest, type Connection, type PagingArguments } from "../../common/relay/connection.js";
 import { serialKey } from "../../../core/global-id.js";
 import { supplierRepository, type SupplierRow } from "./supplier.repository.js";
 import { supplierProblems, supplierValues, type SupplierRequest } from "./supplier.rules.js";
@@ -36,14 +36,11 @@ export const toSupplier = (row: SupplierRow): Supplier => ({
 });
 
 /** A cursor's position: beyond a supplier's number (`[id]`, what this list's edges give), or past an offset (offsetCursor). */
-function supplierPosition(cursor: string): { id: number } | { offset: number } | null {
-  const position = cursorCodec.decode(cursor);
-  const offset = offsetOf(position);
-  if (offset !== null) return { offset };
+const supplierPosition = keyOrOffset((position) => {
   if (!Array.isArray(position) || position.length !== 1) return null;
   const id = serialKey(typeof position[0] === "number" ? String(position[0]) : null);
   return id === null ? null : { id };
-}
+});
 
 function assertValid(input: SupplierRequest): void {
   const problems = supplierProblems(input);
@@ -112,9 +109,7 @@ export const supplierService = {
   async page(ctx: CatalogueContext, bookingEngineName: string, args: PagingArguments, order: SupplierOrder): Promise<Connection<Supplier>> {
     const access = await managementAccess(ctx);
     const request = pageRequest(args, MAX_SUPPLIER_PAGE, supplierPosition);
-    if (request.direction === "backward" && request.position && "offset" in request.position) {
-      throw badInput("before takes a cursor of an edge, not an offset", [{ field: "before", rule: "cursor", message: "a cursor of an edge this list gave" }]);
-    }
+    offsetOfRequest(request);
     const engine = await bookingEngineRepository.byName(ctx.database.db, bookingEngineName);
     if (!engine) {
       throw rejected("UNKNOWN_BOOKING_ENGINE", `Booking engine ${bookingEngineName} does not exist`, [

@@ -161,6 +161,26 @@ export function offsetOf(position: unknown): number | null {
 }
 
 /**
+ * The cursor decoder of a connection that takes offset cursors beside its keyset ones: an offset,
+ * or the key `decodeKey` reads from a decoded keyset cursor (null for anything else).
+ */
+export function keyOrOffset<K extends object>(decodeKey: (position: unknown) => K | null): (cursor: string) => K | { offset: number } | null {
+  return (cursor) => {
+    const position = cursorCodec.decode(cursor);
+    const offset = offsetOf(position);
+    return offset !== null ? { offset } : decodeKey(position);
+  };
+}
+
+/** The request's offset, when its cursor is an offset cursor; only `after` may be one (a page is read forward from it). */
+export function offsetOfRequest(request: PageRequest<object | null>): number | null {
+  const { position } = request;
+  if (!position || !("offset" in position)) return null;
+  if (request.direction === "backward") throw badInput("before takes a cursor of an edge, not an offset", [{ field: "before", rule: "cursor", message: "a cursor of an edge this list gave" }]);
+  return position.offset as number;
+}
+
+/**
  * A keyset page as a connection: `rows` are up to `size + 1` rows read from the position in the
  * request's direction (the extra row only says that more follow). Backward pages are read
  * nearest first and turned around here, so that edges are always in the list's order.

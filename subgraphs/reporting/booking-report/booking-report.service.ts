@@ -1,9 +1,8 @@
-import { badInput } from "../../../core/errors.js";
 import { toGlobalId } from "../../../core/global-id.js";
 import { canSeeReport, reportingVisibility } from "../../../core/reporting-visibility.js";
 import { isUuid } from "../../../core/uuid.js";
 import { moneyOf } from "../../common/money.type.js";
-import { connectionFrom, cursorCodec, CountPrecision, offsetOf, OrderDirection, pageRequest, type Connection, type PagingArguments } from "../../common/relay/connection.js";
+import { connectionFrom, cursorCodec, CountPrecision, keyOrOffset, offsetOfRequest, OrderDirection, pageRequest, type Connection, type PagingArguments } from "../../common/relay/connection.js";
 import type { ReportingContext } from "../loaders.js";
 import { bookingReportRepository, type BookingReportRow } from "./booking-report.repository.js";
 import { BookingFlowType, type BookingReport, type BookingReportFilter, type BookingReportOrder, type ReportedBookingStatus } from "./booking-report.type.js";
@@ -42,15 +41,12 @@ export function toBookingReport(row: BookingReportRow): BookingReport {
 export type BookingReportPage = Connection<BookingReport> & { csv: string; csvHeader: string };
 
 /** A cursor's position: beyond a report (`[bookedAt, id]`, what edges give), or past an offset (offsetCursor). */
-function reportPosition(cursor: string): { bookedAt: Date; id: string } | { offset: number } | null {
-  const position = cursorCodec.decode(cursor);
-  const offset = offsetOf(position);
-  if (offset !== null) return { offset };
+const reportPosition = keyOrOffset((position) => {
   if (!Array.isArray(position) || position.length !== 2) return null;
   const [at, id] = position as unknown[];
   const bookedAt = typeof at === "string" ? new Date(at) : new Date(Number.NaN);
   return typeof id === "string" && isUuid(id) && !Number.isNaN(bookedAt.getTime()) ? { bookedAt, id } : null;
-}
+});
 
 const DEFAULT_ORDER = { direction: OrderDirection.ASC };
 
@@ -61,17 +57,17 @@ export const bookingReportService = {
     const request = pageRequest(args, MAX_REPORT_PAGE, reportPosition);
     const query = reportQuery(filter);
     const descending = (orderBy ?? DEFAULT_ORDER).direction === OrderDirection.DESC;
-    const { position } = request;
+    const offset = offsetOfRequest(request);
     let rows: BookingReportRow[];
     let counted: number | undefined;
-    if (position && "offset" in position) {
-      if (request.direction === "backward") throw badInput("before takes a cursor of an edge, not an offset", [{ field: "before", rule: "cursor", message: "a cursor of an edge this list gave" }]);
-      const read = await bookingReportRepository.page(ctx.database.db, visibility, query, descending, position.offset, request.size + 1);
+    if (offset !== null) {
+      const read = await bookingReportRepository.page(ctx.database.db, visibility, query, descending, offset, request.size + 1);
       rows = read.rows;
       counted = read.total;
     } else {
       // A backward page is read the other way, nearest first, and turned around.
-      rows = request.size === 0 ? [] : await bookingReportRepository.slice(ctx.database.db, visibility, query, descending !== (request.direction === "backward"), position, request.size + 1);
+      const beyond = request.position as { bookedAt: Date; id: string } | null;
+      rows = request.size === 0 ? [] : await bookingReportRepository.slice(ctx.database.db, visibility, query, descending !== (request.direction === "backward"), beyond, request.size + 1);
     }
     for (const row of rows) ctx.loaders.bookingReport.prime(row.bookingId, row);
     const connection = connectionFrom(

@@ -6,7 +6,7 @@ import { keyOfGlobalId, parseGlobalId, toGlobalId } from "../../../core/global-i
 import { REFUSALS, statusOfRefusal, type RefusalCode } from "../../../core/refusals.js";
 import { refusedUnlessEmpty, restField } from "../../../rest-compat/user-errors.js";
 import { RestError } from "../../../rest-compat/error-body.js";
-import { cappedCount, connectionFrom, cursorCodec, offsetCursor, offsetOf, pageRequest, whenAsked } from "../../../subgraphs/common/relay/connection.js";
+import { cappedCount, connectionFrom, cursorCodec, keyOrOffset, offsetCursor, offsetOf, offsetOfRequest, pageRequest, whenAsked } from "../../../subgraphs/common/relay/connection.js";
 import { payloadOf, userErrorsOf } from "../../../subgraphs/common/user-errors.js";
 
 describe("global ids", () => {
@@ -50,6 +50,14 @@ describe("connections", () => {
     expect(offsetOf(cursorCodec.decode(offsetCursor(0)))).toBe(0);
     expect(offsetOf(cursorCodec.decode(offsetCursor(2_147_483_646_000)))).toBe(2_147_483_646_000);
     for (const other of [[7], { offset: -1 }, { offset: 1.5 }, { offset: "3" }, { offset: 3, id: 4 }, null, "3"]) expect(offsetOf(other), JSON.stringify(other)).toBeNull();
+    // A connection that takes both reads either; an offset is read forward only.
+    const decode = keyOrOffset((position) => (Array.isArray(position) && typeof position[0] === "number" ? { id: position[0] } : null));
+    expect(decode(offsetCursor(40))).toEqual({ offset: 40 });
+    expect(decode(cursorCodec.encode([7]))).toEqual({ id: 7 });
+    expect(decode(cursorCodec.encode(["x"]))).toBeNull();
+    expect(offsetOfRequest(pageRequest({ first: 5, after: offsetCursor(40) }, 100, decode))).toBe(40);
+    expect(offsetOfRequest(pageRequest({ first: 5, after: cursorCodec.encode([7]) }, 100, decode))).toBeNull();
+    expect(() => offsetOfRequest(pageRequest({ last: 5, before: offsetCursor(40) }, 100, decode))).toThrow(/before takes a cursor of an edge/);
   });
 
   it("turns a keyset page into edges in the list's order, with pageInfo from the extra row and the cursor", async () => {
