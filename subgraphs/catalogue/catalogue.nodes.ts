@@ -5,6 +5,8 @@ import type { NodeType } from "../common/relay/node-type.js";
 import { supplierRepository } from "./supplier/supplier.repository.js";
 import { productRepository } from "./product/product.repository.js";
 import { READ_SCOPE } from "./consumer-access.js";
+import { taxonomyRepository } from "./taxonomy/taxonomy.repository.js";
+import { isUuid } from "../../core/uuid.js";
 import { bookingEngineRepository } from "./booking-engine/booking-engine.repository.js";
 import { organisationRepository } from "./organisation/organisation.repository.js";
 import { maySeeOrganisation } from "./organisation/organisation.service.js";
@@ -46,6 +48,14 @@ export const catalogueNodeTypes: NodeType[] = [
     async visibleKeys({ database, caller }, keys) {
       if (!hasScope(caller, READ_SCOPE)) return new Set();
       return new Set((await productRepository.liveByIds(database.db, numbers(keys))).map((row) => String(row.id)));
+    },
+  },
+  {
+    // As taxonomy shows them: the current nodes, to callers who may read the catalogue.
+    typeName: "TaxonomyNode",
+    async visibleKeys({ database, caller }, keys) {
+      if (!hasScope(caller, READ_SCOPE)) return new Set();
+      return new Set((await taxonomyRepository.byUuids(database.db, keys.filter(isUuid))).filter((row) => row.isCurrent).map((row) => row.uuid));
     },
   },
   {

@@ -20,6 +20,8 @@ import { RecommendationResolver } from "./recommendation/recommendation.resolver
 import { ProductChangesResolver } from "./search/product-changes.js";
 import { CatalogueConsumerResolver } from "./search/search.resolver.js";
 import { SupplierResolver, supplierKey } from "./supplier/supplier.resolver.js";
+import { TaxonomyNodeResolver } from "./taxonomy/taxonomy.resolver.js";
+import { toTaxonomyNode } from "./taxonomy/taxonomy.service.js";
 import { toSupplier } from "./supplier/supplier.service.js";
 
 export { catalogueLoaders } from "./loaders.js";
@@ -28,7 +30,7 @@ export { catalogueNodeTypes } from "./catalogue.nodes.js";
 
 /** The catalogue subgraph: organisations, booking engines, suppliers, products and their taxonomy. */
 export function buildCatalogueSchema(): Promise<GraphQLSchema> {
-  return buildFederatedSchema([OrganisationResolver, BookingEngineResolver, SupplierResolver, ProductResolver, BookingProductFactsResolver, CatalogueConsumerResolver, ProductChangesResolver, ActivityImportResolver, ActiveActivityPageResolver, OctoImportResolver, RecommendationResolver, LocalizedTextResolver], {
+  return buildFederatedSchema([OrganisationResolver, BookingEngineResolver, SupplierResolver, ProductResolver, BookingProductFactsResolver, CatalogueConsumerResolver, ProductChangesResolver, TaxonomyNodeResolver, ActivityImportResolver, ActiveActivityPageResolver, OctoImportResolver, RecommendationResolver, LocalizedTextResolver], {
     // By the number other subgraphs hold, or by the global id (node).
     Organisation: {
       async __resolveReference(reference: { id?: string; legacyResourceId?: number }, ctx: CatalogueContext) {
@@ -58,6 +60,15 @@ export function buildCatalogueSchema(): Promise<GraphQLSchema> {
         const row = key === null ? undefined : await ctx.loaders.supplier.load(key);
         if (!row) throw notFound("Supplier not found");
         return toSupplier(row);
+      },
+    },
+    TaxonomyNode: {
+      // By the global id (node), which checked the node is current.
+      async __resolveReference(reference: { id: string }, ctx: CatalogueContext) {
+        const key = keyOfGlobalId(reference.id, "TaxonomyNode");
+        const row = key === null ? undefined : (await ctx.loaders.taxonomy()).get(key);
+        if (!row) throw notFound("Taxonomy node not found");
+        return toTaxonomyNode(row);
       },
     },
     Product: {

@@ -285,5 +285,18 @@ describe("catalogue consumption", () => {
       const wine = food.children.find((node: { slug: string }) => node.slug === "activities-food-and-drink-wine-tastings");
       expect(wine).toMatchObject({ parentUuid: `${food.uuid}#${wine.uuid}`, nameFullPath: "Food and drink#Wine tastings", localizedName: "Dégustations de vin", children: [] });
     });
+
+    it("is a tree of Nodes in the graph: each node's parent and children, and node(id) for a current one", async () => {
+      const answer = await graphql(`${t.stack.url}/graphql`, consumerToken, "{ taxonomy { id legacyResourceId slug family level parent { id } children { id slug level startDate parent { id slug } children { id } } } }");
+      expect(answer.body.errors).toBeUndefined();
+      const food = answer.body.data!.taxonomy.find((node: { slug: string }) => node.slug === "activities-food-and-drink");
+      expect(food).toMatchObject({ id: toGlobalId("TaxonomyNode", food.legacyResourceId), family: "ACTIVITIES", level: 1, parent: null });
+      const wine = food.children.find((node: { slug: string }) => node.slug === "activities-food-and-drink-wine-tastings");
+      expect(wine).toEqual({ id: expect.any(String), slug: "activities-food-and-drink-wine-tastings", level: 2, startDate: "2026-01-01", parent: { id: food.id, slug: food.slug }, children: [] });
+      const found = await graphql(`${t.stack.url}/graphql`, consumerToken, "query ($id: ID!) { node(id: $id) { ... on TaxonomyNode { slug parent { slug } } } }", { id: wine.id });
+      expect(found.body.data).toEqual({ node: { slug: wine.slug, parent: { slug: food.slug } } });
+      const unknown = await graphql(`${t.stack.url}/graphql`, consumerToken, "query ($id: ID!) { node(id: $id) { id } }", { id: toGlobalId("TaxonomyNode", "00000000-0000-4000-8000-000000000000") });
+      expect(unknown.body).toMatchObject({ data: { node: null } });
+    });
   });
 });

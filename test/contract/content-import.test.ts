@@ -167,7 +167,7 @@ describe("bulk import of activities", () => {
     const PRODUCT = `legacyResourceId externalId title { translations } creationDate updateDate bookingEngine { name displayName } minPrice retailPrice
       estimatedCommissionRate estimatedNetPrice duration durationHours galleryImages { url order } onlineBookable availableLanguages
       supplier { legacyResourceId externalId name createdAt updatedAt } country { name { text } } descriptors { type reason }
-      taxonomies { uuid slug level parentUuid nameFullPath name { text translations } }`;
+      taxonomies { id legacyResourceId slug level family parent { legacyResourceId name { translations } } name { text translations } }`;
 
     it("carries the run's estimatedCount in its cursor, as REST does", async () => {
       const fresh = await contentPartner(t.stack);
@@ -227,7 +227,16 @@ describe("bulk import of activities", () => {
         });
         expect(record.estimatedNetPrice).toBeUndefined();
         expect(record.taxonomies.flat().map((node: Record<string, unknown>) => [node.uuid, node.slug, node.level, node.parentUuid, node.nameFullPath ?? null, node.name, node.nameTranslation])).toEqual(
-          product.taxonomies.flat().map((node: Record<string, any>) => [node.uuid, node.slug, node.level, node.parentUuid, node.nameFullPath, node.name.text, node.name.translations]),
+          product.taxonomies.flat().map((node: Record<string, any>) => [
+            node.legacyResourceId,
+            node.slug,
+            node.level,
+            // Spec 3's encodings of the parent, from the graph's parent.
+            node.parent ? `${node.parent.legacyResourceId}#${node.legacyResourceId}` : node.legacyResourceId,
+            node.parent ? `${node.parent.name.translations.en}#${node.name.translations.en}` : null,
+            node.name.text,
+            node.name.translations,
+          ]),
         );
       });
     });

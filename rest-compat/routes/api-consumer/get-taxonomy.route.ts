@@ -2,18 +2,20 @@ import { answer, type JsonSchema } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 
 interface Node {
-  uuid: string;
+  legacyResourceId: string;
   slug: string;
   family: string;
   level: number;
   name: { text: string | null; translations: Record<string, string> };
-  parentUuid: string;
-  nameFullPath: string | null;
+  parent: { legacyResourceId: string; name: { translations: Record<string, string> } } | null;
   version: number;
   isCurrent: boolean;
   startDate: string;
   children?: Node[];
 }
+
+/** The graph's family (ACTIVITIES) as the contract writes it. */
+const FAMILIES: Record<string, string> = { ACTIVITIES: "activities" };
 
 /** A tree node as treeNode writes it; the children of a level 2 node are always empty (two levels exist). */
 const treeNodeSchema = (level: 1 | 2): JsonSchema =>
@@ -34,18 +36,22 @@ const treeNodeSchema = (level: 1 | 2): JsonSchema =>
     ["uuid", "name", "startDate", "isCurrent", "version", "parentUuid", "family", "slug", "localizedName", "children"],
   );
 
-const NODE = "uuid slug family level parentUuid nameFullPath version isCurrent startDate name { text translations }";
+const NODE = "legacyResourceId slug family level version isCurrent startDate name { text translations } parent { legacyResourceId name { translations } }";
 
+/** A name in English, or in the first language it has. */
+const english = (translations: Record<string, string>) => translations.en ?? Object.values(translations)[0] ?? "";
+
+/** Spec 3's node: parentUuid is the own uuid at the top and `parent#child` below; nameFullPath is `Parent#Child` in English, children only. */
 function treeNode(node: Node): Record<string, unknown> {
   return {
-    uuid: node.uuid,
+    uuid: node.legacyResourceId,
     name: node.name.translations.en ?? node.name.text,
     startDate: node.startDate,
     isCurrent: node.isCurrent,
     version: node.version,
-    parentUuid: node.parentUuid,
-    ...(node.nameFullPath ? { nameFullPath: node.nameFullPath } : {}),
-    family: node.family,
+    parentUuid: node.parent ? `${node.parent.legacyResourceId}#${node.legacyResourceId}` : node.legacyResourceId,
+    ...(node.parent ? { nameFullPath: `${english(node.parent.name.translations)}#${english(node.name.translations)}` } : {}),
+    family: FAMILIES[node.family] ?? node.family,
     slug: node.slug,
     localizedName: node.name.text,
     children: (node.children ?? []).map(treeNode),

@@ -8,7 +8,7 @@ import { productColumns, type ProductRow } from "../product/product.repository.j
 import { callerModel } from "../product/product.resolver.js";
 import { onlineBookable } from "../product/product.service.js";
 import type { TaxonomyNodeRow } from "../taxonomy/taxonomy.repository.js";
-import { taxonomyPaths } from "../taxonomy/taxonomy.service.js";
+import { taxonomyRecordPaths } from "../taxonomy/taxonomy.service.js";
 import { countryNameLanguages, countryNames } from "../../../core/iso-codes.js";
 
 /**
@@ -99,7 +99,7 @@ export async function importRecords(ctx: CatalogueContext, rows: readonly Import
     const key = links.map((node) => node.uuid).join(",");
     let rendered = renderedTaxonomies.get(key);
     if (!rendered) {
-      rendered = taxonomyPaths(links, nodes).map((path) =>
+      rendered = taxonomyRecordPaths(links, nodes).map((path) =>
         path.map((node) =>
           present({
             uuid: node.uuid,

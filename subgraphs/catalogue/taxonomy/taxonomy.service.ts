@@ -1,15 +1,45 @@
+import { toGlobalId } from "../../../core/global-id.js";
 import type { LanguageText } from "../../../drizzle/schema.js";
-import { localized } from "../language/localized-text.js";
+import { localized, type LocalizedText } from "../language/localized-text.js";
 import type { TaxonomyNodeRow } from "./taxonomy.repository.js";
-import type { TaxonomyNode } from "./taxonomy.type.js";
+import type { TaxonomyFamily, TaxonomyNode } from "./taxonomy.type.js";
 
-/** Tree nodes as spec 3 shapes them: parentUuid is the own uuid at the top, `parent#child` below. */
-export function toTaxonomyNode(row: TaxonomyNodeRow, parent: TaxonomyNodeRow | undefined, children: TaxonomyNode[] = []): TaxonomyNode {
+/** A node as the graph shows it; its parent and children are read from the taxonomy when asked for. */
+export function toTaxonomyNode(row: TaxonomyNodeRow): TaxonomyNode {
+  return {
+    id: toGlobalId("TaxonomyNode", row.uuid),
+    legacyResourceId: row.uuid,
+    slug: row.slug,
+    code: row.code,
+    family: row.family as TaxonomyFamily,
+    level: row.level,
+    name: localized(row.name)!,
+    version: row.version,
+    isCurrent: row.isCurrent,
+    startDate: row.startDate,
+    parentKey: row.parentUuid,
+  };
+}
+
+/** A node as spec 3's records write it: parentUuid is the own uuid at the top, `parent#child` below. */
+export interface TaxonomyRecordNode {
+  uuid: string;
+  slug: string;
+  family: string;
+  level: number;
+  name: LocalizedText;
+  parentUuid: string;
+  nameFullPath: string | null;
+  version: number;
+  isCurrent: boolean;
+  startDate: string;
+}
+
+export function taxonomyRecordNode(row: TaxonomyNodeRow, parent: TaxonomyNodeRow | undefined): TaxonomyRecordNode {
   const englishName = (text: LanguageText) => text.en ?? Object.values(text)[0] ?? "";
   return {
     uuid: row.uuid,
     slug: row.slug,
-    code: row.code,
     family: row.family,
     level: row.level,
     name: localized(row.name)!,
@@ -18,26 +48,18 @@ export function toTaxonomyNode(row: TaxonomyNodeRow, parent: TaxonomyNodeRow | u
     version: row.version,
     isCurrent: row.isCurrent,
     startDate: row.startDate,
-    children,
   };
 }
 
-/** The current tree: level 1 nodes with their level 2 children, by English name. */
+/** Nodes in the order the taxonomy lists them: by English name. */
+export const byEnglishName = (a: TaxonomyNodeRow, b: TaxonomyNodeRow) => (a.name.en ?? "").localeCompare(b.name.en ?? "");
+
+/** The current tree's level 1 nodes, by English name (their children are a field of each). */
 export function taxonomyTree(rows: TaxonomyNodeRow[]): TaxonomyNode[] {
-  const byName = (a: TaxonomyNodeRow, b: TaxonomyNodeRow) => (a.name.en ?? "").localeCompare(b.name.en ?? "");
   return rows
     .filter((row) => row.level === 1)
-    .sort(byName)
-    .map((parent) =>
-      toTaxonomyNode(
-        parent,
-        undefined,
-        rows
-          .filter((row) => row.parentUuid === parent.uuid)
-          .sort(byName)
-          .map((child) => toTaxonomyNode(child, parent)),
-      ),
-    );
+    .sort(byEnglishName)
+    .map(toTaxonomyNode);
 }
 
 /**
@@ -45,7 +67,12 @@ export function taxonomyTree(rows: TaxonomyNodeRow[]): TaxonomyNode[] {
  * none of its children linked, alone.
  */
 export function taxonomyPaths(linked: readonly TaxonomyNodeRow[], nodesByUuid: ReadonlyMap<string, TaxonomyNodeRow>): TaxonomyNode[][] {
-  return taxonomyRowPaths(linked, nodesByUuid).map(([top, child]) => (child ? [toTaxonomyNode(top, undefined), toTaxonomyNode(child, top)] : [toTaxonomyNode(top, undefined)]));
+  return taxonomyRowPaths(linked, nodesByUuid).map((path) => path.map(toTaxonomyNode));
+}
+
+/** taxonomyPaths as spec 3's records write their nodes. */
+export function taxonomyRecordPaths(linked: readonly TaxonomyNodeRow[], nodesByUuid: ReadonlyMap<string, TaxonomyNodeRow>): TaxonomyRecordNode[][] {
+  return taxonomyRowPaths(linked, nodesByUuid).map(([top, child]) => (child ? [taxonomyRecordNode(top, undefined), taxonomyRecordNode(child, top)] : [taxonomyRecordNode(top, undefined)]));
 }
 
 /** taxonomyPaths as the nodes' rows: a linked level-2 node under its parent, a linked level-1 node alone when none of its children is linked. */

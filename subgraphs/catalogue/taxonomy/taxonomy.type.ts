@@ -1,20 +1,33 @@
-import { Field, Int, ObjectType } from "type-graphql";
+import { Directive, Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
+import { DateScalar, UuidScalar } from "../../common/scalars.js";
 import { LocalizedText } from "../language/localized-text.js";
 
-@ObjectType({ description: "A node of the activities taxonomy (spec 3)" })
+/** The values are the taxonomy's own (`activities`); the graph names them in upper case. */
+export enum TaxonomyFamily {
+  ACTIVITIES = "activities",
+}
+registerEnumType(TaxonomyFamily, {
+  name: "TaxonomyFamily",
+  description: "Which taxonomy a node belongs to",
+  valuesConfig: { ACTIVITIES: { description: "The activities taxonomy: categories (level 1) and their subcategories (level 2)" } },
+});
+
+@ObjectType({ description: "A category (level 1) or subcategory (level 2) of the activities taxonomy" })
+@Directive('@key(fields: "id")')
 export class TaxonomyNode {
-  @Field(() => String) uuid!: string;
-  @Field(() => String, { description: "family + level 1 + level 2, hyphenated" }) slug!: string;
+  @Field(() => ID, { description: "The global id" }) id!: string;
+  @Field(() => UuidScalar, { description: "The node's id on the REST paths" }) legacyResourceId!: string;
+  @Field(() => String, { description: "Its family, level 1 and level 2 names, hyphenated" }) slug!: string;
   @Field(() => String, { description: "What content partners send in a product's categories" }) code!: string;
-  @Field(() => String) family!: string;
-  @Field(() => Int) level!: number;
-  @Field(() => LocalizedText) name!: LocalizedText;
-  @Field(() => String, { description: "Own uuid at the top; 'parent#child' for children" }) parentUuid!: string;
-  @Field(() => String, { nullable: true, description: "'Parent#Child' in English, children only" }) nameFullPath!: string | null;
-  @Field(() => Int) version!: number;
-  @Field(() => Boolean) isCurrent!: boolean;
-  @Field(() => String, { description: "YYYY-MM-DD" }) startDate!: string;
-  @Field(() => [TaxonomyNode], { description: "Level 2 nodes of a level 1 node" }) children!: TaxonomyNode[];
+  @Field(() => TaxonomyFamily, { description: "The taxonomy it belongs to" }) family!: TaxonomyFamily;
+  @Field(() => Int, { description: "1 for a category, 2 for a subcategory" }) level!: number;
+  @Field(() => LocalizedText, { description: "Its name in the caller's language" }) name!: LocalizedText;
+  @Field(() => Int, { description: "The taxonomy's version it is part of" }) version!: number;
+  @Field(() => Boolean, { description: "Part of the current taxonomy" }) isCurrent!: boolean;
+  @Field(() => DateScalar, { description: "Since when it is part of the taxonomy" }) startDate!: string;
+  /** The parent's id (a level 2 node's); resolved by the `parent` field. */
+  parentKey!: string | null;
+  // parent and children are resolved by field resolvers.
 }
 
 @ObjectType()
