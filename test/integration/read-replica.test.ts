@@ -1,3 +1,4 @@
+import { toGlobalId } from "../../core/global-id.js";
 import { randomUUID } from "node:crypto";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -125,7 +126,7 @@ if (server) describe("a read replica for the reads that tolerate lag", { timeout
   it("sends a query that mixes a lag-tolerant field with another to the primary", async () => {
     const token = (await consumer(stack)).token;
     const where = await connectionsOf(async () => {
-      const answer = await graphql(`${stack.url}/graphql`, token, `query { product(id: ${product.productId}) { title { text } } me { id } }`);
+      const answer = await graphql(`${stack.url}/graphql`, token, `query { product(id: "${toGlobalId("Product", product.productId)}") { title { text } } me { id } }`);
       expect(answer.body.data?.product.title.text, JSON.stringify(answer.body)).toBe("Primary harbour walk");
     });
     expect(where).not.toContain("lagging reads");
