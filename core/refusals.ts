@@ -75,7 +75,7 @@ export const REFUSALS = {
   WRONG_BOOKING_ENGINE: { code: "BAD_USER_INPUT", userError: true, description: "The caller manages another booking engine only" },
   BOOKING_ENGINE_CHANGE: { code: "BAD_USER_INPUT", userError: true, description: "A supplier's booking engine cannot change: create the supplier under the other engine" },
   DUPLICATE_EXTERNAL_ID: { code: "BAD_USER_INPUT", userError: true, description: "The booking engine has a supplier with this externalId already" },
-  PRODUCT_EXTERNAL_ID_EXISTS: { code: "BAD_USER_INPUT", description: "Another product holds this externalId" },
+  PRODUCT_EXTERNAL_ID_EXISTS: { code: "BAD_USER_INPUT", userError: true, description: "Another product holds this externalId" },
 
   // Search, change detection and recommendations (spec 3).
   INVALID_SEARCH: { code: "BAD_USER_INPUT", description: "The Search expression does not parse (docs/search.md)" },

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import { toGlobalId } from "../core/global-id.js";
 import { isUuid } from "../core/uuid.js";
 import { RestError } from "./error-body.js";
 
@@ -8,3 +9,12 @@ export function uuidParameter(request: FastifyRequest, name: string): string {
   if (!isUuid(value)) throw new RestError(400, "VALIDATION_FAILED", `${name} must be a UUID`, [{ field: name, rule: "uuid", message: `${name} must be a UUID` }]);
   return value;
 }
+
+/** The graph's id of what a numbered path parameter names (`productId` → `Product:<n>`); the route's schema has checked the number. */
+export const globalIdOfParameter = (request: FastifyRequest, type: string, name: string): string => toGlobalId(type, (request.params as Record<string, number>)[name]);
+
+/** The product a path names, as the graph takes it. */
+export const productIdOf = (request: FastifyRequest): string => globalIdOfParameter(request, "Product", "productId");
+
+/** The supplier a path names, as the graph takes it. */
+export const supplierIdOf = (request: FastifyRequest): string => globalIdOfParameter(request, "Supplier", "supplierId");

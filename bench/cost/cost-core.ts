@@ -203,7 +203,7 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
     { field: "Mutation.answerBookingQuestions", role: "consumer", args: `input: { bookingId: "${toGlobalId("Booking", booking.id)}", answers: $answers }`, variableTypes: "$answers: [AnswerInput!]!", variables: () => ({ answers }) },
     { field: "Mutation.createSupplier", role: "partner", args: "input: $input", variableTypes: "$input: CreateSupplierInput!", variables: () => ({ input: { ...supplierFields, countryCode: country, contact: supplierContact, externalId: supplierRequest().externalId } }) },
     { field: "Mutation.updateSupplier", role: "partner", args: "input: $input", variableTypes: "$input: UpdateSupplierInput!", variables: () => ({ input: supplierInput }) },
-    { field: "Mutation.updateProduct", role: "partner", args: `productId: ${product.id}, supplierId: ${supplier.id}, input: $input`, variableTypes: "$input: ProductInput!", variables: () => ({ input: productInput }) },
+    { field: "Mutation.updateProduct", role: "partner", args: "input: $input", variableTypes: "$input: UpdateProductInput!", variables: () => ({ input: { ...productInput, productId: toGlobalId("Product", product.id) } }) },
     {
       field: "Mutation.setProductBookingSetup",
       role: "partner",

@@ -132,12 +132,12 @@ describe("importing an OCTO engine's content", () => {
 
   it("leaves alone a product a partner added by hand under the imported supplier", async () => {
     const { body } = await runImport();
-    const mutation = `mutation($supplierId: Int!, $input: ProductInput!) { createProduct(supplierId: $supplierId, input: $input) { product { legacyResourceId } } }`;
+    const mutation = `mutation($input: CreateProductInput!) { createProduct(input: $input) { product { legacyResourceId } userErrors { code } } }`;
     const created = await graphql(`${ctx.stack.url}/graphql`, platform, mutation, {
-      supplierId: body.supplierId,
-      input: { externalId: `manual-${randomUUID().slice(0, 6)}`, title: { en: "Evening walk" }, bookingEngine: engine },
+      input: { supplierId: toGlobalId("Supplier", body.supplierId), externalId: `manual-${randomUUID().slice(0, 6)}`, title: { en: "Evening walk" }, bookingEngine: engine },
     });
     expect(created.body.errors).toBeUndefined();
+    expect(created.body.data!.createProduct.userErrors).toEqual([]);
     const manualId = created.body.data!.createProduct.product.legacyResourceId as number;
     expect((await runImport()).body).toMatchObject({ deprecated: 0 });
     expect((await ctx.database.db.select({ deprecated: products.deprecated }).from(products).where(eq(products.id, manualId)))[0].deprecated).toBe(false);

@@ -161,19 +161,22 @@ describe("catalogue management through GraphQL", () => {
     expect(large.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [{ field: "first", rule: "range" }] });
   });
 
-  it("creates, moves, filters, updates, deprecates and deletes products, in the caller's language", async () => {
+  it("creates, moves, filters, updates, deprecates and deletes products, in the caller's language, each mutation answering a payload", async () => {
     const supplierA = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
     const supplierB = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
+    const [idA, idB] = [toGlobalId("Supplier", supplierA), toGlobalId("Supplier", supplierB)];
     const { categories, ...rest } = productRequest();
-    const input = { ...rest, categories };
-    const create = `mutation ($supplierId: Int!, $input: ProductInput!) {
-      createProduct(supplierId: $supplierId, input: $input) { moved product { id legacyResourceId supplierId title { text language translations } onlineBookable bookingEngine { name } country { code name { text } } categories { level code } supplier { legacyResourceId } } } }`;
-    const first = await gql(create, { supplierId: supplierA, input });
+    const fields = { ...rest, categories };
+    const create = `mutation ($input: CreateProductInput!) {
+      createProduct(input: $input) { moved product { id legacyResourceId supplierId title { text language translations } onlineBookable bookingEngine { name } country { code name { text } } categories { level code } supplier { legacyResourceId } } userErrors { code } } }`;
+    const first = await gql(create, { input: { ...fields, supplierId: idA } });
     expect(first.body.errors).toBeUndefined();
     const product = first.body.data!.createProduct;
     expect(product).toMatchObject({
       moved: false,
+      userErrors: [],
       product: {
+        id: expect.stringMatching(/.+/),
         supplierId: supplierA,
         title: { text: "Matterhorn glacier hike", language: "en", translations: rest.title },
         onlineBookable: { en: true, de: false },
@@ -183,9 +186,11 @@ describe("catalogue management through GraphQL", () => {
         supplier: { legacyResourceId: supplierA },
       },
     });
+    const productId = product.product.id as string;
+    expect(productId).toBe(toGlobalId("Product", product.product.legacyResourceId));
 
-    const moved = await gql(create, { supplierId: supplierB, input });
-    expect(moved.body.data!.createProduct).toMatchObject({ moved: true, product: { id: product.product.id, supplierId: supplierB } });
+    const moved = await gql(create, { input: { ...fields, supplierId: idB } });
+    expect(moved.body.data!.createProduct).toMatchObject({ moved: true, product: { id: productId, supplierId: supplierB }, userErrors: [] });
 
     const german = await fetch(`${t.stack.url}/graphql`, {
       method: "POST",
@@ -195,45 +200,68 @@ describe("catalogue management through GraphQL", () => {
     expect(((await german.json()) as { data: { supplierProducts: unknown[] } }).data.supplierProducts[0]).toEqual({ title: { text: "Matterhorn Gletscherwanderung", language: "de" }, country: { name: { text: "Suisse" } } });
 
     const filtered = await gql(`query ($id: Int!) { a: supplierProducts(supplierId: $id, filter: { countryCode: "CH", rating: 4.5 }) { id } b: supplierProducts(supplierId: $id, filter: { cityName: "Geneva" }) { id } }`, { id: supplierB });
-    expect(filtered.body.data).toEqual({ a: [{ id: product.product.id }], b: [] });
+    expect(filtered.body.data).toEqual({ a: [{ id: productId }], b: [] });
 
-    const updated = await gql(`mutation ($s: Int!, $p: Int!, $input: ProductInput!) { updateProduct(supplierId: $s, productId: $p, input: $input) { rating updateDate } }`, {
-      s: supplierB,
-      p: product.product.legacyResourceId,
-      input: { externalId: input.externalId, title: { en: "Glacier" }, rating: 3.5 },
-    });
-    expect(updated.body.data!.updateProduct.rating).toBe(3.5);
+    const update = `mutation ($input: UpdateProductInput!) { updateProduct(input: $input) { product { id rating updateDate } userErrors { code field } } }`;
+    const updated = await gql(update, { input: { productId, externalId: fields.externalId, title: { en: "Glacier" }, rating: 3.5 } });
+    expect(updated.body.data!.updateProduct).toMatchObject({ product: { id: productId, rating: 3.5 }, userErrors: [] });
+    // The supplier, when given, is a precondition: the product is B's now, so naming A changes nothing.
+    const guarded = await gql(update, { input: { productId, supplierId: idA, externalId: fields.externalId, title: { en: "Wrong" }, rating: 1 } });
+    expect(guarded.body.data!.updateProduct).toEqual({ product: null, userErrors: [{ code: "NOT_FOUND", field: ["input", "productId"] }] });
+    const withOwner = await gql(update, { input: { productId, supplierId: idB, externalId: fields.externalId, title: { en: "Glacier" }, rating: 4 } });
+    expect(withOwner.body.data!.updateProduct).toMatchObject({ product: { rating: 4 }, userErrors: [] });
 
-    const deprecated = await gql(`mutation ($s: Int!, $p: Int!) { deprecateProduct(supplierId: $s, productId: $p) { deprecated onlineBookable } }`, { s: supplierB, p: product.product.legacyResourceId });
-    expect(deprecated.body.data!.deprecateProduct).toEqual({ deprecated: true, onlineBookable: { en: false } });
-    const undeprecated = await gql(`mutation ($s: Int!, $p: Int!) { undeprecateProduct(supplierId: $s, productId: $p) { deprecated } }`, { s: supplierB, p: product.product.legacyResourceId });
-    expect(undeprecated.body.data!.undeprecateProduct.deprecated).toBe(false);
+    const deprecate = `mutation ($input: DeprecateProductInput!) { deprecateProduct(input: $input) { product { deprecated onlineBookable } userErrors { code } } }`;
+    expect((await gql(deprecate, { input: { productId } })).body.data!.deprecateProduct).toEqual({ product: { deprecated: true, onlineBookable: { en: false } }, userErrors: [] });
+    expect((await gql(deprecate, { input: { productId, supplierId: idA } })).body.data!.deprecateProduct).toEqual({ product: null, userErrors: [{ code: "NOT_FOUND" }] });
+    const undeprecated = await gql(`mutation ($input: UndeprecateProductInput!) { undeprecateProduct(input: $input) { product { deprecated } userErrors { code } } }`, { input: { productId, supplierId: idB } });
+    expect(undeprecated.body.data!.undeprecateProduct).toEqual({ product: { deprecated: false }, userErrors: [] });
 
-    const viaSupplier = await gql(`query ($id: ID!) { supplier(id: $id) { isOnlineBookable products { id } } }`, { id: toGlobalId("Supplier", supplierB) });
+    const viaSupplier = await gql(`query ($id: ID!) { supplier(id: $id) { isOnlineBookable products { id } } }`, { id: idB });
     // The update dropped the booking URL, and no booking setup sells it: nothing of the supplier is bookable online.
-    expect(viaSupplier.body.data!.supplier).toEqual({ isOnlineBookable: false, products: [{ id: product.product.id }] });
+    expect(viaSupplier.body.data!.supplier).toEqual({ isOnlineBookable: false, products: [{ id: productId }] });
 
-    const deleted = await gql(`mutation ($s: Int!, $p: Int!) { deleteProduct(supplierId: $s, productId: $p) { id } }`, { s: supplierB, p: product.product.legacyResourceId });
-    expect(deleted.body.data!.deleteProduct).toEqual({ id: product.product.legacyResourceId });
+    const remove = `mutation ($input: DeleteProductInput!) { deleteProduct(input: $input) { deletedProductId userErrors { code field } } }`;
+    expect((await gql(remove, { input: { productId, supplierId: idA } })).body.data!.deleteProduct).toEqual({ deletedProductId: null, userErrors: [{ code: "NOT_FOUND", field: ["input", "productId"] }] });
+    expect((await gql(remove, { input: { productId } })).body.data!.deleteProduct).toEqual({ deletedProductId: productId, userErrors: [] });
     const empty = await gql(`query ($id: Int!) { supplierProducts(supplierId: $id) { id } }`, { id: supplierB });
     expect(empty.body.data!.supplierProducts).toEqual([]);
+    // A deleted product is not found again, and neither is an id of another type or none at all.
+    for (const id of [productId, idB, "not-an-id"]) {
+      expect((await gql(remove, { input: { productId: id } })).body.data!.deleteProduct.userErrors).toEqual([{ code: "NOT_FOUND", field: ["input", "productId"] }]);
+    }
   });
 
-  it("refuses an invalid product with the field problems, and a duplicate externalId with its reason", async () => {
+  it("answers another partner's product as one that does not exist, and changes nothing", async () => {
     const supplierId = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
-    const mutation = `mutation ($s: Int!, $input: ProductInput!) { createProduct(supplierId: $s, input: $input) { product { id } } }`;
-    const invalid = await gql(mutation, { s: supplierId, input: { externalId: "G-1", title: { english: "x" }, rating: 8, priceLevel: 0 } });
-    expect(invalid.body.errors?.[0].extensions?.problems).toEqual(
+    const created = (await partner.rest.post(`/api/supplier/${supplierId}/product`, productRequest())).body;
+    const productId = toGlobalId("Product", created.id);
+    const other = await contentPartner(t.stack);
+    const foreign = await gql(`mutation ($input: DeprecateProductInput!) { deprecateProduct(input: $input) { product { id } userErrors { code message } } }`, { input: { productId } }, other.token);
+    expect(foreign.body.data!.deprecateProduct).toEqual({ product: null, userErrors: [{ code: "NOT_FOUND", message: "Product not found" }] });
+    const unchanged = await gql(`query ($id: ID!) { product(id: $id) { deprecated } }`, { id: productId });
+    expect(unchanged.body.data!.product).toEqual({ deprecated: false });
+  });
+
+  it("refuses an invalid product with the field problems as user errors, and a duplicate externalId with its code", async () => {
+    const supplierId = toGlobalId("Supplier", (await partner.rest.post("/api/supplier", supplierRequest())).body.id);
+    const mutation = `mutation ($input: CreateProductInput!) { createProduct(input: $input) { product { id } userErrors { code field rule errorCode } } }`;
+    const invalid = await gql(mutation, { input: { supplierId, externalId: "G-1", title: { english: "x" }, rating: 8, priceLevel: 0 } });
+    expect(invalid.body.errors).toBeUndefined();
+    expect(invalid.body.data!.createProduct.product).toBeNull();
+    expect(invalid.body.data!.createProduct.userErrors).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ field: "title.english", rule: "iso639-1" }),
-        expect.objectContaining({ field: "rating", rule: "maximum" }),
-        expect.objectContaining({ field: "priceLevel", rule: "minimum" }),
+        { code: "VALIDATION_FAILED", field: ["input", "title", "english"], rule: "iso639-1", errorCode: null },
+        { code: "VALIDATION_FAILED", field: ["input", "rating"], rule: "maximum", errorCode: null },
+        { code: "VALIDATION_FAILED", field: ["input", "priceLevel"], rule: "minimum", errorCode: null },
       ]),
     );
-    const input = { externalId: "G-2", title: { en: "Tour" } };
-    expect((await gql(mutation, { s: supplierId, input })).body.errors).toBeUndefined();
-    const duplicate = await gql(mutation, { s: supplierId, input });
-    expect(duplicate.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", reason: "PRODUCT_EXTERNAL_ID_EXISTS" });
+    const input = { supplierId, externalId: "G-2", title: { en: "Tour" } };
+    expect((await gql(mutation, { input })).body.data!.createProduct.userErrors).toEqual([]);
+    const duplicate = await gql(mutation, { input });
+    expect(duplicate.body.data!.createProduct).toEqual({ product: null, userErrors: [{ code: "PRODUCT_EXTERNAL_ID_EXISTS", field: ["input", "externalId"], rule: "unique", errorCode: null }] });
+    const unknownSupplier = await gql(mutation, { input: { ...input, supplierId: toGlobalId("Supplier", 2 ** 31 - 1) } });
+    expect(unknownSupplier.body.data!.createProduct.userErrors).toEqual([{ code: "NOT_FOUND", field: ["input", "supplierId"], rule: null, errorCode: null }]);
   });
 
   it("resolves Product and Supplier as federated entities", async () => {

@@ -217,6 +217,8 @@ export type UserErrorCode =
   | 'PRICES_CHANGED'
   /** Prices must be asked for first: they fix the flow's currency */
   | 'PRICING_INCOMPLETE'
+  /** Another product holds this externalId */
+  | 'PRODUCT_EXTERNAL_ID_EXISTS'
   /** The product cannot be booked: deprecated, or without a booking setup or engine */
   | 'PRODUCT_NOT_BOOKABLE'
   /** Required questions are unanswered: confirmation waits for them */

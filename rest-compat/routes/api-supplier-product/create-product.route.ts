@@ -1,15 +1,17 @@
 import { errorResponse } from "../../error-body.js";
 import { pickBySchema } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
+import { supplierIdOf } from "../../path-ids.js";
+import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
 import { supplierIdParams } from "../api-supplier/supplier-body.js";
-import { PRODUCT_FIELDS, productBody, productRequestSchema, productResponseSchema, type ProductData } from "./product-body.js";
+import { PRODUCT_FIELDS, PRODUCT_PARAMETERS, productBody, productRequestSchema, productResponseSchema, type ProductData } from "./product-body.js";
 
 /**
  * POST /api/supplier/{supplierId}/product (spec 1, "Create a product"). When another supplier of
  * the same booking engine holds the externalId, that product moves here (still 201, same id);
  * the same externalId under this supplier is 400 PRODUCT_EXTERNAL_ID_EXISTS.
  */
-export const createProductRoute: RestRoute<{ createProduct: { product: ProductData; moved: boolean } }> = {
+export const createProductRoute: RestRoute<{ createProduct: { product: ProductData | null; moved: boolean | null; userErrors: UserErrorData[] } }> = {
   method: "POST",
   url: "/api/supplier/:supplierId/product",
   schema: {
@@ -23,15 +25,16 @@ export const createProductRoute: RestRoute<{ createProduct: { product: ProductDa
     response: { 201: productResponseSchema, 404: errorResponse("Unknown supplier") },
   },
   operation: /* GraphQL */ `
-    mutation RestCreateProduct($supplierId: Int!, $input: ProductInput!) {
-      createProduct(supplierId: $supplierId, input: $input) { moved product { ...RestProduct } }
+    mutation RestCreateProduct($input: CreateProductInput!) {
+      createProduct(input: $input) { moved product { ...RestProduct } ${USER_ERRORS} }
     }
     ${PRODUCT_FIELDS}
   `,
-  parameters: { input: "" },
-  variables: (request) => ({ supplierId: (request.params as { supplierId: number }).supplierId, input: pickBySchema(request.body, productRequestSchema) }),
+  parameters: PRODUCT_PARAMETERS,
+  variables: (request) => ({ input: { ...(pickBySchema(request.body, productRequestSchema) as Record<string, unknown>), supplierId: supplierIdOf(request) } }),
   respond: ({ createProduct }, _request, reply) => {
-    reply.code(201).header("x-product-moved", String(createProduct.moved));
-    return productBody(createProduct.product);
+    const { product, moved } = refusedUnlessEmpty(createProduct, PRODUCT_PARAMETERS);
+    reply.code(201).header("x-product-moved", String(moved));
+    return productBody(product!);
   },
 };

@@ -1,13 +1,18 @@
 import { errorResponse } from "../../error-body.js";
 import { pickBySchema } from "../../json-schema.js";
+import { productIdOf, supplierIdOf } from "../../path-ids.js";
 import type { RestRoute } from "../../rest-route.js";
-import { PRODUCT_FIELDS, productBody, productRequestSchema, productResponseSchema, supplierProductParams, type ProductData } from "./product-body.js";
+import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
+import { PRODUCT_FIELDS, PRODUCT_PARAMETERS, productBody, productRequestSchema, productResponseSchema, supplierProductParams, type ProductData } from "./product-body.js";
+import type { FastifyRequest } from "fastify";
 
-type Params = { supplierId: number; productId: number };
-const ids = (params: unknown) => ({ supplierId: (params as Params).supplierId, productId: (params as Params).productId });
+type ProductPayload = { product: ProductData | null; userErrors: UserErrorData[] };
+
+/** The product a path names, under the supplier it names: the mutation refuses (404) a product of another supplier. */
+const addressOf = (request: FastifyRequest) => ({ productId: productIdOf(request), supplierId: supplierIdOf(request) });
 
 /** PUT /api/supplier/{supplierId}/product/{productId}: extension (spec 1 leaves product update "not shown"). */
-export const updateProductRoute: RestRoute<{ updateProduct: ProductData }> = {
+export const updateProductRoute: RestRoute<{ updateProduct: ProductPayload }> = {
   method: "PUT",
   url: "/api/supplier/:supplierId/product/:productId",
   schema: {
@@ -20,18 +25,18 @@ export const updateProductRoute: RestRoute<{ updateProduct: ProductData }> = {
     response: { 200: productResponseSchema, 404: errorResponse("Unknown product of this supplier") },
   },
   operation: /* GraphQL */ `
-    mutation RestUpdateProduct($supplierId: Int!, $productId: Int!, $input: ProductInput!) {
-      updateProduct(supplierId: $supplierId, productId: $productId, input: $input) { ...RestProduct }
+    mutation RestUpdateProduct($input: UpdateProductInput!) {
+      updateProduct(input: $input) { product { ...RestProduct } ${USER_ERRORS} }
     }
     ${PRODUCT_FIELDS}
   `,
-  parameters: { input: "" },
-  variables: (request) => ({ ...ids(request.params), input: pickBySchema(request.body, productRequestSchema) }),
-  respond: ({ updateProduct }) => productBody(updateProduct),
+  parameters: PRODUCT_PARAMETERS,
+  variables: (request) => ({ input: { ...(pickBySchema(request.body, productRequestSchema) as Record<string, unknown>), ...addressOf(request) } }),
+  respond: ({ updateProduct }) => productBody(refusedUnlessEmpty(updateProduct, PRODUCT_PARAMETERS).product!),
 };
 
 /** DELETE /api/supplier/{supplierId}/product/{productId}: extension. */
-export const deleteProductRoute: RestRoute<{ deleteProduct: { id: number } }> = {
+export const deleteProductRoute: RestRoute<{ deleteProduct: { deletedProductId: string | null; userErrors: UserErrorData[] } }> = {
   method: "DELETE",
   url: "/api/supplier/:supplierId/product/:productId",
   schema: {
@@ -43,14 +48,19 @@ export const deleteProductRoute: RestRoute<{ deleteProduct: { id: number } }> = 
     response: { 200: { type: "object", description: "The product is deleted", properties: { id: { type: "integer" }, deleted: { type: "boolean" } }, required: ["id", "deleted"] }, 404: errorResponse("Unknown product of this supplier") },
   },
   operation: /* GraphQL */ `
-    mutation RestDeleteProduct($supplierId: Int!, $productId: Int!) { deleteProduct(supplierId: $supplierId, productId: $productId) { id } }
+    mutation RestDeleteProduct($input: DeleteProductInput!) { deleteProduct(input: $input) { deletedProductId ${USER_ERRORS} } }
   `,
-  variables: (request) => ids(request.params),
-  respond: ({ deleteProduct }) => ({ id: deleteProduct.id, deleted: true }),
+  parameters: PRODUCT_PARAMETERS,
+  variables: (request) => ({ input: addressOf(request) }),
+  respond: ({ deleteProduct }, request) => {
+    refusedUnlessEmpty(deleteProduct, PRODUCT_PARAMETERS);
+    return { id: (request.params as { productId: number }).productId, deleted: true };
+  },
 };
 
-function deprecationRoute(action: "deprecate" | "undeprecate"): RestRoute<Record<string, ProductData>> {
+function deprecationRoute(action: "deprecate" | "undeprecate"): RestRoute<Record<string, ProductPayload>> {
   const field = `${action}Product`;
+  const input = action === "deprecate" ? "DeprecateProductInput" : "UndeprecateProductInput";
   return {
     method: "POST",
     url: `/api/supplier/:supplierId/product/:productId/${action}`,
@@ -63,11 +73,12 @@ function deprecationRoute(action: "deprecate" | "undeprecate"): RestRoute<Record
       response: { 200: productResponseSchema, 404: errorResponse("Unknown product of this supplier") },
     },
     operation: /* GraphQL */ `
-      mutation Rest${field}($supplierId: Int!, $productId: Int!) { ${field}(supplierId: $supplierId, productId: $productId) { ...RestProduct } }
+      mutation Rest${field}($input: ${input}!) { ${field}(input: $input) { product { ...RestProduct } ${USER_ERRORS} } }
       ${PRODUCT_FIELDS}
     `,
-    variables: (request) => ids(request.params),
-    respond: (data) => productBody(data[field]),
+    parameters: PRODUCT_PARAMETERS,
+    variables: (request) => ({ input: addressOf(request) }),
+    respond: (data) => productBody(refusedUnlessEmpty(data[field], PRODUCT_PARAMETERS).product!),
   };
 }
 

@@ -64,6 +64,9 @@ export const productRequestSchema: JsonSchema = obj(
   { required: ["externalId", "title"] },
 );
 
+/** The input fields a REST caller knows by spec 1's names: the body is the input itself. */
+export const PRODUCT_PARAMETERS = { input: "" };
+
 export const supplierProductParams = obj(
   { supplierId: idParam("Supplier id"), productId: idParam("Product id") },
   { required: ["supplierId", "productId"] },

@@ -1,7 +1,8 @@
 import { errorResponse } from "../../error-body.js";
 import type { RestRoute } from "../../rest-route.js";
 import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
-import { SUPPLIER_PARAMETERS, supplierIdOf, supplierIdParams } from "./supplier-body.js";
+import { SUPPLIER_PARAMETERS, supplierIdParams } from "./supplier-body.js";
+import { supplierIdOf } from "../../path-ids.js";
 
 /** DELETE /api/supplier/{supplierId} (spec 1, "Delete a supplier"): permanent. */
 export const deleteSupplierRoute: RestRoute<{ deleteSupplier: { deletedProductCount: number | null; userErrors: UserErrorData[] } }> = {

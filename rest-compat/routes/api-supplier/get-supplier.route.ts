@@ -1,6 +1,7 @@
 import { errorResponse, RestError } from "../../error-body.js";
 import type { RestRoute } from "../../rest-route.js";
-import { SUPPLIER_FIELDS, supplierBody, supplierIdOf, supplierIdParams, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
+import { SUPPLIER_FIELDS, supplierBody, supplierIdParams, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
+import { supplierIdOf } from "../../path-ids.js";
 
 /** GET /api/supplier/{supplierId} (spec 1, "Retrieve a supplier"). */
 export const getSupplierRoute: RestRoute<{ supplier: SupplierData | null }> = {

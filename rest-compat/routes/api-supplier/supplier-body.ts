@@ -1,4 +1,3 @@
-import type { FastifyRequest } from "fastify";
 import { toGlobalId } from "../../../core/global-id.js";
 import { compact, idParam, int, num, obj, pickBySchema, str, type JsonSchema } from "../../json-schema.js";
 
@@ -88,8 +87,6 @@ export function supplierInput(body: unknown): Record<string, unknown> {
   };
 }
 
-/** The graph's id of the supplier a path names. */
-export const supplierIdOf = (request: FastifyRequest): string => toGlobalId("Supplier", (request.params as { supplierId: number }).supplierId);
 
 /** Items of the supplier list carry the documented subset only. */
 export const supplierListFields = ["id", "name", "externalId", "channel", "creationDate", "updateDate", "country", "bookingEngine", "onlineBookable"] as const;

@@ -1,7 +1,8 @@
 import { errorResponse } from "../../error-body.js";
 import type { RestRoute } from "../../rest-route.js";
 import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
-import { SUPPLIER_FIELDS, SUPPLIER_PARAMETERS, supplierBody, supplierIdOf, supplierIdParams, supplierInput, supplierRequestSchema, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
+import { SUPPLIER_FIELDS, SUPPLIER_PARAMETERS, supplierBody, supplierIdParams, supplierInput, supplierRequestSchema, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
+import { supplierIdOf } from "../../path-ids.js";
 
 /** POST /api/supplier/{supplierId} (spec 1, "Update a supplier"): the body replaces the supplier's fields. */
 export const updateSupplierRoute: RestRoute<{ updateSupplier: { supplier: SupplierData | null; userErrors: UserErrorData[] } }> = {

@@ -1,7 +1,8 @@
 import { errorResponse } from "../../error-body.js";
 import { answer, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
-import { productIdOf, query } from "./booking-body.js";
+import { query } from "./booking-body.js";
+import { productIdOf } from "../../path-ids.js";
 
 const productParams = obj({ productId: { type: "integer", minimum: 1, maximum: 2_147_483_647, description: "Product id" } }, { required: ["productId"] });
 const datesResponse = answer({ availabilityDates: { type: "array", items: { type: "string" }, description: "YYYY-MM-DD" } }, ["availabilityDates"], "Available dates, in order");

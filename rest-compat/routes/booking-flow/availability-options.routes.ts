@@ -2,7 +2,8 @@ import { errorResponse } from "../../error-body.js";
 import { obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
-import { AVAILABILITY_FIELDS, availabilityIdOf, availabilitySchema, params, productAvailabilityParams, productIdOf, restAvailability, type GraphAvailability } from "./booking-body.js";
+import { AVAILABILITY_FIELDS, availabilityIdOf, availabilitySchema, params, productAvailabilityParams, restAvailability, type GraphAvailability } from "./booking-body.js";
+import { productIdOf } from "../../path-ids.js";
 
 type Payload = { availability: GraphAvailability; userErrors: UserErrorData[] };
 

@@ -3,7 +3,7 @@ import { answer, arr, bool, int, num, obj, str, type JsonSchema } from "../../js
 import { RestError } from "../../error-body.js";
 import { contractAvailability, contractAvailabilityOption, contractBooking, withoutNulls, type AvailabilityData, type BookingData } from "../../../subgraphs/booking/contract-bodies.js";
 import { toGlobalId } from "../../../core/global-id.js";
-import { uuidParameter } from "../../path-ids.js";
+import { productIdOf, uuidParameter } from "../../path-ids.js";
 import { MAX_FOLLOW_UP_DEPTH } from "../../../subgraphs/booking/engines/inventory/booking-setup.js";
 
 /** The graph's availability option, as every REST body that shows one selects it. */
@@ -250,7 +250,6 @@ export function externalClientId(request: FastifyRequest): string | null {
 export const params = <T>(request: FastifyRequest) => request.params as T;
 
 /** The product a path names, as the graph takes it: its global id (the path's schema checked the number). */
-export const productIdOf = (request: FastifyRequest): string => toGlobalId("Product", params<{ productId: number }>(request).productId);
 
 /** The booking a path names, as the graph takes it: its global id. An id that is no UUID is refused here, naming the parameter. */
 export function bookingIdOf(request: FastifyRequest): string {

@@ -1,4 +1,4 @@
-import { Arg, Ctx, Directive, Field, FieldResolver, Float, Int, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, Directive, FieldResolver, Float, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import { Descriptor, TaxonomyNode } from "../taxonomy/taxonomy.type.js";
 import { taxonomyPaths } from "../taxonomy/taxonomy.service.js";
 import { commissionRate, estimatedNetPrice } from "../../../core/commission.js";
@@ -9,13 +9,35 @@ import { Supplier } from "../supplier/supplier.type.js";
 import { JSONObjectScalar } from "../../common/json-scalars.js";
 import { consumerRecord, type ConsumerRecord } from "./consumer-record.js";
 import { productService } from "./product.service.js";
-import { DeletedProduct, Product, ProductFilterInput, ProductInput } from "./product.type.js";
+import {
+  CreateProductInput,
+  CreateProductPayload,
+  DeleteProductInput,
+  DeleteProductPayload,
+  DeprecateProductInput,
+  DeprecateProductPayload,
+  Product,
+  ProductFilterInput,
+  productKey,
+  UndeprecateProductInput,
+  UndeprecateProductPayload,
+  UpdateProductInput,
+  UpdateProductPayload,
+} from "./product.type.js";
+import { payloadOf, type InputFields } from "../../common/user-errors.js";
+import { supplierKey } from "../supplier/supplier.type.js";
 
-@ObjectType()
-export class ProductPushResult {
-  @Field(() => Product) product!: Product;
-  @Field(() => Boolean, { description: "True when the externalId belonged to another supplier's product, which moved to this supplier" })
-  moved!: boolean;
+/** How the product mutations' refusals name their input's fields. */
+const CREATE_FIELDS: InputFields = { notFound: "supplierId" };
+const PRODUCT_FIELDS: InputFields = { notFound: "productId" };
+
+/** The number of a supplier guard given (0: an id that names none, which no product belongs to). */
+const guardKey = (supplierId: string | null | undefined): number | null => (supplierId == null ? null : (supplierKey(supplierId) ?? 0));
+
+/** The supplier of the product an input addresses, and the product's number. */
+async function addressed(ctx: CatalogueContext, input: { productId: string; supplierId?: string | null }): Promise<{ supplierId: number; productId: number }> {
+  const productId = productKey(input.productId);
+  return { supplierId: await productService.supplierOf(ctx, productId, guardKey(input.supplierId)), productId: productId! };
 }
 
 @Resolver(() => Product)
@@ -29,23 +51,19 @@ export class ProductResolver {
     return productService.listOfSupplier(ctx, supplierId, filter ?? {});
   }
 
-  @Mutation(() => ProductPushResult, { description: "Creates a product, or moves the product holding its externalId to this supplier" })
-  createProduct(
-    @Arg("supplierId", () => Int) supplierId: number,
-    @Arg("input", () => ProductInput) input: ProductInput,
-    @Ctx() ctx: CatalogueContext,
-  ): Promise<ProductPushResult> {
-    return productService.push(ctx, supplierId, input);
+  @Mutation(() => CreateProductPayload, { description: "Creates a product of a supplier the caller manages, or moves the product of another supplier of the same booking engine that holds its externalId (`moved`)" })
+  createProduct(@Arg("input", () => CreateProductInput, { description: "The new product" }) input: CreateProductInput, @Ctx() ctx: CatalogueContext) {
+    const { supplierId, ...fields } = input;
+    return payloadOf(() => productService.push(ctx, supplierKey(supplierId) ?? 0, fields), CREATE_FIELDS);
   }
 
-  @Mutation(() => Product, { description: "Replaces the product's fields; updateDate changes" })
-  updateProduct(
-    @Arg("supplierId", () => Int) supplierId: number,
-    @Arg("productId", () => Int) productId: number,
-    @Arg("input", () => ProductInput) input: ProductInput,
-    @Ctx() ctx: CatalogueContext,
-  ): Promise<Product> {
-    return productService.update(ctx, supplierId, productId, input);
+  @Mutation(() => UpdateProductPayload, { description: "Replaces the product's fields (one not given becomes unset); updateDate changes and change detection reports it UPDATED" })
+  updateProduct(@Arg("input", () => UpdateProductInput, { description: "The product and its new fields" }) input: UpdateProductInput, @Ctx() ctx: CatalogueContext) {
+    const { productId: _product, supplierId: _guard, ...fields } = input;
+    return payloadOf(async () => {
+      const { supplierId, productId } = await addressed(ctx, input);
+      return { product: await productService.update(ctx, supplierId, productId, fields) };
+    }, PRODUCT_FIELDS);
   }
 
   /** Not in the client API: the booking subgraph's service code calls it on this subgraph directly. */
@@ -63,19 +81,29 @@ export class ProductResolver {
     return productService.recordBookingFlow(ctx, productId, bookable, version);
   }
 
-  @Mutation(() => DeletedProduct, { description: "The product leaves the catalogue (DELETED in change detection)" })
-  deleteProduct(@Arg("supplierId", () => Int) supplierId: number, @Arg("productId", () => Int) productId: number, @Ctx() ctx: CatalogueContext): Promise<DeletedProduct> {
-    return productService.delete(ctx, supplierId, productId);
+  @Mutation(() => DeleteProductPayload, { description: "The product leaves the catalogue (DELETED in change detection); bookings and reports keep referring to it. Its externalId may be pushed again as a new product" })
+  deleteProduct(@Arg("input", () => DeleteProductInput, { description: "The product to delete" }) input: DeleteProductInput, @Ctx() ctx: CatalogueContext) {
+    return payloadOf(async () => {
+      const { supplierId, productId } = await addressed(ctx, input);
+      await productService.delete(ctx, supplierId, productId);
+      return { deletedProductId: input.productId };
+    }, PRODUCT_FIELDS);
   }
 
-  @Mutation(() => Product)
-  deprecateProduct(@Arg("supplierId", () => Int) supplierId: number, @Arg("productId", () => Int) productId: number, @Ctx() ctx: CatalogueContext): Promise<Product> {
-    return productService.setDeprecated(ctx, supplierId, productId, true);
+  @Mutation(() => DeprecateProductPayload, { description: "Keeps the product listed to its partner but EXCLUDED for consumers, and not bookable (DEPRECATED in change detection); repeating it changes nothing" })
+  deprecateProduct(@Arg("input", () => DeprecateProductInput, { description: "The product" }) input: DeprecateProductInput, @Ctx() ctx: CatalogueContext) {
+    return payloadOf(async () => {
+      const { supplierId, productId } = await addressed(ctx, input);
+      return { product: await productService.setDeprecated(ctx, supplierId, productId, true) };
+    }, PRODUCT_FIELDS);
   }
 
-  @Mutation(() => Product)
-  undeprecateProduct(@Arg("supplierId", () => Int) supplierId: number, @Arg("productId", () => Int) productId: number, @Ctx() ctx: CatalogueContext): Promise<Product> {
-    return productService.setDeprecated(ctx, supplierId, productId, false);
+  @Mutation(() => UndeprecateProductPayload, { description: "Ends the product's deprecation (UNDEPRECATED in change detection); repeating it changes nothing" })
+  undeprecateProduct(@Arg("input", () => UndeprecateProductInput, { description: "The product" }) input: UndeprecateProductInput, @Ctx() ctx: CatalogueContext) {
+    return payloadOf(async () => {
+      const { supplierId, productId } = await addressed(ctx, input);
+      return { product: await productService.setDeprecated(ctx, supplierId, productId, false) };
+    }, PRODUCT_FIELDS);
   }
 
   @FieldResolver(() => [[TaxonomyNode]], { description: "Taxonomy paths: [level 1, level 2] for each subcategory, [level 1] for a category alone" })

@@ -204,6 +204,18 @@ async function writeBookingFlow(ctx: CatalogueContext, productId: number, bookab
 
 export const productService = {
   /**
+   * The supplier of a live product the caller manages, for a mutation that addresses the product
+   * by its id alone; `guard`, when given, is the supplier it must belong to. A product the caller
+   * may not manage is not told apart from one that does not exist.
+   */
+  async supplierOf(ctx: CatalogueContext, productId: number | null, guard: number | null): Promise<number> {
+    const [product] = productId === null ? [] : await productRepository.liveByIds(ctx.database.db, [productId]);
+    const supplier = product && (guard === null || guard === product.supplierId) ? await ctx.loaders.supplier.load(product.supplierId) : undefined;
+    if (!supplier || !canManageEngine(await managementAccess(ctx), supplier.bookingEngineId)) throw notFound("Product not found");
+    return supplier.id;
+  },
+
+  /**
    * Creates the product, or, when its externalId is held by a product of another supplier of the
    * same booking engine, moves that product here with the new content. The same externalId under
    * the same supplier is refused (PRODUCT_EXTERNAL_ID_EXISTS): update it instead.

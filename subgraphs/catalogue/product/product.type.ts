@@ -5,6 +5,7 @@ import { JSONObjectScalar, LanguageObjectScalar } from "../../common/json-scalar
 import { LocalizedText } from "../language/localized-text.js";
 import { BookingEngine } from "../booking-engine/booking-engine.type.js";
 import { GeoLocation, GeoLocationInput } from "../supplier/supplier.type.js";
+import { UserError } from "../../common/user-errors.js";
 
 @ObjectType()
 export class Country {
@@ -99,24 +100,25 @@ export class Product {
 /** The number a product's global id names, or null. */
 export const productKey = (id: string): number | null => serialKeyOfGlobalId(id, "Product");
 
-@ObjectType()
-export class DeletedProduct {
-  @Field(() => Int) id!: number;
-}
+/**
+ * A precondition, not a second address: callers that name products under their supplier (REST's
+ * paths) have the mutation refuse, changing nothing, when the product is not that supplier's.
+ */
+const SUPPLIER_GUARD = "When given, the supplier the product must belong to: NOT_FOUND, and nothing changes, when it is another's";
 
-@InputType()
+@InputType({ description: "An image of a product's gallery" })
 export class GalleryImageInput {
-  @Field(() => String, { nullable: true }) title?: string | null;
-  @Field(() => String) url!: string;
-  @Field(() => Int, { nullable: true }) order?: number | null;
+  @Field(() => String, { nullable: true, description: "Its title" }) title?: string | null;
+  @Field(() => String, { description: "Where it is (at most 512 characters)" }) url!: string;
+  @Field(() => Int, { nullable: true, description: "Its position in the gallery" }) order?: number | null;
 }
 
-@InputType()
+@InputType({ description: "A category a product is in" })
 export class ProductCategoryInput {
-  @Field(() => Int) level!: number;
+  @Field(() => Int, { description: "1 = category, 2 = subcategory, 3 = next level" }) level!: number;
   @Field(() => String, { description: "A taxonomy code at that level (see the taxonomy query)" }) code!: string;
-  @Field(() => LanguageObjectScalar, { nullable: true }) name?: LanguageText | null;
-  @Field(() => LanguageObjectScalar, { nullable: true }) description?: LanguageText | null;
+  @Field(() => LanguageObjectScalar, { nullable: true, description: "Its name per language" }) name?: LanguageText | null;
+  @Field(() => LanguageObjectScalar, { nullable: true, description: "Its description per language" }) description?: LanguageText | null;
 }
 
 @InputType()
@@ -128,57 +130,119 @@ export class ProductFilterInput {
   @Field(() => Int, { nullable: true, description: "At least this many ratings" }) numberOfRatings?: number | null;
 }
 
-@InputType({ description: "Product request fields (spec 1); create and update take the same fields" })
-export class ProductInput {
-  @Field(() => String) externalId!: string;
-  @Field(() => LanguageObjectScalar) title!: LanguageText;
-  @Field(() => String, { nullable: true }) countryCode?: string | null;
-  @Field(() => String, { nullable: true }) zipCode?: string | null;
-  @Field(() => String, { nullable: true }) cityName?: string | null;
-  @Field(() => Float, { nullable: true }) rating?: number | null;
-  @Field(() => Int, { nullable: true }) numberOfRatings?: number | null;
-  @Field(() => String, { nullable: true }) channel?: string | null;
-  @Field(() => String, { nullable: true }) internalName?: string | null;
-  @Field(() => String, { nullable: true }) reference?: string | null;
-  @Field(() => Boolean, { nullable: true }) instantConfirmation?: boolean | null;
-  @Field(() => Boolean, { nullable: true }) instantDelivery?: boolean | null;
-  @Field(() => String, { nullable: true }) availabilityType?: string | null;
-  @Field(() => String, { nullable: true }) redemptionMethod?: string | null;
-  @Field(() => LanguageObjectScalar, { nullable: true }) subtitle?: LanguageText | null;
-  @Field(() => LanguageObjectScalar, { nullable: true }) shortDescription?: LanguageText | null;
-  @Field(() => LanguageObjectScalar, { nullable: true }) description?: LanguageText | null;
-  @Field(() => LanguageObjectScalar, { nullable: true }) experienceHighlights?: LanguageText | null;
-  @Field(() => String, { nullable: true }) thumbnailImage?: string | null;
-  @Field(() => String, { nullable: true, description: "Booking engine name; the supplier's engine when absent" }) bookingEngine?: string | null;
-  @Field(() => LanguageObjectScalar, { nullable: true }) bookingUrl?: LanguageText | null;
-  @Field(() => Float, { nullable: true }) minPrice?: number | null;
-  @Field(() => Float, { nullable: true }) maxPrice?: number | null;
-  @Field(() => String, { nullable: true }) priceCurrency?: string | null;
-  @Field(() => String, { nullable: true }) pricingUnit?: string | null;
-  @Field(() => Int, { nullable: true }) priceLevel?: number | null;
-  @Field(() => Float, { nullable: true }) averagePrice?: number | null;
-  @Field(() => Int, { nullable: true }) minParticipants?: number | null;
-  @Field(() => Int, { nullable: true }) maxParticipants?: number | null;
-  @Field(() => String, { nullable: true }) address?: string | null;
-  @Field(() => String, { nullable: true }) placeId?: string | null;
-  @Field(() => String, { nullable: true }) website?: string | null;
-  @Field(() => GeoLocationInput, { nullable: true }) geoLocation?: GeoLocationInput | null;
-  @Field(() => String, { nullable: true }) duration?: string | null;
-  @Field(() => [GalleryImageInput], { nullable: true }) galleryImage?: GalleryImageInput[] | null;
-  @Field(() => [ProductCategoryInput], { nullable: true }) categories?: ProductCategoryInput[] | null;
-  @Field(() => JSONObjectScalar, { nullable: true }) availabilityPeriods?: Record<string, unknown> | null;
-  @Field(() => JSONObjectScalar, { nullable: true }) itinerary?: Record<string, unknown> | null;
-  @Field(() => Boolean, { nullable: true }) isCancellable?: boolean | null;
-  @Field(() => Int, { nullable: true }) cancellationCutOffAmount?: number | null;
-  @Field(() => String, { nullable: true }) cancellationCutOffUnit?: string | null;
-  @Field(() => LanguageObjectScalar, { nullable: true }) cancellationCutOff?: LanguageText | null;
-  @Field(() => Boolean, { nullable: true }) handiAccess?: boolean | null;
-  @Field(() => LanguageObjectScalar, { nullable: true }) modalitiesIncluded?: LanguageText | null;
-  @Field(() => LanguageObjectScalar, { nullable: true }) modalitiesExcluded?: LanguageText | null;
-  @Field(() => LanguageObjectScalar, { nullable: true }) modalitiesAdditionalInfo?: LanguageText | null;
-  @Field(() => Float, { nullable: true }) estCommNet?: number | null;
-  @Field(() => Float, { nullable: true }) estCommFrpricePerc?: number | null;
-  @Field(() => Boolean, { nullable: true }) likelyToBeSoldOut?: boolean | null;
-  @Field(() => Boolean, { nullable: true }) skipTheLine?: boolean | null;
-  @Field(() => JSONObjectScalar, { nullable: true }) metadata?: Record<string, unknown> | null;
+/** The fields a product is created with, and replaced with by an update (spec 1's request fields). */
+@InputType()
+abstract class ProductFields {
+  @Field(() => String, { description: "The supplier's own identifier of the product (at most 255 characters), unique in the booking engine" }) externalId!: string;
+  @Field(() => LanguageObjectScalar, { description: "Its name per language (ISO 639-1 keys; at most 255 characters each)" }) title!: LanguageText;
+  @Field(() => String, { nullable: true, description: "ISO 3166-1 alpha-2: the country it takes place in" }) countryCode?: string | null;
+  @Field(() => String, { nullable: true, description: "Postal code (at most 20 characters)" }) zipCode?: string | null;
+  @Field(() => String, { nullable: true, description: "City (at most 255 characters)" }) cityName?: string | null;
+  @Field(() => Float, { nullable: true, description: "Average rating, 0 to 5" }) rating?: number | null;
+  @Field(() => Int, { nullable: true, description: "How many ratings the average is of" }) numberOfRatings?: number | null;
+  @Field(() => String, { nullable: true, description: "The channel its content is uploaded through (at most 32 characters)" }) channel?: string | null;
+  @Field(() => String, { nullable: true, description: "The supplier's internal name (at most 255 characters)" }) internalName?: string | null;
+  @Field(() => String, { nullable: true, description: "A second identifier on the supplier's side (at most 255 characters)" }) reference?: string | null;
+  @Field(() => Boolean, { nullable: true, description: "Whether a booking is confirmed at once" }) instantConfirmation?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: "Whether tickets are delivered at once" }) instantDelivery?: boolean | null;
+  @Field(() => String, { nullable: true, description: "START_TIME or OPENING_HOURS" }) availabilityType?: string | null;
+  @Field(() => String, { nullable: true, description: "MANIFEST, DIGITAL or PRINT" }) redemptionMethod?: string | null;
+  @Field(() => LanguageObjectScalar, { nullable: true, description: "Subtitle per language" }) subtitle?: LanguageText | null;
+  @Field(() => LanguageObjectScalar, { nullable: true, description: "Short description per language" }) shortDescription?: LanguageText | null;
+  @Field(() => LanguageObjectScalar, { nullable: true, description: "Description per language" }) description?: LanguageText | null;
+  @Field(() => LanguageObjectScalar, { nullable: true, description: "Highlights per language; lines separated by the two characters '/n'" }) experienceHighlights?: LanguageText | null;
+  @Field(() => String, { nullable: true, description: "Link to a thumbnail (at most 255 characters)" }) thumbnailImage?: string | null;
+  @Field(() => String, { nullable: true, description: "Booking engine name; the supplier's engine when not given" }) bookingEngine?: string | null;
+  @Field(() => LanguageObjectScalar, { nullable: true, description: "Booking URL per language" }) bookingUrl?: LanguageText | null;
+  @Field(() => Float, { nullable: true, description: "Lowest price, in priceCurrency" }) minPrice?: number | null;
+  @Field(() => Float, { nullable: true, description: "Highest price, in priceCurrency; not below minPrice" }) maxPrice?: number | null;
+  @Field(() => String, { nullable: true, description: "ISO 4217; required with any price" }) priceCurrency?: string | null;
+  @Field(() => String, { nullable: true, description: "PER_PERSON, PER_VEHICLE, GROUP, FAMILY, PER_EQUIPMENT, PACKAGE or PER_BOAT" }) pricingUnit?: string | null;
+  @Field(() => Int, { nullable: true, description: "Price quartile, 1 to 4" }) priceLevel?: number | null;
+  @Field(() => Float, { nullable: true, description: "Average price (restaurants: the average meal price), in priceCurrency" }) averagePrice?: number | null;
+  @Field(() => Int, { nullable: true, description: "Fewest participants" }) minParticipants?: number | null;
+  @Field(() => Int, { nullable: true, description: "Most participants" }) maxParticipants?: number | null;
+  @Field(() => String, { nullable: true, description: "Street address (at most 512 characters)" }) address?: string | null;
+  @Field(() => String, { nullable: true, description: "A map provider's place identifier (at most 255 characters)" }) placeId?: string | null;
+  @Field(() => String, { nullable: true, description: "Website (at most 512 characters)" }) website?: string | null;
+  @Field(() => GeoLocationInput, { nullable: true, description: "Where it takes place" }) geoLocation?: GeoLocationInput | null;
+  @Field(() => String, { nullable: true, description: "ISO 8601 duration (PT3H)" }) duration?: string | null;
+  @Field(() => [GalleryImageInput], { nullable: true, description: "Gallery images, in order" }) galleryImage?: GalleryImageInput[] | null;
+  @Field(() => [ProductCategoryInput], { nullable: true, description: "Categories; level 1 and 2 codes are codes of the activities taxonomy" }) categories?: ProductCategoryInput[] | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: "{weeklyPeriods, spontaneousPeriod}: when it is open (docs/spec-decisions.md)" }) availabilityPeriods?: Record<string, unknown> | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: "{type, unitType, unstructuredItinerary, units}: the route" }) itinerary?: Record<string, unknown> | null;
+  @Field(() => Boolean, { nullable: true, description: "Whether a booking may be cancelled" }) isCancellable?: boolean | null;
+  @Field(() => Int, { nullable: true, description: "How long before the start a booking may still be cancelled, in cancellationCutOffUnit" }) cancellationCutOffAmount?: number | null;
+  @Field(() => String, { nullable: true, description: "hour, minute or day" }) cancellationCutOffUnit?: string | null;
+  @Field(() => LanguageObjectScalar, { nullable: true, description: "The cancellation cut-off per language, as text" }) cancellationCutOff?: LanguageText | null;
+  @Field(() => Boolean, { nullable: true, description: "Whether it is accessible to disabled people" }) handiAccess?: boolean | null;
+  @Field(() => LanguageObjectScalar, { nullable: true, description: "What is included, per language" }) modalitiesIncluded?: LanguageText | null;
+  @Field(() => LanguageObjectScalar, { nullable: true, description: "What is not included, per language" }) modalitiesExcluded?: LanguageText | null;
+  @Field(() => LanguageObjectScalar, { nullable: true, description: "Further information, per language" }) modalitiesAdditionalInfo?: LanguageText | null;
+  @Field(() => Float, { nullable: true, description: "Estimated net commission" }) estCommNet?: number | null;
+  @Field(() => Float, { nullable: true, description: "Estimated commission as a ratio of the retail price, 0 to 1" }) estCommFrpricePerc?: number | null;
+  @Field(() => Boolean, { nullable: true, description: "Few places left, or high demand" }) likelyToBeSoldOut?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: "Whether it gives priority access" }) skipTheLine?: boolean | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: "The partner's own data, kept as sent" }) metadata?: Record<string, unknown> | null;
+}
+
+@InputType({ description: "A new product of a supplier; when another supplier of the same booking engine holds its externalId, that product moves here with these fields" })
+export class CreateProductInput extends ProductFields {
+  @Field(() => ID, { description: "The supplier's global id" }) supplierId!: string;
+}
+
+@InputType({ description: "A product's new fields: every field is replaced, and one not given becomes unset" })
+export class UpdateProductInput extends ProductFields {
+  @Field(() => ID, { description: "The product's global id" }) productId!: string;
+  @Field(() => ID, { nullable: true, description: SUPPLIER_GUARD }) supplierId?: string | null;
+}
+
+@InputType({ description: "The product to delete" })
+export class DeleteProductInput {
+  @Field(() => ID, { description: "The product's global id" }) productId!: string;
+  @Field(() => ID, { nullable: true, description: SUPPLIER_GUARD }) supplierId?: string | null;
+}
+
+@InputType({ description: "The product to deprecate" })
+export class DeprecateProductInput {
+  @Field(() => ID, { description: "The product's global id" }) productId!: string;
+  @Field(() => ID, { nullable: true, description: SUPPLIER_GUARD }) supplierId?: string | null;
+}
+
+@InputType({ description: "The product to bring back from deprecation" })
+export class UndeprecateProductInput {
+  @Field(() => ID, { description: "The product's global id" }) productId!: string;
+  @Field(() => ID, { nullable: true, description: SUPPLIER_GUARD }) supplierId?: string | null;
+}
+
+@ObjectType({ description: "The result of createProduct" })
+export class CreateProductPayload {
+  @Field(() => Product, { nullable: true, description: "The product as created or moved; null when refused" }) product?: Product | null;
+  @Field(() => Boolean, { nullable: true, description: "True when the externalId belonged to another supplier's product, which moved to this supplier with the new fields; null when refused" })
+  moved?: boolean | null;
+  @Field(() => [UserError], { description: "Why the input was refused; empty on success" }) userErrors!: UserError[];
+}
+
+@ObjectType({ description: "The result of updateProduct" })
+export class UpdateProductPayload {
+  @Field(() => Product, { nullable: true, description: "The product as it is now; null when refused" }) product?: Product | null;
+  @Field(() => [UserError], { description: "Why the input was refused; empty on success" }) userErrors!: UserError[];
+}
+
+@ObjectType({ description: "The result of deleteProduct" })
+export class DeleteProductPayload {
+  @Field(() => ID, { nullable: true, description: "The deleted product's global id; null when refused" }) deletedProductId?: string | null;
+  @Field(() => [UserError], { description: "Why the input was refused; empty on success" }) userErrors!: UserError[];
+}
+
+@ObjectType({ description: "The result of deprecateProduct" })
+export class DeprecateProductPayload {
+  @Field(() => Product, { nullable: true, description: "The product as it is now; null when refused" }) product?: Product | null;
+  @Field(() => [UserError], { description: "Why the input was refused; empty on success" }) userErrors!: UserError[];
+}
+
+@ObjectType({ description: "The result of undeprecateProduct" })
+export class UndeprecateProductPayload {
+  @Field(() => Product, { nullable: true, description: "The product as it is now; null when refused" }) product?: Product | null;
+  @Field(() => [UserError], { description: "Why the input was refused; empty on success" }) userErrors!: UserError[];
 }

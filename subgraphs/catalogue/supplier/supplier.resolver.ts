@@ -17,14 +17,12 @@ import {
   Supplier,
   SupplierConnection,
   supplierId,
+  supplierKey,
   SupplierOrder,
   SupplierOrderField,
   UpdateSupplierInput,
   UpdateSupplierPayload,
 } from "./supplier.type.js";
-
-/** The number a supplier's global id names, or null. */
-export const supplierKey = (id: string): number | null => serialKeyOfGlobalId(id, "Supplier");
 
 /** The service's names of the input's fields (spec 1's), as the graph names them. */
 const SUPPLIER_FIELDS: InputFields = { rename: { country: "countryCode", supplierContact: "contact", bookingEngine: "bookingEngineId" }, notFound: "supplierId" };

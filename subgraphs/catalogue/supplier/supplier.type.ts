@@ -1,5 +1,5 @@
 import { Directive, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
-import { toGlobalId } from "../../../core/global-id.js";
+import { serialKeyOfGlobalId, toGlobalId } from "../../../core/global-id.js";
 import { ConnectionOf, EdgeOf, OrderDirection } from "../../common/relay/connection.js";
 import { CountryCodeScalar, DateTimeScalar } from "../../common/scalars.js";
 import { UserError } from "../../common/user-errors.js";
@@ -66,6 +66,9 @@ export class Supplier {
 
 /** A supplier as its readers name it: both ids. */
 export const supplierId = (legacyResourceId: number): string => toGlobalId("Supplier", legacyResourceId);
+
+/** The number a supplier's global id names, or null. */
+export const supplierKey = (id: string): number | null => serialKeyOfGlobalId(id, "Supplier");
 
 @ObjectType({ description: "A supplier with its place in the list" })
 export class SupplierEdge extends EdgeOf(Supplier) {}
