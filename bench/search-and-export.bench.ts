@@ -113,7 +113,7 @@ async function main() {
   // The gateway and the subgraph answer the REST route's own operation, so the paths differ only by their layers.
   const graphQuery = searchProductsRoute.operation;
   const subgraphQuery = graphQuery.replace("bookingEngine { name displayName }", "bookingEngine { id }");
-  const variablesFor = (s: string) => ({ search: s, pageNumber: 1, resultsPerPage: 100, sortingField: "title", sortingOrder: "asc", externalClientId: null });
+  const variablesFor = (s: string) => ({ query: s, orderBy: { field: "TITLE", direction: "ASC" }, first: 100, after: null, externalClientId: null });
   const planLines: string[] = [];
   for (const [name, expression] of values["skip-search"] ? [] : Object.entries(expressions)) {
     const where = and(visibleToConsumers, compileSearch(parseSearch(expression), { language: "en" }))!;

@@ -121,8 +121,6 @@ export const LIST_SIZES: Record<string, number> = {
   // Pages: sized by the page-size argument of the field that returns them.
   "ActiveActivityPage.data": 1,
   "InactiveActivityPage.data": 1,
-  "ProductSearchPage.items": 1,
-  "ProductChangePage.items": 1,
   // Unpaged by contract (spec 1, path 8: every product of a supplier); a root field, so only
   // aliases multiply it.
   "Query.supplierProducts": 500,
@@ -133,7 +131,6 @@ export const LIST_SIZES: Record<string, number> = {
   "Product.categories": 5,
   "Product.descriptors": 5,
   "Product.galleryImages": 10,
-  "ProductChangeItem.changeLog": 20,
   "Availability.options": 10,
   "AvailabilityOption.choices": 20,
   "Availability.pricingIssues": 10,
@@ -161,6 +158,12 @@ export const LIST_SIZES: Record<string, number> = {
   "SupplierConnection.nodes": 1,
   "BookingReportConnection.edges": 1,
   "BookingReportConnection.nodes": 1,
+  "ProductConnection.edges": 1,
+  "ProductConnection.nodes": 1,
+  "ProductChangeConnection.edges": 1,
+  "ProductChangeConnection.nodes": 1,
+  // A product's changes since a day of the last eight: a handful.
+  "ProductChangeEdge.changes": 5,
   // As many as the ids asked for (listSize reads them); this many when they come from a variable not yet known.
   "Query.nodes": MAX_NODES,
   // An organisation's endpoints (at most 10); a message's tries (8, and a few redeliveries).
@@ -288,8 +291,8 @@ export const SEARCH_CRITERION_COSTS = { fullText: 567, fuzzy: 633 };
 
 /** Root fields whose argument is a Search expression (docs/search.md), by the argument's name. */
 export const SEARCH_EXPRESSION_ARGUMENTS: Record<string, string> = {
-  "Query.searchProducts": "search",
-  "Query.productChanges": "search",
+  "Query.searchProducts": "query",
+  "Query.productChanges": "query",
 };
 
 const FULL_TEXT_FIELDS = new Set(["title", "description", "text"]);

@@ -9,6 +9,7 @@ import { addDays, call, FlowTarget, holdBooking, sleep, type Account } from "../
 import { createBenchAccount } from "../bench-accounts.js";
 import { fitCostModel, type Fit, type Observation } from "./fit.js";
 import { cloneSelection, minimalSelectionOf, removePath, render, selectionOf, type Selection } from "./selections.js";
+import { HEAVY_SEARCH, HEAVY_SEARCH_LABEL } from "../heavy-search.js";
 
 /**
  * The cost model's calibration: representative operations of every root field, each timed warm
@@ -151,8 +152,8 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
   const engines = await must("platform", "{ bookingEngines { id name } }");
   const engine = engines.bookingEngines.find((e: { name: string }) => e.name === "INVENTORY") ?? engines.bookingEngines[0];
   const demoSupplier = (await must("partner", `{ suppliers(bookingEngineName: "${engine.name}", first: 50) { nodes { id legacyResourceId } } }`)).suppliers.nodes.at(-1);
-  const demoProduct = (await must("consumer", `{ searchProducts(search: "countryCode:FR", resultsPerPage: 1) { totalResults items { id } } }`)).searchProducts.items[0];
-  const products = (await must("consumer", `{ searchProducts(search: "rating:>0", resultsPerPage: 1) { totalResults } }`)).searchProducts.totalResults as number;
+  const demoProduct = (await must("consumer", `{ searchProducts(query: "countryCode:FR", first: 1) { nodes { id } } }`)).searchProducts.nodes[0];
+  const products = (await must("consumer", `{ searchProducts(query: "rating:>0", first: 1) { totalCount { count } } }`)).searchProducts.totalCount.count as number;
   const endpoint = (await must("consumer", `mutation { createWebhookEndpoint(input: { url: "https://receiver.example/hooks", eventTypes: [BOOKING_STATUS_CHANGED] }) { webhookEndpoint { id } } }`).catch((error) => {
     log(`no webhook endpoint: ${(error as Error).message}`);
     return undefined;
@@ -183,8 +184,8 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
     { field: "Query.supplierProducts", role: "partner", args: `supplierId: ${demoSupplier.legacyResourceId}`, aliases: 3 },
     { field: "Query.suppliers", role: "partner", args: `bookingEngineName: "${engine.name}"`, pages: pages("first"), aliases: 3 },
     { field: "Query.productBookingSetup", role: "partner", args: `productId: ${product.id}, supplierId: ${supplier.id}`, aliases: 3 },
-    ...searches.map((s) => ({ field: "Query.searchProducts", role: "consumer" as const, label: s.label, args: `search: ${JSON.stringify(s.search)}`, pages: pages("resultsPerPage"), aliases: 3 })),
-    { field: "Query.productChanges", role: "consumer", args: `date: "${addDays(today, -1)}", search: "countryCode:FR"`, pages: pages("resultsPerPage"), aliases: 3 },
+    ...searches.map((s) => ({ field: "Query.searchProducts", role: "consumer" as const, label: s.label, args: `query: ${JSON.stringify(s.search)}`, pages: pages("first"), aliases: 3 })),
+    { field: "Query.productChanges", role: "consumer", args: `since: "${addDays(today, -1)}", query: "countryCode:FR"`, pages: pages("first"), aliases: 3 },
     { field: "Query.activeActivities", role: "consumer", pages: pages("limit"), aliases: 3 },
     { field: "Query.inactiveActivities", role: "consumer", args: `modifiedSince: "${addDays(today, -29)}T00:00:00.000Z"`, pages: pages("limit"), aliases: 3 },
     { field: "Query.recommendations", role: "consumer", args: `input: { interests: ["museum"] }`, pages: pages("limit", [1, 10, 50]), aliases: 3 },
@@ -300,7 +301,7 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
   }
 
   // The operation issue 41 measured: 30 aliases of a search with three typo-tolerant criteria. Not fitted: predicted.
-  const heavy = `query Heavy { ${Array.from({ length: 30 }, (_, i) => `a${i}: searchProducts(search: "text:~museum AND title:~tour AND cityName:~paris", resultsPerPage: 100, pageNumber: ${(i % 3) + 1}) { totalResults items { id externalId cityName } }`).join(" ")} }`;
+  const heavy = HEAVY_SEARCH;
   const heavyAnswer = await post("consumer", heavy);
   if (heavyAnswer.body.errors) throw new Error(`the heavy operation failed: ${JSON.stringify(heavyAnswer.body.errors).slice(0, 300)}`);
   for (let i = 0; i < options.warmUp; i++) await post("consumer", heavy);
@@ -311,7 +312,7 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
   const fit = fitCostModel(observations);
   const heavyValues = answeredValues(heavyAnswer.body.data);
   const check = {
-    label: "30 aliases of searchProducts(search: \"text:~museum AND title:~tour AND cityName:~paris\", resultsPerPage: 100) { totalResults items { id externalId cityName } }",
+    label: HEAVY_SEARCH_LABEL,
     estimate: estimateOperation(schema, parse(heavy), {}, undefined).values,
     values: heavyValues,
     medianMs: median(heavyTimes),

@@ -12,6 +12,7 @@ import { loadConfig } from "../../core/config.js";
 import { addDays, call, FlowTarget, holdBooking, percentile, signIn, sleep, type Account } from "../booking/flow-client.js";
 import type { VictimJob, VictimResult } from "./victim.js";
 import { processCpuMs } from "../process-cpu.js";
+import { HEAVY_SEARCH } from "../heavy-search.js";
 
 /**
  * The noisy-neighbour benchmark: what a victim (another account, from another client address)
@@ -187,7 +188,6 @@ async function slowBodies(base: string, count: number, stop: AbortSignal): Promi
   return { text, leftOpen, longestMs: leftOpen ? Infinity : longestMs };
 }
 
-const HEAVY = `query Heavy { ${Array.from({ length: 30 }, (_, i) => `a${i}: searchProducts(search: "text:~museum AND title:~tour AND cityName:~paris", resultsPerPage: 100, pageNumber: ${(i % 3) + 1}) { totalResults items { id externalId cityName } }`).join(" ")} }`;
 
 /** `heavyInFlight` aliased search operations of one account, each sent again as soon as it is answered. */
 async function heavyOperations(setup: Setup, inFlight: number, stop: AbortSignal): Promise<string> {
@@ -198,7 +198,7 @@ async function heavyOperations(setup: Setup, inFlight: number, stop: AbortSignal
       const response = await fetch(`${setup.base}/graphql`, {
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${setup.attacker.token}` },
-        body: JSON.stringify({ query: HEAVY }),
+        body: JSON.stringify({ query: HEAVY_SEARCH }),
       }).catch(() => undefined);
       if (!response) {
         bump(outcomes, "network error");

@@ -180,20 +180,43 @@ describe("catalogue consumption", () => {
       expect(forbidden.status).toBe(403);
     });
 
-    it("answers the same search through GraphQL", async () => {
-      const response = await graphql(
-        `${t.stack.url}/graphql`,
-        consumerToken,
-        `query ($s: String!) { searchProducts(search: $s, sortingField: "rating", sortingOrder: "desc") { totalResults items { id legacyResourceId title { text } } } }`,
-        { s: `countryCode:FR AND bookingEngine:${partner.engineName}` },
-      );
-      expect(response.body.data!.searchProducts).toEqual({ totalResults: 2, items: [
-          { id: toGlobalId("Product", ids.louvre), legacyResourceId: ids.louvre, title: { text: "Louvre museum skip-the-line ticket" } },
-          { id: toGlobalId("Product", ids.cruise), legacyResourceId: ids.cruise, title: { text: "Seine dinner cruise" } },
-        ],
-      });
-      const invalid = await graphql(`${t.stack.url}/graphql`, consumerToken, `{ searchProducts(search: "title") { totalResults } }`);
-      expect(invalid.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", reason: "INVALID_SEARCH" });
+    it("answers the same search through GraphQL, as a connection paged by cursors both ways", async () => {
+      const search = (variables: Record<string, unknown>) =>
+        graphql(
+          `${t.stack.url}/graphql`,
+          consumerToken,
+          `query ($q: String!, $first: Int, $after: String, $last: Int, $before: String) {
+            searchProducts(query: $q, orderBy: { field: RATING, direction: DESC }, first: $first, after: $after, last: $last, before: $before) {
+              totalCount { count precision } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id legacyResourceId title { text } } }
+            }
+          }`,
+          { q: `countryCode:FR AND bookingEngine:${partner.engineName}`, ...variables },
+        );
+      const louvre = { id: toGlobalId("Product", ids.louvre), legacyResourceId: ids.louvre, title: { text: "Louvre museum skip-the-line ticket" } };
+      const cruise = { id: toGlobalId("Product", ids.cruise), legacyResourceId: ids.cruise, title: { text: "Seine dinner cruise" } };
+      const whole = (await search({})).body.data!.searchProducts;
+      expect(whole.totalCount).toEqual({ count: 2, precision: "EXACT" });
+      expect(whole.edges.map((edge: { node: unknown }) => edge.node)).toEqual([louvre, cruise]);
+      expect(whole.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false });
+
+      const first = (await search({ first: 1 })).body.data!.searchProducts;
+      expect(first.edges.map((edge: { node: unknown }) => edge.node)).toEqual([louvre]);
+      expect(first.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false, endCursor: first.edges[0].cursor });
+      const second = (await search({ first: 1, after: first.pageInfo.endCursor })).body.data!.searchProducts;
+      expect(second.edges.map((edge: { node: unknown }) => edge.node)).toEqual([cruise]);
+      expect(second.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+      const back = (await search({ last: 5, before: second.pageInfo.startCursor })).body.data!.searchProducts;
+      expect(back.edges).toEqual(first.edges);
+      expect(back.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+
+      // Refused, each naming its argument: paging back without a place to start, a cursor of nothing, a page past the largest, an expression that does not parse.
+      const refusals = await Promise.all([search({ last: 1 }), search({ first: 1, after: "bm90IGEgY3Vyc29y" }), search({ first: 1001 }), search({ q: "title" })]);
+      expect(refusals.map((r) => r.body.errors?.[0].extensions)).toMatchObject([
+        { code: "BAD_USER_INPUT", problems: [{ field: "before", rule: "required" }] },
+        { code: "BAD_USER_INPUT", problems: [{ field: "after", rule: "cursor" }] },
+        { code: "BAD_USER_INPUT", problems: [{ field: "first", rule: "range" }] },
+        { code: "BAD_USER_INPUT", reason: "INVALID_SEARCH", problems: [{ field: "query", rule: "syntax" }] },
+      ]);
     });
   });
 
@@ -209,13 +232,13 @@ describe("catalogue consumption", () => {
         method: "POST",
         headers: { authorization: `Bearer ${consumerToken}`, "content-type": "application/json", "accept-language": language },
         body: JSON.stringify({
-          query: `query ($s: String!) { searchProducts(search: $s) { items { consumerRecord(externalClientId: "abc") ${TYPED} } } }`,
+          query: `query ($s: String!) { searchProducts(query: $s, first: 100) { nodes { consumerRecord(externalClientId: "abc") ${TYPED} } } }`,
           variables: { s: `bookingEngine:${partner.engineName}` },
         }),
       });
-      const { data, errors } = (await response.json()) as { data: { searchProducts: { items: Record<string, any>[] } }; errors?: unknown };
+      const { data, errors } = (await response.json()) as { data: { searchProducts: { nodes: Record<string, any>[] } }; errors?: unknown };
       expect(errors).toBeUndefined();
-      const items = data.searchProducts.items;
+      const items = data.searchProducts.nodes;
       expect(items.length).toBeGreaterThanOrEqual(4);
       const rest = await fetch(`${t.stack.url}/api/consumer/products?Search=${encodeURIComponent(`bookingEngine:${partner.engineName}`)}&externalClientId=abc`, {
         headers: { authorization: `Bearer ${consumerToken}`, "accept-language": language },

@@ -94,7 +94,7 @@ describe("API limits across the processes of a service", { timeout: 240_000 }, (
       const form = new URLSearchParams({ client_id: "content-partner-api", grant_type: "password", username: costUser, password: PASSWORD }).toString();
       const token = ((await send(costService.base, "POST", TOKEN_PATH, { "content-type": "application/x-www-form-urlencoded" }, form)).body as unknown as { access_token: string }).access_token;
       // A page of the demo catalogue: every item answered, so each operation keeps most of its charge.
-      const query = JSON.stringify({ query: `{ searchProducts(search: \"rating:>0\", resultsPerPage: 50) { items { id title { text } cityName countryCode } } }` });
+      const query = JSON.stringify({ query: `{ searchProducts(query: \"rating:>0\", first: 50) { nodes { id title { text } cityName countryCode } } }` });
       const answers: Answer[] = [];
       for (let i = 0; i < 60; i++) {
         const answer = await send(costService.base, "POST", "/graphql", { authorization: `Bearer ${token}`, "content-type": "application/json" }, query);

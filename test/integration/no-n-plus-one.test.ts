@@ -63,9 +63,9 @@ describe("no N+1 queries", () => {
     const token = await stack.tokenFor("CONSUMER");
     const search = async (selection: string) => {
       statements.length = 0;
-      const answer = await graphql(`${stack.url}/graphql`, token, `query ($search: String!) { searchProducts(search: $search, resultsPerPage: 20) { items { ${selection} } } }`, { search: `bookingEngine:${engine}` });
+      const answer = await graphql(`${stack.url}/graphql`, token, `query ($search: String!) { searchProducts(query: $search, first: 20) { nodes { ${selection} } } }`, { search: `bookingEngine:${engine}` });
       expect(answer.body.errors).toBeUndefined();
-      expect(answer.body.data!.searchProducts.items).toHaveLength(20);
+      expect(answer.body.data!.searchProducts.nodes).toHaveLength(20);
       // The loaders' batches by id (the search's own SQL names booking_engines in its filter).
       return statements.filter((statement) => /^select [^()]* from "(suppliers|booking_engines)" where "\1"\."id" (in|= any)/.test(statement)).length;
     };

@@ -52,19 +52,19 @@ describe("search totals and the preferred country's pages", () => {
   it("counts up to the limit and answers an estimate, flagged, above it", async () => {
     const over = await productSearchRepository.page(t.database.db, query({ limit: 2, exactTotalLimit: 3 }));
     expect(over.rows).toHaveLength(2);
-    expect(over.totalEstimated).toBe(true);
-    expect(over.total).toBeGreaterThanOrEqual(4);
+    expect(over.total?.estimated).toBe(true);
+    expect(over.total?.count).toBeGreaterThanOrEqual(4);
 
     const under = await productSearchRepository.page(t.database.db, query({ limit: 2, exactTotalLimit: 10 }));
-    expect(under).toMatchObject({ total: 5, totalEstimated: false });
+    expect(under).toMatchObject({ total: { count: 5, estimated: false } });
   });
 
   it("knows the total exactly from a page that is not full, whatever the limit", async () => {
     const last = await productSearchRepository.page(t.database.db, query({ offset: 4, limit: 2, exactTotalLimit: 3 }));
     expect(titlesOf(last.rows)).toHaveLength(1);
-    expect(last).toMatchObject({ total: 5, totalEstimated: false });
+    expect(last).toMatchObject({ total: { count: 5, estimated: false } });
     const past = await productSearchRepository.page(t.database.db, query({ offset: 6, limit: 2, exactTotalLimit: 10 }));
-    expect(past).toMatchObject({ rows: [], total: 5, totalEstimated: false });
+    expect(past).toMatchObject({ rows: [], total: { count: 5, estimated: false } });
   });
 
   it("pages the preferred country first, then the others (no country among them), by title", async () => {
@@ -109,10 +109,10 @@ describe("search totals and the preferred country's pages", () => {
       expect((await consumer.get(search)).body).toMatchObject({ totalResults: 1, totalResultsEstimated: false });
       // GraphQL's searchProducts runs the same count, kept the same way.
       const graphTotal = async () =>
-        (await graphql(`${t.stack.url}/graphql`, consumerToken, `query ($s: String!) { searchProducts(search: $s, resultsPerPage: 1) { totalResults totalResultsEstimated } }`, { s: `title:airship AND bookingEngine:${engineName}` })).body.data!.searchProducts;
-      expect(await graphTotal()).toEqual({ totalResults: 1, totalResultsEstimated: false });
+        (await graphql(`${t.stack.url}/graphql`, consumerToken, `query ($s: String!) { searchProducts(query: $s, first: 1) { totalCount { count precision } } }`, { s: `title:airship AND bookingEngine:${engineName}` })).body.data!.searchProducts.totalCount;
+      expect(await graphTotal()).toEqual({ count: 1, precision: "EXACT" });
       await partnerRest.post(`/api/supplier/${supplierId}/product`, productRequest({ title: { en: "Airship over the Alps" } }));
-      expect(await graphTotal()).toEqual({ totalResults: 2, totalResultsEstimated: false });
+      expect(await graphTotal()).toEqual({ count: 2, precision: "EXACT" });
     });
 
     it("counts again when a table the filter reads besides products changes (a supplier's external id)", async () => {

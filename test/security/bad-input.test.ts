@@ -142,12 +142,12 @@ describe("bad input", () => {
       const create = `mutation ($input: CreateSupplierInput!) { createSupplier(input: $input) { supplier { id } } }`;
       for (const bad of [NUL, SURROGATE]) {
         expectGraphqlBadInput(await graphql(`${url}/graphql`, product.partner.token, create, { input: supplierInput({ name: bad }) }), "$input.name");
-        expectGraphqlBadInput(await graphql(`${url}/graphql`, buyer.token, `query ($s: String!) { searchProducts(search: $s) { totalResults } }`, { s: `title:${bad}` }), "$s");
+        expectGraphqlBadInput(await graphql(`${url}/graphql`, buyer.token, `query ($s: String!) { searchProducts(query: $s) { totalCount { count } } }`, { s: `title:${bad}` }), "$s");
       }
-      expectGraphqlBadInput(await graphql(`${url}/graphql`, buyer.token, `{ searchProducts(search: "title:a\\u0000b") { totalResults } }`), "search");
+      expectGraphqlBadInput(await graphql(`${url}/graphql`, buyer.token, `{ searchProducts(query: "title:a\\u0000b") { totalCount { count } } }`), "query");
       expectGraphqlBadInput(await graphql(`${url}/graphql`, buyer.token, `{ recommendations(input: { interests: ["a\\u0000"] }) { relevanceScore } }`), "input.interests[0]");
       // A lone surrogate escaped in a literal is not GraphQL at all: the parser refuses it.
-      const literal = await graphql(`${url}/graphql`, buyer.token, `{ searchProducts(search: "title:a\\ud800") { totalResults } }`);
+      const literal = await graphql(`${url}/graphql`, buyer.token, `{ searchProducts(query: "title:a\\ud800") { totalCount { count } } }`);
       expect(literal.status).toBe(400);
       expect(literal.body.errors![0].extensions?.code).toBe("GRAPHQL_PARSE_FAILED");
       expect(await snapshot()).toEqual(before);
@@ -198,7 +198,7 @@ describe("bad input", () => {
       expectRestError(rest, 400, "Search");
       expect(rest.body.code).toBe("INVALID_SEARCH");
       expect(rest.body.message).toContain(`Unknown field ${search.split(":")[0]}`);
-      const gql = await graphql(`${handle.stack.url}/graphql`, buyer.token, `query ($s: String!) { searchProducts(search: $s) { totalResults } }`, { s: search });
+      const gql = await graphql(`${handle.stack.url}/graphql`, buyer.token, `query ($s: String!) { searchProducts(query: $s) { totalCount { count } } }`, { s: search });
       expectGraphqlBadInput(gql);
     });
   });

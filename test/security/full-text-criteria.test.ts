@@ -36,7 +36,7 @@ describe("full-text criteria", () => {
 
   const mine = (expression: string) => `(${expression}) AND bookingEngine:${partner.engineName}`;
   const found = (body: { items: { id: number }[] }) => body.items.map((item) => Object.entries(ids).find(([, id]) => id === item.id)?.[0]).sort();
-  const searchProducts = (search: string) => graphql(`${t.stack.url}/graphql`, token, `query ($s: String!) { searchProducts(search: $s) { totalResults } }`, { s: search });
+  const searchProducts = (search: string) => graphql(`${t.stack.url}/graphql`, token, `query ($s: String!) { searchProducts(query: $s) { totalCount { count } } }`, { s: search });
   const errorLines = () => logLines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((line) => line.level >= 50);
 
   const DASHES = "-".repeat(33);
@@ -59,7 +59,7 @@ describe("full-text criteria", () => {
       }
       const gql = await searchProducts(criterion);
       expect(gql.body.data ?? null).toBeNull();
-      expect(gql.body.errors![0].extensions).toMatchObject({ code: "BAD_USER_INPUT", reason: "INVALID_SEARCH", problems: [{ field: "Search" }] });
+      expect(gql.body.errors![0].extensions).toMatchObject({ code: "BAD_USER_INPUT", reason: "INVALID_SEARCH", problems: [{ field: "query" }] });
       expect(gql.body.errors![0].message).toContain(message);
       // An expected refusal: nothing at error level, no failed statement.
       expect(errorLines().slice(before)).toEqual([]);

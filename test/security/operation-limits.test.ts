@@ -82,7 +82,7 @@ describe("operation limits", () => {
     });
 
     it("counts a page size given by a variable, not only a literal", async () => {
-      const query = `query ($size: Int!) { searchProducts(search: "", resultsPerPage: $size) { items { supplier { products(first: 1000) { id title { text } } } } } }`;
+      const query = `query ($size: Int!) { searchProducts(query: "", first: $size) { nodes { supplier { products(first: 1000) { id title { text } } } } } }`;
       const refused = await run(consumerToken, query, { size: 1000 });
       expect(refused.body.errors?.[0].extensions).toMatchObject({ reason: "COST_LIMIT_EXCEEDED" });
       expect(refused.statements).toBe(0);
@@ -91,7 +91,7 @@ describe("operation limits", () => {
     it("charges each root field once per alias, and full-text and typo-tolerant Search criteria on top", async () => {
       const estimate = (query: string, variables: Record<string, unknown> = {}) => estimateOperation(apiSchema(), parse(query), variables, undefined);
       const search = (expression: string, aliases = 1) =>
-        estimate(`{ ${Array.from({ length: aliases }, (_, i) => `a${i}: searchProducts(search: ${JSON.stringify(expression)}, resultsPerPage: 20) { items { id } }`).join(" ")} }`);
+        estimate(`{ ${Array.from({ length: aliases }, (_, i) => `a${i}: searchProducts(query: ${JSON.stringify(expression)}, first: 20) { nodes { id } }`).join(" ")} }`);
       const plain = search("countryCode:FR");
       expect(plain.total - plain.values).toBe(ROOT_FIELD_COSTS["Query.searchProducts"]);
       expect(ROOT_FIELD_COSTS["Query.searchProducts"]).toBeGreaterThan(0);
@@ -111,14 +111,14 @@ describe("operation limits", () => {
       expect(search("title:").total).toBe(plain.total);
 
       // The same document, its expression given by a variable: each request is estimated by its own.
-      const query = `query ($search: String!) { searchProducts(search: $search, resultsPerPage: 20) { items { id } } }`;
+      const query = `query ($search: String!) { searchProducts(query: $search, first: 20) { nodes { id } } }`;
       const document = parse(query);
       const cost = (expression: string) => checkOperationCost("edge", apiSchema(), document, { search: expression }, undefined);
       expect([cost("countryCode:FR"), cost("text:~museum AND title:~tour AND cityName:~paris"), cost("countryCode:FR")]).toEqual([plain.total, fuzzy.total, plain.total]);
     });
 
     it("estimates each request by its own page sizes and directives, though the document was seen before", async () => {
-      const query = `query ($search: String!, $size: Int!, $deep: Boolean!) { searchProducts(search: $search, resultsPerPage: $size) { totalResults items @include(if: $deep) { supplier { products(first: 1000) { id } } } } }`;
+      const query = `query ($search: String!, $size: Int!, $deep: Boolean!) { searchProducts(query: $search, first: $size) { totalCount { count } nodes @include(if: $deep) { supplier { products(first: 1000) { id } } } } }`;
       const outcomes = [];
       for (const variables of [{ size: 1, deep: false }, { size: 1000, deep: true }, { size: 1, deep: true }, { size: 1000, deep: false }, { size: 1000, deep: true }]) {
         const answer = await run(consumerToken, query, { ...variables, search: `bookingEngine:${engineName}` });
@@ -140,7 +140,7 @@ describe("operation limits", () => {
     });
 
     it("refuses 1,000 aliases of a search, and of recommendations, running no SQL", async () => {
-      for (const field of ['searchProducts(search: "") { totalResults }', "recommendations { relevanceScore }"]) {
+      for (const field of ['searchProducts(query: "") { totalCount { count } }', "recommendations { relevanceScore }"]) {
         const batch = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(" ")} }`;
         // 1,000 of them are past the token limit before the document is even parsed whole.
         const thousand = await run(consumerToken, batch(1000));
@@ -201,7 +201,7 @@ describe("operation limits", () => {
 
     it("counts a JSON record as the typed fields it stands for, so aliasing records buys no extra work", async () => {
       const aliased = (n: number) => Array.from({ length: n }, (_, i) => `r${i}: consumerRecord`).join(" ");
-      const refused = await run(consumerToken, `{ searchProducts(search: "countryCode:CH", resultsPerPage: 1000) { items { ${aliased(25)} } } }`);
+      const refused = await run(consumerToken, `{ searchProducts(query: "countryCode:CH", first: 1000) { nodes { ${aliased(25)} } } }`);
       expect(refused.status).toBe(400);
       expect(refused.body.errors?.[0].extensions).toMatchObject({ reason: "COST_LIMIT_EXCEEDED" });
       expect(refused.statements).toBe(0);
@@ -210,7 +210,7 @@ describe("operation limits", () => {
       expect(importRefused.body.errors?.[0].extensions).toMatchObject({ reason: "COST_LIMIT_EXCEEDED" });
       expect(importRefused.statements).toBe(0);
       // Either record once on a full page is what REST asks for, and is answered.
-      const once = await run(consumerToken, `{ searchProducts(search: "countryCode:CH", resultsPerPage: 1000) { items { consumerRecord } } }`);
+      const once = await run(consumerToken, `{ searchProducts(query: "countryCode:CH", first: 1000) { nodes { consumerRecord } } }`);
       expect(once.body.errors).toBeUndefined();
     });
 
@@ -279,8 +279,9 @@ describe("operation limits", () => {
         const variables = sampleVariables(apiSchema(), document, largest);
         const cost = checkOperationCost("edge", apiSchema(), document, variables, undefined);
         expect(cost, `${route.method} ${route.url}`).toBeLessThanOrEqual(OPERATION_LIMITS.maxCost);
-        if (!("search" in variables)) continue;
-        const searched = checkOperationCost("edge", apiSchema(), document, { ...variables, search: worstSearch }, undefined);
+        // The Search expression is the `query` variable of the search-style paths.
+        if (!("query" in variables)) continue;
+        const searched = checkOperationCost("edge", apiSchema(), document, { ...variables, query: worstSearch }, undefined);
         expect(searched, `${route.method} ${route.url} with ${worstSearch}`).toBeGreaterThan(cost);
         expect(searched, `${route.method} ${route.url} with ${worstSearch}`).toBeLessThanOrEqual(OPERATION_LIMITS.maxCost);
       }

@@ -1,3 +1,7 @@
+import { statusOfRefusal, type RefusalCode } from "../../../core/refusals.js";
+import { offsetCursor } from "../../../subgraphs/common/relay/connection.js";
+import { MAX_SEARCH_PAGE_SIZE } from "../../../subgraphs/catalogue/search/search.service.js";
+import { RestError } from "../../error-body.js";
 import { answer, answerInt, bool, int, num, str, type JsonSchema } from "../../json-schema.js";
 import { weeklyPeriodsSchema } from "../api-supplier-product/product-body.js";
 
@@ -123,15 +127,66 @@ export const searchPagingQuery = {
   externalClientId: externalClientIdParam,
 } satisfies Record<string, JsonSchema>;
 
+/** Spec 3's sorting fields, as the graph's ProductSortField names them. */
+const SORT_FIELDS: Record<string, string> = {
+  title: "TITLE",
+  rating: "RATING",
+  numberOfRatings: "NUMBER_OF_RATINGS",
+  minPrice: "MIN_PRICE",
+  maxPrice: "MAX_PRICE",
+  cityName: "CITY_NAME",
+  creationDate: "CREATED_AT",
+  updateDate: "UPDATED_AT",
+  id: "ID",
+};
+
+/** A refusal of spec 3's paging parameters, which the graph does not take: its connections page by cursor. */
+export function pagingRefusal(code: RefusalCode, field: string, rule: string, message: string): RestError {
+  return new RestError(statusOfRefusal(code), code, message, [{ field, rule, message }]);
+}
+
+/**
+ * Spec 3's numbered pages and sorting as a connection's arguments: page n of size s is the first
+ * s after an offset cursor past (n - 1) × s. The parameters are checked here, in spec 3's order,
+ * each with its documented code.
+ */
 export function searchPagingVariables(query: Record<string, unknown>) {
+  const [pageNumber, resultsPerPage] = [Number(query.pageNumber), Number(query.resultsPerPage)];
+  if (!Number.isInteger(resultsPerPage) || resultsPerPage < 1 || resultsPerPage > MAX_SEARCH_PAGE_SIZE) {
+    throw pagingRefusal("INVALID_PAGE_SIZE", "resultsPerPage", "range", `resultsPerPage must be 1 to ${MAX_SEARCH_PAGE_SIZE}`);
+  }
+  if (!Number.isInteger(pageNumber) || pageNumber < 1) throw pagingRefusal("INVALID_PAGE_NUMBER", "pageNumber", "minimum", "pageNumber must be 1 or more");
+  const field = String(query.sortingField);
+  if (!Object.hasOwn(SORT_FIELDS, field)) throw pagingRefusal("INVALID_SORTING_FIELD", "sortingField", "enum", `sortingField must be one of ${Object.keys(SORT_FIELDS).join(", ")}`);
+  const direction = String(query.sortingOrder).toUpperCase();
+  if (direction !== "ASC" && direction !== "DESC") throw pagingRefusal("INVALID_SORTING_ORDER", "sortingOrder", "enum", "sortingOrder must be asc or desc");
+  const skipped = (pageNumber - 1) * resultsPerPage;
   return {
-    search: query.Search ?? null,
-    pageNumber: query.pageNumber,
-    resultsPerPage: query.resultsPerPage,
-    sortingField: query.sortingField,
-    sortingOrder: query.sortingOrder,
+    query: query.Search ?? null,
+    orderBy: { field: SORT_FIELDS[field], direction },
+    first: resultsPerPage,
+    after: skipped > 0 ? offsetCursor(skipped) : null,
     externalClientId: query.externalClientId ?? null,
   };
+}
+
+/** A search-style connection's count, as REST's envelope reads it. */
+export interface TotalCountData {
+  count: number;
+  precision: string;
+}
+
+/**
+ * The envelope's numbers for a page of `items` of a search-style connection; a page past the last
+ * page of a non-empty result is 404 (no match at all is a 200 with no items).
+ */
+export function pageNumbers(items: number, { count, precision }: TotalCountData, query: Record<string, unknown>) {
+  const [pageNumber, resultsPerPage] = [Number(query.pageNumber), Number(query.resultsPerPage)];
+  const estimated = precision === "ESTIMATED";
+  if (items === 0 && count > 0) {
+    throw new RestError(404, "NOT_FOUND", `Page ${pageNumber} is past the last page (${estimated ? "about " : ""}${Math.ceil(count / resultsPerPage)})`);
+  }
+  return { pageNumber, resultsPerPage, totalResults: count, totalResultsEstimated: estimated };
 }
 
 /** The {pageNumber, resultsPerPage, totalResults, items} envelope of search-style lists. */

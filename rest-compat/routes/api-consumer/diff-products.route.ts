@@ -1,10 +1,13 @@
 import { errorResponse } from "../../error-body.js";
 import { answer, obj, str } from "../../json-schema.js";
-import type { PageOf, RestRoute } from "../../rest-route.js";
-import { CONSUMER_PRODUCT_FIELDS, consumerProductSchema, pageEnvelope, searchPagingQuery, searchPagingVariables, type ConsumerProductData } from "./consumer-product.js";
+import { isCalendarDate } from "../../../core/calendar-date.js";
+import type { RestRoute } from "../../rest-route.js";
+import { CONSUMER_PRODUCT_FIELDS, consumerProductSchema, pageEnvelope, pageNumbers, pagingRefusal, searchPagingQuery, searchPagingVariables, type ConsumerProductData, type TotalCountData } from "./consumer-product.js";
+
+type ChangeData = { node: ConsumerProductData; changes: { type: string; changedAt: string }[] };
 
 interface Data {
-  productChanges: PageOf<{ product: ConsumerProductData; changeLog: { status: string; date: string }[] }> & { totalResultsEstimated: boolean };
+  productChanges: { edges: ChangeData[]; totalCount: TotalCountData };
 }
 
 /** GET /api/consumer/diff/products (spec 3, "Search products: change detection"). */
@@ -44,27 +47,26 @@ export const diffProductsRoute: RestRoute<Data> = {
     },
   },
   operation: /* GraphQL */ `
-    query RestProductChanges($date: String, $changeType: ChangeTypeFilter!, $search: String, $pageNumber: Int!, $resultsPerPage: Int!, $sortingField: String!, $sortingOrder: String!, $externalClientId: String) {
-      productChanges(date: $date, changeType: $changeType, search: $search, pageNumber: $pageNumber, resultsPerPage: $resultsPerPage, sortingField: $sortingField, sortingOrder: $sortingOrder) {
-        pageNumber resultsPerPage totalResults totalResultsEstimated
-        items { product { ...ConsumerProduct } changeLog { status date } }
+    query RestProductChanges($since: Date, $changeType: ProductChangeType, $query: String, $orderBy: ProductOrder!, $first: Int!, $after: String, $externalClientId: String) {
+      productChanges(since: $since, changeType: $changeType, query: $query, orderBy: $orderBy, first: $first, after: $after) {
+        edges { node { ...ConsumerProduct } changes { type changedAt } } totalCount { count precision }
       }
     }
     ${CONSUMER_PRODUCT_FIELDS}
   `,
-  parameters: { search: "Search" },
+  parameters: { query: "Search", since: "date" },
   variables: (request) => {
     const q = request.query as Record<string, unknown>;
-    return { ...searchPagingVariables(q), date: q.date ?? null, changeType: q.changeType };
+    // The graph's Date refuses a bad day before any rule could name it: spec 3's code is given here.
+    if (q.date != null && !isCalendarDate(String(q.date))) throw pagingRefusal("INVALID_DATE", "date", "date", "date must be YYYY-MM-DD");
+    return { ...searchPagingVariables(q), since: q.date ?? null, changeType: q.changeType === "ALL" ? null : q.changeType };
   },
   plainJson: true,
-  respond: ({ productChanges }) => {
-    return {
-      pageNumber: productChanges.pageNumber,
-      resultsPerPage: productChanges.resultsPerPage,
-      totalResults: productChanges.totalResults,
-      totalResultsEstimated: productChanges.totalResultsEstimated,
-      items: productChanges.items.map((item) => ({ product: item.product.consumerRecord, changeLog: item.changeLog })),
-    };
-  },
+  respond: ({ productChanges }, request) => ({
+    ...pageNumbers(productChanges.edges.length, productChanges.totalCount, request.query as Record<string, unknown>),
+    items: productChanges.edges.map((edge) => ({
+      product: edge.node.consumerRecord,
+      changeLog: edge.changes.map((change) => ({ status: change.type, date: change.changedAt })),
+    })),
+  }),
 };

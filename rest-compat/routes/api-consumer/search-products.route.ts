@@ -1,10 +1,10 @@
 import { errorResponse } from "../../error-body.js";
 import { obj } from "../../json-schema.js";
-import type { PageOf, RestRoute } from "../../rest-route.js";
-import { CONSUMER_PRODUCT_FIELDS, consumerProductSchema, pageEnvelope, searchPagingQuery, searchPagingVariables, type ConsumerProductData } from "./consumer-product.js";
+import type { RestRoute } from "../../rest-route.js";
+import { CONSUMER_PRODUCT_FIELDS, consumerProductSchema, pageEnvelope, pageNumbers, searchPagingQuery, searchPagingVariables, type ConsumerProductData, type TotalCountData } from "./consumer-product.js";
 
 interface Data {
-  searchProducts: PageOf<ConsumerProductData> & { totalResultsEstimated: boolean };
+  searchProducts: { nodes: ConsumerProductData[]; totalCount: TotalCountData };
 }
 
 /** GET /api/consumer/products (spec 3, "Search products"). */
@@ -21,21 +21,16 @@ export const searchProductsRoute: RestRoute<Data> = {
     response: { 200: pageEnvelope(consumerProductSchema, "A page of matching products"), 404: errorResponse("A page past the last page of a non-empty result (no match at all is a 200 with no items)") },
   },
   operation: /* GraphQL */ `
-    query RestSearchProducts($search: String!, $pageNumber: Int!, $resultsPerPage: Int!, $sortingField: String!, $sortingOrder: String!, $externalClientId: String) {
-      searchProducts(search: $search, pageNumber: $pageNumber, resultsPerPage: $resultsPerPage, sortingField: $sortingField, sortingOrder: $sortingOrder) {
-        pageNumber resultsPerPage totalResults totalResultsEstimated items { ...ConsumerProduct }
-      }
+    query RestSearchProducts($query: String!, $orderBy: ProductOrder!, $first: Int!, $after: String, $externalClientId: String) {
+      searchProducts(query: $query, orderBy: $orderBy, first: $first, after: $after) { nodes { ...ConsumerProduct } totalCount { count precision } }
     }
     ${CONSUMER_PRODUCT_FIELDS}
   `,
-  parameters: { search: "Search" },
+  parameters: { query: "Search" },
   variables: (request) => searchPagingVariables(request.query as Record<string, unknown>),
   plainJson: true,
-  respond: ({ searchProducts }) => ({
-    pageNumber: searchProducts.pageNumber,
-    resultsPerPage: searchProducts.resultsPerPage,
-    totalResults: searchProducts.totalResults,
-    totalResultsEstimated: searchProducts.totalResultsEstimated,
-    items: searchProducts.items.map((item) => item.consumerRecord),
+  respond: ({ searchProducts }, request) => ({
+    ...pageNumbers(searchProducts.nodes.length, searchProducts.totalCount, request.query as Record<string, unknown>),
+    items: searchProducts.nodes.map((item) => item.consumerRecord),
   }),
 };

@@ -1,4 +1,5 @@
-import { Directive, Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
+import { Directive, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { ConnectionOf, EdgeOf, OrderDirection } from "../../common/relay/connection.js";
 import { serialKeyOfGlobalId } from "../../../core/global-id.js";
 import type { LanguageText } from "../../../drizzle/schema.js";
 import { JSONObjectScalar, LanguageObjectScalar } from "../../common/json-scalars.js";
@@ -96,6 +97,45 @@ export class Product {
   @Field(() => Date) creationDate!: Date;
   @Field(() => Date) updateDate!: Date;
 }
+
+export enum ProductSortField {
+  TITLE = "TITLE",
+  RATING = "RATING",
+  NUMBER_OF_RATINGS = "NUMBER_OF_RATINGS",
+  MIN_PRICE = "MIN_PRICE",
+  MAX_PRICE = "MAX_PRICE",
+  CITY_NAME = "CITY_NAME",
+  CREATED_AT = "CREATED_AT",
+  UPDATED_AT = "UPDATED_AT",
+  ID = "ID",
+}
+registerEnumType(ProductSortField, {
+  name: "ProductSortField",
+  description: "What products can be ordered by; products without a value come last either way, and products of the same value by number",
+  valuesConfig: {
+    TITLE: { description: "The title in the caller's language (else English), without regard to case" },
+    RATING: { description: "The average rating" },
+    NUMBER_OF_RATINGS: { description: "How many ratings there are" },
+    MIN_PRICE: { description: "The lowest price" },
+    MAX_PRICE: { description: "The highest price" },
+    CITY_NAME: { description: "The city, without regard to case" },
+    CREATED_AT: { description: "When the product was created" },
+    UPDATED_AT: { description: "When the product last changed" },
+    ID: { description: "The product's number (legacyResourceId)" },
+  },
+});
+
+@InputType({ description: "An order of products" })
+export class ProductOrder {
+  @Field(() => ProductSortField, { description: "What to order by" }) field!: ProductSortField;
+  @Field(() => OrderDirection, { description: "Which way" }) direction!: OrderDirection;
+}
+
+@ObjectType({ description: "A product in a list of products" })
+export class ProductEdge extends EdgeOf(Product) {}
+
+@ObjectType({ description: "A list of products, a page at a time" })
+export class ProductConnection extends ConnectionOf(Product, ProductEdge) {}
 
 /** The number a product's global id names, or null. */
 export const productKey = (id: string): number | null => serialKeyOfGlobalId(id, "Product");

@@ -30,6 +30,8 @@ export interface SearchPageQuery {
   limit: number;
   /** Counting stops here (EXACT_TOTAL_LIMIT unless a caller, such as a test, needs a small one). */
   exactTotalLimit?: number;
+  /** False when nobody asked for the total: it is then neither counted nor estimated. */
+  withTotal?: boolean;
   /** Called with the page's rows as soon as they are read, while the total may still be counted or estimated. */
   onRows?: (rows: SearchRow[]) => void;
 }
@@ -39,9 +41,8 @@ export type SearchRow = ProductRow & { taxonomyUuids: string[] };
 
 export interface SearchPageResult {
   rows: SearchRow[];
-  total: number;
-  /** The total is an estimate: more than the exact-total limit matched. */
-  totalEstimated: boolean;
+  /** Null when the query did not ask for it. */
+  total: { count: number; /** An estimate: more than the exact-total limit matched. */ estimated: boolean } | null;
 }
 
 
@@ -112,10 +113,10 @@ export const productSearchRepository = {
     // A page reaching past the cap is either not full (its total known) or answered an estimate.
     // Work memory and the `<%` operator's threshold are the connections' own (SESSION_SETTINGS).
     // The count is kept by the process while the catalogue is unchanged (search-totals.ts).
+    if (query.withTotal === false) return { rows: (await pageRows(db)).rows, total: null };
     const counting = query.offset + query.limit > cap ? Promise.resolve(undefined) : countedTotal(db, query.where, cap + 1);
     const [page, counted] = await Promise.all([pageRows(db), counting]);
-    const total = await totalOf(db, query, page.ids.length, cap, counted);
-    return { rows: page.rows, ...total };
+    return { rows: page.rows, total: await totalOf(db, query, page.ids.length, cap, counted) };
   },
 };
 
@@ -124,13 +125,13 @@ export const productSearchRepository = {
  * matches, so its total is known; otherwise it is the matches `counted` up to the limit, and above
  * it the planner's estimate (never below what the page itself proves).
  */
-async function totalOf(db: Executor, query: SearchPageQuery, found: number, cap: number, counted: CountedTotal | undefined): Promise<{ total: number; totalEstimated: boolean }> {
-  if (found > 0 && found < query.limit) return { total: query.offset + found, totalEstimated: false };
-  if (found === 0 && query.offset === 0) return { total: 0, totalEstimated: false };
+async function totalOf(db: Executor, query: SearchPageQuery, found: number, cap: number, counted: CountedTotal | undefined): Promise<{ count: number; estimated: boolean }> {
+  if (found > 0 && found < query.limit) return { count: query.offset + found, estimated: false };
+  if (found === 0 && query.offset === 0) return { count: 0, estimated: false };
   const atLeast = query.offset + found;
   // Counted in another statement, so a match made in between may show in one and not the other:
   // a full page still proves its own rows.
-  if (counted && atLeast <= cap && counted.counted <= cap) return { total: found > 0 ? Math.max(counted.counted, atLeast) : counted.counted, totalEstimated: false };
+  if (counted && atLeast <= cap && counted.counted <= cap) return { count: found > 0 ? Math.max(counted.counted, atLeast) : counted.counted, estimated: false };
   const estimate = await estimatedTotal(db, query.where, counted);
-  return { total: Math.max(estimate, cap + 1, atLeast), totalEstimated: true };
+  return { count: Math.max(estimate, cap + 1, atLeast), estimated: true };
 }

@@ -1,36 +1,32 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, Field, ID, Info, Int, ObjectType, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, ID, Info, Int, Query, Resolver } from "type-graphql";
+import type { Connection } from "../../common/relay/connection.js";
 import { productKey } from "../product/product.type.js";
 import { asksFor } from "../../common/selection.js";
 import { consumerAccess } from "../consumer-access.js";
 import type { CatalogueContext } from "../loaders.js";
-import { Product } from "../product/product.type.js";
+import { Product, ProductConnection, ProductOrder } from "../product/product.type.js";
 import { taxonomyTree } from "../taxonomy/taxonomy.service.js";
 import { TaxonomyNode } from "../taxonomy/taxonomy.type.js";
-import { consumerProduct, searchProducts } from "./search.service.js";
-
-@ObjectType()
-export class ProductSearchPage {
-  @Field(() => Int) pageNumber!: number;
-  @Field(() => Int) resultsPerPage!: number;
-  @Field(() => Int) totalResults!: number;
-  @Field(() => Boolean, { description: "totalResults is the planner's estimate: more than 1,000 products matched, the most that are counted exactly" }) totalResultsEstimated!: boolean;
-  @Field(() => [Product]) items!: Product[];
-}
+import { consumerProduct, DEFAULT_PRODUCT_ORDER, MAX_SEARCH_PAGE_SIZE, searchProducts } from "./search.service.js";
 
 @Resolver()
 export class CatalogueConsumerResolver {
-  @Query(() => ProductSearchPage, { description: "Search the catalogue with a Search expression (docs/search.md)" })
+  @Query(() => ProductConnection, {
+    description: `Searches the live catalogue with a Search expression (docs/search.md): the caller's organisation's country first, then the order asked for (TITLE ascending unless given); at most ${MAX_SEARCH_PAGE_SIZE} a page (20 unless asked). Cursors are positions in that ranking; paging back needs \`before\``,
+  })
   searchProducts(
-    @Arg("search", () => String) search: string,
-    @Arg("pageNumber", () => Int, { defaultValue: 1 }) pageNumber: number,
-    @Arg("resultsPerPage", () => Int, { defaultValue: 100 }) resultsPerPage: number,
-    @Arg("sortingField", () => String, { defaultValue: "title" }) sortingField: string,
-    @Arg("sortingOrder", () => String, { defaultValue: "asc" }) sortingOrder: string,
+    @Arg("query", () => String, { description: "The Search expression, such as `title:museum AND countryCode:FR` (at most 20 criteria)" }) query: string,
     @Ctx() ctx: CatalogueContext,
     @Info() info: GraphQLResolveInfo,
-  ): Promise<ProductSearchPage> {
-    return searchProducts(ctx, { search, pageNumber, resultsPerPage, sortingField, sortingOrder }, asksFor(info, "consumerRecord"));
+    @Arg("orderBy", () => ProductOrder, { nullable: true, description: "The order after the caller's country: by TITLE, ascending, unless given" }) orderBy?: ProductOrder | null,
+    @Arg("first", () => Int, { nullable: true, description: "Products after `after`" }) first?: number | null,
+    @Arg("after", () => String, { nullable: true, description: "A cursor: the products after it" }) after?: string | null,
+    @Arg("last", () => Int, { nullable: true, description: "Products before `before`" }) last?: number | null,
+    @Arg("before", () => String, { nullable: true, description: "A cursor: the products before it" }) before?: string | null,
+  ): Promise<Connection<Product>> {
+    const request = { query, orderBy: orderBy ?? DEFAULT_PRODUCT_ORDER, first, after, last, before, withTotal: asksFor(info, "totalCount") };
+    return searchProducts(ctx, request, asksFor(info, "consumerRecord"));
   }
 
   @Query(() => Product, { nullable: true, description: "One product of the catalogue (deprecated ones included); null for an id that names none, or a deleted one" })

@@ -1,103 +1,130 @@
-import { notFound } from "../../../core/errors.js";
+import { badInput } from "../../../core/errors.js";
+import { CountPrecision, cursorCodec, offsetCursor, offsetOf, OrderDirection, pageRequest, whenAsked, type Connection, type PagingArguments, type TotalCount } from "../../common/relay/connection.js";
 import { rejected } from "../../../core/refusals.js";
 import { consumerAccess } from "../consumer-access.js";
 import type { CatalogueContext } from "../loaders.js";
 import { toProduct } from "../product/product.service.js";
-import type { Product } from "../product/product.type.js";
+import { ProductSortField, type Product, type ProductOrder } from "../product/product.type.js";
 import { parseSearch, SearchSyntaxError } from "./search-expression.js";
 import { compileSearch } from "./search-sql.js";
 import { productSearchRepository, sortingFields, visibleToConsumers, type SearchRow, type SortingField } from "./product-search.repository.js";
 import { and, type SQL } from "drizzle-orm";
-import type { ProductRow } from "../product/product.repository.js";
 import { startRecordLookups } from "../product/consumer-record.js";
 
 export const MAX_SEARCH_PAGE_SIZE = 1000;
 
-export interface SearchRequest {
-  search: string;
-  pageNumber: number;
-  resultsPerPage: number;
-  sortingField: string;
-  sortingOrder: string;
+/** A search-ordered list's request: the expression (none: every product in play), its order and the paging arguments. */
+export interface SearchRequest extends PagingArguments {
+  query: string | null;
+  orderBy: ProductOrder;
+  /** Whether the operation asks for totalCount: otherwise it is neither counted nor estimated. */
+  withTotal: boolean;
 }
 
-export interface SearchPage {
-  pageNumber: number;
-  resultsPerPage: number;
-  totalResults: number;
-  totalResultsEstimated: boolean;
-  items: Product[];
-}
+/** The repository's name of each order. */
+const SORTED_BY: Record<ProductSortField, SortingField> = {
+  TITLE: "title",
+  RATING: "rating",
+  NUMBER_OF_RATINGS: "numberOfRatings",
+  MIN_PRICE: "minPrice",
+  MAX_PRICE: "maxPrice",
+  CITY_NAME: "cityName",
+  CREATED_AT: "creationDate",
+  UPDATED_AT: "updateDate",
+  ID: "id",
+};
 
+export const DEFAULT_PRODUCT_ORDER: ProductOrder = { field: ProductSortField.TITLE, direction: OrderDirection.ASC };
+
+/**
+ * A page of a search-ordered list. The order is a ranking worked out per caller (its country's
+ * products first, titles in its language), so a cursor is a position in it (offsetCursor): the
+ * edge at position n carries "after the first n + 1".
+ */
 export interface SearchRows {
-  pageNumber: number;
-  resultsPerPage: number;
-  totalResults: number;
-  totalResultsEstimated: boolean;
-  rows: ProductRow[];
+  rows: SearchRow[];
+  /** The position of the page's first row. */
+  start: number;
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  total: TotalCount | null;
+}
+
+const positionOf = (cursor: string): { offset: number } | null => {
+  const offset = offsetOf(cursorCodec.decode(cursor));
+  return offset === null ? null : { offset };
+};
+
+/** Where a page starts and how many rows it holds, in the ranking's order. */
+function slice(request: SearchRequest): { start: number; size: number; forward: boolean } {
+  const page = pageRequest(request, MAX_SEARCH_PAGE_SIZE, positionOf);
+  if (page.direction === "forward") return { start: page.position?.offset ?? 0, size: page.size, forward: true };
+  // Paging back needs the position to count back from: a ranking's end is not known without counting every match.
+  if (!page.position) throw badInput("last pages back from an edge: give before", [{ field: "before", rule: "required", message: "a cursor of an edge this list gave, to page back from" }]);
+  const end = Math.max(0, page.position.offset - 1);
+  const start = Math.max(0, end - page.size);
+  return { start, size: end - start, forward: false };
 }
 
 /**
- * The paging, sorting and expression rules shared by search and change detection, over a base
- * condition (which products are in play). Each documented 400 has its reason.
+ * The paging, ordering and expression rules shared by search and change detection, over a base
+ * condition (which products are in play). Each refusal names its argument.
  */
 export async function pageSearch(
   ctx: CatalogueContext,
-  request: Omit<SearchRequest, "search"> & { search: string | null },
+  request: SearchRequest,
   base: SQL,
   /** Work on the page's rows that need not wait for its total (the records' lookups). */
   onRows?: (rows: SearchRow[]) => void,
 ): Promise<SearchRows> {
   const { country } = await consumerAccess(ctx);
-  if (!Number.isInteger(request.resultsPerPage) || request.resultsPerPage < 1 || request.resultsPerPage > MAX_SEARCH_PAGE_SIZE) {
-    throw rejected("INVALID_PAGE_SIZE", `resultsPerPage must be 1 to ${MAX_SEARCH_PAGE_SIZE}`, [
-      { field: "resultsPerPage", rule: "range", message: `resultsPerPage must be 1 to ${MAX_SEARCH_PAGE_SIZE}` },
-    ]);
-  }
-  if (!Number.isInteger(request.pageNumber) || request.pageNumber < 1) {
-    throw rejected("INVALID_PAGE_NUMBER", "pageNumber must be 1 or more", [{ field: "pageNumber", rule: "minimum", message: "pageNumber must be 1 or more" }]);
-  }
-  if (!(sortingFields as readonly string[]).includes(request.sortingField)) {
-    throw rejected("INVALID_SORTING_FIELD", `sortingField must be one of ${sortingFields.join(", ")}`, [
-      { field: "sortingField", rule: "enum", message: `sortingField must be one of ${sortingFields.join(", ")}` },
-    ]);
-  }
-  const order = request.sortingOrder.toLowerCase();
-  if (order !== "asc" && order !== "desc") {
-    throw rejected("INVALID_SORTING_ORDER", "sortingOrder must be asc or desc", [{ field: "sortingOrder", rule: "enum", message: "sortingOrder must be asc or desc" }]);
-  }
+  const { start, size, forward } = slice(request);
   let where = base;
   const language = ctx.languages[0] ?? "en";
-  if (request.search != null) {
+  if (request.query != null) {
     try {
-      const tree = parseSearch(request.search);
+      const tree = parseSearch(request.query);
       where = and(base, compileSearch(tree, { language }))!;
     } catch (error) {
       if (!(error instanceof SearchSyntaxError)) throw error;
-      throw rejected("INVALID_SEARCH", `Search: ${error.message}`, [{ field: "Search", rule: "syntax", message: error.message }]);
+      throw rejected("INVALID_SEARCH", `Search: ${error.message}`, [{ field: "query", rule: "syntax", message: error.message }]);
     }
   }
-  const { rows, total, totalEstimated } = await productSearchRepository.page(ctx.database.db, {
+  // A page forward reads one row more than it answers: that row only says that more follow.
+  const { rows, total } = await productSearchRepository.page(ctx.database.db, {
     where,
-    sortingField: request.sortingField as SortingField,
-    descending: order === "desc",
+    sortingField: SORTED_BY[request.orderBy.field],
+    descending: request.orderBy.direction === OrderDirection.DESC,
     preferredCountry: country,
     language,
-    offset: (request.pageNumber - 1) * request.resultsPerPage,
-    limit: request.resultsPerPage,
-    onRows: (rows) => {
+    offset: start,
+    limit: forward ? size + 1 : size,
+    withTotal: request.withTotal,
+    onRows: (read) => {
+      const rows = read.slice(0, size);
       for (const row of rows) if (!row.deletedAt) ctx.loaders.product.prime(row.id, row);
       ctx.loaders.knowTaxonomyLinks(rows);
       onRows?.(rows);
     },
   });
-  if (rows.length === 0 && total > 0) throw notFound(`Page ${request.pageNumber} is past the last page (${totalEstimated ? "about " : ""}${Math.ceil(total / request.resultsPerPage)})`);
   return {
-    pageNumber: request.pageNumber,
-    resultsPerPage: request.resultsPerPage,
-    totalResults: total,
-    totalResultsEstimated: totalEstimated,
-    rows,
+    rows: rows.slice(0, size),
+    start,
+    hasNextPage: forward ? rows.length > size : true,
+    hasPreviousPage: start > 0,
+    total: total && { count: total.count, precision: total.estimated ? CountPrecision.ESTIMATED : CountPrecision.EXACT },
+  };
+}
+
+/** A page of a search-ordered list as a connection, each edge made from its row and its cursor. */
+export function searchConnection<E extends { cursor: string; node: N }, N>(page: SearchRows, toEdge: (row: SearchRow, cursor: string) => E): Connection<N> & { edges: E[] } {
+  const edges = page.rows.map((row, index) => toEdge(row, offsetCursor(page.start + index + 1)));
+  return {
+    edges,
+    nodes: edges.map((edge) => edge.node),
+    pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+    // Counted with the page when the operation asked for it, so there is nothing left to do here.
+    totalCount: whenAsked(async () => page.total ?? { count: 0, precision: CountPrecision.EXACT }),
   };
 }
 
@@ -105,12 +132,11 @@ export async function pageSearch(
  * Search (spec 3): live, non-deprecated products matching the expression. With `records`, the
  * lookups of the consumer records start as soon as the page's rows are read, beside its total.
  */
-export async function searchProducts(ctx: CatalogueContext, request: SearchRequest, records = false): Promise<SearchPage> {
+export async function searchProducts(ctx: CatalogueContext, request: SearchRequest, records = false): Promise<Connection<Product>> {
   const page = await pageSearch(ctx, request, visibleToConsumers, records ? (rows) => startRecordLookups(ctx, rows) : undefined);
-  return { ...page, items: page.rows.map((row) => toProduct(row)) };
+  return searchConnection(page, (row, cursor) => ({ cursor, node: toProduct(row) }));
 }
 
-/** One product for a consumer: deprecated ones too (flagged by descriptors); deleted ones are 404. */
 /** A live product, for any caller who may read the catalogue; null for a key that names none. */
 export async function consumerProduct(ctx: CatalogueContext, id: number | null): Promise<Product | null> {
   await consumerAccess(ctx);

@@ -10,6 +10,7 @@ import { badInput } from "../../../core/errors.js";
 export enum CountPrecision {
   EXACT = "EXACT",
   AT_LEAST = "AT_LEAST",
+  ESTIMATED = "ESTIMATED",
 }
 registerEnumType(CountPrecision, {
   name: "CountPrecision",
@@ -17,6 +18,7 @@ registerEnumType(CountPrecision, {
   valuesConfig: {
     EXACT: { description: "The count is exact" },
     AT_LEAST: { description: "Counting stopped at a cap: there are at least this many" },
+    ESTIMATED: { description: "More matched than are counted exactly: the database's estimate, never below what the pages read so far prove" },
   },
 });
 
