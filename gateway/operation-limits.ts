@@ -119,8 +119,6 @@ export const PAGE_SIZE_MAXIMA: Record<string, number> = {
  */
 export const LIST_SIZES: Record<string, number> = {
   // Pages: sized by the page-size argument of the field that returns them.
-  "ActiveActivityPage.data": 1,
-  "InactiveActivityPage.data": 1,
   // Unpaged by contract (spec 1, path 8: every product of a supplier); a root field, so only
   // aliases multiply it.
   "Query.supplierProducts": 500,
@@ -158,6 +156,10 @@ export const LIST_SIZES: Record<string, number> = {
   "SupplierConnection.nodes": 1,
   "BookingReportConnection.edges": 1,
   "BookingReportConnection.nodes": 1,
+  "ActiveActivityConnection.edges": 1,
+  "ActiveActivityConnection.nodes": 1,
+  "InactiveActivityConnection.edges": 1,
+  "InactiveActivityConnection.nodes": 1,
   "ProductConnection.edges": 1,
   "ProductConnection.nodes": 1,
   "ProductChangeConnection.edges": 1,
@@ -191,7 +193,7 @@ export const LIST_SIZES: Record<string, number> = {
  * values a real record carries, so aliasing a record cannot buy more work than the typed fields.
  */
 export const RECORD_WEIGHTS: Record<string, number> = {
-  "ActiveActivityPage.records": 150,
+  "ActiveActivityConnection.records": 150,
   "Product.consumerRecord": 150,
 };
 

@@ -14,7 +14,7 @@ import { ProductResolver } from "./product/product.resolver.js";
 import { BookingProductFactsResolver } from "./product/booking-facts.js";
 import { toProduct } from "./product/product.service.js";
 import { productKey } from "./product/product.type.js";
-import { ActiveActivityPageResolver, ActivityImportResolver } from "./import/activity-import.js";
+import { ActiveActivityConnectionResolver, ActivityImportResolver } from "./import/activity-import.js";
 import { OctoImportResolver } from "./import/octo-import.resolver.js";
 import { RecommendationResolver } from "./recommendation/recommendation.resolver.js";
 import { ProductChangesResolver } from "./search/product-changes.js";
@@ -31,7 +31,7 @@ export { catalogueNodeTypes } from "./catalogue.nodes.js";
 
 /** The catalogue subgraph: organisations, booking engines, suppliers, products and their taxonomy. */
 export function buildCatalogueSchema(): Promise<GraphQLSchema> {
-  return buildFederatedSchema([OrganisationResolver, BookingEngineResolver, SupplierResolver, ProductResolver, BookingProductFactsResolver, CatalogueConsumerResolver, ProductChangesResolver, TaxonomyNodeResolver, ActivityImportResolver, ActiveActivityPageResolver, OctoImportResolver, RecommendationResolver, LocalizedTextResolver], {
+  return buildFederatedSchema([OrganisationResolver, BookingEngineResolver, SupplierResolver, ProductResolver, BookingProductFactsResolver, CatalogueConsumerResolver, ProductChangesResolver, TaxonomyNodeResolver, ActivityImportResolver, ActiveActivityConnectionResolver, OctoImportResolver, RecommendationResolver, LocalizedTextResolver], {
     // By the number other subgraphs hold, or by the global id (node).
     Organisation: {
       async __resolveReference(reference: { id?: string; legacyResourceId?: number }, ctx: CatalogueContext) {

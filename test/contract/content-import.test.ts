@@ -169,32 +169,67 @@ describe("bulk import of activities", () => {
       supplier { legacyResourceId externalId name createdAt updatedAt } country { name { text } } descriptors { type reason }
       taxonomies { id legacyResourceId slug level family parent { legacyResourceId name { translations } } name { text translations } }`;
 
-    it("carries the run's estimatedCount in its cursor, as REST does", async () => {
+    it("is a connection whose cursors carry the run's count, as REST's do, and page back as well as forward", async () => {
       const fresh = await contentPartner(t.stack);
       const sid = (await fresh.rest.post("/api/supplier", supplierRequest())).body.id;
-      for (let i = 0; i < 3; i++) await fresh.rest.post(`/api/supplier/${sid}/product`, productRequest());
-      const page = (cursor: string | null) =>
-        graphql(`${t.stack.url}/graphql`, agentToken, `query ($engines: [String!], $cursor: String) { activeActivities(bookingEngines: $engines, cursor: $cursor, limit: 2) { estimatedCount nextCursor records } }`, {
-          engines: [fresh.engineName],
-          cursor,
-        });
-      const first = await page(null);
-      expect(first.body.data!.activeActivities).toMatchObject({ estimatedCount: 3, nextCursor: expect.any(String) });
-      await fresh.rest.post(`/api/supplier/${sid}/product`, productRequest());
-      const second = await page(first.body.data!.activeActivities.nextCursor);
+      const ids: number[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await fresh.rest.post(`/api/supplier/${sid}/product`, productRequest())).body.id);
+      const page = (paging: Record<string, unknown>) =>
+        graphql(
+          `${t.stack.url}/graphql`,
+          agentToken,
+          `query ($filter: ActiveActivityFilter, $first: Int, $after: String, $last: Int, $before: String) {
+            activeActivities(filter: $filter, first: $first, after: $after, last: $last, before: $before) {
+              totalCount { count precision } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { legacyResourceId } } records asOf
+            }
+          }`,
+          { filter: { bookingEngineNames: [fresh.engineName] }, ...paging },
+        );
+      const first = (await page({ first: 2 })).body.data!.activeActivities;
+      expect(first).toMatchObject({ totalCount: { count: 3, precision: "EXACT" }, pageInfo: { hasNextPage: true, hasPreviousPage: false, endCursor: first.edges[1].cursor } });
+      expect(first.edges.map((edge: { node: { legacyResourceId: number } }) => edge.node.legacyResourceId)).toEqual(ids.slice(0, 2));
+      expect(first.records.map((record: { id: number }) => record.id)).toEqual(ids.slice(0, 2));
+      ids.push((await fresh.rest.post(`/api/supplier/${sid}/product`, productRequest())).body.id);
+      const second = await page({ first: 2, after: first.pageInfo.endCursor });
       expect(second.body.errors).toBeUndefined();
-      expect(second.body.data!.activeActivities.estimatedCount).toBe(3);
-      expect(second.body.data!.activeActivities.records).toHaveLength(2);
+      // The run keeps the count it began with, and its time; the product added meanwhile is read, as keyset paging promises.
+      expect(second.body.data!.activeActivities).toMatchObject({ totalCount: { count: 3 }, asOf: first.asOf, pageInfo: { hasNextPage: false, hasPreviousPage: true } });
+      expect(second.body.data!.activeActivities.records.map((record: { id: number }) => record.id)).toEqual(ids.slice(2, 4));
+      const back = (await page({ last: 5, before: second.body.data!.activeActivities.pageInfo.startCursor })).body.data!.activeActivities;
+      expect(back.edges.map((edge: { node: { legacyResourceId: number } }) => edge.node.legacyResourceId)).toEqual(ids.slice(0, 2));
+      expect(back.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+      const lastTwo = (await page({ last: 2 })).body.data!.activeActivities;
+      expect(lastTwo.edges.map((edge: { node: { legacyResourceId: number } }) => edge.node.legacyResourceId)).toEqual(ids.slice(2, 4));
+      // A cursor of other filters is refused naming the argument it came in.
+      const other = await graphql(`${t.stack.url}/graphql`, agentToken, `query ($after: String) { activeActivities(filter: { countryCodes: ["FR"] }, first: 1, after: $after) { records } }`, { after: first.pageInfo.endCursor });
+      expect(other.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", reason: "INVALID_CURSOR", problems: [{ field: "after" }] });
+    });
+
+    it("lists what left the catalogue as the products they were, from modifiedSince on", async () => {
+      const fresh = await contentPartner(t.stack);
+      const sid = (await fresh.rest.post("/api/supplier", supplierRequest())).body.id;
+      const since = new Date(Date.now() - 1000).toISOString();
+      const [gone, old] = [(await fresh.rest.post(`/api/supplier/${sid}/product`, productRequest())).body.id, (await fresh.rest.post(`/api/supplier/${sid}/product`, productRequest())).body.id];
+      await fresh.rest.post(`/api/supplier/${sid}/product`, productRequest());
+      await fresh.rest.delete(`/api/supplier/${sid}/product/${gone}`);
+      await fresh.rest.post(`/api/supplier/${sid}/product/${old}/deprecate`, {});
+      const inactive = (filter: Record<string, unknown>) =>
+        graphql(`${t.stack.url}/graphql`, agentToken, `query ($filter: InactiveActivityFilter) { inactiveActivities(filter: $filter, first: 10) { totalCount { count } nodes { legacyResourceId deprecated } } }`, { filter });
+      const answer = await inactive({ bookingEngineNames: [fresh.engineName], modifiedSince: since });
+      expect(answer.body.errors).toBeUndefined();
+      expect(answer.body.data!.inactiveActivities).toEqual({ totalCount: { count: 2 }, nodes: [{ legacyResourceId: gone, deprecated: false }, { legacyResourceId: old, deprecated: true }] });
+      const unbounded = await inactive({ bookingEngineNames: [fresh.engineName] });
+      expect(unbounded.body.errors?.[0].extensions).toMatchObject({ reason: "MODIFIED_SINCE_OR_CURSOR_REQUIRED", problems: [{ field: "filter.modifiedSince" }] });
     });
 
     it("serves records equal to the typed products, and equal to what REST answers, with optional arguments left out", async () => {
-      // modifiedSince and cursor are left out, not sent as null: a left-out argument means null.
-      const response = await graphql(`${t.stack.url}/graphql`, agentToken, `query ($engines: [String!]) { activeActivities(bookingEngines: $engines, limit: 25) { estimatedCount nextCursor records data { ${PRODUCT} } } }`, {
+      // modifiedSince and after are left out, not sent as null: a left-out argument means null.
+      const response = await graphql(`${t.stack.url}/graphql`, agentToken, `query ($engines: [String!]) { activeActivities(filter: { bookingEngineNames: $engines }, first: 25) { totalCount { count } pageInfo { hasNextPage } records nodes { ${PRODUCT} } } }`, {
         engines: [partner.engineName],
       });
       expect(response.body.errors).toBeUndefined();
-      const { records, data, estimatedCount, nextCursor } = response.body.data!.activeActivities;
-      expect({ estimatedCount, nextCursor }).toEqual({ estimatedCount: 25, nextCursor: null });
+      const { records, nodes: data, totalCount, pageInfo } = response.body.data!.activeActivities;
+      expect({ totalCount, pageInfo }).toEqual({ totalCount: { count: 25 }, pageInfo: { hasNextPage: false } });
       expect(records).toEqual((await active("")).body.data);
       expect(records).toHaveLength(data.length);
       records.forEach((record: Record<string, any>, i: number) => {
@@ -241,25 +276,25 @@ describe("bulk import of activities", () => {
       });
     });
 
-    it("reads whole rows whenever the operation names data, inside named and inline fragments too", async () => {
+    it("reads whole rows whenever the operation names the products, inside named and inline fragments too", async () => {
       // On the catalogue subgraph itself, as a subgraph role receives operations: the gateway
       // flattens fragments before it calls, but nothing obliges a caller of a subgraph to.
       const catalogue = t.stack.service.edge!.subgraphs.catalogue!;
       const response = await catalogue.server.executeOperation(
         {
-          query: `query ($engines: [String!]) { activeActivities(bookingEngines: $engines, limit: 3) { ...Typed } }
-                  fragment Typed on ActiveActivityPage { ... on ActiveActivityPage { data { id subtitle { translations } shortDescription { translations } } } }`,
+          query: `query ($engines: [String!]) { activeActivities(filter: { bookingEngineNames: $engines }, first: 3) { ...Typed } }
+                  fragment Typed on ActiveActivityConnection { ... on ActiveActivityConnection { edges { node { id subtitle { translations } shortDescription { translations } } } } }`,
           variables: { engines: [partner.engineName] },
         },
         { contextValue: await catalogue.createContext({ authorization: `Bearer ${agentToken}` }) },
       );
       const result = response.body.kind === "single" ? response.body.singleResult : undefined;
       expect(result?.errors).toBeUndefined();
-      expect((result?.data?.activeActivities as { data: unknown[] }).data).toHaveLength(3);
+      expect((result?.data?.activeActivities as { edges: unknown[] }).edges).toHaveLength(3);
     });
 
     it("keeps a record's texts to languageList, and names the country in the caller's language", async () => {
-      const response = await graphql(`${t.stack.url}/graphql`, agentToken, `query ($engines: [String!]) { activeActivities(bookingEngines: $engines, languages: ["fr"], countryCodes: ["FR"]) { records } }`, {
+      const response = await graphql(`${t.stack.url}/graphql`, agentToken, `query ($engines: [String!]) { activeActivities(filter: { bookingEngineNames: $engines, languages: ["fr"], countryCodes: ["FR"] }) { records } }`, {
         engines: [partner.engineName],
       });
       expect(response.body.errors).toBeUndefined();

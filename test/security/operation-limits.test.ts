@@ -205,7 +205,7 @@ describe("operation limits", () => {
       expect(refused.status).toBe(400);
       expect(refused.body.errors?.[0].extensions).toMatchObject({ reason: "COST_LIMIT_EXCEEDED" });
       expect(refused.statements).toBe(0);
-      const importBatch = Array.from({ length: 25 }, (_, i) => `p${i}: activeActivities(limit: 1000) { records }`).join(" ");
+      const importBatch = Array.from({ length: 25 }, (_, i) => `p${i}: activeActivities(first: 1000) { records }`).join(" ");
       const importRefused = await run(consumerToken, `{ ${importBatch} }`);
       expect(importRefused.body.errors?.[0].extensions).toMatchObject({ reason: "COST_LIMIT_EXCEEDED" });
       expect(importRefused.statements).toBe(0);
@@ -220,13 +220,13 @@ describe("operation limits", () => {
         Array.isArray(value) ? value.reduce((sum: number, item) => sum + values(item), 0) : value !== null && typeof value === "object" ? Object.values(value).reduce((sum: number, item) => sum + values(item), 0) : 1;
       const product = await run(consumerToken, `query ($id: ID!) { product(id: $id) { consumerRecord } }`, { id: productGlobalId() });
       const consumerValues = values(product.body.data!.product.consumerRecord);
-      const page = await run(consumerToken, `query ($engines: [String!]) { activeActivities(bookingEngines: $engines, limit: 10) { records } }`, { engines: [engineName] });
+      const page = await run(consumerToken, `query ($engines: [String!]) { activeActivities(filter: { bookingEngineNames: $engines }, first: 10) { records } }`, { engines: [engineName] });
       const [record] = page.body.data!.activeActivities.records;
       const importValues = values(record);
       expect(consumerValues).toBeGreaterThan(40);
       expect(importValues).toBeGreaterThan(40);
       expect(RECORD_WEIGHTS["Product.consumerRecord"]).toBeGreaterThanOrEqual(consumerValues);
-      expect(RECORD_WEIGHTS["ActiveActivityPage.records"]).toBeGreaterThanOrEqual(importValues);
+      expect(RECORD_WEIGHTS["ActiveActivityConnection.records"]).toBeGreaterThanOrEqual(importValues);
     });
 
     it("refuses operations nested beyond the depth limit, and documents beyond the token limit", async () => {

@@ -1,6 +1,6 @@
 import { answer, answerInt, bool, languageMap, num, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
-import { importLinks, importMetaSchema, importQuery, list } from "./import-common.js";
+import { IMPORT_META_FIELDS, IMPORT_PARAMETERS, importMeta, importMetaSchema, importQuery, importVariables, type ImportConnectionData } from "./import-common.js";
 
 
 /** A taxonomy node of an import record (import-record.ts, taxonomiesOf), in the order it is written. */
@@ -83,7 +83,7 @@ const importRecordSchema = answer(
 
 interface Data {
   /** records: spec 3's import records, built by the catalogue (subgraphs/catalogue/import/import-record.ts). */
-  activeActivities: { records: Record<string, unknown>[]; estimatedCount: number; nextCursor: string | null; asOf: string };
+  activeActivities: ImportConnectionData & { records: Record<string, unknown>[] };
 }
 
 /** GET /content/v0/import/activities/active (spec 3, bulk import of active activities). */
@@ -102,33 +102,13 @@ export const activeActivitiesRoute: RestRoute<Data> = {
     },
   },
   operation: /* GraphQL */ `
-    query RestActiveActivities($countryCodes: [String!], $bookingEngines: [String!], $languages: [String!], $modifiedSince: String, $cursor: String, $limit: Int!) {
-      activeActivities(countryCodes: $countryCodes, bookingEngines: $bookingEngines, languages: $languages, modifiedSince: $modifiedSince, cursor: $cursor, limit: $limit) {
-        estimatedCount nextCursor asOf records
-      }
+    query RestActiveActivities($filter: ActiveActivityFilter, $first: Int!, $after: String) {
+      activeActivities(filter: $filter, first: $first, after: $after) { records ${IMPORT_META_FIELDS} }
     }
   `,
-  parameters: { countryCodes: "countryCodeList", bookingEngines: "bookingEngineList", languages: "languageList", limit: "page[limit]" },
+  parameters: IMPORT_PARAMETERS,
   // Up to 1,000 free-form records a page: the compiled serializer was a fifth of the page's time.
   plainJson: true,
-  variables: (request) => {
-    const q = request.query as Record<string, unknown>;
-    return {
-      countryCodes: list(q.countryCodeList),
-      bookingEngines: list(q.bookingEngineList),
-      languages: list(q.languageList),
-      modifiedSince: q.modifiedSince ?? null,
-      cursor: q.cursor ?? null,
-      limit: q["page[limit]"],
-    };
-  },
-  respond: ({ activeActivities }, request) => ({
-    data: activeActivities.records,
-    meta: {
-      estimatedCount: activeActivities.estimatedCount,
-      nextCursor: activeActivities.nextCursor ?? "",
-      asOf: activeActivities.asOf,
-      links: importLinks(request, activeActivities.nextCursor),
-    },
-  }),
+  variables: (request) => importVariables(request.query as Record<string, unknown>, true),
+  respond: ({ activeActivities }, request) => ({ data: activeActivities.records, meta: importMeta(activeActivities, request) }),
 };

@@ -1,6 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import { answer, int, str, type JsonSchema } from "../../json-schema.js";
 import { selfLink } from "../../rest-route.js";
+import { MAX_IMPORT_PAGE } from "../../../subgraphs/catalogue/import/activity-import.js";
+import { pagingRefusal } from "../api-consumer/consumer-product.js";
 
 /** Query parameters both imports share (spec 3, bulk import). */
 export const importQuery = {
@@ -11,11 +13,65 @@ export const importQuery = {
   "page[limit]": { ...int("Default 100, at most 1000"), default: 100, minimum: -2_147_483_648, maximum: 2_147_483_647 },
 } satisfies Record<string, JsonSchema>;
 
+/** The graph's filter fields and paging arguments by the import parameter that fills each: a refusal names the parameter. */
+export const IMPORT_PARAMETERS: Record<string, string> = {
+  "filter.countryCodes": "countryCodeList",
+  "filter.bookingEngineNames": "bookingEngineList",
+  "filter.languages": "languageList",
+  "filter.modifiedSince": "modifiedSince",
+  filter: "",
+  after: "cursor",
+  first: "page[limit]",
+};
+
+const UTC_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * Spec 3's import parameters as the graph's filter and paging arguments. The page size and the
+ * form of modifiedSince are checked here with spec 3's codes: the graph's connection refuses a
+ * page size by its own rule, and its DateTime takes any RFC 3339 instant.
+ */
+export function importVariables(query: Record<string, unknown>, withLanguages: boolean) {
+  const limit = Number(query["page[limit]"]);
+  if (!Number.isInteger(limit) || limit < 1) throw pagingRefusal("PAGE_SIZE_TOO_SMALL", "page[limit]", "page_size_too_small", "page[limit] must be 1 or more");
+  if (limit > MAX_IMPORT_PAGE) throw pagingRefusal("PAGE_SIZE_TOO_LARGE", "page[limit]", "page_size_too_large", `page[limit] must be at most ${MAX_IMPORT_PAGE}`);
+  const since = query.modifiedSince;
+  if (since != null && (typeof since !== "string" || !UTC_DATE_TIME.test(since) || Number.isNaN(Date.parse(since)) || new Date(since).toISOString() !== since)) {
+    throw pagingRefusal("INVALID_MODIFIED_SINCE", "modifiedSince", "invalid_modified_since", "modifiedSince must be a UTC date-time yyyy-MM-ddTHH:mm:ss.SSSZ");
+  }
+  return {
+    filter: {
+      countryCodes: list(query.countryCodeList),
+      bookingEngineNames: list(query.bookingEngineList),
+      ...(withLanguages ? { languages: list(query.languageList) } : {}),
+      modifiedSince: since ?? null,
+    },
+    first: limit,
+    after: query.cursor ?? null,
+  };
+}
+
+/** What an import connection answers for spec 3's meta. */
+export interface ImportConnectionData {
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  totalCount: { count: number };
+  asOf: string;
+}
+
+/** The GraphQL selection of an import connection that spec 3's meta is made from. */
+export const IMPORT_META_FIELDS = "pageInfo { hasNextPage endCursor } totalCount { count } asOf";
+
+/** Spec 3's meta of an import page: nextCursor is the page's last cursor while activities follow it. */
+export function importMeta(connection: ImportConnectionData, request: FastifyRequest) {
+  const nextCursor = connection.pageInfo.hasNextPage ? connection.pageInfo.endCursor : null;
+  return { estimatedCount: connection.totalCount.count, nextCursor: nextCursor ?? "", asOf: connection.asOf, links: importLinks(request, nextCursor) };
+}
+
 export const list = (value: unknown): string[] | null =>
   typeof value === "string" && value.trim() !== "" ? value.split(",").map((item) => item.trim()).filter(Boolean) : null;
 
 /** links.self is the request as made; links.next the same with the next cursor, empty on the last page. */
-export function importLinks(request: FastifyRequest, nextCursor: string | null) {
+function importLinks(request: FastifyRequest, nextCursor: string | null) {
   const self = selfLink(request);
   let next = "";
   if (nextCursor) {

@@ -1,9 +1,9 @@
 import { answer, obj } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
-import { importLinks, importMetaSchema, importQuery, list } from "./import-common.js";
+import { IMPORT_META_FIELDS, IMPORT_PARAMETERS, importMeta, importMetaSchema, importQuery, importVariables, type ImportConnectionData } from "./import-common.js";
 
 interface Data {
-  inactiveActivities: { data: { id: number }[]; estimatedCount: number; nextCursor: string | null; asOf: string };
+  inactiveActivities: ImportConnectionData & { nodes: { legacyResourceId: number }[] };
 }
 
 /** GET /content/v0/import/activities/inactive (spec 3): ids of activities deleted or deprecated since modifiedSince. */
@@ -22,24 +22,11 @@ export const inactiveActivitiesRoute: RestRoute<Data> = {
     },
   },
   operation: /* GraphQL */ `
-    query RestInactiveActivities($countryCodes: [String!], $bookingEngines: [String!], $modifiedSince: String, $cursor: String, $limit: Int!) {
-      inactiveActivities(countryCodes: $countryCodes, bookingEngines: $bookingEngines, modifiedSince: $modifiedSince, cursor: $cursor, limit: $limit) {
-        estimatedCount nextCursor asOf data { id }
-      }
+    query RestInactiveActivities($filter: InactiveActivityFilter, $first: Int!, $after: String) {
+      inactiveActivities(filter: $filter, first: $first, after: $after) { nodes { legacyResourceId } ${IMPORT_META_FIELDS} }
     }
   `,
-  parameters: { countryCodes: "countryCodeList", bookingEngines: "bookingEngineList", limit: "page[limit]" },
-  variables: (request) => {
-    const q = request.query as Record<string, unknown>;
-    return { countryCodes: list(q.countryCodeList), bookingEngines: list(q.bookingEngineList), modifiedSince: q.modifiedSince ?? null, cursor: q.cursor ?? null, limit: q["page[limit]"] };
-  },
-  respond: ({ inactiveActivities }, request) => ({
-    data: inactiveActivities.data,
-    meta: {
-      estimatedCount: inactiveActivities.estimatedCount,
-      nextCursor: inactiveActivities.nextCursor ?? "",
-      asOf: inactiveActivities.asOf,
-      links: importLinks(request, inactiveActivities.nextCursor),
-    },
-  }),
+  parameters: IMPORT_PARAMETERS,
+  variables: (request) => importVariables(request.query as Record<string, unknown>, false),
+  respond: ({ inactiveActivities }, request) => ({ data: inactiveActivities.nodes.map((node) => ({ id: node.legacyResourceId })), meta: importMeta(inactiveActivities, request) }),
 };
