@@ -30,7 +30,7 @@ import { getComplexity, type ComplexityEstimator } from "graphql-query-complexit
 import { badInput } from "../core/errors.js";
 import { checkOperationText } from "../core/input-text.js";
 import { queuedTurn } from "../core/event-loop-turns.js";
-import { MAX_NESTED_PRODUCTS } from "../subgraphs/catalogue/product/product.service.js";
+import { MAX_SUPPLIER_PRODUCTS_PAGE } from "../subgraphs/catalogue/product/product.service.js";
 import { MAX_IMPORT_PAGE } from "../subgraphs/catalogue/import/activity-import.js";
 import { MAX_TOP_ACTIVITIES } from "../subgraphs/catalogue/recommendation/recommendation.resolver.js";
 import { MAX_WEBHOOK_MESSAGE_PAGE } from "../subgraphs/booking/webhooks/webhook.service.js";
@@ -108,7 +108,7 @@ export const PAGE_SIZE_MAXIMA: Record<string, number> = {
   "WebhookEndpoint.messages": MAX_WEBHOOK_MESSAGE_PAGE,
   "Query.organisations": MAX_ORGANISATION_PAGE,
   // The cyclic walk product → supplier → products → … multiplies by this at every turn.
-  "Supplier.products": MAX_NESTED_PRODUCTS,
+  "Supplier.products": MAX_SUPPLIER_PRODUCTS_PAGE,
 };
 
 /**
@@ -119,9 +119,6 @@ export const PAGE_SIZE_MAXIMA: Record<string, number> = {
  */
 export const LIST_SIZES: Record<string, number> = {
   // Pages: sized by the page-size argument of the field that returns them.
-  // Unpaged by contract (spec 1, path 8: every product of a supplier); a root field, so only
-  // aliases multiply it.
-  "Query.supplierProducts": 500,
   "Query.bookingEngines": 50,
   "Query.taxonomy": 50,
   "TaxonomyNode.children": 20,
@@ -266,7 +263,6 @@ export const ROOT_FIELD_COSTS: Record<string, number> = {
   "Query.reportingAccess": 567,
   "Query.searchProducts": 4577,
   "Query.supplier": 1723,
-  "Query.supplierProducts": 2484,
   "Query.suppliers": 3297,
   "Query.taxonomy": 567,
   "Query.topActivities": 1796, // as Query.recommendations

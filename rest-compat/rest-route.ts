@@ -38,6 +38,14 @@ export interface RestRoute<TData> {
   statusOverrides?: Record<string, number>;
   /** Shapes the documented body from the operation's data; may set the status on `reply`. */
   respond: (data: TData, request: FastifyRequest, reply: FastifyReply) => unknown;
+  /**
+   * A list the contract answers whole, read from a connection a page at a time: `after` gives the
+   * cursor that follows a page (null after the last), the operation runs again with it as its
+   * `after` variable, and `merge` makes the pages one answer of the same shape for `respond` (typed
+   * `unknown` so that a route of any data stays a `RestRoute<never>` in the list of routes). Each
+   * run is bounded and charged as any other operation of the caller.
+   */
+  allPages?: { after(data: TData): string | null; merge(pages: TData[]): unknown };
   /** A CSV form of the same resource, answered for `Accept: text/csv` (JSON stays the default). */
   csv?: CsvExport;
   /**
@@ -105,13 +113,21 @@ export function registerRestRoute<TData>(app: FastifyInstance, graph: EdgeGraph,
         if (!chosen) throw new RestError(406, "NOT_ACCEPTABLE", `This path answers ${JSON_TYPE} or ${CSV_TYPE}`);
         if (chosen === CSV_TYPE) return streamCsv(route.csv, request, reply, run);
       }
-      const body = route.respond(await run<TData>(route.operation, route.variables?.(request) ?? {}), request, reply);
+      const variables = route.variables?.(request) ?? {};
+      const body = route.respond(await (route.allPages ? runAllPages(route.allPages, (after) => run<TData>(route.operation, { ...variables, after })) : run<TData>(route.operation, variables)), request, reply);
       // A serializer of the reply's own makes Fastify skip the content type it sets for the
       // compiled one: without it these answers had none, and clients read them as a stream.
       if (route.plainJson) reply.type(JSON_BODY_TYPE).serializer(JSON.stringify);
       return body;
     },
   });
+}
+
+/** Every page of a connection, from the first, as one answer. */
+async function runAllPages<TData>(pages: NonNullable<RestRoute<TData>["allPages"]>, runPage: (after: string | null) => Promise<TData>): Promise<TData> {
+  const read = [await runPage(null)];
+  for (let after = pages.after(read[0]); after !== null; after = pages.after(read.at(-1)!)) read.push(await runPage(after));
+  return read.length === 1 ? read[0] : (pages.merge(read) as TData);
 }
 
 /**

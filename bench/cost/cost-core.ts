@@ -181,7 +181,6 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
     { field: "Query.taxonomy", role: "consumer", aliases: 3 },
     { field: "Query.product", role: "consumer", args: `id: "${demoProduct.id}"`, aliases: 3 },
     { field: "Query.supplier", role: "partner", args: `id: "${demoSupplier.id}"`, aliases: 3 },
-    { field: "Query.supplierProducts", role: "partner", args: `supplierId: ${demoSupplier.legacyResourceId}`, aliases: 3 },
     { field: "Query.suppliers", role: "partner", args: `bookingEngineName: "${engine.name}"`, pages: pages("first"), aliases: 3 },
     { field: "Query.productBookingSetup", role: "partner", args: `productId: ${product.id}, supplierId: ${supplier.id}`, aliases: 3 },
     ...searches.map((s) => ({ field: "Query.searchProducts", role: "consumer" as const, label: s.label, args: `query: ${JSON.stringify(s.search)}`, pages: pages("first"), aliases: 3 })),

@@ -195,12 +195,15 @@ describe("catalogue management through GraphQL", () => {
     const german = await fetch(`${t.stack.url}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${partner.token}`, "accept-language": "fr-CH, de;q=0.9, en;q=0.5" },
-      body: JSON.stringify({ query: `query ($id: Int!) { supplierProducts(supplierId: $id) { title { text language } country { name { text } } } }`, variables: { id: supplierB } }),
+      body: JSON.stringify({ query: `query ($id: ID!) { supplier(id: $id) { products { nodes { title { text language } country { name { text } } } } } }`, variables: { id: idB } }),
     });
-    expect(((await german.json()) as { data: { supplierProducts: unknown[] } }).data.supplierProducts[0]).toEqual({ title: { text: "Matterhorn Gletscherwanderung", language: "de" }, country: { name: { text: "Suisse" } } });
+    expect(((await german.json()) as { data: { supplier: { products: { nodes: unknown[] } } } }).data.supplier.products.nodes[0]).toEqual({ title: { text: "Matterhorn Gletscherwanderung", language: "de" }, country: { name: { text: "Suisse" } } });
 
-    const filtered = await gql(`query ($id: Int!) { a: supplierProducts(supplierId: $id, filter: { countryCode: "CH", rating: 4.5 }) { id } b: supplierProducts(supplierId: $id, filter: { cityName: "Geneva" }) { id } }`, { id: supplierB });
-    expect(filtered.body.data).toEqual({ a: [{ id: productId }], b: [] });
+    const filtered = await gql(
+      `query ($id: ID!) { supplier(id: $id) { a: products(filter: { countryCode: "CH", rating: 4.5 }) { nodes { id } } b: products(filter: { cityName: "Geneva" }) { nodes { id } totalCount { count } } } }`,
+      { id: idB },
+    );
+    expect(filtered.body.data!.supplier).toEqual({ a: { nodes: [{ id: productId }] }, b: { nodes: [], totalCount: { count: 0 } } });
 
     const update = `mutation ($input: UpdateProductInput!) { updateProduct(input: $input) { product { id rating updateDate } userErrors { code field } } }`;
     const updated = await gql(update, { input: { productId, externalId: fields.externalId, title: { en: "Glacier" }, rating: 3.5 } });
@@ -217,19 +220,39 @@ describe("catalogue management through GraphQL", () => {
     const undeprecated = await gql(`mutation ($input: UndeprecateProductInput!) { undeprecateProduct(input: $input) { product { deprecated } userErrors { code } } }`, { input: { productId, supplierId: idB } });
     expect(undeprecated.body.data!.undeprecateProduct).toEqual({ product: { deprecated: false }, userErrors: [] });
 
-    const viaSupplier = await gql(`query ($id: ID!) { supplier(id: $id) { isOnlineBookable products { id } } }`, { id: idB });
+    const viaSupplier = await gql(`query ($id: ID!) { supplier(id: $id) { isOnlineBookable products { nodes { id } } } }`, { id: idB });
     // The update dropped the booking URL, and no booking setup sells it: nothing of the supplier is bookable online.
-    expect(viaSupplier.body.data!.supplier).toEqual({ isOnlineBookable: false, products: [{ id: productId }] });
+    expect(viaSupplier.body.data!.supplier).toEqual({ isOnlineBookable: false, products: { nodes: [{ id: productId }] } });
 
     const remove = `mutation ($input: DeleteProductInput!) { deleteProduct(input: $input) { deletedProductId userErrors { code field } } }`;
     expect((await gql(remove, { input: { productId, supplierId: idA } })).body.data!.deleteProduct).toEqual({ deletedProductId: null, userErrors: [{ code: "NOT_FOUND", field: ["input", "productId"] }] });
     expect((await gql(remove, { input: { productId } })).body.data!.deleteProduct).toEqual({ deletedProductId: productId, userErrors: [] });
-    const empty = await gql(`query ($id: Int!) { supplierProducts(supplierId: $id) { id } }`, { id: supplierB });
-    expect(empty.body.data!.supplierProducts).toEqual([]);
+    const empty = await gql(`query ($id: ID!) { supplier(id: $id) { products { nodes { id } totalCount { count } } } }`, { id: idB });
+    expect(empty.body.data!.supplier.products).toEqual({ nodes: [], totalCount: { count: 0 } });
     // A deleted product is not found again, and neither is an id of another type or none at all.
     for (const id of [productId, idB, "not-an-id"]) {
       expect((await gql(remove, { input: { productId: id } })).body.data!.deleteProduct.userErrors).toEqual([{ code: "NOT_FOUND", field: ["input", "productId"] }]);
     }
+  });
+
+  it("pages a supplier's products by number both ways, with their count, and refuses a bad filter naming it", async () => {
+    const supplierId = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await partner.rest.post(`/api/supplier/${supplierId}/product`, productRequest({ cityName: i % 2 ? "Geneva" : "Zermatt" }))).body.id);
+    const page = async (args: string) =>
+      (await gql(`query ($id: ID!) { supplier(id: $id) { products(${args}) { totalCount { count } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } nodes { legacyResourceId } } } }`, { id: toGlobalId("Supplier", supplierId) })).body;
+    const first = (await page("first: 2")).data!.supplier.products;
+    expect(first).toMatchObject({ totalCount: { count: 5 }, pageInfo: { hasNextPage: true, hasPreviousPage: false }, nodes: ids.slice(0, 2).map((id) => ({ legacyResourceId: id })) });
+    const next = (await page(`first: 2, after: "${first.pageInfo.endCursor}"`)).data!.supplier.products;
+    expect(next.nodes).toEqual(ids.slice(2, 4).map((id) => ({ legacyResourceId: id })));
+    const back = (await page(`last: 2, before: "${next.pageInfo.startCursor}"`)).data!.supplier.products;
+    expect(back.nodes).toEqual(ids.slice(0, 2).map((id) => ({ legacyResourceId: id })));
+    const newest = (await page("first: 2, orderBy: { field: ID, direction: DESC }")).data!.supplier.products;
+    expect(newest.nodes).toEqual([ids[4], ids[3]].map((id) => ({ legacyResourceId: id })));
+    const geneva = (await page('filter: { cityName: "geneva" }')).data!.supplier.products;
+    expect(geneva).toMatchObject({ totalCount: { count: 2 }, nodes: [ids[1], ids[3]].map((id) => ({ legacyResourceId: id })) });
+    const refused = await page('filter: { rating: 6 }');
+    expect(refused.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [{ field: "rating" }] });
   });
 
   it("answers another partner's product as one that does not exist, and changes nothing", async () => {

@@ -112,7 +112,7 @@ describe("operations the edge runs itself", () => {
 
   it("still refuses an admitted text over the cost limit, by its variables", async () => {
     const text = `# ${randomUUID()}
-      query ($id: ID!, $n: Int!) { supplier(id: $id) { products(first: $n) { supplier { products(first: $n) { supplier { products(first: $n) { id } } } } } } }`;
+      query ($id: ID!, $n: Int!) { supplier(id: $id) { products(first: $n) { nodes { supplier { products(first: $n) { nodes { supplier { products(first: $n) { nodes { id } } } } } } } } } }`;
     await graph.execute({ query: text, variables: { id: supplierId, n: 1 } }, context);
     const answer = await graph.execute({ query: text, variables: { id: supplierId, n: 1 } }, context);
     expect(answer.errors).toBeUndefined();

@@ -22,7 +22,7 @@ describe("an operation the edge has admitted", () => {
   let supplierNumber: number;
   let client: Client;
   const nested = () => `# ${randomUUID()}
-    query ($id: ID!, $n: Int!, $note: String) { supplier(id: $id) { id products(first: $n, filter: { cityName: $note }) { supplier { products(first: $n) { supplier { products(first: $n) { id } } } } } } }`;
+    query ($id: ID!, $n: Int!, $note: String) { supplier(id: $id) { id products(first: $n, filter: { cityName: $note }) { nodes { supplier { products(first: $n) { nodes { supplier { products(first: $n) { nodes { id } } } } } } } } } }`;
 
   beforeAll(async () => {
     partner = await contentPartner(t.stack);
@@ -43,7 +43,7 @@ describe("an operation the edge has admitted", () => {
     const nul = await wsOutcome(client, text, { id: supplierId, n: 1, note: "Zer\u0000matt" });
     expect((nul.errors ?? nul.result?.errors)?.[0].extensions?.code).toBe("BAD_USER_INPUT");
     const fine = await wsOutcome(client, text, { id: supplierId, n: 1 });
-    expect(fine.result?.data).toEqual({ supplier: { id: supplierId, products: [] } });
+    expect(fine.result?.data).toEqual({ supplier: { id: supplierId, products: { nodes: [] } } });
     // Whichever layer refused the hostile runs, the harmless one ran directly: the text was admitted.
     expect(graph.executeCounts.direct).toBeGreaterThan(before.direct);
   });
@@ -65,7 +65,7 @@ describe("an operation the edge has admitted", () => {
     expect(refusedFirst.answer.body).toMatchObject({ errors: [{ extensions: { code: "GRAPHQL_VALIDATION_FAILED", reason: "COST_LIMIT_EXCEEDED" } }] });
     expect((await direct(() => http({ id: supplierId, n: 1 }))).direct).toBe(0);
     // Admitted over HTTP now: harmless runs go directly, hostile ones still meet every limit, with the pipeline's answer.
-    expect(await direct(() => http({ id: supplierId, n: 1 }))).toEqual({ answer: { status: 200, body: { data: { supplier: { id: supplierId, products: [] } }, extensions: { cost: expect.any(Object) } } }, direct: 1 });
+    expect(await direct(() => http({ id: supplierId, n: 1 }))).toEqual({ answer: { status: 200, body: { data: { supplier: { id: supplierId, products: { nodes: [] } } }, extensions: { cost: expect.any(Object) } } }, direct: 1 });
     expect(await direct(() => http({ id: supplierId, n: 100 }))).toEqual({ answer: refusedFirst.answer, direct: 0 });
     const nul = await direct(() => http({ id: supplierId, n: 1, note: "Zer\u0000matt" }));
     expect(nul.direct).toBe(0);

@@ -1,11 +1,19 @@
-import { errorResponse } from "../../error-body.js";
+import { errorResponse, RestError } from "../../error-body.js";
+import { supplierIdOf } from "../../path-ids.js";
 import { int, num, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { supplierIdParams } from "../api-supplier/supplier-body.js";
 import { PRODUCT_FIELDS, productBody, productResponseSchema, type ProductData } from "./product-body.js";
 
 /** GET /api/supplier/{supplierId}/products/ (spec 1, "List the products of a supplier"); also without the trailing slash. */
-export const listProductsRoute: RestRoute<{ supplierProducts: ProductData[] }> = {
+interface Data {
+  supplier: { products: { nodes: ProductData[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } } | null;
+}
+
+/** The graph's largest page of a supplier's products: the path answers them all, a page at a time. */
+const PAGE = 1000;
+
+export const listProductsRoute: RestRoute<Data> = {
   method: "GET",
   url: "/api/supplier/:supplierId/products/",
   schema: {
@@ -27,17 +35,24 @@ export const listProductsRoute: RestRoute<{ supplierProducts: ProductData[] }> =
     response: { 200: { type: "array", description: "The supplier's products", items: productResponseSchema }, 404: errorResponse("Unknown supplier") },
   },
   operation: /* GraphQL */ `
-    query RestListProducts($supplierId: Int!, $filter: ProductFilterInput) {
-      supplierProducts(supplierId: $supplierId, filter: $filter) { ...RestProduct }
+    query RestListProducts($supplierId: ID!, $filter: SupplierProductFilter, $first: Int!, $after: String) {
+      supplier(id: $supplierId) { products(filter: $filter, first: $first, after: $after) { nodes { ...RestProduct } pageInfo { hasNextPage endCursor } } }
     }
     ${PRODUCT_FIELDS}
   `,
   parameters: { filter: "" },
-  variables: (request) => ({ supplierId: (request.params as { supplierId: number }).supplierId, filter: request.query }),
-  respond: ({ supplierProducts }) => supplierProducts.map(productBody),
+  variables: (request) => ({ supplierId: supplierIdOf(request), filter: request.query, first: PAGE }),
+  allPages: {
+    after: ({ supplier }) => (supplier?.products.pageInfo.hasNextPage ? supplier.products.pageInfo.endCursor : null),
+    merge: (pages) => ({ supplier: pages[0].supplier && { ...pages[0].supplier, products: { ...pages[0].supplier.products, nodes: pages.flatMap((page) => page.supplier?.products.nodes ?? []) } } }),
+  },
+  respond: ({ supplier }, request) => {
+    if (!supplier) throw new RestError(404, "NOT_FOUND", `Supplier ${(request.params as { supplierId: number }).supplierId} not found`);
+    return supplier.products.nodes.map(productBody);
+  },
 };
 
-export const listProductsNoSlashRoute: RestRoute<{ supplierProducts: ProductData[] }> = {
+export const listProductsNoSlashRoute: RestRoute<Data> = {
   ...listProductsRoute,
   url: "/api/supplier/:supplierId/products",
   schema: { ...listProductsRoute.schema, hide: true } as typeof listProductsRoute.schema,

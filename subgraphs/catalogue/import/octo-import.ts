@@ -155,7 +155,7 @@ async function runImport(ctx: CatalogueContext, engineId: number, engineName: st
   }
 
   const report: OctoImportReport = { engine: engineName, engineId, supplierId, supplierCreated, supplierUpdated, created: 0, updated: 0, unchanged: 0, deprecated: 0, undeprecated: 0, refused: [] };
-  const current = new Map((await productRepository.ofSupplier(ctx.database.db, supplierId, {})).map((row) => [row.externalId, row]));
+  const current = new Map((await productRepository.ofSupplier(ctx.database.db, supplierId)).map((row) => [row.externalId, row]));
   for (const [externalId, productVersions] of versions) {
     const mapped = productRequestFromOcto(productVersions, engineName);
     const hash = contentHash(mapped);

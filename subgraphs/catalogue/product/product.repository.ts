@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, gte, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { anyOf, compiledSelect } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { bookingEngines, products, suppliers } from "../../../drizzle/schema.js";
@@ -67,6 +67,17 @@ export interface ProductFilter {
   numberOfRatings?: number | null;
 }
 
+/** The supplier's live products that match the filter. */
+function ofSupplier(supplierId: number, filter: ProductFilter): SQL {
+  const conditions = [eq(products.supplierId, supplierId), live];
+  if (filter.countryCode) conditions.push(eq(products.countryCode, filter.countryCode));
+  if (filter.zipCode) conditions.push(eq(products.zipCode, filter.zipCode));
+  if (filter.cityName) conditions.push(sql`lower(${products.cityName}) = lower(${filter.cityName})`);
+  if (filter.rating !== null && filter.rating !== undefined) conditions.push(gte(products.rating, filter.rating));
+  if (filter.numberOfRatings !== null && filter.numberOfRatings !== undefined) conditions.push(gte(products.numberOfRatings, filter.numberOfRatings));
+  return and(...conditions)!;
+}
+
 export const productRepository = {
   async liveByIds(db: Executor, ids: readonly number[]): Promise<ProductRow[]> {
     return ids.length ? liveProductsByIds(db, { ids: [...ids] }) : [];
@@ -107,15 +118,26 @@ export const productRepository = {
     await db.execute(sql`select pg_advisory_xact_lock(${scopeEngineId}, hashtext(${externalId}))`);
   },
 
-  async ofSupplier(db: Executor, supplierId: number, filter: ProductFilter, limit?: number): Promise<ProductRow[]> {
-    const conditions = [eq(products.supplierId, supplierId), live];
-    if (filter.countryCode) conditions.push(eq(products.countryCode, filter.countryCode));
-    if (filter.zipCode) conditions.push(eq(products.zipCode, filter.zipCode));
-    if (filter.cityName) conditions.push(sql`lower(${products.cityName}) = lower(${filter.cityName})`);
-    if (filter.rating !== null && filter.rating !== undefined) conditions.push(gte(products.rating, filter.rating));
-    if (filter.numberOfRatings !== null && filter.numberOfRatings !== undefined) conditions.push(gte(products.numberOfRatings, filter.numberOfRatings));
-    const query = db.select(productColumns).from(products).where(and(...conditions)).orderBy(asc(products.id));
-    return limit === undefined ? query : query.limit(limit);
+  /** Every live product of the supplier, by number. */
+  async ofSupplier(db: Executor, supplierId: number): Promise<ProductRow[]> {
+    return db.select(productColumns).from(products).where(ofSupplier(supplierId, {})).orderBy(asc(products.id));
+  },
+
+  /** A page of the supplier's live products by number, read the way the page goes, beyond a number or past an offset. */
+  async pageOfSupplier(db: Executor, supplierId: number, filter: ProductFilter, limit: number, descending: boolean, from: { id: number } | { offset: number } | null): Promise<ProductRow[]> {
+    const beyond = from && "id" in from ? (descending ? lt(products.id, from.id) : gt(products.id, from.id)) : undefined;
+    const query = db
+      .select(productColumns)
+      .from(products)
+      .where(and(ofSupplier(supplierId, filter), beyond))
+      .orderBy(descending ? desc(products.id) : asc(products.id))
+      .limit(limit);
+    return from && "offset" in from ? query.offset(from.offset) : query;
+  },
+
+  async countOfSupplier(db: Executor, supplierId: number, filter: ProductFilter): Promise<number> {
+    const [{ total }] = await db.select({ total: count() }).from(products).where(ofSupplier(supplierId, filter));
+    return Number(total);
   },
 
   async insert(db: Executor, values: ProductValues, now: Date): Promise<ProductRow> {

@@ -17,7 +17,6 @@ import {
   DeprecateProductInput,
   DeprecateProductPayload,
   Product,
-  ProductFilterInput,
   productKey,
   UndeprecateProductInput,
   UndeprecateProductPayload,
@@ -42,15 +41,6 @@ async function addressed(ctx: CatalogueContext, input: { productId: string; supp
 
 @Resolver(() => Product)
 export class ProductResolver {
-  @Query(() => [Product], { description: "The live products of a supplier the caller manages" })
-  supplierProducts(
-    @Arg("supplierId", () => Int) supplierId: number,
-    @Arg("filter", () => ProductFilterInput, { nullable: true }) filter: ProductFilterInput | null,
-    @Ctx() ctx: CatalogueContext,
-  ): Promise<Product[]> {
-    return productService.listOfSupplier(ctx, supplierId, filter ?? {});
-  }
-
   @Mutation(() => CreateProductPayload, { description: "Creates a product of a supplier the caller manages, or moves the product of another supplier of the same booking engine that holds its externalId (`moved`)" })
   createProduct(@Arg("input", () => CreateProductInput, { description: "The new product" }) input: CreateProductInput, @Ctx() ctx: CatalogueContext) {
     const { supplierId, ...fields } = input;

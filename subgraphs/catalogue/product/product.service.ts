@@ -1,4 +1,5 @@
 import { toGlobalId } from "../../../core/global-id.js";
+import { connectionFrom, CountPrecision, offsetOfRequest, OrderDirection, pageRequest, serialCursor, serialPosition, type Connection, type PagingArguments } from "../../common/relay/connection.js";
 import { badInput, forbidden, notFound, type FieldProblem } from "../../../core/errors.js";
 import { rejected } from "../../../core/refusals.js";
 import { bookingEngineRepository, type BookingEngineRow } from "../booking-engine/booking-engine.repository.js";
@@ -14,7 +15,7 @@ import type { Executor } from "../../../drizzle/database.js";
 import { productChangeRepository } from "./product-change.repository.js";
 import { productRepository, type ProductFilter, type ProductRow, type ProductValues } from "./product.repository.js";
 import { productProblems, productValues, type ProductRequest } from "./product.rules.js";
-import type { Product } from "./product.type.js";
+import type { Product, SupplierProductOrder } from "./product.type.js";
 import { bookingEngineRef } from "../booking-engine/booking-engine.type.js";
 
 /**
@@ -182,10 +183,8 @@ export interface PushResult {
   moved: boolean;
 }
 
-/** Products (spec 1): pushed, updated, deprecated and deleted by their supplier's content partner. */
-/** Products listed under a supplier in GraphQL by default, and at most: the nesting product → supplier → products is otherwise unbounded. */
-export const DEFAULT_NESTED_PRODUCTS = 100;
-export const MAX_NESTED_PRODUCTS = 1000;
+/** The largest page of a supplier's products: the nesting product → supplier → products multiplies by it at every turn. */
+export const MAX_SUPPLIER_PRODUCTS_PAGE = 1000;
 
 /**
  * Whether the booking flow can sell the product; a change is a change of the product (onlineBookable).
@@ -297,11 +296,12 @@ export const productService = {
     });
   },
 
-  /** Every product of the supplier (REST path 8 has no paging), or its first `page.first` under a supplier. */
-  async listOfSupplier(ctx: CatalogueContext, supplierId: number, filter: ProductFilter, page?: { first: number; max: number }): Promise<Product[]> {
+  /** A page of the supplier's live products (deprecated ones included), by number. */
+  async pageOfSupplier(ctx: CatalogueContext, supplierId: number, filter: ProductFilter, args: PagingArguments, order: SupplierProductOrder): Promise<Connection<Product>> {
     const access = await managementAccess(ctx);
+    const request = pageRequest(args, MAX_SUPPLIER_PRODUCTS_PAGE, serialPosition);
+    offsetOfRequest(request);
     const problems = new Problems();
-    if (page) number(problems, "first", page.first, { min: 1, max: page.max, integer: true });
     country(problems, "countryCode", filter.countryCode);
     string(problems, "zipCode", filter.zipCode, { max: 20 });
     string(problems, "cityName", filter.cityName, { max: 255 });
@@ -309,7 +309,15 @@ export const productService = {
     number(problems, "numberOfRatings", filter.numberOfRatings, { min: 0, integer: true });
     if (!problems.empty) throw badInput(problems.list.map((p: FieldProblem) => p.message).join("; "), problems.list);
     await manageableSupplier(ctx, access, ctx.database.db, supplierId, false);
-    const rows = await productRepository.ofSupplier(ctx.database.db, supplierId, filter, page?.first);
-    return rows.map((row) => toProduct(row));
+    // Read the way the page goes: a backward page of an ascending order is read descending, and turned around.
+    const descending = (order.direction === OrderDirection.DESC) !== (request.direction === "backward");
+    const rows = request.size === 0 ? [] : await productRepository.pageOfSupplier(ctx.database.db, supplierId, filter, request.size + 1, descending, request.position);
+    return connectionFrom(
+      request,
+      rows,
+      (row) => toProduct(row),
+      serialCursor,
+      async () => ({ count: await productRepository.countOfSupplier(ctx.database.db, supplierId, filter), precision: CountPrecision.EXACT }),
+    );
   },
 };

@@ -131,6 +131,21 @@ export class ProductOrder {
   @Field(() => OrderDirection, { description: "Which way" }) direction!: OrderDirection;
 }
 
+export enum SupplierProductOrderField {
+  ID = "ID",
+}
+registerEnumType(SupplierProductOrderField, {
+  name: "SupplierProductOrderField",
+  description: "What a supplier's products can be ordered by",
+  valuesConfig: { ID: { description: "Their number (legacyResourceId), which follows the order they were added in" } },
+});
+
+@InputType({ description: "An order of a supplier's products" })
+export class SupplierProductOrder {
+  @Field(() => SupplierProductOrderField, { description: "What to order by" }) field!: SupplierProductOrderField;
+  @Field(() => OrderDirection, { description: "Which way" }) direction!: OrderDirection;
+}
+
 @ObjectType({ description: "A product in a list of products" })
 export class ProductEdge extends EdgeOf(Product) {}
 
@@ -161,13 +176,13 @@ export class ProductCategoryInput {
   @Field(() => LanguageObjectScalar, { nullable: true, description: "Its description per language" }) description?: LanguageText | null;
 }
 
-@InputType()
-export class ProductFilterInput {
-  @Field(() => String, { nullable: true }) countryCode?: string | null;
-  @Field(() => String, { nullable: true }) zipCode?: string | null;
-  @Field(() => String, { nullable: true }) cityName?: string | null;
-  @Field(() => Float, { nullable: true, description: "At least this rating" }) rating?: number | null;
-  @Field(() => Int, { nullable: true, description: "At least this many ratings" }) numberOfRatings?: number | null;
+@InputType({ description: "Which of a supplier's products: every one unless narrowed" })
+export class SupplierProductFilter {
+  @Field(() => String, { nullable: true, description: "Only those in this country (ISO 3166-1 alpha-2)" }) countryCode?: string | null;
+  @Field(() => String, { nullable: true, description: "Only those with this postal code" }) zipCode?: string | null;
+  @Field(() => String, { nullable: true, description: "Only those in this city, without regard to case" }) cityName?: string | null;
+  @Field(() => Float, { nullable: true, description: "Only those rated at least this (0 to 5)" }) rating?: number | null;
+  @Field(() => Int, { nullable: true, description: "Only those with at least this many ratings" }) numberOfRatings?: number | null;
 }
 
 /** The fields a product is created with, and replaced with by an update (spec 1's request fields). */

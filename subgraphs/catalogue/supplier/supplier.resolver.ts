@@ -5,8 +5,8 @@ import type { Connection } from "../../common/relay/connection.js";
 import { OrderDirection } from "../../common/relay/connection.js";
 import { payloadOf, type InputFields } from "../../common/user-errors.js";
 import type { CatalogueContext } from "../loaders.js";
-import { DEFAULT_NESTED_PRODUCTS, MAX_NESTED_PRODUCTS, productService } from "../product/product.service.js";
-import { Product, ProductFilterInput } from "../product/product.type.js";
+import { MAX_SUPPLIER_PRODUCTS_PAGE, productService } from "../product/product.service.js";
+import { ProductConnection, SupplierProductFilter, SupplierProductOrder, SupplierProductOrderField, type Product } from "../product/product.type.js";
 import type { SupplierRequest } from "./supplier.rules.js";
 import { MAX_SUPPLIER_PAGE, supplierService } from "./supplier.service.js";
 import {
@@ -36,6 +36,7 @@ const supplierRequest = ({ countryCode, contact, bookingEngineId, ...fields }: C
 });
 
 const DEFAULT_ORDER: SupplierOrder = { field: SupplierOrderField.ID, direction: OrderDirection.ASC };
+const DEFAULT_SUPPLIER_PRODUCT_ORDER: SupplierProductOrder = { field: SupplierProductOrderField.ID, direction: OrderDirection.ASC };
 
 @Resolver(() => Supplier)
 export class SupplierResolver {
@@ -87,13 +88,19 @@ export class SupplierResolver {
     return ctx.loaders.supplierOnlineBookable.load(supplier.legacyResourceId);
   }
 
-  @FieldResolver(() => [Product], { description: "The supplier's first live products (deprecated ones included), by id; `supplierProducts` lists them all" })
+  @FieldResolver(() => ProductConnection, {
+    description: `The supplier's live products (deprecated ones included), by number unless ordered otherwise; at most ${MAX_SUPPLIER_PRODUCTS_PAGE} a page (20 unless asked)`,
+  })
   products(
     @Root() supplier: Supplier,
-    @Arg("filter", () => ProductFilterInput, { nullable: true, description: "Only the products that match" }) filter: ProductFilterInput | null,
-    @Arg("first", () => Int, { defaultValue: DEFAULT_NESTED_PRODUCTS, description: `How many: 1 to ${MAX_NESTED_PRODUCTS}` }) first: number,
     @Ctx() ctx: CatalogueContext,
-  ): Promise<Product[]> {
-    return productService.listOfSupplier(ctx, supplier.legacyResourceId, filter ?? {}, { first, max: MAX_NESTED_PRODUCTS });
+    @Arg("filter", () => SupplierProductFilter, { nullable: true, description: "Only the products that match" }) filter?: SupplierProductFilter | null,
+    @Arg("orderBy", () => SupplierProductOrder, { nullable: true, description: "The order: by number, ascending, unless given" }) orderBy?: SupplierProductOrder | null,
+    @Arg("first", () => Int, { nullable: true, description: "Products after `after`" }) first?: number | null,
+    @Arg("after", () => String, { nullable: true, description: "A cursor: the products after it" }) after?: string | null,
+    @Arg("last", () => Int, { nullable: true, description: "Products before `before`" }) last?: number | null,
+    @Arg("before", () => String, { nullable: true, description: "A cursor: the products before it" }) before?: string | null,
+  ): Promise<Connection<Product>> {
+    return productService.pageOfSupplier(ctx, supplier.legacyResourceId, filter ?? {}, { first, after, last, before }, orderBy ?? DEFAULT_SUPPLIER_PRODUCT_ORDER);
   }
 }

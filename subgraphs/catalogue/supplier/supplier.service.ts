@@ -7,8 +7,7 @@ import { canManageEngine, engineForRequest, managementAccess } from "../manageme
 import { productRepository } from "../product/product.repository.js";
 import { productChangeRepository } from "../product/product-change.repository.js";
 import { supplierId, type Supplier, type SupplierOrder } from "./supplier.type.js";
-import { connectionFrom, CountPrecision, cursorCodec, keyOrOffset, offsetOfRequest, OrderDirection, pageRequest, type Connection, type PagingArguments } from "../../common/relay/connection.js";
-import { serialKey } from "../../../core/global-id.js";
+import { connectionFrom, CountPrecision, offsetOfRequest, OrderDirection, pageRequest, serialCursor, serialPosition, type Connection, type PagingArguments } from "../../common/relay/connection.js";
 import { supplierRepository, type SupplierRow } from "./supplier.repository.js";
 import { supplierProblems, supplierValues, type SupplierRequest } from "./supplier.rules.js";
 import { bookingEngineRef } from "../booking-engine/booking-engine.type.js";
@@ -33,13 +32,6 @@ export const toSupplier = (row: SupplierRow): Supplier => ({
   geoLocation: row.latitude ?? row.longitude ?? row.geoHash ? { latitude: row.latitude, longitude: row.longitude, geoHash: row.geoHash } : null,
   createdAt: row.creationDate,
   updatedAt: row.updateDate,
-});
-
-/** A cursor's position: beyond a supplier's number (`[id]`, what this list's edges give), or past an offset (offsetCursor). */
-const supplierPosition = keyOrOffset((position) => {
-  if (!Array.isArray(position) || position.length !== 1) return null;
-  const id = serialKey(typeof position[0] === "number" ? String(position[0]) : null);
-  return id === null ? null : { id };
 });
 
 function assertValid(input: SupplierRequest): void {
@@ -108,7 +100,7 @@ export const supplierService = {
   /** The live suppliers of an engine the caller manages, a page at a time. */
   async page(ctx: CatalogueContext, bookingEngineName: string, args: PagingArguments, order: SupplierOrder): Promise<Connection<Supplier>> {
     const access = await managementAccess(ctx);
-    const request = pageRequest(args, MAX_SUPPLIER_PAGE, supplierPosition);
+    const request = pageRequest(args, MAX_SUPPLIER_PAGE, serialPosition);
     offsetOfRequest(request);
     const engine = await bookingEngineRepository.byName(ctx.database.db, bookingEngineName);
     if (!engine) {
@@ -129,7 +121,7 @@ export const supplierService = {
       request,
       rows,
       toSupplier,
-      (row) => cursorCodec.encode([row.id]),
+      serialCursor,
       async () => ({ count: await supplierRepository.countOfEngine(ctx.database.db, engine.id), precision: CountPrecision.EXACT }),
     );
   },

@@ -1,5 +1,6 @@
 import { type ClassType, Directive, Field, Int, ObjectType, registerEnumType } from "type-graphql";
 import { badInput } from "../../../core/errors.js";
+import { serialKey } from "../../../core/global-id.js";
 
 /**
  * Relay cursor connections (docs/graph-design.md, "Lists: connections"): the shared types, the
@@ -173,6 +174,16 @@ export function keyOrOffset<K extends object>(decodeKey: (position: unknown) => 
     return offset !== null ? { offset } : decodeKey(position);
   };
 }
+
+/** The cursor decoder of a list ordered by a numbered key: beyond a number (`[id]`, what its edges give), or past an offset. */
+export const serialPosition = keyOrOffset((position) => {
+  if (!Array.isArray(position) || position.length !== 1) return null;
+  const id = serialKey(typeof position[0] === "number" ? String(position[0]) : null);
+  return id === null ? null : { id };
+});
+
+/** The cursor of a row of a list ordered by a numbered key. */
+export const serialCursor = (row: { id: number }): string => cursorCodec.encode([row.id]);
 
 /** The request's offset, when its cursor is an offset cursor; only `after` may be one (a page is read forward from it). */
 export function offsetOfRequest(request: PageRequest<object | null>): number | null {
