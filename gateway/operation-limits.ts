@@ -89,7 +89,7 @@ const limitsFor = (scope: LimitsScope) => {
 };
 
 /** Arguments that set how many items a field returns: the field's cost is multiplied by them. */
-export const PAGE_SIZE_ARGUMENTS = ["resultsPerPage", "limit", "first", "last", "maxRecommendations"] as const;
+export const PAGE_SIZE_ARGUMENTS = ["first", "last"] as const;
 
 /**
  * The largest page each paged field accepts. A larger request is refused by the field itself,
@@ -157,6 +157,8 @@ export const LIST_SIZES: Record<string, number> = {
   "ActiveActivityConnection.nodes": 1,
   "InactiveActivityConnection.edges": 1,
   "InactiveActivityConnection.nodes": 1,
+  "RecommendationConnection.edges": 1,
+  "RecommendationConnection.nodes": 1,
   "ProductConnection.edges": 1,
   "ProductConnection.nodes": 1,
   "ProductChangeConnection.edges": 1,

@@ -142,11 +142,39 @@ describe("recommendations", () => {
     expect((await fetch(`${t.stack.url}/recommendation/v2/activities`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(401);
   });
 
-  it("answers through GraphQL", async () => {
-    const response = await graphql(`${t.stack.url}/graphql`, await t.stack.tokenFor("CONSUMER"), `query ($input: RecommendationInput) { recommendations(input: $input, limit: 2, sort: "-rating") { relevanceScore product { legacyResourceId } } }`, {
-      input: { bookingEngines: { include: [partner.engineName] } },
-    });
-    expect(response.body.data!.recommendations.map((r: { product: { legacyResourceId: number } }) => r.product.legacyResourceId)).toEqual([ids.paragliding, ids.montmartre]);
+  it("answers through GraphQL as a connection: ranked edges with their scores and display prices, paged both ways by position", async () => {
+    const token = await t.stack.tokenFor("CONSUMER");
+    const ask = (args: string, input: Record<string, unknown> = {}) =>
+      graphql(
+        `${t.stack.url}/graphql`,
+        token,
+        `query ($input: RecommendationInput) { recommendations(input: $input, ${args}) {
+          totalCount { count precision } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+          edges { cursor relevanceScore displayMinPrice { amount currencyCode } exchangeRates { source } node { legacyResourceId } }
+        } }`,
+        { input: { bookingEngines: { include: [partner.engineName] }, ...input } },
+      );
+    const idsOf = (edges: { node: { legacyResourceId: number } }[]) => edges.map((edge) => edge.node.legacyResourceId);
+    const top = (await ask("first: 2, orderBy: { field: RATING, direction: DESC }")).body.data!.recommendations;
+    expect(idsOf(top.edges)).toEqual([ids.paragliding, ids.montmartre]);
+    expect(top.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    expect(top.totalCount).toEqual({ count: all.length, precision: "EXACT" });
+    expect(top.edges[0].displayMinPrice).toBeNull();
+    const next = (await ask(`first: 2, after: "${top.pageInfo.endCursor}", orderBy: { field: RATING, direction: DESC }`)).body.data!.recommendations;
+    expect(next.pageInfo.hasPreviousPage).toBe(true);
+    const back = (await ask(`last: 2, before: "${next.pageInfo.startCursor}", orderBy: { field: RATING, direction: DESC }`)).body.data!.recommendations;
+    expect(idsOf(back.edges)).toEqual(idsOf(top.edges));
+    // The ranking's length is known, so the last page needs no cursor.
+    const last = (await ask("last: 1, orderBy: { field: RATING, direction: DESC }")).body.data!.recommendations;
+    expect(last.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+    const rest = (await recommend({}, "&page[sort]=-rating")).body.data.map((item: { id: number }) => item.id);
+    expect(idsOf(last.edges)).toEqual(rest.slice(-1));
+    // Prices in a display currency are Money, with the rates they were converted at.
+    const inDollars = (await ask("first: 1, orderBy: { field: PRICE, direction: ASC }", { currencyCode: "USD" })).body.data!.recommendations.edges[0];
+    expect(inDollars.displayMinPrice).toMatchObject({ currencyCode: "USD", amount: expect.stringMatching(/^\d+\.\d{2}$/) });
+    expect(inDollars.exchangeRates).toMatchObject({ source: expect.any(String) });
+    const refused = await ask("first: 101");
+    expect(refused.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [{ field: "first", rule: "range" }] });
   });
 
   describe("GET /recommendation/v1/top-activities", () => {
@@ -185,14 +213,19 @@ describe("recommendations", () => {
 
     it("answers through GraphQL with the arguments a client leaves out, as REST does with its parameters", async () => {
       const token = await t.stack.tokenFor("CONSUMER");
-      const near = await graphql(`${t.stack.url}/graphql`, token, `{ topActivities(iataCode: "RAR", maxRecommendations: 3) { relevanceScore product { legacyResourceId } } }`);
+      const near = await graphql(`${t.stack.url}/graphql`, token, `{ topActivities(iataCode: "RAR", first: 3) { edges { relevanceScore node { legacyResourceId } } } }`);
       expect(near.body.errors).toBeUndefined();
       const rest = (await consumer.get("/recommendation/v1/top-activities?iataCode=RAR&maxRecommendations=3")).body.map((r: { id: number }) => r.id);
-      expect(near.body.data!.topActivities.map((r: { product: { legacyResourceId: number } }) => r.product.legacyResourceId)).toEqual(rest);
-      const city = await graphql(`${t.stack.url}/graphql`, token, `query ($city: String) { topActivities(cityName: $city, maxRecommendations: 2) { product { id } } }`, { city: `Avarua-${partner.engineName}` });
-      expect(city.body.data!.topActivities).toHaveLength(2);
+      expect(near.body.data!.topActivities.edges.map((r: { node: { legacyResourceId: number } }) => r.node.legacyResourceId)).toEqual(rest);
+      const city = await graphql(`${t.stack.url}/graphql`, token, `query ($city: String) { topActivities(cityName: $city, first: 2) { nodes { id } } }`, { city: `Avarua-${partner.engineName}` });
+      expect(city.body.data!.topActivities.nodes).toHaveLength(2);
+      // Ten unless asked, and never more a page.
+      const unsized = await graphql(`${t.stack.url}/graphql`, token, `{ topActivities(iataCode: "RAR") { nodes { id } } }`);
+      expect(unsized.body.data!.topActivities.nodes).toHaveLength(10);
+      const tooMany = await graphql(`${t.stack.url}/graphql`, token, `{ topActivities(iataCode: "RAR", first: 11) { nodes { id } } }`);
+      expect(tooMany.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [{ field: "first", rule: "range" }] });
       // One of the pair alone is still refused, left out or given as null.
-      const half = await graphql(`${t.stack.url}/graphql`, token, `{ topActivities(iataCode: "RAR", lat: 10, lon: null) { product { id } } }`);
+      const half = await graphql(`${t.stack.url}/graphql`, token, `{ topActivities(iataCode: "RAR", lat: 10, lon: null) { nodes { id } } }`);
       expect(half.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [{ field: "lat", rule: "pair" }] });
     });
 

@@ -80,7 +80,7 @@ describe("full-text criteria", () => {
     });
 
     it("refuses the GraphQL query with BAD_USER_INPUT naming interests[i]", async () => {
-      const gql = await graphql(`${t.stack.url}/graphql`, token, `query ($i: [String!]) { recommendations(input: { interests: $i }) { relevanceScore } }`, { i: [interest] });
+      const gql = await graphql(`${t.stack.url}/graphql`, token, `query ($i: [String!]) { recommendations(input: { interests: $i }) { edges { relevanceScore } } }`, { i: [interest] });
       expect(gql.body.data ?? null).toBeNull();
       expect(gql.body.errors![0].extensions).toMatchObject({ code: "BAD_USER_INPUT", reason: "INVALID_RECOMMENDATION_REQUEST", problems: [{ field: "interests[0]" }] });
     });

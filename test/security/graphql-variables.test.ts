@@ -17,7 +17,7 @@ describe("GraphQL variables their types cannot take", () => {
       ['query Q($n: Int!) { suppliers(bookingEngineName: "X", first: $n) { totalCount { count } } }', { n: 1.5 }, "$n"],
       ['query Q($n: Int!) { suppliers(bookingEngineName: "X", first: $n) { totalCount { count } } }', {}, "$n"],
       [
-        'query Q($input: RecommendationInput) { recommendations(input: $input, offset: 0, limit: 5, sort: "pertinence") { __typename } }',
+        'query Q($input: RecommendationInput) { recommendations(input: $input, first: 5) { __typename } }',
         { input: { bookingEngines: { include: [], colour: "red" } } },
         "$input.bookingEngines",
       ],

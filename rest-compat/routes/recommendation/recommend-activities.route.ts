@@ -1,3 +1,8 @@
+import type { FieldProblem } from "../../../core/errors.js";
+import { statusOfRefusal } from "../../../core/refusals.js";
+import { MAX_RECOMMENDATION_PAGE } from "../../../subgraphs/catalogue/recommendation/recommendation.service.js";
+import { offsetCursor } from "../../../subgraphs/common/relay/connection.js";
+import { RestError } from "../../error-body.js";
 import { answer, arr, int, obj, str, freeObject, type JsonSchema } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { RECOMMENDATION_FIELDS, recommendationBody, recommendationSchema, type RecommendationData } from "./recommendation-body.js";
@@ -31,27 +36,58 @@ const pageQuery = {
 };
 
 const OPERATION = /* GraphQL */ `
-  query RestRecommendations($input: RecommendationInput, $offset: Int!, $limit: Int!, $sort: String!, $externalClientId: String) {
-    recommendations(input: $input, offset: $offset, limit: $limit, sort: $sort) { ...RestRecommendation }
+  query RestRecommendations($input: RecommendationInput, $orderBy: RecommendationOrder!, $first: Int!, $after: String, $externalClientId: String) {
+    recommendations(input: $input, orderBy: $orderBy, first: $first, after: $after) { edges { ...RestRecommendation } }
   }
   ${RECOMMENDATION_FIELDS}
 `;
 
+/** Spec 3's page[sort] values as the graph's order: without a sign, price ascends and the others descend. */
+const ORDERS: Record<string, { field: string; direction: string }> = {
+  pertinence: { field: "RELEVANCE", direction: "DESC" },
+  "-pertinence": { field: "RELEVANCE", direction: "DESC" },
+  "+pertinence": { field: "RELEVANCE", direction: "ASC" },
+  price: { field: "PRICE", direction: "ASC" },
+  "+price": { field: "PRICE", direction: "ASC" },
+  "-price": { field: "PRICE", direction: "DESC" },
+  rating: { field: "RATING", direction: "DESC" },
+  "-rating": { field: "RATING", direction: "DESC" },
+  "+rating": { field: "RATING", direction: "ASC" },
+};
+
 const responseSchema = { 200: answer({ data: arr(recommendationSchema, "Recommended activities, in the order asked for") }, ["data"], "Recommended activities") };
-const pageVariables = (query: Record<string, unknown>) => ({ offset: query["page[offset]"], limit: query["page[limit]"], sort: query["page[sort]"], externalClientId: null });
+/**
+ * Spec 3's page parameters as the connection's arguments: page[limit] from page[offset] is the
+ * first page[limit] after an offset cursor. They are checked here, all at once, with the path's
+ * code: the graph pages by cursor and orders by an input.
+ */
+function pageVariables(query: Record<string, unknown>) {
+  const [offset, limit, sort] = [Number(query["page[offset]"]), Number(query["page[limit]"]), String(query["page[sort]"])];
+  const problems: FieldProblem[] = [];
+  if (!Number.isInteger(offset) || offset < 0) problems.push({ field: "page[offset]", rule: "minimum", message: "page[offset] must be 0 or more" });
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RECOMMENDATION_PAGE) problems.push({ field: "page[limit]", rule: "range", message: `page[limit] must be 1 to ${MAX_RECOMMENDATION_PAGE}` });
+  if (!Object.hasOwn(ORDERS, sort)) problems.push({ field: "page[sort]", rule: "enum", message: "page[sort] must be price, rating or pertinence, with + or -" });
+  if (problems.length) throw new RestError(statusOfRefusal("INVALID_RECOMMENDATION_REQUEST"), "INVALID_RECOMMENDATION_REQUEST", problems.map((p) => p.message).join("; "), problems);
+  return { orderBy: ORDERS[sort], first: limit, after: offset > 0 ? offsetCursor(offset) : null, externalClientId: null };
+}
 const description =
   "Filters narrow the catalogue and relevanceScore ranks it (a deterministic function of text match, category match, distance, rating and popularity: docs/search.md). 400 INVALID_RECOMMENDATION_REQUEST names each field at fault.";
 
 /** POST /recommendation/v2/activities (spec 3, Recommendations v2). */
-export const recommendActivitiesRoute: RestRoute<{ recommendations: RecommendationData[] }> = {
+type Data = { recommendations: { edges: RecommendationData[] } };
+
+export const recommendActivitiesRoute: RestRoute<Data> = {
   method: "POST",
   url: "/recommendation/v2/activities",
   schema: { operationId: "recommendActivities", summary: "Recommend activities", description, tags: ["Recommendations"], querystring: obj(pageQuery, { additionalProperties: false }), body: recommendationBodySchema, response: responseSchema },
   operation: OPERATION,
-  parameters: { input: "", offset: "page[offset]", limit: "page[limit]" },
+  parameters: { input: "", after: "page[offset]", first: "page[limit]" },
   variables: (request) => ({ input: request.body ?? null, ...pageVariables(request.query as Record<string, unknown>) }),
-  respond: ({ recommendations }) => ({ data: recommendations.map((r) => recommendationBody(r)) }),
+  respond: ({ recommendations }, request) => ({ data: recommendations.edges.map((r) => recommendationBody(r, currencyAsked((request.body as { currencyCode?: unknown } | null)?.currencyCode))) }),
 };
+
+/** The display currency a request asked for: the graph refused the request if it is not one it converts to. */
+const currencyAsked = (value: unknown): string | null => (typeof value === "string" ? value : null);
 
 const list = (value: unknown) => (typeof value === "string" && value !== "" ? value.split(",").map((v) => v.trim()).filter(Boolean) : undefined);
 
@@ -61,7 +97,7 @@ const list = (value: unknown) => (typeof value === "string" && value !== "" ? va
  * geoPoint), radius, categories, interests, bookingEnginesInclude and bookingEnginesExclude
  * (comma-separated), and the scalar fields by name.
  */
-export const recommendActivitiesGetRoute: RestRoute<{ recommendations: RecommendationData[] }> = {
+export const recommendActivitiesGetRoute: RestRoute<Data> = {
   method: "GET",
   url: "/recommendation/v2/activities",
   schema: {
@@ -93,7 +129,7 @@ export const recommendActivitiesGetRoute: RestRoute<{ recommendations: Recommend
     response: responseSchema,
   },
   operation: OPERATION,
-  parameters: { input: "", offset: "page[offset]", limit: "page[limit]" },
+  parameters: { input: "", after: "page[offset]", first: "page[limit]" },
   variables: (request) => {
     const q = request.query as Record<string, unknown>;
     const values = list(q.locationValue);
@@ -121,5 +157,5 @@ export const recommendActivitiesGetRoute: RestRoute<{ recommendations: Recommend
     };
     return { input: Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)), ...pageVariables(q) };
   },
-  respond: ({ recommendations }) => ({ data: recommendations.map((r) => recommendationBody(r)) }),
+  respond: ({ recommendations }, request) => ({ data: recommendations.edges.map((r) => recommendationBody(r, currencyAsked((request.query as { currencyCode?: unknown }).currencyCode))) }),
 };

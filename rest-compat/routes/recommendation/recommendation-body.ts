@@ -2,19 +2,20 @@ import { createHash } from "node:crypto";
 import { answer, type JsonSchema } from "../../json-schema.js";
 import { CONSUMER_PRODUCT_FIELDS, CONSUMER_RECORD_REQUIRED, consumerRecordProperties, type ConsumerProductData } from "../api-consumer/consumer-product.js";
 
+type MoneyData = { amount: string; currencyCode: string } | null;
+
 export interface RecommendationData {
-  product: ConsumerProductData;
+  node: ConsumerProductData;
   relevanceScore: number;
-  displayMinPrice: number | null;
-  displayMaxPrice: number | null;
-  displayCurrency: string | null;
-  displayExchangeRates: { date: string; source: string } | null;
+  displayMinPrice: MoneyData;
+  displayMaxPrice: MoneyData;
+  exchangeRates: { date: string; source: string } | null;
 }
 
 export const RECOMMENDATION_FIELDS = /* GraphQL */ `
-  fragment RestRecommendation on Recommendation {
-    relevanceScore displayMinPrice displayMaxPrice displayCurrency displayExchangeRates { date source }
-    product { ...ConsumerProduct }
+  fragment RestRecommendation on RecommendationEdge {
+    relevanceScore displayMinPrice { amount currencyCode } displayMaxPrice { amount currencyCode } exchangeRates { date source }
+    node { ...ConsumerProduct }
   }
   ${CONSUMER_PRODUCT_FIELDS}
 `;
@@ -58,16 +59,16 @@ export const recommendationSchema: JsonSchema = answer(recommendationProperties,
 
 /**
  * The consumer product record with relevanceScore, aiGenerated, placeDetail and travelerUrl (spec
- * 3). Prices are shown in the requested currency when one was given.
+ * 3). Prices are shown in the requested currency when one was given (`displayCurrency`).
  */
-export function recommendationBody(r: RecommendationData) {
-  const body = { ...r.product.consumerRecord } as Record<string, any>;
-  if (r.displayCurrency) {
-    body.minPrice = r.displayMinPrice ?? undefined;
-    body.maxPrice = r.displayMaxPrice ?? undefined;
-    body.priceCurrency = r.displayCurrency;
+export function recommendationBody(r: RecommendationData, displayCurrency: string | null = null) {
+  const body = { ...r.node.consumerRecord } as Record<string, any>;
+  if (displayCurrency) {
+    body.minPrice = r.displayMinPrice ? Number(r.displayMinPrice.amount) : undefined;
+    body.maxPrice = r.displayMaxPrice ? Number(r.displayMaxPrice.amount) : undefined;
+    body.priceCurrency = displayCurrency;
     // Extension: the rates the prices were converted at.
-    if (r.displayExchangeRates) body.exchangeRates = r.displayExchangeRates;
+    if (r.exchangeRates) body.exchangeRates = r.exchangeRates;
   }
   const location = body.geoLocation as { latitude?: number; longitude?: number } | undefined;
   const placeDetail =

@@ -1,10 +1,13 @@
+import { statusOfRefusal } from "../../../core/refusals.js";
+import { MAX_TOP_ACTIVITIES } from "../../../subgraphs/catalogue/recommendation/recommendation.resolver.js";
+import { RestError } from "../../error-body.js";
 import { answer, int, num, obj, str } from "../../json-schema.js";
 import { CONSUMER_RECORD_REQUIRED } from "../api-consumer/consumer-product.js";
 import type { RestRoute } from "../../rest-route.js";
 import { RECOMMENDATION_FIELDS, recommendationBody, recommendationProperties, type RecommendationData } from "./recommendation-body.js";
 
 /** GET /recommendation/v1/top-activities (spec 3, "Recommendation top activities"). */
-export const topActivitiesRoute: RestRoute<{ topActivities: (RecommendationData & { product: { trackingId: number | null } })[] }> = {
+export const topActivitiesRoute: RestRoute<{ topActivities: { edges: (RecommendationData & { node: { trackingId: number | null } })[] } }> = {
   method: "GET",
   url: "/recommendation/v1/top-activities",
   schema: {
@@ -33,20 +36,26 @@ export const topActivitiesRoute: RestRoute<{ topActivities: (RecommendationData 
     },
   },
   operation: /* GraphQL */ `
-    query RestTopActivities($iataCode: String, $cityName: String, $lat: Float, $lon: Float, $radius: Int!, $max: Int!, $externalClientId: String) {
-      topActivities(iataCode: $iataCode, cityName: $cityName, lat: $lat, lon: $lon, radius: $radius, maxRecommendations: $max) { ...RestRecommendation product { trackingId } }
+    query RestTopActivities($iataCode: String, $cityName: String, $lat: Float, $lon: Float, $radius: Int!, $first: Int!, $externalClientId: String) {
+      topActivities(iataCode: $iataCode, cityName: $cityName, lat: $lat, lon: $lon, radius: $radius, first: $first) { edges { ...RestRecommendation node { trackingId } } }
     }
     ${RECOMMENDATION_FIELDS}
   `,
-  parameters: { max: "maxRecommendations" },
+  parameters: { first: "maxRecommendations" },
   variables: (request) => {
     const q = request.query as Record<string, unknown>;
-    return { iataCode: q.iataCode ?? null, cityName: q.cityName ?? null, lat: q.lat ?? null, lon: q.lon ?? null, radius: q.radius, max: q.maxRecommendations, externalClientId: null };
+    const max = Number(q.maxRecommendations);
+    // The graph's connection refuses a page size by its own rule: the path's code is given here.
+    if (!Number.isInteger(max) || max < 1 || max > MAX_TOP_ACTIVITIES) {
+      const message = `maxRecommendations must be 1 to ${MAX_TOP_ACTIVITIES}`;
+      throw new RestError(statusOfRefusal("INVALID_PARAMETER"), "INVALID_PARAMETER", message, [{ field: "maxRecommendations", rule: "range", message }]);
+    }
+    return { iataCode: q.iataCode ?? null, cityName: q.cityName ?? null, lat: q.lat ?? null, lon: q.lon ?? null, radius: q.radius, first: max, externalClientId: null };
   },
   respond: ({ topActivities }) =>
-    topActivities.map((r) => {
+    topActivities.edges.map((r) => {
       const record = recommendationBody(r);
       // trackingId feature: a per-call id in `id`, the catalogue id in `productId`.
-      return { ...record, id: r.product.trackingId ?? r.product.consumerRecord.id, productId: r.product.consumerRecord.id };
+      return { ...record, id: r.node.trackingId ?? r.node.consumerRecord.id, productId: r.node.consumerRecord.id };
     }),
 };

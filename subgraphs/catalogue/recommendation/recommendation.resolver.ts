@@ -1,20 +1,41 @@
-import { Arg, Ctx, Field, Float, InputType, Int, ObjectType, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, Field, Float, InputType, Int, ObjectType, Query, Resolver, registerEnumType } from "type-graphql";
+import { ConnectionOf, OrderDirection, type Connection } from "../../common/relay/connection.js";
+import { Money } from "../../common/money.type.js";
 import { rejected } from "../../../core/refusals.js";
 import { ExchangeRates } from "../../common/exchange-rates.type.js";
 import { JSONObjectScalar } from "../../common/json-scalars.js";
 import type { CatalogueContext } from "../loaders.js";
 import { Product } from "../product/product.type.js";
-import { recommend, type Recommendation as RecommendationResult } from "./recommendation.service.js";
+import { MAX_RECOMMENDATION_PAGE, recommend, RecommendationSortField } from "./recommendation.service.js";
 
-@ObjectType()
-export class Recommendation {
-  @Field(() => Product) product!: Product;
-  @Field(() => Float, { description: "0 to 1; see docs/search.md" }) relevanceScore!: number;
-  @Field(() => Float, { nullable: true, description: "minPrice in the requested currency" }) displayMinPrice!: number | null;
-  @Field(() => Float, { nullable: true }) displayMaxPrice!: number | null;
-  @Field(() => String, { nullable: true }) displayCurrency!: string | null;
-  @Field(() => ExchangeRates, { nullable: true, description: "The rates the display prices were converted at (extension)" }) displayExchangeRates!: ExchangeRates | null;
+registerEnumType(RecommendationSortField, {
+  name: "RecommendationSortField",
+  description: "What recommendations can be ordered by; equal ones by relevance, then by number",
+  valuesConfig: {
+    RELEVANCE: { description: "relevanceScore (docs/search.md)" },
+    PRICE: { description: "The lowest price in the display currency; activities without one come last" },
+    RATING: { description: "The average rating" },
+  },
+});
+
+@InputType({ description: "An order of recommendations" })
+export class RecommendationOrder {
+  @Field(() => RecommendationSortField, { description: "What to order by" }) field!: RecommendationSortField;
+  @Field(() => OrderDirection, { description: "Which way" }) direction!: OrderDirection;
 }
+
+@ObjectType({ description: "A recommended activity, with how well it answers the request and its prices in the display currency" })
+export class RecommendationEdge {
+  @Field(() => String, { description: "This activity's position in the ranking, for `after` or `before`" }) cursor!: string;
+  @Field(() => Product, { description: "The activity" }) node!: Product;
+  @Field(() => Float, { description: "How well it answers the request, 0 to 1 (docs/search.md)" }) relevanceScore!: number;
+  @Field(() => Money, { nullable: true, description: "Its lowest price in the input's currencyCode; null when none was asked for, or it has no price or no rate" }) displayMinPrice!: Money | null;
+  @Field(() => Money, { nullable: true, description: "Its highest price in the input's currencyCode; null as displayMinPrice" }) displayMaxPrice!: Money | null;
+  @Field(() => ExchangeRates, { nullable: true, description: "The rates the display prices were converted at; null when no currency was asked for" }) exchangeRates!: ExchangeRates | null;
+}
+
+@ObjectType({ description: "Recommended activities, ranked, a page at a time" })
+export class RecommendationConnection extends ConnectionOf(Product, RecommendationEdge) {}
 
 @InputType()
 export class BookingEngineSelection {
@@ -40,37 +61,43 @@ export class RecommendationInput {
 
 export const MAX_TOP_ACTIVITIES = 10;
 
+const DEFAULT_ORDER: RecommendationOrder = { field: RecommendationSortField.RELEVANCE, direction: OrderDirection.DESC };
+
 @Resolver()
 export class RecommendationResolver {
-  @Query(() => [Recommendation], { description: "Recommendations v2 (spec 3), ranked by relevanceScore unless sorted otherwise" })
+  @Query(() => RecommendationConnection, {
+    description: `Recommendations v2 (spec 3): the catalogue's activities ranked for the request, most relevant first unless ordered otherwise; at most ${MAX_RECOMMENDATION_PAGE} a page (20 unless asked). Cursors are positions in the ranking`,
+  })
   recommendations(
-    @Arg("input", () => RecommendationInput, { nullable: true }) input: RecommendationInput | null,
-    @Arg("offset", () => Int, { defaultValue: 0 }) offset: number,
-    @Arg("limit", () => Int, { defaultValue: 20 }) limit: number,
-    @Arg("sort", () => String, { defaultValue: "pertinence" }) sort: string,
     @Ctx() ctx: CatalogueContext,
-  ): Promise<RecommendationResult[]> {
-    return recommend(ctx, { ...(input ?? {}), offset, limit, sort });
+    @Arg("input", () => RecommendationInput, { nullable: true, description: "What the traveller is after: every activity the caller may see, unless given" }) input?: RecommendationInput | null,
+    @Arg("orderBy", () => RecommendationOrder, { nullable: true, description: "The order: by RELEVANCE, descending, unless given" }) orderBy?: RecommendationOrder | null,
+    @Arg("first", () => Int, { nullable: true, description: "Activities after `after`" }) first?: number | null,
+    @Arg("after", () => String, { nullable: true, description: "A cursor: the activities after it" }) after?: string | null,
+    @Arg("last", () => Int, { nullable: true, description: "Activities before `before`" }) last?: number | null,
+    @Arg("before", () => String, { nullable: true, description: "A cursor: the activities before it" }) before?: string | null,
+  ): Promise<Connection<Product>> {
+    return recommend(ctx, { ...(input ?? {}), paging: { first, after, last, before }, orderBy: orderBy ?? DEFAULT_ORDER });
   }
 
-  @Query(() => [Recommendation], { description: "Top activities near an airport or in a city (spec 3); restaurants excluded" })
+  @Query(() => RecommendationConnection, { description: `Top activities near an airport or in a city (spec 3), restaurants excluded, most relevant first; at most ${MAX_TOP_ACTIVITIES} a page (${MAX_TOP_ACTIVITIES} unless asked)` })
   topActivities(
-    @Arg("iataCode", () => String, { nullable: true }) iataCode: string | null,
-    @Arg("cityName", () => String, { nullable: true }) cityName: string | null,
-    @Arg("lat", () => Float, { nullable: true }) givenLat: number | null | undefined,
-    @Arg("lon", () => Float, { nullable: true }) givenLon: number | null | undefined,
-    @Arg("radius", () => Int, { defaultValue: 100 }) radius: number,
-    @Arg("maxRecommendations", () => Int, { defaultValue: MAX_TOP_ACTIVITIES }) maxRecommendations: number,
     @Ctx() ctx: CatalogueContext,
-  ): Promise<RecommendationResult[]> {
+    @Arg("iataCode", () => String, { nullable: true, description: "An airport's IATA code: activities around it (it wins over cityName)" }) iataCode?: string | null,
+    @Arg("cityName", () => String, { nullable: true, description: "A city: activities in it" }) cityName?: string | null,
+    @Arg("lat", () => Float, { nullable: true, description: "The latitude of the search's centre, with lon" }) givenLat?: number | null,
+    @Arg("lon", () => Float, { nullable: true, description: "The longitude of the search's centre, with lat" }) givenLon?: number | null,
+    @Arg("radius", () => Int, { defaultValue: 100, description: "How far from the centre, in kilometres" }) radius = 100,
+    @Arg("first", () => Int, { nullable: true, description: "Activities after `after`" }) first?: number | null,
+    @Arg("after", () => String, { nullable: true, description: "A cursor: the activities after it" }) after?: string | null,
+    @Arg("last", () => Int, { nullable: true, description: "Activities before `before`" }) last?: number | null,
+    @Arg("before", () => String, { nullable: true, description: "A cursor: the activities before it" }) before?: string | null,
+  ): Promise<Connection<Product>> {
     // An argument left out arrives as undefined, one given as null as null: both mean "not given".
     const [lat, lon] = [givenLat ?? null, givenLon ?? null];
     const problems = [];
     if (!iataCode && !cityName) problems.push({ field: "iataCode", rule: "required", message: "iataCode or cityName is required" });
     if ((lat === null) !== (lon === null)) problems.push({ field: "lat", rule: "pair", message: "lat and lon go together" });
-    if (!Number.isInteger(maxRecommendations) || maxRecommendations < 1 || maxRecommendations > MAX_TOP_ACTIVITIES) {
-      problems.push({ field: "maxRecommendations", rule: "range", message: `maxRecommendations must be 1 to ${MAX_TOP_ACTIVITIES}` });
-    }
     if (problems.length) throw rejected("INVALID_PARAMETER", problems.map((p) => p.message).join("; "), problems);
     const point = lat !== null && lon !== null ? { latitude: lat, longitude: lon } : null;
     // iataCode wins over cityName; lat/lon, when given, are the centre of the search.
@@ -81,14 +108,8 @@ export class RecommendationResolver {
       : point
         ? { type: "geoPoint", value: point, radius }
         : { type: "cityName", value: [cityName], radius };
-    return recommend(ctx, {
-      location,
-      alsoInCity: !iataCode && point ? cityName : null,
-      offset: 0,
-      limit: maxRecommendations,
-      sort: "pertinence",
-      excludeRestaurants: true,
-    }).catch((error) => {
+    const paging = { first: first ?? (last == null ? MAX_TOP_ACTIVITIES : null), after, last, before };
+    return recommend(ctx, { location, alsoInCity: !iataCode && point ? cityName : null, paging, orderBy: DEFAULT_ORDER, excludeRestaurants: true }, MAX_TOP_ACTIVITIES).catch((error) => {
       // The shared validator names body fields; here they are query parameters.
       if (error?.extensions?.reason === "INVALID_RECOMMENDATION_REQUEST") {
         throw rejected("INVALID_PARAMETER", error.message, error.extensions.problems);

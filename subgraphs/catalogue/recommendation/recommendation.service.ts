@@ -7,6 +7,8 @@ import type { CatalogueContext } from "../loaders.js";
 import { productColumns, type ProductRow } from "../product/product.repository.js";
 import { toProduct } from "../product/product.service.js";
 import type { Product } from "../product/product.type.js";
+import { moneyOf, type Money } from "../../common/money.type.js";
+import { CountPrecision, cursorCodec, offsetOf, OrderDirection, pageRequest, positionConnection, positionSlice, type Connection, type PagingArguments } from "../../common/relay/connection.js";
 import { visibleToConsumers } from "../search/product-search.repository.js";
 import { FullTextProblem, parseFullText, tsQuery, type FullTextQuery } from "../search/full-text.js";
 import { isDate, Problems } from "../validation/checks.js";
@@ -27,9 +29,8 @@ export interface RecommendationRequest {
   risk?: string | null;
   varietyLevel?: string | null;
   bookingEngines?: { include?: string[] | null; exclude?: string[] | null } | null;
-  offset: number;
-  limit: number;
-  sort: string;
+  paging: PagingArguments;
+  orderBy: RecommendationOrder;
   /** Top activities: restaurants are left out. */
   excludeRestaurants?: boolean;
   /** Top activities: a city to stay in besides a point location. */
@@ -37,13 +38,24 @@ export interface RecommendationRequest {
 }
 
 export interface Recommendation {
-  product: Product;
+  cursor: string;
+  node: Product;
   relevanceScore: number;
   /** Prices in the requested currency, when one was given and a rate is known. */
-  displayMinPrice: number | null;
-  displayMaxPrice: number | null;
-  displayCurrency: string | null;
-  displayExchangeRates: RatesUsed | null;
+  displayMinPrice: Money | null;
+  displayMaxPrice: Money | null;
+  exchangeRates: RatesUsed | null;
+}
+
+export enum RecommendationSortField {
+  RELEVANCE = "RELEVANCE",
+  PRICE = "PRICE",
+  RATING = "RATING",
+}
+
+export interface RecommendationOrder {
+  field: RecommendationSortField;
+  direction: OrderDirection;
 }
 
 export const DEFAULT_CITY_RADIUS_KM = 50;
@@ -61,7 +73,6 @@ const enums = {
   risk: ["Safe", "Moderate", "Dangerous"],
   varietyLevel: ["Low", "Medium", "High"],
 } as const;
-const sorts = ["pertinence", "+pertinence", "-pertinence", "price", "+price", "-price", "rating", "+rating", "-rating"];
 
 /** Subcategory codes each preference leaves out (docs/spec-decisions.md, "Recommendations"). */
 const excludedSubcategories = {
@@ -155,9 +166,6 @@ function validate(request: RecommendationRequest) {
       }
     });
   }
-  if (!Number.isInteger(request.offset) || request.offset < 0) p.add("page[offset]", "minimum", "page[offset] must be 0 or more");
-  if (!Number.isInteger(request.limit) || request.limit < 1 || request.limit > MAX_RECOMMENDATION_PAGE) p.add("page[limit]", "range", `page[limit] must be 1 to ${MAX_RECOMMENDATION_PAGE}`);
-  if (!sorts.includes(request.sort)) p.add("page[sort]", "enum", "page[sort] must be price, rating or pertinence, with + or -");
   return { problems: p, center, countryCodes, cityName, currency, interests };
 }
 
@@ -196,8 +204,10 @@ const hoursOf = (duration: string | null): number | null => {
  * filter excludes in SQL where it can, the rest (distance, travel date, converted prices,
  * variety) on the scored candidates.
  */
-export async function recommend(ctx: CatalogueContext, request: RecommendationRequest): Promise<Recommendation[]> {
+export async function recommend(ctx: CatalogueContext, request: RecommendationRequest, largestPage = MAX_RECOMMENDATION_PAGE): Promise<Connection<Product> & { edges: Recommendation[] }> {
   await consumerAccess(ctx);
+  // The paging arguments are checked before anything is read; the ranking gives the list's length for paging back.
+  pageRequest(request.paging, largestPage, (cursor) => (offsetOf(cursorCodec.decode(cursor)) === null ? null : cursor));
   const { problems, center, countryCodes, cityName, currency, interests } = validate(request);
   const known = await ctx.loaders.taxonomy();
   const slugs = new Map([...known.values()].map((node) => [node.slug, node]));
@@ -289,9 +299,11 @@ export async function recommend(ctx: CatalogueContext, request: RecommendationRe
     scored.push({ row, score: Math.round(score * 10_000) / 10_000, displayMin, displayMax });
   }
 
-  const descending = !request.sort.startsWith("+") && !(request.sort === "price");
-  const key = request.sort.replace(/^[+-]/, "");
-  const value = (s: (typeof scored)[number]) => (key === "price" ? (s.displayMin ?? Infinity) : key === "rating" ? (s.row.rating ?? 0) : s.score);
+  const descending = request.orderBy.direction === OrderDirection.DESC;
+  const key = request.orderBy.field;
+  // Without a price, an activity comes last by price either way.
+  const value = (s: (typeof scored)[number]) =>
+    key === RecommendationSortField.PRICE ? (s.displayMin ?? (descending ? -Infinity : Infinity)) : key === RecommendationSortField.RATING ? (s.row.rating ?? 0) : s.score;
   scored.sort((a, b) => (descending ? value(b) - value(a) : value(a) - value(b)) || b.score - a.score || a.row.id - b.row.id);
 
   let ranked = scored;
@@ -307,14 +319,22 @@ export async function recommend(ctx: CatalogueContext, request: RecommendationRe
       return seen < cap;
     });
   }
-  const page = ranked.slice(request.offset, request.offset + request.limit);
-  return page.map((s) => ({
-    product: toProduct(s.row),
+  const { start, size } = positionSlice(request.paging, largestPage, ranked.length);
+  const page = {
+    rows: ranked.slice(start, start + size),
+    start,
+    hasNextPage: start + size < ranked.length,
+    hasPreviousPage: start > 0,
+    total: { count: ranked.length, precision: CountPrecision.EXACT },
+  };
+  const shown = (amount: number | null) => (request.currencyCode && amount !== null ? moneyOf(amount, currency) : null);
+  return positionConnection(page, (s, cursor) => ({
+    cursor,
+    node: toProduct(s.row),
     relevanceScore: s.score,
-    displayMinPrice: s.displayMin,
-    displayMaxPrice: s.displayMax,
-    displayCurrency: request.currencyCode ? currency : null,
-    displayExchangeRates: request.currencyCode ? ratesOf(s.row.priceCurrency ?? currency, currency) : null,
+    displayMinPrice: shown(s.displayMin),
+    displayMaxPrice: shown(s.displayMax),
+    exchangeRates: request.currencyCode ? ratesOf(s.row.priceCurrency ?? currency, currency) : null,
   }));
 }
 

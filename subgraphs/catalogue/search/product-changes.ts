@@ -1,7 +1,7 @@
 import { and, asc, gte, inArray, sql, type SQL } from "drizzle-orm";
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, Field, Info, Int, ObjectType, Query, Resolver, registerEnumType } from "type-graphql";
-import { ConnectionOf, EdgeOf, type Connection } from "../../common/relay/connection.js";
+import { ConnectionOf, EdgeOf, positionConnection, type Connection } from "../../common/relay/connection.js";
 import { DateScalar } from "../../common/scalars.js";
 import { asksFor } from "../../common/selection.js";
 import { rejected } from "../../../core/refusals.js";
@@ -13,7 +13,7 @@ import { startRecordLookups } from "../product/consumer-record.js";
 import { toProduct } from "../product/product.service.js";
 import { Product, ProductOrder } from "../product/product.type.js";
 import { visibleToConsumers } from "./product-search.repository.js";
-import { DEFAULT_PRODUCT_ORDER, MAX_SEARCH_PAGE_SIZE, pageSearch, searchConnection, type SearchRequest } from "./search.service.js";
+import { DEFAULT_PRODUCT_ORDER, MAX_SEARCH_PAGE_SIZE, pageSearch, type SearchRequest } from "./search.service.js";
 
 export enum ProductChangeType {
   NEW = "NEW",
@@ -104,7 +104,7 @@ export async function productChangesSince(
     if (records) startRecordLookups(ctx, rows);
   });
   const logs = await (changes ?? changeLogs(ctx.database.db, page.rows.map((row) => row.id), since));
-  return searchConnection(page, (row, cursor) => ({ cursor, node: toProduct(row), changes: logs.get(row.id) ?? [] }));
+  return positionConnection(page, (row, cursor) => ({ cursor, node: toProduct(row), changes: logs.get(row.id) ?? [] }));
 }
 
 @Resolver()

@@ -1,5 +1,4 @@
-import { badInput } from "../../../core/errors.js";
-import { CountPrecision, cursorCodec, offsetCursor, offsetOf, OrderDirection, pageRequest, whenAsked, type Connection, type PagingArguments, type TotalCount } from "../../common/relay/connection.js";
+import { CountPrecision, OrderDirection, positionConnection, positionSlice, type Connection, type PagingArguments, type PositionPage } from "../../common/relay/connection.js";
 import { rejected } from "../../../core/refusals.js";
 import { consumerAccess } from "../consumer-access.js";
 import type { CatalogueContext } from "../loaders.js";
@@ -38,33 +37,9 @@ export const DEFAULT_PRODUCT_ORDER: ProductOrder = { field: ProductSortField.TIT
 
 /**
  * A page of a search-ordered list. The order is a ranking worked out per caller (its country's
- * products first, titles in its language), so a cursor is a position in it (offsetCursor): the
- * edge at position n carries "after the first n + 1".
+ * products first, titles in its language), so a cursor is a position in it (positionSlice).
  */
-export interface SearchRows {
-  rows: SearchRow[];
-  /** The position of the page's first row. */
-  start: number;
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-  total: TotalCount | null;
-}
-
-const positionOf = (cursor: string): { offset: number } | null => {
-  const offset = offsetOf(cursorCodec.decode(cursor));
-  return offset === null ? null : { offset };
-};
-
-/** Where a page starts and how many rows it holds, in the ranking's order. */
-function slice(request: SearchRequest): { start: number; size: number; forward: boolean } {
-  const page = pageRequest(request, MAX_SEARCH_PAGE_SIZE, positionOf);
-  if (page.direction === "forward") return { start: page.position?.offset ?? 0, size: page.size, forward: true };
-  // Paging back needs the position to count back from: a ranking's end is not known without counting every match.
-  if (!page.position) throw badInput("last pages back from an edge: give before", [{ field: "before", rule: "required", message: "a cursor of an edge this list gave, to page back from" }]);
-  const end = Math.max(0, page.position.offset - 1);
-  const start = Math.max(0, end - page.size);
-  return { start, size: end - start, forward: false };
-}
+export type SearchRows = PositionPage<SearchRow>;
 
 /**
  * The paging, ordering and expression rules shared by search and change detection, over a base
@@ -78,7 +53,8 @@ export async function pageSearch(
   onRows?: (rows: SearchRow[]) => void,
 ): Promise<SearchRows> {
   const { country } = await consumerAccess(ctx);
-  const { start, size, forward } = slice(request);
+  // The ranking's end is not known without counting every match: it pages back from a cursor only.
+  const { start, size, forward } = positionSlice(request, MAX_SEARCH_PAGE_SIZE, null);
   let where = base;
   const language = ctx.languages[0] ?? "en";
   if (request.query != null) {
@@ -116,25 +92,13 @@ export async function pageSearch(
   };
 }
 
-/** A page of a search-ordered list as a connection, each edge made from its row and its cursor. */
-export function searchConnection<E extends { cursor: string; node: N }, N>(page: SearchRows, toEdge: (row: SearchRow, cursor: string) => E): Connection<N> & { edges: E[] } {
-  const edges = page.rows.map((row, index) => toEdge(row, offsetCursor(page.start + index + 1)));
-  return {
-    edges,
-    nodes: edges.map((edge) => edge.node),
-    pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
-    // Counted with the page when the operation asked for it, so there is nothing left to do here.
-    totalCount: whenAsked(async () => page.total ?? { count: 0, precision: CountPrecision.EXACT }),
-  };
-}
-
 /**
  * Search (spec 3): live, non-deprecated products matching the expression. With `records`, the
  * lookups of the consumer records start as soon as the page's rows are read, beside its total.
  */
 export async function searchProducts(ctx: CatalogueContext, request: SearchRequest, records = false): Promise<Connection<Product>> {
   const page = await pageSearch(ctx, request, visibleToConsumers, records ? (rows) => startRecordLookups(ctx, rows) : undefined);
-  return searchConnection(page, (row, cursor) => ({ cursor, node: toProduct(row) }));
+  return positionConnection(page, (row, cursor) => ({ cursor, node: toProduct(row) }));
 }
 
 /** A live product, for any caller who may read the catalogue; null for a key that names none. */

@@ -175,6 +175,44 @@ export function keyOrOffset<K extends object>(decodeKey: (position: unknown) => 
   };
 }
 
+/**
+ * The slice of a ranked list a request asks for, when its cursors are positions (offsetCursor: the
+ * edge at position n carries "after the first n + 1"). `total` is the list's length where it is
+ * known: without it, paging back needs `before`, since the end of the list is not known.
+ */
+export function positionSlice(args: PagingArguments, largest: number, total: number | null, defaultSize = DEFAULT_PAGE_SIZE): { start: number; size: number; forward: boolean } {
+  const page = pageRequest(args, largest, (cursor) => {
+    const offset = offsetOf(cursorCodec.decode(cursor));
+    return offset === null ? null : { offset };
+  }, defaultSize);
+  if (page.direction === "forward") return { start: page.position?.offset ?? 0, size: page.size, forward: true };
+  if (!page.position && total === null) throw badInput("last pages back from an edge: give before", [{ field: "before", rule: "required", message: "a cursor of an edge this list gave, to page back from" }]);
+  const end = page.position ? Math.max(0, page.position.offset - 1) : total!;
+  const start = Math.max(0, end - page.size);
+  return { start, size: end - start, forward: false };
+}
+
+/** A page of a ranked list, read from `start`: its rows, whether rows follow and precede it, and its count when known. */
+export interface PositionPage<R> {
+  rows: R[];
+  start: number;
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  total: TotalCount | null;
+}
+
+/** A page of a ranked list as a connection, each edge made from its row and its position cursor. */
+export function positionConnection<R, N, E extends { cursor: string; node: N }>(page: PositionPage<R>, toEdge: (row: R, cursor: string) => E): Connection<N> & { edges: E[] } {
+  const edges = page.rows.map((row, index) => toEdge(row, offsetCursor(page.start + index + 1)));
+  return {
+    edges,
+    nodes: edges.map((edge) => edge.node),
+    pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+    // Counted with the page when the operation asked for it (or known from the ranking), so there is nothing left to do here.
+    totalCount: whenAsked(async () => page.total ?? { count: 0, precision: CountPrecision.EXACT }),
+  };
+}
+
 /** The cursor decoder of a list ordered by a numbered key: beyond a number (`[id]`, what its edges give), or past an offset. */
 export const serialPosition = keyOrOffset((position) => {
   if (!Array.isArray(position) || position.length !== 1) return null;
