@@ -113,7 +113,7 @@ export class RemotePglite implements PgliteQueries {
   /** Ends the thread at once, whatever it is doing: for a database nothing is kept of (one being made). */
   async abandon(): Promise<void> {
     this.closed = true;
-    if (!this.exited) await this.worker.terminate();
+    await this.terminate();
   }
 
   async close(): Promise<void> {
@@ -122,7 +122,23 @@ export class RemotePglite implements PgliteQueries {
       await this.call({ kind: "close" });
     } finally {
       this.closed = true;
-      if (!this.exited) await this.worker.terminate();
+      await this.terminate();
+    }
+  }
+
+  /**
+   * Stops the thread and waits until it has. A timer holds the process meanwhile: Node counts
+   * neither a promise nor a thread being stopped as work left (not even one ref'd), so a process
+   * with nothing else to do (one stopped during its start, while a migration wrote) ended before
+   * the thread did, silently and with code 0, in the middle of its own stop.
+   */
+  private async terminate(): Promise<void> {
+    if (this.exited) return;
+    const hold = setInterval(() => {}, 60_000);
+    try {
+      await this.worker.terminate();
+    } finally {
+      clearInterval(hold);
     }
   }
 
