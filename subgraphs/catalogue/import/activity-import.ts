@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, Field, FieldResolver, Info, InputType, Int, ObjectType, Query, Resolver, Root } from "type-graphql";
-import { ConnectionOf, CountPrecision, pageRequest, whenAsked, type PageInfo, type PagingArguments, type TotalCount } from "../../common/relay/connection.js";
+import { Arg, Args, Ctx, Field, FieldResolver, Info, InputType, ObjectType, Query, Resolver, Root } from "type-graphql";
+import { ConnectionOf, CountPrecision, pageRequest, whenAsked, type PageInfo, type PagingArguments, type TotalCount, PagingArgsOf } from "../../common/relay/connection.js";
 import { rejected, type RefusalCode } from "../../../core/refusals.js";
 import { rows as rawRows } from "../../../drizzle/database.js";
 import { bookingEngines, products } from "../../../drizzle/schema.js";
@@ -193,6 +193,9 @@ function importConnection<R>(result: { rows: R[]; cursors: string[] | null; asOf
 
 const filterDescription = "Which activities: every one the caller may import unless given";
 
+/** The paging arguments of a list of activities. */
+const ActivitiesPaging = PagingArgsOf("activities");
+
 @Resolver()
 export class ActivityImportResolver {
   @Query(() => ActiveActivityConnection, {
@@ -201,13 +204,10 @@ export class ActivityImportResolver {
   async activeActivities(
     @Ctx() ctx: CatalogueContext,
     @Info() info: GraphQLResolveInfo,
+    @Args(() => ActivitiesPaging) paging: PagingArguments,
     @Arg("filter", () => ActiveActivityFilter, { nullable: true, description: filterDescription }) filter?: ActiveActivityFilter | null,
-    @Arg("first", () => Int, { nullable: true, description: "Activities after `after`" }) first?: number | null,
-    @Arg("after", () => String, { nullable: true, description: "A cursor: the activities after it" }) after?: string | null,
-    @Arg("last", () => Int, { nullable: true, description: "Activities before `before`" }) last?: number | null,
-    @Arg("before", () => String, { nullable: true, description: "A cursor: the activities before it" }) before?: string | null,
   ): Promise<Omit<ActiveActivityConnection, "totalCount"> & { totalCount: PromiseLike<TotalCount> }> {
-    const request = importRequest(filter, { first, after, last, before }, asksFor(info, "totalCount"));
+    const request = importRequest(filter, paging, asksFor(info, "totalCount"));
     const languages = request.languages?.length ? request.languages : null;
     const withEdges = asksFor(info, "edges");
     if (!asksFor(info, "node") && !asksFor(info, "nodes")) {
@@ -228,13 +228,10 @@ export class ActivityImportResolver {
   async inactiveActivities(
     @Ctx() ctx: CatalogueContext,
     @Info() info: GraphQLResolveInfo,
+    @Args(() => ActivitiesPaging) paging: PagingArguments,
     @Arg("filter", () => InactiveActivityFilter, { nullable: true, description: "Which activities: modifiedSince is required on a run's first page" }) filter?: InactiveActivityFilter | null,
-    @Arg("first", () => Int, { nullable: true, description: "Activities after `after`" }) first?: number | null,
-    @Arg("after", () => String, { nullable: true, description: "A cursor: the activities after it" }) after?: string | null,
-    @Arg("last", () => Int, { nullable: true, description: "Activities before `before`" }) last?: number | null,
-    @Arg("before", () => String, { nullable: true, description: "A cursor: the activities before it" }) before?: string | null,
   ): Promise<Omit<InactiveActivityConnection, "totalCount"> & { totalCount: PromiseLike<TotalCount> }> {
-    const request = importRequest({ ...filter, languages: null }, { first, after, last, before }, asksFor(info, "totalCount"));
+    const request = importRequest({ ...filter, languages: null }, paging, asksFor(info, "totalCount"));
     return importConnection(await keysetPage(ctx, "inactive", request, productColumns, asksFor(info, "edges")), toProduct);
   }
 }

@@ -1,5 +1,5 @@
-import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from "type-graphql";
-import type { Connection } from "../../common/relay/connection.js";
+import { type Connection, PagingArgsOf, type PagingArguments } from "../../common/relay/connection.js";
+import { Arg, Args, Authorized, Ctx, ID, Query, Resolver } from "type-graphql";
 import { serialKeyOfGlobalId } from "../../../core/global-id.js";
 import { platformRoles } from "../../../core/roles.js";
 import type { CatalogueContext } from "../loaders.js";
@@ -8,6 +8,9 @@ import { Account, Organisation, OrganisationConnection } from "./organisation.ty
 
 /** The number a global id names (0, which no row has, for anything else). */
 export const organisationKey = (id: string): number => serialKeyOfGlobalId(id, "Organisation") ?? 0;
+
+/** The paging arguments of a list of organisations. */
+const OrganisationsPaging = PagingArgsOf("organisations");
 
 @Resolver()
 export class OrganisationResolver {
@@ -25,11 +28,8 @@ export class OrganisationResolver {
   @Query(() => OrganisationConnection, { description: `Every organisation, by name (platform roles only); at most ${MAX_ORGANISATION_PAGE} a page (20 unless asked)` })
   organisations(
     @Ctx() ctx: CatalogueContext,
-    @Arg("first", () => Int, { nullable: true, description: "Organisations after `after`" }) first?: number | null,
-    @Arg("after", () => String, { nullable: true, description: "A cursor: the organisations after it" }) after?: string | null,
-    @Arg("last", () => Int, { nullable: true, description: "Organisations before `before`" }) last?: number | null,
-    @Arg("before", () => String, { nullable: true, description: "A cursor: the organisations before it" }) before?: string | null,
+    @Args(() => OrganisationsPaging) paging: PagingArguments,
   ): Promise<Connection<Organisation>> {
-    return organisationService.page(ctx, { first, after, last, before });
+    return organisationService.page(ctx, paging);
   }
 }

@@ -1,5 +1,5 @@
-import { Arg, Ctx, Field, Float, InputType, Int, ObjectType, Query, Resolver, registerEnumType } from "type-graphql";
-import { ConnectionOf, OrderDirection, type Connection } from "../../common/relay/connection.js";
+import { Arg, Args, Ctx, Field, Float, InputType, Int, ObjectType, Query, registerEnumType, Resolver } from "type-graphql";
+import { ConnectionOf, OrderDirection, type Connection, PagingArgsOf, type PagingArguments } from "../../common/relay/connection.js";
 import { Money } from "../../common/money.type.js";
 import { rejected } from "../../../core/refusals.js";
 import { ExchangeRates } from "../../common/exchange-rates.type.js";
@@ -63,6 +63,9 @@ export const MAX_TOP_ACTIVITIES = 10;
 
 const DEFAULT_ORDER: RecommendationOrder = { field: RecommendationSortField.RELEVANCE, direction: OrderDirection.DESC };
 
+/** The paging arguments of a list of activities. */
+const ActivitiesPaging = PagingArgsOf("activities");
+
 @Resolver()
 export class RecommendationResolver {
   @Query(() => RecommendationConnection, {
@@ -70,28 +73,22 @@ export class RecommendationResolver {
   })
   recommendations(
     @Ctx() ctx: CatalogueContext,
+    @Args(() => ActivitiesPaging) paging: PagingArguments,
     @Arg("input", () => RecommendationInput, { nullable: true, description: "What the traveller is after: every activity the caller may see, unless given" }) input?: RecommendationInput | null,
     @Arg("orderBy", () => RecommendationOrder, { nullable: true, description: "The order: by RELEVANCE, descending, unless given" }) orderBy?: RecommendationOrder | null,
-    @Arg("first", () => Int, { nullable: true, description: "Activities after `after`" }) first?: number | null,
-    @Arg("after", () => String, { nullable: true, description: "A cursor: the activities after it" }) after?: string | null,
-    @Arg("last", () => Int, { nullable: true, description: "Activities before `before`" }) last?: number | null,
-    @Arg("before", () => String, { nullable: true, description: "A cursor: the activities before it" }) before?: string | null,
   ): Promise<Connection<Product>> {
-    return recommend(ctx, { ...(input ?? {}), paging: { first, after, last, before }, orderBy: orderBy ?? DEFAULT_ORDER });
+    return recommend(ctx, { ...(input ?? {}), paging: paging, orderBy: orderBy ?? DEFAULT_ORDER });
   }
 
   @Query(() => RecommendationConnection, { description: `Top activities near an airport or in a city (spec 3), restaurants excluded, most relevant first; at most ${MAX_TOP_ACTIVITIES} a page (${MAX_TOP_ACTIVITIES} unless asked)` })
   topActivities(
     @Ctx() ctx: CatalogueContext,
+    @Args(() => ActivitiesPaging) paging: PagingArguments,
     @Arg("iataCode", () => String, { nullable: true, description: "An airport's IATA code: activities around it (it wins over cityName)" }) iataCode?: string | null,
     @Arg("cityName", () => String, { nullable: true, description: "A city: activities in it" }) cityName?: string | null,
     @Arg("lat", () => Float, { nullable: true, description: "The latitude of the search's centre, with lon" }) givenLat?: number | null,
     @Arg("lon", () => Float, { nullable: true, description: "The longitude of the search's centre, with lat" }) givenLon?: number | null,
     @Arg("radius", () => Int, { defaultValue: 100, description: "How far from the centre, in kilometres" }) radius = 100,
-    @Arg("first", () => Int, { nullable: true, description: "Activities after `after`" }) first?: number | null,
-    @Arg("after", () => String, { nullable: true, description: "A cursor: the activities after it" }) after?: string | null,
-    @Arg("last", () => Int, { nullable: true, description: "Activities before `before`" }) last?: number | null,
-    @Arg("before", () => String, { nullable: true, description: "A cursor: the activities before it" }) before?: string | null,
   ): Promise<Connection<Product>> {
     // An argument left out arrives as undefined, one given as null as null: both mean "not given".
     const [lat, lon] = [givenLat ?? null, givenLon ?? null];
@@ -108,8 +105,8 @@ export class RecommendationResolver {
       : point
         ? { type: "geoPoint", value: point, radius }
         : { type: "cityName", value: [cityName], radius };
-    const paging = { first: first ?? (last == null ? MAX_TOP_ACTIVITIES : null), after, last, before };
-    return recommend(ctx, { location, alsoInCity: !iataCode && point ? cityName : null, paging, orderBy: DEFAULT_ORDER, excludeRestaurants: true }, MAX_TOP_ACTIVITIES).catch((error) => {
+    const sized = { ...paging, first: paging.first ?? (paging.last == null ? MAX_TOP_ACTIVITIES : null) };
+    return recommend(ctx, { location, alsoInCity: !iataCode && point ? cityName : null, paging: sized, orderBy: DEFAULT_ORDER, excludeRestaurants: true }, MAX_TOP_ACTIVITIES).catch((error) => {
       // The shared validator names body fields; here they are query parameters.
       if (error?.extensions?.reason === "INVALID_RECOMMENDATION_REQUEST") {
         throw rejected("INVALID_PARAMETER", error.message, error.extensions.problems);

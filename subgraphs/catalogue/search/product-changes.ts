@@ -1,7 +1,7 @@
 import { and, asc, gte, inArray, sql, type SQL } from "drizzle-orm";
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, Field, Info, Int, ObjectType, Query, Resolver, registerEnumType } from "type-graphql";
-import { ConnectionOf, EdgeOf, positionConnection, type Connection } from "../../common/relay/connection.js";
+import { Arg, Args, Ctx, Field, Info, ObjectType, Query, registerEnumType, Resolver } from "type-graphql";
+import { ConnectionOf, EdgeOf, positionConnection, type Connection, PagingArgsOf, type PagingArguments } from "../../common/relay/connection.js";
 import { DateScalar } from "../../common/scalars.js";
 import { asksFor } from "../../common/selection.js";
 import { rejected } from "../../../core/refusals.js";
@@ -107,6 +107,9 @@ export async function productChangesSince(
   return positionConnection(page, (row, cursor) => ({ cursor, node: toProduct(row), changes: logs.get(row.id) ?? [] }));
 }
 
+/** The paging arguments of a list of products. */
+const ProductsPaging = PagingArgsOf("products");
+
 @Resolver()
 export class ProductChangesResolver {
   @Query(() => ProductChangeConnection, {
@@ -115,24 +118,18 @@ export class ProductChangesResolver {
   productChanges(
     @Ctx() ctx: CatalogueContext,
     @Info() info: GraphQLResolveInfo,
+    @Args(() => ProductsPaging) paging: PagingArguments,
     @Arg("since", () => DateScalar, { nullable: true, description: `The first day (UTC) of the changes, at most ${MAX_LOOK_BACK_DAYS} days back; the whole live catalogue when not given` }) since?: string | null,
     @Arg("changeType", () => ProductChangeType, { nullable: true, description: "Only products with a change of this type since `since`; any type when not given" }) changeType?: ProductChangeType | null,
     @Arg("query", () => String, { nullable: true, description: "A Search expression the products must match (docs/search.md)" }) query?: string | null,
     @Arg("orderBy", () => ProductOrder, { nullable: true, description: "The order after the caller's country: by TITLE, ascending, unless given" }) orderBy?: ProductOrder | null,
-    @Arg("first", () => Int, { nullable: true, description: "Products after `after`" }) first?: number | null,
-    @Arg("after", () => String, { nullable: true, description: "A cursor: the products after it" }) after?: string | null,
-    @Arg("last", () => Int, { nullable: true, description: "Products before `before`" }) last?: number | null,
-    @Arg("before", () => String, { nullable: true, description: "A cursor: the products before it" }) before?: string | null,
   ): Promise<Connection<Product>> {
     const request = {
       since: since ?? null,
       changeType: changeType ?? null,
       query: query ?? null,
       orderBy: orderBy ?? DEFAULT_PRODUCT_ORDER,
-      first,
-      after,
-      last,
-      before,
+      ...paging,
       withTotal: asksFor(info, "totalCount"),
     };
     return productChangesSince(ctx, request, asksFor(info, "consumerRecord"));

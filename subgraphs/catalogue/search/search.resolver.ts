@@ -1,6 +1,6 @@
+import { type Connection, PagingArgsOf, type PagingArguments } from "../../common/relay/connection.js";
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, ID, Info, Int, Query, Resolver } from "type-graphql";
-import type { Connection } from "../../common/relay/connection.js";
+import { Arg, Args, Ctx, ID, Info, Query, Resolver } from "type-graphql";
 import { productKey } from "../product/product.type.js";
 import { asksFor } from "../../common/selection.js";
 import { consumerAccess } from "../consumer-access.js";
@@ -9,6 +9,9 @@ import { Product, ProductConnection, ProductOrder } from "../product/product.typ
 import { taxonomyTree } from "../taxonomy/taxonomy.service.js";
 import { TaxonomyNode } from "../taxonomy/taxonomy.type.js";
 import { consumerProduct, DEFAULT_PRODUCT_ORDER, MAX_SEARCH_PAGE_SIZE, searchProducts } from "./search.service.js";
+
+/** The paging arguments of a list of products. */
+const ProductsPaging = PagingArgsOf("products");
 
 @Resolver()
 export class CatalogueConsumerResolver {
@@ -19,13 +22,10 @@ export class CatalogueConsumerResolver {
     @Arg("query", () => String, { description: "The Search expression, such as `title:museum AND countryCode:FR` (at most 20 criteria)" }) query: string,
     @Ctx() ctx: CatalogueContext,
     @Info() info: GraphQLResolveInfo,
+    @Args(() => ProductsPaging) paging: PagingArguments,
     @Arg("orderBy", () => ProductOrder, { nullable: true, description: "The order after the caller's country: by TITLE, ascending, unless given" }) orderBy?: ProductOrder | null,
-    @Arg("first", () => Int, { nullable: true, description: "Products after `after`" }) first?: number | null,
-    @Arg("after", () => String, { nullable: true, description: "A cursor: the products after it" }) after?: string | null,
-    @Arg("last", () => Int, { nullable: true, description: "Products before `before`" }) last?: number | null,
-    @Arg("before", () => String, { nullable: true, description: "A cursor: the products before it" }) before?: string | null,
   ): Promise<Connection<Product>> {
-    const request = { query, orderBy: orderBy ?? DEFAULT_PRODUCT_ORDER, first, after, last, before, withTotal: asksFor(info, "totalCount") };
+    const request = { query, orderBy: orderBy ?? DEFAULT_PRODUCT_ORDER, ...paging, withTotal: asksFor(info, "totalCount") };
     return searchProducts(ctx, request, asksFor(info, "consumerRecord"));
   }
 

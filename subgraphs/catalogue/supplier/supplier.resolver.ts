@@ -1,8 +1,7 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
 import { serialKeyOfGlobalId } from "../../../core/global-id.js";
 import { countryNames } from "../../../core/iso-codes.js";
-import type { Connection } from "../../common/relay/connection.js";
-import { OrderDirection } from "../../common/relay/connection.js";
+import { type Connection, OrderDirection, PagingArgsOf, type PagingArguments } from "../../common/relay/connection.js";
 import { payloadOf, type InputFields } from "../../common/user-errors.js";
 import type { CatalogueContext } from "../loaders.js";
 import { MAX_SUPPLIER_PRODUCTS_PAGE, productService } from "../product/product.service.js";
@@ -38,6 +37,12 @@ const supplierRequest = ({ countryCode, contact, bookingEngineId, ...fields }: C
 const DEFAULT_ORDER: SupplierOrder = { field: SupplierOrderField.ID, direction: OrderDirection.ASC };
 const DEFAULT_SUPPLIER_PRODUCT_ORDER: SupplierProductOrder = { field: SupplierProductOrderField.ID, direction: OrderDirection.ASC };
 
+/** The paging arguments of a list of products. */
+const ProductsPaging = PagingArgsOf("products");
+
+/** The paging arguments of a list of suppliers. */
+const SuppliersPaging = PagingArgsOf("suppliers");
+
 @Resolver(() => Supplier)
 export class SupplierResolver {
   @Query(() => Supplier, { nullable: true, description: "One supplier of a booking engine the caller manages; null for an id that names none of those" })
@@ -49,13 +54,10 @@ export class SupplierResolver {
   suppliers(
     @Arg("bookingEngineName", () => String, { description: "The booking engine's name: a content partner's own; any for PLATFORM_CATALOG_MANAGEMENT" }) bookingEngineName: string,
     @Ctx() ctx: CatalogueContext,
+    @Args(() => SuppliersPaging) paging: PagingArguments,
     @Arg("orderBy", () => SupplierOrder, { nullable: true, description: "The order: by number, ascending, unless given" }) orderBy?: SupplierOrder | null,
-    @Arg("first", () => Int, { nullable: true, description: "Suppliers after `after`" }) first?: number | null,
-    @Arg("after", () => String, { nullable: true, description: "A cursor: the suppliers after it" }) after?: string | null,
-    @Arg("last", () => Int, { nullable: true, description: "Suppliers before `before`" }) last?: number | null,
-    @Arg("before", () => String, { nullable: true, description: "A cursor: the suppliers before it" }) before?: string | null,
   ): Promise<Connection<Supplier>> {
-    return supplierService.page(ctx, bookingEngineName, { first, after, last, before }, orderBy ?? DEFAULT_ORDER);
+    return supplierService.page(ctx, bookingEngineName, paging, orderBy ?? DEFAULT_ORDER);
   }
 
   @Mutation(() => CreateSupplierPayload, { description: "Adds a supplier to a booking engine: the caller's own, or the one named (PLATFORM_CATALOG_MANAGEMENT)" })
@@ -94,13 +96,10 @@ export class SupplierResolver {
   products(
     @Root() supplier: Supplier,
     @Ctx() ctx: CatalogueContext,
+    @Args(() => ProductsPaging) paging: PagingArguments,
     @Arg("filter", () => SupplierProductFilter, { nullable: true, description: "Only the products that match" }) filter?: SupplierProductFilter | null,
     @Arg("orderBy", () => SupplierProductOrder, { nullable: true, description: "The order: by number, ascending, unless given" }) orderBy?: SupplierProductOrder | null,
-    @Arg("first", () => Int, { nullable: true, description: "Products after `after`" }) first?: number | null,
-    @Arg("after", () => String, { nullable: true, description: "A cursor: the products after it" }) after?: string | null,
-    @Arg("last", () => Int, { nullable: true, description: "Products before `before`" }) last?: number | null,
-    @Arg("before", () => String, { nullable: true, description: "A cursor: the products before it" }) before?: string | null,
   ): Promise<Connection<Product>> {
-    return productService.pageOfSupplier(ctx, supplier.legacyResourceId, filter ?? {}, { first, after, last, before }, orderBy ?? DEFAULT_SUPPLIER_PRODUCT_ORDER);
+    return productService.pageOfSupplier(ctx, supplier.legacyResourceId, filter ?? {}, paging, orderBy ?? DEFAULT_SUPPLIER_PRODUCT_ORDER);
   }
 }

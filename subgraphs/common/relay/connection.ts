@@ -1,4 +1,4 @@
-import { type ClassType, Directive, Field, Int, ObjectType, registerEnumType } from "type-graphql";
+import { ArgsType, type ClassType, Directive, Field, Int, ObjectType, registerEnumType } from "type-graphql";
 import { badInput } from "../../../core/errors.js";
 import { serialKey } from "../../../core/global-id.js";
 
@@ -91,6 +91,19 @@ export function ConnectionOf<T extends object, E extends object>(node: ClassType
     @Field(() => TotalCount, { description: "How many items the whole list holds (not only this page)" }) totalCount!: TotalCount;
   }
   return ConnectionType;
+}
+
+/** `first`/`after`/`last`/`before` of a connection of `items` ("products"), described in its words. */
+export function PagingArgsOf(items: string) {
+  const Items = items[0].toUpperCase() + items.slice(1);
+  @ArgsType()
+  abstract class PagingArgs implements PagingArguments {
+    @Field(() => Int, { nullable: true, description: `${Items} after \`after\`` }) first?: number | null;
+    @Field(() => String, { nullable: true, description: `A cursor: the ${items} after it` }) after?: string | null;
+    @Field(() => Int, { nullable: true, description: `${Items} before \`before\`` }) last?: number | null;
+    @Field(() => String, { nullable: true, description: `A cursor: the ${items} before it` }) before?: string | null;
+  }
+  return PagingArgs;
 }
 
 /** The page a connection answers when neither `first` nor `last` is given. */

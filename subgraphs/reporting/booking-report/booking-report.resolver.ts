@@ -1,4 +1,5 @@
-import { Arg, Ctx, ID, Int, Query, Resolver } from "type-graphql";
+import { PagingArgsOf, type PagingArguments } from "../../common/relay/connection.js";
+import { Arg, Args, Ctx, ID, Query, Resolver } from "type-graphql";
 import { keyOfGlobalId } from "../../../core/global-id.js";
 import type { ReportingContext } from "../loaders.js";
 import { bookingReportService, type BookingReportPage } from "./booking-report.service.js";
@@ -8,6 +9,9 @@ import { MAX_REPORT_PAGE } from "./report-query.js";
 /** The booking id a report's global id names, or null. */
 export const bookingReportKey = (id: string): string | null => keyOfGlobalId(id, "BookingReport");
 
+/** The paging arguments of a list of reports. */
+const ReportsPaging = PagingArgsOf("reports");
+
 @Resolver(() => BookingReport)
 export class BookingReportResolver {
   @Query(() => BookingReportConnection, {
@@ -15,14 +19,11 @@ export class BookingReportResolver {
   })
   bookingReports(
     @Ctx() ctx: ReportingContext,
+    @Args(() => ReportsPaging) paging: PagingArguments,
     @Arg("filter", () => BookingReportFilter, { nullable: true, description: "Which reports: all the caller may see unless given" }) filter?: BookingReportFilter | null,
     @Arg("orderBy", () => BookingReportOrder, { nullable: true, description: "The order: by BOOKED_AT, ascending, unless given" }) orderBy?: BookingReportOrder | null,
-    @Arg("first", () => Int, { nullable: true, description: "Reports after `after`" }) first?: number | null,
-    @Arg("after", () => String, { nullable: true, description: "A cursor: the reports after it" }) after?: string | null,
-    @Arg("last", () => Int, { nullable: true, description: "Reports before `before`" }) last?: number | null,
-    @Arg("before", () => String, { nullable: true, description: "A cursor: the reports before it" }) before?: string | null,
   ): Promise<BookingReportPage> {
-    return bookingReportService.page(ctx, filter ?? null, { first, after, last, before }, orderBy ?? null);
+    return bookingReportService.page(ctx, filter ?? null, paging, orderBy ?? null);
   }
 
   @Query(() => BookingReport, { nullable: true, description: "One booking's report; null for an id that names none the caller may see. FORBIDDEN without the reporting scope" })
