@@ -76,7 +76,7 @@ export default [
           acceptedIdNames: ["id"],
           acceptedIdTypes: ["ID"],
           // Values, not entities: they have no identity of their own.
-          exceptions: { types: ["PageInfo", "TotalCount", "UserError", "WebhookAttempt", "OctoEngineSettings", "OctoImport", "OctoImportRefusal", "Money", "Choice", "UnitRestrictions", "PricingIssue", "BookingQuestions", "Cancellation", "CancellationInformation", "CancellationPolicyTier", "QuestionCondition", "SupplierBooking", "TravelerDetails", "VoucherDocument", "SupplierContact", "GeoLocation", "ReportingAccess", "ProductChange", "ExchangeRates"], suffixes: ["Connection", "Edge", "Payload"] },
+          exceptions: { types: ["PageInfo", "TotalCount", "UserError", "WebhookAttempt", "OctoEngineSettings", "OctoImport", "OctoImportRefusal", "Money", "Choice", "UnitRestrictions", "PricingIssue", "BookingQuestions", "Cancellation", "CancellationInformation", "CancellationPolicyTier", "QuestionCondition", "SupplierBooking", "TravelerDetails", "VoucherDocument", "SupplierContact", "GeoLocation", "ReportingAccess", "ProductChange", "ExchangeRates", "BookingSetup", "BookingSetupText", "BookingSetupChoice", "BookingSetupCondition", "BookingSetupOption", "BookingSetupUnit", "BookingSetupQuestion", "BookingSetupQuestionCondition", "BookingSetupQuestions", "BookingSetupCancellationTier", "ProductBookingSetup"], suffixes: ["Connection", "Edge", "Payload"] },
         },
       ],
       "@graphql-eslint/input-name": ["error", { checkInputType: true, caseSensitiveInputType: false, checkQueries: false, checkMutations: true }],

@@ -58,8 +58,8 @@ export const REFUSALS = {
   BOOKING_NOT_EDITABLE: { code: "BAD_USER_INPUT", userError: true, description: "The booking's status no longer allows this change" },
   BOOKING_REJECTED: { code: "BAD_USER_INPUT", userError: true, description: "The supplier rejected the booking" },
   BOOKING_NOT_CANCELLABLE: { code: "BAD_USER_INPUT", userError: true, description: "No cancellation tier allows cancelling now" },
-  INVALID_SETUP: { code: "BAD_USER_INPUT", description: "The booking setup breaks a rule (docs/booking-setup.md)" },
-  SETUP_NOT_FOR_ENGINE: { code: "BAD_USER_INPUT", description: "The product's booking engine takes no booking setup from the service" },
+  INVALID_SETUP: { code: "BAD_USER_INPUT", userError: true, description: "The booking setup breaks a rule (docs/booking-setup.md)" },
+  SETUP_NOT_FOR_ENGINE: { code: "BAD_USER_INPUT", userError: true, description: "The product's booking engine takes no booking setup from the service" },
   VOUCHER_LINK_EXPIRED: { code: "GONE", description: "The voucher link is past its expiry: read the booking again for a fresh one" },
   VOUCHER_LINK_INVALID: { code: "FORBIDDEN", description: "The voucher link's signature does not match" },
   // A supplier system (an OCTO engine), at a booking step or an import.

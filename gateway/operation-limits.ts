@@ -144,6 +144,17 @@ export const LIST_SIZES: Record<string, number> = {
   "Question.conditions": 1,
   "Question.choices": 20,
   "Question.followUpQuestions": 1,
+  // A booking setup is one stored document, read whole: these are its usual sizes, not its
+  // limits (20 options and units, 100 choices, 30 questions a group and their follow-ups), since
+  // its lists cost no statement of their own.
+  "BookingSetup.options": 5,
+  "BookingSetup.units": 5,
+  "BookingSetup.cancellationTiers": 3,
+  "BookingSetupOption.choices": 10,
+  "BookingSetupQuestion.choices": 10,
+  "BookingSetupQuestions.customer": 10,
+  "BookingSetupQuestions.booking": 10,
+  "BookingSetupQuestions.participant": 10,
   // Connections: sized by `first` or `last` on the field that returns them (DEFAULT_PAGE_SIZE without).
   "WebhookMessageConnection.edges": 1,
   "WebhookMessageConnection.nodes": 1,

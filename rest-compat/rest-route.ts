@@ -46,6 +46,19 @@ export interface RestRoute<TData> {
    * run is bounded and charged as any other operation of the caller.
    */
   allPages?: { after(data: TData): string | null; merge(pages: TData[]): unknown };
+  /**
+   * Another operation for the requests `when` picks: those the route's own operation cannot carry
+   * (a body the graph's input types cannot express), answered by what the graph says of what the
+   * path names, so that a refusal of the path comes before the body's, as it would through the
+   * route's operation. `respond` takes its data (typed `never` here so that a route of any data
+   * stays a `RestRoute<never>`).
+   */
+  otherwise?: {
+    when: (request: FastifyRequest) => boolean;
+    operation: string;
+    variables?: (request: FastifyRequest) => Record<string, unknown>;
+    respond: (data: never, request: FastifyRequest, reply: FastifyReply) => unknown;
+  };
   /** A CSV form of the same resource, answered for `Accept: text/csv` (JSON stays the default). */
   csv?: CsvExport;
   /**
@@ -113,6 +126,8 @@ export function registerRestRoute<TData>(app: FastifyInstance, graph: EdgeGraph,
         if (!chosen) throw new RestError(406, "NOT_ACCEPTABLE", `This path answers ${JSON_TYPE} or ${CSV_TYPE}`);
         if (chosen === CSV_TYPE) return streamCsv(route.csv, request, reply, run);
       }
+      const otherwise = route.otherwise;
+      if (otherwise?.when(request)) return otherwise.respond(await run<never>(otherwise.operation, otherwise.variables?.(request) ?? {}), request, reply);
       const variables = route.variables?.(request) ?? {};
       const body = route.respond(await (route.allPages ? runAllPages(route.allPages, (after) => run<TData>(route.operation, { ...variables, after })) : run<TData>(route.operation, variables)), request, reply);
       // A serializer of the reply's own makes Fastify skip the content type it sets for the

@@ -17,15 +17,16 @@ export const USER_ERRORS = "userErrors { code message field rule errorCode }";
 /**
  * A mutation's payload, or the REST error its refusals stand for: the status and code from the
  * table of refusals (core/refusals.ts), each refused field named as REST names it. `parameters`
- * maps an input field to the caller's parameter (`webhookEndpointId` → `id`).
+ * maps an input field to the caller's parameter (`webhookEndpointId` → `id`), or names the whole
+ * path where a path's own contract writes fields its own way.
  */
-export function refusedUnlessEmpty<T extends { userErrors: UserErrorData[] }>(payload: T, parameters: Record<string, string> = {}): T {
+export function refusedUnlessEmpty<T extends { userErrors: UserErrorData[] }>(payload: T, parameters: Record<string, string> | ((path: string[]) => string) = {}): T {
   const [first] = payload.userErrors;
   if (!first) return payload;
   // A code the table does not hold cannot be answered truthfully: the graph and this layer disagree.
   if (!isRefusalCode(first.code)) throw new RestError(500, "INTERNAL_SERVER_ERROR", "Internal server error");
   const status = statusOfRefusal(first.code);
-  const details: FieldProblem[] = payload.userErrors.flatMap((error) => (error.field && error.rule ? [{ field: restField(error.field, parameters), rule: error.rule, message: error.message }] : []));
+  const details: FieldProblem[] = payload.userErrors.flatMap((error) => (error.field && error.rule ? [{ field: typeof parameters === "function" ? parameters(error.field) : restField(error.field, parameters), rule: error.rule, message: error.message }] : []));
   const message = details.length ? details.map((detail) => `${detail.field}: ${detail.message}`).join("; ") : first.message;
   throw new RestError(status, first.code, message, details.length ? details : undefined, first.errorCode ?? undefined);
 }

@@ -10,6 +10,8 @@ import { createBenchAccount } from "../bench-accounts.js";
 import { fitCostModel, type Fit, type Observation } from "./fit.js";
 import { cloneSelection, minimalSelectionOf, removePath, render, selectionOf, type Selection } from "./selections.js";
 import { HEAVY_SEARCH, HEAVY_SEARCH_LABEL } from "../heavy-search.js";
+import { parseBookingSetup } from "../../subgraphs/booking/engines/inventory/booking-setup.js";
+import { typedSetupOf } from "../../subgraphs/booking/booking-setup/setup-document.js";
 
 /**
  * The cost model's calibration: representative operations of every root field, each timed warm
@@ -182,7 +184,7 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
     { field: "Query.product", role: "consumer", args: `id: "${demoProduct.id}"`, aliases: 3 },
     { field: "Query.supplier", role: "partner", args: `id: "${demoSupplier.id}"`, aliases: 3 },
     { field: "Query.suppliers", role: "partner", args: `bookingEngineName: "${engine.name}"`, pages: pages("first"), aliases: 3 },
-    { field: "Query.productBookingSetup", role: "partner", args: `productId: ${product.id}, supplierId: ${supplier.id}`, aliases: 3 },
+    { field: "Query.productBookingSetup", role: "partner", args: `productId: "${toGlobalId("Product", product.id)}", supplierId: "${toGlobalId("Supplier", supplier.id)}"`, aliases: 3 },
     ...searches.map((s) => ({ field: "Query.searchProducts", role: "consumer" as const, label: s.label, args: `query: ${JSON.stringify(s.search)}`, pages: pages("first"), aliases: 3 })),
     { field: "Query.productChanges", role: "consumer", args: `since: "${addDays(today, -1)}", query: "countryCode:FR"`, pages: pages("first"), aliases: 3 },
     { field: "Query.activeActivities", role: "consumer", pages: pages("first"), aliases: 3 },
@@ -207,9 +209,9 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
     {
       field: "Mutation.setProductBookingSetup",
       role: "partner",
-      args: `productId: ${product.id}, supplierId: ${supplier.id}, setup: $setup`,
-      variableTypes: "$setup: JSONObject!",
-      variables: () => ({ setup: familySetup({ capacityPerSlot: 100_000, confirmationDelaySeconds: 0 }) }),
+      args: "input: $input",
+      variableTypes: "$input: SetProductBookingSetupInput!",
+      variables: () => ({ input: { productId: toGlobalId("Product", product.id), setup: typedSetupOf(parseBookingSetup(familySetup({ capacityPerSlot: 100_000, confirmationDelaySeconds: 0 })).setup!) } }),
     },
     ...(endpoint
       ? [

@@ -1,4 +1,4 @@
-import type { BookingSetupInput } from "../../subgraphs/booking/engines/inventory/booking-setup.js";
+import type { BookingSetupDocument } from "../../subgraphs/booking/engines/inventory/booking-setup.js";
 import type { City } from "./catalogue-data.js";
 import type { randomSource } from "./catalogue.js";
 
@@ -43,12 +43,12 @@ export function demoBookingSetup(
   random: Random,
   price: number,
   today: string,
-): { periods: Record<string, unknown>; setup: BookingSetupInput } {
+): { periods: Record<string, unknown>; setup: BookingSetupDocument } {
   const openingHours = template.availabilityType === "OPENING_HOURS";
   const periods = demoPeriods(today, random, openingHours);
   const group = template.pricingUnit === "GROUP" || template.pricingUnit === "PER_BOAT";
   const language = city.languages[0] ?? "en";
-  const units: BookingSetupInput["units"] = group
+  const units: BookingSetupDocument["units"] = group
     ? [
         { key: "small-group", label: { en: "Group of up to 4" }, minAge: 0, unitPriceType: "GROUP", price, minQuantity: 1, maxQuantity: 4 },
         { key: "large-group", label: { en: "Group of 5 to 10" }, minAge: 0, unitPriceType: "GROUP", price: Math.round(price * 1.8), minQuantity: 5, maxQuantity: 10 },
@@ -68,7 +68,7 @@ export function demoBookingSetup(
           maxPerCompanion: 3,
         },
       ];
-  const options: BookingSetupInput["options"] = [];
+  const options: BookingSetupDocument["options"] = [];
   if (random.chance(0.5)) {
     options.push({ key: "language", label: { en: "Tour language" }, dataType: "OPTIONS", choices: [{ key: "en", label: "English" }, ...(language !== "en" ? [{ key: language, label: language.toUpperCase() }] : [])] });
   }

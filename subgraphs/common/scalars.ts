@@ -59,7 +59,8 @@ export const DateScalar = checkedString({
 
 /**
  * An exact amount, written as a string so that no client reads it into a binary float: "49.90".
- * Answers only: amounts the service is given are typed by people and checked by the service.
+ * Accepted as input in the same form, at most 15 digits before the point and 10 after; what an
+ * amount may be (not negative, at most a price's maximum) is the service's rule, named by field.
  */
 export const DecimalScalar = checkedString({
   name: "Decimal",

@@ -5,6 +5,9 @@ import { productChanges, products } from "../../drizzle/schema.js";
 import { createOctoSupplier, type OctoSupplier } from "../../octo-supplier/octo-supplier.js";
 import { toGlobalId } from "../../core/global-id.js";
 import { getJson, graphql, useStack } from "../support/stack.js";
+import { familySetup } from "../support/booking.js";
+import { parseBookingSetup } from "../../subgraphs/booking/engines/inventory/booking-setup.js";
+import { typedSetupOf } from "../../subgraphs/booking/booking-setup/setup-document.js";
 
 const SUPPLIER_KEY = `octo-key-${randomUUID()}`;
 
@@ -220,6 +223,30 @@ describe("importing an OCTO engine's content", () => {
     const date = new Date(Date.now() + 20 * 86400_000).toISOString().slice(0, 10);
     const dates = await getJson(`${ctx.stack.url}/booking-flow/v1/products/${louvre.id}/availabilities?startDate=${date}&endDate=${date}`, consumer);
     expect(dates.body).toEqual({ availabilityDates: [date] });
+  });
+
+  it("says through the graph that an OCTO product takes no setup: its engine kind, and SETUP_NOT_FOR_ENGINE for a valid setup too", async () => {
+    const { body } = await runImport();
+    const louvre = (await productsOf(body.supplierId)).find((product) => product.externalId === "louvre-highlights")!;
+    const productId = toGlobalId("Product", louvre.id);
+    const read = await graphql(`${ctx.stack.url}/graphql`, platform, `query ($productId: ID!) { productBookingSetup(productId: $productId) { bookingEngineKind } }`, { productId });
+    expect(read.body.data).toEqual({ productBookingSetup: { bookingEngineKind: "OCTO" } });
+    const setup = parseBookingSetup(familySetup()).setup!;
+    const set = await graphql(
+      `${ctx.stack.url}/graphql`,
+      platform,
+      `mutation ($input: SetProductBookingSetupInput!) { setProductBookingSetup(input: $input) { productBookingSetup { setup { timeZone } } userErrors { code field } } }`,
+      { input: { productId, setup: typedSetupOf(setup) } },
+    );
+    expect(set.body.data).toEqual({ setProductBookingSetup: { productBookingSetup: null, userErrors: [{ code: "SETUP_NOT_FOR_ENGINE", field: null }] } });
+    // REST's valid body takes the mutation's way to the same refusal.
+    const rest = await fetch(`${ctx.stack.url}/api/supplier/${body.supplierId}/product/${louvre.id}/booking-setup`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${platform}`, "content-type": "application/json" },
+      body: JSON.stringify(familySetup()),
+    });
+    expect(rest.status).toBe(400);
+    expect(((await rest.json()) as { code: string }).code).toBe("SETUP_NOT_FOR_ENGINE");
   });
 
   it("runs on the worker's schedule for every OCTO engine, in the worker's own name", async () => {

@@ -273,7 +273,8 @@ describe("operation limits", () => {
       const largest = { resultsPerPage: 1_000_000, limit: 1_000_000, first: 1_000_000, max: 1_000_000 };
       // 20 criteria is the most an expression may hold (docs/search.md), each typo-tolerant.
       const worstSearch = Array.from({ length: 20 }, (_, i) => (i % 2 ? `title:~tour${i}` : `text:~museum${i}`)).join(" AND ");
-      for (const route of restRoutes) {
+      const operations = restRoutes.flatMap((route) => [route.operation, ...(route.otherwise ? [route.otherwise.operation] : [])].map((operation) => ({ ...route, operation })));
+      for (const route of operations) {
         const document = parse(route.operation);
         expect(validate(apiSchema(), document, [...specifiedRules, ...limitValidationRules("edge")]), `${route.method} ${route.url}`).toEqual([]);
         const variables = sampleVariables(apiSchema(), document, largest);

@@ -205,6 +205,8 @@ export type UserErrorCode =
   | 'INVALID_OPTION'
   /** The ticket quantities break the product's rules (units, minimum, maximum) */
   | 'INVALID_QUANTITIES'
+  /** The booking setup breaks a rule (docs/booking-setup.md) */
+  | 'INVALID_SETUP'
   /** The flow runs in another language than the request asks for */
   | 'LANGUAGE_CHANGE'
   /** A PLATFORM_CATALOG_MANAGEMENT caller names the booking engine it acts for */
@@ -223,6 +225,8 @@ export type UserErrorCode =
   | 'PRODUCT_NOT_BOOKABLE'
   /** Required questions are unanswered: confirmation waits for them */
   | 'QUESTIONS_INCOMPLETE'
+  /** The product's booking engine takes no booking setup from the service */
+  | 'SETUP_NOT_FOR_ENGINE'
   /** The booking engine named does not exist */
   | 'UNKNOWN_BOOKING_ENGINE'
   /** The currency is not one the service converts prices to */

@@ -1,15 +1,61 @@
-import { errorResponse } from "../../error-body.js";
+import type { FastifyRequest } from "fastify";
+import { parseBookingSetup } from "../../../subgraphs/booking/engines/inventory/booking-setup.js";
+import type { BookingSetupInput } from "../../../subgraphs/booking/booking-setup/booking-setup.type.js";
+import { setupDocumentOf, typedSetupOf, typedSetupOfAnswer } from "../../../subgraphs/booking/booking-setup/setup-document.js";
+import { errorResponse, RestError } from "../../error-body.js";
 import { freeObject, idParam, keepsOtherMembers, obj } from "../../json-schema.js";
+import { productIdOf, supplierIdOf } from "../../path-ids.js";
 import type { RestRoute } from "../../rest-route.js";
+import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
 
 const setupParams = obj({ supplierId: idParam("Supplier id"), productId: idParam("Product id") }, { required: ["supplierId", "productId"] });
 const setupSchema = freeObject("The booking setup (docs/booking-setup.md): timeZone, startTimes, capacityPerSlot, participants, currency, fixedFee, options, units, questions, cancellationTiers");
 /** The setup as the booking subgraph keeps it: the partner's document (docs/booking-setup.md). */
 const storedSetup = { type: "object", description: "The booking setup as kept (docs/booking-setup.md)", ...keepsOtherMembers };
-const ids = (request: Parameters<NonNullable<RestRoute<unknown>["variables"]>>[0]) => request.params as { supplierId: number; productId: number };
+
+/** The product a path names, under the supplier it names (another supplier's product is not found). */
+const addressOf = (request: FastifyRequest) => ({ productId: productIdOf(request), supplierId: supplierIdOf(request) });
+
+const TEXT = "text translations";
+const CHOICE = `key label { ${TEXT} }`;
+const QUESTION = `key question { ${TEXT} } dataType dataFormat choices { ${CHOICE} } followUpOf { question equals }`;
+
+/** The whole typed setup: REST answers the document it stands for. */
+const SETUP_FIELDS = /* GraphQL */ `
+  fragment RestBookingSetup on ProductBookingSetup {
+    setup {
+      timeZone startTimes capacityPerSlot minParticipants maxParticipants currency fixedFee
+      options { key label { ${TEXT} } dataType choices { ${CHOICE} } shownWhen { option equals } }
+      units {
+        key label { ${TEXT} } description { ${TEXT} } minAge maxAge unitPriceType price minQuantity maxQuantity
+        accompaniedBy maxPerCompanion paxCount shownWhen { option equals }
+      }
+      questions {
+        customer { ${QUESTION} }
+        booking { ${QUESTION} }
+        participant { ${QUESTION} }
+      }
+      cancellationTiers { label { ${TEXT} } duration refundRate }
+      leadTravellerName confirmationDelaySeconds bookingHorizonDays
+    }
+  }
+`;
+
+type SetupData = { setup: Parameters<typeof typedSetupOfAnswer>[0] | null };
+const documentOf = (setup: NonNullable<SetupData["setup"]>) => setupDocumentOf(typedSetupOfAnswer(setup) as unknown as BookingSetupInput).document;
+const noSetup = (request: FastifyRequest) => new RestError(404, "NOT_FOUND", `Product ${(request.params as { productId: number }).productId} of this supplier has no booking setup`);
+const unknownProduct = (request: FastifyRequest) => new RestError(404, "NOT_FOUND", `Product ${(request.params as { productId: number }).productId} of supplier ${(request.params as { supplierId: number }).supplierId} not found`);
+
+/** The body judged once per request: whether the mutation can carry it, and its faults when not. */
+const judged = new WeakMap<FastifyRequest, ReturnType<typeof parseBookingSetup>>();
+const judgement = (request: FastifyRequest) => {
+  let parsed = judged.get(request);
+  if (!parsed) judged.set(request, (parsed = parseBookingSetup(request.body)));
+  return parsed;
+};
 
 /** PUT /api/supplier/{supplierId}/product/{productId}/booking-setup (extension): sell the product through the built-in inventory. */
-export const putBookingSetupRoute: RestRoute<{ setProductBookingSetup: Record<string, unknown> }> = {
+export const putBookingSetupRoute: RestRoute<{ setProductBookingSetup: { productBookingSetup: SetupData | null; userErrors: UserErrorData[] } }> = {
   method: "PUT",
   url: "/api/supplier/:supplierId/product/:productId/booking-setup",
   schema: {
@@ -23,15 +69,36 @@ export const putBookingSetupRoute: RestRoute<{ setProductBookingSetup: Record<st
     response: { 200: storedSetup, 404: errorResponse("Unknown product of this supplier") },
   },
   operation: /* GraphQL */ `
-    mutation RestSetBookingSetup($supplierId: Int!, $productId: Int!, $setup: JSONObject!) { setProductBookingSetup(supplierId: $supplierId, productId: $productId, setup: $setup) }
+    mutation RestSetBookingSetup($input: SetProductBookingSetupInput!) {
+      setProductBookingSetup(input: $input) { productBookingSetup { ...RestBookingSetup } ${USER_ERRORS} }
+    }
+    ${SETUP_FIELDS}
   `,
-  parameters: { setup: "" },
-  variables: (request) => ({ ...ids(request), setup: request.body }),
-  respond: ({ setProductBookingSetup }) => setProductBookingSetup,
+  // The body's faults are named under `setup` (`setup.units.0.price`), as the graph's paths are.
+  variables: (request) => ({ input: { ...addressOf(request), setup: typedSetupOf(judgement(request).setup!) } }),
+  respond: ({ setProductBookingSetup }) => documentOf(refusedUnlessEmpty(setProductBookingSetup, (path) => path.slice(1).join(".")).productBookingSetup!.setup!),
+  // A body that is no valid setup cannot be typed: the graph is asked what the path names, so that
+  // an unknown product is a 404 and one sold by its supplier's own system SETUP_NOT_FOR_ENGINE,
+  // whatever the body, as through the mutation.
+  otherwise: {
+    when: (request) => judgement(request).problems !== undefined,
+    operation: /* GraphQL */ `
+      query RestBookingSetupTarget($productId: ID!, $supplierId: ID) { productBookingSetup(productId: $productId, supplierId: $supplierId) { bookingEngineKind } }
+    `,
+    variables: addressOf,
+    respond: ({ productBookingSetup }: { productBookingSetup: { bookingEngineKind: string } | null }, request) => {
+      if (!productBookingSetup) throw unknownProduct(request);
+      if (productBookingSetup.bookingEngineKind !== "INVENTORY") {
+        throw new RestError(400, "SETUP_NOT_FOR_ENGINE", `The product is booked in its supplier's own system (a ${productBookingSetup.bookingEngineKind} engine); booking setups are for the built-in inventory`);
+      }
+      const problems = judgement(request).problems!;
+      throw new RestError(400, "INVALID_SETUP", `Invalid booking setup: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`, problems);
+    },
+  },
 };
 
 /** GET /api/supplier/{supplierId}/product/{productId}/booking-setup (extension). */
-export const getBookingSetupRoute: RestRoute<{ productBookingSetup: Record<string, unknown> | null }> = {
+export const getBookingSetupRoute: RestRoute<{ productBookingSetup: SetupData | null }> = {
   method: "GET",
   url: "/api/supplier/:supplierId/product/:productId/booking-setup",
   schema: {
@@ -43,17 +110,19 @@ export const getBookingSetupRoute: RestRoute<{ productBookingSetup: Record<strin
     response: { 200: storedSetup, 404: errorResponse("Unknown product, or no setup") },
   },
   operation: /* GraphQL */ `
-    query RestGetBookingSetup($supplierId: Int!, $productId: Int!) { productBookingSetup(supplierId: $supplierId, productId: $productId) }
+    query RestGetBookingSetup($productId: ID!, $supplierId: ID) { productBookingSetup(productId: $productId, supplierId: $supplierId) { ...RestBookingSetup } }
+    ${SETUP_FIELDS}
   `,
-  variables: (request) => ids(request),
-  respond: ({ productBookingSetup }, _request, reply) => {
-    if (!productBookingSetup) return reply.code(404).send({ status: 404, code: "NOT_FOUND", message: "This product has no booking setup", requestId: String(_request.id) });
-    return productBookingSetup;
+  variables: addressOf,
+  respond: ({ productBookingSetup }, request) => {
+    if (!productBookingSetup) throw unknownProduct(request);
+    if (!productBookingSetup.setup) throw noSetup(request);
+    return documentOf(productBookingSetup.setup);
   },
 };
 
 /** DELETE /api/supplier/{supplierId}/product/{productId}/booking-setup (extension). */
-export const deleteBookingSetupRoute: RestRoute<{ removeProductBookingSetup: boolean }> = {
+export const deleteBookingSetupRoute: RestRoute<{ removeProductBookingSetup: { userErrors: UserErrorData[] } }> = {
   method: "DELETE",
   url: "/api/supplier/:supplierId/product/:productId/booking-setup",
   schema: {
@@ -65,11 +134,11 @@ export const deleteBookingSetupRoute: RestRoute<{ removeProductBookingSetup: boo
     response: { 204: { description: "Removed", type: "null" }, 404: errorResponse("Unknown product, or no setup") },
   },
   operation: /* GraphQL */ `
-    mutation RestRemoveBookingSetup($supplierId: Int!, $productId: Int!) { removeProductBookingSetup(supplierId: $supplierId, productId: $productId) }
+    mutation RestRemoveBookingSetup($input: RemoveProductBookingSetupInput!) { removeProductBookingSetup(input: $input) { ${USER_ERRORS} } }
   `,
-  variables: (request) => ids(request),
-  respond: ({ removeProductBookingSetup }, request, reply) => {
-    if (!removeProductBookingSetup) return reply.code(404).send({ status: 404, code: "NOT_FOUND", message: "This product has no booking setup", requestId: String(request.id) });
+  variables: (request) => ({ input: addressOf(request) }),
+  respond: ({ removeProductBookingSetup }, _request, reply) => {
+    refusedUnlessEmpty(removeProductBookingSetup);
     return reply.code(204).send();
   },
 };

@@ -6,7 +6,8 @@ import { platformRoles } from "../../../core/roles.js";
 import type { CatalogueContext } from "../loaders.js";
 import { managementAccess } from "../management-access.js";
 import { bookingEngineRepository, type BookingEngineRow } from "./booking-engine.repository.js";
-import { BookingEngine, bookingEngineRef, BookingEngineKind, type OctoCapability, OctoEngineSettings, RegisterOctoEngineInput, RegisterOctoEnginePayload } from "./booking-engine.type.js";
+import { BookingEngineKind } from "../../common/booking-engine-kind.js";
+import { BookingEngine, bookingEngineRef, type OctoCapability, OctoEngineSettings, RegisterOctoEngineInput, RegisterOctoEnginePayload } from "./booking-engine.type.js";
 import { payloadOf } from "../../common/user-errors.js";
 import { OctoRegistrationRefused, registerOctoEngine } from "./octo-engine.service.js";
 

@@ -3,20 +3,6 @@ import { toGlobalId } from "../../../core/global-id.js";
 import { CountryCodeScalar, DateTimeScalar, UrlScalar } from "../../common/scalars.js";
 import { UserError } from "../../common/user-errors.js";
 
-/** Only the adapters that exist. */
-export enum BookingEngineKind {
-  INVENTORY = "INVENTORY",
-  OCTO = "OCTO",
-}
-registerEnumType(BookingEngineKind, {
-  name: "BookingEngineKind",
-  description: "What kind of upstream system the engine is, and so how the service speaks to it",
-  valuesConfig: {
-    INVENTORY: { description: "The built-in inventory: products are sold through their booking setups" },
-    OCTO: { description: "A supplier system speaking OCTO: its supplier and products are imported from it, and its products are booked through the flow in its own system (docs/octo-engine.md)" },
-  },
-});
-
 /**
  * Products, suppliers and organisations hold an engine by id; its name and kind are read (batched)
  * when asked for, so every holder answers with the same fields.

@@ -4,7 +4,7 @@ import { convert } from "../../../core/exchange-rates.js";
 import {
   bookingSetupSchema,
   type BookingSetup,
-  type BookingSetupInput,
+  type BookingSetupDocument,
 } from "../../../subgraphs/booking/engines/inventory/booking-setup.js";
 import {
   ACCEPTED_CURRENCIES,
@@ -17,7 +17,7 @@ import {
 } from "../../../subgraphs/booking/pricing/price-rules.js";
 import { unitsShown } from "../../../subgraphs/booking/availability/availability-view.js";
 
-type UnitInput = BookingSetupInput["units"][number];
+type UnitInput = BookingSetupDocument["units"][number];
 
 const adult: UnitInput = { key: "adult", label: { en: "Adult", fr: "Adulte" }, minAge: 18, unitPriceType: "PER_PERSON", price: 20, minQuantity: 1, maxQuantity: 10 };
 const child: UnitInput = {
@@ -32,7 +32,7 @@ const child: UnitInput = {
   accompaniedBy: ["adult"],
 };
 
-function setupWith(overrides: Partial<BookingSetupInput> = {}): BookingSetup {
+function setupWith(overrides: Partial<BookingSetupDocument> = {}): BookingSetup {
   return bookingSetupSchema.parse({
     timeZone: "Europe/Paris",
     capacityPerSlot: 50,

@@ -98,8 +98,11 @@ describe("refusals as data", () => {
     expect(userErrorsOf(serviceError("BAD_USER_INPUT", "x", { reason: "SOMETHING_ELSE" }))).toBeNull();
     // A refusal with the contract's number carries it.
     expect(userErrorsOf(rejected("PRICES_CHANGED", "x"))).toEqual([{ code: "PRICES_CHANGED", errorCode: 9573, message: "x", field: null, rule: null }]);
-    // In the table, but answered as data by no mutation yet: not a UserErrorCode value.
-    expect(userErrorsOf(rejected("INVALID_SETUP", "x"))).toBeNull();
+    // In the table, but refused by a query (availableDates), which has no payload: not a UserErrorCode value.
+    expect(userErrorsOf(rejected("INVALID_DATE_RANGE", "x"))).toBeNull();
+    expect(userErrorsOf(rejected("INVALID_SETUP", "x", [{ field: "setup.units.0.price", rule: "too_small", message: "≥ 0" }]))).toEqual([
+      { code: "INVALID_SETUP", message: "≥ 0", field: ["input", "setup", "units", "0", "price"], rule: "too_small" },
+    ]);
     expect(userErrorsOf(new Error("boom"))).toBeNull();
     await expect(payloadOf(async () => ({ done: true }))).resolves.toEqual({ done: true, userErrors: [] });
     await expect(payloadOf(async () => Promise.reject(notFound("gone")))).resolves.toEqual({ userErrors: [expect.objectContaining({ code: "NOT_FOUND" })] });

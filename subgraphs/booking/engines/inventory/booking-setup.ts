@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { FieldProblem } from "../../../../core/errors.js";
 import { isConvertible } from "../../../../core/exchange-rates.js";
 
 /**
@@ -135,7 +136,8 @@ const cancellationTier = z
       .string()
       .regex(/^P(?!$)(\d+D)?(T(?=\d)(\d+H)?(\d+M)?)?$/, "an ISO 8601 duration of days, hours and minutes, e.g. P2D or PT12H")
       .optional(),
-    refundPercentage: z.number().min(0).max(100),
+    // One message for REST's percentage and the graph's rate (0 to 1) alike.
+    refundPercentage: z.number().min(0, "refunds 0 to 100 percent of the price").max(100, "refunds 0 to 100 percent of the price"),
   })
   .strict();
 export type CancellationTier = z.infer<typeof cancellationTier>;
@@ -280,7 +282,19 @@ export type BookingSetup = z.infer<typeof bookingSetupSchema> & {
   /** Tickets of one booking, set by a remote engine's adapter for the chosen option and departure (content management has no such field). */
   ticketLimits?: { min?: number; max?: number };
 };
-export type BookingSetupInput = z.input<typeof bookingSetupSchema>;
+/** A setup as a partner writes it: what `bookingSetupSchema` reads, before its defaults. */
+export type BookingSetupDocument = z.input<typeof bookingSetupSchema>;
+
+/**
+ * A partner's setup document with its defaults filled in, or every fault of it, each named by its
+ * path under `setup` (`setup.units.0.price`): the one judgement of a setup, whether it arrives
+ * typed through the graph or as REST's JSON body.
+ */
+export function parseBookingSetup(document: unknown): { setup: BookingSetup; problems?: undefined } | { setup?: undefined; problems: FieldProblem[] } {
+  const parsed = bookingSetupSchema.safeParse(document);
+  if (parsed.success) return { setup: parsed.data };
+  return { problems: parsed.error.issues.map((issue) => ({ field: ["setup", ...issue.path].join("."), rule: issue.code, message: issue.message })) };
+}
 
 /**
  * Zones found valid: building a DateTimeFormat to ask was a visible share of a booking flow's CPU,

@@ -1,0 +1,212 @@
+import type { FieldProblem } from "../../../core/errors.js";
+import { decimalOf, percentageOfRate, rateOfPercentage } from "../contract-bodies.js";
+import type { BookingSetup, CancellationTier, OptionSetup, QuestionSetup, UnitSetup } from "../engines/inventory/booking-setup.js";
+import type {
+  BookingSetupCancellationTierInput,
+  BookingSetupChoiceInput,
+  BookingSetupConditionInput,
+  BookingSetupInput,
+  BookingSetupOptionInput,
+  BookingSetupQuestionInput,
+  BookingSetupText,
+  BookingSetupTextInput,
+  BookingSetupUnitInput,
+} from "./booking-setup.type.js";
+
+/*
+ * The forms of a booking setup: the partner's document (docs/booking-setup.md, what
+ * `bookingSetupSchema` judges and the inventory keeps) and the graph's typed form, whose input
+ * nests follow-up questions as the document does and whose answer lists them flat (a selection
+ * as deep as the nesting would pass the graph's depth limit). The graph reads its input with
+ * `setupDocumentOf` and answers `setupAnswerOf`; REST, whose bodies are documents, sends
+ * `typedSetupOf` and reads an answer back with `typedSetupOfAnswer`.
+ */
+
+type Text = string | Record<string, string>;
+type Choice = { key: string; label: Text };
+type Condition = { option: string; equals: string };
+
+/** The typed form of a stored setup: every field the document has, null where it has none. */
+export function typedSetupOf(setup: BookingSetup) {
+  return {
+    timeZone: setup.timeZone,
+    startTimes: setup.startTimes ?? null,
+    capacityPerSlot: setup.capacityPerSlot,
+    minParticipants: setup.minParticipants,
+    maxParticipants: setup.maxParticipants,
+    currency: setup.currency,
+    fixedFee: decimalOf(setup.fixedFee),
+    options: setup.options.map(typedOption),
+    units: setup.units.map(typedUnit),
+    questions: { customer: setup.questions.customer.map(typedQuestion), booking: setup.questions.booking.map(typedQuestion), participant: setup.questions.participant.map(typedQuestion) },
+    cancellationTiers: setup.cancellationTiers.map(typedTier),
+    leadTravellerName: setup.leadTravellerName ?? null,
+    confirmationDelaySeconds: setup.confirmationDelaySeconds,
+    bookingHorizonDays: setup.bookingHorizonDays,
+  };
+}
+
+const typedText = (text: Text): BookingSetupText => (typeof text === "string" ? { text, translations: null } : { text: null, translations: text });
+const typedChoice = (choice: Choice) => ({ key: choice.key, label: typedText(choice.label) });
+const typedCondition = (condition: Condition | undefined) => (condition ? { option: condition.option, equals: condition.equals } : null);
+
+const typedOption = (option: OptionSetup) => ({
+  key: option.key,
+  label: typedText(option.label),
+  dataType: option.dataType,
+  choices: option.choices?.map(typedChoice) ?? null,
+  shownWhen: typedCondition(option.shownWhen),
+});
+
+const typedUnit = (unit: UnitSetup) => ({
+  key: unit.key,
+  label: typedText(unit.label),
+  description: unit.description === undefined ? null : typedText(unit.description),
+  minAge: unit.minAge,
+  maxAge: unit.maxAge ?? null,
+  unitPriceType: unit.unitPriceType,
+  price: decimalOf(unit.price),
+  minQuantity: unit.minQuantity,
+  maxQuantity: unit.maxQuantity,
+  accompaniedBy: unit.accompaniedBy,
+  maxPerCompanion: unit.maxPerCompanion ?? null,
+  paxCount: unit.paxCount ?? null,
+  shownWhen: typedCondition(unit.shownWhen),
+});
+
+type TypedQuestion = {
+  key: string;
+  question: BookingSetupText;
+  dataType: QuestionSetup["dataType"];
+  dataFormat: QuestionSetup["dataFormat"] | null;
+  choices: { key: string; label: BookingSetupText }[] | null;
+  followUps: { equals: string; questions: TypedQuestion[] }[] | null;
+};
+
+// What a remote engine's adapter adds to its questions (shownWhen, units, nullAllowed) is its own:
+// a setup managed here has none of it.
+const typedQuestion = (question: QuestionSetup): TypedQuestion => ({
+  key: question.key,
+  question: typedText(question.question),
+  dataType: question.dataType,
+  dataFormat: question.dataFormat ?? null,
+  choices: question.choices?.map(typedChoice) ?? null,
+  followUps: question.followUps?.map((followUp) => ({ equals: followUp.equals, questions: followUp.questions.map(typedQuestion) })) ?? null,
+});
+
+type FlatQuestion = Omit<TypedQuestion, "followUps"> & { followUpOf: { question: string; equals: string } | null };
+
+/** A stored setup as the graph answers it: its questions flat. */
+export function setupAnswerOf(setup: BookingSetup) {
+  const typed = typedSetupOf(setup);
+  const { customer, booking, participant } = typed.questions;
+  return { ...typed, questions: { customer: flatQuestions(customer), booking: flatQuestions(booking), participant: flatQuestions(participant) } };
+}
+
+/** Each question followed by its follow-ups, depth first: the order the document gives them in. */
+function flatQuestions(questions: TypedQuestion[], followUpOf: FlatQuestion["followUpOf"] = null): FlatQuestion[] {
+  return questions.flatMap(({ followUps, ...question }) => [
+    { ...question, followUpOf },
+    ...(followUps ?? []).flatMap((group) => flatQuestions(group.questions, { question: question.key, equals: group.equals })),
+  ]);
+}
+
+/**
+ * The typed input an answer stands for: follow-ups nested again under the question they follow,
+ * one group per answer that brings them (keys are unique in a setup, so the parent is found).
+ */
+export function typedSetupOfAnswer<T extends { questions: Record<"customer" | "booking" | "participant", FlatQuestion[]> }>(answer: T) {
+  const { customer, booking, participant } = answer.questions;
+  return { ...answer, questions: { customer: nestedQuestions(customer), booking: nestedQuestions(booking), participant: nestedQuestions(participant) } };
+}
+
+function nestedQuestions(flat: FlatQuestion[]): TypedQuestion[] {
+  const byKey = new Map<string, TypedQuestion>();
+  const roots: TypedQuestion[] = [];
+  for (const { followUpOf, ...fields } of flat) {
+    const question: TypedQuestion = { ...fields, followUps: null };
+    byKey.set(question.key, question);
+    const parent = followUpOf && byKey.get(followUpOf.question);
+    if (!parent) {
+      roots.push(question);
+      continue;
+    }
+    const groups = (parent.followUps ??= []);
+    const group = groups.find((candidate) => candidate.equals === followUpOf.equals);
+    if (group) group.questions.push(question);
+    else groups.push({ equals: followUpOf.equals, questions: [question] });
+  }
+  return roots;
+}
+
+const typedTier = (tier: CancellationTier) => ({ label: typedText(tier.label), duration: tier.duration ?? null, refundRate: rateOfPercentage(tier.refundPercentage) });
+
+/**
+ * The document a typed setup stands for, for `bookingSetupSchema` to judge: a field given as null
+ * is left out (its default applies), amounts become numbers, rates percentages. A text given both
+ * ways, or neither, is a problem of its own, named as the schema names fields (`setup.units.0.label`).
+ */
+export function setupDocumentOf(input: BookingSetupInput): { document: Record<string, unknown>; problems: FieldProblem[] } {
+  const problems: FieldProblem[] = [];
+  const text = (value: BookingSetupTextInput, path: (string | number)[]): Text | undefined => {
+    const given = [value.text, value.translations].filter((part) => part != null);
+    if (given.length === 1) return given[0]!;
+    problems.push({ field: ["setup", ...path].join("."), rule: "custom", message: given.length ? "give text or translations, not both" : "give text or translations" });
+    return undefined;
+  };
+  const optionalText = (value: BookingSetupTextInput | null | undefined, path: (string | number)[]) => (value == null ? undefined : text(value, path));
+  const choice = (value: BookingSetupChoiceInput, path: (string | number)[]) => ({ key: value.key, label: text(value.label, [...path, "label"]) });
+  const condition = (value: BookingSetupConditionInput | null | undefined) => (value == null ? undefined : { option: value.option, equals: value.equals });
+  const option = (value: BookingSetupOptionInput, path: (string | number)[]) =>
+    given({ key: value.key, label: text(value.label, [...path, "label"]), dataType: value.dataType, choices: value.choices?.map((c, i) => choice(c, [...path, "choices", i])), shownWhen: condition(value.shownWhen) });
+  const unit = (value: BookingSetupUnitInput, path: (string | number)[]) =>
+    given({
+      key: value.key,
+      label: text(value.label, [...path, "label"]),
+      description: optionalText(value.description, [...path, "description"]),
+      minAge: value.minAge,
+      maxAge: value.maxAge,
+      unitPriceType: value.unitPriceType,
+      price: Number(value.price),
+      minQuantity: value.minQuantity,
+      maxQuantity: value.maxQuantity,
+      accompaniedBy: value.accompaniedBy,
+      maxPerCompanion: value.maxPerCompanion,
+      paxCount: value.paxCount,
+      shownWhen: condition(value.shownWhen),
+    });
+  const question = (value: BookingSetupQuestionInput, path: (string | number)[]): Record<string, unknown> =>
+    given({
+      key: value.key,
+      question: text(value.question, [...path, "question"]),
+      dataType: value.dataType,
+      dataFormat: value.dataFormat,
+      choices: value.choices?.map((c, i) => choice(c, [...path, "choices", i])),
+      followUps: value.followUps?.map((f, i) => ({ equals: f.equals, questions: f.questions.map((q, j) => question(q, [...path, "followUps", i, "questions", j])) })),
+    });
+  const questions = (list: BookingSetupQuestionInput[] | null | undefined, group: string) => list?.map((q, i) => question(q, ["questions", group, i]));
+  const tier = (value: BookingSetupCancellationTierInput, path: (string | number)[]) =>
+    given({ label: text(value.label, [...path, "label"]), duration: value.duration, refundPercentage: percentageOfRate(value.refundRate) });
+  const document = given({
+    timeZone: input.timeZone,
+    startTimes: input.startTimes,
+    capacityPerSlot: input.capacityPerSlot,
+    minParticipants: input.minParticipants,
+    maxParticipants: input.maxParticipants,
+    currency: input.currency,
+    fixedFee: input.fixedFee == null ? undefined : Number(input.fixedFee),
+    options: input.options?.map((o, i) => option(o, ["options", i])),
+    units: input.units.map((u, i) => unit(u, ["units", i])),
+    questions: input.questions == null ? undefined : given({ customer: questions(input.questions.customer, "customer"), booking: questions(input.questions.booking, "booking"), participant: questions(input.questions.participant, "participant") }),
+    cancellationTiers: input.cancellationTiers?.map((t, i) => tier(t, ["cancellationTiers", i])),
+    leadTravellerName: input.leadTravellerName,
+    confirmationDelaySeconds: input.confirmationDelaySeconds,
+    bookingHorizonDays: input.bookingHorizonDays,
+  });
+  return { document, problems };
+}
+
+/** The members given: null and undefined members are left out, as a document leaves them out. */
+function given(members: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(members).filter(([, value]) => value != null));
+}
