@@ -1,3 +1,5 @@
+import { decimalOf } from "../../core/decimal.js";
+
 /**
  * Spec 2's bodies (Availability, Booking, Cancel booking) built from the graph's answer. The REST
  * layer answers with them (rest-compat/routes/booking-flow/), and a webhook's booking is one: one
@@ -135,12 +137,6 @@ export function choiceMap(choices: ChoiceData[]): Record<string, string> {
 /** A share of 0 to 1 written exactly ("0.125") from a percentage (12.5), and back: decimal text, never float arithmetic. */
 export const rateOfPercentage = (percentage: number): string => shiftDecimal(decimalOf(percentage), -2);
 export const percentageOfRate = (rate: string): number => Number(shiftDecimal(rate, 2));
-
-/** An amount as the Decimal scalar writes it: plain digits, never an exponent ("0.0000001", not "1e-7"). */
-export function decimalOf(amount: number): string {
-  const written = String(amount);
-  return /e/i.test(written) ? amount.toFixed(10).replace(/\.?0+$/, "") : written;
-}
 
 /** Moves a decimal number's point `places` to the right (left when negative), in its text. */
 function shiftDecimal(value: string, places: number): string {

@@ -1,4 +1,5 @@
 import { Directive, Field, ObjectType } from "type-graphql";
+import { decimalOf } from "../../core/decimal.js";
 import { minorUnitDigits } from "../../core/iso-codes.js";
 import { CurrencyCodeScalar, DecimalScalar } from "./scalars.js";
 
@@ -14,3 +15,15 @@ export class Money {
  * minor unit (prices are added up in cents), written with exactly the currency's decimals.
  */
 export const moneyOf = (amount: number, currencyCode: string): Money => ({ amount: amount.toFixed(minorUnitDigits(currencyCode)), currencyCode });
+
+/**
+ * An amount a partner stated (a product's prices and commission), as Money: exact, never rounded,
+ * with at least the currency's decimals ("22.00", "12.345"); null without an amount or a currency.
+ */
+export function statedMoney(amount: number | null, currencyCode: string | null): Money | null {
+  if (amount === null || currencyCode === null) return null;
+  const written = decimalOf(amount);
+  const decimals = written.split(".")[1]?.length ?? 0;
+  const digits = minorUnitDigits(currencyCode);
+  return { amount: decimals >= digits ? written : amount.toFixed(digits), currencyCode };
+}

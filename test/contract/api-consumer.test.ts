@@ -221,8 +221,8 @@ describe("catalogue consumption", () => {
   });
 
   describe("Product.consumerRecord", () => {
-    const TYPED = `legacyResourceId externalId creationDate updateDate title { text } description { text } bookingEngine { name displayName } bookingLink(externalClientId: "abc")
-      minPrice maxPrice priceCurrency durationHours onlineBookable availableLanguages cityName countryCode country { name { text } } rating descriptors { type reason }
+    const TYPED = `legacyResourceId externalId createdAt updatedAt title { text } description { text } bookingEngine { name displayName } bookingLink(externalClientId: "abc")
+      minPrice { amount currencyCode } maxPrice { amount currencyCode } priceCurrency durationHours onlineBookable availableLanguages cityName countryCode country { name { text } } rating descriptors { type reason }
       galleryImages { title url order } geoLocation { latitude longitude geoHash }
       supplier { legacyResourceId name externalId createdAt updatedAt countryCode countryName }
       taxonomies { slug level name { text } }`;
@@ -249,15 +249,15 @@ describe("catalogue consumption", () => {
         const expected: Record<string, unknown> = {
           id: typed.legacyResourceId,
           externalId: typed.externalId,
-          creationDate: typed.creationDate,
-          updateDate: typed.updateDate,
+          creationDate: typed.createdAt,
+          updateDate: typed.updatedAt,
           title: typed.title.text,
           description: typed.description?.text,
           bookingEngine: typed.bookingEngine.name,
           bookingEngineName: typed.bookingEngine.displayName,
           bookingUrl: typed.bookingLink ?? undefined,
-          minPrice: typed.minPrice ?? undefined,
-          maxPrice: typed.maxPrice ?? undefined,
+          minPrice: typed.minPrice ? Number(typed.minPrice.amount) : undefined,
+          maxPrice: typed.maxPrice ? Number(typed.maxPrice.amount) : undefined,
           priceCurrency: typed.priceCurrency ?? undefined,
           durationHours: typed.durationHours ?? undefined,
           onlineBookable: Boolean(typed.onlineBookable[onlineLanguage]),

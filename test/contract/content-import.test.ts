@@ -164,8 +164,8 @@ describe("bulk import of activities", () => {
   });
 
   describe("activeActivities through GraphQL", () => {
-    const PRODUCT = `legacyResourceId externalId title { translations } creationDate updateDate bookingEngine { name displayName } minPrice retailPrice
-      estimatedCommissionRate estimatedNetPrice duration durationHours galleryImages { url order } onlineBookable availableLanguages
+    const PRODUCT = `legacyResourceId externalId title { translations } createdAt updatedAt bookingEngine { name displayName } minPrice { amount } retailPrice { amount }
+      estimatedCommissionRate estimatedNetPrice { amount } duration durationHours galleryImages { url order } onlineBookable availableLanguages
       supplier { legacyResourceId externalId name createdAt updatedAt } country { name { text } } descriptors { type reason }
       taxonomies { id legacyResourceId slug level family parent { legacyResourceId name { translations } } name { text translations } }`;
 
@@ -238,13 +238,13 @@ describe("bulk import of activities", () => {
           id: product.legacyResourceId,
           externalId: product.externalId,
           title: product.title.translations,
-          creationDate: product.creationDate,
-          updateDate: product.updateDate,
+          creationDate: product.createdAt,
+          updateDate: product.updatedAt,
           bookingEngine: product.bookingEngine.name,
           bookingEngineName: product.bookingEngine.displayName,
-          minPrice: product.minPrice,
-          retailPrice: product.retailPrice,
-          estimatedCommissionRate: product.estimatedCommissionRate,
+          minPrice: Number(product.minPrice.amount),
+          retailPrice: Number(product.retailPrice.amount),
+          estimatedCommissionRate: Number(product.estimatedCommissionRate),
           durationHours: product.durationHours,
           onlineBookable: product.onlineBookable,
           availableLanguages: product.availableLanguages,

@@ -37,7 +37,7 @@ describe("a product's booking facts", () => {
 
     const entity = await catalogue.executeInProcess(
       {
-        query: `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { legacyResourceId supplierId externalId title { translations } deprecated duration availabilityPeriods estCommFrpricePerc estCommNet minPrice bookingEngine { name kind } supplier { name bookingEngine { legacyResourceId } } } } }`,
+        query: `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { legacyResourceId externalId title { translations } deprecated duration availabilityPeriods commissionTerms { netCommission commissionRate } minPrice { amount } bookingEngine { name kind } supplier { legacyResourceId name bookingEngine { legacyResourceId } } } } }`,
         variables: { r: [{ __typename: "Product", legacyResourceId: productId }] },
       },
       catalogue.createServiceContext("booking"),
@@ -45,7 +45,7 @@ describe("a product's booking facts", () => {
     const [full] = (entity.data as { _entities: Record<string, any>[] })._entities;
     expect(facts).toEqual({
       id: full.legacyResourceId,
-      supplierId: full.supplierId,
+      supplierId: full.supplier.legacyResourceId,
       externalId: full.externalId,
       title: full.title.translations,
       supplierName: full.supplier.name,
@@ -59,7 +59,7 @@ describe("a product's booking facts", () => {
       estCommNet: 12.25,
       minPrice: 45.5,
     });
-    expect(full).toMatchObject({ duration: "PT3H", estCommFrpricePerc: 0.18, estCommNet: 12.25, minPrice: 45.5 });
+    expect(full).toMatchObject({ duration: "PT3H", commissionTerms: { commissionRate: "0.18", netCommission: "12.25" }, minPrice: { amount: "45.50" } });
   });
 
   it("are what the booking service's loader answers, batched into one call", async () => {

@@ -88,7 +88,7 @@ describe("booking setups through the graph", () => {
     const productId = await newProduct();
     const before = await gql(READ, { productId: productGid(productId) });
     expect(before.body.errors).toBeUndefined();
-    expect(before.body.data.productBookingSetup).toEqual({ bookingEngineKind: "INVENTORY", product: { legacyResourceId: productId }, setup: null });
+    expect(before.body.data!.productBookingSetup).toEqual({ bookingEngineKind: "INVENTORY", product: { legacyResourceId: productId }, setup: null });
 
     const set = await gql(SET, { input: { productId: productGid(productId), supplierId: toGlobalId("Supplier", supplierId), setup: typedSetup() } });
     expect(set.body.errors).toBeUndefined();
@@ -108,7 +108,7 @@ describe("booking setups through the graph", () => {
     ]);
     expect(setup.questions.participant).toEqual([]);
     expect(setup.cancellationTiers).toEqual([{ label: { text: "Two thirds back up to a day before", translations: null }, duration: "P1D", refundRate: "0.6667" }]);
-    expect((await gql(READ, { productId: productGid(productId) })).body.data.productBookingSetup).toEqual(productBookingSetup);
+    expect((await gql(READ, { productId: productGid(productId) })).body.data!.productBookingSetup).toEqual(productBookingSetup);
 
     // REST reads the same setup as the partner's document: texts as given, numbers, percentages, follow-ups nested.
     const document = (await partner.rest.get(`/api/supplier/${supplierId}/product/${productId}/booking-setup`)).body;
@@ -123,7 +123,7 @@ describe("booking setups through the graph", () => {
   it("refuses a setup breaking its rules as userErrors naming each field of the input, and changes nothing", async () => {
     const productId = await newProduct();
     const kept = await gql(SET, { input: { productId: productGid(productId), setup: typedSetup() } });
-    expect(kept.body.data.setProductBookingSetup.userErrors).toEqual([]);
+    expect(kept.body.data!.setProductBookingSetup.userErrors).toEqual([]);
     const invalid = typedSetup({
       timeZone: "Mars/Olympus",
       capacityPerSlot: 0,
@@ -132,7 +132,7 @@ describe("booking setups through the graph", () => {
     });
     const refused = await gql(SET, { input: { productId: productGid(productId), setup: invalid } });
     expect(refused.body.errors).toBeUndefined();
-    const { productBookingSetup, userErrors } = refused.body.data.setProductBookingSetup;
+    const { productBookingSetup, userErrors } = refused.body.data!.setProductBookingSetup;
     expect(productBookingSetup).toBeNull();
     expect(userErrors.every((error: { code: string; rule: string }) => error.code === "INVALID_SETUP" && error.rule)).toBe(true);
     const fields = userErrors.map((error: { field: string[] }) => error.field.join("."));
@@ -150,8 +150,8 @@ describe("booking setups through the graph", () => {
     expect(userErrors.find((error: { field: string[] }) => error.field.join(".") === "input.setup.units.0.label").message).toBe("give text or translations, not both");
     expect(userErrors.find((error: { field: string[] }) => error.field.join(".") === "input.setup.cancellationTiers.0.label").message).toBe("give text or translations");
     // The setup is the one set before.
-    expect((await gql(READ, { productId: productGid(productId) })).body.data.productBookingSetup.setup.timeZone).toBe("Europe/Zurich");
-    expect((await gql(READ, { productId: productGid(productId) })).body.data.productBookingSetup.setup.capacityPerSlot).toBe(12);
+    expect((await gql(READ, { productId: productGid(productId) })).body.data!.productBookingSetup.setup.timeZone).toBe("Europe/Zurich");
+    expect((await gql(READ, { productId: productGid(productId) })).body.data!.productBookingSetup.setup.capacityPerSlot).toBe(12);
   });
 
   it("answers null for a product that is unknown, another supplier's, or another partner's, and refuses to change it as NOT_FOUND", async () => {
@@ -172,21 +172,21 @@ describe("booking setups through the graph", () => {
     const notFound = { code: "NOT_FOUND", field: ["input", "productId"], rule: null, message: expect.any(String) };
     for (const address of [{ productId: productGid(othersProduct) }, { productId: productGid(ownProduct), supplierId: toGlobalId("Supplier", othersSupplier) }]) {
       const set = await gql(SET, { input: { ...address, setup: typedSetup() } });
-      expect(set.body.data.setProductBookingSetup).toEqual({ productBookingSetup: null, userErrors: [notFound] });
+      expect(set.body.data!.setProductBookingSetup).toEqual({ productBookingSetup: null, userErrors: [notFound] });
       const removed = await gql(REMOVE, { input: address });
-      expect(removed.body.data.removeProductBookingSetup).toEqual({ productBookingSetup: null, userErrors: [notFound] });
+      expect(removed.body.data!.removeProductBookingSetup).toEqual({ productBookingSetup: null, userErrors: [notFound] });
     }
     // The other partner's setup is still in place, as its owner reads it.
-    expect((await gql(READ, { productId: productGid(othersProduct) }, other.token)).body.data.productBookingSetup.setup.timeZone).toBe("Europe/Zurich");
+    expect((await gql(READ, { productId: productGid(othersProduct) }, other.token)).body.data!.productBookingSetup.setup.timeZone).toBe("Europe/Zurich");
   });
 
   it("takes the product out of the flow, and says NOT_FOUND when it has no setup left to remove", async () => {
     const productId = await newProduct();
     await gql(SET, { input: { productId: productGid(productId), setup: typedSetup() } });
     const removed = await gql(REMOVE, { input: { productId: productGid(productId), supplierId: toGlobalId("Supplier", supplierId) } });
-    expect(removed.body.data.removeProductBookingSetup).toEqual({ productBookingSetup: { setup: null }, userErrors: [] });
+    expect(removed.body.data!.removeProductBookingSetup).toEqual({ productBookingSetup: { setup: null }, userErrors: [] });
     const again = await gql(REMOVE, { input: { productId: productGid(productId) } });
-    expect(again.body.data.removeProductBookingSetup).toEqual({
+    expect(again.body.data!.removeProductBookingSetup).toEqual({
       productBookingSetup: null,
       userErrors: [{ code: "NOT_FOUND", field: ["input", "productId"], rule: null, message: `Product ${productId} has no booking setup` }],
     });

@@ -168,7 +168,7 @@ describe("catalogue management through GraphQL", () => {
     const { categories, ...rest } = productRequest();
     const fields = { ...rest, categories };
     const create = `mutation ($input: CreateProductInput!) {
-      createProduct(input: $input) { moved product { id legacyResourceId supplierId title { text language translations } onlineBookable bookingEngine { name } country { code name { text } } categories { level code } supplier { legacyResourceId } } userErrors { code } } }`;
+      createProduct(input: $input) { moved product { id legacyResourceId title { text language translations } onlineBookable bookingEngine { name } country { code name { text } } categories { level code } supplier { legacyResourceId } } userErrors { code } } }`;
     const first = await gql(create, { input: { ...fields, supplierId: idA } });
     expect(first.body.errors).toBeUndefined();
     const product = first.body.data!.createProduct;
@@ -177,7 +177,6 @@ describe("catalogue management through GraphQL", () => {
       userErrors: [],
       product: {
         id: expect.stringMatching(/.+/),
-        supplierId: supplierA,
         title: { text: "Matterhorn glacier hike", language: "en", translations: rest.title },
         onlineBookable: { en: true, de: false },
         bookingEngine: { name: partner.engineName },
@@ -190,7 +189,7 @@ describe("catalogue management through GraphQL", () => {
     expect(productId).toBe(toGlobalId("Product", product.product.legacyResourceId));
 
     const moved = await gql(create, { input: { ...fields, supplierId: idB } });
-    expect(moved.body.data!.createProduct).toMatchObject({ moved: true, product: { id: productId, supplierId: supplierB }, userErrors: [] });
+    expect(moved.body.data!.createProduct).toMatchObject({ moved: true, product: { id: productId, supplier: { legacyResourceId: supplierB } }, userErrors: [] });
 
     const german = await fetch(`${t.stack.url}/graphql`, {
       method: "POST",
@@ -205,7 +204,7 @@ describe("catalogue management through GraphQL", () => {
     );
     expect(filtered.body.data!.supplier).toEqual({ a: { nodes: [{ id: productId }] }, b: { nodes: [], totalCount: { count: 0 } } });
 
-    const update = `mutation ($input: UpdateProductInput!) { updateProduct(input: $input) { product { id rating updateDate } userErrors { code field } } }`;
+    const update = `mutation ($input: UpdateProductInput!) { updateProduct(input: $input) { product { id rating updatedAt } userErrors { code field } } }`;
     const updated = await gql(update, { input: { productId, externalId: fields.externalId, title: { en: "Glacier" }, rating: 3.5 } });
     expect(updated.body.data!.updateProduct).toMatchObject({ product: { id: productId, rating: 3.5 }, userErrors: [] });
     // The supplier, when given, is a precondition: the product is B's now, so naming A changes nothing.

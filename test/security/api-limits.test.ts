@@ -30,7 +30,7 @@ async function graphqlAs(stack: Stack, token: string, query: string, variables: 
 }
 
 /** The same product twenty times over: every field answered, so the actual cost is the estimate and nothing is given back. */
-const HEAVY = `query Heavy($id: ID!) { ${Array.from({ length: 20 }, (_, i) => `a${i}: product(id: $id) { id externalId supplierId cityName countryCode }`).join(" ")} }`;
+const HEAVY = `query Heavy($id: ID!) { ${Array.from({ length: 20 }, (_, i) => `a${i}: product(id: $id) { id externalId supplier { legacyResourceId } cityName countryCode }`).join(" ")} }`;
 const CHEAP = `query Cheap($id: ID!) { product(id: $id) { id } }`;
 
 describe("cost budget per account (a leaky bucket, as Shopify's)", () => {

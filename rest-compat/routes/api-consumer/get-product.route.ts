@@ -13,7 +13,7 @@ const consumerProductReadSchema = answer(
 );
 
 /** GET /api/consumer/product/{productId} (spec 3, "Get a product"). */
-export const getConsumerProductRoute: RestRoute<{ product: (ConsumerProductData & { trackingId: number | null }) | null }> = {
+export const getConsumerProductRoute: RestRoute<{ product: (ConsumerProductData & { trackingId: string | null }) | null }> = {
   method: "GET",
   url: "/api/consumer/product/:productId",
   schema: {
@@ -38,6 +38,7 @@ export const getConsumerProductRoute: RestRoute<{ product: (ConsumerProductData 
     if (!product) throw new RestError(404, "NOT_FOUND", "No product of the catalogue has this id");
     const { id, ...record } = product.consumerRecord;
     // trackingId feature: a per-call id in `id`, the catalogue id in `productId`.
-    return { id: product.trackingId ?? id, productId: id, ...record };
+    // The graph writes a tracking id (48 bits) as an ID; spec 3's is a number, which holds 48 bits exactly.
+    return { id: product.trackingId === null ? id : Number(product.trackingId), productId: id, ...record };
   },
 };

@@ -4,7 +4,7 @@ import type { RestRoute } from "../../rest-route.js";
 import { supplierIdOf } from "../../path-ids.js";
 import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
 import { supplierIdParams } from "../api-supplier/supplier-body.js";
-import { PRODUCT_FIELDS, PRODUCT_PARAMETERS, productBody, productRequestSchema, productResponseSchema, type ProductData } from "./product-body.js";
+import { pathSupplier, PRODUCT_FIELDS, PRODUCT_PARAMETERS, productBody, productRequestSchema, productResponseSchema, type ProductData } from "./product-body.js";
 
 /**
  * POST /api/supplier/{supplierId}/product (spec 1, "Create a product"). When another supplier of
@@ -32,9 +32,9 @@ export const createProductRoute: RestRoute<{ createProduct: { product: ProductDa
   `,
   parameters: PRODUCT_PARAMETERS,
   variables: (request) => ({ input: { ...(pickBySchema(request.body, productRequestSchema) as Record<string, unknown>), supplierId: supplierIdOf(request) } }),
-  respond: ({ createProduct }, _request, reply) => {
+  respond: ({ createProduct }, request, reply) => {
     const { product, moved } = refusedUnlessEmpty(createProduct, PRODUCT_PARAMETERS);
     reply.code(201).header("x-product-moved", String(moved));
-    return productBody(product!);
+    return productBody(product!, pathSupplier(request));
   },
 };

@@ -3,7 +3,7 @@ import { supplierIdOf } from "../../path-ids.js";
 import { int, num, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { supplierIdParams } from "../api-supplier/supplier-body.js";
-import { PRODUCT_FIELDS, productBody, productResponseSchema, type ProductData } from "./product-body.js";
+import { pathSupplier, PRODUCT_FIELDS, productBody, productResponseSchema, type ProductData } from "./product-body.js";
 
 /** GET /api/supplier/{supplierId}/products/ (spec 1, "List the products of a supplier"); also without the trailing slash. */
 interface Data {
@@ -48,7 +48,7 @@ export const listProductsRoute: RestRoute<Data> = {
   },
   respond: ({ supplier }, request) => {
     if (!supplier) throw new RestError(404, "NOT_FOUND", `Supplier ${(request.params as { supplierId: number }).supplierId} not found`);
-    return supplier.products.nodes.map(productBody);
+    return supplier.products.nodes.map((product) => productBody(product, pathSupplier(request)));
   },
 };
 

@@ -3,7 +3,7 @@ import { pickBySchema } from "../../json-schema.js";
 import { productIdOf, supplierIdOf } from "../../path-ids.js";
 import type { RestRoute } from "../../rest-route.js";
 import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
-import { PRODUCT_FIELDS, PRODUCT_PARAMETERS, productBody, productRequestSchema, productResponseSchema, supplierProductParams, type ProductData } from "./product-body.js";
+import { pathSupplier, PRODUCT_FIELDS, PRODUCT_PARAMETERS, productBody, productRequestSchema, productResponseSchema, supplierProductParams, type ProductData } from "./product-body.js";
 import type { FastifyRequest } from "fastify";
 
 type ProductPayload = { product: ProductData | null; userErrors: UserErrorData[] };
@@ -32,7 +32,7 @@ export const updateProductRoute: RestRoute<{ updateProduct: ProductPayload }> = 
   `,
   parameters: PRODUCT_PARAMETERS,
   variables: (request) => ({ input: { ...(pickBySchema(request.body, productRequestSchema) as Record<string, unknown>), ...addressOf(request) } }),
-  respond: ({ updateProduct }) => productBody(refusedUnlessEmpty(updateProduct, PRODUCT_PARAMETERS).product!),
+  respond: ({ updateProduct }, request) => productBody(refusedUnlessEmpty(updateProduct, PRODUCT_PARAMETERS).product!, pathSupplier(request)),
 };
 
 /** DELETE /api/supplier/{supplierId}/product/{productId}: extension. */
@@ -78,7 +78,7 @@ function deprecationRoute(action: "deprecate" | "undeprecate"): RestRoute<Record
     `,
     parameters: PRODUCT_PARAMETERS,
     variables: (request) => ({ input: addressOf(request) }),
-    respond: (data) => productBody(refusedUnlessEmpty(data[field], PRODUCT_PARAMETERS).product!),
+    respond: (data, request) => productBody(refusedUnlessEmpty(data[field], PRODUCT_PARAMETERS).product!, pathSupplier(request)),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from "fastify";
 import { answer, arr, bool, compact, freeObject, idParam, int, keepsOtherMembers, languageMap, languageObject, num, obj, str, type JsonSchema } from "../../json-schema.js";
 
 /** The product request body of spec 1 ("Product (request fields for create)"); update takes the same. */
@@ -76,25 +77,33 @@ const text = "{ translations }";
 /** The GraphQL selection every product response is built from. */
 export const PRODUCT_FIELDS = /* GraphQL */ `
   fragment RestProduct on Product {
-    id: legacyResourceId supplierId externalId creationDate updateDate deprecated onlineBookable
+    id: legacyResourceId externalId createdAt updatedAt deprecated onlineBookable
     title ${text} subtitle ${text} shortDescription ${text} description ${text} experienceHighlights ${text}
     bookingUrl ${text} cancellationCutOff ${text} modalitiesIncluded ${text} modalitiesExcluded ${text} modalitiesAdditionalInfo ${text}
     country { code name ${text} }
     zipCode cityName rating numberOfRatings channel internalName reference instantConfirmation instantDelivery
     availabilityType redemptionMethod thumbnailImage bookingEngine { name }
-    minPrice maxPrice priceCurrency pricingUnit priceLevel averagePrice minParticipants maxParticipants
+    minPrice { amount } maxPrice { amount } priceCurrency pricingUnit priceLevel averagePrice { amount } minParticipants maxParticipants
     address placeId website geoLocation { latitude longitude geoHash } duration
     galleryImages { title url order }
     categories { level code name ${text} description ${text} }
     availabilityPeriods itinerary isCancellable cancellationCutOffAmount cancellationCutOffUnit handiAccess
-    estCommNet estCommFrpricePerc likelyToBeSoldOut skipTheLine metadata
+    commissionTerms { netCommission commissionRate } likelyToBeSoldOut skipTheLine metadata
   }
 `;
 
 type Localized = { translations: Record<string, string> } | null;
+type Amount = { amount: string } | null;
 export interface ProductData {
   [field: string]: unknown;
   id: number;
+  createdAt: string;
+  updatedAt: string;
+  minPrice: Amount;
+  maxPrice: Amount;
+  averagePrice: Amount;
+  cancellationCutOffUnit: string | null;
+  commissionTerms: { netCommission: string | null; commissionRate: string | null } | null;
   title: Localized;
   country: { code: string; name: Localized } | null;
   bookingEngine: { name: string };
@@ -116,12 +125,27 @@ const localizedFields = [
   "modalitiesAdditionalInfo",
 ] as const;
 
+/** The supplier number a product path names. */
+export const pathSupplier = (request: FastifyRequest): number => (request.params as { supplierId: number }).supplierId;
+
+const numberOf = (amount: Amount) => (amount === null ? null : Number(amount.amount));
+
 /**
  * "Product as returned" (spec 1): the supplied fields as language objects, plus id,
  * creationDate, onlineBookable per language, and country {code, name} instead of countryCode.
+ * The supplier is the path's: every path that answers a product names it, and the graph has
+ * checked the product is its own. Amounts are the numbers sent (the graph's Money keeps them exact).
  */
-export function productBody(p: ProductData) {
-  const body: Record<string, unknown> = { ...p };
+export function productBody(p: ProductData, supplierId: number) {
+  const { createdAt, updatedAt, commissionTerms, ...fields } = p;
+  const body: Record<string, unknown> = { ...fields, supplierId, creationDate: createdAt, updateDate: updatedAt };
+  body.minPrice = numberOf(p.minPrice);
+  body.maxPrice = numberOf(p.maxPrice);
+  body.averagePrice = numberOf(p.averagePrice);
+  body.cancellationCutOffUnit = p.cancellationCutOffUnit?.toLowerCase() ?? null;
+  const decimal = (value: string | null | undefined) => (value == null ? null : Number(value));
+  body.estCommNet = decimal(commissionTerms?.netCommission);
+  body.estCommFrpricePerc = decimal(commissionTerms?.commissionRate);
   for (const field of localizedFields) body[field] = (p[field] as Localized)?.translations ?? null;
   body.country = p.country ? { code: p.country.code, name: p.country.name?.translations ?? {} } : null;
   body.bookingEngine = p.bookingEngine.name;

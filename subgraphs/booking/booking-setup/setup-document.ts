@@ -1,5 +1,6 @@
 import type { FieldProblem } from "../../../core/errors.js";
-import { decimalOf, percentageOfRate, rateOfPercentage } from "../contract-bodies.js";
+import { decimalOf } from "../../../core/decimal.js";
+import { percentageOfRate, rateOfPercentage } from "../contract-bodies.js";
 import type { BookingSetup, CancellationTier, OptionSetup, QuestionSetup, UnitSetup } from "../engines/inventory/booking-setup.js";
 import type {
   BookingSetupCancellationTierInput,

@@ -1,4 +1,7 @@
-import { Arg, Ctx, Directive, FieldResolver, Float, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, Directive, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Money, statedMoney } from "../../common/money.type.js";
+import { DecimalScalar } from "../../common/scalars.js";
+import { decimalOf } from "../../../core/decimal.js";
 import { Descriptor, TaxonomyNode } from "../taxonomy/taxonomy.type.js";
 import { taxonomyPaths } from "../taxonomy/taxonomy.service.js";
 import { commissionRate, estimatedNetPrice } from "../../../core/commission.js";
@@ -17,6 +20,7 @@ import {
   DeprecateProductInput,
   DeprecateProductPayload,
   Product,
+  ProductCommissionTerms,
   productKey,
   UndeprecateProductInput,
   UndeprecateProductPayload,
@@ -138,24 +142,48 @@ export class ProductResolver {
     return consumerRecord(ctx, product, externalClientId ?? null);
   }
 
-  @FieldResolver(() => Float, { nullable: true, description: "A per-call id for this product, when the caller's organisation has the trackingId feature (null otherwise)" })
-  trackingId(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<number | null> {
-    return ctx.loaders.trackingId.load(product.legacyResourceId);
+  @FieldResolver(() => ID, { nullable: true, description: "A per-call id for this product, when the caller's organisation has the trackingId feature (null otherwise)" })
+  async trackingId(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<string | null> {
+    const id = await ctx.loaders.trackingId.load(product.legacyResourceId);
+    return id === null ? null : String(id);
   }
 
-  @FieldResolver(() => Float, { nullable: true, description: "First adult retail price: exact for agents, recommended for resellers" })
-  retailPrice(@Root() product: Product): number | null {
-    return product.minPrice;
+  @FieldResolver(() => Money, { nullable: true, description: "Its lowest price" })
+  minPrice(@Root() product: Product): Money | null {
+    return statedMoney(product.minPrice, product.priceCurrency);
   }
 
-  @FieldResolver(() => Float, { nullable: true, description: "Agent model only: the commission as a ratio of the retail price" })
-  async estimatedCommissionRate(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<number | null> {
-    return (await callerModel(ctx)) === "AGENT" ? commissionRate(product) : null;
+  @FieldResolver(() => Money, { nullable: true, description: "Its highest price, not below minPrice" })
+  maxPrice(@Root() product: Product): Money | null {
+    return statedMoney(product.maxPrice, product.priceCurrency);
   }
 
-  @FieldResolver(() => Float, { nullable: true, description: "Reseller model only: the estimated net price" })
-  async estimatedNetPrice(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<number | null> {
-    return (await callerModel(ctx)) === "RESELLER" ? estimatedNetPrice(product) : null;
+  @FieldResolver(() => Money, { nullable: true, description: "Its average price (restaurants: the average meal price)" })
+  averagePrice(@Root() product: Product): Money | null {
+    return statedMoney(product.averagePrice, product.priceCurrency);
+  }
+
+  @FieldResolver(() => Money, { nullable: true, description: "First adult retail price: exact for agents, recommended for resellers" })
+  retailPrice(@Root() product: Product): Money | null {
+    return statedMoney(product.minPrice, product.priceCurrency);
+  }
+
+  @FieldResolver(() => ProductCommissionTerms, { nullable: true, description: "The commission its partner states; null when it states none" })
+  commissionTerms(@Root() product: Product): ProductCommissionTerms | null {
+    if (product.estCommNet === null && product.estCommFrpricePerc === null) return null;
+    const decimal = (value: number | null) => (value === null ? null : decimalOf(value));
+    return { netCommission: decimal(product.estCommNet), commissionRate: decimal(product.estCommFrpricePerc) };
+  }
+
+  @FieldResolver(() => DecimalScalar, { nullable: true, description: 'Agent model only: the commission as a share of the retail price, 0 to 1: "0.2"' })
+  async estimatedCommissionRate(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<string | null> {
+    const rate = (await callerModel(ctx)) === "AGENT" ? commissionRate(product) : null;
+    return rate === null ? null : decimalOf(rate);
+  }
+
+  @FieldResolver(() => Money, { nullable: true, description: "Reseller model only: the estimated net price" })
+  async estimatedNetPrice(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<Money | null> {
+    return (await callerModel(ctx)) === "RESELLER" ? statedMoney(estimatedNetPrice(product), product.priceCurrency) : null;
   }
 
   @FieldResolver(() => Supplier)

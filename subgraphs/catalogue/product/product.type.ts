@@ -7,6 +7,61 @@ import { LocalizedText } from "../language/localized-text.js";
 import { BookingEngine } from "../booking-engine/booking-engine.type.js";
 import { GeoLocation, GeoLocationInput } from "../supplier/supplier.type.js";
 import { UserError } from "../../common/user-errors.js";
+import { Money } from "../../common/money.type.js";
+import { CountryCodeScalar, CurrencyCodeScalar, DateTimeScalar, DecimalScalar } from "../../common/scalars.js";
+import { availabilityTypes, cancellationCutOffUnits, pricingUnits, redemptionMethods } from "./product.rules.js";
+
+/** An enum of the graph whose values are a closed set of the catalogue's rules, each named as the rules name it. */
+const closedSet = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((value) => [value, value])) as { [V in T]: V };
+
+export const AvailabilityType = closedSet(availabilityTypes);
+export type AvailabilityType = (typeof availabilityTypes)[number];
+registerEnumType(AvailabilityType, {
+  name: "AvailabilityType",
+  description: "How a product's times are given",
+  valuesConfig: { START_TIME: { description: "Fixed start times" }, OPENING_HOURS: { description: "Opening hours: any time while open" } },
+});
+
+export const RedemptionMethod = closedSet(redemptionMethods);
+registerEnumType(RedemptionMethod, {
+  name: "RedemptionMethod",
+  description: "How a ticket is redeemed",
+  valuesConfig: {
+    MANIFEST: { description: "The traveller's name is on the supplier's list" },
+    DIGITAL: { description: "A ticket shown on a phone" },
+    PRINT: { description: "A printed ticket" },
+  },
+});
+
+export const PricingUnit = closedSet(pricingUnits);
+registerEnumType(PricingUnit, {
+  name: "PricingUnit",
+  description: "What a product's price is for",
+  valuesConfig: {
+    PER_PERSON: { description: "One person" },
+    PER_VEHICLE: { description: "One vehicle" },
+    GROUP: { description: "A whole group" },
+    FAMILY: { description: "A family" },
+    PER_EQUIPMENT: { description: "One piece of equipment" },
+    PACKAGE: { description: "A package" },
+    PER_BOAT: { description: "One boat" },
+  },
+});
+
+/** Spec 1 writes the units in lower case; the graph's enum values are upper case and stand for them. */
+export const CancellationCutOffUnit = { HOUR: "hour", MINUTE: "minute", DAY: "day" } as const satisfies Record<string, (typeof cancellationCutOffUnits)[number]>;
+registerEnumType(CancellationCutOffUnit, {
+  name: "CancellationCutOffUnit",
+  description: "The unit of a cancellation cut-off",
+  valuesConfig: { HOUR: { description: "Hours" }, MINUTE: { description: "Minutes" }, DAY: { description: "Days" } },
+});
+
+@ObjectType({ description: "The commission a product's partner states (spec 1's estCommNet and estCommFrpricePerc), as given" })
+export class ProductCommissionTerms {
+  // Not Money: spec 1 lets a partner state it without a priceCurrency.
+  @Field(() => DecimalScalar, { nullable: true, description: "The estimated net commission, an amount in priceCurrency" }) netCommission!: string | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'The estimated commission as a share of the retail price, 0 to 1: "0.2"' }) commissionRate!: string | null;
+}
 
 @ObjectType()
 export class Country {
@@ -37,7 +92,8 @@ export class Product {
   @Field(() => ID, { description: "The global id" }) id!: string;
   @Field(() => Int, { description: "The product's number on the REST paths" }) legacyResourceId!: number;
   @Field(() => String) externalId!: string;
-  @Field(() => Int) supplierId!: number;
+  /** The supplier's number; the graph answers the supplier (`supplier`). */
+  supplierId!: number;
   @Field(() => LocalizedText) title!: LocalizedText;
   @Field(() => LocalizedText, { nullable: true }) subtitle!: LocalizedText | null;
   @Field(() => LocalizedText, { nullable: true }) shortDescription!: LocalizedText | null;
@@ -48,7 +104,7 @@ export class Product {
   @Field(() => LocalizedText, { nullable: true }) modalitiesIncluded!: LocalizedText | null;
   @Field(() => LocalizedText, { nullable: true }) modalitiesExcluded!: LocalizedText | null;
   @Field(() => LocalizedText, { nullable: true }) modalitiesAdditionalInfo!: LocalizedText | null;
-  @Field(() => String, { nullable: true }) countryCode!: string | null;
+  @Field(() => CountryCodeScalar, { nullable: true, description: "The country it takes place in" }) countryCode!: string | null;
   @Field(() => Country, { nullable: true }) country!: Country | null;
   @Field(() => String, { nullable: true }) zipCode!: string | null;
   @Field(() => String, { nullable: true }) cityName!: string | null;
@@ -59,16 +115,17 @@ export class Product {
   @Field(() => String, { nullable: true }) reference!: string | null;
   @Field(() => Boolean, { nullable: true }) instantConfirmation!: boolean | null;
   @Field(() => Boolean, { nullable: true }) instantDelivery!: boolean | null;
-  @Field(() => String, { nullable: true, description: "START_TIME or OPENING_HOURS" }) availabilityType!: string | null;
-  @Field(() => String, { nullable: true, description: "MANIFEST, DIGITAL or PRINT" }) redemptionMethod!: string | null;
+  @Field(() => AvailabilityType, { nullable: true, description: "How its times are given" }) availabilityType!: string | null;
+  @Field(() => RedemptionMethod, { nullable: true, description: "How its tickets are redeemed" }) redemptionMethod!: string | null;
   @Field(() => String, { nullable: true }) thumbnailImage!: string | null;
   @Field(() => BookingEngine, { description: "The engine the product is booked through" }) bookingEngine!: BookingEngine;
-  @Field(() => Float, { nullable: true }) minPrice!: number | null;
-  @Field(() => Float, { nullable: true }) maxPrice!: number | null;
-  @Field(() => String, { nullable: true }) priceCurrency!: string | null;
-  @Field(() => String, { nullable: true }) pricingUnit!: string | null;
+  /** Prices are answered as Money (product.resolver.ts). */
+  minPrice!: number | null;
+  maxPrice!: number | null;
+  @Field(() => CurrencyCodeScalar, { nullable: true, description: "The currency of its prices" }) priceCurrency!: string | null;
+  @Field(() => PricingUnit, { nullable: true, description: "What its price is for" }) pricingUnit!: string | null;
   @Field(() => Int, { nullable: true }) priceLevel!: number | null;
-  @Field(() => Float, { nullable: true }) averagePrice!: number | null;
+  averagePrice!: number | null;
   @Field(() => Int, { nullable: true }) minParticipants!: number | null;
   @Field(() => Int, { nullable: true }) maxParticipants!: number | null;
   @Field(() => String, { nullable: true }) address!: string | null;
@@ -82,10 +139,11 @@ export class Product {
   @Field(() => JSONObjectScalar, { nullable: true, description: "{type, unitType, unstructuredItinerary, units} as sent" }) itinerary!: Record<string, unknown> | null;
   @Field(() => Boolean, { nullable: true }) isCancellable!: boolean | null;
   @Field(() => Int, { nullable: true }) cancellationCutOffAmount!: number | null;
-  @Field(() => String, { nullable: true }) cancellationCutOffUnit!: string | null;
+  @Field(() => CancellationCutOffUnit, { nullable: true, description: "The unit of cancellationCutOffAmount" }) cancellationCutOffUnit!: string | null;
   @Field(() => Boolean, { nullable: true }) handiAccess!: boolean | null;
-  @Field(() => Float, { nullable: true }) estCommNet!: number | null;
-  @Field(() => Float, { nullable: true }) estCommFrpricePerc!: number | null;
+  /** The partner's commission terms: answered as `commissionTerms`. */
+  estCommNet!: number | null;
+  estCommFrpricePerc!: number | null;
   @Field(() => Boolean, { nullable: true }) likelyToBeSoldOut!: boolean | null;
   @Field(() => Boolean, { nullable: true }) skipTheLine!: boolean | null;
   @Field(() => JSONObjectScalar, { nullable: true }) metadata!: Record<string, unknown> | null;
@@ -94,8 +152,8 @@ export class Product {
   /** For other subgraphs' service code (booking sells live products only); not in the client API. */
   @Directive("@inaccessible")
   @Field(() => Boolean, { description: "Deleted by its supplier: kept for the bookings and reports that refer to it" }) removed!: boolean;
-  @Field(() => Date) creationDate!: Date;
-  @Field(() => Date) updateDate!: Date;
+  @Field(() => DateTimeScalar, { name: "createdAt", description: "When it was created" }) creationDate!: Date;
+  @Field(() => DateTimeScalar, { name: "updatedAt", description: "When it last changed" }) updateDate!: Date;
 }
 
 export enum ProductSortField {

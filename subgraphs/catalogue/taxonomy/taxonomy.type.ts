@@ -30,8 +30,19 @@ export class TaxonomyNode {
   // parent and children are resolved by field resolvers.
 }
 
-@ObjectType()
+/** What the catalogue flags a product with: only what it flags today (spec 3 also names PROMOTED, which nothing sets). */
+export enum DescriptorType {
+  EXCLUDED = "EXCLUDED",
+}
+registerEnumType(DescriptorType, { name: "DescriptorType", description: "How a product is flagged", valuesConfig: { EXCLUDED: { description: "Left out of consumer searches and lists" } } });
+
+export enum DescriptorReason {
+  DEPRECATED = "DEPRECATED",
+}
+registerEnumType(DescriptorReason, { name: "DescriptorReason", description: "Why a product is flagged", valuesConfig: { DEPRECATED: { description: "Its partner deprecated it" } } });
+
+@ObjectType({ description: "A flag on a product, with its reason" })
 export class Descriptor {
-  @Field(() => String, { description: "PROMOTED or EXCLUDED" }) type!: string;
-  @Field(() => String, { description: "PROMOTED or DEPRECATED" }) reason!: string;
+  @Field(() => DescriptorType, { description: "How it is flagged" }) type!: string;
+  @Field(() => DescriptorReason, { description: "Why" }) reason!: string;
 }
