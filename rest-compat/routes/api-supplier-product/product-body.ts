@@ -128,7 +128,8 @@ const localizedFields = [
 /** The supplier number a product path names. */
 export const pathSupplier = (request: FastifyRequest): number => (request.params as { supplierId: number }).supplierId;
 
-const numberOf = (amount: Amount) => (amount === null ? null : Number(amount.amount));
+/** A Decimal of the graph as the number REST sends. */
+const numberOf = (decimal: string | null | undefined) => (decimal == null ? null : Number(decimal));
 
 /**
  * "Product as returned" (spec 1): the supplied fields as language objects, plus id,
@@ -139,13 +140,12 @@ const numberOf = (amount: Amount) => (amount === null ? null : Number(amount.amo
 export function productBody(p: ProductData, supplierId: number) {
   const { createdAt, updatedAt, commissionTerms, ...fields } = p;
   const body: Record<string, unknown> = { ...fields, supplierId, creationDate: createdAt, updateDate: updatedAt };
-  body.minPrice = numberOf(p.minPrice);
-  body.maxPrice = numberOf(p.maxPrice);
-  body.averagePrice = numberOf(p.averagePrice);
+  body.minPrice = numberOf(p.minPrice?.amount);
+  body.maxPrice = numberOf(p.maxPrice?.amount);
+  body.averagePrice = numberOf(p.averagePrice?.amount);
   body.cancellationCutOffUnit = p.cancellationCutOffUnit?.toLowerCase() ?? null;
-  const decimal = (value: string | null | undefined) => (value == null ? null : Number(value));
-  body.estCommNet = decimal(commissionTerms?.netCommission);
-  body.estCommFrpricePerc = decimal(commissionTerms?.commissionRate);
+  body.estCommNet = numberOf(commissionTerms?.netCommission);
+  body.estCommFrpricePerc = numberOf(commissionTerms?.commissionRate);
   for (const field of localizedFields) body[field] = (p[field] as Localized)?.translations ?? null;
   body.country = p.country ? { code: p.country.code, name: p.country.name?.translations ?? {} } : null;
   body.bookingEngine = p.bookingEngine.name;

@@ -17,7 +17,7 @@ export function chosenLanguage(translations: LanguageText, languages: readonly s
 
 @Resolver(() => LocalizedText)
 export class LocalizedTextResolver {
-  @FieldResolver(() => String, { nullable: true })
+  @FieldResolver(() => String, { nullable: true, description: "The text in the caller's language (Accept-Language, then en, then any); null when there is none" })
   text(@Root() root: LocalizedText, @Ctx() ctx: SubgraphContext): string | null {
     return textIn(root.translations, ctx.languages);
   }

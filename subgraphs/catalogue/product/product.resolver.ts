@@ -124,7 +124,7 @@ export class ProductResolver {
   @FieldResolver(() => String, { nullable: true, description: "The booking URL in the caller's language, with externalClientId appended when given" })
   bookingLink(
     @Root() product: Product,
-    @Arg("externalClientId", () => String, { nullable: true }) externalClientId: string | null,
+    @Arg("externalClientId", () => String, { nullable: true, description: "The caller's own id of its client, appended to booking links (spec 3)" }) externalClientId: string | null,
     @Ctx() ctx: CatalogueContext,
   ): string | null {
     return bookingLink(product.bookingUrl?.translations ?? null, ctx.languages, externalClientId);
@@ -136,7 +136,7 @@ export class ProductResolver {
   })
   consumerRecord(
     @Root() product: Product,
-    @Arg("externalClientId", () => String, { nullable: true }) externalClientId: string | null | undefined,
+    @Arg("externalClientId", () => String, { nullable: true, description: "The caller's own id of its client, appended to booking links (spec 3)" }) externalClientId: string | null | undefined,
     @Ctx() ctx: CatalogueContext,
   ): Promise<ConsumerRecord> {
     return consumerRecord(ctx, product, externalClientId ?? null);
@@ -186,7 +186,7 @@ export class ProductResolver {
     return (await callerModel(ctx)) === "RESELLER" ? statedMoney(estimatedNetPrice(product), product.priceCurrency) : null;
   }
 
-  @FieldResolver(() => Supplier)
+  @FieldResolver(() => Supplier, { description: "The supplier it belongs to" })
   async supplier(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<Supplier> {
     const row = await ctx.loaders.anySupplier.load(product.supplierId);
     if (!row) throw new Error(`product ${product.legacyResourceId} has no supplier ${product.supplierId}`);

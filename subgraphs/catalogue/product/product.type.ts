@@ -63,25 +63,25 @@ export class ProductCommissionTerms {
   @Field(() => DecimalScalar, { nullable: true, description: 'The estimated commission as a share of the retail price, 0 to 1: "0.2"' }) commissionRate!: string | null;
 }
 
-@ObjectType()
+@ObjectType({ description: "A country" })
 export class Country {
   @Field(() => String, { description: "ISO 3166-1 alpha-2" }) code!: string;
-  @Field(() => LocalizedText) name!: LocalizedText;
+  @Field(() => LocalizedText, { description: "Its name in the caller's language, and in every language known" }) name!: LocalizedText;
 }
 
-@ObjectType()
+@ObjectType({ description: "An image of a product's gallery" })
 export class GalleryImage {
-  @Field(() => String, { nullable: true }) title!: string | null;
-  @Field(() => String) url!: string;
+  @Field(() => String, { nullable: true, description: "Its title" }) title!: string | null;
+  @Field(() => String, { description: "Where it is" }) url!: string;
   @Field(() => Int, { nullable: true, description: "Position in the gallery" }) order!: number | null;
 }
 
-@ObjectType()
+@ObjectType({ description: "A category a product's partner put it in" })
 export class ProductCategory {
   @Field(() => Int, { description: "1 = category, 2 = subcategory, 3 = next level" }) level!: number;
-  @Field(() => String) code!: string;
-  @Field(() => LocalizedText, { nullable: true }) name!: LocalizedText | null;
-  @Field(() => LocalizedText, { nullable: true }) description!: LocalizedText | null;
+  @Field(() => String, { description: "The code at that level: a taxonomy code at levels 1 and 2" }) code!: string;
+  @Field(() => LocalizedText, { nullable: true, description: "Its name as the partner gave it" }) name!: LocalizedText | null;
+  @Field(() => LocalizedText, { nullable: true, description: "Its description as the partner gave it" }) description!: LocalizedText | null;
 }
 
 @ObjectType({ description: "An activity of the catalogue" })
@@ -91,64 +91,64 @@ export class ProductCategory {
 export class Product {
   @Field(() => ID, { description: "The global id" }) id!: string;
   @Field(() => Int, { description: "The product's number on the REST paths" }) legacyResourceId!: number;
-  @Field(() => String) externalId!: string;
+  @Field(() => String, { description: "Its partner's identifier of it, unique in its booking engine" }) externalId!: string;
   /** The supplier's number; the graph answers the supplier (`supplier`). */
   supplierId!: number;
-  @Field(() => LocalizedText) title!: LocalizedText;
-  @Field(() => LocalizedText, { nullable: true }) subtitle!: LocalizedText | null;
-  @Field(() => LocalizedText, { nullable: true }) shortDescription!: LocalizedText | null;
-  @Field(() => LocalizedText, { nullable: true }) description!: LocalizedText | null;
-  @Field(() => LocalizedText, { nullable: true, description: "Lines separated by the two characters '/n'" }) experienceHighlights!: LocalizedText | null;
-  @Field(() => LocalizedText, { nullable: true }) bookingUrl!: LocalizedText | null;
-  @Field(() => LocalizedText, { nullable: true }) cancellationCutOff!: LocalizedText | null;
-  @Field(() => LocalizedText, { nullable: true }) modalitiesIncluded!: LocalizedText | null;
-  @Field(() => LocalizedText, { nullable: true }) modalitiesExcluded!: LocalizedText | null;
-  @Field(() => LocalizedText, { nullable: true }) modalitiesAdditionalInfo!: LocalizedText | null;
+  @Field(() => LocalizedText, { description: "Its name, in the caller's language and in every language given" }) title!: LocalizedText;
+  @Field(() => LocalizedText, { nullable: true, description: "A subtitle" }) subtitle!: LocalizedText | null;
+  @Field(() => LocalizedText, { nullable: true, description: "A short description" }) shortDescription!: LocalizedText | null;
+  @Field(() => LocalizedText, { nullable: true, description: "Its description" }) description!: LocalizedText | null;
+  @Field(() => LocalizedText, { nullable: true, description: "Its highlights; lines separated by the two characters '/n'" }) experienceHighlights!: LocalizedText | null;
+  @Field(() => LocalizedText, { nullable: true, description: "Where it is booked on its partner's site, per language" }) bookingUrl!: LocalizedText | null;
+  @Field(() => LocalizedText, { nullable: true, description: "How long before the start it may still be cancelled, as text" }) cancellationCutOff!: LocalizedText | null;
+  @Field(() => LocalizedText, { nullable: true, description: "What the price includes" }) modalitiesIncluded!: LocalizedText | null;
+  @Field(() => LocalizedText, { nullable: true, description: "What the price leaves out" }) modalitiesExcluded!: LocalizedText | null;
+  @Field(() => LocalizedText, { nullable: true, description: "What else a traveller should know" }) modalitiesAdditionalInfo!: LocalizedText | null;
   @Field(() => CountryCodeScalar, { nullable: true, description: "The country it takes place in" }) countryCode!: string | null;
-  @Field(() => Country, { nullable: true }) country!: Country | null;
-  @Field(() => String, { nullable: true }) zipCode!: string | null;
-  @Field(() => String, { nullable: true }) cityName!: string | null;
-  @Field(() => Float, { nullable: true }) rating!: number | null;
-  @Field(() => Int, { nullable: true }) numberOfRatings!: number | null;
-  @Field(() => String, { nullable: true }) channel!: string | null;
-  @Field(() => String, { nullable: true }) internalName!: string | null;
-  @Field(() => String, { nullable: true }) reference!: string | null;
-  @Field(() => Boolean, { nullable: true }) instantConfirmation!: boolean | null;
-  @Field(() => Boolean, { nullable: true }) instantDelivery!: boolean | null;
+  @Field(() => Country, { nullable: true, description: "The country it takes place in, with its name" }) country!: Country | null;
+  @Field(() => String, { nullable: true, description: "The postal code of where it takes place" }) zipCode!: string | null;
+  @Field(() => String, { nullable: true, description: "The city it takes place in" }) cityName!: string | null;
+  @Field(() => Float, { nullable: true, description: "Its average rating, 0 to 5" }) rating!: number | null;
+  @Field(() => Int, { nullable: true, description: "How many ratings the average is of" }) numberOfRatings!: number | null;
+  @Field(() => String, { nullable: true, description: "The channel its content was uploaded through" }) channel!: string | null;
+  @Field(() => String, { nullable: true, description: "Its partner's internal name for it" }) internalName!: string | null;
+  @Field(() => String, { nullable: true, description: "Its partner's reference (the same meaning as externalId)" }) reference!: string | null;
+  @Field(() => Boolean, { nullable: true, description: "Whether a booking is confirmed at once" }) instantConfirmation!: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: "Whether tickets are delivered at once" }) instantDelivery!: boolean | null;
   @Field(() => AvailabilityType, { nullable: true, description: "How its times are given" }) availabilityType!: string | null;
   @Field(() => RedemptionMethod, { nullable: true, description: "How its tickets are redeemed" }) redemptionMethod!: string | null;
-  @Field(() => String, { nullable: true }) thumbnailImage!: string | null;
+  @Field(() => String, { nullable: true, description: "A link to its thumbnail image" }) thumbnailImage!: string | null;
   @Field(() => BookingEngine, { description: "The engine the product is booked through" }) bookingEngine!: BookingEngine;
   /** Prices are answered as Money (product.resolver.ts). */
   minPrice!: number | null;
   maxPrice!: number | null;
   @Field(() => CurrencyCodeScalar, { nullable: true, description: "The currency of its prices" }) priceCurrency!: string | null;
   @Field(() => PricingUnit, { nullable: true, description: "What its price is for" }) pricingUnit!: string | null;
-  @Field(() => Int, { nullable: true }) priceLevel!: number | null;
+  @Field(() => Int, { nullable: true, description: "Its price quartile, 1 (cheapest) to 4" }) priceLevel!: number | null;
   averagePrice!: number | null;
-  @Field(() => Int, { nullable: true }) minParticipants!: number | null;
-  @Field(() => Int, { nullable: true }) maxParticipants!: number | null;
-  @Field(() => String, { nullable: true }) address!: string | null;
-  @Field(() => String, { nullable: true }) placeId!: string | null;
-  @Field(() => String, { nullable: true }) website!: string | null;
-  @Field(() => GeoLocation, { nullable: true }) geoLocation!: GeoLocation | null;
+  @Field(() => Int, { nullable: true, description: "The fewest participants a booking takes" }) minParticipants!: number | null;
+  @Field(() => Int, { nullable: true, description: "The most participants a booking takes" }) maxParticipants!: number | null;
+  @Field(() => String, { nullable: true, description: "The street address of where it takes place" }) address!: string | null;
+  @Field(() => String, { nullable: true, description: "A map provider's identifier of the place" }) placeId!: string | null;
+  @Field(() => String, { nullable: true, description: "Its website" }) website!: string | null;
+  @Field(() => GeoLocation, { nullable: true, description: "Where it takes place, as coordinates" }) geoLocation!: GeoLocation | null;
   @Field(() => String, { nullable: true, description: "ISO 8601 duration" }) duration!: string | null;
-  @Field(() => [GalleryImage]) galleryImages!: GalleryImage[];
-  @Field(() => [ProductCategory]) categories!: ProductCategory[];
+  @Field(() => [GalleryImage], { description: "Its gallery, in order" }) galleryImages!: GalleryImage[];
+  @Field(() => [ProductCategory], { description: "Its categories as its partner gave them; level 1 and 2 codes are codes of the activities taxonomy" }) categories!: ProductCategory[];
   @Field(() => JSONObjectScalar, { nullable: true, description: "{weeklyPeriods, spontaneousPeriod} as sent" }) availabilityPeriods!: Record<string, unknown> | null;
   @Field(() => JSONObjectScalar, { nullable: true, description: "{type, unitType, unstructuredItinerary, units} as sent" }) itinerary!: Record<string, unknown> | null;
-  @Field(() => Boolean, { nullable: true }) isCancellable!: boolean | null;
-  @Field(() => Int, { nullable: true }) cancellationCutOffAmount!: number | null;
+  @Field(() => Boolean, { nullable: true, description: "Whether a booking of it can be cancelled" }) isCancellable!: boolean | null;
+  @Field(() => Int, { nullable: true, description: "How long before the start a booking may still be cancelled, in cancellationCutOffUnit" }) cancellationCutOffAmount!: number | null;
   @Field(() => CancellationCutOffUnit, { nullable: true, description: "The unit of cancellationCutOffAmount" }) cancellationCutOffUnit!: string | null;
-  @Field(() => Boolean, { nullable: true }) handiAccess!: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: "Whether it is accessible to disabled people" }) handiAccess!: boolean | null;
   /** The partner's commission terms: answered as `commissionTerms`. */
   estCommNet!: number | null;
   estCommFrpricePerc!: number | null;
-  @Field(() => Boolean, { nullable: true }) likelyToBeSoldOut!: boolean | null;
-  @Field(() => Boolean, { nullable: true }) skipTheLine!: boolean | null;
-  @Field(() => JSONObjectScalar, { nullable: true }) metadata!: Record<string, unknown> | null;
+  @Field(() => Boolean, { nullable: true, description: "Whether places are few or demand is high" }) likelyToBeSoldOut!: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: "Whether it gives priority access" }) skipTheLine!: boolean | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: "Its partner's own metadata, as sent" }) metadata!: Record<string, unknown> | null;
   @Field(() => LanguageObjectScalar, { description: "Per language of the title: whether the product can be booked online in it" }) onlineBookable!: Record<string, boolean>;
-  @Field(() => Boolean) deprecated!: boolean;
+  @Field(() => Boolean, { description: "Deprecated by its partner: still listed to the partner, left out for consumers" }) deprecated!: boolean;
   /** For other subgraphs' service code (booking sells live products only); not in the client API. */
   @Directive("@inaccessible")
   @Field(() => Boolean, { description: "Deleted by its supplier: kept for the bookings and reports that refer to it" }) removed!: boolean;

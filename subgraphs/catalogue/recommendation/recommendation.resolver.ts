@@ -37,26 +37,26 @@ export class RecommendationEdge {
 @ObjectType({ description: "Recommended activities, ranked, a page at a time" })
 export class RecommendationConnection extends ConnectionOf(Product, RecommendationEdge) {}
 
-@InputType()
+@InputType({ description: "Booking engines, by name, to take products from or to leave out" })
 export class BookingEngineSelection {
-  @Field(() => [String], { nullable: true }) include?: string[] | null;
-  @Field(() => [String], { nullable: true }) exclude?: string[] | null;
+  @Field(() => [String], { nullable: true, description: "Only products of these booking engines, by name" }) include?: string[] | null;
+  @Field(() => [String], { nullable: true, description: "No products of these booking engines, by name" }) exclude?: string[] | null;
 }
 
 @InputType({ description: "The body of POST /recommendation/v2/activities" })
 export class RecommendationInput {
   @Field(() => JSONObjectScalar, { nullable: true, description: "{type: continentCode|countryCode|cityName|iataCode|geoPoint, value, radius}" }) location?: Record<string, unknown> | null;
   @Field(() => [String], { nullable: true, description: "Taxonomy slugs" }) categories?: string[] | null;
-  @Field(() => [String], { nullable: true }) interests?: string[] | null;
-  @Field(() => Int, { nullable: true }) minPrice?: number | null;
-  @Field(() => Int, { nullable: true }) maxPrice?: number | null;
-  @Field(() => String, { nullable: true }) currencyCode?: string | null;
-  @Field(() => String, { nullable: true }) activityContext?: string | null;
-  @Field(() => String, { nullable: true }) groupType?: string | null;
-  @Field(() => String, { nullable: true }) travelDate?: string | null;
-  @Field(() => String, { nullable: true }) risk?: string | null;
-  @Field(() => String, { nullable: true }) varietyLevel?: string | null;
-  @Field(() => BookingEngineSelection, { nullable: true }) bookingEngines?: BookingEngineSelection | null;
+  @Field(() => [String], { nullable: true, description: "Free words the traveller is interested in, matched against the products' texts" }) interests?: string[] | null;
+  @Field(() => Int, { nullable: true, description: "The lowest price, in currencyCode" }) minPrice?: number | null;
+  @Field(() => Int, { nullable: true, description: "The highest price, in currencyCode" }) maxPrice?: number | null;
+  @Field(() => String, { nullable: true, description: "ISO 4217: the currency of minPrice, maxPrice and the display prices (EUR when not given)" }) currencyCode?: string | null;
+  @Field(() => String, { nullable: true, description: "Business, Leisure or Staycation: leaves out what does not suit the trip" }) activityContext?: string | null;
+  @Field(() => String, { nullable: true, description: "Solo, Couple, Family or Group: leaves out what does not suit the party" }) groupType?: string | null;
+  @Field(() => String, { nullable: true, description: "YYYY-MM-DD: the day of the trip" }) travelDate?: string | null;
+  @Field(() => String, { nullable: true, description: "Safe, Moderate or Dangerous: the most risk the traveller accepts" }) risk?: string | null;
+  @Field(() => String, { nullable: true, description: "Low, Medium or High: how many results of one subcategory a page may hold" }) varietyLevel?: string | null;
+  @Field(() => BookingEngineSelection, { nullable: true, description: "Which booking engines' products may be recommended" }) bookingEngines?: BookingEngineSelection | null;
 }
 
 export const MAX_TOP_ACTIVITIES = 10;
