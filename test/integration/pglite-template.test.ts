@@ -18,6 +18,13 @@ async function migrationsApplied(client: RemotePglite): Promise<number> {
   return applied[0].n;
 }
 
+/**
+ * The two tests below boot several embedded databases each (initdb, template loads, opens): about
+ * 20 s on an idle two-core machine, past 30 s on a busy one (a fresh-clone `.ci/run` timed out
+ * there). Their limit is set well clear of that work, so that they fail on a fault, not on load.
+ */
+const SEVERAL_BOOTS = 120_000;
+
 // PGlite only: the PostgreSQL run of the suite leaves this file out (vitest.config.ts).
 describe("new databases start from a migrated template", () => {
   const folder = mkdtempSync(path.join(tmpdir(), "pglite-template-test-"));
@@ -69,7 +76,7 @@ describe("new databases start from a migrated template", () => {
     } finally {
       await second.close();
     }
-  });
+  }, SEVERAL_BOOTS);
 
   it("a new data folder starts from it too; a template that fails to load there takes back only what it put in the folder", async () => {
     const templates = path.join(folder, "folders");
@@ -111,7 +118,7 @@ describe("new databases start from a migrated template", () => {
     // Nothing of the half-loaded template is left beside what initdb made.
     rmSync(path.join(broken, "notes.txt"));
     expect(filesUnder(broken)).toEqual(filesUnder(initdb));
-  });
+  }, SEVERAL_BOOTS);
 
   it("is named by PGlite's version and every migration file: a changed migration never loads an old template", () => {
     const copy = path.join(folder, "migrations");

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { decimalOf } from "../../../core/decimal.js";
+import { statedMoney } from "../../../subgraphs/common/money.type.js";
+import { setupAnswerOf, setupDocumentOf, typedSetupOf, typedSetupOfAnswer } from "../../../subgraphs/booking/booking-setup/setup-document.js";
+import { parseBookingSetup } from "../../../subgraphs/booking/engines/inventory/booking-setup.js";
+import type { BookingSetupInput } from "../../../subgraphs/booking/booking-setup/booking-setup.type.js";
+import { familySetup } from "../../support/booking.js";
+
+describe("amounts as the graph writes them", () => {
+  it("are plain decimal text, never an exponent", () => {
+    expect([50, 12.5, 0.05, 1e-7, 1_000_000].map(decimalOf)).toEqual(["50", "12.5", "0.05", "0.0000001", "1000000"]);
+  });
+
+  it("keep a stated price exact: the currency's decimals at least, never rounded away", () => {
+    expect(statedMoney(22, "EUR")).toEqual({ amount: "22.00", currencyCode: "EUR" });
+    expect(statedMoney(12.345, "EUR")).toEqual({ amount: "12.345", currencyCode: "EUR" });
+    expect(statedMoney(5200, "JPY")).toEqual({ amount: "5200", currencyCode: "JPY" });
+    expect(statedMoney(1.5, "BHD")).toEqual({ amount: "1.500", currencyCode: "BHD" });
+    // Without an amount or a currency there is no Money to state.
+    expect(statedMoney(null, "EUR")).toBeNull();
+    expect(statedMoney(10, null)).toBeNull();
+  });
+});
+
+describe("a booking setup's two forms", () => {
+  const stored = parseBookingSetup(familySetup({ fixedFee: 7.5, cancellationTiers: [{ label: "Two thirds", duration: "P1D", refundPercentage: 66.67 }] })).setup!;
+
+  it("go from the document to the typed form and back unchanged, through the flat answer too", () => {
+    const typed = typedSetupOf(stored) as unknown as BookingSetupInput;
+    expect(typed.cancellationTiers![0].refundRate).toBe("0.6667");
+    expect(typed.fixedFee).toBe("7.5");
+    const { document, problems } = setupDocumentOf(typed);
+    expect(problems).toEqual([]);
+    expect(parseBookingSetup(document).setup).toEqual(stored);
+    const answer = setupAnswerOf(stored);
+    expect(answer.questions.booking.map((question) => [question.key, question.followUpOf])).toEqual([
+      ["pickup", null],
+      ["hotel", { question: "pickup", equals: "true" }],
+    ]);
+    expect(parseBookingSetup(setupDocumentOf(typedSetupOfAnswer(answer) as unknown as BookingSetupInput).document).setup).toEqual(stored);
+  });
+
+  it("name a text given both ways, or neither, where it stands", () => {
+    const typed = typedSetupOf(stored) as unknown as BookingSetupInput;
+    typed.units[0].label = { text: "Adult", translations: { en: "Adult" } };
+    typed.options![0].label = {};
+    expect(setupDocumentOf(typed).problems).toEqual([
+      { field: "setup.options.0.label", rule: "custom", message: "give text or translations" },
+      { field: "setup.units.0.label", rule: "custom", message: "give text or translations, not both" },
+    ]);
+  });
+});
