@@ -177,6 +177,75 @@ describe("recommendations", () => {
     expect(refused.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [{ field: "first", rule: "range" }] });
   });
 
+  it.each([
+    ["countryCodes", { location: { countryCodes: ["FR"] } }, { location: { type: "countryCode", value: ["FR"] } }],
+    ["continentCodes", { location: { continentCodes: ["AS"] } }, { location: { type: "continentCode", value: ["AS"] } }],
+    ["cityName", { location: { cityName: "paris" } }, { location: { type: "cityName", value: ["paris"] } }],
+    ["iataCode with a radius", { location: { iataCode: "CDG", radius: 30 } }, { location: { type: "iataCode", value: ["CDG"], radius: 30 } }],
+    ["geoPoint with a radius", { location: { geoPoint: paris, radius: 10 } }, { location: { type: "geoPoint", value: paris, radius: 10 } }],
+    ["the closed sets as enums", { activityContext: "BUSINESS", groupType: "FAMILY", risk: "SAFE", varietyLevel: "HIGH" }, { activityContext: "Business", groupType: "Family", risk: "Safe", varietyLevel: "High" }],
+    ["a Date and a CurrencyCode", { travelDate: "2027-05-08", currencyCode: "CHF", maxPrice: 120, minPrice: 100 }, { travelDate: "2027-05-08", currencyCode: "CHF", maxPrice: 120, minPrice: 100 }],
+  ])("takes a typed input through GraphQL: %s recommend what REST's body does", async (_name, input, body) => {
+    const token = await t.stack.tokenFor("CONSUMER");
+    const answer = await graphql(
+      `${t.stack.url}/graphql`,
+      token,
+      "query ($input: RecommendationInput) { recommendations(input: $input, first: 100) { edges { node { legacyResourceId } } } }",
+      { input: { bookingEngines: { include: [partner.engineName] }, ...input } },
+    );
+    expect(answer.body.errors).toBeUndefined();
+    const viaGraph = answer.body.data!.recommendations.edges.map((edge: { node: { legacyResourceId: number } }) => edge.node.legacyResourceId);
+    const viaRest = (await recommend(body)).body.data.map((item: { id: number }) => item.id);
+    expect(viaGraph).toEqual(viaRest);
+    // Each narrows the catalogue: equal answers are not both everything.
+    expect(viaGraph.length).toBeLessThan(all.length);
+  });
+
+  it.each([
+    ["two ways of saying where", { location: { countryCodes: ["FR"], cityName: "Paris" } }, [{ field: "location", rule: "exactlyOne" }]],
+    ["no way of saying where", { location: { radius: 10 } }, [{ field: "location", rule: "exactlyOne" }]],
+    ["a radius around a city", { location: { cityName: "Paris", radius: 10 } }, [{ field: "location.radius", rule: "notWithPlace" }]],
+    ["an unknown airport", { location: { iataCode: "ZZZ" } }, [{ field: "location.iataCode", rule: "iata" }]],
+    ["a point off the globe", { location: { geoPoint: { latitude: 95, longitude: 0 } } }, [{ field: "location.geoPoint", rule: "geoPoint" }]],
+    ["a radius too wide and an unknown category", { location: { iataCode: "CDG", radius: 501 }, categories: ["activities-space-travel"] }, [{ field: "location.radius" }, { field: "categories[0]" }]],
+    ["no country with a travel date", { location: { countryCodes: ["FR"] }, travelDate: "2027-05-08" }, [{ field: "travelDate", rule: "notWithCountryCode" }]],
+    ["a currency with no rate", { currencyCode: "XAU" }, [{ field: "currencyCode", rule: "currency" }]],
+  ])("refuses through GraphQL %s, naming the typed input's field", async (_name, input, problems) => {
+    const token = await t.stack.tokenFor("CONSUMER");
+    const answer = await graphql(`${t.stack.url}/graphql`, token, "query ($input: RecommendationInput) { recommendations(input: $input) { edges { cursor } } }", { input });
+    expect(answer.body.data).toBeNull();
+    expect(answer.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", reason: "INVALID_RECOMMENDATION_REQUEST", problems });
+    expect(answer.body.errors?.[0].extensions?.problems).toHaveLength(problems.length);
+  });
+
+  it.each([
+    ["a word of spec 3 for an enum", { risk: "Safe" }, "risk"],
+    ["a continent that is not one", { location: { continentCodes: ["XX"] } }, "location.continentCodes"],
+    ["a country code in lower case", { location: { countryCodes: ["fr"] } }, "location.countryCodes"],
+    ["a currency that is no ISO 4217 code", { currencyCode: "EURO" }, "currencyCode"],
+    ["a day that does not exist", { travelDate: "2027-02-30" }, "travelDate"],
+    ["spec 3's location object", { location: { type: "countryCode", value: ["FR"] } }, "location"],
+  ])("refuses through GraphQL %s before running anything", async (_name, input, field) => {
+    const token = await t.stack.tokenFor("CONSUMER");
+    const answer = await graphql(`${t.stack.url}/graphql`, token, "query ($input: RecommendationInput) { recommendations(input: $input) { edges { cursor } } }", { input });
+    // The gateway knows an enum's values; a scalar's rule is the subgraph's, which refuses the field.
+    expect(answer.body.data?.recommendations ?? null).toBeNull();
+    expect(answer.body.errors?.[0].extensions?.code).toBe("BAD_USER_INPUT");
+    expect((answer.body.errors?.[0].extensions?.problems as unknown[])[0]).toMatchObject({ field: expect.stringMatching(new RegExp(`^\\$input\\.${field}(\\[0\\])?$`)), rule: "type" });
+  });
+
+  it.each([
+    ["a body", () => recommend({ location: { type: "iataCode", value: ["ZZZ"] }, minPrice: -1, categories: ["activities-space-travel", "activities-tours-walking-tours", "nope"] })],
+    ["the GET form", () => consumer.get(`/recommendation/v2/activities?locationType=iataCode&locationValue=ZZZ&minPrice=-1&risk=Extreme&categories=activities-space-travel,activities-tours-walking-tours,nope`)],
+  ])("names every fault of %s the graph cannot be sent, unknown categories last, as the service orders them", async (name, send) => {
+    const response = await send();
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe("INVALID_RECOMMENDATION_REQUEST");
+    const fields = ["location.value", ...(name === "the GET form" ? ["risk"] : []), "minPrice", "categories[0]", "categories[2]"];
+    expect(response.body.details.map((d: { field: string }) => d.field)).toEqual(fields);
+    expect(response.body.message).toBe(response.body.details.map((d: { message: string }) => d.message).join("; "));
+  });
+
   describe("GET /recommendation/v1/top-activities", () => {
     const rarotonga = { latitude: -21.2, longitude: -159.78 };
     let local: Record<string, number>;

@@ -1,6 +1,8 @@
+import type { FastifyRequest } from "fastify";
 import type { FieldProblem } from "../../../core/errors.js";
 import { statusOfRefusal } from "../../../core/refusals.js";
-import { MAX_RECOMMENDATION_PAGE } from "../../../subgraphs/catalogue/recommendation/recommendation.service.js";
+import { judgeRecommendationDocument, MAX_RECOMMENDATION_PAGE } from "../../../subgraphs/catalogue/recommendation/recommendation.service.js";
+import { inputOfDocument, type RecommendationDocument } from "../../../subgraphs/catalogue/recommendation/recommendation-input.type.js";
 import { offsetCursor } from "../../../subgraphs/common/relay/connection.js";
 import { RestError } from "../../error-body.js";
 import { answer, arr, int, obj, str, freeObject, type JsonSchema } from "../../json-schema.js";
@@ -82,7 +84,8 @@ export const recommendActivitiesRoute: RestRoute<Data> = {
   schema: { operationId: "recommendActivities", summary: "Recommend activities", description, tags: ["Recommendations"], querystring: obj(pageQuery, { additionalProperties: false }), body: recommendationBodySchema, response: responseSchema },
   operation: OPERATION,
   parameters: { input: "", after: "page[offset]", first: "page[limit]" },
-  variables: (request) => ({ input: request.body ?? null, ...pageVariables(request.query as Record<string, unknown>) }),
+  variables: (request) => typedVariables(request, (request.body as Record<string, unknown> | null) ?? {}),
+  otherwise: refusal((request) => (request.body as Record<string, unknown> | null) ?? {}),
   respond: ({ recommendations }, request) => ({ data: recommendations.edges.map((r) => recommendationBody(r, currencyAsked((request.body as { currencyCode?: unknown } | null)?.currencyCode))) }),
 };
 
@@ -130,32 +133,83 @@ export const recommendActivitiesGetRoute: RestRoute<Data> = {
   },
   operation: OPERATION,
   parameters: { input: "", after: "page[offset]", first: "page[limit]" },
-  variables: (request) => {
-    const q = request.query as Record<string, unknown>;
-    const values = list(q.locationValue);
-    const location =
-      q.locationType === undefined
-        ? undefined
-        : {
-            type: q.locationType,
-            value: q.locationType === "geoPoint" && values?.length === 2 ? { latitude: Number(values[0]), longitude: Number(values[1]) } : values,
-            ...(q.radius !== undefined ? { radius: q.radius } : {}),
-          };
-    const input = {
-      location,
-      categories: list(q.categories),
-      interests: list(q.interests),
-      minPrice: q.minPrice,
-      maxPrice: q.maxPrice,
-      currencyCode: q.currencyCode,
-      activityContext: q.activityContext,
-      groupType: q.groupType,
-      travelDate: q.travelDate,
-      risk: q.risk,
-      varietyLevel: q.varietyLevel,
-      bookingEngines: q.bookingEnginesInclude || q.bookingEnginesExclude ? { include: list(q.bookingEnginesInclude), exclude: list(q.bookingEnginesExclude) } : undefined,
-    };
-    return { input: Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)), ...pageVariables(q) };
-  },
+  variables: (request) => typedVariables(request, queryDocument(request)),
+  otherwise: refusal(queryDocument),
   respond: ({ recommendations }, request) => ({ data: recommendations.edges.map((r) => recommendationBody(r, currencyAsked((request.query as { currencyCode?: unknown }).currencyCode))) }),
 };
+
+/** The GET form's query parameters as the body they stand for. */
+function queryDocument(request: FastifyRequest): Record<string, unknown> {
+  const q = request.query as Record<string, unknown>;
+  const values = list(q.locationValue);
+  const location =
+    q.locationType === undefined
+      ? undefined
+      : {
+          type: q.locationType,
+          value: q.locationType === "geoPoint" && values?.length === 2 ? { latitude: Number(values[0]), longitude: Number(values[1]) } : values,
+          ...(q.radius !== undefined ? { radius: q.radius } : {}),
+        };
+  const input = {
+    location,
+    categories: list(q.categories),
+    interests: list(q.interests),
+    minPrice: q.minPrice,
+    maxPrice: q.maxPrice,
+    currencyCode: q.currencyCode,
+    activityContext: q.activityContext,
+    groupType: q.groupType,
+    travelDate: q.travelDate,
+    risk: q.risk,
+    varietyLevel: q.varietyLevel,
+    bookingEngines: q.bookingEnginesInclude || q.bookingEnginesExclude ? { include: list(q.bookingEnginesInclude), exclude: list(q.bookingEnginesExclude) } : undefined,
+  };
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * A request judged once: its page parameters first (refused at once), then the body by the
+ * service's own checks. Only a body that passes them can be typed; the graph judges its
+ * categories, which need the taxonomy.
+ */
+const judged = new WeakMap<FastifyRequest, FieldProblem[]>();
+function judgement(request: FastifyRequest, document: Record<string, unknown>): FieldProblem[] {
+  let problems = judged.get(request);
+  if (!problems) {
+    pageVariables(request.query as Record<string, unknown>);
+    judged.set(request, (problems = judgeRecommendationDocument(bodyDocument(document))));
+  }
+  return problems;
+}
+
+/** Spec 3's body in the service's form: the location's three members only. */
+function bodyDocument(body: Record<string, unknown>): RecommendationDocument {
+  const location = body.location as { type?: unknown; value?: unknown; radius?: unknown } | null | undefined;
+  return { ...body, location: location ? { type: location.type, value: location.value, radius: location.radius } : location } as RecommendationDocument;
+}
+
+const typedVariables = (request: FastifyRequest, document: Record<string, unknown>) => ({
+  input: inputOfDocument(bodyDocument(document)),
+  ...pageVariables(request.query as Record<string, unknown>),
+});
+
+/**
+ * A body the service's checks refuse cannot be typed: the graph is asked for the taxonomy (the
+ * caller's access is checked there as for recommendations) so that the refusal names the
+ * unknown categories too, after the other faults, as the service orders them.
+ */
+function refusal(documentOf: (request: FastifyRequest) => Record<string, unknown>): NonNullable<RestRoute<never>["otherwise"]> {
+  return {
+    when: (request) => judgement(request, documentOf(request)).length > 0,
+    operation: /* GraphQL */ `query RestRecommendationCategories { taxonomy { slug children { slug } } }`,
+    respond: ({ taxonomy }: { taxonomy: { slug: string; children: { slug: string }[] }[] }, request) => {
+      const slugs = new Set(taxonomy.flatMap((node) => [node.slug, ...node.children.map((child) => child.slug)]));
+      const categories = documentOf(request).categories;
+      const unknown = (Array.isArray(categories) ? categories : []).flatMap((slug, index) =>
+        slugs.has(slug) ? [] : [{ field: `categories[${index}]`, rule: "taxonomy", message: `${slug} is not a taxonomy slug` }],
+      );
+      const problems = [...judgement(request, documentOf(request)), ...unknown];
+      throw new RestError(statusOfRefusal("INVALID_RECOMMENDATION_REQUEST"), "INVALID_RECOMMENDATION_REQUEST", problems.map((p) => p.message).join("; "), problems);
+    },
+  };
+}

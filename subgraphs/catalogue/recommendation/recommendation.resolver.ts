@@ -3,9 +3,10 @@ import { ConnectionOf, OrderDirection, type Connection, PagingArgsOf, type Pagin
 import { Money } from "../../common/money.type.js";
 import { rejected } from "../../../core/refusals.js";
 import { ExchangeRates } from "../../common/exchange-rates.type.js";
-import { JSONObjectScalar } from "../../common/json-scalars.js";
+import { consumerAccess } from "../consumer-access.js";
 import type { CatalogueContext } from "../loaders.js";
 import { Product } from "../product/product.type.js";
+import { documentOfInput, RecommendationInput } from "./recommendation-input.type.js";
 import { MAX_RECOMMENDATION_PAGE, recommend, RecommendationSortField } from "./recommendation.service.js";
 
 registerEnumType(RecommendationSortField, {
@@ -37,28 +38,6 @@ export class RecommendationEdge {
 @ObjectType({ description: "Recommended activities, ranked, a page at a time" })
 export class RecommendationConnection extends ConnectionOf(Product, RecommendationEdge) {}
 
-@InputType({ description: "Booking engines, by name, to take products from or to leave out" })
-export class BookingEngineSelection {
-  @Field(() => [String], { nullable: true, description: "Only products of these booking engines, by name" }) include?: string[] | null;
-  @Field(() => [String], { nullable: true, description: "No products of these booking engines, by name" }) exclude?: string[] | null;
-}
-
-@InputType({ description: "The body of POST /recommendation/v2/activities" })
-export class RecommendationInput {
-  @Field(() => JSONObjectScalar, { nullable: true, description: "{type: continentCode|countryCode|cityName|iataCode|geoPoint, value, radius}" }) location?: Record<string, unknown> | null;
-  @Field(() => [String], { nullable: true, description: "Taxonomy slugs" }) categories?: string[] | null;
-  @Field(() => [String], { nullable: true, description: "Free words the traveller is interested in, matched against the products' texts" }) interests?: string[] | null;
-  @Field(() => Int, { nullable: true, description: "The lowest price, in currencyCode" }) minPrice?: number | null;
-  @Field(() => Int, { nullable: true, description: "The highest price, in currencyCode" }) maxPrice?: number | null;
-  @Field(() => String, { nullable: true, description: "ISO 4217: the currency of minPrice, maxPrice and the display prices (EUR when not given)" }) currencyCode?: string | null;
-  @Field(() => String, { nullable: true, description: "Business, Leisure or Staycation: leaves out what does not suit the trip" }) activityContext?: string | null;
-  @Field(() => String, { nullable: true, description: "Solo, Couple, Family or Group: leaves out what does not suit the party" }) groupType?: string | null;
-  @Field(() => String, { nullable: true, description: "YYYY-MM-DD: the day of the trip" }) travelDate?: string | null;
-  @Field(() => String, { nullable: true, description: "Safe, Moderate or Dangerous: the most risk the traveller accepts" }) risk?: string | null;
-  @Field(() => String, { nullable: true, description: "Low, Medium or High: how many results of one subcategory a page may hold" }) varietyLevel?: string | null;
-  @Field(() => BookingEngineSelection, { nullable: true, description: "Which booking engines' products may be recommended" }) bookingEngines?: BookingEngineSelection | null;
-}
-
 export const MAX_TOP_ACTIVITIES = 10;
 
 const DEFAULT_ORDER: RecommendationOrder = { field: RecommendationSortField.RELEVANCE, direction: OrderDirection.DESC };
@@ -71,13 +50,15 @@ export class RecommendationResolver {
   @Query(() => RecommendationConnection, {
     description: `Recommendations v2 (spec 3): the catalogue's activities ranked for the request, most relevant first unless ordered otherwise; at most ${MAX_RECOMMENDATION_PAGE} a page (20 unless asked). Cursors are positions in the ranking`,
   })
-  recommendations(
+  async recommendations(
     @Ctx() ctx: CatalogueContext,
     @Args(() => ActivitiesPaging) paging: PagingArguments,
     @Arg("input", () => RecommendationInput, { nullable: true, description: "What the traveller is after: every activity the caller may see, unless given" }) input?: RecommendationInput | null,
     @Arg("orderBy", () => RecommendationOrder, { nullable: true, description: "The order: by RELEVANCE, descending, unless given" }) orderBy?: RecommendationOrder | null,
   ): Promise<Connection<Product>> {
-    return recommend(ctx, { ...(input ?? {}), paging: paging, orderBy: orderBy ?? DEFAULT_ORDER });
+    // The caller's access is judged before the input's shape, as everywhere in the catalogue.
+    await consumerAccess(ctx);
+    return recommend(ctx, { ...(input ? documentOfInput(input) : {}), paging: paging, orderBy: orderBy ?? DEFAULT_ORDER });
   }
 
   @Query(() => RecommendationConnection, { description: `Top activities near an airport or in a city (spec 3), restaurants excluded, most relevant first; at most ${MAX_TOP_ACTIVITIES} a page (${MAX_TOP_ACTIVITIES} unless asked)` })

@@ -17,7 +17,8 @@ import { conversion, convert, isConvertible, type RatesUsed } from "../../../cor
 import { airportByIata, continentCodes, countriesOfContinent, distanceKm } from "./places.js";
 
 export interface RecommendationRequest {
-  location?: { type?: unknown; value?: unknown; radius?: unknown } | null;
+  /** Spec 3's form; `valueField` names `value` in the caller's words ("location.value" unless given). */
+  location?: { type?: unknown; value?: unknown; radius?: unknown; valueField?: string } | null;
   categories?: string[] | null;
   interests?: string[] | null;
   minPrice?: number | null;
@@ -93,34 +94,43 @@ interface Center {
   radius: number;
 }
 
-function validate(request: RecommendationRequest) {
+/**
+ * The request's faults that need no database (every one but an unknown category), in spec 3's
+ * order: REST judges a body by them before it can be typed.
+ */
+export function judgeRecommendationDocument(request: Omit<RecommendationRequest, "paging" | "orderBy">): FieldProblem[] {
+  return validate(request).problems.list;
+}
+
+function validate(request: Omit<RecommendationRequest, "paging" | "orderBy">) {
   const p = new Problems();
   let center: Center | null = null;
   let countryCodes: string[] | null = null;
   let cityName: string | null = null;
   const location = request.location;
   if (location) {
+    const valueField = location.valueField ?? "location.value";
     const radius = location.radius ?? DEFAULT_CITY_RADIUS_KM;
     if (typeof radius !== "number" || !Number.isInteger(radius) || radius < 1 || radius > MAX_RADIUS_KM) p.add("location.radius", "range", `location.radius must be 1 to ${MAX_RADIUS_KM} km`);
     const values = Array.isArray(location.value) ? (location.value as unknown[]) : null;
     switch (location.type) {
       case "continentCode":
         if (!values?.length || !values.every((v) => typeof v === "string" && (continentCodes as readonly string[]).includes(v))) {
-          p.add("location.value", "continentCode", `location.value must list continent codes (${continentCodes.join(", ")})`);
+          p.add(valueField, "continentCode", `${valueField} must list continent codes (${continentCodes.join(", ")})`);
         } else countryCodes = (values as string[]).flatMap(countriesOfContinent);
         break;
       case "countryCode":
-        if (!values?.length || !values.every((v) => typeof v === "string" && isCountryCode(v))) p.add("location.value", "iso3166", "location.value must list ISO 3166-1 alpha-2 codes");
+        if (!values?.length || !values.every((v) => typeof v === "string" && isCountryCode(v))) p.add(valueField, "iso3166", `${valueField} must list ISO 3166-1 alpha-2 codes`);
         else countryCodes = values as string[];
         break;
       case "cityName":
-        if (values?.length !== 1 || typeof values[0] !== "string" || values[0].trim() === "") p.add("location.value", "exactlyOne", "location.value must hold exactly one city name");
+        if (values?.length !== 1 || typeof values[0] !== "string" || values[0].trim() === "") p.add(valueField, "exactlyOne", `${valueField} must hold exactly one city name`);
         else cityName = (values[0] as string).trim();
         break;
       case "iataCode": {
         const airport = values?.length === 1 && typeof values[0] === "string" ? airportByIata(values[0]) : undefined;
-        if (values?.length !== 1) p.add("location.value", "exactlyOne", "location.value must hold exactly one IATA code");
-        else if (!airport) p.add("location.value", "iata", `${String(values[0])} is not a known IATA airport code`);
+        if (values?.length !== 1) p.add(valueField, "exactlyOne", `${valueField} must hold exactly one IATA code`);
+        else if (!airport) p.add(valueField, "iata", `${String(values[0])} is not a known IATA airport code`);
         else center = { latitude: airport.latitude, longitude: airport.longitude, radius: Number(radius) };
         break;
       }
@@ -128,7 +138,7 @@ function validate(request: RecommendationRequest) {
         const point = location.value as { latitude?: unknown; longitude?: unknown } | null;
         const { latitude, longitude } = point ?? {};
         if (typeof latitude !== "number" || latitude < -90 || latitude > 90 || typeof longitude !== "number" || longitude < -180 || longitude > 180) {
-          p.add("location.value", "geoPoint", "location.value must be {latitude -90..90, longitude -180..180}");
+          p.add(valueField, "geoPoint", `${valueField} must be {latitude -90..90, longitude -180..180}`);
         } else center = { latitude, longitude, radius: Number(radius) };
         break;
       }
