@@ -69,7 +69,7 @@ export function userErrorsOf(error: unknown, fields: InputFields = {}): UserErro
   return problems.map((problem) => ({ ...base, message: problem.message, field: inputPath(fields.list && problem.field.startsWith("[") ? `${fields.list}${problem.field}` : problem.field, fields.rename), rule: problem.rule }));
 }
 
-/** `eventTypes[1]` → `["input", "eventTypes", "1"]`; a service's name for a field is renamed first. */
+/** `eventTypes[1]` → `["input", "eventTypes", "1"]`; a service's name for a field is renamed first (to a path: `a.b`). */
 export function inputPath(field: string, fields: Record<string, string> = {}): string[] {
-  return ["input", ...field.split(/[.[\]]+/).filter(Boolean).map((part) => (Object.hasOwn(fields, part) ? fields[part] : part))];
+  return ["input", ...field.split(/[.[\]]+/).filter(Boolean).flatMap((part) => (Object.hasOwn(fields, part) ? fields[part].split(".") : [part]))];
 }

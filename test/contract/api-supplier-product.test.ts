@@ -111,6 +111,37 @@ describe("product management (spec 1, REST paths 7 and 8, and the product extens
       expect(anonymous.status).toBe(401);
     });
 
+    it("judges a body the rules refuse after what the path names, as the mutation does: 403, then 404, then 400 naming every field, changing nothing", async () => {
+      const invalid = productRequest({ rating: 9, availabilityType: "SOMETIMES", priceCurrency: "EURO", cancellationCutOffUnit: "week" });
+      const fields = ["rating", "availabilityType", "priceCurrency", "cancellationCutOffUnit"];
+      expect((await consumer.post(`/api/supplier/${supplierId}/product`, invalid)).status).toBe(403);
+      expect(await partner.rest.post("/api/supplier/987654321/product", invalid)).toMatchObject({ status: 404, body: { code: "NOT_FOUND", message: "Supplier 987654321 not found" } });
+      expect((await partner.rest.post(`/api/supplier/${await newSupplier(otherPartner)}/product`, invalid)).status).toBe(404);
+      const refused = await partner.rest.post(`/api/supplier/${supplierId}/product`, invalid);
+      expect(refused).toMatchObject({ status: 400, body: { code: "VALIDATION_FAILED" } });
+      expect(refused.body.details.map((d: { field: string }) => d.field)).toEqual(fields);
+      expect(refused.body.message).toBe(refused.body.details.map((d: { field: string; message: string }) => `${d.field}: ${d.message}`).join("; "));
+      expect(await t.database.db.select().from(products).where(eq(products.externalId, invalid.externalId))).toEqual([]);
+
+      const own = (await partner.rest.post(`/api/supplier/${supplierId}/product`, productRequest())).body;
+      const update = { ...invalid, externalId: own.externalId };
+      expect(await partner.rest.put(`/api/supplier/${await newSupplier()}/product/${own.id}`, update)).toMatchObject({ status: 404, body: { code: "NOT_FOUND" } });
+      expect((await partner.rest.put(`/api/supplier/${supplierId}/product/987654321`, update)).status).toBe(404);
+      expect((await otherPartner.rest.put(`/api/supplier/${supplierId}/product/${own.id}`, update)).status).toBe(404);
+      const refusedUpdate = await partner.rest.put(`/api/supplier/${supplierId}/product/${own.id}`, update);
+      expect(refusedUpdate).toMatchObject({ status: 400, body: { code: "VALIDATION_FAILED" } });
+      expect(refusedUpdate.body.details.map((d: { field: string }) => d.field)).toEqual(fields);
+      expect(await changesOf(own.id)).toEqual(["NEW"]);
+      // A currency that is no code, alone, is the currency's own refusal, as before.
+      expect((await partner.rest.post(`/api/supplier/${supplierId}/product`, productRequest({ priceCurrency: "EURO" }))).body).toMatchObject({ code: "UNSUPPORTED_CURRENCY", details: [{ field: "priceCurrency", rule: "iso4217" }] });
+    });
+
+    it("keeps a JSON number's amount to 10 places after the point, and the commission and cut-off unit in spec 1's words", async () => {
+      const response = await partner.rest.post(`/api/supplier/${supplierId}/product`, productRequest({ minPrice: 0.1 + 0.2, maxPrice: 1234567.891, averagePrice: 0.0000001, estCommNet: 12.345, estCommFrpricePerc: 0.15, cancellationCutOffUnit: "minute" }));
+      expect(response.status).toBe(201);
+      expect(response.body).toMatchObject({ minPrice: 0.3, maxPrice: 1234567.891, averagePrice: 0.0000001, estCommNet: 12.345, estCommFrpricePerc: 0.15, cancellationCutOffUnit: "minute" });
+    });
+
     it("lets a platform caller push into any engine's supplier", async () => {
       const platform = restClient(t.stack, await t.stack.tokenFor("PLATFORM_CATALOG_MANAGEMENT"));
       const response = await platform.post(`/api/supplier/${supplierId}/product`, productRequest());

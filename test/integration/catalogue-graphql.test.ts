@@ -165,8 +165,9 @@ describe("catalogue management through GraphQL", () => {
     const supplierA = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
     const supplierB = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
     const [idA, idB] = [toGlobalId("Supplier", supplierA), toGlobalId("Supplier", supplierB)];
-    const { categories, ...rest } = productRequest();
-    const fields = { ...rest, categories };
+    const { categories, minPrice, maxPrice, ...rest } = productRequest();
+    // Typed as the graph takes it: amounts are Decimals, written as strings.
+    const fields = { ...rest, categories, minPrice: String(minPrice), maxPrice: String(maxPrice), cancellationCutOffUnit: "HOUR" };
     const create = `mutation ($input: CreateProductInput!) {
       createProduct(input: $input) { moved product { id legacyResourceId title { text language translations } onlineBookable bookingEngine { name } country { code name { text } } categories { level code } supplier { legacyResourceId } } userErrors { code } } }`;
     const first = await gql(create, { input: { ...fields, supplierId: idA } });
@@ -284,6 +285,68 @@ describe("catalogue management through GraphQL", () => {
     expect(duplicate.body.data!.createProduct).toEqual({ product: null, userErrors: [{ code: "PRODUCT_EXTERNAL_ID_EXISTS", field: ["input", "externalId"], rule: "unique", errorCode: null }] });
     const unknownSupplier = await gql(mutation, { input: { ...input, supplierId: toGlobalId("Supplier", 2 ** 31 - 1) } });
     expect(unknownSupplier.body.data!.createProduct.userErrors).toEqual([{ code: "NOT_FOUND", field: ["input", "supplierId"], rule: null, errorCode: null }]);
+  });
+
+  it("takes a product's closed sets as enums, its codes as CountryCode and CurrencyCode, its amounts as Decimals and its commission as commissionTerms, and answers them as given", async () => {
+    const supplierNumber = (await partner.rest.post("/api/supplier", supplierRequest())).body.id as number;
+    const supplierId = toGlobalId("Supplier", supplierNumber);
+    const mutation = `mutation ($input: CreateProductInput!) { createProduct(input: $input) {
+      product { legacyResourceId availabilityType redemptionMethod pricingUnit cancellationCutOffUnit countryCode priceCurrency minPrice { amount currencyCode } averagePrice { amount } commissionTerms { netCommission commissionRate } }
+      userErrors { code field rule } } }`;
+    const input = {
+      supplierId,
+      externalId: `G-${randomUUID()}`,
+      title: { en: "Lake cruise" },
+      countryCode: "CH",
+      availabilityType: "OPENING_HOURS",
+      redemptionMethod: "PRINT",
+      pricingUnit: "PER_BOAT",
+      cancellationCutOffAmount: 2,
+      cancellationCutOffUnit: "DAY",
+      minPrice: "49.90",
+      averagePrice: "55",
+      priceCurrency: "CHF",
+      commissionTerms: { netCommission: "7.5", commissionRate: "0.15" },
+    };
+    const created = await gql(mutation, { input });
+    expect(created.body.errors).toBeUndefined();
+    const product = created.body.data!.createProduct.product;
+    expect(product).toMatchObject({
+      availabilityType: "OPENING_HOURS",
+      redemptionMethod: "PRINT",
+      pricingUnit: "PER_BOAT",
+      cancellationCutOffUnit: "DAY",
+      countryCode: "CH",
+      priceCurrency: "CHF",
+      minPrice: { amount: "49.90", currencyCode: "CHF" },
+      averagePrice: { amount: "55.00" },
+      commissionTerms: { netCommission: "7.5", commissionRate: "0.15" },
+    });
+    // REST reads the same product in spec 1's words.
+    const [restProduct] = (await partner.rest.get(`/api/supplier/${supplierNumber}/products`)).body;
+    expect(restProduct).toMatchObject({ cancellationCutOffUnit: "day", minPrice: 49.9, averagePrice: 55, estCommNet: 7.5, estCommFrpricePerc: 0.15, pricingUnit: "PER_BOAT" });
+  });
+
+  it("refuses a product's typed fields by the same rules, each userError naming the field as the input names it", async () => {
+    const supplierId = toGlobalId("Supplier", (await partner.rest.post("/api/supplier", supplierRequest())).body.id);
+    const mutation = `mutation ($input: CreateProductInput!) { createProduct(input: $input) { product { id } userErrors { code field rule } } }`;
+    const base = { supplierId, externalId: "G-typed", title: { en: "Tour" } };
+    const commission = await gql(mutation, { input: { ...base, priceCurrency: "EUR", commissionTerms: { netCommission: "-1", commissionRate: "1.5" }, minPrice: "30", maxPrice: "20" } });
+    expect(commission.body.data!.createProduct).toEqual({
+      product: null,
+      userErrors: [
+        { code: "VALIDATION_FAILED", field: ["input", "maxPrice"], rule: "minPriceNotAbove" },
+        { code: "VALIDATION_FAILED", field: ["input", "commissionTerms", "netCommission"], rule: "minimum" },
+        { code: "VALIDATION_FAILED", field: ["input", "commissionTerms", "commissionRate"], rule: "maximum" },
+      ],
+    });
+    // An ISO 4217 code the service cannot convert is its own refusal; one that is no code never reaches it.
+    const gold = await gql(mutation, { input: { ...base, minPrice: "10", priceCurrency: "XAU" } });
+    expect(gold.body.data!.createProduct.userErrors).toEqual([{ code: "UNSUPPORTED_CURRENCY", field: ["input", "priceCurrency"], rule: "supportedCurrency" }]);
+    for (const [field, value] of [["priceCurrency", "EURO"], ["countryCode", "ch"], ["minPrice", 12.5], ["availabilityType", "SOMETIMES"], ["cancellationCutOffUnit", "hour"]] as const) {
+      const refused = await gql(mutation, { input: { ...base, [field]: value } });
+      expect(refused.body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [{ field: `$input.${field}`, rule: "type" }] });
+    }
   });
 
   it("resolves Product and Supplier as federated entities", async () => {

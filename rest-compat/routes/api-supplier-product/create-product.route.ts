@@ -1,9 +1,9 @@
 import { errorResponse } from "../../error-body.js";
-import { pickBySchema } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { supplierIdOf } from "../../path-ids.js";
 import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
 import { supplierIdParams } from "../api-supplier/supplier-body.js";
+import { productInputOfBody, refusedProductBody } from "./product-request.js";
 import { pathSupplier, PRODUCT_FIELDS, PRODUCT_PARAMETERS, productBody, productRequestSchema, productResponseSchema, type ProductData } from "./product-body.js";
 
 /**
@@ -31,7 +31,8 @@ export const createProductRoute: RestRoute<{ createProduct: { product: ProductDa
     ${PRODUCT_FIELDS}
   `,
   parameters: PRODUCT_PARAMETERS,
-  variables: (request) => ({ input: { ...(pickBySchema(request.body, productRequestSchema) as Record<string, unknown>), supplierId: supplierIdOf(request) } }),
+  variables: (request) => ({ input: { ...productInputOfBody(request), supplierId: supplierIdOf(request) } }),
+  otherwise: refusedProductBody("supplier"),
   respond: ({ createProduct }, request, reply) => {
     const { product, moved } = refusedUnlessEmpty(createProduct, PRODUCT_PARAMETERS);
     reply.code(201).header("x-product-moved", String(moved));

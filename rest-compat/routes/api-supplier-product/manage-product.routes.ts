@@ -1,8 +1,8 @@
 import { errorResponse } from "../../error-body.js";
-import { pickBySchema } from "../../json-schema.js";
 import { productIdOf, supplierIdOf } from "../../path-ids.js";
 import type { RestRoute } from "../../rest-route.js";
 import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
+import { productInputOfBody, refusedProductBody } from "./product-request.js";
 import { pathSupplier, PRODUCT_FIELDS, PRODUCT_PARAMETERS, productBody, productRequestSchema, productResponseSchema, supplierProductParams, type ProductData } from "./product-body.js";
 import type { FastifyRequest } from "fastify";
 
@@ -31,7 +31,8 @@ export const updateProductRoute: RestRoute<{ updateProduct: ProductPayload }> = 
     ${PRODUCT_FIELDS}
   `,
   parameters: PRODUCT_PARAMETERS,
-  variables: (request) => ({ input: { ...(pickBySchema(request.body, productRequestSchema) as Record<string, unknown>), ...addressOf(request) } }),
+  variables: (request) => ({ input: { ...productInputOfBody(request), ...addressOf(request) } }),
+  otherwise: refusedProductBody("product"),
   respond: ({ updateProduct }, request) => productBody(refusedUnlessEmpty(updateProduct, PRODUCT_PARAMETERS).product!, pathSupplier(request)),
 };
 

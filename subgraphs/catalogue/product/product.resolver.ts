@@ -12,6 +12,7 @@ import { Supplier } from "../supplier/supplier.type.js";
 import { JSONObjectScalar } from "../../common/json-scalars.js";
 import { consumerRecord, type ConsumerRecord } from "./consumer-record.js";
 import { productService } from "./product.service.js";
+import { PRODUCT_INPUT_NAMES, productRequestOf } from "./product-input.js";
 import {
   CreateProductInput,
   CreateProductPayload,
@@ -31,8 +32,8 @@ import { payloadOf, type InputFields } from "../../common/user-errors.js";
 import { supplierKey } from "../supplier/supplier.type.js";
 
 /** How the product mutations' refusals name their input's fields. */
-const CREATE_FIELDS: InputFields = { notFound: "supplierId" };
-const PRODUCT_FIELDS: InputFields = { notFound: "productId" };
+const CREATE_FIELDS: InputFields = { notFound: "supplierId", rename: PRODUCT_INPUT_NAMES };
+const PRODUCT_FIELDS: InputFields = { notFound: "productId", rename: PRODUCT_INPUT_NAMES };
 
 /** The number of a supplier guard given (0: an id that names none, which no product belongs to). */
 const guardKey = (supplierId: string | null | undefined): number | null => (supplierId == null ? null : (supplierKey(supplierId) ?? 0));
@@ -48,7 +49,7 @@ export class ProductResolver {
   @Mutation(() => CreateProductPayload, { description: "Creates a product of a supplier the caller manages, or moves the product of another supplier of the same booking engine that holds its externalId (`moved`)" })
   createProduct(@Arg("input", () => CreateProductInput, { description: "The new product" }) input: CreateProductInput, @Ctx() ctx: CatalogueContext) {
     const { supplierId, ...fields } = input;
-    return payloadOf(() => productService.push(ctx, supplierKey(supplierId) ?? 0, fields), CREATE_FIELDS);
+    return payloadOf(() => productService.push(ctx, supplierKey(supplierId) ?? 0, productRequestOf(fields)), CREATE_FIELDS);
   }
 
   @Mutation(() => UpdateProductPayload, { description: "Replaces the product's fields (one not given becomes unset); updateDate changes and change detection reports it UPDATED" })
@@ -56,7 +57,7 @@ export class ProductResolver {
     const { productId: _product, supplierId: _guard, ...fields } = input;
     return payloadOf(async () => {
       const { supplierId, productId } = await addressed(ctx, input);
-      return { product: await productService.update(ctx, supplierId, productId, fields) };
+      return { product: await productService.update(ctx, supplierId, productId, productRequestOf(fields)) };
     }, PRODUCT_FIELDS);
   }
 

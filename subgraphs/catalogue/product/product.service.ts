@@ -142,14 +142,16 @@ async function resolveRequest(ctx: CatalogueContext, access: ManagementAccess, s
     else if (!access.isPlatform && named.id !== supplier.bookingEngineId) problems.add("bookingEngine", "ownEngine", `bookingEngine must be ${engine.name}`);
     else engine = named;
   }
-  if (!problems.empty) {
-    const currencyProblem = problems.list.find((p) => p.field === "priceCurrency");
-    const reason = problems.list.length === 1 && currencyProblem ? "UNSUPPORTED_CURRENCY" : undefined;
-    const message = `The product is not valid: ${problems.list.map((p) => p.message).join("; ")}`;
-    throw reason ? rejected(reason, message, problems.list) : badInput(message, problems.list);
-  }
+  if (!problems.empty) throw productRefusal(problems.list);
   const values = productValues(input, supplier, engine.id);
   return { values, nodeUuids, engine };
+}
+
+/** The refusal of a product request with these problems: UNSUPPORTED_CURRENCY when its currency is its only fault. */
+export function productRefusal(problems: FieldProblem[]) {
+  const reason = problems.length === 1 && problems[0].field === "priceCurrency" ? "UNSUPPORTED_CURRENCY" : undefined;
+  const message = `The product is not valid: ${problems.map((p) => p.message).join("; ")}`;
+  return reason ? rejected(reason, message, problems) : badInput(message, problems);
 }
 
 async function manageableSupplier(ctx: CatalogueContext, access: ManagementAccess, db: Executor, supplierId: number, lock: boolean): Promise<SupplierRow> {

@@ -63,6 +63,12 @@ export class ProductCommissionTerms {
   @Field(() => DecimalScalar, { nullable: true, description: 'The estimated commission as a share of the retail price, 0 to 1: "0.2"' }) commissionRate!: string | null;
 }
 
+@InputType({ description: "The commission a partner states for a product (spec 1's estCommNet and estCommFrpricePerc)" })
+export class ProductCommissionTermsInput {
+  @Field(() => DecimalScalar, { nullable: true, description: "The estimated net commission, an amount in priceCurrency (0 to 10,000,000)" }) netCommission?: string | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'The estimated commission as a share of the retail price, 0 to 1: "0.2"' }) commissionRate?: string | null;
+}
+
 @ObjectType({ description: "A country" })
 export class Country {
   @Field(() => String, { description: "ISO 3166-1 alpha-2" }) code!: string;
@@ -248,7 +254,7 @@ export class SupplierProductFilter {
 abstract class ProductFields {
   @Field(() => String, { description: "The supplier's own identifier of the product (at most 255 characters), unique in the booking engine" }) externalId!: string;
   @Field(() => LanguageObjectScalar, { description: "Its name per language (ISO 639-1 keys; at most 255 characters each)" }) title!: LanguageText;
-  @Field(() => String, { nullable: true, description: "ISO 3166-1 alpha-2: the country it takes place in" }) countryCode?: string | null;
+  @Field(() => CountryCodeScalar, { nullable: true, description: "The country it takes place in" }) countryCode?: string | null;
   @Field(() => String, { nullable: true, description: "Postal code (at most 20 characters)" }) zipCode?: string | null;
   @Field(() => String, { nullable: true, description: "City (at most 255 characters)" }) cityName?: string | null;
   @Field(() => Float, { nullable: true, description: "Average rating, 0 to 5" }) rating?: number | null;
@@ -258,8 +264,8 @@ abstract class ProductFields {
   @Field(() => String, { nullable: true, description: "A second identifier on the supplier's side (at most 255 characters)" }) reference?: string | null;
   @Field(() => Boolean, { nullable: true, description: "Whether a booking is confirmed at once" }) instantConfirmation?: boolean | null;
   @Field(() => Boolean, { nullable: true, description: "Whether tickets are delivered at once" }) instantDelivery?: boolean | null;
-  @Field(() => String, { nullable: true, description: "START_TIME or OPENING_HOURS" }) availabilityType?: string | null;
-  @Field(() => String, { nullable: true, description: "MANIFEST, DIGITAL or PRINT" }) redemptionMethod?: string | null;
+  @Field(() => AvailabilityType, { nullable: true, description: "How its times are given" }) availabilityType?: string | null;
+  @Field(() => RedemptionMethod, { nullable: true, description: "How its tickets are redeemed" }) redemptionMethod?: string | null;
   @Field(() => LanguageObjectScalar, { nullable: true, description: "Subtitle per language" }) subtitle?: LanguageText | null;
   @Field(() => LanguageObjectScalar, { nullable: true, description: "Short description per language" }) shortDescription?: LanguageText | null;
   @Field(() => LanguageObjectScalar, { nullable: true, description: "Description per language" }) description?: LanguageText | null;
@@ -267,12 +273,12 @@ abstract class ProductFields {
   @Field(() => String, { nullable: true, description: "Link to a thumbnail (at most 255 characters)" }) thumbnailImage?: string | null;
   @Field(() => String, { nullable: true, description: "Booking engine name; the supplier's engine when not given" }) bookingEngine?: string | null;
   @Field(() => LanguageObjectScalar, { nullable: true, description: "Booking URL per language" }) bookingUrl?: LanguageText | null;
-  @Field(() => Float, { nullable: true, description: "Lowest price, in priceCurrency" }) minPrice?: number | null;
-  @Field(() => Float, { nullable: true, description: "Highest price, in priceCurrency; not below minPrice" }) maxPrice?: number | null;
-  @Field(() => String, { nullable: true, description: "ISO 4217; required with any price" }) priceCurrency?: string | null;
-  @Field(() => String, { nullable: true, description: "PER_PERSON, PER_VEHICLE, GROUP, FAMILY, PER_EQUIPMENT, PACKAGE or PER_BOAT" }) pricingUnit?: string | null;
+  @Field(() => DecimalScalar, { nullable: true, description: "Lowest price, in priceCurrency (0 to 10,000,000)" }) minPrice?: string | null;
+  @Field(() => DecimalScalar, { nullable: true, description: "Highest price, in priceCurrency; not below minPrice" }) maxPrice?: string | null;
+  @Field(() => CurrencyCodeScalar, { nullable: true, description: "The currency of its prices; required with any price, and one the service converts" }) priceCurrency?: string | null;
+  @Field(() => PricingUnit, { nullable: true, description: "What its price is for" }) pricingUnit?: string | null;
   @Field(() => Int, { nullable: true, description: "Price quartile, 1 to 4" }) priceLevel?: number | null;
-  @Field(() => Float, { nullable: true, description: "Average price (restaurants: the average meal price), in priceCurrency" }) averagePrice?: number | null;
+  @Field(() => DecimalScalar, { nullable: true, description: "Average price (restaurants: the average meal price), in priceCurrency" }) averagePrice?: string | null;
   @Field(() => Int, { nullable: true, description: "Fewest participants" }) minParticipants?: number | null;
   @Field(() => Int, { nullable: true, description: "Most participants" }) maxParticipants?: number | null;
   @Field(() => String, { nullable: true, description: "Street address (at most 512 characters)" }) address?: string | null;
@@ -286,14 +292,13 @@ abstract class ProductFields {
   @Field(() => JSONObjectScalar, { nullable: true, description: "{type, unitType, unstructuredItinerary, units}: the route" }) itinerary?: Record<string, unknown> | null;
   @Field(() => Boolean, { nullable: true, description: "Whether a booking may be cancelled" }) isCancellable?: boolean | null;
   @Field(() => Int, { nullable: true, description: "How long before the start a booking may still be cancelled, in cancellationCutOffUnit" }) cancellationCutOffAmount?: number | null;
-  @Field(() => String, { nullable: true, description: "hour, minute or day" }) cancellationCutOffUnit?: string | null;
+  @Field(() => CancellationCutOffUnit, { nullable: true, description: "The unit of cancellationCutOffAmount; required with it" }) cancellationCutOffUnit?: string | null;
   @Field(() => LanguageObjectScalar, { nullable: true, description: "The cancellation cut-off per language, as text" }) cancellationCutOff?: LanguageText | null;
   @Field(() => Boolean, { nullable: true, description: "Whether it is accessible to disabled people" }) handiAccess?: boolean | null;
   @Field(() => LanguageObjectScalar, { nullable: true, description: "What is included, per language" }) modalitiesIncluded?: LanguageText | null;
   @Field(() => LanguageObjectScalar, { nullable: true, description: "What is not included, per language" }) modalitiesExcluded?: LanguageText | null;
   @Field(() => LanguageObjectScalar, { nullable: true, description: "Further information, per language" }) modalitiesAdditionalInfo?: LanguageText | null;
-  @Field(() => Float, { nullable: true, description: "Estimated net commission" }) estCommNet?: number | null;
-  @Field(() => Float, { nullable: true, description: "Estimated commission as a ratio of the retail price, 0 to 1" }) estCommFrpricePerc?: number | null;
+  @Field(() => ProductCommissionTermsInput, { nullable: true, description: "The commission the partner states" }) commissionTerms?: ProductCommissionTermsInput | null;
   @Field(() => Boolean, { nullable: true, description: "Few places left, or high demand" }) likelyToBeSoldOut?: boolean | null;
   @Field(() => Boolean, { nullable: true, description: "Whether it gives priority access" }) skipTheLine?: boolean | null;
   @Field(() => JSONObjectScalar, { nullable: true, description: "The partner's own data, kept as sent" }) metadata?: Record<string, unknown> | null;

@@ -1,0 +1,52 @@
+import { decimalOf } from "../../../core/decimal.js";
+import type { ProductRequest } from "./product.rules.js";
+import type { CreateProductInput } from "./product.type.js";
+
+/** The fields of a product as the graph takes them: CreateProductInput without its supplier. */
+export type ProductInputFields = Omit<CreateProductInput, "supplierId">;
+
+/**
+ * The service's rules (product.rules.ts) name spec 1's fields; these are the typed input's names
+ * for the ones it calls otherwise, so that a refusal names the field the caller sent.
+ */
+export const PRODUCT_INPUT_NAMES: Record<string, string> = { estCommNet: "commissionTerms.netCommission", estCommFrpricePerc: "commissionTerms.commissionRate" };
+
+const numberOf = (amount: string | null | undefined): number | null | undefined => (amount == null ? amount : Number(amount));
+
+/** The typed input as the request the service judges and keeps: amounts as numbers, the commission as spec 1's two fields. */
+export function productRequestOf(fields: ProductInputFields): ProductRequest {
+  const { minPrice, maxPrice, averagePrice, commissionTerms, ...rest } = fields;
+  return {
+    ...rest,
+    minPrice: numberOf(minPrice),
+    maxPrice: numberOf(maxPrice),
+    averagePrice: numberOf(averagePrice),
+    estCommNet: numberOf(commissionTerms?.netCommission),
+    estCommFrpricePerc: numberOf(commissionTerms?.commissionRate),
+  };
+}
+
+/**
+ * A JSON number as a Decimal. The graph's Decimal holds 10 places after the point; a number with
+ * more (0.1 + 0.2 is 0.30000000000000004) is rounded to 10, a change no price can show.
+ */
+const decimalOfNumber = (amount: number | null | undefined): string | null | undefined => (amount == null ? amount : decimalOf(Number(amount.toFixed(10))));
+
+/**
+ * Spec 1's body, once the service's rules have passed it (`productProblems`), as the typed
+ * input's fields: REST sends its products typed. The cut-off unit is the enum's name ("hour" is
+ * HOUR); the two commission fields are `commissionTerms`.
+ */
+export function productInputOf(document: ProductRequest): Record<string, unknown> {
+  const { minPrice, maxPrice, averagePrice, estCommNet, estCommFrpricePerc, cancellationCutOffUnit, ...rest } = document;
+  const commission = estCommNet == null && estCommFrpricePerc == null ? undefined : { netCommission: decimalOfNumber(estCommNet), commissionRate: decimalOfNumber(estCommFrpricePerc) };
+  const input: Record<string, unknown> = {
+    ...rest,
+    minPrice: decimalOfNumber(minPrice),
+    maxPrice: decimalOfNumber(maxPrice),
+    averagePrice: decimalOfNumber(averagePrice),
+    cancellationCutOffUnit: cancellationCutOffUnit == null ? cancellationCutOffUnit : cancellationCutOffUnit.toUpperCase(),
+    commissionTerms: commission,
+  };
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+}
