@@ -126,6 +126,8 @@ export const LIST_SIZES: Record<string, number> = {
   "Product.categories": 5,
   "Product.descriptors": 5,
   "Product.galleryImages": 10,
+  // One per language of the title: rarely more than a handful.
+  "Product.onlineBookable": 5,
   "Availability.options": 10,
   "AvailabilityOption.choices": 20,
   "Availability.pricingIssues": 10,

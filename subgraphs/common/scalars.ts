@@ -1,7 +1,7 @@
 import { GraphQLScalarType } from "graphql";
 import { GraphQLDateTimeISO, GraphQLUUID } from "graphql-scalars";
 import { isCalendarDate } from "../../core/calendar-date.js";
-import { isCountryCode, isCurrencyCode } from "../../core/iso-codes.js";
+import { isCountryCode, isCurrencyCode, isLanguageCode } from "../../core/iso-codes.js";
 
 /**
  * The graph's scalars (docs/graph-design.md, "Scalars, dates and money"). Each keeps the value the
@@ -47,6 +47,14 @@ export const CountryCodeScalar = checkedString({
   specifiedByURL: "https://www.iso.org/iso-3166-country-codes.html",
   accepts: isCountryCode,
   refusal: "CountryCode must be an ISO 3166-1 alpha-2 code in upper case",
+});
+
+export const LanguageCodeScalar = checkedString({
+  name: "LanguageCode",
+  description: "An ISO 639-1 language code, in lower case: de",
+  specifiedByURL: "https://www.iso.org/iso-639-language-code",
+  accepts: isLanguageCode,
+  refusal: "LanguageCode must be an ISO 639-1 code in lower case",
 });
 
 export const DateScalar = checkedString({

@@ -222,7 +222,7 @@ describe("catalogue consumption", () => {
 
   describe("Product.consumerRecord", () => {
     const TYPED = `legacyResourceId externalId createdAt updatedAt title { text } description { text } bookingEngine { name displayName } bookingLink(externalClientId: "abc")
-      minPrice { amount currencyCode } maxPrice { amount currencyCode } priceCurrency durationHours onlineBookable availableLanguages cityName countryCode country { name { text } } rating descriptors { type reason }
+      minPrice { amount currencyCode } maxPrice { amount currencyCode } priceCurrency durationHours onlineBookable { language bookable } availableLanguages cityName countryCode country { name { text } } rating descriptors { type reason }
       galleryImages { title url order } geoLocation { latitude longitude geoHash }
       supplier { legacyResourceId name externalId createdAt updatedAt countryCode countryName }
       taxonomies { slug level name { text } }`;
@@ -245,7 +245,8 @@ describe("catalogue consumption", () => {
       });
       expect(((await rest.json()) as { items: unknown[] }).items).toEqual(items.map((item) => item.consumerRecord));
       for (const { consumerRecord: record, ...typed } of items) {
-        const onlineLanguage = [language, "en"].find((l) => l in typed.onlineBookable) ?? typed.availableLanguages[0];
+        const bookableIn = new Map<string, boolean>(typed.onlineBookable.map(({ language, bookable }: { language: string; bookable: boolean }) => [language, bookable]));
+        const onlineLanguage = [language, "en"].find((l) => bookableIn.has(l)) ?? typed.availableLanguages[0];
         const expected: Record<string, unknown> = {
           id: typed.legacyResourceId,
           externalId: typed.externalId,
@@ -260,7 +261,7 @@ describe("catalogue consumption", () => {
           maxPrice: typed.maxPrice ? Number(typed.maxPrice.amount) : undefined,
           priceCurrency: typed.priceCurrency ?? undefined,
           durationHours: typed.durationHours ?? undefined,
-          onlineBookable: Boolean(typed.onlineBookable[onlineLanguage]),
+          onlineBookable: Boolean(bookableIn.get(onlineLanguage)),
           availableLanguages: typed.availableLanguages,
           cityName: typed.cityName ?? undefined,
           countryCode: typed.countryCode ?? undefined,

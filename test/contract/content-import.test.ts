@@ -165,7 +165,7 @@ describe("bulk import of activities", () => {
 
   describe("activeActivities through GraphQL", () => {
     const PRODUCT = `legacyResourceId externalId title { translations } createdAt updatedAt bookingEngine { name displayName } minPrice { amount } retailPrice { amount }
-      estimatedCommissionRate estimatedNetPrice { amount } duration durationHours galleryImages { url order } onlineBookable availableLanguages
+      estimatedCommissionRate estimatedNetPrice { amount } duration durationHours galleryImages { url order } onlineBookable { language bookable } availableLanguages
       supplier { legacyResourceId externalId name createdAt updatedAt } country { name { text } } descriptors { type reason }
       taxonomies { id legacyResourceId slug level family parent { legacyResourceId name { translations } } name { text translations } }`;
 
@@ -246,7 +246,7 @@ describe("bulk import of activities", () => {
           retailPrice: Number(product.retailPrice.amount),
           estimatedCommissionRate: Number(product.estimatedCommissionRate),
           durationHours: product.durationHours,
-          onlineBookable: product.onlineBookable,
+          onlineBookable: Object.fromEntries(product.onlineBookable.map(({ language, bookable }: { language: string; bookable: boolean }) => [language, bookable])),
           availableLanguages: product.availableLanguages,
           descriptors: product.descriptors,
           supplier: {

@@ -169,7 +169,7 @@ describe("catalogue management through GraphQL", () => {
     // Typed as the graph takes it: amounts are Decimals, written as strings.
     const fields = { ...rest, categories, minPrice: String(minPrice), maxPrice: String(maxPrice), cancellationCutOffUnit: "HOUR" };
     const create = `mutation ($input: CreateProductInput!) {
-      createProduct(input: $input) { moved product { id legacyResourceId title { text language translations } onlineBookable bookingEngine { name } country { code name { text } } categories { level code } supplier { legacyResourceId } } userErrors { code } } }`;
+      createProduct(input: $input) { moved product { id legacyResourceId title { text language translations } onlineBookable { language bookable } bookingEngine { name } country { code name { text } } categories { level code } supplier { legacyResourceId } } userErrors { code } } }`;
     const first = await gql(create, { input: { ...fields, supplierId: idA } });
     expect(first.body.errors).toBeUndefined();
     const product = first.body.data!.createProduct;
@@ -179,7 +179,10 @@ describe("catalogue management through GraphQL", () => {
       product: {
         id: expect.stringMatching(/.+/),
         title: { text: "Matterhorn glacier hike", language: "en", translations: rest.title },
-        onlineBookable: { en: true, de: false },
+        onlineBookable: [
+          { language: "de", bookable: false },
+          { language: "en", bookable: true },
+        ],
         bookingEngine: { name: partner.engineName },
         country: { code: "CH", name: { text: "Switzerland" } },
         categories: [{ level: 1, code: "outdoor" }, { level: 2, code: "hiking" }],
@@ -214,8 +217,8 @@ describe("catalogue management through GraphQL", () => {
     const withOwner = await gql(update, { input: { productId, supplierId: idB, externalId: fields.externalId, title: { en: "Glacier" }, rating: 4 } });
     expect(withOwner.body.data!.updateProduct).toMatchObject({ product: { rating: 4 }, userErrors: [] });
 
-    const deprecate = `mutation ($input: DeprecateProductInput!) { deprecateProduct(input: $input) { product { deprecated onlineBookable } userErrors { code } } }`;
-    expect((await gql(deprecate, { input: { productId } })).body.data!.deprecateProduct).toEqual({ product: { deprecated: true, onlineBookable: { en: false } }, userErrors: [] });
+    const deprecate = `mutation ($input: DeprecateProductInput!) { deprecateProduct(input: $input) { product { deprecated onlineBookable { language bookable } } userErrors { code } } }`;
+    expect((await gql(deprecate, { input: { productId } })).body.data!.deprecateProduct).toEqual({ product: { deprecated: true, onlineBookable: [{ language: "en", bookable: false }] }, userErrors: [] });
     expect((await gql(deprecate, { input: { productId, supplierId: idA } })).body.data!.deprecateProduct).toEqual({ product: null, userErrors: [{ code: "NOT_FOUND" }] });
     const undeprecated = await gql(`mutation ($input: UndeprecateProductInput!) { undeprecateProduct(input: $input) { product { deprecated } userErrors { code } } }`, { input: { productId, supplierId: idB } });
     expect(undeprecated.body.data!.undeprecateProduct).toEqual({ product: { deprecated: false }, userErrors: [] });

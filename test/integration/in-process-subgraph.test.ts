@@ -94,7 +94,7 @@ describe("a subgraph called in process", () => {
       const operation = `query ($r: [_Any!]!, $a: Boolean!, $b: Boolean!) {
         _entities(representations: $r) {
           __typename
-          ... on Product @include(if: $a) { id t: title { language text translations } createdAt updatedAt metadata onlineBookable availableLanguages }
+          ... on Product @include(if: $a) { id t: title { language text translations } createdAt updatedAt metadata onlineBookable { language bookable } availableLanguages }
           ... on Product { externalId @skip(if: $b) id deprecated supplier { id ...Where @include(if: $b) } }
           ...Where @skip(if: $a)
           ... @include(if: $b) { ... on Supplier { i: id } }

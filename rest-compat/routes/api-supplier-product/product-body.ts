@@ -77,7 +77,7 @@ const text = "{ translations }";
 /** The GraphQL selection every product response is built from. */
 export const PRODUCT_FIELDS = /* GraphQL */ `
   fragment RestProduct on Product {
-    id: legacyResourceId externalId createdAt updatedAt deprecated onlineBookable
+    id: legacyResourceId externalId createdAt updatedAt deprecated onlineBookable { language bookable }
     title ${text} subtitle ${text} shortDescription ${text} description ${text} experienceHighlights ${text}
     bookingUrl ${text} cancellationCutOff ${text} modalitiesIncluded ${text} modalitiesExcluded ${text} modalitiesAdditionalInfo ${text}
     country { code name ${text} }
@@ -107,6 +107,7 @@ export interface ProductData {
   title: Localized;
   country: { code: string; name: Localized } | null;
   bookingEngine: { name: string };
+  onlineBookable: { language: string; bookable: boolean }[];
   galleryImages: { title: string | null; url: string; order: number | null }[];
   categories: { level: number; code: string; name: Localized; description: Localized }[];
   geoLocation: Record<string, unknown> | null;
@@ -149,6 +150,7 @@ export function productBody(p: ProductData, supplierId: number) {
   for (const field of localizedFields) body[field] = (p[field] as Localized)?.translations ?? null;
   body.country = p.country ? { code: p.country.code, name: p.country.name?.translations ?? {} } : null;
   body.bookingEngine = p.bookingEngine.name;
+  body.onlineBookable = Object.fromEntries(p.onlineBookable.map(({ language, bookable }) => [language, bookable]));
   body.galleryImages = p.galleryImages.map((image) => compact(image));
   body.categories = p.categories.map((c) => compact({ level: c.level, code: c.code, name: c.name?.translations, description: c.description?.translations }));
   body.geoLocation = p.geoLocation ? compact(p.geoLocation) : null;

@@ -2,6 +2,7 @@ import { Ctx, Field, FieldResolver, ObjectType, Resolver, Root } from "type-grap
 import type { LanguageText } from "../../../drizzle/schema.js";
 import type { SubgraphContext } from "../../common/context.js";
 import { LanguageObjectScalar } from "../../common/json-scalars.js";
+import { LanguageCodeScalar } from "../../common/scalars.js";
 
 @ObjectType({ description: "A text in several languages: `text` in the caller's language (Accept-Language, then en), `translations` all of them" })
 export class LocalizedText {
@@ -22,7 +23,7 @@ export class LocalizedTextResolver {
     return textIn(root.translations, ctx.languages);
   }
 
-  @FieldResolver(() => String, { nullable: true, description: "ISO 639-1 code of `text`" })
+  @FieldResolver(() => LanguageCodeScalar, { nullable: true, description: "The language of `text`" })
   language(@Root() root: LocalizedText, @Ctx() ctx: SubgraphContext): string | null {
     return chosenLanguage(root.translations, ctx.languages);
   }

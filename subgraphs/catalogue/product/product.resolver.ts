@@ -20,6 +20,7 @@ import {
   DeleteProductPayload,
   DeprecateProductInput,
   DeprecateProductPayload,
+  LanguageBookability,
   Product,
   ProductCommissionTerms,
   productKey,
@@ -185,6 +186,13 @@ export class ProductResolver {
   @FieldResolver(() => Money, { nullable: true, description: "Reseller model only: the estimated net price" })
   async estimatedNetPrice(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<Money | null> {
     return (await callerModel(ctx)) === "RESELLER" ? statedMoney(estimatedNetPrice(product), product.priceCurrency) : null;
+  }
+
+  @FieldResolver(() => [LanguageBookability], { description: "Per language of its title, by language code: whether it can be booked online in it" })
+  onlineBookable(@Root() product: Product): LanguageBookability[] {
+    return Object.entries(product.onlineBookable)
+      .map(([language, bookable]) => ({ language, bookable }))
+      .sort((a, b) => (a.language < b.language ? -1 : 1));
   }
 
   @FieldResolver(() => Supplier, { description: "The supplier it belongs to" })

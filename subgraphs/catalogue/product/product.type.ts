@@ -8,7 +8,7 @@ import { BookingEngine } from "../booking-engine/booking-engine.type.js";
 import { GeoLocation, GeoLocationInput } from "../supplier/supplier.type.js";
 import { UserError } from "../../common/user-errors.js";
 import { Money } from "../../common/money.type.js";
-import { CountryCodeScalar, CurrencyCodeScalar, DateTimeScalar, DecimalScalar } from "../../common/scalars.js";
+import { CountryCodeScalar, CurrencyCodeScalar, DateTimeScalar, DecimalScalar, LanguageCodeScalar } from "../../common/scalars.js";
 import { availabilityTypes, cancellationCutOffUnits, pricingUnits, redemptionMethods } from "./product.rules.js";
 
 /** An enum of the graph whose values are a closed set of the catalogue's rules, each named as the rules name it. */
@@ -67,6 +67,12 @@ export class ProductCommissionTerms {
 export class ProductCommissionTermsInput {
   @Field(() => DecimalScalar, { nullable: true, description: "The estimated net commission, an amount in priceCurrency (0 to 10,000,000)" }) netCommission?: string | null;
   @Field(() => DecimalScalar, { nullable: true, description: 'The estimated commission as a share of the retail price, 0 to 1: "0.2"' }) commissionRate?: string | null;
+}
+
+@ObjectType({ description: "Whether a product can be booked online in one language of its title" })
+export class LanguageBookability {
+  @Field(() => LanguageCodeScalar, { description: "A language of the product's title" }) language!: string;
+  @Field(() => Boolean, { description: "Bookable online in it: live, not deprecated, and sold by the booking flow or given a booking URL in that language" }) bookable!: boolean;
 }
 
 @ObjectType({ description: "A country" })
@@ -153,7 +159,8 @@ export class Product {
   @Field(() => Boolean, { nullable: true, description: "Whether places are few or demand is high" }) likelyToBeSoldOut!: boolean | null;
   @Field(() => Boolean, { nullable: true, description: "Whether it gives priority access" }) skipTheLine!: boolean | null;
   @Field(() => JSONObjectScalar, { nullable: true, description: "Its partner's own metadata, as sent" }) metadata!: Record<string, unknown> | null;
-  @Field(() => LanguageObjectScalar, { description: "Per language of the title: whether the product can be booked online in it" }) onlineBookable!: Record<string, boolean>;
+  /** Per language of the title; the graph answers it as a list (product.resolver.ts). */
+  onlineBookable!: Record<string, boolean>;
   @Field(() => Boolean, { description: "Deprecated by its partner: still listed to the partner, left out for consumers" }) deprecated!: boolean;
   /** For other subgraphs' service code (booking sells live products only); not in the client API. */
   @Directive("@inaccessible")
