@@ -290,16 +290,17 @@ describe("catalogue management through GraphQL", () => {
     expect(unknownSupplier.body.data!.createProduct.userErrors).toEqual([{ code: "NOT_FOUND", field: ["input", "supplierId"], rule: null, errorCode: null }]);
   });
 
-  it("takes a product's closed sets as enums, its codes as CountryCode and CurrencyCode, its amounts as Decimals and its commission as commissionTerms, and answers them as given", async () => {
+  it("takes a product's closed sets as enums, its codes as CountryCode and CurrencyCode, its amounts as Decimals, its commission as commissionTerms and its highlights with real line breaks, and answers them as given", async () => {
     const supplierNumber = (await partner.rest.post("/api/supplier", supplierRequest())).body.id as number;
     const supplierId = toGlobalId("Supplier", supplierNumber);
     const mutation = `mutation ($input: CreateProductInput!) { createProduct(input: $input) {
-      product { legacyResourceId availabilityType redemptionMethod pricingUnit cancellationCutOffUnit countryCode priceCurrency minPrice { amount currencyCode } averagePrice { amount } commissionTerms { netCommission commissionRate } }
+      product { legacyResourceId experienceHighlights { text translations } availabilityType redemptionMethod pricingUnit cancellationCutOffUnit countryCode priceCurrency minPrice { amount currencyCode } averagePrice { amount } commissionTerms { netCommission commissionRate } }
       userErrors { code field rule } } }`;
     const input = {
       supplierId,
       externalId: `G-${randomUUID()}`,
       title: { en: "Lake cruise" },
+      experienceHighlights: { en: "Castle of Chillon\nAlpine views", fr: "Château de Chillon\r\nVue sur les Alpes" },
       countryCode: "CH",
       availabilityType: "OPENING_HOURS",
       redemptionMethod: "PRINT",
@@ -315,6 +316,7 @@ describe("catalogue management through GraphQL", () => {
     expect(created.body.errors).toBeUndefined();
     const product = created.body.data!.createProduct.product;
     expect(product).toMatchObject({
+      experienceHighlights: { text: "Castle of Chillon\nAlpine views", translations: { en: "Castle of Chillon\nAlpine views", fr: "Château de Chillon\nVue sur les Alpes" } },
       availabilityType: "OPENING_HOURS",
       redemptionMethod: "PRINT",
       pricingUnit: "PER_BOAT",
@@ -327,6 +329,12 @@ describe("catalogue management through GraphQL", () => {
     });
     // REST reads the same product in spec 1's words.
     const [restProduct] = (await partner.rest.get(`/api/supplier/${supplierNumber}/products`)).body;
+    // Spec 1 separates lines with the two characters "/n", both ways.
+    expect(restProduct.experienceHighlights).toEqual({ en: "Castle of Chillon/nAlpine views", fr: "Château de Chillon/nVue sur les Alpes" });
+    const fromRest = (await partner.rest.post(`/api/supplier/${supplierNumber}/product`, productRequest({ experienceHighlights: { en: "Glacier views/nIce caves" } }))).body;
+    expect(fromRest.experienceHighlights).toEqual({ en: "Glacier views/nIce caves" });
+    const read = await gql(`query ($id: ID!) { product(id: $id) { experienceHighlights { text } } }`, { id: toGlobalId("Product", fromRest.id) });
+    expect(read.body.data!.product.experienceHighlights).toEqual({ text: "Glacier views\nIce caves" });
     expect(restProduct).toMatchObject({ cancellationCutOffUnit: "day", minPrice: 49.9, averagePrice: 55, estCommNet: 7.5, estCommFrpricePerc: 0.15, pricingUnit: "PER_BOAT" });
   });
 

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import { eachText, withContractSeparators } from "../../../core/line-breaks.js";
 import { answer, arr, bool, compact, freeObject, idParam, int, keepsOtherMembers, languageMap, languageObject, num, obj, str, type JsonSchema } from "../../json-schema.js";
 
 /** The product request body of spec 1 ("Product (request fields for create)"); update takes the same. */
@@ -148,6 +149,7 @@ export function productBody(p: ProductData, supplierId: number) {
   body.estCommNet = numberOf(commissionTerms?.netCommission);
   body.estCommFrpricePerc = numberOf(commissionTerms?.commissionRate);
   for (const field of localizedFields) body[field] = (p[field] as Localized)?.translations ?? null;
+  body.experienceHighlights = eachText(body.experienceHighlights as Record<string, string> | null, withContractSeparators);
   body.country = p.country ? { code: p.country.code, name: p.country.name?.translations ?? {} } : null;
   body.bookingEngine = p.bookingEngine.name;
   body.onlineBookable = Object.fromEntries(p.onlineBookable.map(({ language, bookable }) => [language, bookable]));

@@ -1,4 +1,5 @@
 import { decimalOf } from "../../../core/decimal.js";
+import { eachText, withContractSeparators, withLineBreaks } from "../../../core/line-breaks.js";
 import type { ProductRequest } from "./product.rules.js";
 import type { CreateProductInput } from "./product.type.js";
 
@@ -13,11 +14,12 @@ export const PRODUCT_INPUT_NAMES: Record<string, string> = { estCommNet: "commis
 
 const numberOf = (amount: string | null | undefined): number | null | undefined => (amount == null ? amount : Number(amount));
 
-/** The typed input as the request the service judges and keeps: amounts as numbers, the commission as spec 1's two fields. */
+/** The typed input as the request the service judges and keeps: amounts as numbers, the commission as spec 1's two fields, line breaks as "/n". */
 export function productRequestOf(fields: ProductInputFields): ProductRequest {
-  const { minPrice, maxPrice, averagePrice, commissionTerms, ...rest } = fields;
+  const { minPrice, maxPrice, averagePrice, commissionTerms, experienceHighlights, ...rest } = fields;
   return {
     ...rest,
+    experienceHighlights: eachText(experienceHighlights, withContractSeparators),
     minPrice: numberOf(minPrice),
     maxPrice: numberOf(maxPrice),
     averagePrice: numberOf(averagePrice),
@@ -35,13 +37,14 @@ const decimalOfNumber = (amount: number | null | undefined): string | null | und
 /**
  * Spec 1's body, once the service's rules have passed it (`productProblems`), as the typed
  * input's fields: REST sends its products typed. The cut-off unit is the enum's name ("hour" is
- * HOUR); the two commission fields are `commissionTerms`.
+ * HOUR); the two commission fields are `commissionTerms`; spec 1's "/n" are line breaks.
  */
 export function productInputOf(document: ProductRequest): Record<string, unknown> {
-  const { minPrice, maxPrice, averagePrice, estCommNet, estCommFrpricePerc, cancellationCutOffUnit, ...rest } = document;
+  const { minPrice, maxPrice, averagePrice, estCommNet, estCommFrpricePerc, cancellationCutOffUnit, experienceHighlights, ...rest } = document;
   const commission = estCommNet == null && estCommFrpricePerc == null ? undefined : { netCommission: decimalOfNumber(estCommNet), commissionRate: decimalOfNumber(estCommFrpricePerc) };
   const input: Record<string, unknown> = {
     ...rest,
+    experienceHighlights: eachText(experienceHighlights, withLineBreaks),
     minPrice: decimalOfNumber(minPrice),
     maxPrice: decimalOfNumber(maxPrice),
     averagePrice: decimalOfNumber(averagePrice),

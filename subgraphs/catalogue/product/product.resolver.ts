@@ -12,6 +12,8 @@ import { Supplier } from "../supplier/supplier.type.js";
 import { JSONObjectScalar } from "../../common/json-scalars.js";
 import { consumerRecord, type ConsumerRecord } from "./consumer-record.js";
 import { productService } from "./product.service.js";
+import { eachText, withLineBreaks } from "../../../core/line-breaks.js";
+import { LocalizedText, localized } from "../language/localized-text.js";
 import { PRODUCT_INPUT_NAMES, productRequestOf } from "./product-input.js";
 import {
   CreateProductInput,
@@ -186,6 +188,11 @@ export class ProductResolver {
   @FieldResolver(() => Money, { nullable: true, description: "Reseller model only: the estimated net price" })
   async estimatedNetPrice(@Root() product: Product, @Ctx() ctx: CatalogueContext): Promise<Money | null> {
     return (await callerModel(ctx)) === "RESELLER" ? statedMoney(estimatedNetPrice(product), product.priceCurrency) : null;
+  }
+
+  @FieldResolver(() => LocalizedText, { nullable: true, description: "Its highlights, one a line" })
+  experienceHighlights(@Root() product: Product): LocalizedText | null {
+    return localized(eachText(product.experienceHighlights?.translations, withLineBreaks));
   }
 
   @FieldResolver(() => [LanguageBookability], { description: "Per language of its title, by language code: whether it can be booked online in it" })

@@ -110,7 +110,8 @@ export class Product {
   @Field(() => LocalizedText, { nullable: true, description: "A subtitle" }) subtitle!: LocalizedText | null;
   @Field(() => LocalizedText, { nullable: true, description: "A short description" }) shortDescription!: LocalizedText | null;
   @Field(() => LocalizedText, { nullable: true, description: "Its description" }) description!: LocalizedText | null;
-  @Field(() => LocalizedText, { nullable: true, description: "Its highlights; lines separated by the two characters '/n'" }) experienceHighlights!: LocalizedText | null;
+  /** Spec 1's form ("/n" between lines); the graph answers real line breaks (product.resolver.ts). */
+  experienceHighlights!: LocalizedText | null;
   @Field(() => LocalizedText, { nullable: true, description: "Where it is booked on its partner's site, per language" }) bookingUrl!: LocalizedText | null;
   @Field(() => LocalizedText, { nullable: true, description: "How long before the start it may still be cancelled, as text" }) cancellationCutOff!: LocalizedText | null;
   @Field(() => LocalizedText, { nullable: true, description: "What the price includes" }) modalitiesIncluded!: LocalizedText | null;
@@ -276,7 +277,7 @@ abstract class ProductFields {
   @Field(() => LanguageObjectScalar, { nullable: true, description: "Subtitle per language" }) subtitle?: LanguageText | null;
   @Field(() => LanguageObjectScalar, { nullable: true, description: "Short description per language" }) shortDescription?: LanguageText | null;
   @Field(() => LanguageObjectScalar, { nullable: true, description: "Description per language" }) description?: LanguageText | null;
-  @Field(() => LanguageObjectScalar, { nullable: true, description: "Highlights per language; lines separated by the two characters '/n'" }) experienceHighlights?: LanguageText | null;
+  @Field(() => LanguageObjectScalar, { nullable: true, description: "Highlights per language, one a line" }) experienceHighlights?: LanguageText | null;
   @Field(() => String, { nullable: true, description: "Link to a thumbnail (at most 255 characters)" }) thumbnailImage?: string | null;
   @Field(() => String, { nullable: true, description: "Booking engine name; the supplier's engine when not given" }) bookingEngine?: string | null;
   @Field(() => LanguageObjectScalar, { nullable: true, description: "Booking URL per language" }) bookingUrl?: LanguageText | null;
