@@ -128,6 +128,9 @@ export const LIST_SIZES: Record<string, number> = {
   "Product.galleryImages": 10,
   // One per language of the title: rarely more than a handful.
   "Product.onlineBookable": 5,
+  // Seasons of a year, and a day's opening spans.
+  "AvailabilityPeriods.weeklyPeriods": 2,
+  "DayOpening.hours": 2,
   "Availability.options": 10,
   "AvailabilityOption.choices": 20,
   "Availability.pricingIssues": 10,

@@ -3450,7 +3450,7 @@ export interface operations {
                         availabilityPeriods?: {
                             /** @description Weekly periods as sent */
                             weeklyPeriods?: {
-                                friday?: ({
+                                friday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -3460,10 +3460,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                monday?: ({
+                                } | null;
+                                monday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -3473,10 +3471,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                sunday?: ({
+                                } | null;
+                                sunday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -3486,12 +3482,10 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description YYYY-MM-DD */
                                 endDate?: string | null;
-                                tuesday?: ({
+                                tuesday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -3501,10 +3495,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                saturday?: ({
+                                } | null;
+                                saturday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -3514,10 +3506,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                thursday?: ({
+                                } | null;
+                                thursday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -3527,12 +3517,10 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description YYYY-MM-DD */
                                 startDate?: string | null;
-                                wednesday?: ({
+                                wednesday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -3542,22 +3530,18 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description Description */
                                 description?: string | null;
                                 /** @description Days closed */
                                 closedDayList?: string[] | null;
                             }[] | null;
-                            spontaneousPeriod?: ({
+                            spontaneousPeriod?: {
                                 /** @description Description */
                                 description?: string | null;
                                 /** @description Events */
                                 eventDateList?: string[] | null;
-                            } & {
-                                [key: string]: unknown;
-                            }) | null;
+                            } | null;
                         };
                         itinerary?: {
                             /** @description STANDARD, MULTIDAY, HOP_ON_HOP_OFF or UNSTRUCTURED */
@@ -3870,7 +3854,7 @@ export interface operations {
                         availabilityPeriods?: {
                             /** @description Weekly periods as sent */
                             weeklyPeriods?: {
-                                friday?: ({
+                                friday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -3880,10 +3864,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                monday?: ({
+                                } | null;
+                                monday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -3893,10 +3875,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                sunday?: ({
+                                } | null;
+                                sunday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -3906,12 +3886,10 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description YYYY-MM-DD */
                                 endDate?: string | null;
-                                tuesday?: ({
+                                tuesday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -3921,10 +3899,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                saturday?: ({
+                                } | null;
+                                saturday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -3934,10 +3910,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                thursday?: ({
+                                } | null;
+                                thursday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -3947,12 +3921,10 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description YYYY-MM-DD */
                                 startDate?: string | null;
-                                wednesday?: ({
+                                wednesday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -3962,22 +3934,18 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description Description */
                                 description?: string | null;
                                 /** @description Days closed */
                                 closedDayList?: string[] | null;
                             }[] | null;
-                            spontaneousPeriod?: ({
+                            spontaneousPeriod?: {
                                 /** @description Description */
                                 description?: string | null;
                                 /** @description Events */
                                 eventDateList?: string[] | null;
-                            } & {
-                                [key: string]: unknown;
-                            }) | null;
+                            } | null;
                         };
                         itinerary?: {
                             /** @description STANDARD, MULTIDAY, HOP_ON_HOP_OFF or UNSTRUCTURED */
@@ -4440,7 +4408,7 @@ export interface operations {
                         availabilityPeriods?: {
                             /** @description Weekly periods as sent */
                             weeklyPeriods?: {
-                                friday?: ({
+                                friday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -4450,10 +4418,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                monday?: ({
+                                } | null;
+                                monday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -4463,10 +4429,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                sunday?: ({
+                                } | null;
+                                sunday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -4476,12 +4440,10 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description YYYY-MM-DD */
                                 endDate?: string | null;
-                                tuesday?: ({
+                                tuesday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -4491,10 +4453,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                saturday?: ({
+                                } | null;
+                                saturday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -4504,10 +4464,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                thursday?: ({
+                                } | null;
+                                thursday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -4517,12 +4475,10 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description YYYY-MM-DD */
                                 startDate?: string | null;
-                                wednesday?: ({
+                                wednesday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -4532,22 +4488,18 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description Description */
                                 description?: string | null;
                                 /** @description Days closed */
                                 closedDayList?: string[] | null;
                             }[] | null;
-                            spontaneousPeriod?: ({
+                            spontaneousPeriod?: {
                                 /** @description Description */
                                 description?: string | null;
                                 /** @description Events */
                                 eventDateList?: string[] | null;
-                            } & {
-                                [key: string]: unknown;
-                            }) | null;
+                            } | null;
                         };
                         itinerary?: {
                             /** @description STANDARD, MULTIDAY, HOP_ON_HOP_OFF or UNSTRUCTURED */
@@ -4942,7 +4894,7 @@ export interface operations {
                         availabilityPeriods?: {
                             /** @description Weekly periods as sent */
                             weeklyPeriods?: {
-                                friday?: ({
+                                friday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -4952,10 +4904,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                monday?: ({
+                                } | null;
+                                monday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -4965,10 +4915,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                sunday?: ({
+                                } | null;
+                                sunday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -4978,12 +4926,10 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description YYYY-MM-DD */
                                 endDate?: string | null;
-                                tuesday?: ({
+                                tuesday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -4993,10 +4939,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                saturday?: ({
+                                } | null;
+                                saturday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -5006,10 +4950,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                thursday?: ({
+                                } | null;
+                                thursday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -5019,12 +4961,10 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description YYYY-MM-DD */
                                 startDate?: string | null;
-                                wednesday?: ({
+                                wednesday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -5034,22 +4974,18 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description Description */
                                 description?: string | null;
                                 /** @description Days closed */
                                 closedDayList?: string[] | null;
                             }[] | null;
-                            spontaneousPeriod?: ({
+                            spontaneousPeriod?: {
                                 /** @description Description */
                                 description?: string | null;
                                 /** @description Events */
                                 eventDateList?: string[] | null;
-                            } & {
-                                [key: string]: unknown;
-                            }) | null;
+                            } | null;
                         };
                         itinerary?: {
                             /** @description STANDARD, MULTIDAY, HOP_ON_HOP_OFF or UNSTRUCTURED */
@@ -5353,7 +5289,7 @@ export interface operations {
                         availabilityPeriods?: {
                             /** @description Weekly periods as sent */
                             weeklyPeriods?: {
-                                friday?: ({
+                                friday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -5363,10 +5299,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                monday?: ({
+                                } | null;
+                                monday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -5376,10 +5310,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                sunday?: ({
+                                } | null;
+                                sunday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -5389,12 +5321,10 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description YYYY-MM-DD */
                                 endDate?: string | null;
-                                tuesday?: ({
+                                tuesday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -5404,10 +5334,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                saturday?: ({
+                                } | null;
+                                saturday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -5417,10 +5345,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                thursday?: ({
+                                } | null;
+                                thursday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -5430,12 +5356,10 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description YYYY-MM-DD */
                                 startDate?: string | null;
-                                wednesday?: ({
+                                wednesday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -5445,22 +5369,18 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description Description */
                                 description?: string | null;
                                 /** @description Days closed */
                                 closedDayList?: string[] | null;
                             }[] | null;
-                            spontaneousPeriod?: ({
+                            spontaneousPeriod?: {
                                 /** @description Description */
                                 description?: string | null;
                                 /** @description Events */
                                 eventDateList?: string[] | null;
-                            } & {
-                                [key: string]: unknown;
-                            }) | null;
+                            } | null;
                         };
                         itinerary?: {
                             /** @description STANDARD, MULTIDAY, HOP_ON_HOP_OFF or UNSTRUCTURED */
@@ -5782,7 +5702,7 @@ export interface operations {
                             availabilityPeriods?: {
                                 /** @description Weekly periods as sent */
                                 weeklyPeriods?: {
-                                    friday?: ({
+                                    friday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -5792,10 +5712,8 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                    monday?: ({
+                                    } | null;
+                                    monday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -5805,10 +5723,8 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                    sunday?: ({
+                                    } | null;
+                                    sunday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -5818,12 +5734,10 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
+                                    } | null;
                                     /** @description YYYY-MM-DD */
                                     endDate?: string | null;
-                                    tuesday?: ({
+                                    tuesday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -5833,10 +5747,8 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                    saturday?: ({
+                                    } | null;
+                                    saturday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -5846,10 +5758,8 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                    thursday?: ({
+                                    } | null;
+                                    thursday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -5859,12 +5769,10 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
+                                    } | null;
                                     /** @description YYYY-MM-DD */
                                     startDate?: string | null;
-                                    wednesday?: ({
+                                    wednesday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -5874,9 +5782,7 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
+                                    } | null;
                                     /** @description Description */
                                     description?: string | null;
                                     /** @description Days closed */
@@ -6156,7 +6062,7 @@ export interface operations {
                                 availabilityPeriods?: {
                                     /** @description Weekly periods as sent */
                                     weeklyPeriods?: {
-                                        friday?: ({
+                                        friday?: {
                                             /** @description Open that day */
                                             open: boolean;
                                             /** @description Opening hours; null: open all day or by start times */
@@ -6166,10 +6072,8 @@ export interface operations {
                                                 /** @description HH:MM */
                                                 start: string;
                                             }[] | null;
-                                        } & {
-                                            [key: string]: unknown;
-                                        }) | null;
-                                        monday?: ({
+                                        } | null;
+                                        monday?: {
                                             /** @description Open that day */
                                             open: boolean;
                                             /** @description Opening hours; null: open all day or by start times */
@@ -6179,10 +6083,8 @@ export interface operations {
                                                 /** @description HH:MM */
                                                 start: string;
                                             }[] | null;
-                                        } & {
-                                            [key: string]: unknown;
-                                        }) | null;
-                                        sunday?: ({
+                                        } | null;
+                                        sunday?: {
                                             /** @description Open that day */
                                             open: boolean;
                                             /** @description Opening hours; null: open all day or by start times */
@@ -6192,12 +6094,10 @@ export interface operations {
                                                 /** @description HH:MM */
                                                 start: string;
                                             }[] | null;
-                                        } & {
-                                            [key: string]: unknown;
-                                        }) | null;
+                                        } | null;
                                         /** @description YYYY-MM-DD */
                                         endDate?: string | null;
-                                        tuesday?: ({
+                                        tuesday?: {
                                             /** @description Open that day */
                                             open: boolean;
                                             /** @description Opening hours; null: open all day or by start times */
@@ -6207,10 +6107,8 @@ export interface operations {
                                                 /** @description HH:MM */
                                                 start: string;
                                             }[] | null;
-                                        } & {
-                                            [key: string]: unknown;
-                                        }) | null;
-                                        saturday?: ({
+                                        } | null;
+                                        saturday?: {
                                             /** @description Open that day */
                                             open: boolean;
                                             /** @description Opening hours; null: open all day or by start times */
@@ -6220,10 +6118,8 @@ export interface operations {
                                                 /** @description HH:MM */
                                                 start: string;
                                             }[] | null;
-                                        } & {
-                                            [key: string]: unknown;
-                                        }) | null;
-                                        thursday?: ({
+                                        } | null;
+                                        thursday?: {
                                             /** @description Open that day */
                                             open: boolean;
                                             /** @description Opening hours; null: open all day or by start times */
@@ -6233,12 +6129,10 @@ export interface operations {
                                                 /** @description HH:MM */
                                                 start: string;
                                             }[] | null;
-                                        } & {
-                                            [key: string]: unknown;
-                                        }) | null;
+                                        } | null;
                                         /** @description YYYY-MM-DD */
                                         startDate?: string | null;
-                                        wednesday?: ({
+                                        wednesday?: {
                                             /** @description Open that day */
                                             open: boolean;
                                             /** @description Opening hours; null: open all day or by start times */
@@ -6248,9 +6142,7 @@ export interface operations {
                                                 /** @description HH:MM */
                                                 start: string;
                                             }[] | null;
-                                        } & {
-                                            [key: string]: unknown;
-                                        }) | null;
+                                        } | null;
                                         /** @description Description */
                                         description?: string | null;
                                         /** @description Days closed */
@@ -6521,7 +6413,7 @@ export interface operations {
                         availabilityPeriods?: {
                             /** @description Weekly periods as sent */
                             weeklyPeriods?: {
-                                friday?: ({
+                                friday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -6531,10 +6423,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                monday?: ({
+                                } | null;
+                                monday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -6544,10 +6434,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                sunday?: ({
+                                } | null;
+                                sunday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -6557,12 +6445,10 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description YYYY-MM-DD */
                                 endDate?: string | null;
-                                tuesday?: ({
+                                tuesday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -6572,10 +6458,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                saturday?: ({
+                                } | null;
+                                saturday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -6585,10 +6469,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                thursday?: ({
+                                } | null;
+                                thursday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -6598,12 +6480,10 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description YYYY-MM-DD */
                                 startDate?: string | null;
-                                wednesday?: ({
+                                wednesday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -6613,9 +6493,7 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description Description */
                                 description?: string | null;
                                 /** @description Days closed */
@@ -7366,7 +7244,7 @@ export interface operations {
                             availabilityPeriods?: {
                                 /** @description Weekly periods as sent */
                                 weeklyPeriods?: {
-                                    friday?: ({
+                                    friday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -7376,10 +7254,8 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                    monday?: ({
+                                    } | null;
+                                    monday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -7389,10 +7265,8 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                    sunday?: ({
+                                    } | null;
+                                    sunday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -7402,12 +7276,10 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
+                                    } | null;
                                     /** @description YYYY-MM-DD */
                                     endDate?: string | null;
-                                    tuesday?: ({
+                                    tuesday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -7417,10 +7289,8 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                    saturday?: ({
+                                    } | null;
+                                    saturday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -7430,10 +7300,8 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                    thursday?: ({
+                                    } | null;
+                                    thursday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -7443,12 +7311,10 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
+                                    } | null;
                                     /** @description YYYY-MM-DD */
                                     startDate?: string | null;
-                                    wednesday?: ({
+                                    wednesday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -7458,9 +7324,7 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
+                                    } | null;
                                     /** @description Description */
                                     description?: string | null;
                                     /** @description Days closed */
@@ -7806,7 +7670,7 @@ export interface operations {
                             availabilityPeriods?: {
                                 /** @description Weekly periods as sent */
                                 weeklyPeriods?: {
-                                    friday?: ({
+                                    friday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -7816,10 +7680,8 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                    monday?: ({
+                                    } | null;
+                                    monday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -7829,10 +7691,8 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                    sunday?: ({
+                                    } | null;
+                                    sunday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -7842,12 +7702,10 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
+                                    } | null;
                                     /** @description YYYY-MM-DD */
                                     endDate?: string | null;
-                                    tuesday?: ({
+                                    tuesday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -7857,10 +7715,8 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                    saturday?: ({
+                                    } | null;
+                                    saturday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -7870,10 +7726,8 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                    thursday?: ({
+                                    } | null;
+                                    thursday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -7883,12 +7737,10 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
+                                    } | null;
                                     /** @description YYYY-MM-DD */
                                     startDate?: string | null;
-                                    wednesday?: ({
+                                    wednesday?: {
                                         /** @description Open that day */
                                         open: boolean;
                                         /** @description Opening hours; null: open all day or by start times */
@@ -7898,9 +7750,7 @@ export interface operations {
                                             /** @description HH:MM */
                                             start: string;
                                         }[] | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
+                                    } | null;
                                     /** @description Description */
                                     description?: string | null;
                                     /** @description Days closed */
@@ -8203,7 +8053,7 @@ export interface operations {
                         availabilityPeriods?: {
                             /** @description Weekly periods as sent */
                             weeklyPeriods?: {
-                                friday?: ({
+                                friday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -8213,10 +8063,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                monday?: ({
+                                } | null;
+                                monday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -8226,10 +8074,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                sunday?: ({
+                                } | null;
+                                sunday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -8239,12 +8085,10 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description YYYY-MM-DD */
                                 endDate?: string | null;
-                                tuesday?: ({
+                                tuesday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -8254,10 +8098,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                saturday?: ({
+                                } | null;
+                                saturday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -8267,10 +8109,8 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                thursday?: ({
+                                } | null;
+                                thursday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -8280,12 +8120,10 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description YYYY-MM-DD */
                                 startDate?: string | null;
-                                wednesday?: ({
+                                wednesday?: {
                                     /** @description Open that day */
                                     open: boolean;
                                     /** @description Opening hours; null: open all day or by start times */
@@ -8295,9 +8133,7 @@ export interface operations {
                                         /** @description HH:MM */
                                         start: string;
                                     }[] | null;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
+                                } | null;
                                 /** @description Description */
                                 description?: string | null;
                                 /** @description Days closed */

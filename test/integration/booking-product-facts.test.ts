@@ -5,7 +5,11 @@ import { inProcessServiceGraphs } from "../../subgraphs/common/service-graph.js"
 import type { RunningSubgraph } from "../../subgraphs/common/subgraph-server.js";
 import { bookableProduct, type BookableProduct } from "../support/booking.js";
 import { productRequest, signIn } from "../support/catalogue.js";
+import { typedPeriodsOf } from "../../subgraphs/catalogue/product/availability-periods.type.js";
 import { graphql, useStack } from "../support/stack.js";
+
+const DAY = "{ open hours { start end } }";
+const PERIODS = `weeklyPeriods { description startDate endDate closedDays monday ${DAY} tuesday ${DAY} wednesday ${DAY} thursday ${DAY} friday ${DAY} saturday ${DAY} sunday ${DAY} } spontaneousPeriod { description eventStarts }`;
 
 const FACTS = `query ($ids: [Int!]!) { bookingProductFacts(ids: $ids) { id supplierId externalId title supplierName scopeEngineId bookingEngineName bookingEngineKind availabilityPeriods deprecated duration estCommFrpricePerc estCommNet minPrice } }`;
 
@@ -37,7 +41,7 @@ describe("a product's booking facts", () => {
 
     const entity = await catalogue.executeInProcess(
       {
-        query: `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { legacyResourceId externalId title { translations } deprecated duration availabilityPeriods commissionTerms { netCommission commissionRate } minPrice { amount } bookingEngine { name kind } supplier { legacyResourceId name bookingEngine { legacyResourceId } } } } }`,
+        query: `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { legacyResourceId externalId title { translations } deprecated duration availabilityPeriods { ${PERIODS} } commissionTerms { netCommission commissionRate } minPrice { amount } bookingEngine { name kind } supplier { legacyResourceId name bookingEngine { legacyResourceId } } } } }`,
         variables: { r: [{ __typename: "Product", legacyResourceId: productId }] },
       },
       catalogue.createServiceContext("booking"),
@@ -52,13 +56,15 @@ describe("a product's booking facts", () => {
       scopeEngineId: full.supplier.bookingEngine.legacyResourceId,
       bookingEngineName: full.bookingEngine.name,
       bookingEngineKind: full.bookingEngine.kind,
-      availabilityPeriods: full.availabilityPeriods,
+      availabilityPeriods: expect.objectContaining({ weeklyPeriods: expect.any(Array) }),
       deprecated: full.deprecated,
       duration: "PT3H",
       estCommFrpricePerc: 0.18,
       estCommNet: 12.25,
       minPrice: 45.5,
     });
+    // The kept document is what the entity answers typed.
+    expect(full.availabilityPeriods).toEqual(typedPeriodsOf((facts as { availabilityPeriods: Record<string, unknown> }).availabilityPeriods));
     expect(full).toMatchObject({ duration: "PT3H", commissionTerms: { commissionRate: "0.18", netCommission: "12.25" }, minPrice: { amount: "45.50" } });
   });
 

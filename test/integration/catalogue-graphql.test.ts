@@ -165,9 +165,10 @@ describe("catalogue management through GraphQL", () => {
     const supplierA = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
     const supplierB = (await partner.rest.post("/api/supplier", supplierRequest())).body.id;
     const [idA, idB] = [toGlobalId("Supplier", supplierA), toGlobalId("Supplier", supplierB)];
-    const { categories, minPrice, maxPrice, ...rest } = productRequest();
-    // Typed as the graph takes it: amounts are Decimals, written as strings.
-    const fields = { ...rest, categories, minPrice: String(minPrice), maxPrice: String(maxPrice), cancellationCutOffUnit: "HOUR" };
+    const { categories, minPrice, maxPrice, availabilityPeriods, ...rest } = productRequest();
+    // Typed as the graph takes it: amounts are Decimals, written as strings; a period's closed days are closedDays.
+    const periods = { weeklyPeriods: availabilityPeriods.weeklyPeriods.map(({ closedDayList, ...period }) => ({ ...period, closedDays: closedDayList })) };
+    const fields = { ...rest, categories, minPrice: String(minPrice), maxPrice: String(maxPrice), cancellationCutOffUnit: "HOUR", availabilityPeriods: periods };
     const create = `mutation ($input: CreateProductInput!) {
       createProduct(input: $input) { moved product { id legacyResourceId title { text language translations } onlineBookable { language bookable } bookingEngine { name } country { code name { text } } categories { level code } supplier { legacyResourceId } } userErrors { code } } }`;
     const first = await gql(create, { input: { ...fields, supplierId: idA } });
@@ -336,6 +337,37 @@ describe("catalogue management through GraphQL", () => {
     const read = await gql(`query ($id: ID!) { product(id: $id) { experienceHighlights { text } } }`, { id: toGlobalId("Product", fromRest.id) });
     expect(read.body.data!.product.experienceHighlights).toEqual({ text: "Glacier views\nIce caves" });
     expect(restProduct).toMatchObject({ cancellationCutOffUnit: "day", minPrice: 49.9, averagePrice: 55, estCommNet: 7.5, estCommFrpricePerc: 0.15, pricingUnit: "PER_BOAT" });
+  });
+
+  it("takes and answers a product's periods typed, and REST reads them back as spec 1's document", async () => {
+    const supplierNumber = (await partner.rest.post("/api/supplier", supplierRequest())).body.id as number;
+    const mutation = `mutation ($input: CreateProductInput!) { createProduct(input: $input) {
+      product { legacyResourceId availabilityPeriods { weeklyPeriods { description startDate endDate closedDays monday { open hours { start end } } tuesday { open hours { start end } } sunday { open } wednesday { open } } spontaneousPeriod { description eventStarts } } }
+      userErrors { code field rule } } }`;
+    const availabilityPeriods = {
+      weeklyPeriods: [{ description: "Summer", startDate: "2027-06-01", endDate: "2027-09-30", monday: { open: true, hours: null }, tuesday: { open: true, hours: [{ start: "08:00", end: "12:00" }, { start: "14:00", end: "24:00" }] }, sunday: { open: false }, closedDays: ["2027-08-01"] }],
+      spontaneousPeriod: { eventStarts: ["2027-12-31T22:00"] },
+    };
+    const created = await gql(mutation, { input: { supplierId: toGlobalId("Supplier", supplierNumber), externalId: `G-${randomUUID()}`, title: { en: "Lake cruise" }, availabilityPeriods } });
+    expect(created.body.errors).toBeUndefined();
+    expect(created.body.data!.createProduct.product.availabilityPeriods).toEqual({
+      weeklyPeriods: [{ ...availabilityPeriods.weeklyPeriods[0], sunday: { open: false }, wednesday: null }],
+      spontaneousPeriod: { description: null, eventStarts: ["2027-12-31T22:00"] },
+    });
+    const [restProduct] = (await partner.rest.get(`/api/supplier/${supplierNumber}/products`)).body;
+    expect(restProduct.availabilityPeriods).toEqual({
+      weeklyPeriods: [{ description: "Summer", startDate: "2027-06-01", endDate: "2027-09-30", monday: { open: true, hours: null }, tuesday: { open: true, hours: [{ start: "08:00", end: "12:00" }, { start: "14:00", end: "24:00" }] }, sunday: { open: false, hours: null }, closedDayList: ["2027-08-01"] }],
+      spontaneousPeriod: { eventDateList: ["2027-12-31T22:00"] },
+    });
+    // The rules name a period's faults by the input's own names.
+    const refused = await gql(mutation, {
+      input: { supplierId: toGlobalId("Supplier", supplierNumber), externalId: `G-${randomUUID()}`, title: { en: "Lake cruise" }, availabilityPeriods: { weeklyPeriods: [{ startDate: "2027-06-01", endDate: "2027-05-01", friday: { open: true, hours: [{ start: "18:00", end: "09:00" }] } }], spontaneousPeriod: { eventStarts: ["2027-07-21T21:00+02:00"] } } },
+    });
+    expect(refused.body.data!.createProduct.userErrors).toEqual([
+      { code: "VALIDATION_FAILED", field: ["input", "availabilityPeriods", "weeklyPeriods", "0", "endDate"], rule: "notBeforeStart" },
+      { code: "VALIDATION_FAILED", field: ["input", "availabilityPeriods", "weeklyPeriods", "0", "friday", "hours", "0"], rule: "startBeforeEnd" },
+      { code: "VALIDATION_FAILED", field: ["input", "availabilityPeriods", "spontaneousPeriod", "eventStarts", "0"], rule: "localDateTime" },
+    ]);
   });
 
   it("refuses a product's typed fields by the same rules, each userError naming the field as the input names it", async () => {

@@ -2684,16 +2684,6 @@ export type CreateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 monday?: {
                     /**
@@ -2713,16 +2703,6 @@ export type CreateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 sunday?: {
                     /**
@@ -2742,16 +2722,6 @@ export type CreateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * YYYY-MM-DD
@@ -2775,16 +2745,6 @@ export type CreateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 saturday?: {
                     /**
@@ -2804,16 +2764,6 @@ export type CreateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 thursday?: {
                     /**
@@ -2833,16 +2783,6 @@ export type CreateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * YYYY-MM-DD
@@ -2866,16 +2806,6 @@ export type CreateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * Description
@@ -2895,7 +2825,6 @@ export type CreateProductResponses = {
                  * Events
                  */
                 eventDateList?: Array<string> | null;
-                [key: string]: unknown | string | null | Array<string> | null | undefined;
             } | null;
         };
         itinerary?: {
@@ -3558,16 +3487,6 @@ export type ListSupplierProductsResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 monday?: {
                     /**
@@ -3587,16 +3506,6 @@ export type ListSupplierProductsResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 sunday?: {
                     /**
@@ -3616,16 +3525,6 @@ export type ListSupplierProductsResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * YYYY-MM-DD
@@ -3649,16 +3548,6 @@ export type ListSupplierProductsResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 saturday?: {
                     /**
@@ -3678,16 +3567,6 @@ export type ListSupplierProductsResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 thursday?: {
                     /**
@@ -3707,16 +3586,6 @@ export type ListSupplierProductsResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * YYYY-MM-DD
@@ -3740,16 +3609,6 @@ export type ListSupplierProductsResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * Description
@@ -3769,7 +3628,6 @@ export type ListSupplierProductsResponses = {
                  * Events
                  */
                 eventDateList?: Array<string> | null;
-                [key: string]: unknown | string | null | Array<string> | null | undefined;
             } | null;
         };
         itinerary?: {
@@ -4751,16 +4609,6 @@ export type UpdateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 monday?: {
                     /**
@@ -4780,16 +4628,6 @@ export type UpdateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 sunday?: {
                     /**
@@ -4809,16 +4647,6 @@ export type UpdateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * YYYY-MM-DD
@@ -4842,16 +4670,6 @@ export type UpdateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 saturday?: {
                     /**
@@ -4871,16 +4689,6 @@ export type UpdateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 thursday?: {
                     /**
@@ -4900,16 +4708,6 @@ export type UpdateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * YYYY-MM-DD
@@ -4933,16 +4731,6 @@ export type UpdateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * Description
@@ -4962,7 +4750,6 @@ export type UpdateProductResponses = {
                  * Events
                  */
                 eventDateList?: Array<string> | null;
-                [key: string]: unknown | string | null | Array<string> | null | undefined;
             } | null;
         };
         itinerary?: {
@@ -5608,16 +5395,6 @@ export type DeprecateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 monday?: {
                     /**
@@ -5637,16 +5414,6 @@ export type DeprecateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 sunday?: {
                     /**
@@ -5666,16 +5433,6 @@ export type DeprecateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * YYYY-MM-DD
@@ -5699,16 +5456,6 @@ export type DeprecateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 saturday?: {
                     /**
@@ -5728,16 +5475,6 @@ export type DeprecateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 thursday?: {
                     /**
@@ -5757,16 +5494,6 @@ export type DeprecateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * YYYY-MM-DD
@@ -5790,16 +5517,6 @@ export type DeprecateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * Description
@@ -5819,7 +5536,6 @@ export type DeprecateProductResponses = {
                  * Events
                  */
                 eventDateList?: Array<string> | null;
-                [key: string]: unknown | string | null | Array<string> | null | undefined;
             } | null;
         };
         itinerary?: {
@@ -6465,16 +6181,6 @@ export type UndeprecateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 monday?: {
                     /**
@@ -6494,16 +6200,6 @@ export type UndeprecateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 sunday?: {
                     /**
@@ -6523,16 +6219,6 @@ export type UndeprecateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * YYYY-MM-DD
@@ -6556,16 +6242,6 @@ export type UndeprecateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 saturday?: {
                     /**
@@ -6585,16 +6261,6 @@ export type UndeprecateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 thursday?: {
                     /**
@@ -6614,16 +6280,6 @@ export type UndeprecateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * YYYY-MM-DD
@@ -6647,16 +6303,6 @@ export type UndeprecateProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * Description
@@ -6676,7 +6322,6 @@ export type UndeprecateProductResponses = {
                  * Events
                  */
                 eventDateList?: Array<string> | null;
-                [key: string]: unknown | string | null | Array<string> | null | undefined;
             } | null;
         };
         itinerary?: {
@@ -7374,16 +7019,6 @@ export type SearchProductsResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     monday?: {
                         /**
@@ -7403,16 +7038,6 @@ export type SearchProductsResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     sunday?: {
                         /**
@@ -7432,16 +7057,6 @@ export type SearchProductsResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     /**
                      * YYYY-MM-DD
@@ -7465,16 +7080,6 @@ export type SearchProductsResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     saturday?: {
                         /**
@@ -7494,16 +7099,6 @@ export type SearchProductsResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     thursday?: {
                         /**
@@ -7523,16 +7118,6 @@ export type SearchProductsResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     /**
                      * YYYY-MM-DD
@@ -7556,16 +7141,6 @@ export type SearchProductsResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     /**
                      * Description
@@ -7996,16 +7571,6 @@ export type SearchProductChangesResponses = {
                                  */
                                 start: string;
                             }> | null;
-                            [key: string]: unknown | boolean | Array<{
-                                /**
-                                 * HH:MM, or 24:00
-                                 */
-                                end: string;
-                                /**
-                                 * HH:MM
-                                 */
-                                start: string;
-                            }> | null | undefined;
                         } | null;
                         monday?: {
                             /**
@@ -8025,16 +7590,6 @@ export type SearchProductChangesResponses = {
                                  */
                                 start: string;
                             }> | null;
-                            [key: string]: unknown | boolean | Array<{
-                                /**
-                                 * HH:MM, or 24:00
-                                 */
-                                end: string;
-                                /**
-                                 * HH:MM
-                                 */
-                                start: string;
-                            }> | null | undefined;
                         } | null;
                         sunday?: {
                             /**
@@ -8054,16 +7609,6 @@ export type SearchProductChangesResponses = {
                                  */
                                 start: string;
                             }> | null;
-                            [key: string]: unknown | boolean | Array<{
-                                /**
-                                 * HH:MM, or 24:00
-                                 */
-                                end: string;
-                                /**
-                                 * HH:MM
-                                 */
-                                start: string;
-                            }> | null | undefined;
                         } | null;
                         /**
                          * YYYY-MM-DD
@@ -8087,16 +7632,6 @@ export type SearchProductChangesResponses = {
                                  */
                                 start: string;
                             }> | null;
-                            [key: string]: unknown | boolean | Array<{
-                                /**
-                                 * HH:MM, or 24:00
-                                 */
-                                end: string;
-                                /**
-                                 * HH:MM
-                                 */
-                                start: string;
-                            }> | null | undefined;
                         } | null;
                         saturday?: {
                             /**
@@ -8116,16 +7651,6 @@ export type SearchProductChangesResponses = {
                                  */
                                 start: string;
                             }> | null;
-                            [key: string]: unknown | boolean | Array<{
-                                /**
-                                 * HH:MM, or 24:00
-                                 */
-                                end: string;
-                                /**
-                                 * HH:MM
-                                 */
-                                start: string;
-                            }> | null | undefined;
                         } | null;
                         thursday?: {
                             /**
@@ -8145,16 +7670,6 @@ export type SearchProductChangesResponses = {
                                  */
                                 start: string;
                             }> | null;
-                            [key: string]: unknown | boolean | Array<{
-                                /**
-                                 * HH:MM, or 24:00
-                                 */
-                                end: string;
-                                /**
-                                 * HH:MM
-                                 */
-                                start: string;
-                            }> | null | undefined;
                         } | null;
                         /**
                          * YYYY-MM-DD
@@ -8178,16 +7693,6 @@ export type SearchProductChangesResponses = {
                                  */
                                 start: string;
                             }> | null;
-                            [key: string]: unknown | boolean | Array<{
-                                /**
-                                 * HH:MM, or 24:00
-                                 */
-                                end: string;
-                                /**
-                                 * HH:MM
-                                 */
-                                start: string;
-                            }> | null | undefined;
                         } | null;
                         /**
                          * Description
@@ -8595,16 +8100,6 @@ export type GetProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 monday?: {
                     /**
@@ -8624,16 +8119,6 @@ export type GetProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 sunday?: {
                     /**
@@ -8653,16 +8138,6 @@ export type GetProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * YYYY-MM-DD
@@ -8686,16 +8161,6 @@ export type GetProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 saturday?: {
                     /**
@@ -8715,16 +8180,6 @@ export type GetProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 thursday?: {
                     /**
@@ -8744,16 +8199,6 @@ export type GetProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * YYYY-MM-DD
@@ -8777,16 +8222,6 @@ export type GetProductResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * Description
@@ -9789,16 +9224,6 @@ export type RecommendActivitiesByQueryResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     monday?: {
                         /**
@@ -9818,16 +9243,6 @@ export type RecommendActivitiesByQueryResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     sunday?: {
                         /**
@@ -9847,16 +9262,6 @@ export type RecommendActivitiesByQueryResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     /**
                      * YYYY-MM-DD
@@ -9880,16 +9285,6 @@ export type RecommendActivitiesByQueryResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     saturday?: {
                         /**
@@ -9909,16 +9304,6 @@ export type RecommendActivitiesByQueryResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     thursday?: {
                         /**
@@ -9938,16 +9323,6 @@ export type RecommendActivitiesByQueryResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     /**
                      * YYYY-MM-DD
@@ -9971,16 +9346,6 @@ export type RecommendActivitiesByQueryResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     /**
                      * Description
@@ -10498,16 +9863,6 @@ export type RecommendActivitiesResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     monday?: {
                         /**
@@ -10527,16 +9882,6 @@ export type RecommendActivitiesResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     sunday?: {
                         /**
@@ -10556,16 +9901,6 @@ export type RecommendActivitiesResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     /**
                      * YYYY-MM-DD
@@ -10589,16 +9924,6 @@ export type RecommendActivitiesResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     saturday?: {
                         /**
@@ -10618,16 +9943,6 @@ export type RecommendActivitiesResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     thursday?: {
                         /**
@@ -10647,16 +9962,6 @@ export type RecommendActivitiesResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     /**
                      * YYYY-MM-DD
@@ -10680,16 +9985,6 @@ export type RecommendActivitiesResponses = {
                              */
                             start: string;
                         }> | null;
-                        [key: string]: unknown | boolean | Array<{
-                            /**
-                             * HH:MM, or 24:00
-                             */
-                            end: string;
-                            /**
-                             * HH:MM
-                             */
-                            start: string;
-                        }> | null | undefined;
                     } | null;
                     /**
                      * Description
@@ -11158,16 +10453,6 @@ export type GetTopActivitiesResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 monday?: {
                     /**
@@ -11187,16 +10472,6 @@ export type GetTopActivitiesResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 sunday?: {
                     /**
@@ -11216,16 +10491,6 @@ export type GetTopActivitiesResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * YYYY-MM-DD
@@ -11249,16 +10514,6 @@ export type GetTopActivitiesResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 saturday?: {
                     /**
@@ -11278,16 +10533,6 @@ export type GetTopActivitiesResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 thursday?: {
                     /**
@@ -11307,16 +10552,6 @@ export type GetTopActivitiesResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * YYYY-MM-DD
@@ -11340,16 +10575,6 @@ export type GetTopActivitiesResponses = {
                          */
                         start: string;
                     }> | null;
-                    [key: string]: unknown | boolean | Array<{
-                        /**
-                         * HH:MM, or 24:00
-                         */
-                        end: string;
-                        /**
-                         * HH:MM
-                         */
-                        start: string;
-                    }> | null | undefined;
                 } | null;
                 /**
                  * Description

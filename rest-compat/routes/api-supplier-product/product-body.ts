@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { eachText, withContractSeparators } from "../../../core/line-breaks.js";
+import { periodsDocumentOfAnswer, type AvailabilityPeriods } from "../../../subgraphs/catalogue/product/availability-periods.type.js";
 import { answer, arr, bool, compact, freeObject, idParam, int, keepsOtherMembers, languageMap, languageObject, num, obj, str, type JsonSchema } from "../../json-schema.js";
 
 /** The product request body of spec 1 ("Product (request fields for create)"); update takes the same. */
@@ -88,7 +89,14 @@ export const PRODUCT_FIELDS = /* GraphQL */ `
     address placeId website geoLocation { latitude longitude geoHash } duration
     galleryImages { title url order }
     categories { level code name ${text} description ${text} }
-    availabilityPeriods itinerary isCancellable cancellationCutOffAmount cancellationCutOffUnit handiAccess
+    availabilityPeriods {
+      weeklyPeriods {
+        description startDate endDate closedDays
+        ${["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((day) => `${day} { open hours { start end } }`).join(" ")}
+      }
+      spontaneousPeriod { description eventStarts }
+    }
+    itinerary isCancellable cancellationCutOffAmount cancellationCutOffUnit handiAccess
     commissionTerms { netCommission commissionRate } likelyToBeSoldOut skipTheLine metadata
   }
 `;
@@ -109,6 +117,7 @@ export interface ProductData {
   country: { code: string; name: Localized } | null;
   bookingEngine: { name: string };
   onlineBookable: { language: string; bookable: boolean }[];
+  availabilityPeriods: AvailabilityPeriods | null;
   galleryImages: { title: string | null; url: string; order: number | null }[];
   categories: { level: number; code: string; name: Localized; description: Localized }[];
   geoLocation: Record<string, unknown> | null;
@@ -152,6 +161,7 @@ export function productBody(p: ProductData, supplierId: number) {
   body.experienceHighlights = eachText(body.experienceHighlights as Record<string, string> | null, withContractSeparators);
   body.country = p.country ? { code: p.country.code, name: p.country.name?.translations ?? {} } : null;
   body.bookingEngine = p.bookingEngine.name;
+  body.availabilityPeriods = periodsDocumentOfAnswer(p.availabilityPeriods);
   body.onlineBookable = Object.fromEntries(p.onlineBookable.map(({ language, bookable }) => [language, bookable]));
   body.galleryImages = p.galleryImages.map((image) => compact(image));
   body.categories = p.categories.map((c) => compact({ level: c.level, code: c.code, name: c.name?.translations, description: c.description?.translations }));
@@ -162,17 +172,18 @@ export function productBody(p: ProductData, supplierId: number) {
 }
 
 /*
- * The partner's periods and itinerary are answered as stored, that is as sent: optional members
- * may be null, and where the catalogue's rules accept members beyond the documented ones
- * (product.rules.ts checks unknown fields only at the periods' top and in a weekly period), the
- * object keeps them.
+ * The partner's itinerary is answered as stored, that is as sent: optional members may be null,
+ * and where the catalogue's rules accept members beyond the documented ones, the object keeps
+ * them. Its periods have no members beyond the documented ones (the rules refuse others, since the
+ * graph types them); their optional members are written when they hold something, a day's hours
+ * always (null says open all day).
  */
 // Members are declared in the order PostgreSQL's jsonb keeps an object's keys (shorter first, then
 // bytewise), which is the order a stored period is read back in: the consumer record sends it with
 // JSON.stringify and must write what this schema's compiled serializer would (plain-json-bodies).
 const weekDay = obj(
   { open: bool("Open that day"), hours: arr(obj({ end: str("HH:MM, or 24:00"), start: str("HH:MM") }, { required: ["start", "end"] }), "Opening hours; null: open all day or by start times") },
-  { required: ["open"], ...keepsOtherMembers },
+  { required: ["open"], additionalProperties: false },
 );
 const weeklyPeriod = obj(
   {
@@ -194,7 +205,7 @@ export const weeklyPeriodsSchema = arr(weeklyPeriod, "Weekly periods as sent");
 export const availabilityPeriodsSchema = obj(
   {
     weeklyPeriods: weeklyPeriodsSchema,
-    spontaneousPeriod: obj({ description: str("Description"), eventDateList: arr(str("Local date-time without offset"), "Events") }, keepsOtherMembers),
+    spontaneousPeriod: obj({ description: str("Description"), eventDateList: arr(str("Local date-time without offset"), "Events") }, { additionalProperties: false }),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,7 @@
 import { decimalOf } from "../../../core/decimal.js";
 import { eachText, withContractSeparators, withLineBreaks } from "../../../core/line-breaks.js";
 import type { ProductRequest } from "./product.rules.js";
+import { PERIOD_MEMBER_NAMES, periodsDocumentOf, periodsInputOf } from "./availability-periods.type.js";
 import type { CreateProductInput } from "./product.type.js";
 
 /** The fields of a product as the graph takes them: CreateProductInput without its supplier. */
@@ -10,15 +11,16 @@ export type ProductInputFields = Omit<CreateProductInput, "supplierId">;
  * The service's rules (product.rules.ts) name spec 1's fields; these are the typed input's names
  * for the ones it calls otherwise, so that a refusal names the field the caller sent.
  */
-export const PRODUCT_INPUT_NAMES: Record<string, string> = { estCommNet: "commissionTerms.netCommission", estCommFrpricePerc: "commissionTerms.commissionRate" };
+export const PRODUCT_INPUT_NAMES: Record<string, string> = { estCommNet: "commissionTerms.netCommission", estCommFrpricePerc: "commissionTerms.commissionRate", ...PERIOD_MEMBER_NAMES };
 
 const numberOf = (amount: string | null | undefined): number | null | undefined => (amount == null ? amount : Number(amount));
 
 /** The typed input as the request the service judges and keeps: amounts as numbers, the commission as spec 1's two fields, line breaks as "/n". */
 export function productRequestOf(fields: ProductInputFields): ProductRequest {
-  const { minPrice, maxPrice, averagePrice, commissionTerms, experienceHighlights, ...rest } = fields;
+  const { minPrice, maxPrice, averagePrice, commissionTerms, experienceHighlights, availabilityPeriods, ...rest } = fields;
   return {
     ...rest,
+    availabilityPeriods: periodsDocumentOf(availabilityPeriods),
     experienceHighlights: eachText(experienceHighlights, withContractSeparators),
     minPrice: numberOf(minPrice),
     maxPrice: numberOf(maxPrice),
@@ -40,11 +42,12 @@ const decimalOfNumber = (amount: number | null | undefined): string | null | und
  * HOUR); the two commission fields are `commissionTerms`; spec 1's "/n" are line breaks.
  */
 export function productInputOf(document: ProductRequest): Record<string, unknown> {
-  const { minPrice, maxPrice, averagePrice, estCommNet, estCommFrpricePerc, cancellationCutOffUnit, experienceHighlights, ...rest } = document;
+  const { minPrice, maxPrice, averagePrice, estCommNet, estCommFrpricePerc, cancellationCutOffUnit, experienceHighlights, availabilityPeriods, ...rest } = document;
   const commission = estCommNet == null && estCommFrpricePerc == null ? undefined : { netCommission: decimalOfNumber(estCommNet), commissionRate: decimalOfNumber(estCommFrpricePerc) };
   const input: Record<string, unknown> = {
     ...rest,
     experienceHighlights: eachText(experienceHighlights, withLineBreaks),
+    availabilityPeriods: periodsInputOf(availabilityPeriods),
     minPrice: decimalOfNumber(minPrice),
     maxPrice: decimalOfNumber(maxPrice),
     averagePrice: decimalOfNumber(averagePrice),

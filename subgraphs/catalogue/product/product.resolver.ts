@@ -15,6 +15,7 @@ import { productService } from "./product.service.js";
 import { eachText, withLineBreaks } from "../../../core/line-breaks.js";
 import { LocalizedText, localized } from "../language/localized-text.js";
 import { PRODUCT_INPUT_NAMES, productRequestOf } from "./product-input.js";
+import { AvailabilityPeriods, typedPeriodsOf } from "./availability-periods.type.js";
 import {
   CreateProductInput,
   CreateProductPayload,
@@ -193,6 +194,11 @@ export class ProductResolver {
   @FieldResolver(() => LocalizedText, { nullable: true, description: "Its highlights, one a line" })
   experienceHighlights(@Root() product: Product): LocalizedText | null {
     return localized(eachText(product.experienceHighlights?.translations, withLineBreaks));
+  }
+
+  @FieldResolver(() => AvailabilityPeriods, { nullable: true, description: "When it is open; null: open every day" })
+  availabilityPeriods(@Root() product: Product): AvailabilityPeriods | null {
+    return typedPeriodsOf(product.availabilityPeriods);
   }
 
   @FieldResolver(() => [LanguageBookability], { description: "Per language of its title, by language code: whether it can be booked online in it" })

@@ -196,8 +196,10 @@ function availabilityPeriodProblems(p: Problems, value: unknown): void {
       if (!object(p, `${path}.${day}`, entry)) continue;
       const { open, hours } = entry as Record<string, unknown>;
       if (typeof open !== "boolean") p.add(`${path}.${day}.open`, "type", `${path}.${day}.open must be true or false`);
+      unknownMembers(p, `${path}.${day}`, entry as Record<string, unknown>, ["open", "hours"], "a weekday's rule");
       array(p, `${path}.${day}.hours`, hours, (slot, slotPath) => {
         if (!object(p, slotPath, slot)) return;
+        unknownMembers(p, slotPath, slot as Record<string, unknown>, ["start", "end"], "opening hours");
         const { start, end } = slot as Record<string, unknown>;
         const time = /^([01]\d|2[0-3]):[0-5]\d$/;
         if (typeof start !== "string" || !time.test(start)) p.add(`${slotPath}.start`, "time", `${slotPath}.start must be a time HH:MM`);
@@ -214,10 +216,16 @@ function availabilityPeriodProblems(p: Problems, value: unknown): void {
     const spontaneous = periods.spontaneousPeriod as Record<string, unknown>;
     string(p, "availabilityPeriods.spontaneousPeriod.description", spontaneous.description, { max: 1000 });
     array(p, "availabilityPeriods.spontaneousPeriod.eventDateList", spontaneous.eventDateList, (event, path) => localDateTime(p, path, event), { max: 5000 });
+    unknownMembers(p, "availabilityPeriods.spontaneousPeriod", spontaneous, ["description", "eventDateList"], "the spontaneous period");
   }
   for (const key of Object.keys(periods)) {
     if (key !== "weeklyPeriods" && key !== "spontaneousPeriod") p.add(`availabilityPeriods.${key}`, "unknownField", `availabilityPeriods.${key} is not a field`);
   }
+}
+
+/** Members of a period's object beyond its documented ones: the graph types periods, so none is kept unchecked. */
+function unknownMembers(p: Problems, path: string, value: Record<string, unknown>, known: readonly string[], what: string): void {
+  for (const key of Object.keys(value)) if (!known.includes(key)) p.add(`${path}.${key}`, "unknownField", `${path}.${key} is not a field of ${what}`);
 }
 
 /**

@@ -9,6 +9,7 @@ import { GeoLocation, GeoLocationInput } from "../supplier/supplier.type.js";
 import { UserError } from "../../common/user-errors.js";
 import { Money } from "../../common/money.type.js";
 import { CountryCodeScalar, CurrencyCodeScalar, DateTimeScalar, DecimalScalar, LanguageCodeScalar } from "../../common/scalars.js";
+import { AvailabilityPeriodsInput } from "./availability-periods.type.js";
 import { availabilityTypes, cancellationCutOffUnits, pricingUnits, redemptionMethods } from "./product.rules.js";
 
 /** An enum of the graph whose values are a closed set of the catalogue's rules, each named as the rules name it. */
@@ -148,7 +149,8 @@ export class Product {
   @Field(() => String, { nullable: true, description: "ISO 8601 duration" }) duration!: string | null;
   @Field(() => [GalleryImage], { description: "Its gallery, in order" }) galleryImages!: GalleryImage[];
   @Field(() => [ProductCategory], { description: "Its categories as its partner gave them; level 1 and 2 codes are codes of the activities taxonomy" }) categories!: ProductCategory[];
-  @Field(() => JSONObjectScalar, { nullable: true, description: "{weeklyPeriods, spontaneousPeriod} as sent" }) availabilityPeriods!: Record<string, unknown> | null;
+  /** Spec 1's document as kept; the graph answers it typed (product.resolver.ts). */
+  availabilityPeriods!: Record<string, unknown> | null;
   @Field(() => JSONObjectScalar, { nullable: true, description: "{type, unitType, unstructuredItinerary, units} as sent" }) itinerary!: Record<string, unknown> | null;
   @Field(() => Boolean, { nullable: true, description: "Whether a booking of it can be cancelled" }) isCancellable!: boolean | null;
   @Field(() => Int, { nullable: true, description: "How long before the start a booking may still be cancelled, in cancellationCutOffUnit" }) cancellationCutOffAmount!: number | null;
@@ -296,7 +298,7 @@ abstract class ProductFields {
   @Field(() => String, { nullable: true, description: "ISO 8601 duration (PT3H)" }) duration?: string | null;
   @Field(() => [GalleryImageInput], { nullable: true, description: "Gallery images, in order" }) galleryImage?: GalleryImageInput[] | null;
   @Field(() => [ProductCategoryInput], { nullable: true, description: "Categories; level 1 and 2 codes are codes of the activities taxonomy" }) categories?: ProductCategoryInput[] | null;
-  @Field(() => JSONObjectScalar, { nullable: true, description: "{weeklyPeriods, spontaneousPeriod}: when it is open (docs/spec-decisions.md)" }) availabilityPeriods?: Record<string, unknown> | null;
+  @Field(() => AvailabilityPeriodsInput, { nullable: true, description: "When it is open; open every day when not given" }) availabilityPeriods?: AvailabilityPeriodsInput | null;
   @Field(() => JSONObjectScalar, { nullable: true, description: "{type, unitType, unstructuredItinerary, units}: the route" }) itinerary?: Record<string, unknown> | null;
   @Field(() => Boolean, { nullable: true, description: "Whether a booking may be cancelled" }) isCancellable?: boolean | null;
   @Field(() => Int, { nullable: true, description: "How long before the start a booking may still be cancelled, in cancellationCutOffUnit" }) cancellationCutOffAmount?: number | null;
