@@ -131,6 +131,9 @@ export const LIST_SIZES: Record<string, number> = {
   // Seasons of a year, and a day's opening spans.
   "AvailabilityPeriods.weeklyPeriods": 2,
   "DayOpening.hours": 2,
+  // A route's stops or days, and a unit's items.
+  "Itinerary.units": 5,
+  "ItineraryUnit.items": 3,
   "Availability.options": 10,
   "AvailabilityOption.choices": 20,
   "Availability.pricingIssues": 10,

@@ -3553,18 +3553,18 @@ export interface operations {
                                 [key: string]: string;
                             } | null;
                             /** @description Units, in order */
-                            units?: ({
+                            units?: {
                                 /** @description Title. Language object: ISO 639-1 code → text */
                                 title?: {
                                     [key: string]: string;
                                 } | null;
                                 /** @description Items, in order */
-                                items?: ({
+                                items?: {
                                     /** @description Title. Language object: ISO 639-1 code → text */
                                     title?: {
                                         [key: string]: string;
                                     } | null;
-                                    location?: ({
+                                    location?: {
                                         /** @description Name */
                                         name?: string | null;
                                         /** @description Address */
@@ -3575,17 +3575,9 @@ export interface operations {
                                         latitude?: number | null;
                                         /** @description -180 to 180 */
                                         longitude?: number | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                } & {
-                                    [key: string]: unknown;
-                                })[] | null;
-                            } & {
-                                [key: string]: unknown;
-                            })[] | null;
-                        } & {
-                            [key: string]: unknown;
+                                    } | null;
+                                }[] | null;
+                            }[] | null;
                         };
                         /** @description Cancellable */
                         isCancellable?: boolean;
@@ -3957,18 +3949,18 @@ export interface operations {
                                 [key: string]: string;
                             } | null;
                             /** @description Units, in order */
-                            units?: ({
+                            units?: {
                                 /** @description Title. Language object: ISO 639-1 code → text */
                                 title?: {
                                     [key: string]: string;
                                 } | null;
                                 /** @description Items, in order */
-                                items?: ({
+                                items?: {
                                     /** @description Title. Language object: ISO 639-1 code → text */
                                     title?: {
                                         [key: string]: string;
                                     } | null;
-                                    location?: ({
+                                    location?: {
                                         /** @description Name */
                                         name?: string | null;
                                         /** @description Address */
@@ -3979,17 +3971,9 @@ export interface operations {
                                         latitude?: number | null;
                                         /** @description -180 to 180 */
                                         longitude?: number | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                } & {
-                                    [key: string]: unknown;
-                                })[] | null;
-                            } & {
-                                [key: string]: unknown;
-                            })[] | null;
-                        } & {
-                            [key: string]: unknown;
+                                    } | null;
+                                }[] | null;
+                            }[] | null;
                         };
                         /** @description Cancellable */
                         isCancellable?: boolean;
@@ -4511,18 +4495,18 @@ export interface operations {
                                 [key: string]: string;
                             } | null;
                             /** @description Units, in order */
-                            units?: ({
+                            units?: {
                                 /** @description Title. Language object: ISO 639-1 code → text */
                                 title?: {
                                     [key: string]: string;
                                 } | null;
                                 /** @description Items, in order */
-                                items?: ({
+                                items?: {
                                     /** @description Title. Language object: ISO 639-1 code → text */
                                     title?: {
                                         [key: string]: string;
                                     } | null;
-                                    location?: ({
+                                    location?: {
                                         /** @description Name */
                                         name?: string | null;
                                         /** @description Address */
@@ -4533,17 +4517,9 @@ export interface operations {
                                         latitude?: number | null;
                                         /** @description -180 to 180 */
                                         longitude?: number | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                } & {
-                                    [key: string]: unknown;
-                                })[] | null;
-                            } & {
-                                [key: string]: unknown;
-                            })[] | null;
-                        } & {
-                            [key: string]: unknown;
+                                    } | null;
+                                }[] | null;
+                            }[] | null;
                         };
                         /** @description Cancellable */
                         isCancellable?: boolean;
@@ -4997,18 +4973,18 @@ export interface operations {
                                 [key: string]: string;
                             } | null;
                             /** @description Units, in order */
-                            units?: ({
+                            units?: {
                                 /** @description Title. Language object: ISO 639-1 code → text */
                                 title?: {
                                     [key: string]: string;
                                 } | null;
                                 /** @description Items, in order */
-                                items?: ({
+                                items?: {
                                     /** @description Title. Language object: ISO 639-1 code → text */
                                     title?: {
                                         [key: string]: string;
                                     } | null;
-                                    location?: ({
+                                    location?: {
                                         /** @description Name */
                                         name?: string | null;
                                         /** @description Address */
@@ -5019,17 +4995,9 @@ export interface operations {
                                         latitude?: number | null;
                                         /** @description -180 to 180 */
                                         longitude?: number | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                } & {
-                                    [key: string]: unknown;
-                                })[] | null;
-                            } & {
-                                [key: string]: unknown;
-                            })[] | null;
-                        } & {
-                            [key: string]: unknown;
+                                    } | null;
+                                }[] | null;
+                            }[] | null;
                         };
                         /** @description Cancellable */
                         isCancellable?: boolean;
@@ -5392,18 +5360,18 @@ export interface operations {
                                 [key: string]: string;
                             } | null;
                             /** @description Units, in order */
-                            units?: ({
+                            units?: {
                                 /** @description Title. Language object: ISO 639-1 code → text */
                                 title?: {
                                     [key: string]: string;
                                 } | null;
                                 /** @description Items, in order */
-                                items?: ({
+                                items?: {
                                     /** @description Title. Language object: ISO 639-1 code → text */
                                     title?: {
                                         [key: string]: string;
                                     } | null;
-                                    location?: ({
+                                    location?: {
                                         /** @description Name */
                                         name?: string | null;
                                         /** @description Address */
@@ -5414,17 +5382,9 @@ export interface operations {
                                         latitude?: number | null;
                                         /** @description -180 to 180 */
                                         longitude?: number | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                } & {
-                                    [key: string]: unknown;
-                                })[] | null;
-                            } & {
-                                [key: string]: unknown;
-                            })[] | null;
-                        } & {
-                            [key: string]: unknown;
+                                    } | null;
+                                }[] | null;
+                            }[] | null;
                         };
                         /** @description Cancellable */
                         isCancellable?: boolean;

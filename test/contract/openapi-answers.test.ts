@@ -46,12 +46,6 @@ const closedProperties = (properties: Schema) => Object.fromEntries(Object.entri
 const FREE_FORM = [
   // The content partner's metadata (spec 1: "free-form metadata").
   "metadata",
-  // A product's itinerary, its units, their items and locations: the catalogue's rules check the
-  // documented members and keep others.
-  "itinerary",
-  "units",
-  "items",
-  "location",
   // The booking setup, the whole answer of these two, kept as the partner wrote it (docs/booking-setup.md).
   "setBookingSetup",
   "getBookingSetup",

@@ -370,6 +370,34 @@ describe("catalogue management through GraphQL", () => {
     ]);
   });
 
+  it("takes and answers a product's itinerary typed, its free text with real line breaks, and REST reads it back as spec 1's document", async () => {
+    const supplierNumber = (await partner.rest.post("/api/supplier", supplierRequest())).body.id as number;
+    const mutation = `mutation ($input: CreateProductInput!) { createProduct(input: $input) {
+      product { itinerary { type unitType unstructuredItinerary { text } units { title { text } items { title { text } location { name latitude longitude placeId } } } } }
+      userErrors { code field rule } } }`;
+    const create = (itinerary: Record<string, unknown>) => gql(mutation, { input: { supplierId: toGlobalId("Supplier", supplierNumber), externalId: `G-${randomUUID()}`, title: { en: "Tour" }, itinerary } });
+    const route = { type: "MULTIDAY", unitType: "DAY", units: [{ title: { en: "Day 1" }, items: [{ title: { en: "Zermatt" }, location: { name: "Zermatt", latitude: 46.02, longitude: 7.75 } }, { title: { en: "Gornergrat" } }] }] };
+    const created = await create(route);
+    expect(created.body.errors).toBeUndefined();
+    expect(created.body.data!.createProduct.product.itinerary).toEqual({
+      type: "MULTIDAY",
+      unitType: "DAY",
+      unstructuredItinerary: null,
+      units: [{ title: { text: "Day 1" }, items: [{ title: { text: "Zermatt" }, location: { name: "Zermatt", latitude: 46.02, longitude: 7.75, placeId: null } }, { title: { text: "Gornergrat" }, location: null }] }],
+    });
+    const free = await create({ type: "UNSTRUCTURED", unstructuredItinerary: { en: "Meet\nWalk\nReturn" } });
+    expect(free.body.data!.createProduct.product.itinerary).toMatchObject({ type: "UNSTRUCTURED", unitType: null, unstructuredItinerary: { text: "Meet\nWalk\nReturn" }, units: [] });
+    const listed = (await partner.rest.get(`/api/supplier/${supplierNumber}/products`)).body.map((product: { itinerary: unknown }) => product.itinerary);
+    expect(listed).toEqual([route, { type: "UNSTRUCTURED", unstructuredItinerary: { en: "Meet/nWalk/nReturn" } }]);
+    // The rules name an itinerary's faults by the input's own path; its enums are checked before them.
+    const refused = await create({ type: "UNSTRUCTURED", units: [{ items: [{ location: { latitude: 100, longitude: 0 } }] }] });
+    expect(refused.body.data!.createProduct.userErrors).toEqual([
+      { code: "VALIDATION_FAILED", field: ["input", "itinerary", "unstructuredItinerary"], rule: "required" },
+      { code: "VALIDATION_FAILED", field: ["input", "itinerary", "units", "0", "items", "0", "location", "latitude"], rule: "maximum" },
+    ]);
+    expect((await create({ type: "LINEAR" })).body.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", problems: [{ field: "$input.itinerary.type", rule: "type" }] });
+  });
+
   it("refuses a product's typed fields by the same rules, each userError naming the field as the input names it", async () => {
     const supplierId = toGlobalId("Supplier", (await partner.rest.post("/api/supplier", supplierRequest())).body.id);
     const mutation = `mutation ($input: CreateProductInput!) { createProduct(input: $input) { product { id } userErrors { code field rule } } }`;

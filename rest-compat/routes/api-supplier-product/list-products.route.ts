@@ -10,8 +10,12 @@ interface Data {
   supplier: { products: { nodes: ProductData[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } } | null;
 }
 
-/** The graph's largest page of a supplier's products: the path answers them all, a page at a time. */
-const PAGE = 1000;
+/**
+ * The path answers every product, a page at a time. A page of the whole typed product (its
+ * periods and itinerary included) is estimated at about 400 values a product: 500 keep a page
+ * within an operation's cost limit, where the graph's largest page (1000) would pass it.
+ */
+const PAGE = 500;
 
 export const listProductsRoute: RestRoute<Data> = {
   method: "GET",
@@ -35,13 +39,13 @@ export const listProductsRoute: RestRoute<Data> = {
     response: { 200: { type: "array", description: "The supplier's products", items: productResponseSchema }, 404: errorResponse("Unknown supplier") },
   },
   operation: /* GraphQL */ `
-    query RestListProducts($supplierId: ID!, $filter: SupplierProductFilter, $first: Int!, $after: String) {
-      supplier(id: $supplierId) { products(filter: $filter, first: $first, after: $after) { nodes { ...RestProduct } pageInfo { hasNextPage endCursor } } }
+    query RestListProducts($supplierId: ID!, $filter: SupplierProductFilter, $after: String) {
+      supplier(id: $supplierId) { products(filter: $filter, first: ${PAGE}, after: $after) { nodes { ...RestProduct } pageInfo { hasNextPage endCursor } } }
     }
     ${PRODUCT_FIELDS}
   `,
   parameters: { filter: "" },
-  variables: (request) => ({ supplierId: supplierIdOf(request), filter: request.query, first: PAGE }),
+  variables: (request) => ({ supplierId: supplierIdOf(request), filter: request.query }),
   allPages: {
     after: ({ supplier }) => (supplier?.products.pageInfo.hasNextPage ? supplier.products.pageInfo.endCursor : null),
     merge: (pages) => ({ supplier: pages[0].supplier && { ...pages[0].supplier, products: { ...pages[0].supplier.products, nodes: pages.flatMap((page) => page.supplier?.products.nodes ?? []) } } }),

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import { eachText, withContractSeparators } from "../../../core/line-breaks.js";
 import { periodsDocumentOfAnswer, type AvailabilityPeriods } from "../../../subgraphs/catalogue/product/availability-periods.type.js";
+import { itineraryDocumentOfAnswer, type Itinerary } from "../../../subgraphs/catalogue/product/itinerary.type.js";
 import { answer, arr, bool, compact, freeObject, idParam, int, keepsOtherMembers, languageMap, languageObject, num, obj, str, type JsonSchema } from "../../json-schema.js";
 
 /** The product request body of spec 1 ("Product (request fields for create)"); update takes the same. */
@@ -96,7 +97,11 @@ export const PRODUCT_FIELDS = /* GraphQL */ `
       }
       spontaneousPeriod { description eventStarts }
     }
-    itinerary isCancellable cancellationCutOffAmount cancellationCutOffUnit handiAccess
+    itinerary {
+      type unitType unstructuredItinerary ${text}
+      units { title ${text} items { title ${text} location { name address placeId latitude longitude } } }
+    }
+    isCancellable cancellationCutOffAmount cancellationCutOffUnit handiAccess
     commissionTerms { netCommission commissionRate } likelyToBeSoldOut skipTheLine metadata
   }
 `;
@@ -118,6 +123,7 @@ export interface ProductData {
   bookingEngine: { name: string };
   onlineBookable: { language: string; bookable: boolean }[];
   availabilityPeriods: AvailabilityPeriods | null;
+  itinerary: Itinerary | null;
   galleryImages: { title: string | null; url: string; order: number | null }[];
   categories: { level: number; code: string; name: Localized; description: Localized }[];
   geoLocation: Record<string, unknown> | null;
@@ -162,6 +168,7 @@ export function productBody(p: ProductData, supplierId: number) {
   body.country = p.country ? { code: p.country.code, name: p.country.name?.translations ?? {} } : null;
   body.bookingEngine = p.bookingEngine.name;
   body.availabilityPeriods = periodsDocumentOfAnswer(p.availabilityPeriods);
+  body.itinerary = itineraryDocumentOfAnswer(p.itinerary);
   body.onlineBookable = Object.fromEntries(p.onlineBookable.map(({ language, bookable }) => [language, bookable]));
   body.galleryImages = p.galleryImages.map((image) => compact(image));
   body.categories = p.categories.map((c) => compact({ level: c.level, code: c.code, name: c.name?.translations, description: c.description?.translations }));
@@ -172,11 +179,9 @@ export function productBody(p: ProductData, supplierId: number) {
 }
 
 /*
- * The partner's itinerary is answered as stored, that is as sent: optional members may be null,
- * and where the catalogue's rules accept members beyond the documented ones, the object keeps
- * them. Its periods have no members beyond the documented ones (the rules refuse others, since the
- * graph types them); their optional members are written when they hold something, a day's hours
- * always (null says open all day).
+ * The partner's periods and itinerary have no members beyond the documented ones (the rules refuse
+ * others, since the graph types them); their optional members are written when they hold
+ * something, a day's hours always (null says open all day).
  */
 // Members are declared in the order PostgreSQL's jsonb keeps an object's keys (shorter first, then
 // bytewise), which is the order a stored period is read back in: the consumer record sends it with
@@ -209,15 +214,15 @@ export const availabilityPeriodsSchema = obj(
   },
   { additionalProperties: false },
 );
-const location = obj({ name: str("Name"), address: str("Address"), placeId: str("Place id"), latitude: num("-90 to 90"), longitude: num("-180 to 180") }, keepsOtherMembers);
+const location = obj({ name: str("Name"), address: str("Address"), placeId: str("Place id"), latitude: num("-90 to 90"), longitude: num("-180 to 180") }, { additionalProperties: false });
 export const itinerarySchema = obj(
   {
     type: str("STANDARD, MULTIDAY, HOP_ON_HOP_OFF or UNSTRUCTURED"),
     unitType: str("ITEM, DAY or ROUTE"),
     unstructuredItinerary: languageObject("Free text for UNSTRUCTURED; '/n' separates lines"),
-    units: arr(obj({ title: languageObject("Title"), items: arr(obj({ title: languageObject("Title"), location }, keepsOtherMembers), "Items, in order") }, keepsOtherMembers), "Units, in order"),
+    units: arr(obj({ title: languageObject("Title"), items: arr(obj({ title: languageObject("Title"), location }, { additionalProperties: false }), "Items, in order") }, { additionalProperties: false }), "Units, in order"),
   },
-  { required: ["type"], ...keepsOtherMembers },
+  { required: ["type"], additionalProperties: false },
 );
 
 const localizedAnswer = (description: string) => languageMap(`${description} per language`);

@@ -2,6 +2,7 @@ import { decimalOf } from "../../../core/decimal.js";
 import { eachText, withContractSeparators, withLineBreaks } from "../../../core/line-breaks.js";
 import type { ProductRequest } from "./product.rules.js";
 import { PERIOD_MEMBER_NAMES, periodsDocumentOf, periodsInputOf } from "./availability-periods.type.js";
+import { itineraryDocumentOf, itineraryInputOf } from "./itinerary.type.js";
 import type { CreateProductInput } from "./product.type.js";
 
 /** The fields of a product as the graph takes them: CreateProductInput without its supplier. */
@@ -17,9 +18,10 @@ const numberOf = (amount: string | null | undefined): number | null | undefined 
 
 /** The typed input as the request the service judges and keeps: amounts as numbers, the commission as spec 1's two fields, line breaks as "/n". */
 export function productRequestOf(fields: ProductInputFields): ProductRequest {
-  const { minPrice, maxPrice, averagePrice, commissionTerms, experienceHighlights, availabilityPeriods, ...rest } = fields;
+  const { minPrice, maxPrice, averagePrice, commissionTerms, experienceHighlights, availabilityPeriods, itinerary, ...rest } = fields;
   return {
     ...rest,
+    itinerary: itineraryDocumentOf(itinerary),
     availabilityPeriods: periodsDocumentOf(availabilityPeriods),
     experienceHighlights: eachText(experienceHighlights, withContractSeparators),
     minPrice: numberOf(minPrice),
@@ -42,12 +44,13 @@ const decimalOfNumber = (amount: number | null | undefined): string | null | und
  * HOUR); the two commission fields are `commissionTerms`; spec 1's "/n" are line breaks.
  */
 export function productInputOf(document: ProductRequest): Record<string, unknown> {
-  const { minPrice, maxPrice, averagePrice, estCommNet, estCommFrpricePerc, cancellationCutOffUnit, experienceHighlights, availabilityPeriods, ...rest } = document;
+  const { minPrice, maxPrice, averagePrice, estCommNet, estCommFrpricePerc, cancellationCutOffUnit, experienceHighlights, availabilityPeriods, itinerary, ...rest } = document;
   const commission = estCommNet == null && estCommFrpricePerc == null ? undefined : { netCommission: decimalOfNumber(estCommNet), commissionRate: decimalOfNumber(estCommFrpricePerc) };
   const input: Record<string, unknown> = {
     ...rest,
     experienceHighlights: eachText(experienceHighlights, withLineBreaks),
     availabilityPeriods: periodsInputOf(availabilityPeriods),
+    itinerary: itineraryInputOf(itinerary),
     minPrice: decimalOfNumber(minPrice),
     maxPrice: decimalOfNumber(maxPrice),
     averagePrice: decimalOfNumber(averagePrice),

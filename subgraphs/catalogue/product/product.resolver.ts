@@ -16,6 +16,7 @@ import { eachText, withLineBreaks } from "../../../core/line-breaks.js";
 import { LocalizedText, localized } from "../language/localized-text.js";
 import { PRODUCT_INPUT_NAMES, productRequestOf } from "./product-input.js";
 import { AvailabilityPeriods, typedPeriodsOf } from "./availability-periods.type.js";
+import { Itinerary, typedItineraryOf } from "./itinerary.type.js";
 import {
   CreateProductInput,
   CreateProductPayload,
@@ -199,6 +200,11 @@ export class ProductResolver {
   @FieldResolver(() => AvailabilityPeriods, { nullable: true, description: "When it is open; null: open every day" })
   availabilityPeriods(@Root() product: Product): AvailabilityPeriods | null {
     return typedPeriodsOf(product.availabilityPeriods);
+  }
+
+  @FieldResolver(() => Itinerary, { nullable: true, description: "Its route" })
+  itinerary(@Root() product: Product): Itinerary | null {
+    return typedItineraryOf(product.itinerary);
   }
 
   @FieldResolver(() => [LanguageBookability], { description: "Per language of its title, by language code: whether it can be booked online in it" })

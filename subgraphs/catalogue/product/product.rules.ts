@@ -223,7 +223,7 @@ function availabilityPeriodProblems(p: Problems, value: unknown): void {
   }
 }
 
-/** Members of a period's object beyond its documented ones: the graph types periods, so none is kept unchecked. */
+/** Members of a period's or an itinerary's object beyond its documented ones: the graph types both, so none is kept unchecked. */
 function unknownMembers(p: Problems, path: string, value: Record<string, unknown>, known: readonly string[], what: string): void {
   for (const key of Object.keys(value)) if (!known.includes(key)) p.add(`${path}.${key}`, "unknownField", `${path}.${key} is not a field of ${what}`);
 }
@@ -235,6 +235,7 @@ function unknownMembers(p: Problems, path: string, value: Record<string, unknown
 function itineraryProblems(p: Problems, value: unknown): void {
   if (!object(p, "itinerary", value)) return;
   const itinerary = value as Record<string, unknown>;
+  unknownMembers(p, "itinerary", itinerary, ["type", "unitType", "unstructuredItinerary", "units"], "an itinerary");
   if (itinerary.type === undefined || itinerary.type === null) p.add("itinerary.type", "required", "itinerary.type is required");
   oneOf(p, "itinerary.type", itinerary.type, itineraryTypes);
   oneOf(p, "itinerary.unitType", itinerary.unitType, itineraryUnitTypes);
@@ -245,14 +246,17 @@ function itineraryProblems(p: Problems, value: unknown): void {
   }
   array(p, "itinerary.units", itinerary.units, (unit, path) => {
     if (!object(p, path, unit)) return;
+    unknownMembers(p, path, unit as Record<string, unknown>, ["title", "items"], "an itinerary's unit");
     const { title, items } = unit as Record<string, unknown>;
     languageObject(p, `${path}.title`, title, { max: 255 });
     array(p, `${path}.items`, items, (item, itemPath) => {
       if (!object(p, itemPath, item)) return;
+      unknownMembers(p, itemPath, item as Record<string, unknown>, ["title", "location"], "an itinerary's item");
       const { title: itemTitle, location } = item as Record<string, unknown>;
       languageObject(p, `${itemPath}.title`, itemTitle, { max: 255 });
       if (object(p, `${itemPath}.location`, location)) {
         const place = location as Record<string, unknown>;
+        unknownMembers(p, `${itemPath}.location`, place, ["name", "address", "placeId", "latitude", "longitude"], "a location");
         string(p, `${itemPath}.location.name`, place.name, { max: 255 });
         string(p, `${itemPath}.location.address`, place.address, { max: 512 });
         string(p, `${itemPath}.location.placeId`, place.placeId, { max: 255 });

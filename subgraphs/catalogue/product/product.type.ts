@@ -10,6 +10,7 @@ import { UserError } from "../../common/user-errors.js";
 import { Money } from "../../common/money.type.js";
 import { CountryCodeScalar, CurrencyCodeScalar, DateTimeScalar, DecimalScalar, LanguageCodeScalar } from "../../common/scalars.js";
 import { AvailabilityPeriodsInput } from "./availability-periods.type.js";
+import { ItineraryInput } from "./itinerary.type.js";
 import { availabilityTypes, cancellationCutOffUnits, pricingUnits, redemptionMethods } from "./product.rules.js";
 
 /** An enum of the graph whose values are a closed set of the catalogue's rules, each named as the rules name it. */
@@ -151,7 +152,8 @@ export class Product {
   @Field(() => [ProductCategory], { description: "Its categories as its partner gave them; level 1 and 2 codes are codes of the activities taxonomy" }) categories!: ProductCategory[];
   /** Spec 1's document as kept; the graph answers it typed (product.resolver.ts). */
   availabilityPeriods!: Record<string, unknown> | null;
-  @Field(() => JSONObjectScalar, { nullable: true, description: "{type, unitType, unstructuredItinerary, units} as sent" }) itinerary!: Record<string, unknown> | null;
+  /** Spec 1's document as kept; the graph answers it typed (product.resolver.ts). */
+  itinerary!: Record<string, unknown> | null;
   @Field(() => Boolean, { nullable: true, description: "Whether a booking of it can be cancelled" }) isCancellable!: boolean | null;
   @Field(() => Int, { nullable: true, description: "How long before the start a booking may still be cancelled, in cancellationCutOffUnit" }) cancellationCutOffAmount!: number | null;
   @Field(() => CancellationCutOffUnit, { nullable: true, description: "The unit of cancellationCutOffAmount" }) cancellationCutOffUnit!: string | null;
@@ -299,7 +301,7 @@ abstract class ProductFields {
   @Field(() => [GalleryImageInput], { nullable: true, description: "Gallery images, in order" }) galleryImage?: GalleryImageInput[] | null;
   @Field(() => [ProductCategoryInput], { nullable: true, description: "Categories; level 1 and 2 codes are codes of the activities taxonomy" }) categories?: ProductCategoryInput[] | null;
   @Field(() => AvailabilityPeriodsInput, { nullable: true, description: "When it is open; open every day when not given" }) availabilityPeriods?: AvailabilityPeriodsInput | null;
-  @Field(() => JSONObjectScalar, { nullable: true, description: "{type, unitType, unstructuredItinerary, units}: the route" }) itinerary?: Record<string, unknown> | null;
+  @Field(() => ItineraryInput, { nullable: true, description: "Its route" }) itinerary?: ItineraryInput | null;
   @Field(() => Boolean, { nullable: true, description: "Whether a booking may be cancelled" }) isCancellable?: boolean | null;
   @Field(() => Int, { nullable: true, description: "How long before the start a booking may still be cancelled, in cancellationCutOffUnit" }) cancellationCutOffAmount?: number | null;
   @Field(() => CancellationCutOffUnit, { nullable: true, description: "The unit of cancellationCutOffAmount; required with it" }) cancellationCutOffUnit?: string | null;
