@@ -128,6 +128,8 @@ export const LIST_SIZES: Record<string, number> = {
   "Product.galleryImages": 10,
   // One per language of the title: rarely more than a handful.
   "Product.onlineBookable": 5,
+  // A text's languages: a product's partner writes two or three.
+  "LocalizedText.translations": 3,
   // Seasons of a year, and a day's opening spans.
   "AvailabilityPeriods.weeklyPeriods": 2,
   "DayOpening.hours": 2,

@@ -1,3 +1,4 @@
+import { languageObjectOf } from "../../rest-compat/language-objects.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { contentPartner, productRequest, restClient, signIn, supplierRequest, type RestClient } from "../support/catalogue.js";
 import { graphql, useStack } from "../support/stack.js";
@@ -164,10 +165,10 @@ describe("bulk import of activities", () => {
   });
 
   describe("activeActivities through GraphQL", () => {
-    const PRODUCT = `legacyResourceId externalId title { translations } createdAt updatedAt bookingEngine { name displayName } minPrice { amount } retailPrice { amount }
+    const PRODUCT = `legacyResourceId externalId title { translations { language text } } createdAt updatedAt bookingEngine { name displayName } minPrice { amount } retailPrice { amount }
       estimatedCommissionRate estimatedNetPrice { amount } duration durationHours galleryImages { url order } onlineBookable { language bookable } availableLanguages
       supplier { legacyResourceId externalId name createdAt updatedAt } country { name { text } } descriptors { type reason }
-      taxonomies { id legacyResourceId slug level family parent { legacyResourceId name { translations } } name { text translations } }`;
+      taxonomies { id legacyResourceId slug level family parent { legacyResourceId name { translations { language text } } } name { text translations { language text } } }`;
 
     it("is a connection whose cursors carry the run's count, as REST's do, and page back as well as forward", async () => {
       const fresh = await contentPartner(t.stack);
@@ -237,7 +238,7 @@ describe("bulk import of activities", () => {
         expect(record).toMatchObject({
           id: product.legacyResourceId,
           externalId: product.externalId,
-          title: product.title.translations,
+          title: languageObjectOf(product.title.translations),
           creationDate: product.createdAt,
           updateDate: product.updatedAt,
           bookingEngine: product.bookingEngine.name,
@@ -268,9 +269,9 @@ describe("bulk import of activities", () => {
             node.level,
             // Spec 3's encodings of the parent, from the graph's parent.
             node.parent ? `${node.parent.legacyResourceId}#${node.legacyResourceId}` : node.legacyResourceId,
-            node.parent ? `${node.parent.name.translations.en}#${node.name.translations.en}` : null,
+            node.parent ? `${languageObjectOf(node.parent.name.translations).en}#${languageObjectOf(node.name.translations).en}` : null,
             node.name.text,
-            node.name.translations,
+            languageObjectOf(node.name.translations),
           ]),
         );
       });
@@ -283,7 +284,7 @@ describe("bulk import of activities", () => {
       const response = await catalogue.server.executeOperation(
         {
           query: `query ($engines: [String!]) { activeActivities(filter: { bookingEngineNames: $engines }, first: 3) { ...Typed } }
-                  fragment Typed on ActiveActivityConnection { ... on ActiveActivityConnection { edges { node { id subtitle { translations } shortDescription { translations } } } } }`,
+                  fragment Typed on ActiveActivityConnection { ... on ActiveActivityConnection { edges { node { id subtitle { translations { language text } } shortDescription { translations { language text } } } } } }`,
           variables: { engines: [partner.engineName] },
         },
         { contextValue: await catalogue.createContext({ authorization: `Bearer ${agentToken}` }) },

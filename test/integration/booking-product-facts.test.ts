@@ -1,3 +1,4 @@
+import { languageObjectOf } from "../../rest-compat/language-objects.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { catalogueFacts } from "../../subgraphs/booking/catalogue-facts.js";
 import { MAX_BOOKING_FACT_IDS } from "../../subgraphs/common/booking-product-facts.js";
@@ -41,7 +42,7 @@ describe("a product's booking facts", () => {
 
     const entity = await catalogue.executeInProcess(
       {
-        query: `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { legacyResourceId externalId title { translations } deprecated duration availabilityPeriods { ${PERIODS} } commissionTerms { netCommission commissionRate } minPrice { amount } bookingEngine { name kind } supplier { legacyResourceId name bookingEngine { legacyResourceId } } } } }`,
+        query: `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Product { legacyResourceId externalId title { translations { language text } } deprecated duration availabilityPeriods { ${PERIODS} } commissionTerms { netCommission commissionRate } minPrice { amount } bookingEngine { name kind } supplier { legacyResourceId name bookingEngine { legacyResourceId } } } } }`,
         variables: { r: [{ __typename: "Product", legacyResourceId: productId }] },
       },
       catalogue.createServiceContext("booking"),
@@ -51,7 +52,7 @@ describe("a product's booking facts", () => {
       id: full.legacyResourceId,
       supplierId: full.supplier.legacyResourceId,
       externalId: full.externalId,
-      title: full.title.translations,
+      title: languageObjectOf(full.title.translations),
       supplierName: full.supplier.name,
       scopeEngineId: full.supplier.bookingEngine.legacyResourceId,
       bookingEngineName: full.bookingEngine.name,

@@ -170,7 +170,7 @@ describe("catalogue management through GraphQL", () => {
     const periods = { weeklyPeriods: availabilityPeriods.weeklyPeriods.map(({ closedDayList, ...period }) => ({ ...period, closedDays: closedDayList })) };
     const fields = { ...rest, categories, minPrice: String(minPrice), maxPrice: String(maxPrice), cancellationCutOffUnit: "HOUR", availabilityPeriods: periods };
     const create = `mutation ($input: CreateProductInput!) {
-      createProduct(input: $input) { moved product { id legacyResourceId title { text language translations } onlineBookable { language bookable } bookingEngine { name } country { code name { text } } categories { level code } supplier { legacyResourceId } } userErrors { code } } }`;
+      createProduct(input: $input) { moved product { id legacyResourceId title { text language translations { language text } } onlineBookable { language bookable } bookingEngine { name } country { code name { text } } categories { level code } supplier { legacyResourceId } } userErrors { code } } }`;
     const first = await gql(create, { input: { ...fields, supplierId: idA } });
     expect(first.body.errors).toBeUndefined();
     const product = first.body.data!.createProduct;
@@ -179,7 +179,7 @@ describe("catalogue management through GraphQL", () => {
       userErrors: [],
       product: {
         id: expect.stringMatching(/.+/),
-        title: { text: "Matterhorn glacier hike", language: "en", translations: rest.title },
+        title: { text: "Matterhorn glacier hike", language: "en", translations: [{ language: "de", text: rest.title.de }, { language: "en", text: rest.title.en }] },
         onlineBookable: [
           { language: "de", bookable: false },
           { language: "en", bookable: true },
@@ -295,7 +295,7 @@ describe("catalogue management through GraphQL", () => {
     const supplierNumber = (await partner.rest.post("/api/supplier", supplierRequest())).body.id as number;
     const supplierId = toGlobalId("Supplier", supplierNumber);
     const mutation = `mutation ($input: CreateProductInput!) { createProduct(input: $input) {
-      product { legacyResourceId experienceHighlights { text translations } availabilityType redemptionMethod pricingUnit cancellationCutOffUnit countryCode priceCurrency minPrice { amount currencyCode } averagePrice { amount } commissionTerms { netCommission commissionRate } }
+      product { legacyResourceId experienceHighlights { text translations { language text } } availabilityType redemptionMethod pricingUnit cancellationCutOffUnit countryCode priceCurrency minPrice { amount currencyCode } averagePrice { amount } commissionTerms { netCommission commissionRate } }
       userErrors { code field rule } } }`;
     const input = {
       supplierId,
@@ -317,7 +317,7 @@ describe("catalogue management through GraphQL", () => {
     expect(created.body.errors).toBeUndefined();
     const product = created.body.data!.createProduct.product;
     expect(product).toMatchObject({
-      experienceHighlights: { text: "Castle of Chillon\nAlpine views", translations: { en: "Castle of Chillon\nAlpine views", fr: "Château de Chillon\nVue sur les Alpes" } },
+      experienceHighlights: { text: "Castle of Chillon\nAlpine views", translations: [{ language: "en", text: "Castle of Chillon\nAlpine views" }, { language: "fr", text: "Château de Chillon\nVue sur les Alpes" }] },
       availabilityType: "OPENING_HOURS",
       redemptionMethod: "PRINT",
       pricingUnit: "PER_BOAT",

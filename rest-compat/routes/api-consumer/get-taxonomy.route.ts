@@ -1,4 +1,5 @@
 import { answer, type JsonSchema } from "../../json-schema.js";
+import { languageObjectOf, TRANSLATIONS, type Translations } from "../../language-objects.js";
 import type { RestRoute } from "../../rest-route.js";
 
 interface Node {
@@ -6,8 +7,8 @@ interface Node {
   slug: string;
   family: string;
   level: number;
-  name: { text: string | null; translations: Record<string, string> };
-  parent: { legacyResourceId: string; name: { translations: Record<string, string> } } | null;
+  name: { text: string | null; translations: Translations };
+  parent: { legacyResourceId: string; name: { translations: Translations } } | null;
   version: number;
   isCurrent: boolean;
   startDate: string;
@@ -36,16 +37,16 @@ const treeNodeSchema = (level: 1 | 2): JsonSchema =>
     ["uuid", "name", "startDate", "isCurrent", "version", "parentUuid", "family", "slug", "localizedName", "children"],
   );
 
-const NODE = "legacyResourceId slug family level version isCurrent startDate name { text translations } parent { legacyResourceId name { translations } }";
+const NODE = `legacyResourceId slug family level version isCurrent startDate name { text ${TRANSLATIONS} } parent { legacyResourceId name { ${TRANSLATIONS} } }`;
 
-/** A name in English, or in the first language it has. */
-const english = (translations: Record<string, string>) => translations.en ?? Object.values(translations)[0] ?? "";
+/** A name in English, or in the first language it has (by language code). */
+const english = (translations: Translations) => languageObjectOf(translations).en ?? translations[0]?.text ?? "";
 
 /** Spec 3's node: parentUuid is the own uuid at the top and `parent#child` below; nameFullPath is `Parent#Child` in English, children only. */
 function treeNode(node: Node): Record<string, unknown> {
   return {
     uuid: node.legacyResourceId,
-    name: node.name.translations.en ?? node.name.text,
+    name: languageObjectOf(node.name.translations).en ?? node.name.text,
     startDate: node.startDate,
     isCurrent: node.isCurrent,
     version: node.version,

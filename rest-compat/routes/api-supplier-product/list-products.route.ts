@@ -11,11 +11,11 @@ interface Data {
 }
 
 /**
- * The path answers every product, a page at a time. A page of the whole typed product (its
- * periods and itinerary included) is estimated at about 400 values a product: 500 keep a page
- * within an operation's cost limit, where the graph's largest page (1000) would pass it.
+ * The path answers every product, a page at a time. The whole typed product (its periods,
+ * itinerary and every text's translations included) is estimated at about 650 values: 250 keep a
+ * page well within an operation's cost limit, where the graph's largest page (1000) would pass it.
  */
-const PAGE = 500;
+const PAGE = 250;
 
 export const listProductsRoute: RestRoute<Data> = {
   method: "GET",

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from "fastify";
+import { languageObjectOf, TRANSLATIONS, type Translations } from "../../language-objects.js";
 import { eachText, withContractSeparators } from "../../../core/line-breaks.js";
 import { periodsDocumentOfAnswer, type AvailabilityPeriods } from "../../../subgraphs/catalogue/product/availability-periods.type.js";
-import { itineraryDocumentOfAnswer, type Itinerary } from "../../../subgraphs/catalogue/product/itinerary.type.js";
+import { itineraryDocumentOfAnswer, type ItineraryAnswer } from "../../../subgraphs/catalogue/product/itinerary.type.js";
 import { answer, arr, bool, compact, freeObject, idParam, int, keepsOtherMembers, languageMap, languageObject, num, obj, str, type JsonSchema } from "../../json-schema.js";
 
 /** The product request body of spec 1 ("Product (request fields for create)"); update takes the same. */
@@ -76,7 +77,7 @@ export const supplierProductParams = obj(
   { required: ["supplierId", "productId"] },
 );
 
-const text = "{ translations }";
+const text = `{ ${TRANSLATIONS} }`;
 /** The GraphQL selection every product response is built from. */
 export const PRODUCT_FIELDS = /* GraphQL */ `
   fragment RestProduct on Product {
@@ -106,7 +107,7 @@ export const PRODUCT_FIELDS = /* GraphQL */ `
   }
 `;
 
-type Localized = { translations: Record<string, string> } | null;
+type Localized = { translations: Translations } | null;
 type Amount = { amount: string } | null;
 export interface ProductData {
   [field: string]: unknown;
@@ -123,7 +124,7 @@ export interface ProductData {
   bookingEngine: { name: string };
   onlineBookable: { language: string; bookable: boolean }[];
   availabilityPeriods: AvailabilityPeriods | null;
-  itinerary: Itinerary | null;
+  itinerary: ItineraryAnswer<{ translations: Translations }> | null;
   galleryImages: { title: string | null; url: string; order: number | null }[];
   categories: { level: number; code: string; name: Localized; description: Localized }[];
   geoLocation: Record<string, unknown> | null;
@@ -163,15 +164,16 @@ export function productBody(p: ProductData, supplierId: number) {
   body.cancellationCutOffUnit = p.cancellationCutOffUnit?.toLowerCase() ?? null;
   body.estCommNet = numberOf(commissionTerms?.netCommission);
   body.estCommFrpricePerc = numberOf(commissionTerms?.commissionRate);
-  for (const field of localizedFields) body[field] = (p[field] as Localized)?.translations ?? null;
+  const languageObject = (value: unknown) => ((value as Localized) ? languageObjectOf((value as NonNullable<Localized>).translations) : null);
+  for (const field of localizedFields) body[field] = languageObject(p[field]);
   body.experienceHighlights = eachText(body.experienceHighlights as Record<string, string> | null, withContractSeparators);
-  body.country = p.country ? { code: p.country.code, name: p.country.name?.translations ?? {} } : null;
+  body.country = p.country ? { code: p.country.code, name: languageObject(p.country.name) ?? {} } : null;
   body.bookingEngine = p.bookingEngine.name;
   body.availabilityPeriods = periodsDocumentOfAnswer(p.availabilityPeriods);
-  body.itinerary = itineraryDocumentOfAnswer(p.itinerary);
+  body.itinerary = itineraryDocumentOfAnswer(p.itinerary, (text) => languageObjectOf(text.translations));
   body.onlineBookable = Object.fromEntries(p.onlineBookable.map(({ language, bookable }) => [language, bookable]));
   body.galleryImages = p.galleryImages.map((image) => compact(image));
-  body.categories = p.categories.map((c) => compact({ level: c.level, code: c.code, name: c.name?.translations, description: c.description?.translations }));
+  body.categories = p.categories.map((c) => compact({ level: c.level, code: c.code, name: languageObject(c.name) ?? undefined, description: languageObject(c.description) ?? undefined }));
   body.geoLocation = p.geoLocation ? compact(p.geoLocation) : null;
   if (!p.galleryImages.length) delete body.galleryImages;
   if (!p.categories.length) delete body.categories;

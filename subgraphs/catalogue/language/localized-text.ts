@@ -1,14 +1,25 @@
 import { Ctx, Field, FieldResolver, ObjectType, Resolver, Root } from "type-graphql";
 import type { LanguageText } from "../../../drizzle/schema.js";
 import type { SubgraphContext } from "../../common/context.js";
-import { LanguageObjectScalar } from "../../common/json-scalars.js";
 import { LanguageCodeScalar } from "../../common/scalars.js";
 
 @ObjectType({ description: "A text in several languages: `text` in the caller's language (Accept-Language, then en), `translations` all of them" })
 export class LocalizedText {
-  @Field(() => LanguageObjectScalar, { description: "The language object: ISO 639-1 code → text" })
+  /** Language code → text, as kept; the graph answers it as a list (LocalizedTextResolver). */
   translations!: LanguageText;
 }
+
+@ObjectType({ description: "A text in one language" })
+export class Translation {
+  @Field(() => LanguageCodeScalar, { description: "Its language" }) language!: string;
+  @Field(() => String, { description: "The text" }) text!: string;
+}
+
+/** A language object as translations, by language code. */
+export const translationsOf = (texts: LanguageText): Translation[] =>
+  Object.entries(texts)
+    .map(([language, text]) => ({ language, text }))
+    .sort((a, b) => (a.language < b.language ? -1 : 1));
 
 /** The language `text` is in: the first accepted language present, then en, then any. */
 export function chosenLanguage(translations: LanguageText, languages: readonly string[]): string | null {
@@ -21,6 +32,11 @@ export class LocalizedTextResolver {
   @FieldResolver(() => String, { nullable: true, description: "The text in the caller's language (Accept-Language, then en, then any); null when there is none" })
   text(@Root() root: LocalizedText, @Ctx() ctx: SubgraphContext): string | null {
     return textIn(root.translations, ctx.languages);
+  }
+
+  @FieldResolver(() => [Translation], { description: "Every language's text, by language code" })
+  translations(@Root() root: LocalizedText): Translation[] {
+    return translationsOf(root.translations);
   }
 
   @FieldResolver(() => LanguageCodeScalar, { nullable: true, description: "The language of `text`" })

@@ -129,11 +129,23 @@ export function itineraryInputOf(document: Document | null | undefined): Itinera
   return { ...(document as unknown as ItineraryInput), unstructuredItinerary: eachText(document.unstructuredItinerary as LanguageText | null | undefined, withLineBreaks) };
 }
 
-/** The graph's answer as spec 1's document: what is null or empty is left out, the free text with "/n" between lines. */
-export function itineraryDocumentOfAnswer(answer: Itinerary | null): Document | null {
+/** An itinerary as an answer carries it, whatever form its texts take there. */
+export interface ItineraryAnswer<T> {
+  type: string;
+  unitType: string | null;
+  unstructuredItinerary: T | null;
+  units: { title: T | null; items: { title: T | null; location: ItineraryLocation | null }[] }[];
+}
+
+/**
+ * The graph's answer as spec 1's document, each text read by `languageObject` (the answer's
+ * translations as a language object): what is null or empty is left out, the free text with "/n"
+ * between lines.
+ */
+export function itineraryDocumentOfAnswer<T>(answer: ItineraryAnswer<T> | null, languageObject: (text: T) => LanguageText): Document | null {
   if (!answer) return null;
   const present = (members: Document) => Object.fromEntries(Object.entries(members).filter(([, value]) => value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0)));
-  const texts = (value: LocalizedText | null) => value?.translations ?? null;
+  const texts = (value: T | null) => (value === null ? null : languageObject(value));
   return present({
     type: answer.type,
     unitType: answer.unitType,

@@ -12,14 +12,14 @@ describe("a product's itinerary in spec 1's document and in the graph's types", 
     const typed = typedItineraryOf(document)!;
     expect(typed.units[0].items[1]).toEqual({ title: { translations: { en: "Summit" } }, location: null });
     expect(typed.units[0].items[0].location).toEqual({ name: "Trockener Steg", address: null, placeId: null, latitude: 45.9686, longitude: 7.7237 });
-    expect(itineraryDocumentOfAnswer(typed)).toEqual(document);
+    expect(itineraryDocumentOfAnswer(typed, (text) => text.translations)).toEqual(document);
     expect(typedItineraryOf(null)).toBeNull();
   });
 
   it("carry an unstructured text's lines as '/n' in the document and as line breaks in the graph, both ways", () => {
     const unstructured = { type: "UNSTRUCTURED", unstructuredItinerary: { en: "Meet/nWalk" } };
     expect(typedItineraryOf(unstructured)!.unstructuredItinerary).toEqual({ translations: { en: "Meet\nWalk" } });
-    expect(itineraryDocumentOfAnswer(typedItineraryOf(unstructured))).toEqual(unstructured);
+    expect(itineraryDocumentOfAnswer(typedItineraryOf(unstructured), (text) => text.translations)).toEqual(unstructured);
     const input = itineraryInputOf(unstructured)!;
     expect(input.unstructuredItinerary).toEqual({ en: "Meet\nWalk" });
     expect(itineraryDocumentOf(input)).toEqual(unstructured);
