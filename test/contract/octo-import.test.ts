@@ -137,7 +137,7 @@ describe("importing an OCTO engine's content", () => {
     const { body } = await runImport();
     const mutation = `mutation($input: CreateProductInput!) { createProduct(input: $input) { product { legacyResourceId } userErrors { code } } }`;
     const created = await graphql(`${ctx.stack.url}/graphql`, platform, mutation, {
-      input: { supplierId: toGlobalId("Supplier", body.supplierId), externalId: `manual-${randomUUID().slice(0, 6)}`, title: { en: "Evening walk" }, bookingEngine: engine },
+      input: { supplierId: toGlobalId("Supplier", body.supplierId), externalId: `manual-${randomUUID().slice(0, 6)}`, title: [{ language: "en", text: "Evening walk" }], bookingEngine: engine },
     });
     expect(created.body.errors).toBeUndefined();
     expect(created.body.data!.createProduct.userErrors).toEqual([]);

@@ -10,6 +10,10 @@ import { graphql, useStack } from "../support/stack.js";
 type Partner = Awaited<ReturnType<typeof contentPartner>>;
 
 /** The same supplier and product operations through the federated graph. */
+/** A language object as the graph's translations. */
+const translations = (texts: Record<string, string>) => Object.entries(texts).map(([language, text]) => ({ language, text }));
+const en = (text: string) => translations({ en: text });
+
 describe("catalogue management through GraphQL", () => {
   const t = useStack();
   let partner: Partner;
@@ -168,7 +172,12 @@ describe("catalogue management through GraphQL", () => {
     const { categories, minPrice, maxPrice, availabilityPeriods, ...rest } = productRequest();
     // Typed as the graph takes it: amounts are Decimals, written as strings; a period's closed days are closedDays.
     const periods = { weeklyPeriods: availabilityPeriods.weeklyPeriods.map(({ closedDayList, ...period }) => ({ ...period, closedDays: closedDayList })) };
-    const fields = { ...rest, categories, minPrice: String(minPrice), maxPrice: String(maxPrice), cancellationCutOffUnit: "HOUR", availabilityPeriods: periods };
+    // Texts are translations; the itinerary's too.
+    const { title, description, experienceHighlights, bookingUrl, itinerary, ...others } = rest;
+    const texts = { title: translations(title), description: translations(description), experienceHighlights: translations(experienceHighlights), bookingUrl: translations(bookingUrl) };
+    const route = { ...itinerary, units: itinerary.units.map((unit) => ({ title: translations(unit.title), items: unit.items.map((item) => ({ ...item, title: translations(item.title) })) })) };
+    const typedCategories = categories.map((category) => ({ ...category, ...("name" in category && category.name ? { name: translations(category.name) } : {}) }));
+    const fields = { ...others, ...texts, itinerary: route, categories: typedCategories, minPrice: String(minPrice), maxPrice: String(maxPrice), cancellationCutOffUnit: "HOUR", availabilityPeriods: periods };
     const create = `mutation ($input: CreateProductInput!) {
       createProduct(input: $input) { moved product { id legacyResourceId title { text language translations { language text } } onlineBookable { language bookable } bookingEngine { name } country { code name { text } } categories { level code } supplier { legacyResourceId } } userErrors { code } } }`;
     const first = await gql(create, { input: { ...fields, supplierId: idA } });
@@ -210,12 +219,12 @@ describe("catalogue management through GraphQL", () => {
     expect(filtered.body.data!.supplier).toEqual({ a: { nodes: [{ id: productId }] }, b: { nodes: [], totalCount: { count: 0 } } });
 
     const update = `mutation ($input: UpdateProductInput!) { updateProduct(input: $input) { product { id rating updatedAt } userErrors { code field } } }`;
-    const updated = await gql(update, { input: { productId, externalId: fields.externalId, title: { en: "Glacier" }, rating: 3.5 } });
+    const updated = await gql(update, { input: { productId, externalId: fields.externalId, title: en("Glacier"), rating: 3.5 } });
     expect(updated.body.data!.updateProduct).toMatchObject({ product: { id: productId, rating: 3.5 }, userErrors: [] });
     // The supplier, when given, is a precondition: the product is B's now, so naming A changes nothing.
-    const guarded = await gql(update, { input: { productId, supplierId: idA, externalId: fields.externalId, title: { en: "Wrong" }, rating: 1 } });
+    const guarded = await gql(update, { input: { productId, supplierId: idA, externalId: fields.externalId, title: en("Wrong"), rating: 1 } });
     expect(guarded.body.data!.updateProduct).toEqual({ product: null, userErrors: [{ code: "NOT_FOUND", field: ["input", "productId"] }] });
-    const withOwner = await gql(update, { input: { productId, supplierId: idB, externalId: fields.externalId, title: { en: "Glacier" }, rating: 4 } });
+    const withOwner = await gql(update, { input: { productId, supplierId: idB, externalId: fields.externalId, title: en("Glacier"), rating: 4 } });
     expect(withOwner.body.data!.updateProduct).toMatchObject({ product: { rating: 4 }, userErrors: [] });
 
     const deprecate = `mutation ($input: DeprecateProductInput!) { deprecateProduct(input: $input) { product { deprecated onlineBookable { language bookable } } userErrors { code } } }`;
@@ -273,17 +282,21 @@ describe("catalogue management through GraphQL", () => {
   it("refuses an invalid product with the field problems as user errors, and a duplicate externalId with its code", async () => {
     const supplierId = toGlobalId("Supplier", (await partner.rest.post("/api/supplier", supplierRequest())).body.id);
     const mutation = `mutation ($input: CreateProductInput!) { createProduct(input: $input) { product { id } userErrors { code field rule errorCode } } }`;
-    const invalid = await gql(mutation, { input: { supplierId, externalId: "G-1", title: { english: "x" }, rating: 8, priceLevel: 0 } });
+    const invalid = await gql(mutation, { input: { supplierId, externalId: "G-1", title: translations({ de: "Tour", en: "x".repeat(256) }), rating: 8, priceLevel: 0 } });
     expect(invalid.body.errors).toBeUndefined();
     expect(invalid.body.data!.createProduct.product).toBeNull();
     expect(invalid.body.data!.createProduct.userErrors).toEqual(
       expect.arrayContaining([
-        { code: "VALIDATION_FAILED", field: ["input", "title", "english"], rule: "iso639-1", errorCode: null },
+        // The rules name the language; the refusal names the translation's place in the list.
+        { code: "VALIDATION_FAILED", field: ["input", "title", "1", "text"], rule: "maxLength", errorCode: null },
         { code: "VALIDATION_FAILED", field: ["input", "rating"], rule: "maximum", errorCode: null },
         { code: "VALIDATION_FAILED", field: ["input", "priceLevel"], rule: "minimum", errorCode: null },
       ]),
     );
-    const input = { supplierId, externalId: "G-2", title: { en: "Tour" } };
+    // A language twice leaves the text unknown: refused as the input's shape, alone.
+    const twice = await gql(mutation, { input: { supplierId, externalId: "G-1", title: [...en("Tour"), ...en("Trip")], rating: 8 } });
+    expect(twice.body.data!.createProduct.userErrors).toEqual([{ code: "VALIDATION_FAILED", field: ["input", "title", "1", "language"], rule: "uniqueLanguage", errorCode: null }]);
+    const input = { supplierId, externalId: "G-2", title: en("Tour") };
     expect((await gql(mutation, { input })).body.data!.createProduct.userErrors).toEqual([]);
     const duplicate = await gql(mutation, { input });
     expect(duplicate.body.data!.createProduct).toEqual({ product: null, userErrors: [{ code: "PRODUCT_EXTERNAL_ID_EXISTS", field: ["input", "externalId"], rule: "unique", errorCode: null }] });
@@ -300,8 +313,8 @@ describe("catalogue management through GraphQL", () => {
     const input = {
       supplierId,
       externalId: `G-${randomUUID()}`,
-      title: { en: "Lake cruise" },
-      experienceHighlights: { en: "Castle of Chillon\nAlpine views", fr: "Château de Chillon\r\nVue sur les Alpes" },
+      title: en("Lake cruise"),
+      experienceHighlights: translations({ en: "Castle of Chillon\nAlpine views", fr: "Château de Chillon\r\nVue sur les Alpes" }),
       countryCode: "CH",
       availabilityType: "OPENING_HOURS",
       redemptionMethod: "PRINT",
@@ -348,7 +361,7 @@ describe("catalogue management through GraphQL", () => {
       weeklyPeriods: [{ description: "Summer", startDate: "2027-06-01", endDate: "2027-09-30", monday: { open: true, hours: null }, tuesday: { open: true, hours: [{ start: "08:00", end: "12:00" }, { start: "14:00", end: "24:00" }] }, sunday: { open: false }, closedDays: ["2027-08-01"] }],
       spontaneousPeriod: { eventStarts: ["2027-12-31T22:00"] },
     };
-    const created = await gql(mutation, { input: { supplierId: toGlobalId("Supplier", supplierNumber), externalId: `G-${randomUUID()}`, title: { en: "Lake cruise" }, availabilityPeriods } });
+    const created = await gql(mutation, { input: { supplierId: toGlobalId("Supplier", supplierNumber), externalId: `G-${randomUUID()}`, title: en("Lake cruise"), availabilityPeriods } });
     expect(created.body.errors).toBeUndefined();
     expect(created.body.data!.createProduct.product.availabilityPeriods).toEqual({
       weeklyPeriods: [{ ...availabilityPeriods.weeklyPeriods[0], sunday: { open: false }, wednesday: null }],
@@ -361,7 +374,7 @@ describe("catalogue management through GraphQL", () => {
     });
     // The rules name a period's faults by the input's own names.
     const refused = await gql(mutation, {
-      input: { supplierId: toGlobalId("Supplier", supplierNumber), externalId: `G-${randomUUID()}`, title: { en: "Lake cruise" }, availabilityPeriods: { weeklyPeriods: [{ startDate: "2027-06-01", endDate: "2027-05-01", friday: { open: true, hours: [{ start: "18:00", end: "09:00" }] } }], spontaneousPeriod: { eventStarts: ["2027-07-21T21:00+02:00"] } } },
+      input: { supplierId: toGlobalId("Supplier", supplierNumber), externalId: `G-${randomUUID()}`, title: en("Lake cruise"), availabilityPeriods: { weeklyPeriods: [{ startDate: "2027-06-01", endDate: "2027-05-01", friday: { open: true, hours: [{ start: "18:00", end: "09:00" }] } }], spontaneousPeriod: { eventStarts: ["2027-07-21T21:00+02:00"] } } },
     });
     expect(refused.body.data!.createProduct.userErrors).toEqual([
       { code: "VALIDATION_FAILED", field: ["input", "availabilityPeriods", "weeklyPeriods", "0", "endDate"], rule: "notBeforeStart" },
@@ -375,9 +388,9 @@ describe("catalogue management through GraphQL", () => {
     const mutation = `mutation ($input: CreateProductInput!) { createProduct(input: $input) {
       product { itinerary { type unitType unstructuredItinerary { text } units { title { text } items { title { text } location { name latitude longitude placeId } } } } }
       userErrors { code field rule } } }`;
-    const create = (itinerary: Record<string, unknown>) => gql(mutation, { input: { supplierId: toGlobalId("Supplier", supplierNumber), externalId: `G-${randomUUID()}`, title: { en: "Tour" }, itinerary } });
+    const create = (itinerary: Record<string, unknown>) => gql(mutation, { input: { supplierId: toGlobalId("Supplier", supplierNumber), externalId: `G-${randomUUID()}`, title: en("Tour"), itinerary } });
     const route = { type: "MULTIDAY", unitType: "DAY", units: [{ title: { en: "Day 1" }, items: [{ title: { en: "Zermatt" }, location: { name: "Zermatt", latitude: 46.02, longitude: 7.75 } }, { title: { en: "Gornergrat" } }] }] };
-    const created = await create(route);
+    const created = await create({ ...route, units: [{ title: en("Day 1"), items: [{ title: en("Zermatt"), location: route.units[0].items[0].location }, { title: en("Gornergrat") }] }] });
     expect(created.body.errors).toBeUndefined();
     expect(created.body.data!.createProduct.product.itinerary).toEqual({
       type: "MULTIDAY",
@@ -385,7 +398,7 @@ describe("catalogue management through GraphQL", () => {
       unstructuredItinerary: null,
       units: [{ title: { text: "Day 1" }, items: [{ title: { text: "Zermatt" }, location: { name: "Zermatt", latitude: 46.02, longitude: 7.75, placeId: null } }, { title: { text: "Gornergrat" }, location: null }] }],
     });
-    const free = await create({ type: "UNSTRUCTURED", unstructuredItinerary: { en: "Meet\nWalk\nReturn" } });
+    const free = await create({ type: "UNSTRUCTURED", unstructuredItinerary: en("Meet\nWalk\nReturn") });
     expect(free.body.data!.createProduct.product.itinerary).toMatchObject({ type: "UNSTRUCTURED", unitType: null, unstructuredItinerary: { text: "Meet\nWalk\nReturn" }, units: [] });
     const listed = (await partner.rest.get(`/api/supplier/${supplierNumber}/products`)).body.map((product: { itinerary: unknown }) => product.itinerary);
     expect(listed).toEqual([route, { type: "UNSTRUCTURED", unstructuredItinerary: { en: "Meet/nWalk/nReturn" } }]);
@@ -401,7 +414,7 @@ describe("catalogue management through GraphQL", () => {
   it("refuses a product's typed fields by the same rules, each userError naming the field as the input names it", async () => {
     const supplierId = toGlobalId("Supplier", (await partner.rest.post("/api/supplier", supplierRequest())).body.id);
     const mutation = `mutation ($input: CreateProductInput!) { createProduct(input: $input) { product { id } userErrors { code field rule } } }`;
-    const base = { supplierId, externalId: "G-typed", title: { en: "Tour" } };
+    const base = { supplierId, externalId: "G-typed", title: en("Tour") };
     const commission = await gql(mutation, { input: { ...base, priceCurrency: "EUR", commissionTerms: { netCommission: "-1", commissionRate: "1.5" }, minPrice: "30", maxPrice: "20" } });
     expect(commission.body.data!.createProduct).toEqual({
       product: null,

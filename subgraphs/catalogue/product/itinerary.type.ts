@@ -1,7 +1,7 @@
 import { Field, Float, InputType, ObjectType, registerEnumType } from "type-graphql";
 import type { LanguageText } from "../../../drizzle/schema.js";
 import { eachText, withContractSeparators, withLineBreaks } from "../../../core/line-breaks.js";
-import { LanguageObjectScalar } from "../../common/json-scalars.js";
+import { TranslationInput, translationsOfObject } from "../language/translation-input.js";
 import { LocalizedText, localized } from "../language/localized-text.js";
 import { itineraryTypes, itineraryUnitTypes } from "./product.rules.js";
 
@@ -70,13 +70,13 @@ export class ItineraryLocationInput {
 
 @InputType({ description: "A stop, a day's part or a leg of an itinerary" })
 export class ItineraryItemInput {
-  @Field(() => LanguageObjectScalar, { nullable: true, description: "What it is, per language (at most 255 characters each)" }) title?: LanguageText | null;
+  @Field(() => [TranslationInput], { nullable: true, description: "What it is, per language (at most 255 characters each)" }) title?: TranslationInput[] | null;
   @Field(() => ItineraryLocationInput, { nullable: true, description: "Where it is" }) location?: ItineraryLocationInput | null;
 }
 
 @InputType({ description: "A unit of an itinerary, with its items (at most 200)" })
 export class ItineraryUnitInput {
-  @Field(() => LanguageObjectScalar, { nullable: true, description: "What it is, per language (at most 255 characters each)" }) title?: LanguageText | null;
+  @Field(() => [TranslationInput], { nullable: true, description: "What it is, per language (at most 255 characters each)" }) title?: TranslationInput[] | null;
   @Field(() => [ItineraryItemInput], { nullable: true, description: "Its items, in order" }) items?: ItineraryItemInput[] | null;
 }
 
@@ -84,7 +84,7 @@ export class ItineraryUnitInput {
 export class ItineraryInput {
   @Field(() => ItineraryType, { description: "What kind of route it is" }) type!: string;
   @Field(() => ItineraryUnitType, { nullable: true, description: "What its units are" }) unitType?: string | null;
-  @Field(() => LanguageObjectScalar, { nullable: true, description: "The route as a free text per language, one a line; required for UNSTRUCTURED" }) unstructuredItinerary?: LanguageText | null;
+  @Field(() => [TranslationInput], { nullable: true, description: "The route as a free text per language, one a line; required for UNSTRUCTURED" }) unstructuredItinerary?: TranslationInput[] | null;
   @Field(() => [ItineraryUnitInput], { nullable: true, description: "Its units, in order" }) units?: ItineraryUnitInput[] | null;
 }
 
@@ -112,21 +112,39 @@ export function typedItineraryOf(document: Document | null): Itinerary | null {
 /** Given members only: what the input left out stays out of the document. */
 const given = (members: Document) => Object.fromEntries(Object.entries(members).filter(([, value]) => value !== undefined));
 
+/** Reads an input's translations at a path of spec 1's document into a language object. */
+export type TranslationReader = (translations: TranslationInput[] | null | undefined, path: string, convert?: (text: string) => string) => LanguageText | null | undefined;
+
 /** The typed input as spec 1's document, to judge and keep: the free text with "/n" between lines. */
-export function itineraryDocumentOf(input: ItineraryInput | null | undefined): Document | null | undefined {
+export function itineraryDocumentOf(input: ItineraryInput | null | undefined, read: TranslationReader): Document | null | undefined {
   if (!input) return input;
   const { unstructuredItinerary, units, ...rest } = input;
   return given({
     ...rest,
-    unstructuredItinerary: eachText(unstructuredItinerary, withContractSeparators),
-    units: units?.map((unit) => given({ title: unit.title, items: unit.items?.map((item) => given({ title: item.title, location: item.location ? given({ ...item.location }) : item.location })) })),
+    unstructuredItinerary: read(unstructuredItinerary, "itinerary.unstructuredItinerary", withContractSeparators),
+    units: units?.map((unit, u) =>
+      given({
+        title: read(unit.title, `itinerary.units[${u}].title`),
+        items: unit.items?.map((item, i) => given({ title: read(item.title, `itinerary.units[${u}].items[${i}].title`), location: item.location ? given({ ...item.location }) : item.location })),
+      }),
+    ),
   });
 }
 
-/** Spec 1's document (the rules passed it) as the typed input: the free text with real line breaks. */
+/** Spec 1's document (the rules passed it) as the typed input: texts as translations, the free text with real line breaks. */
 export function itineraryInputOf(document: Document | null | undefined): ItineraryInput | null | undefined {
   if (!document) return document as null | undefined;
-  return { ...(document as unknown as ItineraryInput), unstructuredItinerary: eachText(document.unstructuredItinerary as LanguageText | null | undefined, withLineBreaks) };
+  const texts = (value: unknown, convert?: (text: string) => string) => translationsOfObject(value as LanguageText | null | undefined, convert);
+  const units = document.units as Document[] | null | undefined;
+  return {
+    ...(document as unknown as ItineraryInput),
+    unstructuredItinerary: texts(document.unstructuredItinerary, withLineBreaks),
+    units: units?.map((unit) => ({
+      ...unit,
+      title: texts(unit.title),
+      items: (unit.items as Document[] | null | undefined)?.map((item) => ({ ...item, title: texts(item.title) })),
+    })),
+  } as ItineraryInput;
 }
 
 /** An itinerary as an answer carries it, whatever form its texts take there. */

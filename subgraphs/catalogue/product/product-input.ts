@@ -1,5 +1,6 @@
 import { decimalOf } from "../../../core/decimal.js";
-import { eachText, withContractSeparators, withLineBreaks } from "../../../core/line-breaks.js";
+import { withContractSeparators, withLineBreaks } from "../../../core/line-breaks.js";
+import { translationsOfObject, type TranslationPlaces } from "../language/translation-input.js";
 import type { ProductRequest } from "./product.rules.js";
 import { PERIOD_MEMBER_NAMES, periodsDocumentOf, periodsInputOf } from "./availability-periods.type.js";
 import { itineraryDocumentOf, itineraryInputOf } from "./itinerary.type.js";
@@ -16,20 +17,32 @@ export const PRODUCT_INPUT_NAMES: Record<string, string> = { estCommNet: "commis
 
 const numberOf = (amount: string | null | undefined): number | null | undefined => (amount == null ? amount : Number(amount));
 
-/** The typed input as the request the service judges and keeps: amounts as numbers, the commission as spec 1's two fields, line breaks as "/n". */
-export function productRequestOf(fields: ProductInputFields): ProductRequest {
-  const { minPrice, maxPrice, averagePrice, commissionTerms, experienceHighlights, availabilityPeriods, itinerary, ...rest } = fields;
-  return {
-    ...rest,
-    itinerary: itineraryDocumentOf(itinerary),
+/** A product's own texts: language objects in spec 1, translations in the graph. */
+const PRODUCT_TEXTS = ["title", "subtitle", "shortDescription", "description", "bookingUrl", "cancellationCutOff", "modalitiesIncluded", "modalitiesExcluded", "modalitiesAdditionalInfo"] as const;
+
+/**
+ * The typed input as the request the service judges and keeps: texts as language objects (where
+ * each language stood is noted in `places`), amounts as numbers, the commission as spec 1's two
+ * fields, line breaks as "/n".
+ */
+export function productRequestOf(fields: ProductInputFields, places: TranslationPlaces): ProductRequest {
+  const { minPrice, maxPrice, averagePrice, commissionTerms, experienceHighlights, availabilityPeriods, itinerary, categories, ...rest } = fields;
+  const read = places.read.bind(places);
+  const request: ProductRequest = {
+    ...(rest as Omit<typeof rest, (typeof PRODUCT_TEXTS)[number]>),
+    itinerary: itineraryDocumentOf(itinerary, read),
     availabilityPeriods: periodsDocumentOf(availabilityPeriods),
-    experienceHighlights: eachText(experienceHighlights, withContractSeparators),
+    experienceHighlights: read(experienceHighlights, "experienceHighlights", withContractSeparators),
+    categories: categories?.map((category, index) => ({ ...category, name: read(category.name, `categories[${index}].name`), description: read(category.description, `categories[${index}].description`) })),
     minPrice: numberOf(minPrice),
     maxPrice: numberOf(maxPrice),
     averagePrice: numberOf(averagePrice),
     estCommNet: numberOf(commissionTerms?.netCommission),
     estCommFrpricePerc: numberOf(commissionTerms?.commissionRate),
   };
+  for (const field of PRODUCT_TEXTS) request[field] = read(rest[field], field);
+  places.refuseDuplicates();
+  return request;
 }
 
 /**
@@ -44,11 +57,13 @@ const decimalOfNumber = (amount: number | null | undefined): string | null | und
  * HOUR); the two commission fields are `commissionTerms`; spec 1's "/n" are line breaks.
  */
 export function productInputOf(document: ProductRequest): Record<string, unknown> {
-  const { minPrice, maxPrice, averagePrice, estCommNet, estCommFrpricePerc, cancellationCutOffUnit, experienceHighlights, availabilityPeriods, itinerary, ...rest } = document;
+  const { minPrice, maxPrice, averagePrice, estCommNet, estCommFrpricePerc, cancellationCutOffUnit, experienceHighlights, availabilityPeriods, itinerary, categories, ...rest } = document;
   const commission = estCommNet == null && estCommFrpricePerc == null ? undefined : { netCommission: decimalOfNumber(estCommNet), commissionRate: decimalOfNumber(estCommFrpricePerc) };
   const input: Record<string, unknown> = {
     ...rest,
-    experienceHighlights: eachText(experienceHighlights, withLineBreaks),
+    ...Object.fromEntries(PRODUCT_TEXTS.map((field) => [field, translationsOfObject(rest[field])])),
+    experienceHighlights: translationsOfObject(experienceHighlights, withLineBreaks),
+    categories: categories?.map((category) => ({ ...category, name: translationsOfObject(category.name), description: translationsOfObject(category.description) })),
     availabilityPeriods: periodsInputOf(availabilityPeriods),
     itinerary: itineraryInputOf(itinerary),
     minPrice: decimalOfNumber(minPrice),

@@ -15,6 +15,7 @@ import { productService } from "./product.service.js";
 import { eachText, withLineBreaks } from "../../../core/line-breaks.js";
 import { LocalizedText, localized } from "../language/localized-text.js";
 import { PRODUCT_INPUT_NAMES, productRequestOf } from "./product-input.js";
+import { TranslationPlaces } from "../language/translation-input.js";
 import { AvailabilityPeriods, typedPeriodsOf } from "./availability-periods.type.js";
 import { Itinerary, typedItineraryOf } from "./itinerary.type.js";
 import {
@@ -54,7 +55,9 @@ export class ProductResolver {
   @Mutation(() => CreateProductPayload, { description: "Creates a product of a supplier the caller manages, or moves the product of another supplier of the same booking engine that holds its externalId (`moved`)" })
   createProduct(@Arg("input", () => CreateProductInput, { description: "The new product" }) input: CreateProductInput, @Ctx() ctx: CatalogueContext) {
     const { supplierId, ...fields } = input;
-    return payloadOf(() => productService.push(ctx, supplierKey(supplierId) ?? 0, productRequestOf(fields)), CREATE_FIELDS);
+    // A language given twice in a text is refused as the input's shape, before the rest is judged.
+    const places = new TranslationPlaces();
+    return payloadOf(async () => productService.push(ctx, supplierKey(supplierId) ?? 0, productRequestOf(fields, places)).catch((error) => Promise.reject(places.inInputTerms(error))), CREATE_FIELDS);
   }
 
   @Mutation(() => UpdateProductPayload, { description: "Replaces the product's fields (one not given becomes unset); updateDate changes and change detection reports it UPDATED" })
@@ -62,7 +65,8 @@ export class ProductResolver {
     const { productId: _product, supplierId: _guard, ...fields } = input;
     return payloadOf(async () => {
       const { supplierId, productId } = await addressed(ctx, input);
-      return { product: await productService.update(ctx, supplierId, productId, productRequestOf(fields)) };
+      const places = new TranslationPlaces();
+      return { product: await productService.update(ctx, supplierId, productId, productRequestOf(fields, places)).catch((error) => Promise.reject(places.inInputTerms(error))) };
     }, PRODUCT_FIELDS);
   }
 

@@ -10,6 +10,7 @@ import { UserError } from "../../common/user-errors.js";
 import { Money } from "../../common/money.type.js";
 import { CountryCodeScalar, CurrencyCodeScalar, DateTimeScalar, DecimalScalar, LanguageCodeScalar } from "../../common/scalars.js";
 import { AvailabilityPeriodsInput } from "./availability-periods.type.js";
+import { TranslationInput } from "../language/translation-input.js";
 import { ItineraryInput } from "./itinerary.type.js";
 import { availabilityTypes, cancellationCutOffUnits, pricingUnits, redemptionMethods } from "./product.rules.js";
 
@@ -248,8 +249,8 @@ export class GalleryImageInput {
 export class ProductCategoryInput {
   @Field(() => Int, { description: "1 = category, 2 = subcategory, 3 = next level" }) level!: number;
   @Field(() => String, { description: "A taxonomy code at that level (see the taxonomy query)" }) code!: string;
-  @Field(() => LanguageObjectScalar, { nullable: true, description: "Its name per language" }) name?: LanguageText | null;
-  @Field(() => LanguageObjectScalar, { nullable: true, description: "Its description per language" }) description?: LanguageText | null;
+  @Field(() => [TranslationInput], { nullable: true, description: "Its name per language" }) name?: TranslationInput[] | null;
+  @Field(() => [TranslationInput], { nullable: true, description: "Its description per language" }) description?: TranslationInput[] | null;
 }
 
 @InputType({ description: "Which of a supplier's products: every one unless narrowed" })
@@ -265,7 +266,7 @@ export class SupplierProductFilter {
 @InputType()
 abstract class ProductFields {
   @Field(() => String, { description: "The supplier's own identifier of the product (at most 255 characters), unique in the booking engine" }) externalId!: string;
-  @Field(() => LanguageObjectScalar, { description: "Its name per language (ISO 639-1 keys; at most 255 characters each)" }) title!: LanguageText;
+  @Field(() => [TranslationInput], { description: "Its name per language (at most 255 characters each)" }) title!: TranslationInput[];
   @Field(() => CountryCodeScalar, { nullable: true, description: "The country it takes place in" }) countryCode?: string | null;
   @Field(() => String, { nullable: true, description: "Postal code (at most 20 characters)" }) zipCode?: string | null;
   @Field(() => String, { nullable: true, description: "City (at most 255 characters)" }) cityName?: string | null;
@@ -278,13 +279,13 @@ abstract class ProductFields {
   @Field(() => Boolean, { nullable: true, description: "Whether tickets are delivered at once" }) instantDelivery?: boolean | null;
   @Field(() => AvailabilityType, { nullable: true, description: "How its times are given" }) availabilityType?: string | null;
   @Field(() => RedemptionMethod, { nullable: true, description: "How its tickets are redeemed" }) redemptionMethod?: string | null;
-  @Field(() => LanguageObjectScalar, { nullable: true, description: "Subtitle per language" }) subtitle?: LanguageText | null;
-  @Field(() => LanguageObjectScalar, { nullable: true, description: "Short description per language" }) shortDescription?: LanguageText | null;
-  @Field(() => LanguageObjectScalar, { nullable: true, description: "Description per language" }) description?: LanguageText | null;
-  @Field(() => LanguageObjectScalar, { nullable: true, description: "Highlights per language, one a line" }) experienceHighlights?: LanguageText | null;
+  @Field(() => [TranslationInput], { nullable: true, description: "Subtitle per language" }) subtitle?: TranslationInput[] | null;
+  @Field(() => [TranslationInput], { nullable: true, description: "Short description per language" }) shortDescription?: TranslationInput[] | null;
+  @Field(() => [TranslationInput], { nullable: true, description: "Description per language" }) description?: TranslationInput[] | null;
+  @Field(() => [TranslationInput], { nullable: true, description: "Highlights per language, one a line" }) experienceHighlights?: TranslationInput[] | null;
   @Field(() => String, { nullable: true, description: "Link to a thumbnail (at most 255 characters)" }) thumbnailImage?: string | null;
   @Field(() => String, { nullable: true, description: "Booking engine name; the supplier's engine when not given" }) bookingEngine?: string | null;
-  @Field(() => LanguageObjectScalar, { nullable: true, description: "Booking URL per language" }) bookingUrl?: LanguageText | null;
+  @Field(() => [TranslationInput], { nullable: true, description: "Booking URL per language" }) bookingUrl?: TranslationInput[] | null;
   @Field(() => DecimalScalar, { nullable: true, description: "Lowest price, in priceCurrency (0 to 10,000,000)" }) minPrice?: string | null;
   @Field(() => DecimalScalar, { nullable: true, description: "Highest price, in priceCurrency; not below minPrice" }) maxPrice?: string | null;
   @Field(() => CurrencyCodeScalar, { nullable: true, description: "The currency of its prices; required with any price, and one the service converts" }) priceCurrency?: string | null;
@@ -305,11 +306,11 @@ abstract class ProductFields {
   @Field(() => Boolean, { nullable: true, description: "Whether a booking may be cancelled" }) isCancellable?: boolean | null;
   @Field(() => Int, { nullable: true, description: "How long before the start a booking may still be cancelled, in cancellationCutOffUnit" }) cancellationCutOffAmount?: number | null;
   @Field(() => CancellationCutOffUnit, { nullable: true, description: "The unit of cancellationCutOffAmount; required with it" }) cancellationCutOffUnit?: string | null;
-  @Field(() => LanguageObjectScalar, { nullable: true, description: "The cancellation cut-off per language, as text" }) cancellationCutOff?: LanguageText | null;
+  @Field(() => [TranslationInput], { nullable: true, description: "The cancellation cut-off per language, as text" }) cancellationCutOff?: TranslationInput[] | null;
   @Field(() => Boolean, { nullable: true, description: "Whether it is accessible to disabled people" }) handiAccess?: boolean | null;
-  @Field(() => LanguageObjectScalar, { nullable: true, description: "What is included, per language" }) modalitiesIncluded?: LanguageText | null;
-  @Field(() => LanguageObjectScalar, { nullable: true, description: "What is not included, per language" }) modalitiesExcluded?: LanguageText | null;
-  @Field(() => LanguageObjectScalar, { nullable: true, description: "Further information, per language" }) modalitiesAdditionalInfo?: LanguageText | null;
+  @Field(() => [TranslationInput], { nullable: true, description: "What is included, per language" }) modalitiesIncluded?: TranslationInput[] | null;
+  @Field(() => [TranslationInput], { nullable: true, description: "What is not included, per language" }) modalitiesExcluded?: TranslationInput[] | null;
+  @Field(() => [TranslationInput], { nullable: true, description: "Further information, per language" }) modalitiesAdditionalInfo?: TranslationInput[] | null;
   @Field(() => ProductCommissionTermsInput, { nullable: true, description: "The commission the partner states" }) commissionTerms?: ProductCommissionTermsInput | null;
   @Field(() => Boolean, { nullable: true, description: "Few places left, or high demand" }) likelyToBeSoldOut?: boolean | null;
   @Field(() => Boolean, { nullable: true, description: "Whether it gives priority access" }) skipTheLine?: boolean | null;

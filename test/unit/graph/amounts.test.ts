@@ -6,6 +6,7 @@ import { parseBookingSetup } from "../../../subgraphs/booking/engines/inventory/
 import type { BookingSetupInput } from "../../../subgraphs/booking/booking-setup/booking-setup.type.js";
 import { familySetup } from "../../support/booking.js";
 import { productInputOf, productRequestOf, type ProductInputFields } from "../../../subgraphs/catalogue/product/product-input.js";
+import { TranslationPlaces } from "../../../subgraphs/catalogue/language/translation-input.js";
 
 describe("amounts as the graph writes them", () => {
   it("are plain decimal text, never an exponent", () => {
@@ -56,13 +57,13 @@ describe("a product body's two forms", () => {
   it("go from spec 1's body to the typed input and back: Decimals for numbers, the cut-off unit's enum name, commissionTerms for estComm*", () => {
     const document = { externalId: "P-1", title: { en: "Tour" }, minPrice: 49.9, maxPrice: 60, averagePrice: 1e-7, priceCurrency: "EUR", cancellationCutOffAmount: 2, cancellationCutOffUnit: "hour", estCommNet: 7.5, estCommFrpricePerc: 0.15 };
     const input = productInputOf(document);
-    expect(input).toEqual({ externalId: "P-1", title: { en: "Tour" }, minPrice: "49.9", maxPrice: "60", averagePrice: "0.0000001", priceCurrency: "EUR", cancellationCutOffAmount: 2, cancellationCutOffUnit: "HOUR", commissionTerms: { netCommission: "7.5", commissionRate: "0.15" } });
+    expect(input).toEqual({ externalId: "P-1", title: [{ language: "en", text: "Tour" }], minPrice: "49.9", maxPrice: "60", averagePrice: "0.0000001", priceCurrency: "EUR", cancellationCutOffAmount: 2, cancellationCutOffUnit: "HOUR", commissionTerms: { netCommission: "7.5", commissionRate: "0.15" } });
     // The graph's enum stands for the lower-case unit, so the service gets "hour" back from it.
-    expect(productRequestOf({ ...(input as unknown as ProductInputFields), cancellationCutOffUnit: "hour" })).toEqual({ ...document });
+    expect(productRequestOf({ ...(input as unknown as ProductInputFields), cancellationCutOffUnit: "hour" }, new TranslationPlaces())).toEqual({ ...document });
   });
 
   it("round a number past 10 places after the point to 10, and leave the commission out when neither part is given", () => {
     expect(productInputOf({ minPrice: 0.1 + 0.2, maxPrice: 1.00000000004 })).toEqual({ minPrice: "0.3", maxPrice: "1" });
-    expect(productRequestOf({ externalId: "P", title: { en: "T" }, commissionTerms: null } as ProductInputFields)).toMatchObject({ estCommNet: undefined, estCommFrpricePerc: undefined });
+    expect(productRequestOf({ externalId: "P", title: [{ language: "en", text: "T" }], commissionTerms: null } as ProductInputFields, new TranslationPlaces())).toMatchObject({ title: { en: "T" }, estCommNet: undefined, estCommFrpricePerc: undefined });
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { TranslationPlaces } from "../../../subgraphs/catalogue/language/translation-input.js";
 import { itineraryDocumentOf, itineraryDocumentOfAnswer, itineraryInputOf, typedItineraryOf, type ItineraryInput } from "../../../subgraphs/catalogue/product/itinerary.type.js";
+
+/** A reader of translations, as a product's mutations give one. */
+const read = () => {
+  const places = new TranslationPlaces();
+  return places.read.bind(places);
+};
 
 const document = {
   type: "STANDARD",
@@ -21,13 +28,13 @@ describe("a product's itinerary in spec 1's document and in the graph's types", 
     expect(typedItineraryOf(unstructured)!.unstructuredItinerary).toEqual({ translations: { en: "Meet\nWalk" } });
     expect(itineraryDocumentOfAnswer(typedItineraryOf(unstructured), (text) => text.translations)).toEqual(unstructured);
     const input = itineraryInputOf(unstructured)!;
-    expect(input.unstructuredItinerary).toEqual({ en: "Meet\nWalk" });
-    expect(itineraryDocumentOf(input)).toEqual(unstructured);
+    expect(input.unstructuredItinerary).toEqual([{ language: "en", text: "Meet\nWalk" }]);
+    expect(itineraryDocumentOf(input, read())).toEqual(unstructured);
   });
 
   it("take the typed input as the document, leaving out what was not given", () => {
-    const input = { type: "STANDARD", unitType: undefined, units: [{ title: { en: "Ascent" }, items: [{ title: undefined, location: { name: "Top", latitude: undefined } }] }] } as unknown as ItineraryInput;
-    expect(itineraryDocumentOf(input)).toEqual({ type: "STANDARD", units: [{ title: { en: "Ascent" }, items: [{ location: { name: "Top" } }] }] });
-    expect(itineraryDocumentOf(itineraryInputOf(document))).toEqual(document);
+    const input = { type: "STANDARD", unitType: undefined, units: [{ title: [{ language: "en", text: "Ascent" }], items: [{ title: undefined, location: { name: "Top", latitude: undefined } }] }] } as unknown as ItineraryInput;
+    expect(itineraryDocumentOf(input, read())).toEqual({ type: "STANDARD", units: [{ title: { en: "Ascent" }, items: [{ location: { name: "Top" } }] }] });
+    expect(itineraryDocumentOf(itineraryInputOf(document), read())).toEqual(document);
   });
 });
