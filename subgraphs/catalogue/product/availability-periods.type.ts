@@ -1,5 +1,6 @@
 import { Field, InputType, ObjectType } from "type-graphql";
 import { DateScalar } from "../../common/scalars.js";
+import { membersHolding as present } from "../../common/document-members.js";
 
 /**
  * When a product is open (spec 1's availabilityPeriods, whose shape docs/spec-decisions.md fixes):
@@ -138,7 +139,6 @@ export const periodsInputOf = (document: Document | null | undefined) => renamed
 /** The graph's answer as spec 1's document: what is null or empty is left out, but a day's hours, whose null says something. */
 export function periodsDocumentOfAnswer(answer: AvailabilityPeriods | null): Document | null {
   if (!answer) return null;
-  const present = (members: Document) => Object.fromEntries(Object.entries(members).filter(([, value]) => value !== null && !(Array.isArray(value) && value.length === 0)));
   const document: Document = {};
   if (answer.weeklyPeriods.length) {
     document.weeklyPeriods = answer.weeklyPeriods.map((period) => {

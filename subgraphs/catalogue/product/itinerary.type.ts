@@ -4,6 +4,8 @@ import { eachText, withContractSeparators, withLineBreaks } from "../../../core/
 import { TranslationInput, translationsOfObject } from "../language/translation-input.js";
 import { LocalizedText, localized } from "../language/localized-text.js";
 import { itineraryTypes, itineraryUnitTypes } from "./product.rules.js";
+import { closedSet } from "../../common/closed-set.js";
+import { membersHolding as present } from "../../common/document-members.js";
 
 /**
  * A product's route (spec 1's itinerary, whose shape docs/spec-decisions.md fixes): units (stops,
@@ -11,7 +13,7 @@ import { itineraryTypes, itineraryUnitTypes } from "./product.rules.js";
  * with "/n" between lines; the graph answers and takes it typed, with real line breaks.
  */
 
-export const ItineraryType = Object.fromEntries(itineraryTypes.map((value) => [value, value])) as { [T in (typeof itineraryTypes)[number]]: T };
+export const ItineraryType = closedSet(itineraryTypes);
 registerEnumType(ItineraryType, {
   name: "ItineraryType",
   description: "What kind of route an itinerary is",
@@ -23,7 +25,7 @@ registerEnumType(ItineraryType, {
   },
 });
 
-export const ItineraryUnitType = Object.fromEntries(itineraryUnitTypes.map((value) => [value, value])) as { [T in (typeof itineraryUnitTypes)[number]]: T };
+export const ItineraryUnitType = closedSet(itineraryUnitTypes);
 registerEnumType(ItineraryUnitType, {
   name: "ItineraryUnitType",
   description: "What an itinerary's units are",
@@ -162,7 +164,6 @@ export interface ItineraryAnswer<T> {
  */
 export function itineraryDocumentOfAnswer<T>(answer: ItineraryAnswer<T> | null, languageObject: (text: T) => LanguageText): Document | null {
   if (!answer) return null;
-  const present = (members: Document) => Object.fromEntries(Object.entries(members).filter(([, value]) => value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0)));
   const texts = (value: T | null) => (value === null ? null : languageObject(value));
   return present({
     type: answer.type,

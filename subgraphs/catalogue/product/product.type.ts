@@ -10,12 +10,11 @@ import { UserError } from "../../common/user-errors.js";
 import { Money } from "../../common/money.type.js";
 import { CountryCodeScalar, CurrencyCodeScalar, DateTimeScalar, DecimalScalar, LanguageCodeScalar } from "../../common/scalars.js";
 import { AvailabilityPeriodsInput } from "./availability-periods.type.js";
+import { closedSet } from "../../common/closed-set.js";
 import { TranslationInput } from "../language/translation-input.js";
 import { ItineraryInput } from "./itinerary.type.js";
 import { availabilityTypes, cancellationCutOffUnits, pricingUnits, redemptionMethods } from "./product.rules.js";
 
-/** An enum of the graph whose values are a closed set of the catalogue's rules, each named as the rules name it. */
-const closedSet = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((value) => [value, value])) as { [V in T]: V };
 
 export const AvailabilityType = closedSet(availabilityTypes);
 export type AvailabilityType = (typeof availabilityTypes)[number];

@@ -3,6 +3,7 @@ import { CountryCodeScalar, CurrencyCodeScalar, DateScalar } from "../../common/
 import type { FieldProblem } from "../../../core/errors.js";
 import { rejected } from "../../../core/refusals.js";
 import { continentCodes } from "./places.js";
+import { closedSet } from "../../common/closed-set.js";
 import type { RecommendationRequest } from "./recommendation.service.js";
 
 /**
@@ -72,7 +73,7 @@ registerEnumType(VarietyLevel, {
 });
 
 export type ContinentCode = (typeof continentCodes)[number];
-export const ContinentCode = Object.fromEntries(continentCodes.map((code) => [code, code])) as { [C in ContinentCode]: C };
+export const ContinentCode = closedSet(continentCodes);
 registerEnumType(ContinentCode, {
   name: "ContinentCode",
   description: "A continent, by the two-letter code of countries-list",
