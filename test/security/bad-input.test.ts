@@ -140,8 +140,14 @@ describe("bad input", () => {
       const before = await snapshot();
       const { url } = handle.stack;
       const create = `mutation ($input: CreateSupplierInput!) { createSupplier(input: $input) { supplier { id } } }`;
+      const createProduct = `mutation ($input: CreateProductInput!) { createProduct(input: $input) { product { id } userErrors { code } } }`;
+      const productInput = (title: unknown) => ({ supplierId: toGlobalId("Supplier", product.supplierId), externalId: `BAD-${newRef()}`, title });
       for (const bad of [NUL, SURROGATE]) {
         expectGraphqlBadInput(await graphql(`${url}/graphql`, product.partner.token, create, { input: supplierInput({ name: bad }) }), "$input.name");
+        // Inside a translation of a typed text, and inside an itinerary's.
+        expectGraphqlBadInput(await graphql(`${url}/graphql`, product.partner.token, createProduct, { input: productInput([{ language: "en", text: `Tour ${bad}` }]) }), "$input.title[0].text");
+        const itinerary = { type: "STANDARD", units: [{ items: [{ title: [{ language: "en", text: bad }] }] }] };
+        expectGraphqlBadInput(await graphql(`${url}/graphql`, product.partner.token, createProduct, { input: { ...productInput([{ language: "en", text: "Tour" }]), itinerary } }), "$input.itinerary.units[0].items[0].title[0].text");
         expectGraphqlBadInput(await graphql(`${url}/graphql`, buyer.token, `query ($s: String!) { searchProducts(query: $s) { totalCount { count } } }`, { s: `title:${bad}` }), "$s");
       }
       expectGraphqlBadInput(await graphql(`${url}/graphql`, buyer.token, `{ searchProducts(query: "title:a\\u0000b") { totalCount { count } } }`), "query");

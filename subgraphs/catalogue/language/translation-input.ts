@@ -11,6 +11,9 @@ export class TranslationInput {
   @Field(() => String, { description: "The text" }) text!: string;
 }
 
+/** The most languages-given-twice one refusal names. */
+export const MAX_DUPLICATES_NAMED = 10;
+
 /**
  * The language objects an input's translations were read into, by their path in spec 1's
  * document ("title", "categories[0].name"): where each language stood in its list, so that a
@@ -25,9 +28,12 @@ export class TranslationPlaces {
   read(translations: TranslationInput[] | null | undefined, path: string, convert: (text: string) => string = (text) => text): LanguageText | null | undefined {
     if (!translations) return translations;
     const seen = new Map<string, number>();
+    let repeated = false;
     translations.forEach(({ language }, index) => {
-      if (seen.has(language)) this.duplicates.push({ field: `${path}[${index}].language`, rule: "uniqueLanguage", message: `${path}[${index}].language: ${language} is given twice` });
-      else seen.set(language, index);
+      if (!seen.has(language)) return void seen.set(language, index);
+      // One problem a list, and a few in all: a refusal does not grow with what a caller repeats.
+      if (!repeated && this.duplicates.length < MAX_DUPLICATES_NAMED) this.duplicates.push({ field: `${path}[${index}].language`, rule: "uniqueLanguage", message: `${path}[${index}].language: ${language} is given twice` });
+      repeated = true;
     });
     this.places.set(path, seen);
     return Object.fromEntries(translations.map(({ language, text }) => [language, convert(text)]));

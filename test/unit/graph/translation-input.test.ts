@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { badInput } from "../../../core/errors.js";
-import { TranslationPlaces, translationsOfObject } from "../../../subgraphs/catalogue/language/translation-input.js";
+import { MAX_DUPLICATES_NAMED, TranslationPlaces, translationsOfObject } from "../../../subgraphs/catalogue/language/translation-input.js";
 
 describe("an input's translations and spec 1's language objects", () => {
   it("read into a language object, and a problem named by language names the translation's place", () => {
@@ -16,6 +16,15 @@ describe("an input's translations and spec 1's language objects", () => {
     const places = new TranslationPlaces();
     places.read([{ language: "en", text: "Hike" }, { language: "de", text: "Wanderung" }, { language: "en", text: "Walk" }], "title");
     expect(() => places.refuseDuplicates()).toThrow(expect.objectContaining({ extensions: expect.objectContaining({ problems: [expect.objectContaining({ field: "title[2].language", rule: "uniqueLanguage" })] }) }));
+  });
+
+  it("name one language given twice a list, and a few in all, however many are repeated", () => {
+    const places = new TranslationPlaces();
+    const repeated = Array.from({ length: 1000 }, () => ({ language: "en", text: "Stop" }));
+    for (let index = 0; index < 50; index++) places.read(repeated, `itinerary.units[${index}].title`);
+    expect(() => places.refuseDuplicates()).toThrow(
+      expect.objectContaining({ extensions: expect.objectContaining({ problems: Array.from({ length: MAX_DUPLICATES_NAMED }, (_, index) => expect.objectContaining({ field: `itinerary.units[${index}].title[1].language` })) }) }),
+    );
   });
 
   it("write a language object as translations, and nothing as itself", () => {
