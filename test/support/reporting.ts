@@ -25,7 +25,9 @@ export async function templateBooking(stack: Stack, date = "2027-03-10", setup: 
   if (created.status !== 201) throw new Error(`booking: ${JSON.stringify(created.body)}`);
   let booking = created.body;
   for (let round = 0; round < 3 && !booking.isQuestionStepComplete; round++) {
-    booking = (await buyer.rest.put(`/booking-flow/v1/bookings/${booking.id}/questions`, validAnswers(booking))).body;
+    const answered = await buyer.rest.put(`/booking-flow/v1/bookings/${booking.id}/questions`, validAnswers(booking));
+    if (answered.status !== 200) throw new Error(`questions: ${answered.status} ${JSON.stringify(answered.body)}`);
+    booking = answered.body;
   }
   return { bookingId: booking.id as string, productId, buyer };
 }
