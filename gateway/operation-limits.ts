@@ -160,6 +160,8 @@ export const LIST_SIZES: Record<string, number> = {
   "BookingSetup.options": 5,
   "BookingSetup.units": 5,
   "BookingSetup.cancellationTiers": 3,
+  // A label's languages, as a product's texts.
+  "BookingSetupText.translations": 3,
   "BookingSetupOption.choices": 10,
   "BookingSetupQuestion.choices": 10,
   "BookingSetupQuestions.customer": 10,

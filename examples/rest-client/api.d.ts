@@ -2560,11 +2560,11 @@ export interface operations {
                     /** @description Logo (at most 255) */
                     logo?: string | null;
                     supplierContact?: {
-                        /** @description At most 512 */
+                        /** @description An absolute http or https URL (at most 512) */
                         website?: string | null;
                         /** @description E-mail address, at most 255 */
                         email?: string | null;
-                        /** @description At most 255 */
+                        /** @description A telephone number: an optional leading +, 5 to 15 digits grouped by spaces, hyphens, dots, slashes or parentheses, an optional extension (at most 255) */
                         telephone?: string | null;
                         /** @description At most 255 */
                         address?: string | null;
@@ -2812,11 +2812,11 @@ export interface operations {
                     /** @description Logo (at most 255) */
                     logo?: string | null;
                     supplierContact?: {
-                        /** @description At most 512 */
+                        /** @description An absolute http or https URL (at most 512) */
                         website?: string | null;
                         /** @description E-mail address, at most 255 */
                         email?: string | null;
-                        /** @description At most 255 */
+                        /** @description A telephone number: an optional leading +, 5 to 15 digits grouped by spaces, hyphens, dots, slashes or parentheses, an optional extension (at most 255) */
                         telephone?: string | null;
                         /** @description At most 255 */
                         address?: string | null;
@@ -3182,11 +3182,11 @@ export interface operations {
                     experienceHighlights?: {
                         [key: string]: string;
                     } | null;
-                    /** @description Link to thumbnail (at most 255) */
+                    /** @description Link to thumbnail, or an image identifier (at most 255) */
                     thumbnailImage?: string | null;
                     /** @description Booking engine name; the supplier's engine when absent */
                     bookingEngine?: string | null;
-                    /** @description Booking URL per language. Language object: ISO 639-1 code → text */
+                    /** @description Booking URL per language: absolute http or https URLs (at most 2048 each). Language object: ISO 639-1 code → text */
                     bookingUrl?: {
                         [key: string]: string;
                     } | null;
@@ -3210,7 +3210,7 @@ export interface operations {
                     address?: string | null;
                     /** @description Place identifier of a map provider (at most 255) */
                     placeId?: string | null;
-                    /** @description At most 512 */
+                    /** @description An absolute http or https URL (at most 512) */
                     website?: string | null;
                     geoLocation?: {
                         /** @description -90 to 90 */
@@ -3226,7 +3226,7 @@ export interface operations {
                     galleryImage?: {
                         /** @description Image title */
                         title?: string | null;
-                        /** @description Image URL */
+                        /** @description Image URL: absolute http or https (at most 512) */
                         url: string;
                         /** @description Position in the gallery */
                         order?: number | null;
@@ -4124,11 +4124,11 @@ export interface operations {
                     experienceHighlights?: {
                         [key: string]: string;
                     } | null;
-                    /** @description Link to thumbnail (at most 255) */
+                    /** @description Link to thumbnail, or an image identifier (at most 255) */
                     thumbnailImage?: string | null;
                     /** @description Booking engine name; the supplier's engine when absent */
                     bookingEngine?: string | null;
-                    /** @description Booking URL per language. Language object: ISO 639-1 code → text */
+                    /** @description Booking URL per language: absolute http or https URLs (at most 2048 each). Language object: ISO 639-1 code → text */
                     bookingUrl?: {
                         [key: string]: string;
                     } | null;
@@ -4152,7 +4152,7 @@ export interface operations {
                     address?: string | null;
                     /** @description Place identifier of a map provider (at most 255) */
                     placeId?: string | null;
-                    /** @description At most 512 */
+                    /** @description An absolute http or https URL (at most 512) */
                     website?: string | null;
                     geoLocation?: {
                         /** @description -90 to 90 */
@@ -4168,7 +4168,7 @@ export interface operations {
                     galleryImage?: {
                         /** @description Image title */
                         title?: string | null;
-                        /** @description Image URL */
+                        /** @description Image URL: absolute http or https (at most 512) */
                         url: string;
                         /** @description Position in the gallery */
                         order?: number | null;

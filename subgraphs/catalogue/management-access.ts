@@ -38,27 +38,36 @@ export async function managementAccess(ctx: CatalogueContext): Promise<Managemen
  * a content partner gets its own, and may name only that one.
  */
 export async function engineForRequest(ctx: CatalogueContext, access: ManagementAccess, requestedId: number | null | undefined): Promise<BookingEngineRow> {
-  if (access.isPlatform) {
+  const requested = access.isPlatform && requestedId != null ? ((await ctx.loaders.bookingEngine.load(requestedId)) ?? null) : null;
+  const refusal = engineRequestRefusal(access, requestedId, requested !== null);
+  if (refusal) throw refusal;
+  return requested ?? access.ownEngine!;
+}
+
+/**
+ * Why a supplier request naming `requestedId` may not act on it, or null when it may: what
+ * `engineForRequest` decides, from facts REST can also ask the graph for (who the caller is,
+ * whether the engine exists), so a body the rules refuse is answered in the same order.
+ */
+export function engineRequestRefusal(caller: { isPlatform: boolean; ownEngine: { id: number; name: string } | null }, requestedId: number | null | undefined, requestedExists: boolean) {
+  if (caller.isPlatform) {
     if (requestedId === null || requestedId === undefined) {
-      throw rejected("MISSING_BOOKING_ENGINE", "bookingEngine is required for a PLATFORM_CATALOG_MANAGEMENT caller", [
+      return rejected("MISSING_BOOKING_ENGINE", "bookingEngine is required for a PLATFORM_CATALOG_MANAGEMENT caller", [
         { field: "bookingEngine", rule: "required", message: "bookingEngine is required for a PLATFORM_CATALOG_MANAGEMENT caller" },
       ]);
     }
-    const engine = await ctx.loaders.bookingEngine.load(requestedId);
-    if (!engine) {
-      // 0 stands for an id that names no row (a global id of something else).
-      const named = requestedId > 0 ? `booking engine ${requestedId}` : "the booking engine named";
-      throw rejected("UNKNOWN_BOOKING_ENGINE", `${named[0].toUpperCase()}${named.slice(1)} does not exist`, [{ field: "bookingEngine", rule: "exists", message: `${named} does not exist` }]);
-    }
-    return engine;
+    if (requestedExists) return null;
+    // 0 stands for an id that names no row (a global id of something else).
+    const named = requestedId > 0 ? `booking engine ${requestedId}` : "the booking engine named";
+    return rejected("UNKNOWN_BOOKING_ENGINE", `${named[0].toUpperCase()}${named.slice(1)} does not exist`, [{ field: "bookingEngine", rule: "exists", message: `${named} does not exist` }]);
   }
-  const own = access.ownEngine!;
+  const own = caller.ownEngine!;
   if (requestedId !== null && requestedId !== undefined && requestedId !== own.id) {
-    throw rejected("WRONG_BOOKING_ENGINE", `The caller manages booking engine ${own.id} (${own.name}) only`, [
+    return rejected("WRONG_BOOKING_ENGINE", `The caller manages booking engine ${own.id} (${own.name}) only`, [
       { field: "bookingEngine", rule: "ownEngine", message: `bookingEngine must be the caller's own engine, ${own.id}` },
     ]);
   }
-  return own;
+  return null;
 }
 
 /** Content partners see only their own engine's suppliers; others read as unknown. */

@@ -17,14 +17,7 @@ function objectScalar(name: string, description: string, literalOf: (ast: Object
   });
 }
 
-/** A language object of the contract: `{ "en": "…", "fr": "…" }`. */
-export const LanguageObjectScalar = objectScalar(
-  "LanguageObject",
-  "A JSON object whose keys are ISO 639-1 language codes and whose values are strings",
-  (ast) => Object.fromEntries(ast.fields.map((field) => [field.name.value, literal(field.value)])),
-);
-
-/** Free-form JSON objects (metadata, availability periods, itineraries): validated by the service. */
+/** Free-form JSON objects (a partner's metadata; the booking service's own reads of documents): validated by the service. */
 export const JSONObjectScalar = objectScalar("JSONObject", "A JSON object", literal);
 
 function literal(ast: ValueNode): unknown {

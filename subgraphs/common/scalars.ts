@@ -1,6 +1,7 @@
 import { GraphQLScalarType } from "graphql";
 import { GraphQLDateTimeISO, GraphQLUUID } from "graphql-scalars";
 import { isCalendarDate } from "../../core/calendar-date.js";
+import { isEmailAddress, isPhoneNumber, isWebUrl } from "../../core/contact-details.js";
 import { isCountryCode, isCurrencyCode, isLanguageCode } from "../../core/iso-codes.js";
 
 /**
@@ -35,10 +36,27 @@ function checkedString(config: { name: string; description: string; specifiedByU
 
 export const UrlScalar = checkedString({
   name: "URL",
-  description: "An absolute http or https URL",
+  description: "An absolute http or https URL with a host, as it was given: https://museum.example/tickets",
   specifiedByURL: "https://url.spec.whatwg.org/",
-  accepts: (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
-  refusal: "URL must be an absolute http or https URL",
+  accepts: isWebUrl,
+  refusal: "URL must be an absolute http or https URL with a host, without white space",
+});
+
+export const EmailAddressScalar = checkedString({
+  name: "EmailAddress",
+  description: "An e-mail address, as it was given: hello@museum.example",
+  specifiedByURL: "https://datatracker.ietf.org/doc/html/rfc5322#section-3.4.1",
+  accepts: isEmailAddress,
+  refusal: "EmailAddress must be an e-mail address: a local part, @ and a domain with a dot",
+});
+
+export const PhoneNumberScalar = checkedString({
+  name: "PhoneNumber",
+  description:
+    "A telephone number as it was given: an optional leading +, 5 to 15 digits grouped by spaces, hyphens, dots, slashes or parentheses, and an optional extension: +41 44 123 45 67, (555) 123-4567 ext. 12",
+  specifiedByURL: "https://www.itu.int/rec/T-REC-E.123",
+  accepts: isPhoneNumber,
+  refusal: "PhoneNumber must be a telephone number: an optional leading +, 5 to 15 digits, spaces, hyphens, dots, slashes or parentheses, and an optional extension",
 });
 
 export const CountryCodeScalar = checkedString({

@@ -166,6 +166,23 @@ describe("booking setup (extension path)", () => {
     expect((await partner.rest.get(path(supplierId, productId))).body.timeZone).toBe("Europe/Zurich");
   });
 
+  it("takes a text per ISO 639-1 language, as the catalogue does, and refuses a key that is no such language", async () => {
+    const { partner, supplierId, productId } = await bookableProduct(t.stack);
+    const family = familySetup();
+    const labelled = (label: Record<string, string>) => ({ ...family, units: [{ ...family.units[0], label }, family.units[1]] });
+    const kept = await partner.rest.put(path(supplierId, productId), labelled({ en: "Adult", de: "Erwachsene", pt: "Adulto" }));
+    expect(kept.status).toBe(200);
+    expect(kept.body.units[0].label).toEqual({ en: "Adult", de: "Erwachsene", pt: "Adulto" });
+    expect((await partner.rest.get(path(supplierId, productId))).body.units[0].label).toEqual({ en: "Adult", de: "Erwachsene", pt: "Adulto" });
+    for (const language of ["xx", "EN", "eng"]) {
+      const refused = await partner.rest.put(path(supplierId, productId), labelled({ en: "Adult", [language]: "Adult" }));
+      expect(refused.status, language).toBe(400);
+      expect(refused.body.code).toBe("INVALID_SETUP");
+      expect(refused.body.details.map((detail: { field: string }) => detail.field)).toContain(`setup.units.0.label.${language}`);
+    }
+    expect((await partner.rest.get(path(supplierId, productId))).body.units[0].label).toEqual({ en: "Adult", de: "Erwachsene", pt: "Adulto" });
+  });
+
   it("counts a ticket for several people (paxCount) as that many participants, against the party size and the places", async () => {
     const family = { key: "family", label: "Family (4)", minAge: 0, unitPriceType: "PER_PERSON", price: 90, maxQuantity: 2, paxCount: 4 };
     const setup = familySetup({ startTimes: ["09:00"], capacityPerSlot: 5, options: [], units: [{ key: "adult", label: "Adult", minAge: 18, unitPriceType: "PER_PERSON", price: 50, maxQuantity: 8 }, family] });

@@ -6,7 +6,7 @@ import { graphql, useStack } from "../support/stack.js";
 
 type Partner = Awaited<ReturnType<typeof contentPartner>>;
 
-const TEXT = "text translations";
+const TEXT = "text translations { language text }";
 const SETUP = `
   bookingEngineKind product { legacyResourceId }
   setup {
@@ -35,10 +35,10 @@ const typedSetup = (overrides: Record<string, unknown> = {}) => ({
   currency: "CHF",
   fixedFee: "7.50",
   units: [
-    { key: "adult", label: { translations: { en: "Adult", de: "Erwachsene" } }, minAge: 16, unitPriceType: "PER_PERSON", price: "49.90", maxQuantity: 6 },
+    { key: "adult", label: { translations: [{ language: "en", text: "Adult" }, { language: "de", text: "Erwachsene" }] }, minAge: 16, unitPriceType: "PER_PERSON", price: "49.90", maxQuantity: 6 },
     { key: "child", label: { text: "Child" }, description: { text: "Ages 6 to 15" }, minAge: 6, maxAge: 15, unitPriceType: "PER_PERSON", price: "0.05", maxQuantity: 4, accompaniedBy: ["adult"], maxPerCompanion: 2 },
   ],
-  options: [{ key: "boat", label: { text: "Boat" }, dataType: "OPTIONS", choices: [{ key: "sail", label: { text: "Sail" } }, { key: "motor", label: { translations: { en: "Motor" } } }] }],
+  options: [{ key: "boat", label: { text: "Boat" }, dataType: "OPTIONS", choices: [{ key: "sail", label: { text: "Sail" } }, { key: "motor", label: { translations: [{ language: "en", text: "Motor" }] } }] }],
   questions: {
     customer: [{ key: "name", question: { text: "Name" }, dataType: "TEXT" }],
     booking: [
@@ -97,9 +97,9 @@ describe("booking setups through the graph", () => {
     expect(productBookingSetup.product).toEqual({ legacyResourceId: productId });
     const { setup } = productBookingSetup;
     expect(setup).toMatchObject({ minParticipants: 1, fixedFee: "7.5", confirmationDelaySeconds: 2, bookingHorizonDays: 365 });
-    expect(setup.units[0]).toMatchObject({ label: { text: null, translations: { en: "Adult", de: "Erwachsene" } }, price: "49.9", minQuantity: 0, accompaniedBy: [], maxAge: null, paxCount: null });
+    expect(setup.units[0]).toMatchObject({ label: { text: null, translations: [{ language: "de", text: "Erwachsene" }, { language: "en", text: "Adult" }] }, price: "49.9", minQuantity: 0, accompaniedBy: [], maxAge: null, paxCount: null });
     expect(setup.units[1]).toMatchObject({ label: { text: "Child", translations: null }, description: { text: "Ages 6 to 15", translations: null }, price: "0.05", accompaniedBy: ["adult"] });
-    expect(setup.options[0].choices[1]).toEqual({ key: "motor", label: { text: null, translations: { en: "Motor" } } });
+    expect(setup.options[0].choices[1]).toEqual({ key: "motor", label: { text: null, translations: [{ language: "en", text: "Motor" }] } });
     expect(setup.questions.booking.map((q: { key: string; followUpOf: unknown }) => [q.key, q.followUpOf])).toEqual([
       ["diet", null],
       ["dietKind", { question: "diet", equals: "true" }],
@@ -127,7 +127,7 @@ describe("booking setups through the graph", () => {
     const invalid = typedSetup({
       timeZone: "Mars/Olympus",
       capacityPerSlot: 0,
-      units: [{ key: "adult", label: { text: "Adult", translations: { en: "Adult" } }, minAge: 18, unitPriceType: "GROUP", price: "-1", maxQuantity: 2 }],
+      units: [{ key: "adult", label: { text: "Adult", translations: [{ language: "en", text: "Adult" }] }, minAge: 18, unitPriceType: "GROUP", price: "-1", maxQuantity: 2 }],
       cancellationTiers: [{ label: {}, duration: "2 days", refundRate: "1.5" }],
     });
     const refused = await gql(SET, { input: { productId: productGid(productId), setup: invalid } });
@@ -149,6 +149,17 @@ describe("booking setups through the graph", () => {
     );
     expect(userErrors.find((error: { field: string[] }) => error.field.join(".") === "input.setup.units.0.label").message).toBe("give text or translations, not both");
     expect(userErrors.find((error: { field: string[] }) => error.field.join(".") === "input.setup.cancellationTiers.0.label").message).toBe("give text or translations");
+    // A language given twice leaves its text unknown; a text past 500 characters is named in its language.
+    const texts = typedSetup({
+      options: [{ key: "boat", label: { translations: [{ language: "en", text: "Boat" }, { language: "de", text: "Boot" }, { language: "en", text: "Ship" }] }, dataType: "TEXT" }],
+      cancellationTiers: [{ label: { translations: [{ language: "en", text: "x".repeat(501) }] }, refundRate: "1" }],
+    });
+    const twice = (await gql(SET, { input: { productId: productGid(productId), setup: texts } })).body.data!.setProductBookingSetup;
+    expect(twice.productBookingSetup).toBeNull();
+    expect(twice.userErrors.map((error: { field: string[]; rule: string }) => [error.field.join("."), error.rule])).toEqual([
+      ["input.setup.options.0.label.translations.2.language", "uniqueLanguage"],
+      ["input.setup.cancellationTiers.0.label.translations.0.text", "too_big"],
+    ]);
     // The setup is the one set before.
     expect((await gql(READ, { productId: productGid(productId) })).body.data!.productBookingSetup.setup.timeZone).toBe("Europe/Zurich");
     expect((await gql(READ, { productId: productGid(productId) })).body.data!.productBookingSetup.setup.capacityPerSlot).toBe(12);

@@ -96,6 +96,22 @@ describe("OCTO content mapping", () => {
     expect(request).toMatchObject({ externalId: "paris-discovery", country: "FR", bookingEngine: 7, name: "Paris Discovery (local OCTO supplier)", supplierContact: { email: "bookings@paris-discovery.example" } });
   });
 
+  it("leaves out a supplier's contact detail or a gallery image that is no link, address or number, rather than refuse the supplier or the product", async () => {
+    const { body } = await octo.supplier();
+    const kept = { website: "https://paris-discovery.example", email: "bookings@paris-discovery.example", telephone: "+33 1 23 45 67 89", address: "1 rue de Rivoli" };
+    expect(supplierRequestFromOcto({ ...body, contact: kept }, "FR", 7).supplierContact).toEqual(kept);
+    const odd = supplierRequestFromOcto({ ...body, contact: { website: "paris-discovery.example", email: "n/a", telephone: "call the office", address: "1 rue de Rivoli" } }, "FR", 7);
+    expect(odd.supplierContact).toEqual({ website: null, email: null, telephone: null, address: "1 rue de Rivoli" });
+    expect(supplierProblems(odd).list).toEqual([]);
+
+    const [versions] = (await versionsByProduct(octo)).values();
+    const image = (src: string) => ({ src, type: "image/jpeg", rel: "GALLERY", title: src, caption: null, copyright: null });
+    const media = [image("https://img.example/a.jpg"), image("/relative/b.jpg"), image("javascript:alert(1)"), image("http://img.example/c.jpg")];
+    const request = productRequestFromOcto(versions.map((version) => ({ ...version, product: { ...version.product, media } as never })), "OCTO_CONTENT_TEST");
+    expect(request.galleryImage!.map((item) => item.url)).toEqual(["https://img.example/a.jpg", "http://img.example/c.jpg"]);
+    expect(productProblems(request).list).toEqual([]);
+  });
+
   it("reads a length from durationMinutesFrom, else from durationAmount and durationUnit, and ignores what is no length", () => {
     const product = (fields: Record<string, unknown>, option: Record<string, unknown> = {}) => ({ options: [{ default: true, ...option }] }) as unknown as ProductWithQuestions & typeof fields;
     const minutes = (fields: Record<string, unknown>, option: Record<string, unknown> = {}) => octoDurationMinutes({ ...product(fields, option), ...fields });

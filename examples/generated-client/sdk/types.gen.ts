@@ -1626,7 +1626,7 @@ export type CreateSupplierData = {
         logo?: string | null;
         supplierContact?: {
             /**
-             * At most 512
+             * An absolute http or https URL (at most 512)
              */
             website?: string | null;
             /**
@@ -1634,7 +1634,7 @@ export type CreateSupplierData = {
              */
             email?: string | null;
             /**
-             * At most 255
+             * A telephone number: an optional leading +, 5 to 15 digits grouped by spaces, hyphens, dots, slashes or parentheses, an optional extension (at most 255)
              */
             telephone?: string | null;
             /**
@@ -1899,7 +1899,7 @@ export type UpdateSupplierData = {
         logo?: string | null;
         supplierContact?: {
             /**
-             * At most 512
+             * An absolute http or https URL (at most 512)
              */
             website?: string | null;
             /**
@@ -1907,7 +1907,7 @@ export type UpdateSupplierData = {
              */
             email?: string | null;
             /**
-             * At most 255
+             * A telephone number: an optional leading +, 5 to 15 digits grouped by spaces, hyphens, dots, slashes or parentheses, an optional extension (at most 255)
              */
             telephone?: string | null;
             /**
@@ -2169,7 +2169,7 @@ export type CreateProductData = {
             [key: string]: string;
         } | null;
         /**
-         * Link to thumbnail (at most 255)
+         * Link to thumbnail, or an image identifier (at most 255)
          */
         thumbnailImage?: string | null;
         /**
@@ -2177,7 +2177,7 @@ export type CreateProductData = {
          */
         bookingEngine?: string | null;
         /**
-         * Booking URL per language. Language object: ISO 639-1 code → text
+         * Booking URL per language: absolute http or https URLs (at most 2048 each). Language object: ISO 639-1 code → text
          */
         bookingUrl?: {
             [key: string]: string;
@@ -2223,7 +2223,7 @@ export type CreateProductData = {
          */
         placeId?: string | null;
         /**
-         * At most 512
+         * An absolute http or https URL (at most 512)
          */
         website?: string | null;
         geoLocation?: {
@@ -2253,7 +2253,7 @@ export type CreateProductData = {
              */
             title?: string | null;
             /**
-             * Image URL
+             * Image URL: absolute http or https (at most 512)
              */
             url: string;
             /**
@@ -3668,7 +3668,7 @@ export type UpdateProductData = {
             [key: string]: string;
         } | null;
         /**
-         * Link to thumbnail (at most 255)
+         * Link to thumbnail, or an image identifier (at most 255)
          */
         thumbnailImage?: string | null;
         /**
@@ -3676,7 +3676,7 @@ export type UpdateProductData = {
          */
         bookingEngine?: string | null;
         /**
-         * Booking URL per language. Language object: ISO 639-1 code → text
+         * Booking URL per language: absolute http or https URLs (at most 2048 each). Language object: ISO 639-1 code → text
          */
         bookingUrl?: {
             [key: string]: string;
@@ -3722,7 +3722,7 @@ export type UpdateProductData = {
          */
         placeId?: string | null;
         /**
-         * At most 512
+         * An absolute http or https URL (at most 512)
          */
         website?: string | null;
         geoLocation?: {
@@ -3752,7 +3752,7 @@ export type UpdateProductData = {
              */
             title?: string | null;
             /**
-             * Image URL
+             * Image URL: absolute http or https (at most 512)
              */
             url: string;
             /**

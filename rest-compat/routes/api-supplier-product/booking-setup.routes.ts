@@ -16,7 +16,7 @@ const storedSetup = { type: "object", description: "The booking setup as kept (d
 /** The product a path names, under the supplier it names (another supplier's product is not found). */
 const addressOf = (request: FastifyRequest) => ({ productId: productIdOf(request), supplierId: supplierIdOf(request) });
 
-const TEXT = "text translations";
+const TEXT = "text translations { language text }";
 const CHOICE = `key label { ${TEXT} }`;
 const QUESTION = `key question { ${TEXT} } dataType dataFormat choices { ${CHOICE} } followUpOf { question equals }`;
 

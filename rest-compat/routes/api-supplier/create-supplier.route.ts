@@ -1,6 +1,7 @@
 import type { RestRoute } from "../../rest-route.js";
 import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
-import { SUPPLIER_FIELDS, SUPPLIER_PARAMETERS, supplierBody, supplierInput, supplierRequestSchema, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
+import { refusedSupplierBody, supplierInputOfBody } from "./supplier-request.js";
+import { SUPPLIER_FIELDS, SUPPLIER_PARAMETERS, supplierBody, supplierRequestSchema, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
 
 /** POST /api/supplier (spec 1, "Create a supplier"). */
 export const createSupplierRoute: RestRoute<{ createSupplier: { supplier: SupplierData | null; userErrors: UserErrorData[] } }> = {
@@ -19,7 +20,8 @@ export const createSupplierRoute: RestRoute<{ createSupplier: { supplier: Suppli
     ${SUPPLIER_FIELDS}
   `,
   parameters: SUPPLIER_PARAMETERS,
-  variables: (request) => ({ input: supplierInput(request.body) }),
+  otherwise: refusedSupplierBody,
+  variables: (request) => ({ input: supplierInputOfBody(request) }),
   respond: ({ createSupplier }, _request, reply) => {
     reply.code(201);
     return supplierBody(refusedUnlessEmpty(createSupplier, SUPPLIER_PARAMETERS).supplier!);

@@ -1,5 +1,4 @@
-import { toGlobalId } from "../../../core/global-id.js";
-import { compact, idParam, int, num, obj, pickBySchema, str, type JsonSchema } from "../../json-schema.js";
+import { compact, idParam, int, num, obj, str, type JsonSchema } from "../../json-schema.js";
 
 /** The supplier request body of spec 1 (create and update). */
 export const supplierRequestSchema: JsonSchema = obj(
@@ -12,9 +11,9 @@ export const supplierRequestSchema: JsonSchema = obj(
     endpoint: str("Supplier endpoint (at most 255)"),
     logo: str("Logo (at most 255)"),
     supplierContact: obj({
-      website: str("At most 512"),
+      website: str("An absolute http or https URL (at most 512)"),
       email: str("E-mail address, at most 255"),
-      telephone: str("At most 255"),
+      telephone: str("A telephone number: an optional leading +, 5 to 15 digits grouped by spaces, hyphens, dots, slashes or parentheses, an optional extension (at most 255)"),
       address: str("At most 255"),
     }),
     geoLocation: obj({
@@ -75,18 +74,6 @@ export function supplierBody(s: SupplierData) {
 
 /** The input fields a REST caller knows by spec 1's names. */
 export const SUPPLIER_PARAMETERS = { input: "", countryCode: "country", contact: "supplierContact", bookingEngineId: "bookingEngine" };
-
-/** Spec 1's request body as the graph's input: the engine by its global id. */
-export function supplierInput(body: unknown): Record<string, unknown> {
-  const { country, supplierContact, bookingEngine, ...fields } = pickBySchema(body, supplierRequestSchema) as Record<string, unknown>;
-  return {
-    ...fields,
-    countryCode: country,
-    ...(supplierContact === undefined ? {} : { contact: supplierContact }),
-    ...(bookingEngine === undefined || bookingEngine === null ? {} : { bookingEngineId: toGlobalId("BookingEngine", bookingEngine as number) }),
-  };
-}
-
 
 /** Items of the supplier list carry the documented subset only. */
 export const supplierListFields = ["id", "name", "externalId", "channel", "creationDate", "updateDate", "country", "bookingEngine", "onlineBookable"] as const;

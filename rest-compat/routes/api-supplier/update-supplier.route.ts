@@ -1,7 +1,8 @@
 import { errorResponse } from "../../error-body.js";
 import type { RestRoute } from "../../rest-route.js";
 import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
-import { SUPPLIER_FIELDS, SUPPLIER_PARAMETERS, supplierBody, supplierIdParams, supplierInput, supplierRequestSchema, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
+import { refusedSupplierBody, supplierInputOfBody } from "./supplier-request.js";
+import { SUPPLIER_FIELDS, SUPPLIER_PARAMETERS, supplierBody, supplierIdParams, supplierRequestSchema, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
 import { supplierIdOf } from "../../path-ids.js";
 
 /** POST /api/supplier/{supplierId} (spec 1, "Update a supplier"): the body replaces the supplier's fields. */
@@ -22,6 +23,7 @@ export const updateSupplierRoute: RestRoute<{ updateSupplier: { supplier: Suppli
     ${SUPPLIER_FIELDS}
   `,
   parameters: SUPPLIER_PARAMETERS,
-  variables: (request) => ({ input: { ...supplierInput(request.body), supplierId: supplierIdOf(request) } }),
+  otherwise: refusedSupplierBody,
+  variables: (request) => ({ input: { ...supplierInputOfBody(request), supplierId: supplierIdOf(request) } }),
   respond: ({ updateSupplier }) => supplierBody(refusedUnlessEmpty(updateSupplier, SUPPLIER_PARAMETERS).supplier!),
 };

@@ -4,13 +4,13 @@ import { rejected } from "../../../core/refusals.js";
 import { MANAGE_SCOPE, managementRoles } from "../../../core/roles.js";
 import { BookingEngineKind } from "../../common/booking-engine-kind.js";
 import { bookingRefusal } from "../booking-errors.js";
-import { parseBookingSetup, type BookingSetup } from "../engines/inventory/booking-setup.js";
+import type { BookingSetup } from "../engines/inventory/booking-setup.js";
 import { bookingSetupRepository } from "../engines/inventory/booking-setup.repository.js";
 import { noteBookingFlow } from "../booking-flow/booking-flow-announcements.js";
 import type { BookingContext } from "../loaders.js";
 import type { ProductFacts } from "../catalogue-facts.js";
 import type { BookingSetupInput } from "./booking-setup.type.js";
-import { setupDocumentOf } from "./setup-document.js";
+import { judgeTypedSetup } from "./setup-document.js";
 
 /** A product whose setup is managed, addressed by its number and, as a precondition, its supplier's. */
 export interface SetupAddress {
@@ -74,15 +74,8 @@ export const bookingSetupService = {
     if (product.bookingEngineKind !== BookingEngineKind.INVENTORY) {
       throw bookingRefusal("SETUP_NOT_FOR_ENGINE", `Product ${product.id} belongs to ${product.bookingEngineKind} engine ${product.bookingEngineName}, which books in its own system; booking setups are for the built-in inventory`);
     }
-    const { document, problems: textProblems } = setupDocumentOf(input);
-    const parsed = parseBookingSetup(document);
-    const { setup } = parsed;
-    // A text given both ways, or neither, is left out of the document: the schema's "Required" for it would say less.
-    const told = new Set(textProblems.map((problem) => problem.field));
-    const problems = [...textProblems, ...(parsed.problems ?? []).filter((problem) => !told.has(problem.field))];
-    if (problems.length || !setup) {
-      throw bookingRefusal("INVALID_SETUP", `Invalid booking setup: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`, problems);
-    }
+    const { setup, problems } = judgeTypedSetup(input);
+    if (!setup) throw bookingRefusal("INVALID_SETUP", `Invalid booking setup: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`, problems);
     const now = ctx.clock.now();
     await ctx.database.db.transaction(async (tx) => {
       await bookingSetupRepository.save(tx, product.id, setup, now);

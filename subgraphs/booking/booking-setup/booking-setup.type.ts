@@ -1,8 +1,8 @@
 import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
 import { BookingEngineKind } from "../../common/booking-engine-kind.js";
-import { LanguageObjectScalar } from "../../common/json-scalars.js";
 import { ProductReference } from "../../common/product-reference.js";
 import { CurrencyCodeScalar, DecimalScalar } from "../../common/scalars.js";
+import { Translation, TranslationInput } from "../../common/translation.type.js";
 import { UserError } from "../../common/user-errors.js";
 import { OptionDataType, UnitPriceType } from "../availability/availability.type.js";
 import { QuestionDataFormat, QuestionDataType } from "../booking/booking.type.js";
@@ -17,14 +17,15 @@ import { QuestionDataFormat, QuestionDataType } from "../booking/booking.type.js
 @ObjectType({ description: "A label or question text of a booking setup, as its partner gave it: one text for every language, or one per language" })
 export class BookingSetupText {
   @Field(() => String, { nullable: true, description: "The one text, shown in every language; null when given per language" }) text!: string | null;
-  @Field(() => LanguageObjectScalar, { nullable: true, description: "The text per ISO 639-1 language; null when one text is given for all" })
-  translations!: Record<string, string> | null;
+  @Field(() => [Translation], { nullable: true, description: "The text per language, by language code; null when one text is given for all" })
+  translations!: Translation[] | null;
 }
 
 @InputType({ description: "A label or question text: `text` for every language, or `translations` per language (exactly one of the two)" })
 export class BookingSetupTextInput {
   @Field(() => String, { nullable: true, description: "One text for every language (1 to 500 characters)" }) text?: string | null;
-  @Field(() => LanguageObjectScalar, { nullable: true, description: "The text per ISO 639-1 language code (each 1 to 500 characters)" }) translations?: Record<string, string> | null;
+  @Field(() => [TranslationInput], { nullable: true, description: "The text per language (ISO 639-1), each language once and each text 1 to 500 characters" })
+  translations?: TranslationInput[] | null;
 }
 
 @ObjectType({ description: "One choice of an OPTIONS option or question" })

@@ -1,7 +1,8 @@
 import type { FieldProblem } from "../../../core/errors.js";
+import { MAX_DUPLICATES_NAMED, repeatedLanguages, translationsOf } from "../../common/translation.type.js";
 import { decimalOf } from "../../../core/decimal.js";
 import { percentageOfRate, rateOfPercentage } from "../contract-bodies.js";
-import type { BookingSetup, CancellationTier, OptionSetup, QuestionSetup, UnitSetup } from "../engines/inventory/booking-setup.js";
+import { parseBookingSetup, type BookingSetup, type CancellationTier, type OptionSetup, type QuestionSetup, type UnitSetup } from "../engines/inventory/booking-setup.js";
 import type {
   BookingSetupCancellationTierInput,
   BookingSetupChoiceInput,
@@ -47,7 +48,7 @@ export function typedSetupOf(setup: BookingSetup) {
   };
 }
 
-const typedText = (text: Text): BookingSetupText => (typeof text === "string" ? { text, translations: null } : { text: null, translations: text });
+const typedText = (text: Text): BookingSetupText => (typeof text === "string" ? { text, translations: null } : { text: null, translations: translationsOf(text) });
 const typedChoice = (choice: Choice) => ({ key: choice.key, label: typedText(choice.label) });
 const typedCondition = (condition: Condition | undefined) => (condition ? { option: condition.option, equals: condition.equals } : null);
 
@@ -144,16 +145,34 @@ const typedTier = (tier: CancellationTier) => ({ label: typedText(tier.label), d
 
 /**
  * The document a typed setup stands for, for `bookingSetupSchema` to judge: a field given as null
- * is left out (its default applies), amounts become numbers, rates percentages. A text given both
- * ways, or neither, is a problem of its own, named as the schema names fields (`setup.units.0.label`).
+ * is left out (its default applies), amounts become numbers, rates percentages, translations
+ * language objects. A text given both ways, neither, or with a language twice is a problem of its
+ * own, named as the schema names fields (`setup.units.0.label`), and is left out (`withheld`);
+ * `places` names each translation's text as the input has it (`setup.units.0.label.de` is
+ * `setup.units.0.label.translations.1.text`).
  */
-export function setupDocumentOf(input: BookingSetupInput): { document: Record<string, unknown>; problems: FieldProblem[] } {
+export function setupDocumentOf(input: BookingSetupInput) {
   const problems: FieldProblem[] = [];
+  const withheld = new Set<string>();
+  const places = new Map<string, string>();
+  let duplicates = 0;
   const text = (value: BookingSetupTextInput, path: (string | number)[]): Text | undefined => {
-    const given = [value.text, value.translations].filter((part) => part != null);
-    if (given.length === 1) return given[0]!;
-    problems.push({ field: ["setup", ...path].join("."), rule: "custom", message: given.length ? "give text or translations, not both" : "give text or translations" });
-    return undefined;
+    const field = ["setup", ...path].join(".");
+    if ((value.text == null) === (value.translations == null)) {
+      problems.push({ field, rule: "custom", message: value.text == null ? "give text or translations" : "give text or translations, not both" });
+      withheld.add(field);
+      return undefined;
+    }
+    if (value.translations == null) return value.text!;
+    // A language given twice leaves its text unknown. One problem a list, and a few in all.
+    const [repeated] = repeatedLanguages(value.translations);
+    if (repeated !== undefined) {
+      if (duplicates++ < MAX_DUPLICATES_NAMED) problems.push({ field: `${field}.translations.${repeated}.language`, rule: "uniqueLanguage", message: `${value.translations[repeated].language} is given twice` });
+      withheld.add(field);
+      return undefined;
+    }
+    value.translations.forEach(({ language }, index) => places.set(`${field}.${language}`, `${field}.translations.${index}.text`));
+    return Object.fromEntries(value.translations.map((translation) => [translation.language, translation.text]));
   };
   const optionalText = (value: BookingSetupTextInput | null | undefined, path: (string | number)[]) => (value == null ? undefined : text(value, path));
   const choice = (value: BookingSetupChoiceInput, path: (string | number)[]) => ({ key: value.key, label: text(value.label, [...path, "label"]) });
@@ -204,7 +223,17 @@ export function setupDocumentOf(input: BookingSetupInput): { document: Record<st
     confirmationDelaySeconds: input.confirmationDelaySeconds,
     bookingHorizonDays: input.bookingHorizonDays,
   });
-  return { document, problems };
+  return { document, problems, withheld, places };
+}
+
+/** A typed setup judged by the setup's rules: the setup, or every problem named by the input's own fields. */
+export function judgeTypedSetup(input: BookingSetupInput): { setup: BookingSetup; problems?: undefined } | { setup?: undefined; problems: FieldProblem[] } {
+  const { document, problems, withheld, places } = setupDocumentOf(input);
+  const parsed = parseBookingSetup(document);
+  if (!problems.length && parsed.setup) return { setup: parsed.setup };
+  // What was withheld has its problem already: the schema's "Required" for it would say less.
+  const ruled = (parsed.problems ?? []).filter((problem) => !withheld.has(problem.field)).map((problem) => ({ ...problem, field: places.get(problem.field) ?? problem.field }));
+  return { problems: [...problems, ...ruled] };
 }
 
 /** The members given: null and undefined members are left out, as a document leaves them out. */

@@ -1,4 +1,5 @@
 import type { Media, Pricing, Product, Supplier } from "@octocloud/types";
+import { isEmailAddress, isPhoneNumber, isWebUrl } from "../../../core/contact-details.js";
 import { fromPrices, octoDurationMinutes } from "../../common/octo/octo-fields.js";
 import type { ProductWithQuestions } from "../../common/octo/octo-questions.js";
 import type { LanguageText } from "../../../drizzle/schema.js";
@@ -69,7 +70,8 @@ export function productRequestFromOcto(versions: OctoProductVersion[], bookingEn
   const address = start?.place.postalAddress;
   const images = (product.media ?? []).filter(isImage);
   const cover = images.find((media) => media.rel === "COVER") ?? images[0];
-  const gallery = images.filter((media) => media.rel === "GALLERY");
+  // A gallery image is a link consumers follow: one that is none would refuse the whole product.
+  const gallery = images.filter((media) => media.rel === "GALLERY" && isWebUrl(media.src));
   const minutes = octoDurationMinutes(product as ProductWithQuestions);
   const cutoffUnit = defaultOption?.cancellationCutoffUnit as string | undefined;
 
@@ -128,6 +130,15 @@ export function supplierRequestFromOcto(supplier: Supplier, country: string, boo
     name: supplier.name,
     endpoint: supplier.endpoint,
     logo: logo?.src ?? null,
-    supplierContact: { website: supplier.contact.website, email: supplier.contact.email, telephone: supplier.contact.telephone, address: supplier.contact.address },
+    supplierContact: contactFromOcto(supplier.contact),
   };
+}
+
+/**
+ * The supplier's contact, each detail only when it has its shape: a website that is no link or a
+ * telephone written as "n/a" would otherwise refuse the supplier, and with it the whole import.
+ */
+function contactFromOcto(contact: Supplier["contact"]): NonNullable<SupplierRequest["supplierContact"]> {
+  const shaped = (value: string | null | undefined, accepts: (value: string) => boolean) => (value && accepts(value) ? value : null);
+  return { website: shaped(contact.website, isWebUrl), email: shaped(contact.email, isEmailAddress), telephone: shaped(contact.telephone, isPhoneNumber), address: contact.address };
 }

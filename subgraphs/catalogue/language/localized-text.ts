@@ -2,24 +2,13 @@ import { Ctx, Field, FieldResolver, ObjectType, Resolver, Root } from "type-grap
 import type { LanguageText } from "../../../drizzle/schema.js";
 import type { SubgraphContext } from "../../common/context.js";
 import { LanguageCodeScalar } from "../../common/scalars.js";
+import { Translation, translationsOf } from "../../common/translation.type.js";
 
 @ObjectType({ description: "A text in several languages: `text` in the caller's language (Accept-Language, then en), `translations` all of them" })
 export class LocalizedText {
   /** Language code → text, as kept; the graph answers it as a list (LocalizedTextResolver). */
   translations!: LanguageText;
 }
-
-@ObjectType({ description: "A text in one language" })
-export class Translation {
-  @Field(() => LanguageCodeScalar, { description: "Its language" }) language!: string;
-  @Field(() => String, { description: "The text" }) text!: string;
-}
-
-/** A language object as translations, by language code. */
-export const translationsOf = (texts: LanguageText): Translation[] =>
-  Object.entries(texts)
-    .map(([language, text]) => ({ language, text }))
-    .sort((a, b) => (a.language < b.language ? -1 : 1));
 
 /** The language `text` is in: the first accepted language present, then en, then any. */
 export function chosenLanguage(translations: LanguageText, languages: readonly string[]): string | null {

@@ -1,18 +1,8 @@
 import { GraphQLError } from "graphql";
-import { Field, InputType } from "type-graphql";
 import type { FieldProblem } from "../../../core/errors.js";
 import { badInput } from "../../../core/errors.js";
 import type { LanguageText } from "../../../drizzle/schema.js";
-import { LanguageCodeScalar } from "../../common/scalars.js";
-
-@InputType({ description: "A text in one language" })
-export class TranslationInput {
-  @Field(() => LanguageCodeScalar, { description: "Its language, once in a list" }) language!: string;
-  @Field(() => String, { description: "The text" }) text!: string;
-}
-
-/** The most languages-given-twice one refusal names. */
-export const MAX_DUPLICATES_NAMED = 10;
+import { MAX_DUPLICATES_NAMED, repeatedLanguages, type TranslationInput } from "../../common/translation.type.js";
 
 /**
  * The language objects an input's translations were read into, by their path in spec 1's
@@ -27,14 +17,14 @@ export class TranslationPlaces {
   /** The list as a language object, noting where each language stood; a language twice is a problem. */
   read(translations: TranslationInput[] | null | undefined, path: string, convert: (text: string) => string = (text) => text): LanguageText | null | undefined {
     if (!translations) return translations;
+    const repeated = repeatedLanguages(translations);
+    // One problem a list, and a few in all: a refusal does not grow with what a caller repeats.
+    if (repeated.length && this.duplicates.length < MAX_DUPLICATES_NAMED) {
+      const index = repeated[0];
+      this.duplicates.push({ field: `${path}[${index}].language`, rule: "uniqueLanguage", message: `${path}[${index}].language: ${translations[index].language} is given twice` });
+    }
     const seen = new Map<string, number>();
-    let repeated = false;
-    translations.forEach(({ language }, index) => {
-      if (!seen.has(language)) return void seen.set(language, index);
-      // One problem a list, and a few in all: a refusal does not grow with what a caller repeats.
-      if (!repeated && this.duplicates.length < MAX_DUPLICATES_NAMED) this.duplicates.push({ field: `${path}[${index}].language`, rule: "uniqueLanguage", message: `${path}[${index}].language: ${language} is given twice` });
-      repeated = true;
-    });
+    translations.forEach(({ language }, index) => void (seen.has(language) || seen.set(language, index)));
     this.places.set(path, seen);
     return Object.fromEntries(translations.map(({ language, text }) => [language, convert(text)]));
   }

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Directive, Field, Float, Int, ObjectType, Query, Resolver } from "type-graphql";
 import { badInput, forbidden } from "../../../core/errors.js";
-import { JSONObjectScalar, LanguageObjectScalar } from "../../common/json-scalars.js";
+import { JSONObjectScalar } from "../../common/json-scalars.js";
 import { MAX_BOOKING_FACT_IDS, type ProductFacts } from "../../common/booking-product-facts.js";
 import type { CatalogueContext } from "../loaders.js";
 import { productRepository } from "./product.repository.js";
@@ -16,7 +16,7 @@ export class BookingProductFacts implements ProductFacts {
   @Field(() => Int) id!: number;
   @Field(() => Int) supplierId!: number;
   @Field(() => String) externalId!: string;
-  @Field(() => LanguageObjectScalar) title!: Record<string, string>;
+  @Field(() => JSONObjectScalar, { description: "Language code to text" }) title!: Record<string, string>;
   @Field(() => String, { nullable: true }) supplierName!: string | null;
   @Field(() => Int, { description: "The supplier's engine: the content partner that manages the product" }) scopeEngineId!: number;
   @Field(() => String) bookingEngineName!: string;

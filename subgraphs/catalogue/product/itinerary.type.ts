@@ -1,7 +1,8 @@
 import { Field, Float, InputType, ObjectType, registerEnumType } from "type-graphql";
 import type { LanguageText } from "../../../drizzle/schema.js";
 import { eachText, withContractSeparators, withLineBreaks } from "../../../core/line-breaks.js";
-import { TranslationInput, translationsOfObject } from "../language/translation-input.js";
+import { TranslationInput } from "../../common/translation.type.js";
+import { translationsOfObject } from "../language/translation-input.js";
 import { LocalizedText, localized } from "../language/localized-text.js";
 import { itineraryTypes, itineraryUnitTypes } from "./product.rules.js";
 import { closedSet } from "../../common/closed-set.js";

@@ -17,6 +17,7 @@ import {
   oneOf,
   Problems,
   string,
+  webUrl,
 } from "../validation/checks.js";
 
 export const availabilityTypes = ["START_TIME", "OPENING_HOURS"] as const;
@@ -112,7 +113,7 @@ export function productProblems(input: ProductRequest): Problems {
   for (const field of ["subtitle", "shortDescription", "description", "experienceHighlights", "cancellationCutOff", "modalitiesIncluded", "modalitiesExcluded", "modalitiesAdditionalInfo"] as const) {
     languageObject(p, field, input[field], { max: MAX_TEXT });
   }
-  languageObject(p, "bookingUrl", input.bookingUrl, { max: 2048 });
+  languageObject(p, "bookingUrl", input.bookingUrl, { max: 2048, url: true });
   string(p, "thumbnailImage", input.thumbnailImage, { max: 255 });
   string(p, "bookingEngine", input.bookingEngine, { max: 255 });
   number(p, "minPrice", input.minPrice, { min: 0, max: MAX_PRICE });
@@ -134,7 +135,7 @@ export function productProblems(input: ProductRequest): Problems {
   }
   string(p, "address", input.address, { max: 512 });
   string(p, "placeId", input.placeId, { max: 255 });
-  string(p, "website", input.website, { max: 512 });
+  webUrl(p, "website", input.website, { max: 512 });
   geoLocation(p, "geoLocation", input.geoLocation);
   string(p, "duration", input.duration, { max: 255 });
   duration(p, "duration", input.duration);
@@ -142,7 +143,7 @@ export function productProblems(input: ProductRequest): Problems {
     if (!object(p, path, item)) return;
     const image = item as Record<string, unknown>;
     string(p, `${path}.title`, image.title, { max: 255 });
-    string(p, `${path}.url`, image.url, { max: 512, required: true });
+    webUrl(p, `${path}.url`, image.url, { max: 512, required: true });
     number(p, `${path}.order`, image.order, { min: 0, integer: true });
   }, { max: 100 });
   array(p, "categories", input.categories, (item, path) => {

@@ -2,16 +2,16 @@ import { Directive, Field, Float, ID, InputType, Int, ObjectType, registerEnumTy
 import { ConnectionOf, EdgeOf, OrderDirection } from "../../common/relay/connection.js";
 import { serialKeyOfGlobalId } from "../../../core/global-id.js";
 import type { LanguageText } from "../../../drizzle/schema.js";
-import { JSONObjectScalar, LanguageObjectScalar } from "../../common/json-scalars.js";
+import { JSONObjectScalar } from "../../common/json-scalars.js";
 import { LocalizedText } from "../language/localized-text.js";
 import { BookingEngine } from "../booking-engine/booking-engine.type.js";
 import { GeoLocation, GeoLocationInput } from "../supplier/supplier.type.js";
 import { UserError } from "../../common/user-errors.js";
 import { Money } from "../../common/money.type.js";
-import { CountryCodeScalar, CurrencyCodeScalar, DateTimeScalar, DecimalScalar, LanguageCodeScalar } from "../../common/scalars.js";
+import { CountryCodeScalar, CurrencyCodeScalar, DateTimeScalar, DecimalScalar, LanguageCodeScalar, UrlScalar } from "../../common/scalars.js";
 import { AvailabilityPeriodsInput } from "./availability-periods.type.js";
 import { closedSet } from "../../common/closed-set.js";
-import { TranslationInput } from "../language/translation-input.js";
+import { TranslationInput } from "../../common/translation.type.js";
 import { ItineraryInput } from "./itinerary.type.js";
 import { availabilityTypes, cancellationCutOffUnits, pricingUnits, redemptionMethods } from "./product.rules.js";
 
@@ -86,7 +86,7 @@ export class Country {
 @ObjectType({ description: "An image of a product's gallery" })
 export class GalleryImage {
   @Field(() => String, { nullable: true, description: "Its title" }) title!: string | null;
-  @Field(() => String, { description: "Where it is" }) url!: string;
+  @Field(() => UrlScalar, { description: "Where it is" }) url!: string;
   @Field(() => Int, { nullable: true, description: "Position in the gallery" }) order!: number | null;
 }
 
@@ -132,7 +132,7 @@ export class Product {
   @Field(() => Boolean, { nullable: true, description: "Whether tickets are delivered at once" }) instantDelivery!: boolean | null;
   @Field(() => AvailabilityType, { nullable: true, description: "How its times are given" }) availabilityType!: string | null;
   @Field(() => RedemptionMethod, { nullable: true, description: "How its tickets are redeemed" }) redemptionMethod!: string | null;
-  @Field(() => String, { nullable: true, description: "A link to its thumbnail image" }) thumbnailImage!: string | null;
+  @Field(() => String, { nullable: true, description: "Its thumbnail image: a link, or an image identifier of its partner's (spec 1 allows both, so not a URL)" }) thumbnailImage!: string | null;
   @Field(() => BookingEngine, { description: "The engine the product is booked through" }) bookingEngine!: BookingEngine;
   /** Prices are answered as Money (product.resolver.ts). */
   minPrice!: number | null;
@@ -145,7 +145,7 @@ export class Product {
   @Field(() => Int, { nullable: true, description: "The most participants a booking takes" }) maxParticipants!: number | null;
   @Field(() => String, { nullable: true, description: "The street address of where it takes place" }) address!: string | null;
   @Field(() => String, { nullable: true, description: "A map provider's identifier of the place" }) placeId!: string | null;
-  @Field(() => String, { nullable: true, description: "Its website" }) website!: string | null;
+  @Field(() => UrlScalar, { nullable: true, description: "Its website" }) website!: string | null;
   @Field(() => GeoLocation, { nullable: true, description: "Where it takes place, as coordinates" }) geoLocation!: GeoLocation | null;
   @Field(() => String, { nullable: true, description: "ISO 8601 duration" }) duration!: string | null;
   @Field(() => [GalleryImage], { description: "Its gallery, in order" }) galleryImages!: GalleryImage[];
@@ -240,7 +240,7 @@ const SUPPLIER_GUARD = "When given, the supplier the product must belong to: NOT
 @InputType({ description: "An image of a product's gallery" })
 export class GalleryImageInput {
   @Field(() => String, { nullable: true, description: "Its title" }) title?: string | null;
-  @Field(() => String, { description: "Where it is (at most 512 characters)" }) url!: string;
+  @Field(() => UrlScalar, { description: "Where it is (at most 512 characters)" }) url!: string;
   @Field(() => Int, { nullable: true, description: "Its position in the gallery" }) order?: number | null;
 }
 
@@ -282,9 +282,9 @@ abstract class ProductFields {
   @Field(() => [TranslationInput], { nullable: true, description: "Short description per language" }) shortDescription?: TranslationInput[] | null;
   @Field(() => [TranslationInput], { nullable: true, description: "Description per language" }) description?: TranslationInput[] | null;
   @Field(() => [TranslationInput], { nullable: true, description: "Highlights per language, one a line" }) experienceHighlights?: TranslationInput[] | null;
-  @Field(() => String, { nullable: true, description: "Link to a thumbnail (at most 255 characters)" }) thumbnailImage?: string | null;
+  @Field(() => String, { nullable: true, description: "Its thumbnail image: a link, or an image identifier of its partner's (at most 255 characters)" }) thumbnailImage?: string | null;
   @Field(() => String, { nullable: true, description: "Booking engine name; the supplier's engine when not given" }) bookingEngine?: string | null;
-  @Field(() => [TranslationInput], { nullable: true, description: "Booking URL per language" }) bookingUrl?: TranslationInput[] | null;
+  @Field(() => [TranslationInput], { nullable: true, description: "Booking URL per language, each an absolute http or https URL of at most 2048 characters" }) bookingUrl?: TranslationInput[] | null;
   @Field(() => DecimalScalar, { nullable: true, description: "Lowest price, in priceCurrency (0 to 10,000,000)" }) minPrice?: string | null;
   @Field(() => DecimalScalar, { nullable: true, description: "Highest price, in priceCurrency; not below minPrice" }) maxPrice?: string | null;
   @Field(() => CurrencyCodeScalar, { nullable: true, description: "The currency of its prices; required with any price, and one the service converts" }) priceCurrency?: string | null;
@@ -295,7 +295,7 @@ abstract class ProductFields {
   @Field(() => Int, { nullable: true, description: "Most participants" }) maxParticipants?: number | null;
   @Field(() => String, { nullable: true, description: "Street address (at most 512 characters)" }) address?: string | null;
   @Field(() => String, { nullable: true, description: "A map provider's place identifier (at most 255 characters)" }) placeId?: string | null;
-  @Field(() => String, { nullable: true, description: "Website (at most 512 characters)" }) website?: string | null;
+  @Field(() => UrlScalar, { nullable: true, description: "Website (at most 512 characters)" }) website?: string | null;
   @Field(() => GeoLocationInput, { nullable: true, description: "Where it takes place" }) geoLocation?: GeoLocationInput | null;
   @Field(() => String, { nullable: true, description: "ISO 8601 duration (PT3H)" }) duration?: string | null;
   @Field(() => [GalleryImageInput], { nullable: true, description: "Gallery images, in order" }) galleryImage?: GalleryImageInput[] | null;

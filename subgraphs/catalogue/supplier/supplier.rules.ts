@@ -1,5 +1,5 @@
 import geohash from "ngeohash";
-import { country, email, geoLocation, object, Problems, string } from "../validation/checks.js";
+import { country, email, geoLocation, object, phoneNumber, Problems, string, webUrl } from "../validation/checks.js";
 import type { SupplierValues } from "./supplier.repository.js";
 
 /** A supplier request (spec 1, "Supplier (request fields for create and update)"). */
@@ -26,9 +26,9 @@ export function supplierProblems(input: SupplierRequest): Problems {
   string(p, "logo", input.logo, { max: 255 });
   if (object(p, "supplierContact", input.supplierContact)) {
     const contact = input.supplierContact!;
-    string(p, "supplierContact.website", contact.website, { max: 512 });
+    webUrl(p, "supplierContact.website", contact.website, { max: 512 });
     email(p, "supplierContact.email", contact.email, 255);
-    string(p, "supplierContact.telephone", contact.telephone, { max: 255 });
+    phoneNumber(p, "supplierContact.telephone", contact.telephone, 255);
     string(p, "supplierContact.address", contact.address, { max: 255 });
   }
   geoLocation(p, "geoLocation", input.geoLocation);

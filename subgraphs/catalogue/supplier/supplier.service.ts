@@ -1,4 +1,4 @@
-import { badInput, notFound } from "../../../core/errors.js";
+import { badInput, notFound, type FieldProblem } from "../../../core/errors.js";
 import { rejected } from "../../../core/refusals.js";
 import { nextUpdateDate } from "../timestamps.js";
 import { bookingEngineRepository } from "../booking-engine/booking-engine.repository.js";
@@ -34,9 +34,12 @@ export const toSupplier = (row: SupplierRow): Supplier => ({
   updatedAt: row.updateDate,
 });
 
+/** The refusal of a supplier request breaking the rules: every problem, named in spec 1's spelling. */
+export const supplierRefusal = (problems: FieldProblem[]) => badInput(`The supplier is not valid: ${problems.map((p) => p.message).join("; ")}`, problems);
+
 function assertValid(input: SupplierRequest): void {
   const problems = supplierProblems(input);
-  if (!problems.empty) throw badInput(`The supplier is not valid: ${problems.list.map((p) => p.message).join("; ")}`, problems.list);
+  if (!problems.empty) throw supplierRefusal(problems.list);
 }
 
 const duplicateExternalId = (externalId: string) =>

@@ -1,15 +1,15 @@
 import { Directive, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { serialKeyOfGlobalId, toGlobalId } from "../../../core/global-id.js";
 import { ConnectionOf, EdgeOf, OrderDirection } from "../../common/relay/connection.js";
-import { CountryCodeScalar, DateTimeScalar } from "../../common/scalars.js";
+import { CountryCodeScalar, DateTimeScalar, EmailAddressScalar, PhoneNumberScalar, UrlScalar } from "../../common/scalars.js";
 import { UserError } from "../../common/user-errors.js";
 import { BookingEngine } from "../booking-engine/booking-engine.type.js";
 
 @ObjectType({ description: "How a supplier is reached; each part as the content partner gave it" })
 export class SupplierContact {
-  @Field(() => String, { nullable: true, description: "Its website" }) website!: string | null;
-  @Field(() => String, { nullable: true, description: "Its e-mail address" }) email!: string | null;
-  @Field(() => String, { nullable: true, description: "Its telephone number" }) telephone!: string | null;
+  @Field(() => UrlScalar, { nullable: true, description: "Its website" }) website!: string | null;
+  @Field(() => EmailAddressScalar, { nullable: true, description: "Its e-mail address" }) email!: string | null;
+  @Field(() => PhoneNumberScalar, { nullable: true, description: "Its telephone number" }) telephone!: string | null;
   @Field(() => String, { nullable: true, description: "Its postal address, on one line" }) address!: string | null;
 }
 
@@ -93,9 +93,9 @@ export class SupplierOrder {
 
 @InputType({ description: "How a supplier is reached (spec 1's supplierContact)" })
 export class SupplierContactInput {
-  @Field(() => String, { nullable: true, description: "Its website, at most 512 characters" }) website?: string | null;
-  @Field(() => String, { nullable: true, description: "Its e-mail address, at most 255 characters" }) email?: string | null;
-  @Field(() => String, { nullable: true, description: "Its telephone number, at most 255 characters" }) telephone?: string | null;
+  @Field(() => UrlScalar, { nullable: true, description: "Its website, at most 512 characters" }) website?: string | null;
+  @Field(() => EmailAddressScalar, { nullable: true, description: "Its e-mail address, at most 255 characters" }) email?: string | null;
+  @Field(() => PhoneNumberScalar, { nullable: true, description: "Its telephone number, at most 255 characters" }) telephone?: string | null;
   @Field(() => String, { nullable: true, description: "Its postal address, at most 255 characters" }) address?: string | null;
 }
 
@@ -112,7 +112,7 @@ abstract class SupplierFields {
   @Field(() => String, { description: "The content partner's own identifier of the supplier (at most 255 characters), unique in the booking engine" })
   externalId!: string;
 
-  @Field(() => String, { description: "ISO 3166-1 alpha-2: the country it is in" })
+  @Field(() => CountryCodeScalar, { description: "The country it is in" })
   countryCode!: string;
 
   @Field(() => ID, { nullable: true, description: "The booking engine's global id: required for PLATFORM_CATALOG_MANAGEMENT callers; a content partner's own engine otherwise" })

@@ -1,4 +1,5 @@
 import { isCalendarDate } from "../../../core/calendar-date.js";
+import { isEmailAddress, isPhoneNumber, isWebUrl } from "../../../core/contact-details.js";
 import type { FieldProblem } from "../../../core/errors.js";
 import { isCountryCode, isCurrencyCode, isLanguageCode, isSupportedCurrency } from "../../../core/iso-codes.js";
 
@@ -64,8 +65,8 @@ export function currency(p: Problems, field: string, value: unknown): void {
   if (!isSupportedCurrency(value)) p.add(field, "supportedCurrency", `${field} ${value} is not a currency activities can be priced in`);
 }
 
-/** A language object: keys are ISO 639-1 codes, values strings of at most `max` characters. */
-export function languageObject(p: Problems, field: string, value: unknown, rule: { required?: boolean; max?: number } = {}): void {
+/** A language object: keys are ISO 639-1 codes, values strings of at most `max` characters (links, with `url`). */
+export function languageObject(p: Problems, field: string, value: unknown, rule: { required?: boolean; max?: number; url?: boolean } = {}): void {
   if (!present(value)) {
     if (rule.required) requireValue(p, field, value);
     return;
@@ -80,6 +81,7 @@ export function languageObject(p: Problems, field: string, value: unknown, rule:
     else if (typeof text !== "string") p.add(`${field}.${language}`, "type", `${field}.${language} must be a string`);
     else if (rule.required && text.trim() === "") p.add(`${field}.${language}`, "required", `${field}.${language} must not be empty`);
     else if (rule.max !== undefined && text.length > rule.max) p.add(`${field}.${language}`, "maxLength", `${field}.${language} must be at most ${rule.max} characters`);
+    else if (rule.url && !isWebUrl(text)) p.add(`${field}.${language}`, "url", `${field}.${language} must be an absolute http or https URL`);
   }
 }
 
@@ -136,8 +138,21 @@ export function geoLocation(p: Problems, field: string, value: unknown): void {
 }
 
 export function email(p: Problems, field: string, value: unknown, max: number): void {
-  string(p, field, value, { max });
-  if (typeof value === "string" && value.length <= max && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) {
-    p.add(field, "email", `${field} must be an e-mail address`);
-  }
+  shaped(p, field, value, { max }, isEmailAddress, "email", "an e-mail address");
+}
+
+/** A link a consumer can follow: an absolute http or https URL (core/contact-details.ts). */
+export function webUrl(p: Problems, field: string, value: unknown, rule: { max: number; required?: boolean }): void {
+  shaped(p, field, value, rule, isWebUrl, "url", "an absolute http or https URL");
+}
+
+export function phoneNumber(p: Problems, field: string, value: unknown, max: number): void {
+  shaped(p, field, value, { max }, isPhoneNumber, "phoneNumber", "a telephone number: an optional leading +, 5 to 15 digits, spaces, hyphens, dots, slashes or parentheses, and an optional extension");
+}
+
+/** A string of a given shape (an empty one is none): one problem a field, the string's own first. */
+function shaped(p: Problems, field: string, value: unknown, rule: { max: number; required?: boolean }, accepts: (value: string) => boolean, name: string, what: string): void {
+  const before = p.list.length;
+  string(p, field, value, rule);
+  if (p.list.length === before && typeof value === "string" && !accepts(value)) p.add(field, name, `${field} must be ${what}`);
 }

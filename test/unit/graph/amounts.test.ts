@@ -25,12 +25,15 @@ describe("amounts as the graph writes them", () => {
 });
 
 describe("a booking setup's two forms", () => {
-  const stored = parseBookingSetup(familySetup({ fixedFee: 7.5, cancellationTiers: [{ label: "Two thirds", duration: "P1D", refundPercentage: 66.67 }] })).setup!;
+  const stored = parseBookingSetup(
+    familySetup({ fixedFee: 7.5, cancellationTiers: [{ label: { en: "Two thirds", de: "Zwei Drittel" }, duration: "P1D", refundPercentage: 66.67 }] }),
+  ).setup!;
 
   it("go from the document to the typed form and back unchanged, through the flat answer too", () => {
     const typed = typedSetupOf(stored) as unknown as BookingSetupInput;
     expect(typed.cancellationTiers![0].refundRate).toBe("0.6667");
     expect(typed.fixedFee).toBe("7.5");
+    expect(typed.cancellationTiers![0].label).toEqual({ text: null, translations: [{ language: "de", text: "Zwei Drittel" }, { language: "en", text: "Two thirds" }] });
     const { document, problems } = setupDocumentOf(typed);
     expect(problems).toEqual([]);
     expect(parseBookingSetup(document).setup).toEqual(stored);
@@ -44,12 +47,30 @@ describe("a booking setup's two forms", () => {
 
   it("name a text given both ways, or neither, where it stands", () => {
     const typed = typedSetupOf(stored) as unknown as BookingSetupInput;
-    typed.units[0].label = { text: "Adult", translations: { en: "Adult" } };
+    typed.units[0].label = { text: "Adult", translations: [{ language: "en", text: "Adult" }] };
     typed.options![0].label = {};
     expect(setupDocumentOf(typed).problems).toEqual([
       { field: "setup.options.0.label", rule: "custom", message: "give text or translations" },
       { field: "setup.units.0.label", rule: "custom", message: "give text or translations, not both" },
     ]);
+  });
+
+  it("name a language given twice at its second item, once a list and ten times at most in all", () => {
+    const typed = typedSetupOf(stored) as unknown as BookingSetupInput;
+    const twice = [
+      { language: "en", text: "Adult" },
+      { language: "de", text: "Erwachsene" },
+      { language: "en", text: "Grown-up" },
+      { language: "en", text: "Adult again" },
+    ];
+    typed.units[0].label = { translations: twice };
+    expect(setupDocumentOf(typed).problems).toEqual([{ field: "setup.units.0.label.translations.2.language", rule: "uniqueLanguage", message: "en is given twice" }]);
+    typed.options = Array.from({ length: 15 }, (_, index) => ({ key: `o${index}`, label: { translations: twice }, dataType: "TEXT" })) as never;
+    expect(setupDocumentOf(typed).problems).toHaveLength(10);
+    // Each language once is a language object again.
+    typed.options = [];
+    typed.units[0].label = { translations: twice.slice(0, 2) };
+    expect(setupDocumentOf(typed).document.units).toEqual(expect.arrayContaining([expect.objectContaining({ label: { en: "Adult", de: "Erwachsene" } })]));
   });
 });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { FieldProblem } from "../../../../core/errors.js";
 import { isConvertible } from "../../../../core/exchange-rates.js";
+import { isLanguageCode } from "../../../../core/iso-codes.js";
 
 /**
  * The booking setup of a product sold through the built-in inventory engine: when it runs, how
@@ -13,8 +14,8 @@ const key = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,64}$/, "a key is 1 to 64 letters, digits, '_' or '-'");
 const localTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "a local time is HH:MM");
-/** Text in one language or a language-keyed object (ISO 639-1 codes). */
-const text = z.union([z.string().min(1).max(500), z.record(z.string().regex(/^[a-z]{2}$/), z.string().min(1).max(500))]);
+/** Text in one language or a language-keyed object (ISO 639-1 codes, as the catalogue's texts and the graph's LanguageCode). */
+const text = z.union([z.string().min(1).max(500), z.record(z.string().refine(isLanguageCode, "an ISO 639-1 language code in lower case"), z.string().min(1).max(500))]);
 const money = z.number().finite().min(0).max(1_000_000);
 
 export const optionDataTypes = ["OPTIONS", "TEXT", "BOOLEAN"] as const;
