@@ -199,7 +199,7 @@ export async function runCostCalibration(options: CostOptions): Promise<CostRun>
     { field: "Query.reportingAccess", role: "consumer", aliases: 3 },
     { field: "Query.webhookEndpoints", role: "consumer", aliases: 3 },
     // State changes that give the same outcome when repeated, or a new row each time at no risk.
-    { field: "Mutation.createAvailability", role: "consumer", args: `input: { productId: "${toGlobalId("Product", product.id)}", date: $date }`, variableTypes: "$date: String!", variables: (run) => ({ date: addDays(today, 10 + (run % 600)) }), aliases: 1 },
+    { field: "Mutation.createAvailability", role: "consumer", args: `input: { productId: "${toGlobalId("Product", product.id)}", date: $date }`, variableTypes: "$date: Date!", variables: (run) => ({ date: addDays(today, 10 + (run % 600)) }), aliases: 1 },
     { field: "Mutation.priceAvailability", role: "consumer", args: `input: { availabilityId: "${toGlobalId("Availability", availability.id)}", currencyCode: "EUR" }` },
     { field: "Mutation.setAvailabilityQuantities", role: "consumer", args: `input: { availabilityId: "${toGlobalId("Availability", availability.id)}", currencyCode: "EUR", quantities: [{ unitId: "adult", quantity: 2 }] }` },
     { field: "Mutation.answerBookingQuestions", role: "consumer", args: `input: { bookingId: "${toGlobalId("Booking", booking.id)}", answers: $answers }`, variableTypes: "$answers: [AnswerInput!]!", variables: () => ({ answers }) },

@@ -170,8 +170,8 @@ describe("bad input", () => {
       expectRestError(await send(buyer.token, "GET", `${base}?startDate=2026-01-01&endDate=${date}`), 400, "endDate");
       expectRestError(await send(buyer.token, "GET", `/reporting/v1/bookings?bookedStartDate=${date}`), 400, "bookedStartDate");
       expectRestError(await send(buyer.token, "POST", "/recommendation/v2/activities", JSON.stringify({ travelDate: date })), 400, "travelDate");
-      const gql = await graphql(`${handle.stack.url}/graphql`, buyer.token, `query ($d: String!) { availableDates(productId: "${toGlobalId("Product", product.productId)}", startDate: $d) }`, { d: date });
-      expectGraphqlBadInput(gql, "startDate");
+      const gql = await graphql(`${handle.stack.url}/graphql`, buyer.token, `query ($d: Date!) { availableDates(productId: "${toGlobalId("Product", product.productId)}", startDate: $d) }`, { d: date });
+      expectGraphqlBadInput(gql, "$d");
       expect(await snapshot()).toEqual(before);
     });
   });
@@ -192,7 +192,7 @@ describe("bad input", () => {
       ]) {
         expect(answer.status, answer.text).toBeLessThan(500);
       }
-      const gql = await graphql(`${handle.stack.url}/graphql`, buyer.token, `mutation ($d: String!) { createAvailability(input: { productId: "${toGlobalId("Product", product.productId)}", date: $d }) { availability { id } userErrors { code message } } }`, { d: date });
+      const gql = await graphql(`${handle.stack.url}/graphql`, buyer.token, `mutation ($d: Date!) { createAvailability(input: { productId: "${toGlobalId("Product", product.productId)}", date: $d }) { availability { id } userErrors { code message } } }`, { d: date });
       expect(gql.body.errors).toBeUndefined();
       expect(gql.body.data?.createAvailability).toEqual({ availability: null, userErrors: [{ code: "DATE_NOT_AVAILABLE", message: expect.stringContaining("has no places") }] });
       expect(await snapshot()).toEqual(before);

@@ -45,7 +45,7 @@ export type ConfirmBookingInput = {
 
 /** The product and date to book */
 export type CreateAvailabilityInput = {
-  /** The date, YYYY-MM-DD; refused with VALIDATION_FAILED on `date` otherwise */
+  /** The day, in the product's time zone */
   date: string;
   /** The product's global id */
   productId: string | number;
@@ -85,7 +85,7 @@ export type PaymentStatus =
 export type PriceAvailabilityInput = {
   /** The availability's global id */
   availabilityId: string | number;
-  /** ISO 4217, one of the accepted currencies; EUR when not given. It holds to the end of the flow */
+  /** One of the accepted currencies (UNSUPPORTED_CURRENCY otherwise); EUR when not given. It holds to the end of the flow */
   currencyCode?: string | null | undefined;
   /** The product's global id: when given, the availability must be of this product (NOT_FOUND otherwise) */
   productId?: string | number | null | undefined;

@@ -1,4 +1,8 @@
+import type { FastifyRequest } from "fastify";
 import { errorResponse } from "../../error-body.js";
+import { restErrorFrom } from "../../graphql-errors.js";
+import { refusedBeforeTyping } from "../../refused-before-typing.js";
+import { dateRangeRefusal } from "../../../subgraphs/booking/availability/availability.service.js";
 import { answer, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { query } from "./booking-body.js";
@@ -8,6 +12,11 @@ const productParams = obj({ productId: { type: "integer", minimum: 1, maximum: 2
 const datesResponse = answer({ availabilityDates: { type: "array", items: { type: "string" }, description: "YYYY-MM-DD" } }, ["availabilityDates"], "Available dates, in order");
 /** Spec 2: results may be cached for up to an hour; five minutes keeps sold-out dates from lingering. */
 const CACHE_CONTROL = "private, max-age=300";
+
+const rangeOf = (request: FastifyRequest) => {
+  const { startDate, endDate } = query<{ startDate?: string | null; endDate?: string | null }>(request);
+  return { startDate: startDate ?? null, endDate: endDate ?? null };
+};
 
 /** GET /booking-flow/v1/products/{productId}/availabilities (spec 2, step 1). */
 export const availabilityDatesRoute: RestRoute<{ availableDates: string[] }> = {
@@ -24,15 +33,23 @@ export const availabilityDatesRoute: RestRoute<{ availableDates: string[] }> = {
     response: { 200: datesResponse, 404: errorResponse("Unknown product") },
   },
   operation: /* GraphQL */ `
-    query RestAvailabilityDates($productId: ID!, $startDate: String, $endDate: String) {
+    query RestAvailabilityDates($productId: ID!, $startDate: Date, $endDate: Date) {
       availableDates(productId: $productId, startDate: $startDate, endDate: $endDate)
     }
   `,
-  variables: (request) => ({
-    productId: productIdOf(request),
-    startDate: query<{ startDate?: string | null }>(request).startDate ?? null,
-    endDate: query<{ endDate?: string | null }>(request).endDate ?? null,
-  }),
+  // A range whose dates are none cannot be typed: the step's refusal of them comes after its
+  // access and product checks, which the same product's default range runs.
+  otherwise: refusedBeforeTyping(
+    (request) => dateRangeRefusal(rangeOf(request).startDate, rangeOf(request).endDate),
+    {
+      operation: /* GraphQL */ `query RestAvailabilityDatesTarget($productId: ID!) { availableDates(productId: $productId) }`,
+      variables: (request) => ({ productId: productIdOf(request) }),
+    },
+    (refusal) => {
+      throw restErrorFrom([refusal.toJSON()]);
+    },
+  ),
+  variables: (request) => ({ productId: productIdOf(request), ...rangeOf(request) }),
   respond: ({ availableDates }, _request, reply) => {
     reply.header("cache-control", CACHE_CONTROL);
     return { availabilityDates: availableDates };

@@ -2,8 +2,10 @@ import { errorResponse } from "../../error-body.js";
 import { obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
-import { AVAILABILITY_FIELDS, availabilityIdOf, availabilitySchema, params, productAvailabilityParams, restAvailability, type GraphAvailability } from "./booking-body.js";
+import { answeredAsUserError, AVAILABILITY_FIELDS, availabilityIdOf, BOOKING_ACCESS, availabilitySchema, params, productAvailabilityParams, restAvailability, type GraphAvailability } from "./booking-body.js";
 import { productIdOf } from "../../path-ids.js";
+import { refusedBeforeTyping } from "../../refused-before-typing.js";
+import { dateRefusal } from "../../../subgraphs/booking/availability/availability.service.js";
 
 type Payload = { availability: GraphAvailability; userErrors: UserErrorData[] };
 
@@ -25,6 +27,8 @@ export const getOptionsRoute: RestRoute<{ createAvailability: Payload }> = {
     ${AVAILABILITY_FIELDS}
   `,
   parameters: { input: "" },
+  // A date that is none cannot be typed: after the access check, the step's own refusal of it.
+  otherwise: refusedBeforeTyping((request) => dateRefusal(params<{ date: string }>(request).date), BOOKING_ACCESS, (refusal) => answeredAsUserError(refusal)),
   variables: (request) => ({ input: { productId: productIdOf(request), date: params<{ date: string }>(request).date } }),
   respond: ({ createAvailability }) => restAvailability(refusedUnlessEmpty(createAvailability).availability),
 };

@@ -2,11 +2,9 @@ import { errorResponse } from "../../error-body.js";
 import { arr, int, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
-import { AVAILABILITY_FIELDS, availabilityIdOf, availabilitySchema, currencyQuery, productAvailabilityParams, query, restAvailability, type GraphAvailability } from "./booking-body.js";
+import { AVAILABILITY_FIELDS, availabilityIdOf, availabilitySchema, currencyOf, currencyQuery, malformedCurrency, productAvailabilityParams, restAvailability, type GraphAvailability } from "./booking-body.js";
 
 type Payload = { availability: GraphAvailability; userErrors: UserErrorData[] };
-
-const currency = (request: Parameters<NonNullable<RestRoute<unknown>["variables"]>>[0]) => query<{ currencyCode?: string | null }>(request).currencyCode ?? null;
 
 /** GET /booking-flow/v1/products/{productId}/availabilities/{availabilityId}/prices (spec 2, step 3a). */
 export const getPricesRoute: RestRoute<{ priceAvailability: Payload }> = {
@@ -29,7 +27,8 @@ export const getPricesRoute: RestRoute<{ priceAvailability: Payload }> = {
     ${AVAILABILITY_FIELDS}
   `,
   parameters: { input: "" },
-  variables: (request) => ({ input: { ...availabilityIdOf(request), currencyCode: currency(request) } }),
+  otherwise: malformedCurrency,
+  variables: (request) => ({ input: { ...availabilityIdOf(request), currencyCode: currencyOf(request) } }),
   respond: ({ priceAvailability }) => restAvailability(refusedUnlessEmpty(priceAvailability).availability),
 };
 
@@ -56,10 +55,11 @@ export const setPricesRoute: RestRoute<{ setAvailabilityQuantities: Payload }> =
   `,
   // The body is the list itself: its items are `[0].value` to the caller.
   parameters: { input: "", quantities: "", quantity: "value" },
+  otherwise: malformedCurrency,
   variables: (request) => ({
     input: {
       ...availabilityIdOf(request),
-      currencyCode: currency(request),
+      currencyCode: currencyOf(request),
       quantities: (request.body as { unitId: string; value: number }[]).map(({ unitId, value }) => ({ unitId, quantity: value })),
     },
   }),

@@ -1,4 +1,10 @@
 import type { FastifyRequest } from "fastify";
+import type { GraphQLError } from "graphql";
+import { isCurrencyCode } from "../../../core/iso-codes.js";
+import { currencyRefusal } from "../../../subgraphs/booking/availability/availability.service.js";
+import { userErrorsOf } from "../../../subgraphs/common/user-errors.js";
+import { refusedBeforeTyping } from "../../refused-before-typing.js";
+import { refusedUnlessEmpty } from "../../user-errors.js";
 import { answer, arr, bool, int, num, obj, str, type JsonSchema } from "../../json-schema.js";
 import { RestError } from "../../error-body.js";
 import { contractAvailability, contractAvailabilityOption, contractBooking, withoutNulls, type AvailabilityData, type BookingData } from "../../../subgraphs/booking/contract-bodies.js";
@@ -265,3 +271,34 @@ export function availabilityIdOf(request: FastifyRequest): { availabilityId: str
 }
 
 export const query = <T>(request: FastifyRequest) => request.query as T;
+
+/**
+ * The operation that runs the booking flow's access check alone (the booking scope; a booking id
+ * that names none answers null, reading nothing): what a step checks before the request's own values.
+ */
+export const BOOKING_ACCESS = {
+  operation: /* GraphQL */ `query RestBookingAccess($probe: ID!) { booking(id: $probe) { id } }`,
+  variables: () => ({ probe: toGlobalId("Booking", "none") }),
+};
+
+/** A step's refusal, as its payload's userErrors would have carried it, as the REST error. */
+export const answeredAsUserError = (refusal: GraphQLError, parameters: Record<string, string> = { input: "" }): never => {
+  refusedUnlessEmpty({ userErrors: userErrorsOf(refusal) ?? [] }, parameters);
+  throw refusal;
+};
+
+/** The query's currency, as steps 3a and 3b take it (null: the flow's default). */
+export const currencyOf = (request: FastifyRequest) => query<{ currencyCode?: string | null }>(request).currencyCode ?? null;
+
+/**
+ * A currency that is no ISO 4217 code cannot be typed: after the access check, the step's own
+ * refusal (UNSUPPORTED_CURRENCY), as for a code it does not accept.
+ */
+export const malformedCurrency = refusedBeforeTyping(
+  (request) => {
+    const code = currencyOf(request);
+    return code === null || isCurrencyCode(code) ? null : currencyRefusal(code);
+  },
+  BOOKING_ACCESS,
+  (refusal) => answeredAsUserError(refusal),
+);

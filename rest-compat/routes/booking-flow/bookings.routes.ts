@@ -1,3 +1,4 @@
+import { isCurrencyCode } from "../../../core/iso-codes.js";
 import { errorResponse, RestError } from "../../error-body.js";
 import { arr, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
@@ -28,6 +29,14 @@ const found = (booking: BookingData | null): BookingData => {
   if (!booking) throw new RestError(404, "NOT_FOUND", "No booking has this id");
   return booking;
 };
+
+/**
+ * The currency a booking checks against the flow's. A code that is none cannot be typed, nor be
+ * the flow's: it is sent as XXX, ISO 4217's code for no currency, which no flow runs in, so the
+ * step refuses it with CURRENCY_CHANGE after every check it makes first (a repeated request still
+ * answers its booking). An empty parameter checks nothing, as before.
+ */
+const checkedCurrency = (code: string | null | undefined): string | null => (!code ? null : isCurrencyCode(code) ? code : "XXX");
 
 /** POST /booking-flow/v1/bookings (spec 2, step 4). */
 export const createBookingRoute: RestRoute<{ createBooking: Payload<"booking", BookingData> }> = {
@@ -65,7 +74,7 @@ export const createBookingRoute: RestRoute<{ createBooking: Payload<"booking", B
         availabilityId: toGlobalId("Availability", body.availabilityId),
         resellerRef: body.resellerRef ?? fromQuery.resellerRef ?? "",
         externalClientId: externalClientId(request),
-        currencyCode: fromQuery.currencyCode ?? null,
+        currencyCode: checkedCurrency(fromQuery.currencyCode),
       },
     };
   },

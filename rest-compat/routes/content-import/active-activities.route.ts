@@ -1,6 +1,6 @@
 import { answer, answerInt, bool, languageMap, num, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
-import { IMPORT_META_FIELDS, IMPORT_PARAMETERS, importMeta, importMetaSchema, importQuery, importVariables, type ImportConnectionData } from "./import-common.js";
+import { IMPORT_META_FIELDS, IMPORT_PARAMETERS, importMeta, importMetaSchema, importQuery, importVariables, malformedImportCodes, type ImportConnectionData } from "./import-common.js";
 
 
 /** A taxonomy node of an import record (import-record.ts, taxonomiesOf), in the order it is written. */
@@ -109,6 +109,7 @@ export const activeActivitiesRoute: RestRoute<Data> = {
   parameters: IMPORT_PARAMETERS,
   // Up to 1,000 free-form records a page: the compiled serializer was a fifth of the page's time.
   plainJson: true,
+  otherwise: malformedImportCodes(true),
   variables: (request) => importVariables(request.query as Record<string, unknown>, true),
   respond: ({ activeActivities }, request) => ({ data: activeActivities.records, meta: importMeta(activeActivities, request) }),
 };

@@ -1,7 +1,9 @@
 import type { FastifyRequest } from "fastify";
 import { answer, int, str, type JsonSchema } from "../../json-schema.js";
 import { selfLink } from "../../rest-route.js";
-import { MAX_IMPORT_PAGE } from "../../../subgraphs/catalogue/import/activity-import.js";
+import { importCodesRefusal, MAX_IMPORT_PAGE } from "../../../subgraphs/catalogue/import/activity-import.js";
+import { restErrorFrom } from "../../graphql-errors.js";
+import { refusedBeforeTyping } from "../../refused-before-typing.js";
 import { pagingRefusal } from "../api-consumer/consumer-product.js";
 
 /** Query parameters both imports share (spec 3, bulk import). */
@@ -50,6 +52,24 @@ export function importVariables(query: Record<string, unknown>, withLanguages: b
     after: query.cursor ?? null,
   };
 }
+
+/**
+ * Country or language codes that are none cannot be typed: spec 3's INVALID_COUNTRY or
+ * INVALID_LANGUAGE (the service's own refusal, naming the parameter) comes after the import's
+ * access and organisation checks, which a one-activity page without filters runs.
+ */
+export const malformedImportCodes = (withLanguages: boolean) =>
+  refusedBeforeTyping(
+    (request) => {
+      // The parameters this layer checks itself (the page size, modifiedSince's form) come first, as they do for any import.
+      const { filter } = importVariables(request.query as Record<string, unknown>, withLanguages);
+      return importCodesRefusal(filter);
+    },
+    { operation: /* GraphQL */ `query RestImportAccess { activeActivities(first: 1) { asOf } }` },
+    (refusal) => {
+      throw restErrorFrom([refusal.toJSON()], {}, IMPORT_PARAMETERS);
+    },
+  );
 
 /** What an import connection answers for spec 3's meta. */
 export interface ImportConnectionData {

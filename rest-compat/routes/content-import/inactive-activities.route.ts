@@ -1,6 +1,6 @@
 import { answer, obj } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
-import { IMPORT_META_FIELDS, IMPORT_PARAMETERS, importMeta, importMetaSchema, importQuery, importVariables, type ImportConnectionData } from "./import-common.js";
+import { IMPORT_META_FIELDS, IMPORT_PARAMETERS, importMeta, importMetaSchema, importQuery, importVariables, malformedImportCodes, type ImportConnectionData } from "./import-common.js";
 
 interface Data {
   inactiveActivities: ImportConnectionData & { nodes: { legacyResourceId: number }[] };
@@ -27,6 +27,7 @@ export const inactiveActivitiesRoute: RestRoute<Data> = {
     }
   `,
   parameters: IMPORT_PARAMETERS,
+  otherwise: malformedImportCodes(false),
   variables: (request) => importVariables(request.query as Record<string, unknown>, false),
   respond: ({ inactiveActivities }, request) => ({ data: inactiveActivities.nodes.map((node) => ({ id: node.legacyResourceId })), meta: importMeta(inactiveActivities, request) }),
 };

@@ -31,8 +31,8 @@ export class AvailabilityResolver {
   @Query(() => [DateScalar], { description: "Step 1: the dates with places between startDate and endDate, in order (default: the 31 days from today; a range covers at most 366 days)" })
   availableDates(
     @Arg("productId", () => ID, { description: "The product's global id" }) productId: string,
-    @Arg("startDate", () => String, { nullable: true, description: "YYYY-MM-DD, inclusive; today when not given" }) startDate: string | null | undefined,
-    @Arg("endDate", () => String, { nullable: true, description: "YYYY-MM-DD, inclusive; 30 days after startDate when not given" }) endDate: string | null | undefined,
+    @Arg("startDate", () => DateScalar, { nullable: true, description: "The first day, inclusive; today when not given" }) startDate: string | null | undefined,
+    @Arg("endDate", () => DateScalar, { nullable: true, description: "The last day, inclusive; 30 days after startDate when not given" }) endDate: string | null | undefined,
     @Ctx() ctx: BookingContext,
   ): Promise<string[]> {
     // Left out (undefined) and given as null both mean "not given".

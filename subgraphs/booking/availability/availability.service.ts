@@ -160,15 +160,30 @@ export function toAvailability(view: AvailabilityView): Availability {
   };
 }
 
-function checkCurrency(currencyCode: string | null | undefined): string {
-  const currency = currencyCode ?? DEFAULT_CURRENCY;
-  if (!isAcceptedCurrency(currency)) {
-    throw bookingRefusal("UNSUPPORTED_CURRENCY", `currencyCode must be one of ${ACCEPTED_CURRENCIES.join(", ")}`, [
-      { field: "currencyCode", rule: "acceptedCurrency", message: `one of ${ACCEPTED_CURRENCIES.join(", ")}` },
-    ]);
-  }
-  return currency;
+/** Why a flow may not run in a currency (null: it may), as steps 3a and 3b refuse it. */
+export function currencyRefusal(currencyCode: string | null | undefined) {
+  if (isAcceptedCurrency(currencyCode ?? DEFAULT_CURRENCY)) return null;
+  return bookingRefusal("UNSUPPORTED_CURRENCY", `currencyCode must be one of ${ACCEPTED_CURRENCIES.join(", ")}`, [
+    { field: "currencyCode", rule: "acceptedCurrency", message: `one of ${ACCEPTED_CURRENCIES.join(", ")}` },
+  ]);
 }
+
+function checkCurrency(currencyCode: string | null | undefined): string {
+  const refusal = currencyRefusal(currencyCode);
+  if (refusal) throw refusal;
+  return currencyCode ?? DEFAULT_CURRENCY;
+}
+
+/** Why step 1's range is no range of dates (null: its dates are dates), before its order and length are judged. */
+export function dateRangeRefusal(startDate: string | null, endDate: string | null) {
+  const problems: FieldProblem[] = [];
+  if (startDate !== null && !isCalendarDate(startDate)) problems.push({ field: "startDate", rule: "isoDate", message: "startDate must be a date YYYY-MM-DD" });
+  if (endDate !== null && !isCalendarDate(endDate)) problems.push({ field: "endDate", rule: "isoDate", message: "endDate must be a date YYYY-MM-DD" });
+  return problems.length ? badInput("Invalid date range", problems) : null;
+}
+
+/** Why step 2a's date is none (null: it is one). */
+export const dateRefusal = (date: string) => (isCalendarDate(date) ? null : badInput("date must be a date YYYY-MM-DD", [{ field: "date", rule: "isoDate", message: "a date YYYY-MM-DD" }]));
 
 /** Loads the caller's live availability of this product under a row lock. */
 async function workOn(ctx: BookingContext, tx: Executor, productId: number | null, availabilityId: string): Promise<AvailabilityRow> {
@@ -202,10 +217,8 @@ export const availabilityService = {
     bookingAccess(ctx.caller);
     const { product, engine, setup } = await sellable(ctx, productId);
     const today = localDate(ctx.clock.now(), setup.timeZone);
-    const problems: FieldProblem[] = [];
-    if (startDate !== null && !isCalendarDate(startDate)) problems.push({ field: "startDate", rule: "isoDate", message: "startDate must be a date YYYY-MM-DD" });
-    if (endDate !== null && !isCalendarDate(endDate)) problems.push({ field: "endDate", rule: "isoDate", message: "endDate must be a date YYYY-MM-DD" });
-    if (problems.length) throw badInput("Invalid date range", problems);
+    const refusal = dateRangeRefusal(startDate, endDate);
+    if (refusal) throw refusal;
     const from = startDate ?? today;
     const to = endDate ?? addDays(from, 30);
     if (to < from) throw bookingRefusal("INVALID_DATE_RANGE", "endDate is before startDate", [{ field: "endDate", rule: "notBeforeStartDate", message: "endDate must not be before startDate" }]);
@@ -234,7 +247,8 @@ export const availabilityService = {
   /** Step 2a: makes the availability of a date and offers its first option. */
   async create(ctx: BookingContext, productId: number, date: string): Promise<Availability> {
     const owner = bookingAccess(ctx.caller);
-    if (!isCalendarDate(date)) throw badInput("date must be a date YYYY-MM-DD", [{ field: "date", rule: "isoDate", message: "a date YYYY-MM-DD" }]);
+    const refusal = dateRefusal(date);
+    if (refusal) throw refusal;
     const { product, engine, setup } = await sellable(ctx, productId);
     const now = ctx.clock.now();
     const slots = (await viaEngine(engine.slots(ctx.database.db, product, setup, date, now))).filter((slot) => slot.remaining >= setup.minParticipants);

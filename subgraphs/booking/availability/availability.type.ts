@@ -1,7 +1,7 @@
 import { Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { ExchangeRates } from "../../common/exchange-rates.type.js";
 import { Money } from "../../common/money.type.js";
-import { DateScalar, DateTimeScalar, UuidScalar } from "../../common/scalars.js";
+import { CurrencyCodeScalar, DateScalar, DateTimeScalar, UuidScalar } from "../../common/scalars.js";
 import { UserError } from "../../common/user-errors.js";
 
 export enum OptionDataType {
@@ -96,7 +96,7 @@ export class Availability {
 @InputType({ description: "The product and date to book" })
 export class CreateAvailabilityInput {
   @Field(() => ID, { description: "The product's global id" }) productId!: string;
-  @Field(() => String, { description: "The date, YYYY-MM-DD; refused with VALIDATION_FAILED on `date` otherwise" }) date!: string;
+  @Field(() => DateScalar, { description: "The day, in the product's time zone" }) date!: string;
 }
 
 @InputType({ description: "One option's value" })
@@ -111,7 +111,8 @@ export class SetAvailabilityOptionInput {
 export class PriceAvailabilityInput {
   @Field(() => ID, { description: "The availability's global id" }) availabilityId!: string;
   @Field(() => ID, { nullable: true, description: "The product's global id: when given, the availability must be of this product (NOT_FOUND otherwise)" }) productId?: string | null;
-  @Field(() => String, { nullable: true, description: "ISO 4217, one of the accepted currencies; EUR when not given. It holds to the end of the flow" }) currencyCode?: string | null;
+  @Field(() => CurrencyCodeScalar, { nullable: true, description: "One of the accepted currencies (UNSUPPORTED_CURRENCY otherwise); EUR when not given. It holds to the end of the flow" })
+  currencyCode?: string | null;
 }
 
 @InputType({ description: "The quantity of one unit" })
@@ -124,7 +125,7 @@ export class UnitQuantityInput {
 export class SetAvailabilityQuantitiesInput {
   @Field(() => ID, { description: "The availability's global id" }) availabilityId!: string;
   @Field(() => ID, { nullable: true, description: "The product's global id: when given, the availability must be of this product (NOT_FOUND otherwise)" }) productId?: string | null;
-  @Field(() => String, { nullable: true, description: "When given, must be the flow's currency (CURRENCY_CHANGE otherwise)" }) currencyCode?: string | null;
+  @Field(() => CurrencyCodeScalar, { nullable: true, description: "When given, must be the flow's currency (CURRENCY_CHANGE otherwise)" }) currencyCode?: string | null;
   @Field(() => [UnitQuantityInput], { description: "The units whose quantity changes; the others keep theirs" }) quantities!: UnitQuantityInput[];
 }
 

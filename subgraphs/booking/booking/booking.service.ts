@@ -113,7 +113,7 @@ async function checkBookable(ctx: BookingContext, tx: Executor, input: CreateBoo
     return { refusal: bookingRefusal("AVAILABILITY_INCOMPLETE", "Set every option and bookable quantities before booking") };
   }
   if (input.currencyCode && input.currencyCode !== availability.currency) {
-    return { refusal: bookingRefusal("CURRENCY_CHANGE", `This flow runs in ${availability.currency}, not ${input.currencyCode}`) };
+    return { refusal: bookingRefusal("CURRENCY_CHANGE", `This flow runs in ${availability.currency}; start a new availability for another currency`) };
   }
   if (ctx.languages.length > 1 && flowLanguage(ctx) !== availability.language) {
     return { refusal: bookingRefusal("LANGUAGE_CHANGE", `This flow runs in '${availability.language}'; the request asks for '${flowLanguage(ctx)}'`) };

@@ -2,7 +2,7 @@ import { Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } fr
 import { ProductReference } from "../../common/product-reference.js";
 import { Money } from "../../common/money.type.js";
 import { ExchangeRates } from "../../common/exchange-rates.type.js";
-import { DateTimeScalar, DecimalScalar, UrlScalar, UuidScalar } from "../../common/scalars.js";
+import { CurrencyCodeScalar, DateTimeScalar, DecimalScalar, UrlScalar, UuidScalar } from "../../common/scalars.js";
 import { UserError } from "../../common/user-errors.js";
 import { Availability, Choice } from "../availability/availability.type.js";
 
@@ -206,7 +206,7 @@ export class CreateBookingInput {
   @Field(() => ID, { description: "The availability's global id" }) availabilityId!: string;
   @Field(() => String, { description: "Letters and digits, at most 255: the client's booking reference. The same reference and availability give the same booking" }) resellerRef!: string;
   @Field(() => String, { nullable: true, description: "Letters and digits, at most 255: ties the booking to a traveller" }) externalClientId?: string | null;
-  @Field(() => String, { nullable: true, description: "When given, must be the flow's currency (CURRENCY_CHANGE otherwise)" }) currencyCode?: string | null;
+  @Field(() => CurrencyCodeScalar, { nullable: true, description: "When given, must be the flow's currency (CURRENCY_CHANGE otherwise)" }) currencyCode?: string | null;
 }
 
 @InputType({ description: "One answer" })

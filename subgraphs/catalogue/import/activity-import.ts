@@ -8,6 +8,7 @@ import { bookingEngines, products } from "../../../drizzle/schema.js";
 import { consumerAccess } from "../consumer-access.js";
 import type { CatalogueContext } from "../loaders.js";
 import { JSONObjectScalar } from "../../common/json-scalars.js";
+import { CountryCodeScalar, LanguageCodeScalar } from "../../common/scalars.js";
 import { asksFor } from "../../common/selection.js";
 import { productColumns, productColumnsWithTaxonomy } from "../product/product.repository.js";
 import { toProduct } from "../product/product.service.js";
@@ -24,16 +25,16 @@ const EXACT_COUNT_LIMIT = 10_000;
 
 @InputType({ description: "Which activities a run of the active import copies; every page of a run must send the same, but for modifiedSince" })
 export class ActiveActivityFilter {
-  @Field(() => [String], { nullable: true, description: "Only activities in these countries (ISO 3166-1 alpha-2)" }) countryCodes?: string[] | null;
+  @Field(() => [CountryCodeScalar], { nullable: true, description: "Only activities in these countries" }) countryCodes?: string[] | null;
   @Field(() => [String], { nullable: true, description: "Only activities booked through these booking engines, by name" }) bookingEngineNames?: string[] | null;
-  @Field(() => [String], { nullable: true, description: "Only activities with a title in one of these languages (ISO 639-1); `records` keep texts in them only" })
+  @Field(() => [LanguageCodeScalar], { nullable: true, description: "Only activities with a title in one of these languages; `records` keep texts in them only" })
   languages?: string[] | null;
   @Field(() => Date, { nullable: true, description: "Only activities changed at or after this instant: the `asOf` of the previous run" }) modifiedSince?: Date | null;
 }
 
 @InputType({ description: "Which activities a run of the inactive import lists; every page of a run must send the same, but for modifiedSince" })
 export class InactiveActivityFilter {
-  @Field(() => [String], { nullable: true, description: "Only activities in these countries (ISO 3166-1 alpha-2)" }) countryCodes?: string[] | null;
+  @Field(() => [CountryCodeScalar], { nullable: true, description: "Only activities in these countries" }) countryCodes?: string[] | null;
   @Field(() => [String], { nullable: true, description: "Only activities booked through these booking engines, by name" }) bookingEngineNames?: string[] | null;
   @Field(() => Date, { nullable: true, description: `Only activities deleted or deprecated at or after this instant, at most ${INACTIVE_MAX_AGE_DAYS} days back; required on a run's first page` })
   modifiedSince?: Date | null;
@@ -79,14 +80,21 @@ const importRequest = (filter: Partial<ActiveActivityFilter> | null | undefined,
 
 const problem = (reason: RefusalCode, field: string, message: string) => rejected(reason, message, [{ field, rule: reason.toLowerCase(), message }]);
 
+/** Why an import's country or language codes are none (null: they are), as spec 3 names each. */
+export function importCodesRefusal(filter: { countryCodes?: string[] | null; languages?: string[] | null }) {
+  for (const code of filter.countryCodes ?? []) if (!isCountryCode(code)) return problem("INVALID_COUNTRY", "filter.countryCodes", `${code} is not an ISO 3166-1 alpha-2 code`);
+  for (const code of filter.languages ?? []) if (!isLanguageCode(code)) return problem("INVALID_LANGUAGE", "filter.languages", `${code} is not an ISO 639-1 code`);
+  return null;
+}
+
 /** The checks both imports share, in the order of spec 3's error table. */
 async function prepare(ctx: CatalogueContext, kind: "active" | "inactive", request: ImportRequest) {
   await consumerAccess(ctx);
   if (ctx.caller.organisationId === null) throw problem("ORGANISATION_REQUIRED", "organisation", "The import needs an account of an organisation (its commercial model shapes the prices)");
   // A cursor is checked once it is read below: its signature needs the service's secret.
   const page = pageRequest(request, MAX_IMPORT_PAGE, (cursor) => ({ cursor }), DEFAULT_IMPORT_PAGE);
-  for (const code of request.countryCodes ?? []) if (!isCountryCode(code)) throw problem("INVALID_COUNTRY", "filter.countryCodes", `${code} is not an ISO 3166-1 alpha-2 code`);
-  for (const code of request.languages ?? []) if (!isLanguageCode(code)) throw problem("INVALID_LANGUAGE", "filter.languages", `${code} is not an ISO 639-1 code`);
+  const codes = importCodesRefusal(request);
+  if (codes) throw codes;
   if (kind === "inactive" && request.modifiedSince === null && page.position === null) {
     throw problem("MODIFIED_SINCE_OR_CURSOR_REQUIRED", "filter.modifiedSince", "Give modifiedSince or a cursor (or both)");
   }

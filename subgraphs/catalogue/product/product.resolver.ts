@@ -1,6 +1,6 @@
 import { Arg, Ctx, Directive, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import { Money, statedMoney } from "../../common/money.type.js";
-import { DecimalScalar } from "../../common/scalars.js";
+import { DecimalScalar, LanguageCodeScalar } from "../../common/scalars.js";
 import { decimalOf } from "../../../core/decimal.js";
 import { Descriptor, TaxonomyNode } from "../taxonomy/taxonomy.type.js";
 import { taxonomyPaths } from "../taxonomy/taxonomy.service.js";
@@ -116,7 +116,7 @@ export class ProductResolver {
     return taxonomyPaths(linked, nodes);
   }
 
-  @FieldResolver(() => [String], { description: "Languages of the title (ISO 639-1)" })
+  @FieldResolver(() => [LanguageCodeScalar], { description: "The languages of its title" })
   availableLanguages(@Root() product: Product): string[] {
     return Object.keys(product.title.translations).sort();
   }

@@ -79,7 +79,7 @@ export class LanguageBookability {
 
 @ObjectType({ description: "A country" })
 export class Country {
-  @Field(() => String, { description: "ISO 3166-1 alpha-2" }) code!: string;
+  @Field(() => CountryCodeScalar, { description: "Its code" }) code!: string;
   @Field(() => LocalizedText, { description: "Its name in the caller's language, and in every language known" }) name!: LocalizedText;
 }
 
