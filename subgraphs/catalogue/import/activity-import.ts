@@ -248,7 +248,7 @@ export class ActivityImportResolver {
 export class ActiveActivityConnectionResolver {
   @FieldResolver(() => [JSONObjectScalar], {
     description:
-      "The page's activities as spec 3's import records, one JSON object each, texts limited to the filter's languages: the fast way to copy the catalogue (a page costs its rows, not a resolver per field)",
+      "The page's activities as spec 3's import records, one JSON object each, texts limited to the filter's languages: the fast way to copy the catalogue (a page costs its rows, not a resolver per field). Untyped by design: `nodes` and `edges` hold the same, typed",
   })
   records(@Root() connection: ActiveActivityConnection, @Ctx() ctx: CatalogueContext): Promise<ImportRecord[]> {
     return importRecords(ctx, connection.page.rows, connection.page.languages);

@@ -142,7 +142,7 @@ export class ProductResolver {
 
   @FieldResolver(() => JSONObjectScalar, {
     description:
-      "Spec 3's consumer product record as one JSON object, texts in the caller's language: what the REST consumer paths answer, without a resolver per field",
+      "Spec 3's consumer product record as one JSON object, texts in the caller's language: what the REST consumer paths answer, without a resolver per field. Untyped by design: the product's own fields hold the same, typed",
   })
   consumerRecord(
     @Root() product: Product,
