@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { databaseAddress, DatabaseTlsSettingError } from "../drizzle/database-tls.js";
+import { databaseAddress, DatabaseTlsSettingError } from "./database-tls.js";
 import { descriptorLimit, reservedDescriptors } from "./descriptor-limit.js";
 import { secretKeyOf } from "./secret-box.js";
 import { readOtelVariables, type TracingSettings } from "./tracing-settings.js";

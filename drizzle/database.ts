@@ -2,7 +2,6 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "no
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
@@ -10,7 +9,7 @@ import postgres from "postgres";
 import { DEFAULT_STATEMENTS_PER_ACCOUNT } from "../core/config.js";
 import { ConnectionBudgetError, planPoolSize, readConnectionLimit } from "./connection-budget.js";
 import { DataFolderUnusable, prepareDataFolder } from "./data-folder.js";
-import { databaseAddress, type DatabaseAddress, type SslMode } from "./database-tls.js";
+import { databaseAddress, type DatabaseAddress, type SslMode } from "../core/database-tls.js";
 import { EventChannel, PgliteEventChannel, PostgresEventChannel } from "./events.js";
 import { FairShare, type ShareSettings } from "./fair-share.js";
 import { DriverObserver, observedPglite, observedPostgres, type PoolUse } from "./observed-driver.js";
@@ -22,11 +21,8 @@ import { installRowMapping } from "./row-mapping.js";
 import * as schema from "./schema.js";
 import { applyMigrations, behindMessage, grantRuntimeRole, readJournal, readSchemaState, SchemaBehind, type MigrationsOnStart } from "./schema-migrations.js";
 
-export type Schema = typeof schema;
-/** The drizzle database both drivers give; repositories depend on this and never on a driver. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-/** A transaction handle or the database itself: repositories accept either. */
-export type Executor = Pick<Db, "select" | "selectDistinct" | "insert" | "update" | "delete" | "execute" | "transaction">;
+import type { Db } from "./executor.js";
+export { rows, type Db, type Executor, type Schema } from "./executor.js";
 
 export type DriverName = "pglite" | "postgres";
 
@@ -622,10 +618,6 @@ const queryLogger = (options: DatabaseOptions, connections?: StatementConnection
   options.onQuery ? { logQuery: (query: string) => options.onQuery!(query, connections) } : false;
 
 /** Used by code that must behave the same on both drivers but needs the raw row list. */
-export async function rows<T>(executor: Pick<Db, "execute">, query: ReturnType<typeof sql>): Promise<T[]> {
-  const result = (await executor.execute(query)) as unknown as { rows?: T[] } | T[];
-  return Array.isArray(result) ? result : (result.rows ?? []);
-}
 
 /**
  * PGlite files must be opened by one process at a time; a second opener (the operator CLI while

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type postgres from "postgres";
-import { rows, type Db } from "./database.js";
+import { rows, type Db } from "./executor.js";
 import type { RemotePglite } from "./pglite-thread/remote.js";
 
 export type EventHandler = (payload: unknown) => void;

@@ -1,9 +1,9 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from "@apollo/gateway";
 import type { GatewayGraphQLResponse } from "@apollo/server-gateway-interface";
 import { GraphQLError } from "graphql";
-import type { RunningSubgraph } from "../subgraphs/common/subgraph-server.js";
+import type { RunningSubgraph } from "../subgraphs/common/running-subgraph.js";
 import { type EdgeContext, forwardedHeaders } from "./edge-context.js";
-import { GATEWAY_CREDENTIAL_HEADER, type GatewayCredential } from "./gateway-credential.js";
+import { GATEWAY_CREDENTIAL_HEADER, type GatewayCredential } from "../identity/gateway-credential.js";
 import { traceHeaders } from "../core/tracing.js";
 import { nextTurn } from "../core/event-loop-turns.js";
 

@@ -3,8 +3,8 @@ import type { Clock } from "../core/clock.js";
 import { isRole, organisationRoles, type Role } from "../core/roles.js";
 import type { Database } from "../drizzle/database.js";
 import { channels } from "../drizzle/events.js";
-import { BOOKING_ENGINE_NAME, bookingEngineRepository } from "../subgraphs/catalogue/booking-engine/booking-engine.repository.js";
-import { organisationRepository, type OrganisationRow } from "../subgraphs/catalogue/organisation/organisation.repository.js";
+import { BOOKING_ENGINE_NAME } from "../core/booking-engine-name.js";
+import type { OrganisationRecord, PartnerDirectory } from "./partner-directory.js";
 import { accountRepository as repo, type AccountRow, type Environment } from "./account.repository.js";
 import { refreshTokenRepository } from "./refresh-token.repository.js";
 import { hashPassword, passwordProblem, type PasswordHashing } from "./passwords.js";
@@ -34,7 +34,7 @@ export interface CreateAccountInput {
 
 export interface CreatedAccount {
   account: AccountRow;
-  organisation: OrganisationRow | undefined;
+  organisation: OrganisationRecord | undefined;
   /** Present when no password was given: the one-time link the user sets a password through. */
   passwordSetupUrl?: string;
   passwordSetupExpiresAt?: Date;
@@ -53,6 +53,8 @@ export interface AccountServiceSettings {
   passwordSetupPageUrl: () => string;
   /** The process's password hashing (the sign-ins' pool), when it has one. */
   hashing?: PasswordHashing;
+  /** The organisations accounts belong to, and partners' booking engines (the catalogue's). */
+  partners: PartnerDirectory;
 }
 
 /** Accounts, organisations and password-setup links: what the operator CLI and demo seed drive. */
@@ -99,17 +101,17 @@ export class AccountService {
       if (await repo.byUsername(tx, this.settings.environment, username)) {
         throw new AccountError("CONFLICT", `the ${this.settings.environment} environment already has an account named ${username}`);
       }
-      let organisation: OrganisationRow | undefined;
+      let organisation: OrganisationRecord | undefined;
       if (input.organisation) {
-        organisation = await organisationRepository.byName(tx, input.organisation);
+        organisation = await this.settings.partners.organisationByName(tx, input.organisation);
         let engineId: number | null = null;
         if (input.bookingEngine) {
-          const { engine, created } = await bookingEngineRepository.ensure(tx, input.bookingEngine);
-          engineId = engine.id;
+          const { engineId: ensured, created } = await this.settings.partners.ensureBookingEngine(tx, input.bookingEngine);
+          engineId = ensured;
           if (created) {
             await this.database.events.publish(tx, channels.bookingEvents, {
               type: "booking-engine.registered",
-              bookingEngineId: engine.id,
+              bookingEngineId: ensured,
             });
           }
         }
@@ -126,7 +128,7 @@ export class AccountService {
           if (!country || !model) {
             throw new AccountError("INVALID_INPUT", `organisation ${input.organisation} is new: --country and --model are required to create it`);
           }
-          organisation = await organisationRepository.insert(tx, {
+          organisation = await this.settings.partners.createOrganisation(tx, {
             name: input.organisation,
             countryCode: country,
             commercialModel: model,
@@ -152,7 +154,7 @@ export class AccountService {
   async listAccounts() {
     const accounts = await repo.list(this.database.db, this.settings.environment);
     const ids = [...new Set(accounts.flatMap((account) => (account.organisationId === null ? [] : [account.organisationId])))];
-    const organisations = new Map((await organisationRepository.byIds(this.database.db, ids)).map((row) => [row.id, row]));
+    const organisations = new Map((await this.settings.partners.organisationsByIds(this.database.db, ids)).map((row) => [row.id, row]));
     return accounts.map((account) => ({ account, organisation: account.organisationId === null ? null : (organisations.get(account.organisationId) ?? null) }));
   }
 
@@ -173,10 +175,10 @@ export class AccountService {
   }
 
   /** Turns the trackingId feature (spec 3, product read) on or off for an organisation. */
-  async setTrackingIds(organisationName: string, enabled: boolean): Promise<OrganisationRow> {
-    const organisation = await organisationRepository.byName(this.database.db, organisationName);
+  async setTrackingIds(organisationName: string, enabled: boolean): Promise<OrganisationRecord> {
+    const organisation = await this.settings.partners.organisationByName(this.database.db, organisationName);
     if (!organisation) throw new AccountError("NOT_FOUND", `no organisation named ${organisationName}`);
-    return organisationRepository.update(this.database.db, organisation.id, { trackingIdsEnabled: enabled });
+    return this.settings.partners.setTrackingIds(this.database.db, organisation.id, enabled);
   }
 
   /** A fresh link for an account that lost or never used its first one. */

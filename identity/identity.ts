@@ -8,6 +8,7 @@ import { SignInThrottle } from "./sign-in-throttle.js";
 import { SigningKeyStore } from "./signing-keys.js";
 import { TokenService } from "./token.service.js";
 import { TokenVerifier } from "./token-verifier.js";
+import type { PartnerDirectory } from "./partner-directory.js";
 
 /** The identity pieces every role needs, wired once per process. */
 export interface Identity {
@@ -42,7 +43,7 @@ export function identityPaths(realm: string): IdentityPaths {
 }
 
 /** `config.publicUrl` is read on each use: a test server learns its address only after it listens. */
-export function createIdentity(config: Config, database: Database, clock: Clock): Identity {
+export function createIdentity(config: Config, database: Database, clock: Clock, partners: PartnerDirectory): Identity {
   const paths = identityPaths(config.authRealm);
   const issuer = () => `${config.publicUrl}${paths.realmBase}`;
   const keys = new SigningKeyStore(database.db, config.environment);
@@ -62,6 +63,7 @@ export function createIdentity(config: Config, database: Database, clock: Clock)
       passwordSetupTtlSeconds: config.passwordSetupTtlSeconds,
       passwordSetupPageUrl: () => `${config.publicUrl}${paths.passwordSetup}`,
       hashing,
+      partners,
     }),
   };
 }

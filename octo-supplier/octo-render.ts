@@ -1,5 +1,5 @@
 import type { Availability, AvailabilityCalendar, Booking, Option, Pricing, Product, Supplier, Unit, UnitItem } from "@octocloud/types";
-import type { OctoQuestion } from "../subgraphs/common/octo/octo-questions.js";
+import type { OctoQuestion } from "../core/octo-questions.js";
 import { bookingQuestions, octoLocalDateTime as localText, type Departure, type QuestionAnswer, type SupplierBooking, type SupplierState } from "./supplier-state.js";
 import { SUPPLIER, SUPPLIER_CURRENCY, SUPPLIER_TIME_ZONE, type SupplierLanguage, type SupplierOption, type SupplierProduct, type SupplierQuestion, type SupplierUnit } from "./supplier-catalogue.js";
 

@@ -13,7 +13,7 @@ import {
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { array, object, string, ValidationError, type AnySchema } from "yup";
 import type { Clock } from "../core/clock.js";
-import { addDays } from "../subgraphs/booking/engines/inventory/local-time.js";
+import { addDays } from "../core/local-time.js";
 import { ticketPdf } from "./ticket-pdf.js";
 import { renderAvailability, renderBooking, renderCalendarDay, renderProduct, renderSupplier, type RenderContext } from "./octo-render.js";
 import { SUPPLIER_LANGUAGES, type SupplierLanguage } from "./supplier-catalogue.js";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../core/clock.js";
-import { addDays, instantOf, localDate, zonedText } from "../subgraphs/booking/engines/inventory/local-time.js";
+import { addDays, instantOf, localDate, zonedText } from "../core/local-time.js";
 import { SUPPLIER_PRODUCTS, SUPPLIER_TIME_ZONE, type SupplierOption, type SupplierProduct, type SupplierQuestion, type SupplierUnit } from "./supplier-catalogue.js";
 
 /** An OCTO error: its `error` code, message, HTTP status and the id it names (productId, uuid, …). */

@@ -1,7 +1,7 @@
 import { composeServices } from "@apollo/composition";
 import { printSubgraphSchema } from "@apollo/subgraph";
 import { extendSchema, lexicographicSortSchema, parse, printSchema, type GraphQLSchema } from "graphql";
-import { edgeSubscriptionsSdl } from "../gateway/subscriptions/edge-subscriptions.js";
+import { edgeSubscriptionsSdl } from "./edge-subscriptions.js";
 import { subgraphDefinitions, subgraphNames, type SubgraphName } from "../subgraphs/subgraphs.js";
 
 export interface ComposedGraph {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { edgeSubscriptionsSdl } from "../gateway/subscriptions/edge-subscriptions.js";
+import { edgeSubscriptionsSdl } from "./edge-subscriptions.js";
 import { subgraphNames } from "../subgraphs/subgraphs.js";
 import { composeGraph, printApiSchema } from "./compose.js";
 

@@ -9,12 +9,13 @@ import { useRatesFile } from "../core/exchange-rates.js";
 import type { Config } from "../core/config.js";
 import { createLogger, type Logger } from "../core/logger.js";
 import type { Database } from "../drizzle/database.js";
-import { seedDemoCatalogue } from "../drizzle/seed/catalogue.js";
-import { seedDemo, type SeededAccount } from "../drizzle/seed/demo.js";
+import { seedDemoCatalogue } from "../seed/catalogue.js";
+import { seedDemo, type SeededAccount } from "../seed/demo.js";
 import { createIdentity, type Identity } from "../identity/identity.js";
+import { partnerDirectory } from "../subgraphs/catalogue/organisation/partner-directory.js";
 import { publicAddressRepository } from "../identity/public-address.repository.js";
 import { taxonomyRepository } from "../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
-import { GatewayCredential } from "../gateway/gateway-credential.js";
+import { GatewayCredential } from "../identity/gateway-credential.js";
 import { remoteServiceGraphs } from "../subgraphs/common/service-graph.js";
 import { buildEdge, type Edge } from "./edge.js";
 import { createHttpApp } from "./http-app.js";
@@ -119,7 +120,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     if (ownsDatabase) opened.push(() => db.close());
     return db;
   });
-  const identity = createIdentity(config, database, clock);
+  const identity = createIdentity(config, database, clock, partnerDirectory);
   const metrics = new ServiceMetrics();
   // Neither driver reports how busy its connections are; the database counts it where statements are handed over.
   const pool = () => database.poolUse();

@@ -6,12 +6,12 @@ import type { Clock } from "../core/clock.js";
 import type { Config } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import type { Database } from "../drizzle/database.js";
-import { GATEWAY_CREDENTIAL_HEADER, GatewayCredential, SERVICE_CREDENTIAL_HEADER, type GraphService } from "../gateway/gateway-credential.js";
+import { GATEWAY_CREDENTIAL_HEADER, GatewayCredential, SERVICE_CREDENTIAL_HEADER, type GraphService } from "../identity/gateway-credential.js";
 import { remoteServiceGraphs } from "../subgraphs/common/service-graph.js";
 import type { Identity } from "../identity/identity.js";
 import { bearerToken } from "../identity/token-verifier.js";
 import { RestError } from "../rest-compat/error-body.js";
-import { startSubgraph } from "../subgraphs/common/subgraph-server.js";
+import { startSubgraph } from "../gateway/subgraph-server.js";
 import { subgraphDefinitions, type SubgraphName } from "../subgraphs/subgraphs.js";
 import { createHttpApp } from "./http-app.js";
 

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { runOperatorCommand } from "../../identity/operator-cli.js";
+import { runOperatorCommand } from "../../server/operator-cli.js";
 import { everyDay, familySetup } from "../../test/support/booking.js";
 import { productRequest, supplierRequest } from "../../test/support/catalogue.js";
 import { freePort } from "../../test/support/free-port.js";

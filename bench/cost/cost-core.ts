@@ -1,7 +1,7 @@
 import { toGlobalId } from "../../core/global-id.js";
 import { getNamedType, isObjectType, parse, type GraphQLField, type GraphQLSchema } from "graphql";
 import { estimateOperation, expensiveCriteria, ROOT_FIELD_COSTS, SEARCH_CRITERION_COSTS, SEARCH_EXPRESSION_ARGUMENTS } from "../../gateway/operation-limits.js";
-import { demoAccounts } from "../../drizzle/seed/demo.js";
+import { demoAccounts } from "../../seed/demo.js";
 import type { Service } from "../../server/service.js";
 import { everyDay, familySetup, validAnswers } from "../../test/support/booking.js";
 import { productRequest, supplierRequest } from "../../test/support/catalogue.js";

@@ -1,9 +1,9 @@
 import { SpanKind } from "@opentelemetry/api";
-import type { GatewayCredential, GraphService } from "../../gateway/gateway-credential.js";
+import type { GatewayCredential, GraphService } from "../../identity/gateway-credential.js";
 import { inSpan, traceHeaders } from "../../core/tracing.js";
-import { SERVICE_CREDENTIAL_HEADER } from "../../gateway/gateway-credential.js";
+import { SERVICE_CREDENTIAL_HEADER } from "../../identity/gateway-credential.js";
 import type { SubgraphName } from "../subgraphs.js";
-import type { RunningSubgraph } from "./subgraph-server.js";
+import type { RunningSubgraph } from "./running-subgraph.js";
 
 /**
  * How one subgraph's service code reads what another owns: an operation on that subgraph in the

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../drizzle/database.js";
 import { accounts } from "../../drizzle/schema.js";
 import { until } from "../support/child-process.js";
-import { seedDemo } from "../../drizzle/seed/demo.js";
+import { seedDemo } from "../../seed/demo.js";
 import { getJson, graphql, openOwnTestDatabase, openTestDatabase, startStack, type Stack } from "../support/stack.js";
 
 /**

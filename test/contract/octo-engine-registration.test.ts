@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { octoConnections, bookingEngines } from "../../drizzle/schema.js";
-import { runOperatorCommand } from "../../identity/operator-cli.js";
+import { runOperatorCommand } from "../../server/operator-cli.js";
 import { createOctoSupplier, type OctoSupplier } from "../../octo-supplier/octo-supplier.js";
 import { getJson, graphql, useStack } from "../support/stack.js";
 

@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import { zAvailability, zAvailabilityCalendar, zBaseError, zBooking, zCapability, zProduct, zSupplier } from "@octocloud/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOctoSupplier, type OctoSupplier } from "../../octo-supplier/octo-supplier.js";
-import { zProductQuestions } from "../../subgraphs/common/octo/octo-questions.js";
+import { zProductQuestions } from "../../core/octo-questions.js";
 import { DEFAULT_HOLD_MINUTES, octoLocalDateTime } from "../../octo-supplier/supplier-state.js";
 import { morningSupplierClock } from "../support/octo-supplier-clock.js";
 import { startProcess, until } from "../support/child-process.js";
-import { addDays, instantOf, localDate } from "../../subgraphs/booking/engines/inventory/local-time.js";
+import { addDays, instantOf, localDate } from "../../core/local-time.js";
 
 const KEY = "test-key-0123456789";
 const BOTH = "octo/content, octo/pricing";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { productTrackingIds } from "../../drizzle/schema.js";
-import { runOperatorCommand } from "../../identity/operator-cli.js";
+import { runOperatorCommand } from "../../server/operator-cli.js";
 import { contentPartner, productRequest, restClient, signIn, supplierRequest } from "../support/catalogue.js";
 import { useStack } from "../support/stack.js";
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../drizzle/database.js";
-import { runOperatorCommand } from "../../identity/operator-cli.js";
+import { runOperatorCommand } from "../../server/operator-cli.js";
 import { openOwnTestDatabase, startStack, type Stack } from "../support/stack.js";
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runOperatorCommand } from "../../identity/operator-cli.js";
+import { runOperatorCommand } from "../../server/operator-cli.js";
 import { openDatabase, type Database } from "../../drizzle/database.js";
 import { startStack, type Stack } from "../support/stack.js";
 

@@ -310,7 +310,7 @@ if (process.env.DATABASE_URL) {
         for (const role of Object.keys(ports) as (keyof typeof ports)[]) await ready(url(role));
 
         // Accounts are made by the operator CLI in production; here through the edge's own database.
-        const { runOperatorCommand } = await import("../../identity/operator-cli.js");
+        const { runOperatorCommand } = await import("../../server/operator-cli.js");
         const username = `scale-${Date.now().toString(36)}`;
         const code = await runOperatorCommand(
           ["create-account", "--username", username, "--role", "CONTENT_PARTNER", "--organisation", `Scale ${username}`, "--country", "ES", "--model", "agent", "--booking-engine", "SCALE_ENGINE", "--password", "scale-out password 1"],

@@ -7,8 +7,8 @@ import { PATHS, runPaths, slicesFor, type PathsResult } from "../../bench/paths/
 import { renderPathsSection } from "../../bench/paths/report.js";
 import type { Database } from "../../drizzle/database.js";
 import { suppliers } from "../../drizzle/schema.js";
-import { cities } from "../../drizzle/seed/catalogue-data.js";
-import { insertProducts, productFor, randomSource } from "../../drizzle/seed/catalogue.js";
+import { cities } from "../../seed/catalogue-data.js";
+import { insertProducts, productFor, randomSource } from "../../seed/catalogue.js";
 import { bookingEngineRepository } from "../../subgraphs/catalogue/booking-engine/booking-engine.repository.js";
 import { supplierValues } from "../../subgraphs/catalogue/supplier/supplier.rules.js";
 import { openOwnTestDatabase, startStack, type Stack } from "../support/stack.js";

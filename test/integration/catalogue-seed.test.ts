@@ -10,8 +10,8 @@ import { bookingEngines, bookingSetups, productChanges, products, productTaxonom
 import { bookingSetupSchema } from "../../subgraphs/booking/engines/inventory/booking-setup.js";
 import { inventoryEngine } from "../../subgraphs/booking/engines/inventory/inventory-engine.js";
 import type { ProductFacts } from "../../subgraphs/booking/catalogue-facts.js";
-import { seedDemoCatalogue } from "../../drizzle/seed/catalogue.js";
-import { INVENTORY_ENGINE } from "../../drizzle/seed/demo.js";
+import { seedDemoCatalogue } from "../../seed/catalogue.js";
+import { INVENTORY_ENGINE } from "../../seed/demo.js";
 import { taxonomyRepository } from "../../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
 
 /** The demo catalogue runs in its own in-memory database, so that counts are exact whatever else runs. */
@@ -99,7 +99,7 @@ describe("npm run seed -- --products N", () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const root = path.resolve(import.meta.dirname, "../..");
   const run = (args: string[]) =>
-    promisify(execFile)(process.execPath, ["--import", "tsx", "drizzle/seed/generate.ts", ...args], {
+    promisify(execFile)(process.execPath, ["--import", "tsx", "seed/generate.ts", ...args], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir },
     });

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DatabaseUnreachable, openDatabase, rows } from "../../drizzle/database.js";
-import { databaseAddress } from "../../drizzle/database-tls.js";
+import { databaseAddress } from "../../core/database-tls.js";
 import { startPgbouncer, type Pgbouncer } from "../support/pgbouncer.js";
 import { makeTestAuthority, type TestAuthority } from "../support/tls-certificates.js";
 

@@ -1,7 +1,7 @@
 import { toGlobalId } from "../../core/global-id.js";
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RunningSubgraph } from "../../subgraphs/common/subgraph-server.js";
+import type { RunningSubgraph } from "../../subgraphs/common/running-subgraph.js";
 import { contentPartner, productRequest, supplierRequest } from "../support/catalogue.js";
 import { useStack } from "../support/stack.js";
 
@@ -10,7 +10,7 @@ type Partner = Awaited<ReturnType<typeof contentPartner>>;
 /**
  * The gateway's fetches and the subgraphs' service calls run a text through Apollo Server's
  * pipeline the first time and directly after it has answered once without errors
- * (`executeInProcess`, subgraphs/common/subgraph-server.ts). Each answer here is compared with the
+ * (`executeInProcess`, gateway/subgraph-server.ts). Each answer here is compared with the
  * one the subgraph's own Apollo Server gives for the same request: the direct path must keep
  * every rule and format every error the same way.
  */

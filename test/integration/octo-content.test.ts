@@ -7,7 +7,7 @@ import { productProblems } from "../../subgraphs/catalogue/product/product.rules
 import { supplierProblems } from "../../subgraphs/catalogue/supplier/supplier.rules.js";
 import { OctoClient } from "../../subgraphs/common/octo/octo-client.js";
 import { octoDurationMinutes } from "../../subgraphs/common/octo/octo-fields.js";
-import type { ProductWithQuestions } from "../../subgraphs/common/octo/octo-questions.js";
+import type { ProductWithQuestions } from "../../core/octo-questions.js";
 
 const KEY = "octo-content-test-key";
 

@@ -5,7 +5,7 @@ import { setupOfOctoProduct } from "../../subgraphs/booking/engines/octo/octo-se
 import { productRequestFromOcto } from "../../subgraphs/catalogue/import/octo-content.js";
 import { productProblems } from "../../subgraphs/catalogue/product/product.rules.js";
 import { availabilityLimits, octoDurationMinutes } from "../../subgraphs/common/octo/octo-fields.js";
-import type { ProductWithQuestions } from "../../subgraphs/common/octo/octo-questions.js";
+import type { ProductWithQuestions } from "../../core/octo-questions.js";
 
 const price = (retail: number, currencyPrecision = 2) => ({ original: retail, retail, net: null, currency: "EUR", currencyPrecision, includedTaxes: [] });
 const product = (option: Record<string, unknown>, extra: Record<string, unknown> = {}) =>

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createLogger } from "../../core/logger.js";
 import { openDatabase, rows } from "../../drizzle/database.js";
 import { restErrorFrom } from "../../rest-compat/graphql-errors.js";
-import { hideUnexpected } from "../../subgraphs/common/subgraph-server.js";
+import { hideUnexpected } from "../../gateway/subgraph-server.js";
 
 describe("a time budget for every statement", () => {
   it("answers a statement cancelled at its timeout as OPERATION_TIMEOUT (REST 503), not as an internal error", () => {

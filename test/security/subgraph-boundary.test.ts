@@ -2,7 +2,7 @@ import { toGlobalId } from "../../core/global-id.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock, systemClock } from "../../core/clock.js";
 import type { Database } from "../../drizzle/database.js";
-import { GATEWAY_CREDENTIAL_HEADER, GatewayCredential, SERVICE_CREDENTIAL_HEADER } from "../../gateway/gateway-credential.js";
+import { GATEWAY_CREDENTIAL_HEADER, GatewayCredential, SERVICE_CREDENTIAL_HEADER } from "../../identity/gateway-credential.js";
 import { buildEdge, type Edge } from "../../server/edge.js";
 import { subgraphNames, type SubgraphName } from "../../subgraphs/subgraphs.js";
 import { contentPartner, productRequest, restClient, signIn, supplierRequest } from "../support/catalogue.js";

@@ -1,5 +1,5 @@
 import { ShiftableClock } from "../../octo-supplier/octo-supplier.js";
-import { instantOf, localDate } from "../../subgraphs/booking/engines/inventory/local-time.js";
+import { instantOf, localDate } from "../../core/local-time.js";
 
 /**
  * A supplier clock that starts at 06:00 in Paris today and then runs with real time. Tests that

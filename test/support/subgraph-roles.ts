@@ -3,6 +3,7 @@ import type { Config } from "../../core/config.js";
 import { createLogger, type Logger } from "../../core/logger.js";
 import type { Database } from "../../drizzle/database.js";
 import { createIdentity, type Identity } from "../../identity/identity.js";
+import { partnerDirectory } from "../../subgraphs/catalogue/organisation/partner-directory.js";
 import { buildSubgraphApp } from "../../server/subgraph-app.js";
 import { taxonomyRepository } from "../../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
 import { subgraphNames, type SubgraphName } from "../../subgraphs/subgraphs.js";
@@ -21,7 +22,7 @@ export async function startSubgraphRoles(): Promise<SubgraphRoles> {
   const database = await openTestDatabase();
   const config = testConfig();
   const logger = createLogger(config.logLevel);
-  const identity = createIdentity(config, database, systemClock);
+  const identity = createIdentity(config, database, systemClock, partnerDirectory);
   await identity.keys.signingKey();
   await taxonomyRepository.ensureSeed(database.db);
   const subgraphs = {} as SubgraphRoles["subgraphs"];

@@ -9,7 +9,7 @@ import { InProcessDataSource } from "../../gateway/data-sources.js";
 import { apolloLimitOptions } from "../../gateway/operation-limits.js";
 import type { EdgeContext } from "../../gateway/edge-context.js";
 import { buildFederatedSchema } from "../../subgraphs/common/build-subgraph.js";
-import type { RunningSubgraph } from "../../subgraphs/common/subgraph-server.js";
+import type { RunningSubgraph } from "../../subgraphs/common/running-subgraph.js";
 
 /**
  * An operation's phases, and a query's root fields, each start on a turn of the event loop of

@@ -10,7 +10,7 @@ import { bookingRefusal, viaEngine } from "../booking-errors.js";
 import { engineRegistry } from "../engines/engine-registry.js";
 import type { BookingEngineAdapter, Slot } from "../engines/booking-engine.js";
 import type { BookingSetup } from "../engines/inventory/booking-setup.js";
-import { addDays, endOfMonth, instantOf, localDate } from "../engines/inventory/local-time.js";
+import { addDays, endOfMonth, instantOf, localDate } from "../../../core/local-time.js";
 import type { BookingContext } from "../loaders.js";
 import { applyQuantities, isAcceptedCurrency, ACCEPTED_CURRENCIES } from "../pricing/price-rules.js";
 import type { ProductFacts } from "../catalogue-facts.js";

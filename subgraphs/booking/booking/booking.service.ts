@@ -17,7 +17,7 @@ import { EngineRefusal, TransientEngineError, type BookingEngineAdapter, type En
 import { engineRegistry } from "../engines/engine-registry.js";
 import { bookingJobNotice } from "../jobs/booking-job-notice.js";
 import { localized, type BookingSetup } from "../engines/inventory/booking-setup.js";
-import { zonedText } from "../engines/inventory/local-time.js";
+import { zonedText } from "../../../core/local-time.js";
 import type { BookingContext } from "../loaders.js";
 import { priceUnits, type PricedAvailability } from "../pricing/price-rules.js";
 import { customerAnswer, isQuestionStepComplete, topLevelAnswers, validateAnswers } from "../questions/question-rules.js";

@@ -1,5 +1,5 @@
 import { localized, type BookingSetup } from "../engines/inventory/booking-setup.js";
-import { durationMs } from "../engines/inventory/local-time.js";
+import { durationMs } from "../../../core/local-time.js";
 
 export interface CancellationTerms {
   isCancellable: boolean;

@@ -5,8 +5,6 @@ import { bookingEngines } from "../../../drizzle/schema.js";
 
 export type BookingEngineRow = typeof bookingEngines.$inferSelect;
 
-/** Engine names are upper-case identifiers: they are shown as is in catalogue answers. */
-export const BOOKING_ENGINE_NAME = /^[A-Z][A-Z0-9_]{1,63}$/;
 
 // Every page of records names its products' engines: built once (compiled-select.ts).
 const enginesByIds = compiledSelect<{ ids: number[] }, BookingEngineRow>((db) => db.select().from(bookingEngines).where(anyOf(bookingEngines.id, "ids")));

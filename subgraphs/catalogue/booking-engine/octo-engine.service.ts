@@ -7,7 +7,8 @@ import { channels } from "../../../drizzle/events.js";
 import { OctoAddressRefused, OctoNonConforming, OctoRejected, OctoUnavailable, OctoOutcomeUnknown } from "../../common/octo/octo-client.js";
 import { EngineSecretsUnavailable, REQUIRED_CAPABILITIES, USED_CAPABILITIES, type OctoEngines, type OctoEngineSettings } from "../../common/octo/octo-engines.js";
 import { isCountryCode } from "../../../core/iso-codes.js";
-import { BOOKING_ENGINE_NAME, bookingEngineRepository, type BookingEngineRow } from "./booking-engine.repository.js";
+import { BOOKING_ENGINE_NAME } from "../../../core/booking-engine-name.js";
+import { bookingEngineRepository, type BookingEngineRow } from "./booking-engine.repository.js";
 
 export interface OctoEngineRegistration {
   name: string;

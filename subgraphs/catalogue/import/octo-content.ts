@@ -1,7 +1,7 @@
 import type { Media, Pricing, Product, Supplier } from "@octocloud/types";
 import { isEmailAddress, isPhoneNumber, isWebUrl } from "../../../core/contact-details.js";
 import { fromPrices, octoDurationMinutes } from "../../common/octo/octo-fields.js";
-import type { ProductWithQuestions } from "../../common/octo/octo-questions.js";
+import type { ProductWithQuestions } from "../../../core/octo-questions.js";
 import type { LanguageText } from "../../../drizzle/schema.js";
 import type { ProductRequest } from "../product/product.rules.js";
 import type { SupplierRequest } from "../supplier/supplier.rules.js";

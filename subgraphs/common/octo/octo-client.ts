@@ -29,7 +29,7 @@ import type { Dispatcher } from "undici";
 import { OutboundAddressRefused } from "../../../core/outbound-address.js";
 import { activeTracer } from "../../../core/tracing.js";
 import { CircuitBreaker, type CircuitBreakerOptions } from "./circuit-breaker.js";
-import { zProductQuestions, type OctoQuestionAnswer, type ProductWithQuestions } from "./octo-questions.js";
+import { zProductQuestions, type OctoQuestionAnswer, type ProductWithQuestions } from "../../../core/octo-questions.js";
 
 /** Where an OCTO supplier system is and how we speak to it. The key never leaves this object but in the Authorization header. */
 export interface OctoConnection {

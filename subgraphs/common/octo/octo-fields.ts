@@ -1,5 +1,5 @@
 import type { Availability, Pricing } from "@octocloud/types";
-import type { OptionWithQuestions, ProductWithQuestions } from "./octo-questions.js";
+import type { OptionWithQuestions, ProductWithQuestions } from "../../../core/octo-questions.js";
 
 /**
  * Fields of the OCTO specification that suppliers send and `@octocloud/types` 2.x leaves out of

@@ -1,6 +1,6 @@
 import { isConvertible } from "../../../core/exchange-rates.js";
 import { fromPrices, pricedPerBooking } from "./octo-fields.js";
-import { askable, type ProductWithQuestions } from "./octo-questions.js";
+import { askable, type ProductWithQuestions } from "../../../core/octo-questions.js";
 
 /**
  * The one rule for whether the booking flow can sell an OCTO product: it has options, a time

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { instantOf, offsetAt, zonedText } from "../../../subgraphs/booking/engines/inventory/local-time.js";
+import { instantOf, offsetAt, zonedText } from "../../../core/local-time.js";
 
 describe("local times of a zone", () => {
   it("gives each side of a transition its own offset, however often either instant is asked for", () => {

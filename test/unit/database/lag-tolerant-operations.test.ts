@@ -1,6 +1,6 @@
 import { getOperationAST, parse } from "graphql";
 import { describe, expect, it } from "vitest";
-import { toleratesLag } from "../../../subgraphs/common/subgraph-server.js";
+import { toleratesLag } from "../../../gateway/subgraph-server.js";
 import { REPLICA_READING_ROLES } from "../../../server/service-database.js";
 import { subgraphDefinitions, subgraphNames } from "../../../subgraphs/subgraphs.js";
 

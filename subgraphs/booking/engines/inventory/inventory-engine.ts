@@ -6,7 +6,7 @@ import { slotInventory } from "../../../../drizzle/schema.js";
 import type { BookingEngineAdapter, ConfirmationOutcome, EngineBooking, Slot } from "../booking-engine.js";
 import { bookingSetupRepository } from "./booking-setup.repository.js";
 import type { BookingSetup } from "./booking-setup.js";
-import { addDays, instantOf, localDate, weekdayOf, zonedText } from "./local-time.js";
+import { addDays, instantOf, localDate, weekdayOf, zonedText } from "../../../../core/local-time.js";
 
 interface WeeklyPeriod {
   startDate?: string;

@@ -1,7 +1,7 @@
 import type { Availability, Booking, BookingContact, Pricing } from "@octocloud/types";
 import { availabilityLimits } from "../../../common/octo/octo-fields.js";
 import { OctoNonConforming, OctoOutcomeUnknown, OctoRejected, OctoUnavailable, type ConfirmationWithAnswers, type OctoClient } from "../../../common/octo/octo-client.js";
-import type { OctoQuestionAnswer } from "../../../common/octo/octo-questions.js";
+import type { OctoQuestionAnswer } from "../../../../core/octo-questions.js";
 import { derivedUuid } from "../../derived-id.js";
 import { EngineSecretsUnavailable, type OctoEngines } from "../../../common/octo/octo-engines.js";
 import type { ProductFacts } from "../../catalogue-facts.js";
@@ -17,7 +17,7 @@ import {
   type Slot,
 } from "../booking-engine.js";
 import type { BookingSetup } from "../inventory/booking-setup.js";
-import { localDate, zonedText } from "../inventory/local-time.js";
+import { localDate, zonedText } from "../../../../core/local-time.js";
 import { chosenOctoOption, FREESALE_PLACES, setupOfOctoProduct } from "./octo-setup.js";
 
 /** The longest hold OCTO suppliers are asked for: our own hold is an hour. */

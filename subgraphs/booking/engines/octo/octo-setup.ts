@@ -1,5 +1,5 @@
 import type { Option, Pricing } from "@octocloud/types";
-import { MAX_QUESTION_TEXT, type OctoInputType, type OctoQuestion, type ProductWithQuestions } from "../../../common/octo/octo-questions.js";
+import { MAX_QUESTION_TEXT, type OctoInputType, type OctoQuestion, type ProductWithQuestions } from "../../../../core/octo-questions.js";
 import { optionLimits, pricedPerBooking } from "../../../common/octo/octo-fields.js";
 import { octoSaleCurrency } from "../../../common/octo/octo-sellable.js";
 import type { BookingLimits, BookingSetup, QuestionSetup, RemoteQuestion, UnitSetup } from "../inventory/booking-setup.js";

@@ -4,9 +4,10 @@ import { systemClock } from "../core/clock.js";
 import { ConfigError, loadConfig, type Config } from "../core/config.js";
 import { DataFolderUnusable } from "../drizzle/data-folder.js";
 import { openDatabase, type Database } from "../drizzle/database.js";
-import { AccountError } from "./account.service.js";
-import { createIdentity } from "./identity.js";
-import { publicAddressRepository } from "./public-address.repository.js";
+import { AccountError } from "../identity/account.service.js";
+import { createIdentity } from "../identity/identity.js";
+import { partnerDirectory } from "../subgraphs/catalogue/organisation/partner-directory.js";
+import { publicAddressRepository } from "../identity/public-address.repository.js";
 import { createLogger } from "../core/logger.js";
 import { OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
 import { OctoRegistrationRefused, registerOctoEngine } from "../subgraphs/catalogue/booking-engine/octo-engine.service.js";
@@ -141,7 +142,7 @@ export async function runOperatorCommand(
       if (address.note) io.out(address.note);
       config = { ...config, publicUrl: address.url };
     }
-    const { accounts } = createIdentity(config, database, systemClock);
+    const { accounts } = createIdentity(config, database, systemClock, partnerDirectory);
     if (command === "create-account") {
       const username = need("username");
       const role = need("role");

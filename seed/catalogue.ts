@@ -1,10 +1,10 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { productProblems, productValues, type ProductRequest } from "../../subgraphs/catalogue/product/product.rules.js";
-import { supplierValues } from "../../subgraphs/catalogue/supplier/supplier.rules.js";
-import { taxonomyRepository } from "../../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
-import type { Database, Executor } from "../database.js";
-import { bookingEngines, bookingSetups, productChanges, products, productTaxonomies, suppliers } from "../schema.js";
-import { bookingSetupSchema, type BookingSetup } from "../../subgraphs/booking/engines/inventory/booking-setup.js";
+import { productProblems, productValues, type ProductRequest } from "../subgraphs/catalogue/product/product.rules.js";
+import { supplierValues } from "../subgraphs/catalogue/supplier/supplier.rules.js";
+import { taxonomyRepository } from "../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
+import type { Database, Executor } from "../drizzle/database.js";
+import { bookingEngines, bookingSetups, productChanges, products, productTaxonomies, suppliers } from "../drizzle/schema.js";
+import { bookingSetupSchema, type BookingSetup } from "../subgraphs/booking/engines/inventory/booking-setup.js";
 import { demoBookingSetup } from "./booking-setups.js";
 import { cities, eurTo, inCity, templates, type City } from "./catalogue-data.js";
 import { INVENTORY_ENGINE } from "./demo.js";

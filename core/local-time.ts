@@ -1,4 +1,4 @@
-import { isoDurationMs } from "../../../../core/iso-duration.js";
+import { isoDurationMs } from "./iso-duration.js";
 /**
  * Local dates and times of a time zone, with no date library: Intl knows every IANA zone and
  * its offsets, which is all a slot needs (its instant and its "2026-12-01T09:00:00+01:00[Europe/Paris]").

@@ -1,41 +1,19 @@
-import type { WebhookTargets } from "./webhooks/webhook-endpoints.js";
+import type { WebhookTargets } from "../subgraphs/common/webhooks/webhook-endpoints.js";
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { execute, getOperationAST, GraphQLError, Kind, parse, type OperationDefinitionNode, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
-import { checkOperationText } from "../../core/input-text.js";
-import type { Clock } from "../../core/clock.js";
-import type { Logger } from "../../core/logger.js";
-import type { Database } from "../../drizzle/database.js";
-import type { TokenVerifier } from "../../identity/token-verifier.js";
-import type { SchemaDisclosure } from "../../gateway/gateway.js";
-import { apolloLimitOptions, checkOperationCost, parseOptionsFor, ValidatedDocuments } from "../../gateway/operation-limits.js";
-import type { SubgraphDefinition, SubgraphName } from "../subgraphs.js";
-import { type HeaderMap, readWithLag, subgraphContextFactory, type SubgraphContext } from "./context.js";
-import type { OctoEngines } from "./octo/octo-engines.js";
-import type { ServiceGraphs } from "./service-graph.js";
-
-export interface RunningSubgraph {
-  name: SubgraphName;
-  schema: GraphQLSchema;
-  server: ApolloServer<SubgraphContext>;
-  createContext: (headers: HeaderMap) => Promise<SubgraphContext>;
-  /** For a service credential already checked (or a call within this process). */
-  createServiceContext: (service: string) => SubgraphContext;
-  /**
-   * Runs an operation from this process (the gateway's fetches, other subgraphs' service calls)
-   * under the same rules as `server.executeOperation`, without its per-request pipeline once the
-   * text has passed that pipeline.
-   */
-  executeInProcess: (request: InProcessRequest, contextValue: SubgraphContext) => Promise<FormattedExecutionResult>;
-  /** How many in-process calls went through Apollo Server's pipeline, and how many ran directly. */
-  readonly inProcessCounts: { pipeline: number; direct: number };
-}
-
-export interface InProcessRequest {
-  query: string;
-  variables?: Record<string, unknown>;
-  operationName?: string;
-}
+import { checkOperationText } from "../core/input-text.js";
+import type { Clock } from "../core/clock.js";
+import type { Logger } from "../core/logger.js";
+import type { Database } from "../drizzle/database.js";
+import type { TokenVerifier } from "../identity/token-verifier.js";
+import type { SchemaDisclosure } from "./gateway.js";
+import { apolloLimitOptions, checkOperationCost, parseOptionsFor, ValidatedDocuments } from "./operation-limits.js";
+import type { SubgraphDefinition, SubgraphName } from "../subgraphs/subgraphs.js";
+import { type HeaderMap, readWithLag, subgraphContextFactory, type SubgraphContext } from "../subgraphs/common/context.js";
+import type { OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
+import type { ServiceGraphs } from "../subgraphs/common/service-graph.js";
+import type { InProcessRequest, RunningSubgraph } from "../subgraphs/common/running-subgraph.js";
 
 /** One subgraph on its own Apollo Server, whether mounted in the single process or run as a role. */
 export async function startSubgraph(

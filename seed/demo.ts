@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import type { Role } from "../../core/roles.js";
-import { accountRepository } from "../../identity/account.repository.js";
-import type { AccountService, CreateAccountInput } from "../../identity/account.service.js";
-import type { Database } from "../database.js";
+import type { Role } from "../core/roles.js";
+import { accountRepository } from "../identity/account.repository.js";
+import type { AccountService, CreateAccountInput } from "../identity/account.service.js";
+import type { Database } from "../drizzle/database.js";
 
 /** The booking engine of the built-in inventory (products booked through this service itself). */
 export const INVENTORY_ENGINE = "ACTIVITIES_INVENTORY";

@@ -1,12 +1,12 @@
 import "reflect-metadata";
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../../core/config.js";
-import { bookingEngineRepository } from "../../subgraphs/catalogue/booking-engine/booking-engine.repository.js";
-import { supplierValues } from "../../subgraphs/catalogue/supplier/supplier.rules.js";
-import { taxonomyRepository } from "../../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
+import { ConfigError, loadConfig } from "../core/config.js";
+import { bookingEngineRepository } from "../subgraphs/catalogue/booking-engine/booking-engine.repository.js";
+import { supplierValues } from "../subgraphs/catalogue/supplier/supplier.rules.js";
+import { taxonomyRepository } from "../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
 import { sql } from "drizzle-orm";
-import { openDatabase } from "../database.js";
-import { suppliers } from "../schema.js";
+import { openDatabase } from "../drizzle/database.js";
+import { suppliers } from "../drizzle/schema.js";
 import { cities } from "./catalogue-data.js";
 import { insertProducts, productFor, randomSource } from "./catalogue.js";
 
