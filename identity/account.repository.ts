@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { Executor } from "../drizzle/database.js";
 import { accounts, passwordSetupTokens } from "../drizzle/schema.js";
 
@@ -61,5 +61,21 @@ export const accountRepository = {
       .update(passwordSetupTokens)
       .set({ usedAt: at })
       .where(sql`${passwordSetupTokens.accountId} = ${accountId} and ${passwordSetupTokens.usedAt} is null`);
+  },
+
+  /** Links expired before `before`, spent or not, removed: how many. */
+  async deleteExpiredPasswordSetupTokens(db: Executor, before: Date): Promise<number> {
+    const removed = await db.delete(passwordSetupTokens).where(lt(passwordSetupTokens.expiresAt, before)).returning({ hash: passwordSetupTokens.tokenHash });
+    return removed.length;
+  },
+
+  async exists(db: Executor, id: string): Promise<boolean> {
+    const [row] = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, id));
+    return row !== undefined;
+  },
+
+  /** Every disabled account's id, of every environment. */
+  async disabledIds(db: Executor): Promise<string[]> {
+    return (await db.select({ id: accounts.id }).from(accounts).where(isNotNull(accounts.disabledAt))).map((row) => row.id);
   },
 };

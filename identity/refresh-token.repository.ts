@@ -33,4 +33,12 @@ export const refreshTokenRepository = {
     const removed = await db.delete(refreshTokens).where(and(lt(refreshTokens.expiresAt, before))).returning({ hash: refreshTokens.tokenHash });
     return removed.length;
   },
+
+  /** The sessions revoked before their tokens expired, while they would still run. */
+  async revokedSessions(db: Executor, now: Date): Promise<{ sessionId: string; accountId: string; endsAt: Date }[]> {
+    return db
+      .selectDistinct({ sessionId: refreshTokens.sessionId, accountId: refreshTokens.accountId, endsAt: refreshTokens.expiresAt })
+      .from(refreshTokens)
+      .where(and(eq(refreshTokens.revoked, true), gt(refreshTokens.expiresAt, now)));
+  },
 };

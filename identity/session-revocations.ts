@@ -1,9 +1,9 @@
-import { and, eq, gt, isNotNull } from "drizzle-orm";
 import type { Clock } from "../core/clock.js";
 import type { Logger } from "../core/logger.js";
 import type { Database, Executor } from "../drizzle/database.js";
 import { channels } from "../drizzle/events.js";
-import { accounts, refreshTokens } from "../drizzle/schema.js";
+import { accountRepository } from "./account.repository.js";
+import { refreshTokenRepository } from "./refresh-token.repository.js";
 
 /** A session ended before its tokens expired (a replayed refresh token), or an account disabled. */
 export type Revocation = { kind: "session"; sessionId: string; accountId: string; endsAt: number } | { kind: "account"; accountId: string };
@@ -85,19 +85,13 @@ export class SessionRevocations {
    * by database administration (no event), so this is asked when a rule needs it, not tracked.
    */
   async accountExists(accountId: string): Promise<boolean> {
-    const [row] = await this.database.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
-    return row !== undefined;
+    return accountRepository.exists(this.database.db, accountId);
   }
 
   private async reload(): Promise<void> {
     const now = this.clock.now();
-    const revoked = await this.database.db
-      .selectDistinct({ sessionId: refreshTokens.sessionId, accountId: refreshTokens.accountId, endsAt: refreshTokens.expiresAt })
-      .from(refreshTokens)
-      .where(and(eq(refreshTokens.revoked, true), gt(refreshTokens.expiresAt, now)));
-    for (const row of revoked) this.apply({ kind: "session", sessionId: row.sessionId, accountId: row.accountId, endsAt: row.endsAt.getTime() });
-    const disabled = await this.database.db.select({ id: accounts.id }).from(accounts).where(isNotNull(accounts.disabledAt));
-    for (const row of disabled) this.apply({ kind: "account", accountId: row.id });
+    for (const row of await refreshTokenRepository.revokedSessions(this.database.db, now)) this.apply({ kind: "session", sessionId: row.sessionId, accountId: row.accountId, endsAt: row.endsAt.getTime() });
+    for (const accountId of await accountRepository.disabledIds(this.database.db)) this.apply({ kind: "account", accountId });
   }
 }
 

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
-import { and, count, inArray, lte, min, sql } from "drizzle-orm";
 import type { Executor } from "../drizzle/database.js";
 import type { Environment } from "./account.repository.js";
-import { signInFailures } from "../drizzle/schema.js";
+import { signInFailureRepository } from "./sign-in-failure.repository.js";
 
 export interface SignInThrottleSettings {
   /** Failed sign-ins one username may have in the window before it waits. */
@@ -39,11 +38,7 @@ export class SignInThrottle {
   /** Throws SignInThrottled when the username or the address is over its limit. */
   async check(username: string, address: string, now: Date): Promise<void> {
     const keys = { [this.accountKey(username)]: this.settings.maxFailuresPerAccount, [addressKey(address)]: this.settings.maxFailuresPerAddress };
-    const rows = await this.db
-      .select({ key: signInFailures.key, failures: count(), oldest: min(signInFailures.failedAt) })
-      .from(signInFailures)
-      .where(and(inArray(signInFailures.key, Object.keys(keys)), sql`${signInFailures.failedAt} > ${this.windowStart(now).toISOString()}::timestamptz`))
-      .groupBy(signInFailures.key);
+    const rows = await signInFailureRepository.countsSince(this.db, Object.keys(keys), this.windowStart(now));
     let waitMs = 0;
     for (const row of rows) {
       if (row.failures < keys[row.key] || !row.oldest) continue;
@@ -53,15 +48,12 @@ export class SignInThrottle {
   }
 
   async recordFailure(username: string, address: string, now: Date): Promise<void> {
-    await this.db.insert(signInFailures).values([
-      { key: this.accountKey(username), failedAt: now },
-      { key: addressKey(address), failedAt: now },
-    ]);
+    await signInFailureRepository.insert(this.db, [this.accountKey(username), addressKey(address)], now);
   }
 
   /** The username's failures are forgiven once its password is given; the address's are not. */
   async recordSuccess(username: string): Promise<void> {
-    await this.db.delete(signInFailures).where(inArray(signInFailures.key, [this.accountKey(username)]));
+    await signInFailureRepository.deleteOfKey(this.db, this.accountKey(username));
   }
 
   private windowStart(now: Date): Date {
@@ -76,8 +68,7 @@ export class SignInThrottle {
 
 /** Removes failures that no longer count, of every environment (the worker runs this). */
 export async function removeExpiredSignInFailures(db: Executor, settings: Pick<SignInThrottleSettings, "windowSeconds">, now: Date): Promise<number> {
-  const removed = await db.delete(signInFailures).where(lte(signInFailures.failedAt, windowStart(settings, now))).returning({ id: signInFailures.id });
-  return removed.length;
+  return signInFailureRepository.deleteUntil(db, windowStart(settings, now));
 }
 
 const windowStart = (settings: Pick<SignInThrottleSettings, "windowSeconds">, now: Date): Date => new Date(now.getTime() - settings.windowSeconds * 1000);

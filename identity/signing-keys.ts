@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, isNull } from "drizzle-orm";
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
 import type { Db } from "../drizzle/database.js";
-import { signingKeys } from "../drizzle/schema.js";
+import { signingKeyRepository } from "./signing-key.repository.js";
 
 export const SIGNING_ALGORITHM = "ES256";
 type Environment = "sandbox" | "production";
@@ -37,16 +36,13 @@ export class SigningKeyStore {
     if (!row) {
       const { privateKey, publicKey } = await generateKeyPair(SIGNING_ALGORITHM, { extractable: true });
       const kid = `${this.environment}-${randomUUID()}`;
-      await this.db
-        .insert(signingKeys)
-        .values({
-          kid,
-          environment: this.environment,
-          algorithm: SIGNING_ALGORITHM,
-          publicJwk: await exportJWK(publicKey),
-          privateJwk: await exportJWK(privateKey),
-        })
-        .onConflictDoNothing();
+      await signingKeyRepository.insertIfAbsent(this.db, {
+        kid,
+        environment: this.environment,
+        algorithm: SIGNING_ALGORITHM,
+        publicJwk: await exportJWK(publicKey),
+        privateJwk: await exportJWK(privateKey),
+      });
       [row] = await this.activeKeys(1);
     }
     this.signing = { kid: row.kid, key: await importJWK(row.privateJwk as JWK, row.algorithm) };
@@ -89,11 +85,6 @@ export class SigningKeyStore {
   }
 
   private activeKeys(limit?: number) {
-    const query = this.db
-      .select()
-      .from(signingKeys)
-      .where(and(eq(signingKeys.environment, this.environment), isNull(signingKeys.retiredAt)))
-      .orderBy(desc(signingKeys.createdAt), desc(signingKeys.kid));
-    return limit ? query.limit(limit) : query;
+    return signingKeyRepository.active(this.db, this.environment, limit);
   }
 }

@@ -3,12 +3,11 @@ import type { OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
 import type { ServiceMetrics } from "../core/metrics.js";
 import type { Resolver } from "../core/outbound-address.js";
 import { AsyncResource } from "node:async_hooks";
-import { lt } from "drizzle-orm";
 import type { Clock } from "../core/clock.js";
 import type { Logger } from "../core/logger.js";
 import type { Database } from "../drizzle/database.js";
 import { channels } from "../drizzle/events.js";
-import { passwordSetupTokens } from "../drizzle/schema.js";
+import { accountRepository } from "../identity/account.repository.js";
 import { refreshTokenRepository } from "../identity/refresh-token.repository.js";
 import { removeExpiredSignInFailures, type SignInThrottleSettings } from "../identity/sign-in-throttle.js";
 import type { ServiceGraphs } from "../subgraphs/common/service-graph.js";
@@ -115,11 +114,8 @@ export function startWorker(options: WorkerOptions): Worker {
     const now = options.clock.now();
     const refreshRemoved = await refreshTokenRepository.deleteExpired(options.database.db, now);
     await removeExpiredSignInFailures(options.database.db, options.signIn, now);
-    const linksRemoved = await options.database.db
-      .delete(passwordSetupTokens)
-      .where(lt(passwordSetupTokens.expiresAt, new Date(now.getTime() - SPENT_LINK_RETENTION_MS)))
-      .returning({ hash: passwordSetupTokens.tokenHash });
-    if (refreshRemoved || linksRemoved.length) logger.info({ refreshRemoved, linksRemoved: linksRemoved.length }, "removed expired credentials");
+    const linksRemoved = await accountRepository.deleteExpiredPasswordSetupTokens(options.database.db, new Date(now.getTime() - SPENT_LINK_RETENTION_MS));
+    if (refreshRemoved || linksRemoved) logger.info({ refreshRemoved, linksRemoved }, "removed expired credentials");
   };
   const bookingHousekeeping = async () => {
     const expired = await expireHolds(deps);

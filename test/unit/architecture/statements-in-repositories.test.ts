@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/*
+ * Statements live in repositories (`*.repository.ts`): outside `drizzle/` (the database's own
+ * machinery and migrations), no other file imports a table of drizzle/schema.ts as a value or
+ * names one in raw SQL. The files listed below still do; the list only shrinks (the test fails
+ * when one of them no longer needs its place, too).
+ */
+const root = path.resolve(import.meta.dirname, "../../..");
+const FOLDERS = ["core", "identity", "subgraphs", "schema", "gateway", "rest-compat", "server", "seed", "octo-supplier"];
+
+const STILL_OUTSIDE = [
+  "seed/catalogue.ts",
+  "seed/generate.ts",
+  "subgraphs/booking/booking-flow/booking-flow-announcements.ts",
+  "subgraphs/booking/engines/inventory/inventory-engine.ts",
+  "subgraphs/booking/jobs/booking-jobs.ts",
+  "subgraphs/catalogue/import/activity-import.ts",
+  "subgraphs/catalogue/import/import-record.ts",
+  "subgraphs/catalogue/recommendation/recommendation.service.ts",
+  "subgraphs/catalogue/search/product-changes.ts",
+  "subgraphs/catalogue/search/search-sql.ts",
+  "subgraphs/catalogue/search/search-totals.ts",
+  "subgraphs/common/octo/octo-engines.ts",
+  "subgraphs/common/webhooks/webhook-delivery.ts",
+  "subgraphs/common/webhooks/webhook-endpoints.ts",
+  "subgraphs/common/webhooks/webhook-outbox.ts",
+];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return full.endsWith(".ts") ? [full] : [];
+  });
+}
+
+/** Export name → SQL name of every table in drizzle/schema.ts. */
+function tables(): Map<string, string> {
+  const text = readFileSync(path.join(root, "drizzle/schema.ts"), "utf8");
+  return new Map([...text.matchAll(/export const (\w+) = pgTable\(\s*"([a-z_]+)"/g)].map((m) => [m[1], m[2]]));
+}
+
+/** Why a file runs statements of its own: the tables it imports as values, the tables its raw SQL names. */
+function statementsOf(file: string, known: Map<string, string>): string[] {
+  const text = readFileSync(file, "utf8");
+  const found: string[] = [];
+  for (const match of text.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s+from\s+"[./]*drizzle\/schema\.js"/g)) {
+    if (match[1]) continue;
+    for (const part of match[2].split(",").map((name) => name.trim())) {
+      if (!part || part.startsWith("type ")) continue;
+      const name = part.split(/\s+as\s+/)[0];
+      if (known.has(name)) found.push(`imports ${name}`);
+    }
+  }
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  for (const table of known.values()) if (new RegExp(`\\b(from|join|update|into)\\s+"?${table}"?\\b`, "i").test(code)) found.push(`names ${table} in SQL`);
+  return found;
+}
+
+describe("statements", () => {
+  it("are run by repositories alone, outside the database's own machinery; the files still outside only leave the list", () => {
+    const known = tables();
+    const outside = FOLDERS.flatMap((folder) => sourceFiles(path.join(root, folder)))
+      .filter((file) => !file.endsWith(".repository.ts"))
+      .flatMap((file) => (statementsOf(file, known).length ? [path.relative(root, file).split(path.sep).join("/")] : []))
+      .sort();
+    expect(outside.filter((file) => !STILL_OUTSIDE.includes(file))).toEqual([]);
+    expect(STILL_OUTSIDE.filter((file) => !outside.includes(file))).toEqual([]);
+  });
+});
