@@ -1,7 +1,6 @@
-import { and, asc, eq, inArray, lte, min, sql } from "drizzle-orm";
 import type { Logger } from "../../../core/logger.js";
 import type { Database, Executor } from "../../../drizzle/database.js";
-import { bookingFlowAnnouncements } from "../../../drizzle/schema.js";
+import { bookingFlowAnnouncementRepository } from "./booking-flow-announcement.repository.js";
 import type { ServiceGraphs } from "../../common/service-graph.js";
 
 /**
@@ -30,20 +29,12 @@ export interface AnnouncementDeps {
 
 /** Records, in the caller's transaction, that the product can (or can no longer) be sold by the flow. */
 export async function noteBookingFlow(tx: Executor, productId: number, bookable: boolean, now: Date): Promise<void> {
-  await tx
-    .insert(bookingFlowAnnouncements)
-    .values({ productId, bookable, changedAt: now, retryAt: now })
-    .onConflictDoUpdate({
-      target: bookingFlowAnnouncements.productId,
-      // Taken after the row's lock, so versions follow the order in which changes were made.
-      set: { bookable, changedAt: now, version: sql`nextval('booking_flow_versions')`, retryAt: now, attempts: 0, lastError: null },
-    });
+  await bookingFlowAnnouncementRepository.upsert(tx, productId, bookable, now);
 }
 
 /** When the earliest pending announcement is to be told (again); undefined when none waits. */
-export async function nextBookingFlowAnnouncementDue(db: Executor): Promise<Date | undefined> {
-  const [next] = await db.select({ at: min(bookingFlowAnnouncements.retryAt) }).from(bookingFlowAnnouncements);
-  return next?.at ?? undefined;
+export function nextBookingFlowAnnouncementDue(db: Executor): Promise<Date | undefined> {
+  return bookingFlowAnnouncementRepository.earliestRetryAt(db);
 }
 
 /** A claimed announcement is left to others again after this, should its teller die. */
@@ -58,33 +49,18 @@ const CLAIM_MS = 30_000;
  */
 export async function announceBookingFlows(deps: AnnouncementDeps, productIds?: number[]): Promise<number> {
   const now = deps.now();
-  const t = bookingFlowAnnouncements;
-  const due = deps.database.db
-    .select({ productId: t.productId })
-    .from(t)
-    .where(and(lte(t.retryAt, now), productIds ? inArray(t.productId, productIds) : undefined))
-    .orderBy(asc(t.retryAt))
-    .limit(BATCH)
-    .for("update", { skipLocked: true });
-  const claimed = await deps.database.db
-    .update(t)
-    .set({ retryAt: new Date(now.getTime() + CLAIM_MS), attempts: sql`${t.attempts} + 1` })
-    .where(inArray(t.productId, due))
-    .returning();
+  const db = deps.database.db;
+  const claimed = await bookingFlowAnnouncementRepository.claimDue(db, now, new Date(now.getTime() + CLAIM_MS), BATCH, productIds);
   let told = 0;
   for (const row of claimed) {
-    const current = and(eq(t.productId, row.productId), eq(t.version, row.version));
     try {
       await deps.graphs("booking").request("catalogue", RECORD_BOOKING_FLOW, { productId: row.productId, bookable: row.bookable, version: row.version });
-      await deps.database.db.delete(t).where(current);
+      await bookingFlowAnnouncementRepository.deleteTold(db, row);
       told++;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       deps.logger.warn({ productId: row.productId, attempts: row.attempts, err: message }, "telling the catalogue about a booking flow change failed; will retry");
-      await deps.database.db
-        .update(t)
-        .set({ retryAt: new Date(now.getTime() + retryDelayMs(row.attempts - 1)), lastError: message.slice(0, 500) })
-        .where(current);
+      await bookingFlowAnnouncementRepository.postpone(db, row, new Date(now.getTime() + retryDelayMs(row.attempts - 1)), message.slice(0, 500));
     }
   }
   return told;

@@ -1,4 +1,4 @@
-import { enqueueWebhookEvent, webhookWanted } from "../../common/webhooks/webhook-outbox.js";
+import { enqueueWebhookEvent, webhookWanted } from "../../common/webhooks/webhook-outbox.repository.js";
 import { PROCESS_ORIGIN } from "../../../core/metrics.js";
 import type { Database, Executor } from "../../../drizzle/database.js";
 import { channels, type Notice } from "../../../drizzle/events.js";

@@ -1,6 +1,6 @@
 import { isUuid } from "../../../core/uuid.js";
 import type { NodeType } from "../../common/relay/node-type.js";
-import { webhookEndpointRepository } from "../../common/webhooks/webhook-endpoints.js";
+import { webhookEndpointRepository } from "../../common/webhooks/webhook-endpoint.repository.js";
 import { webhookOrganisationOf } from "./webhook.service.js";
 
 /** Endpoints and messages for `node(id)`: the caller's organisation's, as the webhook queries show them. */

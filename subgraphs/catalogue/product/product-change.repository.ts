@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import type { Executor } from "../../../drizzle/database.js";
 import { organisations, productChanges, products } from "../../../drizzle/schema.js";
-import { enqueueWebhookEvents, webhookTypeWanted } from "../../common/webhooks/webhook-outbox.js";
+import { enqueueWebhookEvents, webhookTypeWanted } from "../../common/webhooks/webhook-outbox.repository.js";
 
 export type ProductChangeType = (typeof productChanges.$inferInsert)["changeType"];
 

@@ -2,15 +2,14 @@ import http from "node:http";
 import https from "node:https";
 import { SpanKind, trace } from "@opentelemetry/api";
 import { ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE } from "@opentelemetry/semantic-conventions";
-import { and, eq, isNull, sql } from "drizzle-orm";
 import { activeTracer, inSpan } from "../../../core/tracing.js";
 import { httpClientAttributes } from "../../../core/http-span-attributes.js";
 import { guardedLookup, OutboundAddressRefused, refusedOutboundHost, type OutboundPolicy } from "../../../core/outbound-address.js";
 import type { Logger } from "../../../core/logger.js";
-import { rows, type Database } from "../../../drizzle/database.js";
-import { webhookAttempts, webhookEndpoints, webhookMessages } from "../../../drizzle/schema.js";
+import type { Database } from "../../../drizzle/database.js";
+import { webhookDeliveryRepository } from "./webhook-delivery.repository.js";
 import type { SealedSecrets } from "../sealed-secrets.js";
-import type { WebhookMessageRow } from "./webhook-endpoints.js";
+import type { WebhookMessageRow } from "./webhook-endpoint.repository.js";
 import { webhookSignature } from "./webhook-signature.js";
 
 /**
@@ -38,23 +37,8 @@ export interface WebhookDeliveryDeps {
 }
 
 /** Due messages no live worker holds, each the earliest undelivered of its endpoint and key (in order per booking). */
-async function claim(deps: WebhookDeliveryDeps, now: Date): Promise<WebhookMessageRow[]> {
-  const at = now.toISOString();
-  const claimed = await rows<{ id: string }>(deps.database.db, sql`
-    update ${webhookMessages} set lease_id = gen_random_uuid(), locked_until = ${new Date(now.getTime() + LEASE_MS).toISOString()}::timestamptz
-     where id in (
-       select m.id from ${webhookMessages} m join ${webhookEndpoints} e on e.id = m.endpoint_id
-        where m.status = 'PENDING' and m.next_attempt_at <= ${at}::timestamptz
-          and (m.locked_until is null or m.locked_until < ${at}::timestamptz) and e.enabled
-          and not exists (select 1 from ${webhookMessages} p
-                           where p.endpoint_id = m.endpoint_id and p.ordering_key = m.ordering_key and p.status = 'PENDING' and p.sequence < m.sequence)
-        order by m.next_attempt_at
-        limit ${MAX_CLAIM}
-        for update of m skip locked)
-     returning id`);
-  if (!claimed.length) return [];
-  return deps.database.db.select().from(webhookMessages).where(sql`${webhookMessages.id} in (${sql.join(claimed.map((c) => sql`${c.id}::uuid`), sql`, `)})`);
-}
+const claim = (deps: WebhookDeliveryDeps, now: Date): Promise<WebhookMessageRow[]> =>
+  webhookDeliveryRepository.claimDue(deps.database.db, now, new Date(now.getTime() + LEASE_MS), MAX_CLAIM);
 
 /** One POST; resolves with the response status (redirects are not followed: a 3xx is a failure). */
 function post(url: string, body: string, headers: Record<string, string>, deps: WebhookDeliveryDeps): Promise<number> {
@@ -90,7 +74,7 @@ type DeliveryOutcome = "delivered" | "failed" | "retried";
 
 /** One attempt at a message; says how it went, or nothing when its endpoint is gone. */
 async function deliver(deps: WebhookDeliveryDeps, message: WebhookMessageRow): Promise<DeliveryOutcome | undefined> {
-  const [endpoint] = await deps.database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, message.endpointId));
+  const endpoint = await webhookDeliveryRepository.endpoint(deps.database.db, message.endpointId);
   if (!endpoint) return undefined;
   const attempt = message.attempts + 1;
   const sentAt = deps.now();
@@ -118,35 +102,26 @@ async function deliver(deps: WebhookDeliveryDeps, message: WebhookMessageRow): P
   const jitter = 0.8 + 0.4 * (deps.random ?? Math.random)();
   const next = delivered ? "DELIVERED" : retryIn === undefined ? "FAILED" : "PENDING";
   await deps.database.db.transaction(async (tx) => {
-    const updated = await tx
-      .update(webhookMessages)
-      .set({
-        status: next,
-        attempts: attempt,
-        leaseId: null,
-        lockedUntil: null,
-        deliveredAt: delivered ? now : null,
-        nextAttemptAt: next === "PENDING" ? new Date(now.getTime() + Math.round(retryIn! * jitter)) : now,
-        lastResponseStatus: status ?? null,
-        lastLatencyMs: latencyMs,
-        lastError: delivered ? null : (error ?? `answered ${status}`),
-      })
-      .where(and(eq(webhookMessages.id, message.id), eq(webhookMessages.leaseId, message.leaseId!)))
-      .returning({ id: webhookMessages.id });
+    const recorded = await webhookDeliveryRepository.recordOutcome(tx, message, {
+      status: next,
+      attempts: attempt,
+      deliveredAt: delivered ? now : null,
+      nextAttemptAt: next === "PENDING" ? new Date(now.getTime() + Math.round(retryIn! * jitter)) : now,
+      lastResponseStatus: status ?? null,
+      lastLatencyMs: latencyMs,
+      lastError: delivered ? null : (error ?? `answered ${status}`),
+    });
     // Another worker took the message over after this one's lease lapsed: its outcome counts.
-    if (!updated.length) return;
-    await tx.insert(webhookAttempts).values({ messageId: message.id, attempt, at: sentAt, outcome: delivered ? "DELIVERED" : "FAILED", responseStatus: status ?? null, latencyMs, error: delivered ? null : (error ?? `answered ${status}`) });
+    if (!recorded) return;
+    await webhookDeliveryRepository.insertAttempt(tx, { messageId: message.id, attempt, at: sentAt, outcome: delivered ? "DELIVERED" : "FAILED", responseStatus: status ?? null, latencyMs, error: delivered ? null : (error ?? `answered ${status}`) });
     if (delivered) {
-      if (endpoint.failingSince) await tx.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id));
+      if (endpoint.failingSince) await webhookDeliveryRepository.clearFailing(tx, endpoint.id);
       return;
     }
-    await tx.update(webhookEndpoints).set({ failingSince: now }).where(and(eq(webhookEndpoints.id, endpoint.id), isNull(webhookEndpoints.failingSince)));
+    await webhookDeliveryRepository.markFailing(tx, endpoint.id, now);
     const failingSince = endpoint.failingSince ?? now;
     if (now.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
-      await tx
-        .update(webhookEndpoints)
-        .set({ enabled: false, disabledReason: `No delivery succeeded since ${failingSince.toISOString()}: enable the endpoint again once it answers`, updatedAt: now })
-        .where(eq(webhookEndpoints.id, endpoint.id));
+      await webhookDeliveryRepository.disable(tx, endpoint.id, `No delivery succeeded since ${failingSince.toISOString()}: enable the endpoint again once it answers`, now);
       deps.logger.warn({ endpointId: endpoint.id, failingSince }, "webhook endpoint disabled after failing for days");
     }
   });

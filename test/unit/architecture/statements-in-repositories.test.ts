@@ -14,7 +14,6 @@ const FOLDERS = ["core", "identity", "subgraphs", "schema", "gateway", "rest-com
 const STILL_OUTSIDE = [
   "seed/catalogue.ts",
   "seed/generate.ts",
-  "subgraphs/booking/booking-flow/booking-flow-announcements.ts",
   "subgraphs/booking/engines/inventory/inventory-engine.ts",
   "subgraphs/booking/jobs/booking-jobs.ts",
   "subgraphs/catalogue/import/activity-import.ts",
@@ -24,9 +23,6 @@ const STILL_OUTSIDE = [
   "subgraphs/catalogue/search/search-sql.ts",
   "subgraphs/catalogue/search/search-totals.ts",
   "subgraphs/common/octo/octo-engines.ts",
-  "subgraphs/common/webhooks/webhook-delivery.ts",
-  "subgraphs/common/webhooks/webhook-endpoints.ts",
-  "subgraphs/common/webhooks/webhook-outbox.ts",
 ];
 
 function sourceFiles(dir: string): string[] {
