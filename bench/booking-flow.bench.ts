@@ -2,7 +2,7 @@ import "reflect-metadata";
 import { createBenchAccount } from "./bench-accounts.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { execSync, fork, type ChildProcess } from "node:child_process";
-import { appendFileSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -22,6 +22,7 @@ import { productRequest, supplierRequest } from "../test/support/catalogue.js";
 import { PreparedStatementPolicy } from "../drizzle/prepared-statements.js";
 import { startPgbouncer, type Pgbouncer } from "../test/support/pgbouncer.js";
 import { processCpuMs } from "./process-cpu.js";
+import { writeRunResults } from "./results-file.js";
 import { NO_ACCOUNT_LIMITS, ONE_CLIENT_ADDRESS, ONE_SUBSCRIBING_ACCOUNT } from "./service-settings.js";
 
 /**
@@ -45,7 +46,8 @@ import { NO_ACCOUNT_LIMITS, ONE_CLIENT_ADDRESS, ONE_SUBSCRIBING_ACCOUNT } from "
  * apart tell what the pooler's hop costs from what losing prepared statements does.
  *
  * Creates a fresh database bench_booking_<timestamp> on the admin URL's server and drops it at the end.
- * Appends its results to docs/benchmarks.md unless --no-append. `--subscribers ""` skips the
+ * Writes its results to a new file, bench/results/<date>-booking-flow[-pooler|-unprepared].md, unless
+ * --no-append. `--subscribers ""` skips the
  * subscription part; `--settle` is the idle wait (s) before reading pg_stat_database.
  *
  * A flow confirms once its subscription's first message (the booking as it is) has arrived, so the
@@ -613,7 +615,7 @@ async function main() {
     const results = { levels: levels.map((l) => ({ c: l.concurrency, n: l.flows.length, s: l.seconds, split: split(l.phase.requests), worker: l.phase.worker, ws: l.phase.websocket, db: l.db, cpu: l.cpu, elu: l.elu, loopP99: l.loopP99, firstMissing: l.flows.filter((f) => f.firstMessageMissing).length })), latency: latency.map((l) => ({ subscribers: l.subscribers, handlers: l.handlers, samples: l.commitToClient.length, flows: l.flows.length, child: l.childStats, ws: l.phase.websocket, worker: l.phase.worker, loopP99: l.loopP99 })) };
     console.log(JSON.stringify(results, null, 1));
     console.log(lines.join("\n"));
-    if (!values["no-append"]) appendFileSync(new URL("../docs/benchmarks.md", import.meta.url), `${lines.join("\n")}\n`);
+    if (!values["no-append"]) console.log(`Written to ${writeRunResults(`booking-flow${values.pooler ? "-pooler" : values.unprepared ? "-unprepared" : ""}`, lines.join("\n"), { date: today })}`);
   } finally {
     if (child?.connected) {
       child.send({ type: "close" });

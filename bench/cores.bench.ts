@@ -1,12 +1,12 @@
 import { execSync } from "node:child_process";
-import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase, rows } from "../drizzle/database.js";
 import { renderBookingCoresSection, renderCoresSection, runBookingCores, runCores } from "./cores/cores-core.js";
+import { writeRunResults } from "./results-file.js";
 
 /**
  * Does a second core add throughput? REST search through the service as `npm start` runs it:
@@ -17,7 +17,8 @@ import { renderBookingCoresSection, renderCoresSection, runBookingCores, runCore
  * concurrency being flows at once (default 1,8,32); the lanes run in a process of their own.
  * `--profile-dir DIR` writes a V8 CPU profile of each service process there when it stops.
  * Against DATABASE_URL (PostgreSQL; fill it first with `npm run seed -- --products N`), or a fresh
- * PGlite with the demo catalogue (one process only). Appends its section to docs/benchmarks.md.
+ * PGlite with the demo catalogue (one process only). Writes its section to a new file,
+ * bench/results/<date>-cores-<scenario>.md, unless --no-append.
  */
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -65,7 +66,7 @@ async function main() {
       });
     }
     console.log(section);
-    if (!values["no-append"]) appendFileSync(fileURLToPath(new URL("../docs/benchmarks.md", import.meta.url)), `\n${section}`);
+    if (!values["no-append"]) console.log(`Written to ${writeRunResults(`cores-${values.scenario}`, section, { date: meta.date })}`);
   } finally {
     if (!databaseUrl) rmSync(dataDir, { recursive: true, force: true });
   }

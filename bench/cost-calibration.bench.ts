@@ -1,6 +1,6 @@
 import "reflect-metadata";
 import { execSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +10,7 @@ import { createLogger } from "../core/logger.js";
 import { openDatabase } from "../drizzle/database.js";
 import { createService } from "../server/service.js";
 import { renderCostRun, runCostCalibration } from "./cost/cost-core.js";
+import { writeRunResults } from "./results-file.js";
 import { NO_ACCOUNT_LIMITS, ONE_CLIENT_ADDRESS } from "./service-settings.js";
 
 /**
@@ -19,8 +20,8 @@ import { NO_ACCOUNT_LIMITS, ONE_CLIENT_ADDRESS } from "./service-settings.js";
  *
  * against DATABASE_URL (PostgreSQL) or a fresh embedded database, with the demo catalogue. Rerun
  * it whenever the graph changes and set ROOT_FIELD_COSTS and SEARCH_CRITERION_COSTS from its
- * table. Writes the run to docs/benchmark-runs/<date>-cost-calibration-<database>.md;
- * docs/benchmarks.md ("Cost model calibration") holds the numbers in force.
+ * table. Writes the run to a new file, bench/results/<date>-cost-calibration-<database>.md;
+ * docs/performance.md ("Cost model calibration") names the runs the numbers in force come from.
  */
 const { values } = parseArgs({ args: process.argv.slice(2), options: { repetitions: { type: "string", default: "15" }, "warm-up": { type: "string", default: "3" } } });
 
@@ -65,9 +66,7 @@ async function main() {
       warmUp,
     });
     console.log(section);
-    const folder = fileURLToPath(new URL("../docs/benchmark-runs/", import.meta.url));
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(path.join(folder, `${date}-cost-calibration-${database.toLowerCase()}.md`), section);
+    console.log(`Written to ${writeRunResults(`cost-calibration-${database.toLowerCase()}`, section, { date })}`);
   } finally {
     await service.close();
     await database.close();

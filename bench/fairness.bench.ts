@@ -1,11 +1,11 @@
 import { execSync } from "node:child_process";
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../core/config.js";
 import { ATTACKS, renderFairness, runFairness } from "./fairness/fairness-core.js";
+import { writeRunResults } from "./results-file.js";
 
 /**
  * What one caller's attack costs everybody else (issue 41's targets):
@@ -13,8 +13,8 @@ import { ATTACKS, renderFairness, runFairness } from "./fairness/fairness-core.j
  *   npm run bench:fairness -- [--seconds 10] [--slow-sockets 5000] [--heavy 8] [--subscriptions 2000] [--sign-ins 48] [--only slow-bodies,stop] [--profile-dir DIR]
  *
  * against DATABASE_URL (PostgreSQL) or a fresh embedded database. The service runs as `npm start`
- * runs it, with its default limits. Writes the run to docs/benchmark-runs/<date>-fairness-<database>.md;
- * docs/benchmarks.md says where each target stands.
+ * runs it, with its default limits. Writes the run to a new file, bench/results/<date>-fairness-<database>.md;
+ * docs/performance.md says where each target stands.
  */
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -60,10 +60,8 @@ try {
     command: `npm run bench:fairness${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`,
   });
   console.log(section);
-  const folder = fileURLToPath(new URL("../docs/benchmark-runs/", import.meta.url));
-  mkdirSync(folder, { recursive: true });
-  // Runs of one day go to one file, one after another: a second run must not erase the first.
-  appendFileSync(path.join(folder, `${date}-fairness-${database.toLowerCase()}.md`), `${section}\n`);
+  // Each run to a file of its own (-2, -3, … for a second run of the day): a second run must not touch the first.
+  console.log(`Written to ${writeRunResults(`fairness-${database.toLowerCase()}`, section, { date })}`);
 } finally {
   if (!databaseUrl) rmSync(dataDir, { recursive: true, force: true });
 }

@@ -1,6 +1,6 @@
 import "reflect-metadata";
 import { execSync } from "node:child_process";
-import { appendFileSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -11,6 +11,7 @@ import { createService } from "../server/service.js";
 import { sql } from "drizzle-orm";
 import { runPaths } from "./paths/paths-core.js";
 import { renderPathsSection } from "./paths/report.js";
+import { writeRunResults } from "./results-file.js";
 import { NO_ACCOUNT_LIMITS, ONE_CLIENT_ADDRESS } from "./service-settings.js";
 
 /**
@@ -26,8 +27,8 @@ import { NO_ACCOUNT_LIMITS, ONE_CLIENT_ADDRESS } from "./service-settings.js";
  *     [--no-append] [--note TEXT]
  *
  * Against DATABASE_URL (PostgreSQL) or DATA_DIR (PGlite), with the demo seed added on first start;
- * fill the catalogue first with `npm run seed -- --products N`. Appends its section to
- * docs/benchmarks.md unless --no-append. `--cell-profiles DIR` writes a CPU profile of the service
+ * fill the catalogue first with `npm run seed -- --products N`. Writes its section to a new file,
+ * bench/results/<date>-paths.md, unless --no-append. `--cell-profiles DIR` writes a CPU profile of the service
  * for every measured cell there (each profile slows its cell a little): compare a page's gateway
  * and subgraph cells to see what the gateway adds.
  */
@@ -81,8 +82,9 @@ async function main() {
     const repo = fileURLToPath(new URL("..", import.meta.url));
     const commit = execSync("git rev-parse --short HEAD", { cwd: repo }).toString().trim();
     const dirty = execSync("git status --porcelain -- core drizzle gateway identity rest-compat server subgraphs schema bench", { cwd: repo }).toString().trim();
+    const date = new Date().toISOString().slice(0, 10);
     const section = renderPathsSection(result, {
-      date: new Date().toISOString().slice(0, 10),
+      date,
       // Other work on the machine changes every number: the 1-minute load average says how much there was.
       machine: `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.type()} ${os.release()}; load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end`,
       commit: `${commit}${dirty ? " plus uncommitted changes" : ""}`,
@@ -97,7 +99,7 @@ async function main() {
       poolSize,
     });
     console.log(section);
-    if (!values["no-append"]) appendFileSync(new URL("../docs/benchmarks.md", import.meta.url), section);
+    if (!values["no-append"]) console.log(`Written to ${writeRunResults("paths", section, { date })}`);
   } finally {
     await service.close();
     await database.close();

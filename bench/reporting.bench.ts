@@ -1,11 +1,11 @@
 import "reflect-metadata";
-import { appendFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { openDatabase, type Database } from "../drizzle/database.js";
 import { freshBenchDatabase } from "./bench-database.js";
+import { writeRunResults } from "./results-file.js";
 import { accountOf, templateBooking } from "../test/support/reporting.js";
 import { startStack, type Stack } from "../test/support/stack.js";
 
@@ -17,6 +17,8 @@ import { startStack, type Stack } from "../test/support/stack.js";
  *
  *   npm run bench:reporting -- [--bookings 1000000] [--organisations 20] [--requests 40]
  *     [--admin-url postgres://postgres@127.0.0.1:5432/postgres] [--no-append] [--keep-database] [--note TEXT]
+ *
+ * Writes its report to a new file, bench/results/<date>-reporting.md, unless --no-append.
  *
  * The bookings are copies of one booking made through the REST flow (real setup snapshot,
  * selections and answers), written by SQL into the booking table in slices of 100,000; the
@@ -227,9 +229,10 @@ async function main() {
     const exports = [await csvRate(stack, consumerCaller, url), await csvRate(stack, platformCaller, url)];
 
     const cpus = os.cpus();
+    const date = new Date().toISOString().slice(0, 10);
     const report = [
       "",
-      `## Booking reports (${new Date().toISOString().slice(0, 10)})`,
+      `## Booking reports (${date})`,
       "",
       `Machine: ${cpus.length} CPUs (${cpus[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${version} on the same machine. ` +
         `Service: role \`all\` in the bench's process (clients too), pool of 10 connections, fresh database \`${databaseName}\`${values["keep-database"] ? "" : " (dropped afterwards)"}.`,
@@ -252,7 +255,7 @@ async function main() {
       "",
     ].join("\n");
     console.log(report);
-    if (!values["no-append"]) appendFileSync(new URL("../docs/benchmarks.md", import.meta.url), report);
+    if (!values["no-append"]) console.log(`Written to ${writeRunResults("reporting", report, { date })}`);
   } finally {
     await stack?.close();
     await database?.close();

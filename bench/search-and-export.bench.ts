@@ -1,5 +1,4 @@
 import "reflect-metadata";
-import { appendFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { and, asc, gt, sql, type SQL } from "drizzle-orm";
@@ -17,6 +16,7 @@ import { compileSearch } from "../subgraphs/catalogue/search/search-sql.js";
 import { searchProductsRoute } from "../rest-compat/routes/api-consumer/search-products.route.js";
 import { createService } from "../server/service.js";
 import { exportInOwnProcess } from "./export-client.js";
+import { writeRunResults } from "./results-file.js";
 import { NO_ACCOUNT_LIMITS, ONE_CLIENT_ADDRESS } from "./service-settings.js";
 
 /**
@@ -28,7 +28,8 @@ import { NO_ACCOUNT_LIMITS, ONE_CLIENT_ADDRESS } from "./service-settings.js";
  * Search latency (p50, p95, p99) through REST, the gateway and the subgraph directly, beside the
  * same page as raw SQL; and the full export through the import endpoint beside a raw keyset scan.
  * Run on demand: `npm run bench -- [--requests 200] [--export] [--skip-search] [--explain]`, against DATABASE_URL or DATA_DIR.
- * Appends its results to docs/benchmarks.md; `--explain` (PostgreSQL) adds the EXPLAIN (ANALYZE, BUFFERS)
+ * Writes its results to a new file, bench/results/<date>-search-<driver>-<catalogue size>.md (100k, 1m, …);
+ * `--explain` (PostgreSQL) adds the EXPLAIN (ANALYZE, BUFFERS)
  * of every statement the raw SQL path runs for each expression.
  */
 const { values } = parseArgs({ args: process.argv.slice(2), options: { requests: { type: "string", default: "200" }, export: { type: "boolean", default: false }, "skip-search": { type: "boolean", default: false }, explain: { type: "boolean", default: false }, note: { type: "string", default: "" } } });
@@ -107,7 +108,8 @@ async function main() {
   const [{ count: total }] = await rows<{ count: number }>(database.db, sql`select count(*)::int as count from products where deleted_at is null`);
 
   const lines: string[] = [];
-  const header = `\n## ${new Date().toISOString().slice(0, 10)}: ${database.driver}, ${total.toLocaleString("en")} live products${values.note ? ` (${values.note})` : ""}\n\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}. ${requests} requests per cell, page of 100, after one warm-up request.\n`;
+  const date = new Date().toISOString().slice(0, 10);
+  const header = `\n## ${date}: ${database.driver}, ${total.toLocaleString("en")} live products${values.note ? ` (${values.note})` : ""}\n\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}. ${requests} requests per cell, page of 100, after one warm-up request.\n`;
   lines.push(header);
   if (!values["skip-search"]) lines.push("| expression | path | concurrency | p50 ms | p95 ms | p99 ms |", "|---|---|---|---|---|---|");
   // The gateway and the subgraph answer the REST route's own operation, so the paths differ only by their layers.
@@ -195,7 +197,8 @@ async function main() {
     console.log(lines.at(-1));
   }
 
-  appendFileSync(new URL("../docs/benchmarks.md", import.meta.url), `${lines.join("\n")}\n`);
+  const size = total >= 1_000_000 ? `${Math.round(total / 1_000_000)}m` : total >= 1_000 ? `${Math.round(total / 1_000)}k` : `${total}`;
+  console.log(`Written to ${writeRunResults(`search-${database.driver}-${size}`, lines.join("\n"), { date })}`);
   await service.close();
   await database.close();
 }

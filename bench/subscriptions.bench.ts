@@ -1,11 +1,11 @@
 import "reflect-metadata";
 import { execSync } from "node:child_process";
-import { appendFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../drizzle/database.js";
 import { freshBenchDatabase } from "./bench-database.js";
+import { writeRunResults } from "./results-file.js";
 import { formatSubscriptionBench, runSubscriptionBench } from "./subscriptions.js";
 
 /**
@@ -18,8 +18,8 @@ import { formatSubscriptionBench, runSubscriptionBench } from "./subscriptions.j
  * multiplexes subscriptions on a socket). Each process may hold `ulimit -n` descriptors and the
  * loopback about 28,000 ephemeral ports to one address: 100,000 subscribers need several per
  * connection unless both limits are raised. Creates a fresh database bench_subscriptions_<timestamp>
- * on the admin URL's server, drops it at the end, and appends its results to docs/benchmarks.md
- * unless --no-append.
+ * on the admin URL's server, drops it at the end, and writes its results to a new file,
+ * bench/results/<date>-subscriptions.md, unless --no-append.
  */
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -60,8 +60,9 @@ async function main() {
     const root = fileURLToPath(new URL("..", import.meta.url));
     const commit = execSync("git rev-parse --short HEAD", { cwd: root }).toString().trim();
     const dirty = execSync("git status --porcelain -- core drizzle gateway identity server subgraphs", { cwd: root }).toString().trim();
+    const date = new Date().toISOString().slice(0, 10);
     const section = formatSubscriptionBench(result, {
-      date: new Date().toISOString().slice(0, 10),
+      date,
       machine: `${os.availableParallelism()} CPUs (${os.cpus()[0]?.model.trim() ?? "cpu"}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${benchDatabase.version} on the same machine, \`ulimit -n\` ${execSync("sh -c 'ulimit -n'").toString().trim()}, load average ${loadBefore.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end (other work shared the machine when above 2)`,
       commit: `${commit}${dirty ? " plus uncommitted changes" : ""}`,
       database: `pool of ${values.pool} connections, fresh database \`${benchDatabase.name}\`${values["keep-database"] ? "" : " (dropped afterwards)"}`,
@@ -70,7 +71,7 @@ async function main() {
     });
     console.log(section);
     console.log(JSON.stringify(result.levels.map(({ deliveryMs, ...level }) => level)));
-    if (!values["no-append"]) appendFileSync(new URL("../docs/benchmarks.md", import.meta.url), section);
+    if (!values["no-append"]) console.log(`Written to ${writeRunResults("subscriptions", section, { date })}`);
   } finally {
     await database.close();
     await benchDatabase.close(values["keep-database"]);

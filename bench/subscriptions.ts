@@ -239,7 +239,7 @@ export async function runSubscriptionBench(options: SubscriptionBenchOptions): P
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : "n/a");
 const bytes = (value: number) => (Number.isFinite(value) ? `${(value / 1024).toFixed(1)} kB` : "n/a");
 
-/** The result as a docs/benchmarks.md section. */
+/** The result as markdown, for its file in bench/results/. */
 export function formatSubscriptionBench(result: SubscriptionBenchResult, meta: { date: string; machine: string; commit: string; database: string; command: string; note?: string }): string {
   const lines = [
     "",

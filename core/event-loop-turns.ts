@@ -3,7 +3,7 @@
  * is read from a socket until it ends. An operation's work comes in phases (parsing and
  * validating a text, estimating its cost, planning it, building each root field's statements),
  * and a first-seen text of 30 aliased searches ran all of them back to back in microtasks, 200 ms
- * in which no other request was read (docs/benchmarks.md, "Fairness under hostile load"). Between
+ * in which no other request was read (bench/results/2026-11-28-fairness.md). Between
  * phases an operation waits for the loop's next turn, so another caller's request that arrived
  * meanwhile is read and started in between.
  */

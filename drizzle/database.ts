@@ -33,8 +33,8 @@ export interface Database {
    * product's slots between two times, the due jobs): on PostgreSQL its own connections, where a
    * prepared statement may keep one generic plan after five executions instead of being planned
    * at each (`db`'s connections plan every execution for its values, which search needs). Planning
-   * was about a quarter of PostgreSQL's CPU for such statements (docs/benchmarks.md, twelfth
-   * session). Never for statements whose best plan depends on their values: a search word, a
+   * was about a quarter of PostgreSQL's CPU for such statements (bench/results/2026-11-26-cores-booking-9.md).
+   * Never for statements whose best plan depends on their values: a search word, a
    * report's filters, a date range that may cover one row or all. PGlite: the database itself.
    */
   forKeyLookups: Database;
@@ -258,7 +258,7 @@ const PGLITE_TURNS: ShareSettings = { capacity: 2, share: 1, most: 2, quietMs: 2
  * many of the first one's, however many it sends. Connections free were not enough: on a server
  * of two processors, five heavy searches of one account at once (half a pool) made another
  * account's searches 8 to 11 times slower at their slowest, two at once about twice, one at once
- * 1.2 to 2.4 times (docs/benchmarks.md, "Fairness under hostile load"). Alone, an account may take up to half the
+ * 1.2 to 2.4 times (bench/results/2026-11-28-fairness.md). Alone, an account may take up to half the
  * pool; the service's own statements (session checks, the worker) do not count as another
  * account's, though they take their turns like one.
  */

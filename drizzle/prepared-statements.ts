@@ -5,7 +5,7 @@
  * (when it has parameters) in two round trips: Parse and Describe to learn the parameters' types,
  * then Bind and Execute; and PostgreSQL parses and analyses it every time. A prepared statement is
  * described once per connection and then runs in one round trip without being parsed again: a
- * booking flow cost the service 14 % less CPU and PostgreSQL 31 % less (docs/benchmarks.md).
+ * booking flow cost the service 14 % less CPU and PostgreSQL 31 % less (bench/results/2026-11-26-paths.md).
  *
  * postgres.js keeps a connection's prepared statements until the connection closes, and it cannot
  * drop one, so what is prepared must be bounded. This admits a statement text the second time it

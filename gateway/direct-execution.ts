@@ -82,7 +82,7 @@ export function clientTextAdmission() {
  * refuse goes back through the pipeline, so every refusal is Apollo Server's own answer; what runs
  * is answered with Apollo Server's status, content type and body. Besides the hooks it skips,
  * the pipeline itself cost a long answer's garbage collection: a page of 1,000 import records
- * through it took 3–4 ms more than the same operation through this path (docs/benchmarks.md).
+ * through it took 3–4 ms more than the same operation through this path (bench/results/2026-11-27-paths.md).
  */
 export function directGatewayExecution(options: {
   server: ApolloServer<EdgeContext>;

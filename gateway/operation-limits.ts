@@ -231,7 +231,7 @@ const SUPPLIER_CALL_WEIGHT = OPERATION_LIMITS.maxCost / 2 + 1;
  * What a root field costs before it selects anything, in points (1 point = one selected value,
  * the estimate's unit): its statements, its authorisation and the gateway's plan. Counted once
  * per occurrence, so every alias of a field pays it again. Fitted against measured time by
- * `npm run bench:cost` on both databases (docs/benchmarks.md, "Cost model calibration": ms =
+ * `npm run bench:cost` on both databases (bench/results/2026-11-28-cost-calibration.md: ms =
  * request + base per occurrence + k × values; each field's base in ms divided by k, rounded;
  * k = 0.00180 ms a point on the embedded database, 0.00176 on PostgreSQL, 2026-11-28), each
  * field the larger of its two fits, so that the budget holds on whichever database runs. A base

@@ -18,7 +18,7 @@ export interface ReportMeta {
 const ms = (value: number | undefined) => (value !== undefined && Number.isFinite(value) ? value.toFixed(1) : "—");
 const rate = (value: number | undefined) => (value !== undefined && Number.isFinite(value) ? (value >= 100 ? value.toFixed(0) : value.toFixed(1)) : "—");
 
-/** The docs/benchmarks.md section of one run. */
+/** The markdown of one run, for its file in bench/results/. */
 export function renderPathsSection(result: PathsResult, meta: ReportMeta): string {
   const top = Math.max(...meta.concurrencies);
   const lines = [

@@ -7,7 +7,7 @@
 // the queue never runs empty and its array gains a slot for every statement the process ever
 // ran. Moving a connection between queues then searches that array from its start (remove(),
 // via indexOf), so a statement costs time in proportion to the statements before it:
-// docs/benchmarks.md measured 725 ms per 20,000 statements growing to 1,333 ms after 160,000.
+// bench/results/2026-11-26-driver-queue.md measured 655 ms per 20,000 statements growing to 1,334 ms after 140,000.
 //
 // Here the taken prefix is cut off once it is half the array (amortised O(1) a shift), and
 // remove() searches only the live part.

@@ -16,7 +16,7 @@ import { countryNameLanguages, countryNames } from "../../../core/iso-codes.js";
  *
  * Why not through the typed `Product` fields: a page of 1,000 records is about 100,000 GraphQL
  * fields, each resolved by the subgraph, shaped again by the gateway and mapped once more by REST;
- * that cost ten times the database's time (docs/benchmarks.md). As one JSON value per record the
+ * that cost ten times the database's time (bench/results/2026-11-23-search-postgres-100k-2.md). As one JSON value per record the
  * page costs what its rows and a few batched lookups cost. The typed `data` stays for GraphQL
  * clients that want to choose fields; both read the same functions (commission, duration,
  * onlineBookable, taxonomy paths, engine display name), so they cannot disagree.

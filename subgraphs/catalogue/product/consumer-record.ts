@@ -16,7 +16,7 @@ import type { Product } from "./product.type.js";
  *
  * Why here and not from the typed fields: a search page of 100 records is about 10,000 GraphQL
  * fields, each resolved by the subgraph, shaped again by the gateway and mapped once more by REST
- * (docs/benchmarks.md). As one JSON value per product the gateway passes it through. The values
+ * (bench/results/2026-11-23-search-postgres-100k-2.md). As one JSON value per product the gateway passes it through. The values
  * come from the same functions the typed fields use; a contract test holds the two equal.
  */
 export type ConsumerRecord = Record<string, unknown> & { id: number };

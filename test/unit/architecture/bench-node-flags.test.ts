@@ -5,7 +5,7 @@ import { npmStartArguments } from "../../../bench/cores/cores-core.js";
 /**
  * The benchmarks that host the service in their own process measure it as `npm start` runs it:
  * the same node flags (V8's young generation size among them), so that a number in
- * docs/benchmarks.md is the production service's, not a differently tuned one.
+ * bench/results/ is the production service's, not a differently tuned one.
  */
 describe("benchmarks hosting the service run with npm start's node flags", () => {
   const scripts: Record<string, string> = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")).scripts;
