@@ -1,10 +1,9 @@
-import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Clock } from "../../../core/clock.js";
 import type { Config } from "../../../core/config.js";
 import type { ServiceMetrics } from "../../../core/metrics.js";
 import type { Logger } from "../../../core/logger.js";
 import type { Database, Executor } from "../../../drizzle/database.js";
-import { octoConnections } from "../../../drizzle/schema.js";
+import { octoConnectionRepository } from "./octo-connection.repository.js";
 import type { Dispatcher } from "undici";
 import { guardedDispatcher, type Resolver } from "../../../core/outbound-address.js";
 import { EngineSecretsUnavailable, SealedSecrets } from "../sealed-secrets.js";
@@ -75,32 +74,26 @@ export class OctoEngines {
 
   /** A client for a registered engine, or undefined when the engine is not OCTO. */
   async clientFor(engineName: string): Promise<OctoClient | undefined> {
-    const [row] = await this.options.database.db.select().from(octoConnections).where(eq(octoConnections.engineName, engineName));
+    const row = await octoConnectionRepository.byEngineName(this.options.database.db, engineName);
     if (!row) return undefined;
     const apiKey = await this.open(row.sealedApiKey, engineName);
     return this.client({ engineName, baseUrl: row.baseUrl, apiKey, capabilities: row.capabilities });
   }
 
   async settings(db: Executor, engineIds: readonly number[]): Promise<OctoEngineSettings[]> {
-    if (!engineIds.length) return [];
-    const rows = await db.select().from(octoConnections).where(inArray(octoConnections.engineId, [...engineIds]));
+    const rows = await octoConnectionRepository.byEngineIds(db, engineIds);
     return rows.map(({ sealedApiKey: _sealed, ...settings }) => settings);
   }
 
   async all(db: Executor): Promise<OctoEngineSettings[]> {
-    const rows = await db.select().from(octoConnections).orderBy(octoConnections.engineName);
+    const rows = await octoConnectionRepository.all(db);
     return rows.map(({ sealedApiKey: _sealed, ...settings }) => settings);
   }
 
   /** Saves (or replaces) an engine's connection in the caller's transaction, sealing the key. */
   async save(tx: Executor, settings: Omit<OctoEngineSettings, "registeredAt" | "updatedAt" | "importStartedAt" | "lastImportedAt">, apiKey: string, now: Date): Promise<OctoEngineSettings> {
     const sealedApiKey = await this.secrets.seal(apiKey);
-    const values = { ...settings, sealedApiKey, updatedAt: now };
-    const [row] = await tx
-      .insert(octoConnections)
-      .values({ ...values, registeredAt: now })
-      .onConflictDoUpdate({ target: octoConnections.engineId, set: { ...values, registeredAt: sql`${octoConnections.registeredAt}` } })
-      .returning();
+    const row = await octoConnectionRepository.upsert(tx, { ...settings, sealedApiKey, updatedAt: now }, now);
     const { sealedApiKey: _sealed, ...saved } = row;
     return saved;
   }
@@ -110,21 +103,12 @@ export class OctoEngines {
    * A claim older than `leaseMs` belongs to an import that crashed, and is taken over.
    */
   async claimImport(engineId: number, now: Date, leaseMs = IMPORT_LEASE_MS): Promise<boolean> {
-    const lapsed = new Date(now.getTime() - leaseMs);
-    const claimed = await this.options.database.db
-      .update(octoConnections)
-      .set({ importStartedAt: now })
-      .where(and(eq(octoConnections.engineId, engineId), or(isNull(octoConnections.importStartedAt), lt(octoConnections.importStartedAt, lapsed))))
-      .returning({ engineId: octoConnections.engineId });
-    return claimed.length === 1;
+    return octoConnectionRepository.claimImport(this.options.database.db, engineId, now, new Date(now.getTime() - leaseMs));
   }
 
   /** Ends a claimed import; `completed` records when the catalogue last matched the supplier. */
   async releaseImport(engineId: number, now: Date, completed: boolean): Promise<void> {
-    await this.options.database.db
-      .update(octoConnections)
-      .set({ importStartedAt: null, ...(completed ? { lastImportedAt: now } : {}) })
-      .where(eq(octoConnections.engineId, engineId));
+    await octoConnectionRepository.releaseImport(this.options.database.db, engineId, now, completed);
   }
 
   /** Fails before anything is asked of a supplier when keys could not be kept. */
@@ -139,8 +123,6 @@ export class OctoEngines {
       throw new EngineSecretsUnavailable(`The API key of engine ${engineName} cannot be opened: ${(error as Error).message}. Start the service with the ENGINE_SECRETS_KEY it was registered under, or register the engine again.`);
     }
   }
-
-
 }
 
 /** The engines of a service started with this configuration. */

@@ -22,7 +22,6 @@ const STILL_OUTSIDE = [
   "subgraphs/catalogue/search/product-changes.ts",
   "subgraphs/catalogue/search/search-sql.ts",
   "subgraphs/catalogue/search/search-totals.ts",
-  "subgraphs/common/octo/octo-engines.ts",
 ];
 
 function sourceFiles(dir: string): string[] {
