@@ -1,7 +1,7 @@
-import { sql, type SQL } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import { rows, sharedExecutor, type Executor } from "../../../drizzle/database.js";
-import { catalogueVersions, products } from "../../../drizzle/schema.js";
+import { sharedExecutor, type Executor } from "../../../drizzle/database.js";
+import { searchTotalRepository } from "./search-total.repository.js";
 
 /**
  * A search's total is the same for every caller who sends the same filter, and changes only when
@@ -52,14 +52,7 @@ export async function countedTotal(db: Executor, where: SQL, cap: number): Promi
   const key = `${cap} ${query.sql} ${JSON.stringify(query.params)}`;
   const kept = keptFor(db);
   const known = kept.get(key);
-  // The count's subquery is an init plan that runs only when the CASE needs it.
-  const [row] = await rows<{ version: string; total: number | null }>(
-    db,
-    sql`with current as (select sum(${catalogueVersions.version})::text as version from ${catalogueVersions})
-        select current.version, case when current.version = ${known?.version ?? ""} then null
-          else (select count(*)::int from (select 1 from ${products} where ${where} limit ${cap}) as capped) end as total
-        from current`,
-  );
+  const row = await searchTotalRepository.cappedCountAtVersion(db, where, cap, known?.version ?? "");
   if (row.total === null && known) {
     // Most recently used last: the first key is the one to let go of.
     kept.delete(key);
@@ -76,8 +69,7 @@ export async function countedTotal(db: Executor, where: SQL, cap: number): Promi
 /** The planner's row estimate of the filter (no row is read), kept with the count it goes with when there is one. */
 export async function estimatedTotal(db: Executor, where: SQL, counted?: CountedTotal): Promise<number> {
   if (counted?.kept.estimate !== undefined) return counted.kept.estimate;
-  const [plan] = await rows<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }>(db, sql`explain (format json) select 1 from ${products} where ${where}`);
-  const estimate = Math.round(plan["QUERY PLAN"][0].Plan["Plan Rows"]);
+  const estimate = await searchTotalRepository.plannedMatches(db, where);
   if (counted) counted.kept.estimate = estimate;
   return estimate;
 }

@@ -21,7 +21,6 @@ const STILL_OUTSIDE = [
   "subgraphs/catalogue/recommendation/recommendation.service.ts",
   "subgraphs/catalogue/search/product-changes.ts",
   "subgraphs/catalogue/search/search-sql.ts",
-  "subgraphs/catalogue/search/search-totals.ts",
 ];
 
 function sourceFiles(dir: string): string[] {
