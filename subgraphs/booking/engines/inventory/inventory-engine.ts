@@ -1,10 +1,7 @@
 import { createHash } from "node:crypto";
-import { and, eq, gte, lt, sql } from "drizzle-orm";
-import { compiledSelect } from "../../../../drizzle/compiled-select.js";
-import type { Executor } from "../../../../drizzle/database.js";
-import { slotInventory } from "../../../../drizzle/schema.js";
 import type { BookingEngineAdapter, ConfirmationOutcome, EngineBooking, Slot } from "../booking-engine.js";
 import { bookingSetupRepository } from "./booking-setup.repository.js";
+import { slotInventoryRepository } from "./slot-inventory.repository.js";
 import type { BookingSetup } from "./booking-setup.js";
 import { addDays, instantOf, localDate, weekdayOf, zonedText } from "../../../../core/local-time.js";
 
@@ -68,7 +65,7 @@ export const inventoryEngine: BookingEngineAdapter = {
     const start = from > firstSellable ? from : firstSellable;
     const end = to < lastSellable ? to : lastSellable;
     if (start > end) return [];
-    const taken = await takenBetween(db, product.id, instantOf(start, "00:00", setup.timeZone), instantOf(addDays(end, 1), "00:00", setup.timeZone));
+    const taken = await slotInventoryRepository.takenBetween(db, product.id, instantOf(start, "00:00", setup.timeZone), instantOf(addDays(end, 1), "00:00", setup.timeZone));
     const dates: string[] = [];
     for (let date = start; date <= end; date = addDays(date, 1)) {
       const open = startTimesOn(product.availabilityPeriods, setup, date).some((time) => {
@@ -85,7 +82,7 @@ export const inventoryEngine: BookingEngineAdapter = {
     // the database about year 10000, which PostgreSQL cannot parse from a JavaScript Date.
     const firstSellable = localDate(now, setup.timeZone);
     if (date < firstSellable || date > addDays(firstSellable, setup.bookingHorizonDays)) return [];
-    const taken = await takenBetween(db, product.id, instantOf(date, "00:00", setup.timeZone), instantOf(addDays(date, 1), "00:00", setup.timeZone));
+    const taken = await slotInventoryRepository.takenBetween(db, product.id, instantOf(date, "00:00", setup.timeZone), instantOf(addDays(date, 1), "00:00", setup.timeZone));
     return startTimesOn(product.availabilityPeriods, setup, date)
       .map((time): Slot => {
         const startsAt = instantOf(date, time, setup.timeZone);
@@ -95,25 +92,11 @@ export const inventoryEngine: BookingEngineAdapter = {
   },
 
   async reserve(tx, product, setup, startsAt, places) {
-    // One statement takes the places only if they fit; the row lock serialises racing bookings.
-    const rows = await tx
-      .insert(slotInventory)
-      .values({ productId: product.id, startsAt, capacity: setup.capacityPerSlot, taken: places })
-      .onConflictDoUpdate({
-        target: [slotInventory.productId, slotInventory.startsAt],
-        set: { taken: sql`${slotInventory.taken} + ${places}` },
-        // The current setup's capacity bounds too: a row lowered to its taken places may have some given back.
-        setWhere: sql`${slotInventory.taken} + ${places} <= least(${slotInventory.capacity}, ${setup.capacityPerSlot})`,
-      })
-      .returning({ taken: slotInventory.taken });
-    return rows.length === 1 && places <= setup.capacityPerSlot;
+    return (await slotInventoryRepository.take(tx, product.id, startsAt, places, setup.capacityPerSlot)) && places <= setup.capacityPerSlot;
   },
 
   async release(tx, productId, startsAt, places) {
-    await tx
-      .update(slotInventory)
-      .set({ taken: sql`greatest(${slotInventory.taken} - ${places}, 0)` })
-      .where(and(eq(slotInventory.productId, productId), eq(slotInventory.startsAt, startsAt)));
+    await slotInventoryRepository.giveBack(tx, productId, startsAt, places);
   },
 
   async confirm(db, booking, facts): Promise<ConfirmationOutcome> {
@@ -131,20 +114,6 @@ export const inventoryEngine: BookingEngineAdapter = {
     // Places are given back by the booking flow in its own transaction; the inventory keeps no other record.
   },
 };
-
-// Every dates, options, prices and booking step reads the slots' places: built once (compiled-select.ts).
-const slotsTaken = compiledSelect<{ productId: number; from: string; to: string }, { startsAt: Date; taken: number; capacity: number }>((db) =>
-  db
-    .select({ startsAt: slotInventory.startsAt, taken: slotInventory.taken, capacity: slotInventory.capacity })
-    .from(slotInventory)
-    .where(and(eq(slotInventory.productId, sql.placeholder("productId")), gte(slotInventory.startsAt, sql.placeholder("from")), lt(slotInventory.startsAt, sql.placeholder("to")))),
-);
-
-async function takenBetween(db: Executor, productId: number, from: Date, to: Date): Promise<Map<number, { taken: number; capacity: number }>> {
-  // Placeholders skip the column's encoder: the instants go as ISO 8601 text, which PostgreSQL reads as timestamptz.
-  const rows = await slotsTaken(db, { productId, from: from.toISOString(), to: to.toISOString() });
-  return new Map(rows.map((r) => [r.startsAt.getTime(), { taken: r.taken, capacity: r.capacity }]));
-}
 
 /**
  * A slot's row carries the setup's capacity, or its taken places when the capacity was lowered
