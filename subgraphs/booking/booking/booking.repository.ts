@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import { anyOf, compiledSelect, compiledWrite } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { bookingJobs, bookings } from "../../../drizzle/schema.js";
@@ -57,5 +57,31 @@ export const bookingRepository = {
 
   async addJob(db: Executor, bookingId: string, kind: string, runAt: Date): Promise<void> {
     await db.insert(bookingJobs).values({ bookingId, kind, runAt, createdAt: runAt }).onConflictDoNothing();
+  },
+
+  /** Up to `limit` ON_HOLD bookings whose hold ended at `now` or before. */
+  async lapsedHoldIds(db: Executor, now: Date, limit: number): Promise<string[]> {
+    const due = await db.select({ id: bookings.id }).from(bookings).where(and(eq(bookings.status, "ON_HOLD"), lte(bookings.holdExpiresAt, now))).limit(limit);
+    return due.map((row) => row.id);
+  },
+
+  /**
+   * Erases the answers not yet erased of ON_HOLD bookings last answered before `unconfirmedBefore`
+   * and of bookings starting before `startedBefore`; how many.
+   */
+  async redactAnswers(db: Executor, now: Date, unconfirmedBefore: Date, startedBefore: Date): Promise<number> {
+    const redacted = await db
+      .update(bookings)
+      .set({ answers: {}, answersRedactedAt: now })
+      .where(
+        and(
+          isNull(bookings.answersRedactedAt),
+          sql`${bookings.answers} <> '{}'::jsonb`,
+          sql`((${bookings.status} = 'ON_HOLD' and ${bookings.answersUpdatedAt} <= ${unconfirmedBefore.toISOString()}::timestamptz)
+               or ${bookings.startsAt} <= ${startedBefore.toISOString()}::timestamptz)`,
+        ),
+      )
+      .returning({ id: bookings.id });
+    return redacted.length;
   },
 };

@@ -1,12 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { SpanKind } from "@opentelemetry/api";
 import { inSpan } from "../../../core/tracing.js";
 import { ServiceGraphError, type ServiceGraphs } from "../../common/service-graph.js";
 import { catalogueFacts } from "../catalogue-facts.js";
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Logger } from "../../../core/logger.js";
-import { rows, type Database, type Executor } from "../../../drizzle/database.js";
-import { bookingJobs, bookings } from "../../../drizzle/schema.js";
+import type { Database, Executor } from "../../../drizzle/database.js";
+import { bookingJobRepository, type BookingJobRow } from "./booking-job.repository.js";
 import { announceStatus } from "../booking/booking-view.js";
 import { announceBookingJob } from "./booking-job-notice.js";
 import { bookingRepository, type BookingRow } from "../booking/booking.repository.js";
@@ -25,7 +23,7 @@ export const ANSWER_RETENTION_AFTER_START_MS = 30 * 24 * 3600 * 1000;
 
 export const backoffMs = (attempt: number): number => Math.min(2 ** attempt * 1000, 5 * 60_000);
 
-type JobRow = typeof bookingJobs.$inferSelect;
+type JobRow = BookingJobRow;
 
 export interface JobDeps {
   database: Database;
@@ -42,56 +40,25 @@ export interface JobDeps {
 /** At most this many jobs are claimed by one statement, however many slots are free. */
 export const MAX_CLAIM_BATCH = 16;
 
-/**
- * Takes up to `limit` due jobs that no live worker holds, in one statement and under one fresh
- * lease (SKIP LOCKED: workers claiming at once take different jobs).
- */
-async function claim(db: Executor, now: Date, limit: number): Promise<JobRow[]> {
-  const due = db
-    .select({ id: bookingJobs.id })
-    .from(bookingJobs)
-    .where(and(isNull(bookingJobs.doneAt), lte(bookingJobs.runAt, now), or(isNull(bookingJobs.lockedUntil), lt(bookingJobs.lockedUntil, now))))
-    .orderBy(asc(bookingJobs.runAt))
-    .limit(limit)
-    .for("update", { skipLocked: true });
-  return db
-    .update(bookingJobs)
-    .set({ leaseId: randomUUID(), lockedUntil: new Date(now.getTime() + JOB_LEASE_MS), attempts: sql`${bookingJobs.attempts} + 1` })
-    .where(inArray(bookingJobs.id, due))
-    .returning();
-}
+/** Due jobs no live worker holds, under one fresh lease (workers claiming at once take different jobs). */
+const claim = (db: Executor, now: Date, limit: number): Promise<JobRow[]> => bookingJobRepository.claimDue(db, now, new Date(now.getTime() + JOB_LEASE_MS), limit);
 
 /** Jobs due now and not done (held under a lease or waiting), and how long the oldest has been due. */
 export async function bookingJobQueue(db: Executor, now: Date): Promise<{ due: number; oldestDueSeconds: number }> {
-  const [row] = await rows<{ due: number | string; oldest: string | Date | null }>(db, sql`
-    select count(*) as due, min(run_at) as oldest
-      from ${bookingJobs}
-     where done_at is null and run_at <= ${now.toISOString()}::timestamptz`);
-  const oldest = row?.oldest ? new Date(row.oldest).getTime() : now.getTime();
-  return { due: Number(row?.due ?? 0), oldestDueSeconds: Math.max(0, (now.getTime() - oldest) / 1000) };
+  const { due, oldest } = await bookingJobRepository.dueCount(db, now);
+  return { due, oldestDueSeconds: Math.max(0, (now.getTime() - (oldest ?? now).getTime()) / 1000) };
 }
 
 /**
  * When the next job not yet due (a delayed confirmation, a retry with backoff) or held under a
  * lease that may lapse (its worker died) can be taken; undefined when there is none.
  */
-export async function nextBookingJobDue(db: Executor, now: Date): Promise<Date | undefined> {
-  const [next] = await rows<{ at: string | Date | null }>(db, sql`
-    select min(greatest(run_at, coalesce(locked_until, run_at))) as at
-      from ${bookingJobs}
-     where done_at is null and (run_at > ${now.toISOString()}::timestamptz or locked_until >= ${now.toISOString()}::timestamptz)`);
-  return next?.at ? new Date(next.at) : undefined;
+export function nextBookingJobDue(db: Executor, now: Date): Promise<Date | undefined> {
+  return bookingJobRepository.nextTakeable(db, now);
 }
 
 /** Marks the job done if this worker still holds its lease; false when another worker took it over. */
-async function finish(tx: Executor, job: JobRow, now: Date): Promise<boolean> {
-  const done = await tx
-    .update(bookingJobs)
-    .set({ doneAt: now, lockedUntil: null })
-    .where(and(eq(bookingJobs.id, job.id), eq(bookingJobs.leaseId, job.leaseId!), isNull(bookingJobs.doneAt)))
-    .returning({ id: bookingJobs.id });
-  return done.length === 1;
-}
+const finish = (tx: Executor, job: JobRow, now: Date): Promise<boolean> => bookingJobRepository.finish(tx, job, now);
 
 async function applyOutcome(deps: JobDeps, job: JobRow, booking: BookingRow, outcome: ConfirmationOutcome): Promise<void> {
   const now = deps.now();
@@ -150,10 +117,7 @@ async function runConfirmation(deps: JobDeps, job: JobRow): Promise<Date | undef
     }
     if (!outcome) {
       const retryAt = new Date(deps.now().getTime() + backoffMs(job.attempts));
-      await deps.database.db
-        .update(bookingJobs)
-        .set({ runAt: retryAt, lockedUntil: null, lastError: error instanceof Error ? error.message.slice(0, 500) : String(error) })
-        .where(and(eq(bookingJobs.id, job.id), eq(bookingJobs.leaseId, job.leaseId!), isNull(bookingJobs.doneAt)));
+      await bookingJobRepository.retryAt(deps.database.db, job, retryAt, error instanceof Error ? error.message.slice(0, 500) : String(error));
       deps.logger.warn({ bookingId: booking.id, attempt: job.attempts, retryAt }, "supplier confirmation will be retried");
       return retryAt;
     }
@@ -164,13 +128,8 @@ async function runConfirmation(deps: JobDeps, job: JobRow): Promise<Date | undef
 /** Gives a claimed job back at once rather than after its lease runs out; the claim does not count as an attempt. */
 async function handBack(deps: JobDeps, job: JobRow): Promise<void> {
   await deps.database.db.transaction(async (tx) => {
-    const given = await tx
-      .update(bookingJobs)
-      .set({ lockedUntil: null, leaseId: null, attempts: sql`${bookingJobs.attempts} - 1` })
-      .where(and(eq(bookingJobs.id, job.id), eq(bookingJobs.leaseId, job.leaseId!), isNull(bookingJobs.doneAt)))
-      .returning({ id: bookingJobs.id });
     // Another worker still running takes it now.
-    if (given.length) await announceBookingJob(deps.database, tx, job);
+    if (await bookingJobRepository.handBack(tx, job)) await announceBookingJob(deps.database, tx, job);
   });
 }
 
@@ -308,13 +267,8 @@ export async function runDueBookingJobs(deps: JobDeps, concurrency = 1): Promise
 /** ON_HOLD bookings past their hold become EXPIRED and give their places back. */
 export async function expireHolds(deps: JobDeps): Promise<number> {
   const now = deps.now();
-  const due = await deps.database.db
-    .select({ id: bookings.id })
-    .from(bookings)
-    .where(and(eq(bookings.status, "ON_HOLD"), lte(bookings.holdExpiresAt, now)))
-    .limit(500);
   let expired = 0;
-  for (const { id } of due) {
+  for (const id of await bookingRepository.lapsedHoldIds(deps.database.db, now, 500)) {
     const done = await deps.database.db.transaction(async (tx) => {
       const row = await bookingRepository.forUpdate(tx, id);
       return row && row.status === "ON_HOLD" && row.holdExpiresAt <= now ? expireHold(deps, tx, row, now) : undefined;
@@ -331,19 +285,5 @@ export async function expireHolds(deps: JobDeps): Promise<number> {
  */
 export async function redactAnswers(deps: JobDeps): Promise<number> {
   const now = deps.now();
-  const unconfirmedBefore = new Date(now.getTime() - UNCONFIRMED_ANSWER_RETENTION_MS).toISOString();
-  const startedBefore = new Date(now.getTime() - ANSWER_RETENTION_AFTER_START_MS).toISOString();
-  const redacted = await deps.database.db
-    .update(bookings)
-    .set({ answers: {}, answersRedactedAt: now })
-    .where(
-      and(
-        isNull(bookings.answersRedactedAt),
-        sql`${bookings.answers} <> '{}'::jsonb`,
-        sql`((${bookings.status} = 'ON_HOLD' and ${bookings.answersUpdatedAt} <= ${unconfirmedBefore}::timestamptz)
-             or ${bookings.startsAt} <= ${startedBefore}::timestamptz)`,
-      ),
-    )
-    .returning({ id: bookings.id });
-  return redacted.length;
+  return bookingRepository.redactAnswers(deps.database.db, now, new Date(now.getTime() - UNCONFIRMED_ANSWER_RETENTION_MS), new Date(now.getTime() - ANSWER_RETENTION_AFTER_START_MS));
 }

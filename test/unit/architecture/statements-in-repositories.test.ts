@@ -14,7 +14,6 @@ const FOLDERS = ["core", "identity", "subgraphs", "schema", "gateway", "rest-com
 const STILL_OUTSIDE = [
   "seed/catalogue.ts",
   "seed/generate.ts",
-  "subgraphs/booking/jobs/booking-jobs.ts",
   "subgraphs/catalogue/import/activity-import.ts",
   "subgraphs/catalogue/import/import-record.ts",
   "subgraphs/catalogue/recommendation/recommendation.service.ts",
