@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "../../../drizzle/database.js";
 import { organisations, productChanges, products } from "../../../drizzle/schema.js";
 import { enqueueWebhookEvents, webhookTypeWanted } from "../../common/webhooks/webhook-outbox.repository.js";
@@ -11,6 +11,22 @@ export const productChangeRepository = {
     if (!productIds.length) return;
     await db.insert(productChanges).values(productIds.map((productId) => ({ productId, changeType, changedAt: at })));
     await announceProductChanges(db, productIds, changeType, at);
+  },
+
+  /** The products' changes at or after `since` (all of them without), oldest first. */
+  async ofProducts(db: Executor, productIds: readonly number[], since: Date | null) {
+    if (!productIds.length) return [];
+    return db
+      .select()
+      .from(productChanges)
+      .where(and(inArray(productChanges.productId, [...productIds]), since ? gte(productChanges.changedAt, since) : undefined))
+      .orderBy(asc(productChanges.changedAt), asc(productChanges.id));
+  },
+
+  /** A search filter: the product changed at or after `since` (of `changeType` only, when given). */
+  changedSince(since: Date, changeType: ProductChangeType | null): SQL {
+    const ofType = changeType === null ? sql`true` : sql`${productChanges.changeType} = ${changeType}`;
+    return sql`exists (select 1 from ${productChanges} where ${productChanges.productId} = ${products.id} and ${productChanges.changedAt} >= ${since.toISOString()}::timestamptz and ${ofType})`;
   },
 };
 

@@ -1,4 +1,4 @@
-import { and, asc, gte, inArray, sql, type SQL } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, Field, Info, ObjectType, Query, registerEnumType, Resolver } from "type-graphql";
 import { ConnectionOf, EdgeOf, positionConnection, type Connection, PagingArgsOf, type PagingArguments } from "../../common/relay/connection.js";
@@ -6,10 +6,10 @@ import { DateScalar } from "../../common/scalars.js";
 import { asksFor } from "../../common/selection.js";
 import { rejected } from "../../../core/refusals.js";
 import type { Executor } from "../../../drizzle/database.js";
-import { productChanges, products } from "../../../drizzle/schema.js";
 import { consumerAccess } from "../consumer-access.js";
 import type { CatalogueContext } from "../loaders.js";
 import { startRecordLookups } from "../product/consumer-record.js";
+import { productChangeRepository } from "../product/product-change.repository.js";
 import { toProduct } from "../product/product.service.js";
 import { Product, ProductOrder } from "../product/product.type.js";
 import { visibleToConsumers } from "./product-search.repository.js";
@@ -53,20 +53,12 @@ export class ProductChangeConnection extends ConnectionOf(Product, ProductChange
 
 /** Products changed since `since` (of one type, or any), deleted ones included; without it, the live catalogue. */
 function changedSince(since: Date | null, changeType: ProductChangeType | null): SQL {
-  if (!since) return visibleToConsumers;
-  const ofType = changeType === null ? sql`true` : sql`${productChanges.changeType} = ${changeType}`;
-  return sql`exists (select 1 from ${productChanges} where ${productChanges.productId} = ${products.id} and ${productChanges.changedAt} >= ${since.toISOString()}::timestamptz and ${ofType})`;
+  return since ? productChangeRepository.changedSince(since, changeType) : visibleToConsumers;
 }
 
 async function changeLogs(db: Executor, productIds: number[], since: Date | null) {
-  if (!productIds.length) return new Map<number, ProductChange[]>();
-  const rows = await db
-    .select()
-    .from(productChanges)
-    .where(and(inArray(productChanges.productId, productIds), since ? gte(productChanges.changedAt, since) : undefined))
-    .orderBy(asc(productChanges.changedAt), asc(productChanges.id));
   const logs = new Map<number, ProductChange[]>();
-  for (const row of rows) {
+  for (const row of await productChangeRepository.ofProducts(db, productIds, since)) {
     const log = logs.get(row.productId) ?? [];
     log.push({ type: row.changeType as ProductChangeType, changedAt: row.changedAt });
     logs.set(row.productId, log);

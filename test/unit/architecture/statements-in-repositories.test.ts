@@ -17,7 +17,6 @@ const STILL_OUTSIDE = [
   "subgraphs/catalogue/import/activity-import.ts",
   "subgraphs/catalogue/import/import-record.ts",
   "subgraphs/catalogue/recommendation/recommendation.service.ts",
-  "subgraphs/catalogue/search/product-changes.ts",
   "subgraphs/catalogue/search/search-sql.ts",
 ];
 
