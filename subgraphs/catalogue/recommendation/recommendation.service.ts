@@ -1,16 +1,15 @@
-import { and, asc, desc, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { type FieldProblem } from "../../../core/errors.js";
 import { rejected } from "../../../core/refusals.js";
-import { bookingEngines, products, productTaxonomies, searchConfigs, taxonomyNodes } from "../../../drizzle/schema.js";
+import { searchConfigs } from "../../../drizzle/schema.js";
+import { recommendationRepository } from "./recommendation.repository.js";
 import { consumerAccess } from "../consumer-access.js";
 import type { CatalogueContext } from "../loaders.js";
-import { productColumns, type ProductRow } from "../product/product.repository.js";
+import type { ProductRow } from "../product/product.repository.js";
 import { toProduct } from "../product/product.service.js";
 import type { Product } from "../product/product.type.js";
 import { moneyOf, type Money } from "../../common/money.type.js";
 import { CountPrecision, cursorCodec, offsetOf, OrderDirection, pageRequest, positionConnection, positionSlice, type Connection, type PagingArguments } from "../../common/relay/connection.js";
-import { visibleToConsumers } from "../search/product-search.repository.js";
-import { FullTextProblem, parseFullText, tsQuery, type FullTextQuery } from "../search/full-text.js";
+import { FullTextProblem, parseFullText, type FullTextQuery } from "../search/full-text.js";
 import { isDate, Problems } from "../validation/checks.js";
 import { isCountryCode, isCurrencyCode } from "../../../core/iso-codes.js";
 import { conversion, convert, isConvertible, type RatesUsed } from "../../../core/exchange-rates.js";
@@ -209,6 +208,13 @@ const hoursOf = (duration: string | null): number | null => {
   return match ? Number(match[1] ?? 0) * 24 + Number(match[2] ?? 0) + Number(match[3] ?? 0) / 60 : null;
 };
 
+/** A bounding box around the centre (cheap in SQL); the exact distance is judged on the candidates. */
+function boxAround(center: { latitude: number; longitude: number; radius: number }) {
+  const dLat = center.radius / 111;
+  const dLon = center.radius / (111 * Math.max(0.01, Math.cos((center.latitude * Math.PI) / 180)));
+  return { minLatitude: center.latitude - dLat, maxLatitude: center.latitude + dLat, minLongitude: center.longitude - dLon, maxLongitude: center.longitude + dLon };
+}
+
 /**
  * Recommendations (spec 3, v2): filters narrow the catalogue, relevanceScore ranks it. Every
  * filter excludes in SQL where it can, the rest (distance, travel date, converted prices,
@@ -226,44 +232,23 @@ export async function recommend(ctx: CatalogueContext, request: RecommendationRe
   });
   if (!problems.empty) throw rejected("INVALID_RECOMMENDATION_REQUEST", problems.list.map((p: FieldProblem) => p.message).join("; "), problems.list);
 
-  const language = ctx.languages[0] ?? "en";
-  const config = searchConfigs[language] ?? "simple";
-  const interestMatch = (interest: FullTextQuery) =>
-    sql`(${products.titleDocument} @@ ${tsQuery(interest, config)} or ${products.descriptionDocument} @@ ${tsQuery(interest, config)} or ${products.titleDocument} @@ ${tsQuery(interest, "simple")})`;
-  const conditions: (SQL | undefined)[] = [visibleToConsumers];
-  if (countryCodes) conditions.push(inArray(products.countryCode, countryCodes.length ? countryCodes : ["--"]));
-  for (const city of [cityName, request.alsoInCity]) if (city) conditions.push(sql`lower(${products.cityName}) = ${city.toLowerCase()}`);
-  if (center) {
-    // A bounding box first (cheap), the exact distance on the candidates.
-    const dLat = center.radius / 111;
-    const dLon = center.radius / (111 * Math.max(0.01, Math.cos((center.latitude * Math.PI) / 180)));
-    conditions.push(sql`${products.latitude} between ${center.latitude - dLat} and ${center.latitude + dLat} and ${products.longitude} between ${center.longitude - dLon} and ${center.longitude + dLon}`);
-  }
-  if (request.categories?.length) {
-    conditions.push(sql`exists (select 1 from ${productTaxonomies} join ${taxonomyNodes} on ${taxonomyNodes.uuid} = ${productTaxonomies.nodeUuid} where ${productTaxonomies.productId} = ${products.id} and ${inArray(taxonomyNodes.slug, request.categories)})`);
-  }
-  if (interests.length) conditions.push(or(...interests.map(interestMatch)));
-  const excluded = subcategoryExclusions(request);
-  if (excluded.length) {
-    conditions.push(sql`not exists (select 1 from ${productTaxonomies} join ${taxonomyNodes} on ${taxonomyNodes.uuid} = ${productTaxonomies.nodeUuid} where ${productTaxonomies.productId} = ${products.id} and ${taxonomyNodes.level} = 2 and ${inArray(taxonomyNodes.code, excluded)})`);
-  }
-  if (request.groupType && excludedPricingUnits[request.groupType].length) {
-    conditions.push(or(sql`${products.pricingUnit} is null`, notInArray(products.pricingUnit, excludedPricingUnits[request.groupType])));
-  }
-  const engineNames = (names: string[]) => ctx.database.db.select({ id: bookingEngines.id }).from(bookingEngines).where(inArray(bookingEngines.name, names));
-  if (request.bookingEngines?.include?.length) conditions.push(inArray(products.bookingEngineId, engineNames(request.bookingEngines.include)));
-  if (request.bookingEngines?.exclude?.length) conditions.push(notInArray(products.bookingEngineId, engineNames(request.bookingEngines.exclude)));
-
-  const categoryStrength = request.categories?.length
-    ? sql<number>`(select coalesce(max(case when ${taxonomyNodes.level} = 2 then 1.0 else 0.7 end), 0) from ${productTaxonomies} join ${taxonomyNodes} on ${taxonomyNodes.uuid} = ${productTaxonomies.nodeUuid} where ${productTaxonomies.productId} = ${products.id} and ${inArray(taxonomyNodes.slug, request.categories)})`
-    : sql<number>`0`;
-  const interestHits = interests.length ? sql<number>`(${sql.join(interests.map((i) => sql`(case when ${interestMatch(i)} then 1 else 0 end)`), sql` + `)})` : sql<number>`0`;
-  const candidates = await ctx.database.db
-    .select({ row: productColumns, categoryStrength, interestHits })
-    .from(products)
-    .where(and(...conditions))
-    .orderBy(desc(products.rating), asc(products.id))
-    .limit(CANDIDATE_CAP);
+  const config = searchConfigs[ctx.languages[0] ?? "en"] ?? "simple";
+  const candidates = await recommendationRepository.candidates(
+    ctx.database.db,
+    {
+      config,
+      countryCodes: countryCodes ?? null,
+      cities: [cityName, request.alsoInCity].filter((city): city is string => Boolean(city)),
+      box: center ? boxAround(center) : null,
+      categories: request.categories ?? [],
+      interests,
+      excludedSubcategories: subcategoryExclusions(request),
+      excludedPricingUnits: request.groupType ? excludedPricingUnits[request.groupType] : [],
+      includedEngines: request.bookingEngines?.include ?? [],
+      excludedEngines: request.bookingEngines?.exclude ?? [],
+    },
+    CANDIDATE_CAP,
+  );
 
   const weights = {
     text: interests.length ? RELEVANCE_WEIGHTS.text : 0,

@@ -16,7 +16,6 @@ const STILL_OUTSIDE = [
   "seed/generate.ts",
   "subgraphs/catalogue/import/activity-import.ts",
   "subgraphs/catalogue/import/import-record.ts",
-  "subgraphs/catalogue/recommendation/recommendation.service.ts",
   "subgraphs/catalogue/search/search-sql.ts",
 ];
 
