@@ -1,6 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type { GraphQLError } from "graphql";
 import type { RestRoute } from "./rest-route.js";
+import { oncePerRequest } from "./once-per-request.js";
 
 type Otherwise = NonNullable<RestRoute<never>["otherwise"]>;
 
@@ -17,11 +18,7 @@ export function refusedBeforeTyping(
   earlier: { operation: string; variables?: (request: FastifyRequest) => Record<string, unknown> },
   answer: (refusal: GraphQLError) => never,
 ): Otherwise {
-  const judged = new WeakMap<FastifyRequest, GraphQLError | null>();
-  const judge = (request: FastifyRequest): GraphQLError | null => {
-    if (!judged.has(request)) judged.set(request, refusal(request));
-    return judged.get(request)!;
-  };
+  const judge = oncePerRequest(refusal);
   return {
     when: (request) => judge(request) !== null,
     operation: earlier.operation,

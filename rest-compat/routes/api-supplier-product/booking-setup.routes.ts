@@ -3,6 +3,7 @@ import { parseBookingSetup } from "../../../subgraphs/booking/engines/inventory/
 import type { BookingSetupInput } from "../../../subgraphs/booking/booking-setup/booking-setup.type.js";
 import { setupDocumentOf, typedSetupOf, typedSetupOfAnswer } from "../../../subgraphs/booking/booking-setup/setup-document.js";
 import { errorResponse, RestError } from "../../error-body.js";
+import { oncePerRequest } from "../../once-per-request.js";
 import { freeObject, idParam, keepsOtherMembers, obj } from "../../json-schema.js";
 import { productIdOf, supplierIdOf } from "../../path-ids.js";
 import type { RestRoute } from "../../rest-route.js";
@@ -47,12 +48,7 @@ const noSetup = (request: FastifyRequest) => new RestError(404, "NOT_FOUND", `Pr
 const unknownProduct = (request: FastifyRequest) => new RestError(404, "NOT_FOUND", `Product ${(request.params as { productId: number }).productId} of supplier ${(request.params as { supplierId: number }).supplierId} not found`);
 
 /** The body judged once per request: whether the mutation can carry it, and its faults when not. */
-const judged = new WeakMap<FastifyRequest, ReturnType<typeof parseBookingSetup>>();
-const judgement = (request: FastifyRequest) => {
-  let parsed = judged.get(request);
-  if (!parsed) judged.set(request, (parsed = parseBookingSetup(request.body)));
-  return parsed;
-};
+const judgement = oncePerRequest((request) => parseBookingSetup(request.body));
 
 /** PUT /api/supplier/{supplierId}/product/{productId}/booking-setup (extension): sell the product through the built-in inventory. */
 export const putBookingSetupRoute: RestRoute<{ setProductBookingSetup: { productBookingSetup: SetupData | null; userErrors: UserErrorData[] } }> = {

@@ -5,6 +5,7 @@ import { productInputOf } from "../../../subgraphs/catalogue/product/product-inp
 import { productRefusal } from "../../../subgraphs/catalogue/product/product.service.js";
 import { userErrorsOf } from "../../../subgraphs/common/user-errors.js";
 import { RestError } from "../../error-body.js";
+import { oncePerRequest } from "../../once-per-request.js";
 import { pickBySchema } from "../../json-schema.js";
 import { productIdOf, supplierIdOf } from "../../path-ids.js";
 import type { RestRoute } from "../../rest-route.js";
@@ -18,12 +19,7 @@ const documentOf = (request: FastifyRequest) => pickBySchema(request.body, produ
  * The body judged once per request by the service's own rules (product.rules.ts, which need no
  * database): only a body they pass can be typed (an enum, a code, an amount).
  */
-const judged = new WeakMap<FastifyRequest, FieldProblem[]>();
-function judgement(request: FastifyRequest): FieldProblem[] {
-  let problems = judged.get(request);
-  if (!problems) judged.set(request, (problems = productProblems(documentOf(request)).list));
-  return problems;
-}
+const judgement = oncePerRequest((request): FieldProblem[] => productProblems(documentOf(request)).list);
 
 /** The typed input's product fields for a body the rules passed. */
 export const productInputOfBody = (request: FastifyRequest) => productInputOf(documentOf(request));

@@ -6,6 +6,7 @@ import { supplierRefusal } from "../../../subgraphs/catalogue/supplier/supplier.
 import { supplierProblems, type SupplierRequest } from "../../../subgraphs/catalogue/supplier/supplier.rules.js";
 import { userErrorsOf } from "../../../subgraphs/common/user-errors.js";
 import { pickBySchema } from "../../json-schema.js";
+import { oncePerRequest } from "../../once-per-request.js";
 import type { RestRoute } from "../../rest-route.js";
 import { refusedUnlessEmpty } from "../../user-errors.js";
 import { SUPPLIER_PARAMETERS, supplierRequestSchema } from "./supplier-body.js";
@@ -18,12 +19,7 @@ const documentOf = (request: FastifyRequest) => pickBySchema(request.body, suppl
  * database): only a body they pass can be typed (a country code, a URL, an e-mail address, a
  * telephone number).
  */
-const judged = new WeakMap<FastifyRequest, FieldProblem[]>();
-function judgement(request: FastifyRequest): FieldProblem[] {
-  let problems = judged.get(request);
-  if (!problems) judged.set(request, (problems = supplierProblems(documentOf(request)).list));
-  return problems;
-}
+const judgement = oncePerRequest((request): FieldProblem[] => supplierProblems(documentOf(request)).list);
 
 interface SupplierTarget {
   me: { roles: string[]; organisation: { bookingEngine: { legacyResourceId: number; name: string } | null } | null };

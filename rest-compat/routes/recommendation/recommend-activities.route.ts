@@ -6,6 +6,7 @@ import { inputOfDocument, type RecommendationDocument } from "../../../subgraphs
 import { offsetCursor } from "../../../subgraphs/common/relay/connection.js";
 import { RestError } from "../../error-body.js";
 import { answer, arr, int, obj, str, freeObject, type JsonSchema } from "../../json-schema.js";
+import { oncePerRequest } from "../../once-per-request.js";
 import type { RestRoute } from "../../rest-route.js";
 import { RECOMMENDATION_FIELDS, recommendationBody, recommendationSchema, type RecommendationData } from "./recommendation-body.js";
 
@@ -167,20 +168,6 @@ function queryDocument(request: FastifyRequest): Record<string, unknown> {
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
 }
 
-/**
- * A request judged once: its page parameters first (refused at once), then the body by the
- * service's own checks. Only a body that passes them can be typed; the graph judges its
- * categories, which need the taxonomy.
- */
-const judged = new WeakMap<FastifyRequest, FieldProblem[]>();
-function judgement(request: FastifyRequest, document: Record<string, unknown>): FieldProblem[] {
-  let problems = judged.get(request);
-  if (!problems) {
-    pageVariables(request.query as Record<string, unknown>);
-    judged.set(request, (problems = judgeRecommendationDocument(bodyDocument(document))));
-  }
-  return problems;
-}
 
 /** Spec 3's body in the service's form: the location's three members only. */
 function bodyDocument(body: Record<string, unknown>): RecommendationDocument {
@@ -199,8 +186,15 @@ const typedVariables = (request: FastifyRequest, document: Record<string, unknow
  * unknown categories too, after the other faults, as the service orders them.
  */
 function refusal(documentOf: (request: FastifyRequest) => Record<string, unknown>): NonNullable<RestRoute<never>["otherwise"]> {
+  // A request judged once: its page parameters first (refused at once), then the body by the
+  // service's own checks. Only a body that passes them can be typed; the graph judges its
+  // categories, which need the taxonomy.
+  const judgement = oncePerRequest((request): FieldProblem[] => {
+    pageVariables(request.query as Record<string, unknown>);
+    return judgeRecommendationDocument(bodyDocument(documentOf(request)));
+  });
   return {
-    when: (request) => judgement(request, documentOf(request)).length > 0,
+    when: (request) => judgement(request).length > 0,
     operation: /* GraphQL */ `query RestRecommendationCategories { taxonomy { slug children { slug } } }`,
     respond: ({ taxonomy }: { taxonomy: { slug: string; children: { slug: string }[] }[] }, request) => {
       const slugs = new Set(taxonomy.flatMap((node) => [node.slug, ...node.children.map((child) => child.slug)]));
@@ -208,7 +202,7 @@ function refusal(documentOf: (request: FastifyRequest) => Record<string, unknown
       const unknown = (Array.isArray(categories) ? categories : []).flatMap((slug, index) =>
         slugs.has(slug) ? [] : [{ field: `categories[${index}]`, rule: "taxonomy", message: `${slug} is not a taxonomy slug` }],
       );
-      const problems = [...judgement(request, documentOf(request)), ...unknown];
+      const problems = [...judgement(request), ...unknown];
       throw new RestError(statusOfRefusal("INVALID_RECOMMENDATION_REQUEST"), "INVALID_RECOMMENDATION_REQUEST", problems.map((p) => p.message).join("; "), problems);
     },
   };
