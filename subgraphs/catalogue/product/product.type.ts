@@ -240,7 +240,7 @@ const SUPPLIER_GUARD = "When given, the supplier the product must belong to: NOT
 @InputType({ description: "An image of a product's gallery" })
 export class GalleryImageInput {
   @Field(() => String, { nullable: true, description: "Its title" }) title?: string | null;
-  @Field(() => UrlScalar, { description: "Where it is (at most 512 characters)" }) url!: string;
+  @Field(() => String, { description: "Where it is: an absolute http or https URL of at most 512 characters" }) url!: string;
   @Field(() => Int, { nullable: true, description: "Its position in the gallery" }) order?: number | null;
 }
 
@@ -295,7 +295,7 @@ abstract class ProductFields {
   @Field(() => Int, { nullable: true, description: "Most participants" }) maxParticipants?: number | null;
   @Field(() => String, { nullable: true, description: "Street address (at most 512 characters)" }) address?: string | null;
   @Field(() => String, { nullable: true, description: "A map provider's place identifier (at most 255 characters)" }) placeId?: string | null;
-  @Field(() => UrlScalar, { nullable: true, description: "Website (at most 512 characters)" }) website?: string | null;
+  @Field(() => String, { nullable: true, description: "Website: an absolute http or https URL of at most 512 characters" }) website?: string | null;
   @Field(() => GeoLocationInput, { nullable: true, description: "Where it takes place" }) geoLocation?: GeoLocationInput | null;
   @Field(() => String, { nullable: true, description: "ISO 8601 duration (PT3H)" }) duration?: string | null;
   @Field(() => [GalleryImageInput], { nullable: true, description: "Gallery images, in order" }) galleryImage?: GalleryImageInput[] | null;

@@ -93,9 +93,9 @@ export class SupplierOrder {
 
 @InputType({ description: "How a supplier is reached (spec 1's supplierContact)" })
 export class SupplierContactInput {
-  @Field(() => UrlScalar, { nullable: true, description: "Its website, at most 512 characters" }) website?: string | null;
-  @Field(() => EmailAddressScalar, { nullable: true, description: "Its e-mail address, at most 255 characters" }) email?: string | null;
-  @Field(() => PhoneNumberScalar, { nullable: true, description: "Its telephone number, at most 255 characters" }) telephone?: string | null;
+  @Field(() => String, { nullable: true, description: "Its website: an absolute http or https URL, at most 512 characters" }) website?: string | null;
+  @Field(() => String, { nullable: true, description: "Its e-mail address, at most 255 characters" }) email?: string | null;
+  @Field(() => String, { nullable: true, description: "Its telephone number: an optional leading +, 5 to 15 digits grouped by spaces, hyphens, dots, slashes or parentheses, an optional extension; at most 255 characters" }) telephone?: string | null;
   @Field(() => String, { nullable: true, description: "Its postal address, at most 255 characters" }) address?: string | null;
 }
 
