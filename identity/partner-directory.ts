@@ -1,8 +1,15 @@
 import type { Executor } from "../drizzle/executor.js";
-import type { organisations } from "../drizzle/schema.js";
 
-/** An organisation as accounts belong to it. */
-export type OrganisationRecord = typeof organisations.$inferSelect;
+/** An organisation as accounts belong to it (the catalogue keeps it). */
+export interface OrganisationRecord {
+  id: number;
+  name: string;
+  countryCode: string;
+  commercialModel: "AGENT" | "RESELLER";
+  bookingEngineId: number | null;
+  trackingIdsEnabled: boolean;
+  createdAt: Date;
+}
 
 /**
  * What the account service needs of the organisations accounts belong to and of a content

@@ -109,4 +109,20 @@ describe("table ownership (docs/architecture.md)", () => {
     // What is allowed: own tables, shared code, the token verifier.
     expect(planted("booking/y.ts", `import { bookings } from "../../drizzle/schema.js";\nimport { byKey } from "../common/loaders.js";\nimport { bearerToken } from "../../identity/token-verifier.js";`)).toEqual([]);
   });
+
+  it("finds identity's code touching only its own tables and the platform's, whatever it imports or writes in SQL", () => {
+    const identityDir = path.join(root, "identity");
+    const foreign = [...owners].filter(([, owner]) => owner !== "identity" && owner !== "platform").map(([table]) => table);
+    const problems = sourceFiles(identityDir).flatMap((file) => {
+      const text = readFileSync(file, "utf8");
+      const where = path.relative(root, file).split(path.sep).join("/");
+      const imported = [...text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+"[./]*drizzle\/schema\.js"/g)]
+        .flatMap((match) => match[1].split(",").map((name) => name.trim().replace(/^type\s+/, "").split(/\s+as\s+/)[0]))
+        .flatMap((name) => (tables.has(name) && foreign.includes(tables.get(name)!) ? [`${where} imports table ${tables.get(name)}, owned by ${owners.get(tables.get(name)!)}`] : []));
+      const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+      const named = foreign.flatMap((table) => (new RegExp(`\\b(from|join|update|into)\\s+"?${table}"?\\b`, "i").test(code) ? [`${where} names table ${table} (owned by ${owners.get(table)}) in SQL`] : []));
+      return [...imported, ...named];
+    });
+    expect(problems).toEqual([]);
+  });
 });
