@@ -2,7 +2,6 @@ import "reflect-metadata";
 import { createBenchAccount } from "./bench-accounts.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { execSync, fork, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
 import os from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";

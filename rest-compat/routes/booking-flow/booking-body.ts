@@ -69,7 +69,6 @@ export const BOOKING_FIELDS = /* GraphQL */ `
   ${AVAILABILITY_FIELDS}
 `;
 
-type Json = Record<string, unknown>;
 
 
 const money = answer({ retail: num("Amount"), currency: str("ISO 4217") }, ["retail", "currency"]);

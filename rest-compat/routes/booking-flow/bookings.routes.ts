@@ -9,7 +9,6 @@ import {
   cancellationInformationSchema,
   externalClientId,
   externalClientIdHeader,
-  params,
   query,
   restBooking,
   withoutNulls,

@@ -1,4 +1,4 @@
-import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
+import { Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { BookingEngineKind } from "../../common/booking-engine-kind.js";
 import { ProductReference } from "../../common/product-reference.js";
 import { CurrencyCodeScalar, DecimalScalar } from "../../common/scalars.js";

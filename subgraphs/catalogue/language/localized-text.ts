@@ -1,4 +1,4 @@
-import { Ctx, Field, FieldResolver, ObjectType, Resolver, Root } from "type-graphql";
+import { Ctx, FieldResolver, ObjectType, Resolver, Root } from "type-graphql";
 import type { LanguageText } from "../../../drizzle/schema.js";
 import type { SubgraphContext } from "../../common/context.js";
 import { LanguageCodeScalar } from "../../common/scalars.js";

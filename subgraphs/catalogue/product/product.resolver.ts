@@ -1,4 +1,4 @@
-import { Arg, Ctx, Directive, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, Directive, FieldResolver, Float, ID, Int, Mutation, Resolver, Root } from "type-graphql";
 import { Money, statedMoney } from "../../common/money.type.js";
 import { DecimalScalar, LanguageCodeScalar } from "../../common/scalars.js";
 import { decimalOf } from "../../../core/decimal.js";

@@ -1,13 +1,11 @@
 import { Directive, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { ConnectionOf, EdgeOf, OrderDirection } from "../../common/relay/connection.js";
 import { serialKeyOfGlobalId } from "../../../core/global-id.js";
-import type { LanguageText } from "../../../drizzle/schema.js";
 import { JSONObjectScalar } from "../../common/json-scalars.js";
 import { LocalizedText } from "../language/localized-text.js";
 import { BookingEngine } from "../booking-engine/booking-engine.type.js";
 import { GeoLocation, GeoLocationInput } from "../supplier/supplier.type.js";
 import { UserError } from "../../common/user-errors.js";
-import { Money } from "../../common/money.type.js";
 import { CountryCodeScalar, CurrencyCodeScalar, DateTimeScalar, DecimalScalar, LanguageCodeScalar, UrlScalar } from "../../common/scalars.js";
 import { AvailabilityPeriodsInput } from "./availability-periods.type.js";
 import { closedSet } from "../../common/closed-set.js";

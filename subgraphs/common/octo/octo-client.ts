@@ -16,7 +16,6 @@ import {
   type BookingConfirmationBody,
   type BookingReservationBody,
   type Capability,
-  type Product,
   type Supplier,
 } from "@octocloud/types";
 import type { Clock } from "../../../core/clock.js";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { BookingEngineAdapter, ConfirmationOutcome, EngineBooking, Slot } from "../booking-engine.js";
+import type { BookingEngineAdapter, ConfirmationOutcome, Slot } from "../booking-engine.js";
 import { bookingSetupRepository } from "./booking-setup.repository.js";
 import { slotInventoryRepository } from "./slot-inventory.repository.js";
 import type { BookingSetup } from "./booking-setup.js";
