@@ -1,10 +1,35 @@
 import graphqlPlugin from "@graphql-eslint/eslint-plugin";
+import comments from "@eslint-community/eslint-plugin-eslint-comments/configs";
+import tseslint from "typescript-eslint";
 
 /**
- * `npm run lint`: graphql-eslint's schema rules on the graph clients see (schema/api.graphql),
- * as docs/graph-design.md ("Enforced") lists them, on every type and field of it.
+ * `npm run lint`: typescript-eslint's recommended rules on every TypeScript file we write, where a
+ * rule may be switched off only with the reason written beside it (eslint-comments'
+ * require-description); and graphql-eslint's schema rules on the graph clients see
+ * (schema/api.graphql), as docs/graph-design.md ("Enforced") lists them, on every type and field.
  */
-export default [
+export default tseslint.config(
+  {
+    // Generators' output (rewritten by `npm run codegen*`), and what is built or measured.
+    ignores: ["node_modules/**", "dist/**", "coverage/**", "bench/results/**", "examples/graphql-client/gql/**", "examples/generated-client/sdk/**"],
+  },
+  {
+    files: ["**/*.ts", "**/*.mts", "**/*.js", "**/*.mjs"],
+    extends: [tseslint.configs.recommended, comments.recommended],
+    rules: {
+      "@eslint-community/eslint-comments/require-description": ["error", { ignore: [] }],
+      // A leading underscore names what is left out on purpose (`{ secret: _secret, ...shown }`).
+      // A `let` that closures made before it read once it is set (`let graph; … graph = await …`).
+      "prefer-const": ["error", { ignoreReadBeforeAssign: true }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", ignoreRestSiblings: true }],
+    },
+  },
+  {
+    // A test or a bench reads answers as JSON and lets its assertions say what shape they must
+    // have; typing each answer first would repeat the schema the test is there to check.
+    files: ["test/**/*.ts", "bench/**/*.ts"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
   {
     files: ["schema/api.graphql"],
     languageOptions: {
@@ -55,4 +80,4 @@ export default [
       "@graphql-eslint/no-typename-prefix": "error",
     },
   },
-];
+);

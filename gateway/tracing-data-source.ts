@@ -7,6 +7,7 @@ import { inSpan, markFailed } from "../core/tracing.js";
  * in process it is the subgraph's execution (its SQL beneath it); over HTTP it is the client side
  * of the call, whose traceparent the subgraph's process continues.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the bound @apollo/gateway puts on a data source's context
 export function tracedDataSource<TContext extends Record<string, any>>(subgraph: string, source: GraphQLDataSource<TContext>, where: "in-process" | "remote"): GraphQLDataSource<TContext> {
   return {
     process: (options: GraphQLDataSourceProcessOptions<TContext>) =>

@@ -166,7 +166,7 @@ export class SubscriptionEngine {
 
   /** The channel's one listener, started by its first subscriber; a listener that failed to start is tried again by the next. */
   private listenerFor(channel: string): ChannelListener {
-    let listener = this.listeners.get(channel);
+    const listener = this.listeners.get(channel);
     if (listener) return listener;
     const fields = new Map<string, FieldIndex>();
     for (const definition of this.deps.subscriptions) {

@@ -3,7 +3,7 @@ import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/res
 import { printSchemaWithDirectives } from "@graphql-tools/utils";
 import { defaultFieldResolver, GraphQLSchema, lexicographicSortSchema } from "graphql";
 import { gql } from "graphql-tag";
-import { buildSchema, createResolversMap, getMetadataStorage, type NonEmptyArray } from "type-graphql";
+import { buildSchema, createResolversMap, getMetadataStorage, type BuildSchemaOptions } from "type-graphql";
 import { TurnChain } from "../../core/event-loop-turns.js";
 import { authChecker } from "./authorization.js";
 import { DateTimeScalar } from "./scalars.js";
@@ -17,10 +17,9 @@ const FEDERATION_LINK =
  * `__resolveReference` as plain functions merged in afterwards.
  */
 export async function buildFederatedSchema(
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  resolvers: NonEmptyArray<Function>,
+  resolvers: BuildSchemaOptions["resolvers"],
   referenceResolvers: GraphQLResolverMap<unknown> = {},
-  orphanedTypes: Function[] = [],
+  orphanedTypes: BuildSchemaOptions["orphanedTypes"] = [],
 ): Promise<GraphQLSchema> {
   const schema = await buildSchema({
     resolvers,

@@ -335,7 +335,10 @@ describe("every answer the OpenAPI document describes, validated against it", ()
       const node = schema as Schema;
       if (typeof node.$ref === "string") {
         const component = node.$ref.replace("#/components/schemas/", "");
-        if (!walked.has(component)) walked.add(component), walk(document.components!.schemas![component], component, where);
+        if (!walked.has(component)) {
+          walked.add(component);
+          walk(document.components!.schemas![component], component, where);
+        }
         return;
       }
       const types = Array.isArray(node.type) ? node.type : [node.type];

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { searchAndReport } from "../../examples/rest-client/search-and-report.js";
 import { bookableAvailability, bookableProduct, consumer, newRef, validAnswers } from "../support/booking.js";
-import { productRequest } from "../support/catalogue.js";
 import { startProcess } from "../support/child-process.js";
 import { ManualClock, useStack } from "../support/stack.js";
 

@@ -158,7 +158,7 @@ describe("webhooks for booking status changes and product changes", () => {
     const buyer = await consumer(ctx.stack);
     const created = await gql(buyer.token, CREATE, { i: { url: receiverUrl, eventTypes: ["BOOKING_STATUS_CHANGED"] } });
     secret = created.createWebhookEndpoint.secret;
-    const { id: endpointNodeId, legacyResourceId: endpointId } = created.createWebhookEndpoint.webhookEndpoint;
+    const { legacyResourceId: endpointId } = created.createWebhookEndpoint.webhookEndpoint;
     const { productId } = await bookableProduct(ctx.stack);
     const availability = await bookableAvailability(buyer.rest, productId, new Date(Date.now() + 10 * 86400_000).toISOString().slice(0, 10));
     await buyer.rest.post("/booking-flow/v1/bookings", { availabilityId: availability.id, resellerRef: newRef() });

@@ -508,7 +508,10 @@ function edited(value: unknown, path: (string | number)[], edit: "replace" | "re
     Object.defineProperty(target, name, { value: SENTINEL, enumerable: true, configurable: true, writable: true });
   if (last === undefined) addTo(copy, typeof edit === "object" ? edit.add : "unknownField");
   else if (edit === "replace") parent[last] = SENTINEL;
-  else if (edit === "remove") Array.isArray(parent) ? parent.splice(Number(last), 1) : delete parent[last];
+  else if (edit === "remove") {
+    if (Array.isArray(parent)) parent.splice(Number(last), 1);
+    else delete parent[last];
+  }
   else if (!Array.isArray(parent)) addTo(parent, edit.add);
   else {
     const item = parent[Number(last)];

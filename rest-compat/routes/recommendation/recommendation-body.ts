@@ -62,7 +62,7 @@ export const recommendationSchema: JsonSchema = answer(recommendationProperties,
  * 3). Prices are shown in the requested currency when one was given (`displayCurrency`).
  */
 export function recommendationBody(r: RecommendationData, displayCurrency: string | null = null) {
-  const body = { ...r.node.consumerRecord } as Record<string, any>;
+  const body = { ...r.node.consumerRecord } as Record<string, unknown>;
   if (displayCurrency) {
     body.minPrice = r.displayMinPrice ? Number(r.displayMinPrice.amount) : undefined;
     body.maxPrice = r.displayMaxPrice ? Number(r.displayMaxPrice.amount) : undefined;
@@ -87,7 +87,7 @@ export function recommendationBody(r: RecommendationData, displayCurrency: strin
               southwest: { lat: location.latitude - 0.005, lng: location.longitude - 0.005 },
             },
           },
-          photos: (body.galleryImages ?? []).map((image: { url: string }) => image.url),
+          photos: ((body.galleryImages ?? []) as { url: string }[]).map((image) => image.url),
         }
       : undefined;
   return {

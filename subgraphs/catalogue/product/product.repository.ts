@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gt, gte, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { anyOf, compiledSelect } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { bookingEngines, products, suppliers } from "../../../drizzle/schema.js";

@@ -187,10 +187,13 @@ function subcategoryExclusions(request: RecommendationRequest): string[] {
   return [...new Set(codes)];
 }
 
+/** A weekly period as stored: its bounds, closed days, and an opening per weekday (`monday`…). */
+type WeeklyPeriod = { startDate?: string; endDate?: string; closedDayList?: string[]; [weekday: string]: unknown };
+
 /** Open on a date: no periods at all, a weekly period covering it with that weekday open, or a spontaneous event that day. */
 export function availableOn(periods: Record<string, unknown> | null, date: string): boolean {
   if (!periods) return true;
-  const weekly = (periods.weeklyPeriods as Record<string, any>[] | undefined) ?? [];
+  const weekly = (periods.weeklyPeriods as WeeklyPeriod[] | undefined) ?? [];
   const events = ((periods.spontaneousPeriod as { eventDateList?: string[] } | undefined)?.eventDateList ?? []).map((e) => e.slice(0, 10));
   if (!weekly.length && !events.length) return true;
   if (events.includes(date)) return true;
@@ -198,7 +201,7 @@ export function availableOn(periods: Record<string, unknown> | null, date: strin
   return weekly.some((period) => {
     if ((period.startDate && date < period.startDate) || (period.endDate && date > period.endDate)) return false;
     if ((period.closedDayList ?? []).includes(date)) return false;
-    const weekday = period[day];
+    const weekday = period[day] as { open?: boolean } | null | undefined;
     return weekday === undefined || weekday === null ? true : weekday.open === true;
   });
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { rows as rawRows, type Executor } from "../../../drizzle/database.js";
 import { products } from "../../../drizzle/schema.js";
 import { productsWithTaxonomyByIds, type ProductRow } from "../product/product.repository.js";

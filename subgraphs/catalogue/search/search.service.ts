@@ -6,7 +6,7 @@ import { toProduct } from "../product/product.service.js";
 import { ProductSortField, type Product, type ProductOrder } from "../product/product.type.js";
 import { parseSearch, SearchSyntaxError } from "./search-expression.js";
 import { compileSearch } from "./search-sql.js";
-import { productSearchRepository, sortingFields, visibleToConsumers, type SearchRow, type SortingField } from "./product-search.repository.js";
+import { productSearchRepository, visibleToConsumers, type SearchRow, type SortingField } from "./product-search.repository.js";
 import { and, type SQL } from "drizzle-orm";
 import { startRecordLookups } from "../product/consumer-record.js";
 

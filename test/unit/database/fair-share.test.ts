@@ -172,7 +172,7 @@ describe("FairShare: accounts take turns at the connections", () => {
   });
 
   it("does not hold a lone account to its share for the service's own statements, and still does for another account's", async () => {
-    let now = 0;
+    const now = 0;
     const share = new FairShare({ capacity: 4, share: 1, most: 3, quietMs: 1_000, notCompeting: "" }, () => now);
     const log: string[] = [];
     const own = statement(log, "service");
