@@ -242,26 +242,52 @@ export function renderCalendarDay(date: string, departures: Departure[], option:
 
 const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString().replace(/\.\d{3}Z$/, "Z") : null);
 
-export function renderBooking(booking: SupplierBooking, state: SupplierState, context: RenderContext): Booking {
-  const product = state.product(booking.productId);
-  const option = state.option(product, booking.optionId);
-  const confirmed = booking.status === "CONFIRMED";
-  // With VOUCHER and TICKET delivery the voucher and every unit item's ticket are always there
-  // (the validator of OCTO checks so); their codes come once the booking is confirmed.
-  const ticket = (code: string, pdf?: string) =>
-    ({
-      redemptionMethod: "DIGITAL",
-      utcRedeemedAt: null,
-      deliveryOptions: confirmed
-        ? [{ deliveryFormat: "QRCODE", deliveryValue: code }, ...(pdf && product.deliveryFormats.includes("PDF_URL") ? [{ deliveryFormat: "PDF_URL", deliveryValue: pdf }] : [])]
-        : [],
-    }) as UnitItem["ticket"];
+/**
+ * A voucher or ticket. With VOUCHER and TICKET delivery the voucher and every unit item's ticket
+ * are always there (the validator of OCTO checks so); their codes come once the booking is confirmed.
+ */
+function renderTicket(product: SupplierProduct, confirmed: boolean, code: string, pdf?: string): UnitItem["ticket"] {
+  return {
+    redemptionMethod: "DIGITAL",
+    utcRedeemedAt: null,
+    deliveryOptions: confirmed
+      ? [{ deliveryFormat: "QRCODE", deliveryValue: code }, ...(pdf && product.deliveryFormats.includes("PDF_URL") ? [{ deliveryFormat: "PDF_URL", deliveryValue: pdf }] : [])]
+      : [],
+  } as UnitItem["ticket"];
+}
+
+/** The price of each unit item (undefined when it carries none) and the price the booking states. */
+function bookingPrices(booking: SupplierBooking, product: SupplierProduct): { unitPrices: (Pricing | undefined)[]; stated: Pricing } {
   const statesItems = product.bookingPricing === "UNIT_ITEMS_ONLY";
   // Per booking the booking carries the price and its unit items none; per unit each item is priced.
   const unitPrices = booking.unitItems.map((item) => (perBooking(product) ? (statesItems ? price(0) : undefined) : price(item.retail)));
   const total = perBooking(product) ? price(booking.bookingRetail ?? 0) : sum(unitPrices.filter((p): p is Pricing => p !== undefined));
   // OCTO's mock writes that 0 at precision 0 whatever the currency's: a reader must take each amount's own precision.
   const stated = statesItems ? { ...price(0), net: null, currencyPrecision: 0 } : total;
+  return { unitPrices, stated };
+}
+
+function renderUnitItems(booking: SupplierBooking, product: SupplierProduct, option: SupplierOption, unitPrices: (Pricing | undefined)[], context: RenderContext): UnitItem[] {
+  const confirmed = booking.status === "CONFIRMED";
+  return booking.unitItems.map((item, index) => ({
+    uuid: item.uuid,
+    resellerReference: item.resellerReference,
+    supplierReference: `${booking.supplierReference}-${index + 1}`,
+    unitId: item.unitId,
+    unit: renderUnit(option.units.find((unit) => unit.id === item.unitId)!, context, option, product),
+    status: booking.status as Booking["status"],
+    utcRedeemedAt: null,
+    contact: item.contact,
+    ticket: renderTicket(product, confirmed, `${booking.supplierReference}-${index + 1}`),
+    ...(context.pricing && unitPrices[index] ? { pricing: unitPrices[index] } : {}),
+    ...answersOf(option.units.find((unit) => unit.id === item.unitId)!.questions ?? [], item.questionAnswers, context),
+  }));
+}
+
+export function renderBooking(booking: SupplierBooking, state: SupplierState, context: RenderContext): Booking {
+  const product = state.product(booking.productId);
+  const option = state.option(product, booking.optionId);
+  const { unitPrices, stated } = bookingPrices(booking, product);
   const departure = state.departures(product, option, booking.availabilityId.slice(0, 10), booking.availabilityId.slice(0, 10)).find((candidate) => candidate.id === booking.availabilityId);
   return {
     id: booking.id,
@@ -288,20 +314,8 @@ export function renderBooking(booking: SupplierBooking, state: SupplierState, co
     notes: booking.notes,
     deliveryMethods: DELIVERY_METHODS,
     // The PDF's address is the supplier's own booking id: unguessable, unlike the reference.
-    voucher: ticket(booking.supplierReference, `${context.ticketsUrl}/${booking.id}.pdf`),
-    unitItems: booking.unitItems.map((item, index) => ({
-      uuid: item.uuid,
-      resellerReference: item.resellerReference,
-      supplierReference: `${booking.supplierReference}-${index + 1}`,
-      unitId: item.unitId,
-      unit: renderUnit(option.units.find((unit) => unit.id === item.unitId)!, context, option, product),
-      status: booking.status as Booking["status"],
-      utcRedeemedAt: null,
-      contact: item.contact,
-      ticket: ticket(`${booking.supplierReference}-${index + 1}`),
-      ...(context.pricing && unitPrices[index] ? { pricing: unitPrices[index] } : {}),
-      ...answersOf(option.units.find((unit) => unit.id === item.unitId)!.questions ?? [], item.questionAnswers, context),
-    })),
+    voucher: renderTicket(product, booking.status === "CONFIRMED", booking.supplierReference, `${context.ticketsUrl}/${booking.id}.pdf`),
+    unitItems: renderUnitItems(booking, product, option, unitPrices, context),
     ...(context.pricing ? { pricing: stated } : {}),
     ...answersOf(bookingQuestions(product, option), booking.questionAnswers, context),
   };

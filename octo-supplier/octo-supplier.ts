@@ -83,6 +83,20 @@ declare module "fastify" {
 
 const noFaults = (): Faults => ({ latencyMs: 0, rules: [] });
 
+/** What the hooks and routes of one supplier share. */
+interface SupplierParts {
+  app: FastifyInstance;
+  state: SupplierState;
+  clock: ShiftableClock;
+  faults: Faults;
+  /** The capabilities offered, of SUPPORTED_CAPABILITIES. */
+  offered: string[];
+  endpoint: () => string;
+  /** Waits, but no longer than until the supplier closes. */
+  pause: (ms: number) => Promise<void>;
+  hangMs: number;
+}
+
 /**
  * A supplier system that speaks OCTO, for tests and the demo: GET /supplier, /products,
  * /capabilities, availability calendar and check, and bookings reserved, extended, confirmed and
@@ -91,19 +105,49 @@ const noFaults = (): Faults => ({ latencyMs: 0, rules: [] });
  */
 export async function createOctoSupplier(options: OctoSupplierOptions): Promise<OctoSupplier> {
   const clock = options.clock ?? new ShiftableClock();
-  const state = new SupplierState(clock);
-  const faults = noFaults();
-  const hangMs = options.hangMs ?? 60_000;
   const stopping = new AbortController();
   let baseUrl = "";
-  const endpoint = options.endpoint ?? (() => baseUrl);
-  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 1_048_576 });
-  const expectedKey = Buffer.from(`Bearer ${options.apiKey}`);
-  const offered = SUPPORTED_CAPABILITIES.filter((id) => !options.capabilities || options.capabilities.includes(id));
+  const parts: SupplierParts = {
+    app: Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 1_048_576 }),
+    state: new SupplierState(clock),
+    clock,
+    faults: noFaults(),
+    offered: SUPPORTED_CAPABILITIES.filter((id) => !options.capabilities || options.capabilities.includes(id)),
+    endpoint: options.endpoint ?? (() => baseUrl),
+    pause: (ms) => sleep(ms, undefined, { signal: stopping.signal }).catch(() => undefined),
+    hangMs: options.hangMs ?? 60_000,
+  };
+  answerErrorsAsOcto(parts.app);
+  checkKeyAndCapabilities(parts, Buffer.from(`Bearer ${options.apiKey}`));
+  injectFaults(parts);
+  addTicketRoute(parts);
+  addContentRoutes(parts);
+  addAvailabilityRoutes(parts);
+  addBookingRoutes(parts);
+  addControlRoutes(parts);
+  const { app, state, faults } = parts;
+  return {
+    app,
+    state,
+    clock,
+    faults,
+    async listen(port = 0, host = "127.0.0.1") {
+      const address = await app.listen({ port, host });
+      baseUrl = address;
+      return address;
+    },
+    async close() {
+      stopping.abort();
+      await app.close();
+    },
+  };
+}
 
-  const pause = (ms: number) => sleep(ms, undefined, { signal: stopping.signal }).catch(() => undefined);
-  const send = (reply: FastifyReply, error: OctoError) => reply.code(error.status).send({ error: error.error, errorMessage: error.message, ...error.detail });
+/** Answers with an OCTO error body and the error's status. */
+const send = (reply: FastifyReply, error: OctoError) => reply.code(error.status).send({ error: error.error, errorMessage: error.message, ...error.detail });
 
+/** Every failure, ours or Fastify's, reaches the reseller as an OCTO error body. */
+function answerErrorsAsOcto(app: FastifyInstance): void {
   app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
     if (error instanceof OctoError) return send(reply, error);
     if (error instanceof ValidationError) return send(reply, new OctoError("BAD_REQUEST", error.errors.join("; ")));
@@ -111,7 +155,10 @@ export async function createOctoSupplier(options: OctoSupplierOptions): Promise<
     return send(reply, new OctoError("INTERNAL_SERVER_ERROR", "There was an un-recoverable error, please try again", 500));
   });
   app.setNotFoundHandler((request, reply) => send(reply, new OctoError("BAD_REQUEST", `No route ${request.method} ${request.url}`, 404)));
+}
 
+/** Refuses a missing or wrong key, and keeps on the request what it asked for: capabilities and language. */
+function checkKeyAndCapabilities({ app, offered, endpoint }: SupplierParts, expectedKey: Buffer): void {
   app.addHook("onRequest", async (request, reply) => {
     // A ticket's address is its authorisation (an unguessable booking id), as for vouchers anywhere.
     if (request.method === "GET" && request.url.startsWith("/tickets/")) return;
@@ -134,7 +181,10 @@ export async function createOctoSupplier(options: OctoSupplierOptions): Promise<
       reply.header("available-languages", SUPPLIER_LANGUAGES.join(", "));
     }
   });
+}
 
+/** Applies the latency and the first matching fault rule of the control API to every API call. */
+function injectFaults({ app, faults, pause, hangMs }: SupplierParts): void {
   app.addHook("preHandler", async (request, reply) => {
     const route = `${request.method} ${request.routeOptions.url}`;
     if (route.includes(" /_control")) return;
@@ -154,24 +204,31 @@ export async function createOctoSupplier(options: OctoSupplierOptions): Promise<
     if (request.hangAfter) await pause(hangMs);
     return payload;
   });
+}
 
-  const context = (request: FastifyRequest) => request.octo!;
-  const validated = async <T>(schema: AnySchema, body: unknown): Promise<T> => (await schema.validate(body ?? {}, { strict: true, abortEarly: false })) as T;
+const context = (request: FastifyRequest) => request.octo!;
+const validated = async <T>(schema: AnySchema, body: unknown): Promise<T> => (await schema.validate(body ?? {}, { strict: true, abortEarly: false })) as T;
 
+function addTicketRoute({ app, state }: SupplierParts): void {
   app.get<{ Params: { file: string } }>("/tickets/:file", async (request, reply) => {
     const ticket = state.confirmedById(request.params.file.replace(/\.pdf$/, ""));
     if (!ticket || !request.params.file.endsWith(".pdf")) return reply.code(404).send({ error: "NOT_FOUND", errorMessage: "No such ticket" });
     reply.header("content-type", "application/pdf");
     return Buffer.from(await ticketPdf(ticket, state));
   });
+}
 
+/** The supplier, its capabilities and its products. */
+function addContentRoutes({ app, state, offered, endpoint }: SupplierParts): void {
   app.get("/supplier", async (request) => renderSupplier(context(request), endpoint()));
   app.get("/capabilities", async (): Promise<Capability[]> =>
     offered.map((id) => ({ id: id as Capability["id"], revision: 1, required: false, dependencies: [], docs: null })),
   );
   app.get("/products", async (request) => state.products.map((product) => renderProduct(product, context(request))));
   app.get<{ Params: { id: string } }>("/products/:id", async (request) => renderProduct(state.product(request.params.id), context(request)));
+}
 
+function addAvailabilityRoutes({ app, state }: SupplierParts): void {
   app.post("/availability/calendar", async (request) => {
     const body = await validated<{ productId: string; optionId: string; localDateStart: string; localDateEnd: string; units?: { id: string; quantity: number }[] }>(availabilityCalendarBodySchema, request.body);
     const product = state.product(body.productId);
@@ -196,7 +253,10 @@ export async function createOctoSupplier(options: OctoSupplierOptions): Promise<
       : (checkRange(body.localDateStart!, body.localDateEnd!), state.departures(product, option, body.localDateStart!, body.localDateEnd!));
     return departures.map((departure) => renderAvailability(departure, context(request), body.units));
   });
+}
 
+/** Bookings reserved, found, read, updated, extended, confirmed and cancelled. */
+function addBookingRoutes({ app, state }: SupplierParts): void {
   app.post("/bookings", async (request) => {
     const body = await validated<ReserveRequest>(createBookingBodySchema, request.body);
     return renderBooking(state.reserve({ ...body, ...(await answersIn(request.body)) }, context(request).questions), state, context(request));
@@ -223,52 +283,32 @@ export async function createOctoSupplier(options: OctoSupplierOptions): Promise<
     const body = await validated<{ reason?: string | null; force?: boolean }>(cancelBookingBodySchema, request.body);
     return renderBooking(state.cancel(request.params.uuid, body), state, context(request));
   });
+}
 
-  // Control API: the demo and tests move the clock and inject faults (same key as the API).
+const FAULTS_BODY = {
+  type: "object",
+  required: ["latencyMs", "rules"],
+  additionalProperties: false,
+  properties: {
+    latencyMs: { type: "integer", minimum: 0, maximum: 120_000 },
+    rules: {
+      type: "array",
+      maxItems: 50,
+      items: { type: "object", required: ["kind", "times"], additionalProperties: false, properties: { route: { type: "string" }, kind: { enum: ["error", "hang", "hang-after", "forbidden"] }, times: { type: "integer", minimum: 1, maximum: 1000 } } },
+    },
+  },
+};
+
+/** The demo and tests move the clock and inject faults (same key as the API). */
+function addControlRoutes({ app, clock, faults }: SupplierParts): void {
   app.post<{ Body: { minutes: number } }>("/_control/clock", { schema: { body: { type: "object", required: ["minutes"], properties: { minutes: { type: "number", minimum: 0, maximum: 525_600 } } } } }, async (request) => {
     clock.advance(request.body.minutes);
     return { now: clock.now().toISOString() };
   });
-  app.put<{ Body: Faults }>(
-    "/_control/faults",
-    {
-      schema: {
-        body: {
-          type: "object",
-          required: ["latencyMs", "rules"],
-          additionalProperties: false,
-          properties: {
-            latencyMs: { type: "integer", minimum: 0, maximum: 120_000 },
-            rules: {
-              type: "array",
-              maxItems: 50,
-              items: { type: "object", required: ["kind", "times"], additionalProperties: false, properties: { route: { type: "string" }, kind: { enum: ["error", "hang", "hang-after", "forbidden"] }, times: { type: "integer", minimum: 1, maximum: 1000 } } },
-            },
-          },
-        },
-      },
-    },
-    async (request) => {
-      Object.assign(faults, request.body);
-      return faults;
-    },
-  );
-
-  return {
-    app,
-    state,
-    clock,
-    faults,
-    async listen(port = 0, host = "127.0.0.1") {
-      const address = await app.listen({ port, host });
-      baseUrl = address;
-      return address;
-    },
-    async close() {
-      stopping.abort();
-      await app.close();
-    },
-  };
+  app.put<{ Body: Faults }>("/_control/faults", { schema: { body: FAULTS_BODY } }, async (request) => {
+    Object.assign(faults, request.body);
+    return faults;
+  });
 }
 
 const answerList = array(object({ questionId: string().strict().required(), value: string().strict().nullable().defined() }).noUnknown()).max(200);
