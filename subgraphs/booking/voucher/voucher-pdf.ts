@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { brotliDecompress } from "node:zlib";
 import fontkit, { type Font as FontkitFont } from "@pdf-lib/fontkit";
 import { degrees, PageSizes, PDFDocument, type PDFFont, type PDFPage, rgb, type RGB } from "pdf-lib";
 
@@ -55,15 +55,13 @@ interface Face {
 /** Per style, the faces in fallback order: a character is drawn by the first face that has it. */
 type Faces = Record<Style, readonly Face[]>;
 
-const FONT_FILES: Record<Style, readonly [pkg: string, file: string][]> = {
-  regular: [
-    ["@expo-google-fonts/noto-sans", "400Regular/NotoSans_400Regular.ttf"],
-    ["@expo-google-fonts/noto-sans-jp", "400Regular/NotoSansJP_400Regular.ttf"],
-  ],
-  bold: [
-    ["@expo-google-fonts/noto-sans", "700Bold/NotoSans_700Bold.ttf"],
-    ["@expo-google-fonts/noto-sans-jp", "700Bold/NotoSansJP_700Bold.ttf"],
-  ],
+/**
+ * The four faces the voucher draws with, brotli-compressed beside this file (fonts/README.md): the packages they came
+ * from hold every weight, 62 MB of an install for these 12.
+ */
+const FONT_FILES: Record<Style, readonly string[]> = {
+  regular: ["NotoSans-Regular.ttf.br", "NotoSansJP-Regular.ttf.br"],
+  bold: ["NotoSans-Bold.ttf.br", "NotoSansJP-Bold.ttf.br"],
 };
 
 /**
@@ -73,13 +71,13 @@ const FONT_FILES: Record<Style, readonly [pkg: string, file: string][]> = {
 const NEEDS_SHAPING = /\p{Script=Devanagari}/u;
 
 let facesOnce: Promise<Faces> | undefined;
+const unbrotli = promisify(brotliDecompress);
 
 function loadFaces(): Promise<Faces> {
   facesOnce ??= (async () => {
-    // Through the package's own location, so the fonts are found from the sources and from the compiled dist alike.
-    const require = createRequire(import.meta.url);
-    const load = async ([pkg, file]: readonly [string, string]): Promise<Face> => {
-      const bytes = new Uint8Array(await readFile(join(dirname(require.resolve(`${pkg}/package.json`)), file)));
+    // Decompressed on the thread pool: a Japanese face takes 60 ms, which the event loop keeps for requests.
+    const load = async (file: string): Promise<Face> => {
+      const bytes = new Uint8Array(await unbrotli(await readFile(new URL(`fonts/${file}`, import.meta.url))));
       const font = fontkit.create(bytes);
       return { bytes, font, covers: new Set(font.characterSet.filter((codePoint) => !NEEDS_SHAPING.test(String.fromCodePoint(codePoint)))) };
     };
