@@ -6,8 +6,6 @@ import { fileURLToPath } from "node:url";
 import { context, diag, DiagLogLevel, propagation, ProxyTracerProvider, trace, type Tracer, type TracerOptions, type TracerProvider } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import { OTLPTraceExporter as OtlpJsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { OTLPTraceExporter as OtlpProtobufExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { defaultResource, resourceFromAttributes } from "@opentelemetry/resources";
 import {
   AlwaysOffSampler,
@@ -76,6 +74,8 @@ let running = false;
  * process knows about itself and what OTEL_RESOURCE_ATTRIBUTES adds.
  */
 export async function startTracing(settings: TracingSettings, options: TracingOptions): Promise<Tracing> {
+  // Loaded before anything global is set: from here to the end the start does not wait.
+  const exporters = await Promise.all(settings.exporters.map((name) => exporterFor(name, settings)));
   if (running) throw new Error("tracing is already running in this process");
   if (!registered) {
     const provider = new CurrentTracerProvider();
@@ -93,7 +93,7 @@ export async function startTracing(settings: TracingSettings, options: TracingOp
     },
     { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
   );
-  const processors = [...settings.exporters.map((name) => new BatchSpanProcessor(exporterFor(name, settings))), ...(options.spanProcessors ?? [])];
+  const processors = [...exporters.map((exporter) => new BatchSpanProcessor(exporter)), ...(options.spanProcessors ?? [])];
   const provider = new BasicTracerProvider({ resource: resourceOf(settings), sampler: samplerOf(settings.sampler), spanProcessors: processors });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
@@ -123,11 +123,13 @@ export async function startTracing(settings: TracingSettings, options: TracingOp
   };
 }
 
-function exporterFor(name: TracingSettings["exporters"][number], settings: TracingSettings): SpanExporter {
+/** Only the configured protocol's exporter is loaded: each is a package of its own, with its own copy of the OTLP encoding. */
+async function exporterFor(name: TracingSettings["exporters"][number], settings: TracingSettings): Promise<SpanExporter> {
   if (name === "console") return new ConsoleSpanExporter();
   const { url, protocol, headers, timeoutMs, compression } = settings.otlp;
   const config = { url, headers, timeoutMillis: timeoutMs, compression: compression as never };
-  return protocol === "http/json" ? new OtlpJsonExporter(config) : new OtlpProtobufExporter(config);
+  const { OTLPTraceExporter } = protocol === "http/json" ? await import("@opentelemetry/exporter-trace-otlp-http") : await import("@opentelemetry/exporter-trace-otlp-proto");
+  return new OTLPTraceExporter(config);
 }
 
 function samplerOf({ name, ratio }: TracingSettings["sampler"]): Sampler {
