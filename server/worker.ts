@@ -12,7 +12,7 @@ import { refreshTokenRepository } from "../identity/refresh-token.repository.js"
 import { removeExpiredSignInFailures, type SignInThrottleSettings } from "../identity/sign-in-throttle.js";
 import type { ServiceGraphs } from "../subgraphs/common/service-graph.js";
 import { announceBookingFlows, nextBookingFlowAnnouncementDue } from "../subgraphs/booking/booking-flow/booking-flow-announcements.js";
-import { BookingJobPool, bookingJobQueue, expireHolds, redactAnswers } from "../subgraphs/booking/jobs/booking-jobs.js";
+import { BookingJobPool, bookingJobQueue, expireHolds, redactAnswers, type JobDeps } from "../subgraphs/booking/jobs/booking-jobs.js";
 
 export interface Worker {
   /**
@@ -106,62 +106,11 @@ export function startWorker(options: WorkerOptions): Worker {
   const logger = options.logger.child({ role: "worker" });
   const stopping = new AbortController();
   // Booking jobs, hold expiry and redaction find their rows by key, as the booking subgraph's statements do.
-  const deps = { database: options.database.forKeyLookups, logger, now: () => options.clock.now(), stopping: stopping.signal, graphs: options.graphs, octo: options.octo };
+  const deps: JobDeps = { database: options.database.forKeyLookups, logger, now: () => options.clock.now(), stopping: stopping.signal, graphs: options.graphs, octo: options.octo };
   const loopsOn = options.loops !== false;
   const pollMs = options.pollIntervalMs ?? DEFAULT_WORKER_POLL_MS;
-
-  const removeCredentials = async () => {
-    const now = options.clock.now();
-    const refreshRemoved = await refreshTokenRepository.deleteExpired(options.database.db, now);
-    await removeExpiredSignInFailures(options.database.db, options.signIn, now);
-    const linksRemoved = await accountRepository.deleteExpiredPasswordSetupTokens(options.database.db, new Date(now.getTime() - SPENT_LINK_RETENTION_MS));
-    if (refreshRemoved || linksRemoved) logger.info({ refreshRemoved, linksRemoved }, "removed expired credentials");
-  };
-  const bookingHousekeeping = async () => {
-    const expired = await expireHolds(deps);
-    const redacted = await redactAnswers(deps);
-    if (expired || redacted) logger.info({ expired, redacted }, "booking housekeeping");
-  };
-
-  if (options.metrics) {
-    const queue = () => bookingJobQueue(options.database.db, options.clock.now());
-    options.metrics.gauge("activities_booking_jobs_due", "Booking jobs (supplier confirmations, cancellations) due and not done", async (set) => set((await queue()).due));
-    options.metrics.gauge("activities_booking_jobs_oldest_due_seconds", "How long the oldest due booking job has waited", async (set) => set((await queue()).oldestDueSeconds));
-  }
-
-  // The catalogue owns the import; the worker only starts it, in its own name, one engine at a time.
-  const importOctoEngines = async (): Promise<OctoImportSummary[]> => {
-    const graph = options.graphs("worker");
-    const { bookingEngines } = await graph.request<{ bookingEngines: { id: string; name: string }[] }>("catalogue", OCTO_ENGINES);
-    const summaries: OctoImportSummary[] = [];
-    for (const { id, name } of bookingEngines) {
-      if (stopping.signal.aborted) break;
-      try {
-        const { importOctoEngine } = await graph.request<ImportAnswer>("catalogue", IMPORT_OCTO_ENGINE, { input: { bookingEngineId: id } }, { timeoutMs: 15 * 60_000 });
-        const report = importOctoEngine.octoImport;
-        if (!report) throw new Error(importOctoEngine.userErrors.map((error) => `${error.code}: ${error.message}`).join("; "));
-        logger.info({ engine: name, ...report, refusedProducts: report.refusedProducts.length }, "imported OCTO engine content");
-        summaries.push({ engine: name, report });
-      } catch (error) {
-        logger.warn({ engine: name, err: error }, "OCTO engine content import failed; the next run tries again");
-        summaries.push({ engine: name, error: (error as Error).message });
-      }
-    }
-    return summaries;
-  };
-
-  const deliverWebhooks = async (): Promise<number> => {
-    if (!options.octo) return 0;
-    return deliverDueWebhooks({
-      database: options.database,
-      secrets: options.octo.secrets,
-      logger,
-      now: () => options.clock.now(),
-      outbound: { allowPrivate: options.webhooks?.allowPrivate ?? false, resolve: options.webhooks?.resolve },
-      timeoutMs: options.webhooks?.timeoutMs ?? 10_000,
-      countDelivery: options.metrics ? (outcome) => options.metrics!.webhookDeliveries.inc({ outcome }) : undefined,
-    });
-  };
+  const tasks = workerTasks(options, deps, logger, stopping.signal);
+  if (options.metrics) measureJobQueue(options.metrics, options);
 
   const jobAlarm = alarm(() => jobs.wake(), pollMs, options.clock);
   const jobs = new BookingJobPool(deps, {
@@ -176,57 +125,127 @@ export function startWorker(options: WorkerOptions): Worker {
       if (next) announcementAlarm.at(next);
     }
   };
-
-  const timers: { stop(): Promise<void> }[] = [];
   const bookingFlows = loop("booking flow announcements", announce, pollMs, logger, loopsOn);
-  let stopListening: Promise<() => Promise<void>> | undefined;
-  if (loopsOn) {
-    // Listening first, then the first pass: a job committed in between is seen by one or the other.
-    // Bound to the worker's own async context: the jobs a notification starts are the worker's
-    // work, not that of whatever connection delivered it (logs and the bench attribute by it).
-    stopListening = options.database.events.subscribe(channels.bookingJobs, AsyncResource.bind(() => jobs.wake()));
-    stopListening
-      .catch((error: unknown) => logger.error({ err: error }, "listening for booking jobs failed; they run on the poll"))
-      .finally(() => jobs.wake());
-    const poll = setInterval(() => jobs.wake(), pollMs);
-    poll.unref();
-    timers.push(
-      { stop: async () => clearInterval(poll) },
-      bookingFlows,
-      loop("webhook deliveries", async () => void (await deliverWebhooks()), Math.min(pollMs, 1_000), logger),
-      loop("booking housekeeping", bookingHousekeeping, options.bookingHousekeepingIntervalMs ?? 30_000, logger),
-      // Not at start: expired credentials are refused anyway, so nothing is urgent, and tests that
-      // share one database start workers with clocks set years ahead, which would end every session.
-      loop("credentials", removeCredentials, options.credentialIntervalMs ?? 10 * 60 * 1000, logger, true, false),
-      // Not at start either: engines are imported when registered, and a restart storm must not
-      // become a storm of full imports against every supplier.
-      loop("OCTO imports", async () => void (await importOctoEngines()), options.octoImportIntervalMs || 60 * 60_000, logger, (options.octoImportIntervalMs ?? 1) > 0, false),
-    );
-  }
+  const running = loopsOn ? startLoops(options, logger, pollMs, jobs, bookingFlows, tasks) : { timers: [] };
   return {
     async runOnce() {
-      await bookingHousekeeping();
+      await tasks.bookingHousekeeping();
       await jobs.drain();
       await announce();
-      await deliverWebhooks();
+      await tasks.deliverWebhooks();
     },
-    deliverWebhooks,
-    removeExpiredCredentials: removeCredentials,
-    importOctoEngines,
+    deliverWebhooks: tasks.deliverWebhooks,
+    removeExpiredCredentials: tasks.removeCredentials,
+    importOctoEngines: tasks.importOctoEngines,
     /**
      * Takes no new job; waits for the ones begun (a supplier call, then its transaction) and
      * hands back any claimed but not begun.
      */
     stop: async () => {
       stopping.abort();
-      const unlisten = await stopListening?.catch(() => undefined);
+      const unlisten = await running.stopListening?.catch(() => undefined);
       await unlisten?.();
-      await Promise.all([jobs.settled(), ...timers.map((t) => t.stop())]);
+      await Promise.all([jobs.settled(), ...running.timers.map((t) => t.stop())]);
       // After the last job and pass: either may have asked for a later wake-up.
       jobAlarm.clear();
       announcementAlarm.clear();
     },
   };
+}
+
+/** The worker's tasks that run on their own loops as well as when asked. */
+interface WorkerTasks {
+  removeCredentials(): Promise<void>;
+  bookingHousekeeping(): Promise<void>;
+  importOctoEngines(): Promise<OctoImportSummary[]>;
+  deliverWebhooks(): Promise<number>;
+}
+
+function workerTasks(options: WorkerOptions, deps: JobDeps, logger: Logger, stopping: AbortSignal): WorkerTasks {
+  return {
+    removeCredentials: () => removeExpiredCredentials(options, logger),
+    bookingHousekeeping: async () => {
+      const expired = await expireHolds(deps);
+      const redacted = await redactAnswers(deps);
+      if (expired || redacted) logger.info({ expired, redacted }, "booking housekeeping");
+    },
+    importOctoEngines: () => importOctoEngines(options.graphs, logger, stopping),
+    deliverWebhooks: async () => {
+      if (!options.octo) return 0;
+      return deliverDueWebhooks({
+        database: options.database,
+        secrets: options.octo.secrets,
+        logger,
+        now: () => options.clock.now(),
+        outbound: { allowPrivate: options.webhooks?.allowPrivate ?? false, resolve: options.webhooks?.resolve },
+        timeoutMs: options.webhooks?.timeoutMs ?? 10_000,
+        countDelivery: options.metrics ? (outcome) => options.metrics!.webhookDeliveries.inc({ outcome }) : undefined,
+      });
+    },
+  };
+}
+
+async function removeExpiredCredentials({ database, clock, signIn }: WorkerOptions, logger: Logger): Promise<void> {
+  const now = clock.now();
+  const refreshRemoved = await refreshTokenRepository.deleteExpired(database.db, now);
+  await removeExpiredSignInFailures(database.db, signIn, now);
+  const linksRemoved = await accountRepository.deleteExpiredPasswordSetupTokens(database.db, new Date(now.getTime() - SPENT_LINK_RETENTION_MS));
+  if (refreshRemoved || linksRemoved) logger.info({ refreshRemoved, linksRemoved }, "removed expired credentials");
+}
+
+function measureJobQueue(metrics: ServiceMetrics, { database, clock }: WorkerOptions): void {
+  const queue = () => bookingJobQueue(database.db, clock.now());
+  metrics.gauge("activities_booking_jobs_due", "Booking jobs (supplier confirmations, cancellations) due and not done", async (set) => set((await queue()).due));
+  metrics.gauge("activities_booking_jobs_oldest_due_seconds", "How long the oldest due booking job has waited", async (set) => set((await queue()).oldestDueSeconds));
+}
+
+/** The catalogue owns the import; the worker only starts it, in its own name, one engine at a time. */
+async function importOctoEngines(graphs: ServiceGraphs, logger: Logger, stopping: AbortSignal): Promise<OctoImportSummary[]> {
+  const graph = graphs("worker");
+  const { bookingEngines } = await graph.request<{ bookingEngines: { id: string; name: string }[] }>("catalogue", OCTO_ENGINES);
+  const summaries: OctoImportSummary[] = [];
+  for (const { id, name } of bookingEngines) {
+    if (stopping.aborted) break;
+    try {
+      const { importOctoEngine } = await graph.request<ImportAnswer>("catalogue", IMPORT_OCTO_ENGINE, { input: { bookingEngineId: id } }, { timeoutMs: 15 * 60_000 });
+      const report = importOctoEngine.octoImport;
+      if (!report) throw new Error(importOctoEngine.userErrors.map((error) => `${error.code}: ${error.message}`).join("; "));
+      logger.info({ engine: name, ...report, refusedProducts: report.refusedProducts.length }, "imported OCTO engine content");
+      summaries.push({ engine: name, report });
+    } catch (error) {
+      logger.warn({ engine: name, err: error }, "OCTO engine content import failed; the next run tries again");
+      summaries.push({ engine: name, error: (error as Error).message });
+    }
+  }
+  return summaries;
+}
+
+type Stoppable = { stop(): Promise<void> };
+
+/** Listens for committed booking jobs and starts every task's loop. */
+function startLoops(options: WorkerOptions, logger: Logger, pollMs: number, jobs: BookingJobPool, bookingFlows: Stoppable, tasks: WorkerTasks): { stopListening?: Promise<() => Promise<void>>; timers: Stoppable[] } {
+  // Listening first, then the first pass: a job committed in between is seen by one or the other.
+  // Bound to the worker's own async context: the jobs a notification starts are the worker's
+  // work, not that of whatever connection delivered it (logs and the bench attribute by it).
+  const stopListening = options.database.events.subscribe(channels.bookingJobs, AsyncResource.bind(() => jobs.wake()));
+  stopListening
+    .catch((error: unknown) => logger.error({ err: error }, "listening for booking jobs failed; they run on the poll"))
+    .finally(() => jobs.wake());
+  const poll = setInterval(() => jobs.wake(), pollMs);
+  poll.unref();
+  const timers: Stoppable[] = [
+    { stop: async () => clearInterval(poll) },
+    bookingFlows,
+    loop("webhook deliveries", async () => void (await tasks.deliverWebhooks()), Math.min(pollMs, 1_000), logger),
+    loop("booking housekeeping", tasks.bookingHousekeeping, options.bookingHousekeepingIntervalMs ?? 30_000, logger),
+    // Not at start: expired credentials are refused anyway, so nothing is urgent, and tests that
+    // share one database start workers with clocks set years ahead, which would end every session.
+    loop("credentials", tasks.removeCredentials, options.credentialIntervalMs ?? 10 * 60 * 1000, logger, true, false),
+    // Not at start either: engines are imported when registered, and a restart storm must not
+    // become a storm of full imports against every supplier.
+    loop("OCTO imports", async () => void (await tasks.importOctoEngines()), options.octoImportIntervalMs || 60 * 60_000, logger, (options.octoImportIntervalMs ?? 1) > 0, false),
+  ];
+  return { stopListening, timers };
 }
 
 /**

@@ -22,7 +22,6 @@ const STILL_LONGER: [string, number][] = [
   ["server/main.ts: main", 144],
   ["server/http-app.ts: createHttpApp", 139],
   ["server/edge.ts: buildEdge", 132],
-  ["server/worker.ts: startWorker", 126],
   ["subgraphs/catalogue/import/import-record.ts: importRecords", 124],
   ["identity/identity.routes.ts: identityRoutes", 121],
   ["subgraphs/catalogue/recommendation/recommendation.service.ts: recommend", 112],
