@@ -8,6 +8,7 @@ import { announceBookingFlows } from "./booking-flow/booking-flow-announcements.
 import { catalogueFacts, type CatalogueFacts } from "./catalogue-facts.js";
 import { byKey } from "../common/loaders.js";
 import { bookingRepository, type BookingRow } from "./booking/booking.repository.js";
+import { databaseStores, type BookingStores } from "./booking-stores.js";
 
 export interface BookingLoaders {
   /** What the catalogue knows of products and organisations, asked through the graph. */
@@ -19,6 +20,8 @@ export interface BookingLoaders {
   octo: OctoEngines;
   /** Which URLs webhook endpoints may name. */
   webhookTargets: WebhookTargets;
+  /** The flow's tables, engines and announcements (in-memory ones in the service tests). */
+  stores: BookingStores;
 }
 
 export type BookingContext = SubgraphContext<BookingLoaders>;
@@ -35,5 +38,6 @@ export function bookingLoaders(database: Database, _caller: Caller, deps: Loader
     booking: new DataLoader(async (ids) => byKey(ids, await bookingRepository.byIds(database.db, ids), (row) => row.id)),
     octo: deps.octo,
     webhookTargets: deps.webhookTargets,
+    stores: databaseStores(database, deps.octo),
   };
 }

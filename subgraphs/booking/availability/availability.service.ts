@@ -7,7 +7,6 @@ import type { Caller } from "../../../core/caller.js";
 import type { FieldProblem } from "../../../core/errors.js";
 import { bookingAccess, owns } from "../booking-access.js";
 import { bookingRefusal, viaEngine } from "../booking-errors.js";
-import { engineRegistry } from "../engines/engine-registry.js";
 import type { BookingEngineAdapter, Slot } from "../engines/booking-engine.js";
 import type { BookingSetup } from "../engines/inventory/booking-setup.js";
 import { addDays, endOfMonth, instantOf, localDate } from "../../../core/local-time.js";
@@ -46,7 +45,7 @@ export interface Sellable {
 export async function sellable(ctx: BookingContext, productId: number, db: Executor = ctx.database.db): Promise<Sellable> {
   const product = await ctx.loaders.catalogue.product.load(productId);
   if (!product) throw notFound(`Product ${productId} not found`);
-  const engine = engineRegistry.for(product.bookingEngineName, product.bookingEngineKind, ctx.loaders.octo);
+  const engine = ctx.loaders.stores.engine(product.bookingEngineName, product.bookingEngineKind);
   const setup = await viaEngine(engine.setupOf(db, product, flowLanguage(ctx)));
   if (!setup || product.deprecated) throw bookingRefusal("PRODUCT_NOT_BOOKABLE", `Product ${productId} cannot be booked through the booking flow`);
   return { product, engine, setup };
@@ -187,7 +186,7 @@ export const dateRefusal = (date: string) => (isCalendarDate(date) ? null : badI
 
 /** Loads the caller's live availability of this product under a row lock. */
 async function workOn(ctx: BookingContext, tx: Executor, productId: number | null, availabilityId: string): Promise<AvailabilityRow> {
-  const row = isUuid(availabilityId) ? await availabilityRepository.forUpdate(tx, availabilityId) : undefined;
+  const row = isUuid(availabilityId) ? await ctx.loaders.stores.availabilities.forUpdate(tx, availabilityId) : undefined;
   if (!row || (productId !== null && row.productId !== productId)) throw notFound("No availability has this id");
   if (!owns(ctx.caller, { organisationId: row.organisationId, accountId: row.accountId })) {
     throw bookingRefusal("FORBIDDEN", "This availability belongs to another organisation");
@@ -201,7 +200,7 @@ async function workOn(ctx: BookingContext, tx: Executor, productId: number | nul
 export const availabilityService = {
   /** The availability when the caller owns it, else null: `node(id)` and federation references. */
   async visible(ctx: BookingContext, availabilityId: string): Promise<Availability | null> {
-    const row = isUuid(availabilityId) ? await availabilityRepository.byId(ctx.database.db, availabilityId) : undefined;
+    const row = isUuid(availabilityId) ? await ctx.loaders.stores.availabilities.byId(ctx.database.db, availabilityId) : undefined;
     if (!row || !owns(ctx.caller, { organisationId: row.organisationId, accountId: row.accountId })) return null;
     return toAvailability(availabilityView(stateOf(row)));
   },
@@ -253,7 +252,7 @@ export const availabilityService = {
     const now = ctx.clock.now();
     const slots = (await viaEngine(engine.slots(ctx.database.db, product, setup, date, now))).filter((slot) => slot.remaining >= setup.minParticipants);
     if (!slots.length) throw bookingRefusal("DATE_NOT_AVAILABLE", `Product ${productId} has no places on ${date}`);
-    const row = await availabilityRepository.insert(ctx.database.db, {
+    const row = await ctx.loaders.stores.availabilities.insert(ctx.database.db, {
       id: randomUUID(),
       productId,
       organisationId: owner.organisationId,
@@ -275,7 +274,7 @@ export const availabilityService = {
       const row = await workOn(ctx, tx, productId, availabilityId);
       const result = applyOption(stateOf(row), optionId, value);
       if ("problem" in result) throw bookingRefusal("INVALID_OPTION", result.problem.message, [result.problem]);
-      const updated = await availabilityRepository.update(tx, row.id, { selections: result.selections });
+      const updated = await ctx.loaders.stores.availabilities.update(tx, row.id, { selections: result.selections });
       return toAvailability(availabilityView(stateOf(updated)));
     });
   },
@@ -296,7 +295,7 @@ export const availabilityService = {
       const changes: Partial<Pick<typeof row, "currency" | "quotedTotal">> = {};
       if (!row.currency) changes.currency = currency;
       if (view.priced && row.quotedTotal !== view.priced.total.retail) changes.quotedTotal = view.priced.total.retail;
-      if (Object.keys(changes).length) await availabilityRepository.update(tx, row.id, changes);
+      if (Object.keys(changes).length) await ctx.loaders.stores.availabilities.update(tx, row.id, changes);
       return toAvailability(view);
     });
   },
@@ -311,7 +310,7 @@ export const availabilityService = {
   ): Promise<Availability> {
     bookingAccess(ctx.caller);
     const currency = checkCurrency(currencyCode);
-    const found = isUuid(availabilityId) ? await availabilityRepository.byId(ctx.database.db, availabilityId) : undefined;
+    const found = isUuid(availabilityId) ? await ctx.loaders.stores.availabilities.byId(ctx.database.db, availabilityId) : undefined;
     if (!found || (expectedProductId !== null && found.productId !== expectedProductId)) throw notFound("No availability has this id");
     const productId = found.productId;
     const { product, engine, setup: currentSetup } = await sellable(ctx, productId);
@@ -330,7 +329,7 @@ export const availabilityService = {
       const { quantities, problems } = applyQuantities(unitsShown(state.setup, state.selections), state.quantities, changes, slot?.remaining ?? 0);
       if (problems.length) throw bookingRefusal("INVALID_QUANTITIES", problems.map((p) => p.message).join("; "), problems);
       const view = availabilityView({ ...state, quantities });
-      await availabilityRepository.update(tx, row.id, { quantities, quotedTotal: view.priced?.total.retail ?? null });
+      await ctx.loaders.stores.availabilities.update(tx, row.id, { quantities, quotedTotal: view.priced?.total.retail ?? null });
       return toAvailability(view);
     });
   },

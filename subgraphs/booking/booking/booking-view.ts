@@ -41,7 +41,8 @@ export function questionsOf(row: BookingRow): QuestionGroups {
 }
 
 export interface ViewDeps {
-  db: Executor;
+  /** The secret voucher links are signed with (BookingStores.voucherSecret). */
+  voucherSecret: () => Promise<Buffer>;
   publicUrl: string;
   now: Date;
 }
@@ -86,7 +87,7 @@ export async function toBooking(row: BookingRow, deps: ViewDeps): Promise<Bookin
     paymentStatus: row.paymentStatus as PaymentStatus,
     // The supplier's own voucher when it gives one, else ours.
     voucherUrl: confirmed
-      ? (row.supplierVoucherUrl ?? signVoucherLink(await serviceSecret(deps.db, VOUCHER_SECRET), deps.publicUrl, row.id, new Date(deps.now.getTime() + VOUCHER_LINK_TTL_MS)))
+      ? (row.supplierVoucherUrl ?? signVoucherLink(await deps.voucherSecret(), deps.publicUrl, row.id, new Date(deps.now.getTime() + VOUCHER_LINK_TTL_MS)))
       : null,
     createdAt: row.creationDate,
     updatedAt: row.updateDate,
@@ -142,6 +143,6 @@ export async function announceStatus(database: Database, tx: Executor, row: Book
  * for 24 hours from a read (GET the booking for one), and written as JSON (no empty fields).
  */
 async function webhookBooking(tx: Executor, row: BookingRow): Promise<Record<string, unknown>> {
-  const { voucherUrl: _link, ...body } = contractBooking(await toBooking(row, { db: tx, publicUrl: "", now: row.updateDate }));
+  const { voucherUrl: _link, ...body } = contractBooking(await toBooking(row, { voucherSecret: () => serviceSecret(tx, VOUCHER_SECRET), publicUrl: "", now: row.updateDate }));
   return JSON.parse(JSON.stringify(withoutNulls(body))) as Record<string, unknown>;
 }

@@ -8,7 +8,8 @@ import { bookingJobRepository, type BookingJobRow } from "./booking-job.reposito
 import { announceStatus } from "../booking/booking-view.js";
 import { announceBookingJob } from "./booking-job-notice.js";
 import { bookingRepository, type BookingRow } from "../booking/booking.repository.js";
-import { engineBooking, engineOfBooking, expireHold } from "../booking/booking.service.js";
+import { engineBooking, engineOfBooking, expireHold } from "../booking/booking-steps.js";
+import { databaseStores } from "../booking-stores.js";
 import { TransientEngineError, type ConfirmationOutcome } from "../engines/booking-engine.js";
 import type { OctoEngines } from "../../common/octo/octo-engines.js";
 
@@ -85,7 +86,7 @@ async function applyOutcome(deps: JobDeps, job: JobRow, booking: BookingRow, out
         updateDate: now,
       });
       if (rejected) {
-        await engineOfBooking(booking, deps.octo).release(tx, booking.productId, booking.startsAt, booking.participants);
+        await engineOfBooking(booking, databaseStores(deps.database, deps.octo)).release(tx, booking.productId, booking.startsAt, booking.participants);
         await announceStatus(deps.database, tx, rejected);
       }
     }
@@ -100,7 +101,7 @@ async function runConfirmation(deps: JobDeps, job: JobRow): Promise<Date | undef
     return;
   }
   let outcome: ConfirmationOutcome | undefined;
-  const engine = engineOfBooking(booking, deps.octo);
+  const engine = engineOfBooking(booking, databaseStores(deps.database, deps.octo));
   try {
     const product = await catalogueFacts(deps.graphs("booking")).product.load(booking.productId);
     outcome = await engine.confirm(deps.database.db, engineBooking(booking), product);
@@ -271,7 +272,7 @@ export async function expireHolds(deps: JobDeps): Promise<number> {
   for (const id of await bookingRepository.lapsedHoldIds(deps.database.db, now, 500)) {
     const done = await deps.database.db.transaction(async (tx) => {
       const row = await bookingRepository.forUpdate(tx, id);
-      return row && row.status === "ON_HOLD" && row.holdExpiresAt <= now ? expireHold(deps, tx, row, now) : undefined;
+      return row && row.status === "ON_HOLD" && row.holdExpiresAt <= now ? expireHold(databaseStores(deps.database, deps.octo), tx, row, now) : undefined;
     });
     if (done) expired++;
   }
