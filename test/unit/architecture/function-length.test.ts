@@ -45,7 +45,6 @@ const STILL_LONGER: [string, number][] = [
   ["seed/catalogue.ts: seedDemoCatalogue", 66],
   ["subgraphs/catalogue/import/octo-content.ts: productRequestFromOcto", 64],
   ["subgraphs/catalogue/product/product.rules.ts: productValues", 61],
-  ["server/cluster.ts: runPrimary", 61],
   ["seed/catalogue.ts: productFor", 61],
 ];
 
