@@ -10,6 +10,7 @@ import { byKey } from "../common/loaders.js";
 import { productRepository, type ProductRow } from "./product/product.repository.js";
 import { supplierRepository, type SupplierRow } from "./supplier/supplier.repository.js";
 import { taxonomyRepository, type TaxonomyNodeRow } from "./taxonomy/taxonomy.repository.js";
+import { productSearchRepository } from "./search/product-search.repository.js";
 
 export interface CatalogueLoaders {
   organisation: DataLoader<number, OrganisationRow | undefined>;
@@ -37,6 +38,8 @@ export interface CatalogueLoaders {
   knowTaxonomyLinks(rows: readonly { id: number; taxonomyUuids: readonly string[] }[]): void;
   /** Every current taxonomy node by uuid: the process's shared copy (sharedTaxonomy), the same one for the whole request. */
   taxonomy: () => Promise<ReadonlyMap<string, TaxonomyNodeRow>>;
+  /** Where search and change detection read their pages: the database's, or a fake in the service tests. */
+  search: Pick<typeof productSearchRepository, "page">;
 }
 
 export type CatalogueContext = SubgraphContext<CatalogueLoaders>;
@@ -73,6 +76,7 @@ export function catalogueLoaders(database: Database, caller: Caller, deps: Loade
   const bookingEngine = new DataLoader<number, BookingEngineRow | undefined>(async (ids) => byKey(ids, await bookingEngineRepository.byIds(db, ids), (row) => row.id));
   const anySupplier = new DataLoader<number, SupplierRow | undefined>(async (ids) => byKey(ids, await supplierRepository.byIds(db, ids), (row) => row.id));
   return {
+    search: productSearchRepository,
     trackingId: new DataLoader(async (productIds) => {
       const own = caller.organisationId === null ? undefined : await organisation.load(caller.organisationId);
       if (!own?.trackingIdsEnabled) return productIds.map(() => null);

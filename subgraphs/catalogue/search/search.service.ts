@@ -6,7 +6,7 @@ import { toProduct } from "../product/product.service.js";
 import { ProductSortField, type Product, type ProductOrder } from "../product/product.type.js";
 import { parseSearch, SearchSyntaxError } from "./search-expression.js";
 import { compileSearch } from "./search-sql.js";
-import { productSearchRepository, visibleToConsumers, type SearchRow, type SortingField } from "./product-search.repository.js";
+import { visibleToConsumers, type SearchRow, type SortingField } from "./product-search.repository.js";
 import { and, type SQL } from "drizzle-orm";
 import { startRecordLookups } from "../product/consumer-record.js";
 
@@ -67,7 +67,7 @@ export async function pageSearch(
     }
   }
   // A page forward reads one row more than it answers: that row only says that more follow.
-  const { rows, total } = await productSearchRepository.page(ctx.database.db, {
+  const { rows, total } = await ctx.loaders.search.page(ctx.database.db, {
     where,
     sortingField: SORTED_BY[request.orderBy.field],
     descending: request.orderBy.direction === OrderDirection.DESC,
