@@ -42,12 +42,7 @@ const SHED_SAMPLE_MS = 1000;
 /** Answered whatever the load, so that probes and scrapes see a busy process as it is. */
 const NEVER_SHED = new Set(["/health/live", "/health/ready", "/metrics"]);
 
-/**
- * The Fastify instance every role serves on: request ids that follow a request across
- * services, JSON-schema validation reporting every problem, and one error body for every path;
- * the server's timeouts and connection caps, and load shedding when the event loop falls behind.
- */
-export async function createHttpApp(options: {
+interface HttpAppOptions {
   logger: Logger;
   readiness: () => Promise<boolean>;
   /** Config.trustProxy: whose forwarded headers set `request.ip` (throttling keys on it). */
@@ -59,7 +54,14 @@ export async function createHttpApp(options: {
   metricsAccess?: MetricsAccess;
   /** With tracing on: whether a caller's traceparent is the parent of its request's span or only linked (the default). */
   incomingTraceContext?: IncomingTraceContext;
-}): Promise<FastifyInstance> {
+}
+
+/**
+ * The Fastify instance every role serves on: request ids that follow a request across
+ * services, JSON-schema validation reporting every problem, and one error body for every path;
+ * the server's timeouts and connection caps, and load shedding when the event loop falls behind.
+ */
+export async function createHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const tracer = activeTracer();
   const metrics = options.metrics;
   const guard = new ConnectionGuard(options.http, options.trustProxy, (reason) => metrics?.httpRefusals.inc({ reason }));
@@ -94,42 +96,59 @@ export async function createHttpApp(options: {
     done();
   });
   if (tracer) app.addHook("onRequest", nameRequestSpan);
-  if (options.http.loadShedEventLoopDelayMs > 0) {
-    // The samples that cover start-up (modules compiling, the graph composed, all before the
-    // port opens) say nothing of load: a sample covers the second before it, so the second one
-    // after listening is the first to count.
-    let listeningAt = Infinity;
-    app.server.once("listening", () => (listeningAt = Date.now()));
-    const shedding = () => Date.now() - listeningAt >= 2 * SHED_SAMPLE_MS + 500 && app.isUnderPressure();
-    // @fastify/under-pressure samples the event loop's delay each second (the mean over its
-    // turns, so one long pause is diluted and a loop that stays behind is not); past the
-    // threshold every request but the probes is refused before any work is done for it.
-    await app.register(underPressure, {
-      maxEventLoopDelay: options.http.loadShedEventLoopDelayMs,
-      sampleInterval: SHED_SAMPLE_MS,
-      // Answers and returns: Fastify runs nothing more for a request whose answer has been sent.
-      pressureHandler: async (request, reply) => {
-        if (NEVER_SHED.has(request.routeOptions.url ?? "") || !shedding()) return;
-        metrics?.httpRefusals.inc({ reason: "event_loop_delay" });
-        reply.header("retry-after", String(RETRY_AFTER_SECONDS)).header("cache-control", "no-store");
-        const refusal = { status: 503, code: "OVERLOADED", message: "The service is overloaded; retry shortly" };
-        if (request.routeOptions.url === "/graphql") graphqlRefusal(request, reply, refusal);
-        else sendError(request, reply, refusal);
-      },
-    });
-    guard.underPressure = shedding;
-  }
-  if (metrics) {
-    metrics.gauge("activities_http_connections", "Client connections this process holds (WebSockets included), not counting those being refused", (set) => set(guard.stats().connections));
-    app.addHook("onResponse", async (request, reply) => {
-      // The route template, never the path: ids in paths would make a series per request.
-      const route = request.routeOptions.url ?? "unmatched";
-      metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
-    });
-    if (options.metricsAccess) registerMetricsRoute(app, metrics, options.metricsAccess);
-  }
-  // Fastify's own JSON parser (prototype poisoning refused), and a bound on nesting before any
-  // code walks the value.
+  if (options.http.loadShedEventLoopDelayMs > 0) await shedLoad(app, options.http.loadShedEventLoopDelayMs, guard, metrics);
+  if (metrics) measureRequests(app, metrics, guard, options.metricsAccess);
+  boundJsonNesting(app);
+  closeConnectionsWhenStopping(app, guard);
+  answerErrorsInOneBody(app);
+  await app.register(formbody);
+  addHealthRoutes(app, guard, options.readiness);
+  return app;
+}
+
+/**
+ * Refuses every request but the probes while the event loop falls behind by more than
+ * `maxEventLoopDelay` milliseconds.
+ */
+async function shedLoad(app: FastifyInstance, maxEventLoopDelay: number, guard: ConnectionGuard, metrics: ServiceMetrics | undefined): Promise<void> {
+  // The samples that cover start-up (modules compiling, the graph composed, all before the
+  // port opens) say nothing of load: a sample covers the second before it, so the second one
+  // after listening is the first to count.
+  let listeningAt = Infinity;
+  app.server.once("listening", () => (listeningAt = Date.now()));
+  const shedding = () => Date.now() - listeningAt >= 2 * SHED_SAMPLE_MS + 500 && app.isUnderPressure();
+  // @fastify/under-pressure samples the event loop's delay each second (the mean over its
+  // turns, so one long pause is diluted and a loop that stays behind is not); past the
+  // threshold every request but the probes is refused before any work is done for it.
+  await app.register(underPressure, {
+    maxEventLoopDelay,
+    sampleInterval: SHED_SAMPLE_MS,
+    // Answers and returns: Fastify runs nothing more for a request whose answer has been sent.
+    pressureHandler: async (request, reply) => {
+      if (NEVER_SHED.has(request.routeOptions.url ?? "") || !shedding()) return;
+      metrics?.httpRefusals.inc({ reason: "event_loop_delay" });
+      reply.header("retry-after", String(RETRY_AFTER_SECONDS)).header("cache-control", "no-store");
+      const refusal = { status: 503, code: "OVERLOADED", message: "The service is overloaded; retry shortly" };
+      if (request.routeOptions.url === "/graphql") graphqlRefusal(request, reply, refusal);
+      else sendError(request, reply, refusal);
+    },
+  });
+  guard.underPressure = shedding;
+}
+
+/** Connections held, each answer's duration, and GET /metrics where allowed. */
+function measureRequests(app: FastifyInstance, metrics: ServiceMetrics, guard: ConnectionGuard, metricsAccess: MetricsAccess | undefined): void {
+  metrics.gauge("activities_http_connections", "Client connections this process holds (WebSockets included), not counting those being refused", (set) => set(guard.stats().connections));
+  app.addHook("onResponse", async (request, reply) => {
+    // The route template, never the path: ids in paths would make a series per request.
+    const route = request.routeOptions.url ?? "unmatched";
+    metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
+  if (metricsAccess) registerMetricsRoute(app, metrics, metricsAccess);
+}
+
+/** Fastify's own JSON parser (prototype poisoning refused), and a bound on nesting before any code walks the value. */
+function boundJsonNesting(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "ignore");
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) =>
@@ -139,6 +158,9 @@ export async function createHttpApp(options: {
       done(null, value);
     }),
   );
+}
+
+function closeConnectionsWhenStopping(app: FastifyInstance, guard: ConnectionGuard): void {
   // Once a stop begins, every answer closes its connection, so clients reconnect to a replica
   // that is not stopping and the drain ends with the requests in flight. Connections with no
   // request being answered are cut as the port closes: waiting for an idle or slow one would
@@ -149,6 +171,10 @@ export async function createHttpApp(options: {
   app.addHook("onSend", async (request, reply) => {
     if (guard.stopping || !request.raw.complete) reply.header("connection", "close");
   });
+}
+
+/** Every failure and unknown path answered in the one error body, every validation problem named. */
+function answerErrorsInOneBody(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof RestError) {
       if (error.throttle) reply.header("retry-after", String(error.throttle.retryAfterSeconds));
@@ -176,15 +202,15 @@ export async function createHttpApp(options: {
   app.setNotFoundHandler((request, reply) =>
     sendError(request, reply, { status: 404, code: "NOT_FOUND", message: `No route ${request.method} ${redactUrl(request.url.split("?")[0])}` }),
   );
-  await app.register(formbody);
+}
 
+function addHealthRoutes(app: FastifyInstance, guard: ConnectionGuard, readiness: () => Promise<boolean>): void {
   app.get("/health/live", { config: { public: true }, schema: { hide: true } }, async () => ({ status: "ok" }));
   app.get("/health/ready", { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
     if (guard.stopping) return reply.code(503).send({ status: "stopping" });
-    const ready = await options.readiness().catch(() => false);
+    const ready = await readiness().catch(() => false);
     return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not ready" });
   });
-  return app;
 }
 
 /**

@@ -20,7 +20,6 @@ const STILL_LONGER: [string, number][] = [
   ["drizzle/database.ts: openPostgres", 152],
   ["core/config.ts: loadConfig", 148],
   ["server/main.ts: main", 144],
-  ["server/http-app.ts: createHttpApp", 139],
   ["server/edge.ts: buildEdge", 132],
   ["subgraphs/catalogue/import/import-record.ts: importRecords", 124],
   ["identity/identity.routes.ts: identityRoutes", 121],
