@@ -17,6 +17,9 @@ import { ReplicaMonitor, type ReplicaState } from "./read-replica.js";
 import { RemotePglite } from "./pglite-thread/remote.js";
 import { pgliteTemplatePath, pruneTemplates } from "./pglite-thread/template.js";
 import { installRowMapping } from "./row-mapping.js";
+import { withSessionShortcuts, type DatabaseShortcuts } from "./database-shortcuts.js";
+import { withDriverQueue } from "./driver-queue/choice.js";
+import { allShortcutsOn } from "../core/performance-shortcuts.js";
 import * as schema from "./schema.js";
 import { applyMigrations, behindMessage, grantRuntimeRole, readJournal, readSchemaState, SchemaBehind, type MigrationsOnStart } from "./schema-migrations.js";
 
@@ -142,7 +145,15 @@ export interface DatabaseOptions {
    * with the signal's reason. An embedded database that exists is opened to the end.
    */
   signal?: AbortSignal;
+  /**
+   * Which of drizzle's and postgres.js's shortcuts this database takes (row mapping, compiled
+   * statements, prepared statements, the bounded driver queue); all when absent. Off, a statement
+   * takes the library's own path and answers the same (docs/performance-machinery.md).
+   */
+  shortcuts?: DatabaseShortcuts;
 }
+
+const shortcutsOf = (options: DatabaseOptions): DatabaseShortcuts => options.shortcuts ?? allShortcutsOn;
 
 /** A transaction left open without a statement (a stalled caller) gives its locks back after this. */
 const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
@@ -153,7 +164,7 @@ export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta
 const MIGRATION_LOCK = 7_318_204_551;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  installRowMapping();
+  if (shortcutsOf(options)["row-mapping"]) installRowMapping();
   return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options.dataDir ?? "memory", options);
 }
 
@@ -187,7 +198,7 @@ async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Da
     });
     if (options.migrate !== false) {
       options.onMigrating?.();
-      await migratePglite(drizzlePglite({ client: client as never }), { migrationsFolder });
+      await migratePglite(withSessionShortcuts(drizzlePglite({ client: client as never }), shortcutsOf(options)), { migrationsFolder });
     }
     // A template is a cache: a start that cannot write one (a full disk) goes on without it.
     if (template && !fromTemplate) await client.dump(template).then(() => pruneTemplates(template)).catch(() => undefined);
@@ -223,7 +234,7 @@ async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Da
   const viewOf = accountViews((account): Database => {
     const view: Database = {
       ...shared,
-      db: drizzlePglite({ client: observedPglite(client, observer, { share, account }) as never, schema, logger: queryLogger(options) }) as unknown as Db,
+      db: withSessionShortcuts(drizzlePglite({ client: observedPglite(client, observer, { share, account }) as never, schema, logger: queryLogger(options) }) as unknown as Db, shortcutsOf(options)),
       get forKeyLookups() {
         return view;
       },
@@ -408,7 +419,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const directUrl = options.directUrl ?? url;
   const pooled = directUrl !== url;
   const [address, directAddress] = [databaseAddress(url), databaseAddress(directUrl)];
-  const connect = (at: typeof address, settings: postgres.Options<Record<string, postgres.PostgresType>>) => postgres(at.url, { onnotice: () => {}, ssl: at.ssl, ...settings });
+  const connect = (at: typeof address, settings: postgres.Options<Record<string, postgres.PostgresType>>) => postgresPool(shortcutsOf(options), at.url, { onnotice: () => {}, ssl: at.ssl, ...settings });
   // A single-connection client on PostgreSQL itself that reads the server's limit and, with the
   // session lock, migrates; without a statement timeout (the role's default, when pooled, is for requests).
   const opener = connect(directAddress, { max: 1, connection: { statement_timeout: 0 } });
@@ -468,14 +479,14 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const observer = new DriverObserver((pooled ? 1 : 2) * maxConnections);
   // LISTEN holds a session: on PostgreSQL itself, never through a transaction pooler.
   const listener = pooled ? connect(directAddress, { max: 1 }) : client;
-  // One policy for both: no connection of either holds more prepared statements than it admits (none through a pooler).
-  const statements = pooled ? new PreparedStatementPolicy(0) : (options.preparedStatements ?? new PreparedStatementPolicy());
+  // One policy for both: no connection of either holds more prepared statements than it admits (none through a pooler, nor with the shortcut off).
+  const statements = pooled || !shortcutsOf(options)["prepared-statements"] ? new PreparedStatementPolicy(0) : (options.preparedStatements ?? new PreparedStatementPolicy());
   // Each pool's connections shared between accounts.
   const turns = postgresTurns(maxConnections, options.statementsPerAccount);
   const clientShare = new FairShare(turns);
   const keyLookupShare = pooled ? clientShare : new FairShare(turns);
   const drizzleOn = (target: postgres.Sql, connections: StatementConnections, share: FairShare, account: string) =>
-    drizzlePostgres(observedPostgres(target, observer, statements, { share, account }), { schema, logger: queryLogger(options, connections) }) as unknown as Db;
+    withSessionShortcuts(drizzlePostgres(observedPostgres(target, observer, statements, { share, account }), { schema, logger: queryLogger(options, connections) }) as unknown as Db, shortcutsOf(options));
   if (pooled) {
     // The opener reached PostgreSQL itself; the pooler's address (its TLS, its users) is tried here, so that a start says what is wrong with it.
     let stale: string[];
@@ -509,7 +520,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     ? accountViews((account): Database => {
         const view: Database = {
           ...shared,
-          db: drizzlePostgres(observedPostgres(replica.client, replica.observer, statements, { share: replica.share, account }), { schema, logger: queryLogger(options, "lagging reads") }) as unknown as Db,
+          db: withSessionShortcuts(drizzlePostgres(observedPostgres(replica.client, replica.observer, statements, { share: replica.share, account }), { schema, logger: queryLogger(options, "lagging reads") }) as unknown as Db, shortcutsOf(options)),
           get forKeyLookups() {
             return view;
           },
@@ -557,6 +568,11 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   return viewOf(SERVICE_ACCOUNT);
 }
 
+/** A postgres.js pool whose queues of connections are the bounded ones, or the driver's own with the driver-queue shortcut off (driver-queue/choice.ts). */
+function postgresPool(shortcuts: DatabaseShortcuts, url: string, settings: postgres.Options<Record<string, postgres.PostgresType>>): postgres.Sql {
+  return withDriverQueue(shortcuts["driver-queue"], () => postgres(url, settings));
+}
+
 /**
  * The read replica's pool, its own share of turns between accounts, and the monitor that says
  * whether it serves. Its statements are planned for their values, as the primary's search pool's.
@@ -565,8 +581,8 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
 async function openReplica(readUrl: string, primary: postgres.Sql, pooled: boolean, maxConnections: number, options: DatabaseOptions) {
   const address = databaseAddress(readUrl);
   const client = pooled
-    ? postgres(address.url, { onnotice: () => {}, ssl: address.ssl, max: maxConnections, prepare: false })
-    : postgres(address.url, { onnotice: () => {}, ssl: address.ssl, max: maxConnections, connection: { ...connectionSettings(options), ...PREPARED_PLANNING } });
+    ? postgresPool(shortcutsOf(options), address.url, { onnotice: () => {}, ssl: address.ssl, max: maxConnections, prepare: false })
+    : postgresPool(shortcutsOf(options), address.url, { onnotice: () => {}, ssl: address.ssl, max: maxConnections, connection: { ...connectionSettings(options), ...PREPARED_PLANNING } });
   const monitor = new ReplicaMonitor(primary, client, options.replicaMaxLagSeconds ?? 10, options.onReplicaChange);
   await monitor.start();
   return {

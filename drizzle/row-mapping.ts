@@ -1,6 +1,7 @@
 import { Column, getTableName, is, SQL, Subquery } from "drizzle-orm";
 import { PgliteSession } from "drizzle-orm/pglite/session";
 import { PostgresJsSession } from "drizzle-orm/postgres-js/session";
+import { sessionTakes } from "./database-shortcuts.js";
 
 /** A selected field as drizzle orders them (`orderSelectedFields`): where it goes in the row object, and what decodes it. */
 export interface SelectedField {
@@ -84,12 +85,15 @@ type PrepareQuery = (this: unknown, query: unknown, fields: SelectedField[] | un
 let installed = false;
 /** Mappers by drizzle's fields array: a compiled select (compiled-select.ts) hands the same one at every call. */
 const mappers = new WeakMap<readonly SelectedField[], ReturnType<typeof rowMapper>>();
+/** Results mapped here in this process (tests read it: a database with row mapping off must add none). */
+const counts = { mapped: 0 };
 
 /**
  * Both drivers' sessions hand every statement that selects fields a result mapper of rowMapper's
  * making. drizzle's prepared queries use a `customResultMapper` instead of `mapResultRow` when
  * they have one (its relational queries bring their own, left alone); the join map is read when
- * the rows arrive, since drizzle sets it after preparing.
+ * the rows arrive, since drizzle sets it after preparing. A session of a database opened with row
+ * mapping off (database-shortcuts.ts) keeps drizzle's `mapResultRow`.
  */
 export function installRowMapping(): void {
   if (installed) return;
@@ -98,14 +102,22 @@ export function installRowMapping(): void {
     const prepareQuery = prototype.prepareQuery;
     prototype.prepareQuery = function (query, fields, name, arrayMode, customResultMapper, ...rest) {
       const prepared = prepareQuery.call(this, query, fields, name, arrayMode, customResultMapper, ...rest);
-      if (fields && !customResultMapper) {
+      if (fields && !customResultMapper && sessionTakes(this, "row-mapping")) {
         let map = mappers.get(fields);
         if (!map) mappers.set(fields, (map = rowMapper(fields)));
-        prepared.customResultMapper = (rows) => map!(rows, prepared.joinsNotNullableMap);
+        prepared.customResultMapper = (rows) => {
+          counts.mapped++;
+          return map!(rows, prepared.joinsNotNullableMap);
+        };
       }
       return prepared;
     };
   }
+}
+
+/** How many results rowMapper mapped in this process. */
+export function rowMappingCounts(): { mapped: number } {
+  return { ...counts };
 }
 
 /** Whether a statement prepared on this session maps its rows with rowMapper (for tests). */

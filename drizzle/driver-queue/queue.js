@@ -11,13 +11,26 @@
 //
 // Here the taken prefix is cut off once it is half the array (amortised O(1) a shift), and
 // remove() searches only the live part.
+//
+// The driver's own queue is kept below, unchanged, for pools built with the shortcut off
+// (PERFORMANCE_SHORTCUTS_OFF=driver-queue): drizzle/driver-queue/choice.ts sets `original` on the
+// state shared through globalThis while postgres.js builds such a pool, synchronously, and every
+// queue made meanwhile (the pool's queues of connections, each connection's queue of sent
+// statements) is the driver's own. `made` counts each kind, so a test can tell which ran.
 
 export default Queue
 
 /** The taken slots kept before the array is cut: small queues never copy. */
 const COMPACT_AFTER = 64
 
+const choice = (globalThis[Symbol.for('activities.driverQueue')] ??= { original: false, made: { bounded: 0, original: 0 } })
+
 function Queue(initial = []) {
+  if (choice.original) {
+    choice.made.original++
+    return DriverQueue(initial)
+  }
+  choice.made.bounded++
   let xs = initial.slice()
   let index = 0
 
@@ -48,6 +61,37 @@ function Queue(initial = []) {
           xs = xs.slice(index)
           index = 0
         }
+      }
+
+      return out
+    }
+  }
+}
+
+// postgres.js 3.4.9's Queue, as install.mjs's ORIGINAL holds it.
+function DriverQueue(initial = []) {
+  let xs = initial.slice()
+  let index = 0
+
+  return {
+    get length() {
+      return xs.length - index
+    },
+    remove: (x) => {
+      const index = xs.indexOf(x)
+      return index === -1
+        ? null
+        : (xs.splice(index, 1), x)
+    },
+    push: (x) => (xs.push(x), x),
+    shift: () => {
+      const out = xs[index++]
+
+      if (index === xs.length) {
+        index = 0
+        xs = []
+      } else {
+        xs[index - 1] = undefined
       }
 
       return out
