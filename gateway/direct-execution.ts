@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ApolloGateway } from "@apollo/gateway";
-import type { ApolloServer, ApolloServerPlugin } from "@apollo/server";
+import type { ApolloServer, ApolloServerPlugin, GraphQLResponse } from "@apollo/server";
 import type { GatewayGraphQLRequestContext } from "@apollo/server-gateway-interface";
 import { getOperationAST, GraphQLError, parse, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import { checkOperationText } from "../core/input-text.js";
@@ -64,6 +64,55 @@ export function clientTextAdmission() {
   return { texts, plugin };
 }
 
+/** What the direct path needs of the edge. */
+export interface DirectExecutionOptions {
+  server: ApolloServer<EdgeContext>;
+  gateway: ApolloGateway;
+  apiSchema: () => GraphQLSchema;
+  formatError: (formatted: GraphQLFormattedError, error: unknown, requestId?: string) => GraphQLFormattedError;
+  logger: Logger;
+  metrics?: ServiceMetrics;
+  clientTexts: AdmittedTexts;
+}
+
+/** How the edge runs operations: `execute` for its own (and graphql-ws clients'), `answerClient` for a client's `POST /graphql`, with the counts of each path. */
+export interface EdgeExecution {
+  counts: { pipeline: number; direct: number };
+  clientCounts: { direct: number };
+  answerClient(http: ClientHttpRequest, contextValue: EdgeContext): Promise<ClientHttpAnswer | undefined>;
+  execute<TData>(request: OperationRequest, contextValue: EdgeContext, origin?: TextOrigin): Promise<OperationResult<TData>>;
+}
+
+/**
+ * The edge's way of running operations, as PERFORMANCE_SHORTCUTS_OFF sets it: with the direct
+ * path, its client texts are admitted by `plugins` (the edge's Apollo Server's); without it, every
+ * operation goes through Apollo Server's pipeline and no text is remembered.
+ */
+export function edgeExecution(direct: boolean): { plugins: ApolloServerPlugin<EdgeContext>[]; start(options: Omit<DirectExecutionOptions, "clientTexts">): EdgeExecution } {
+  if (!direct) return { plugins: [], start: ({ server }) => pipelineExecution(server) };
+  const clientTexts = clientTextAdmission();
+  return { plugins: [clientTexts.plugin], start: (options) => directGatewayExecution({ ...options, clientTexts: clientTexts.texts }) };
+}
+
+/** Every operation through Apollo Server's pipeline: the path the direct one shortcuts, and the one it falls back to. */
+export function pipelineExecution(server: ApolloServer<EdgeContext>): EdgeExecution {
+  const counts = { pipeline: 0, direct: 0 };
+  return {
+    counts,
+    clientCounts: { direct: 0 },
+    answerClient: async () => undefined,
+    execute: async (request, contextValue) => {
+      counts.pipeline++;
+      return singleResult(await server.executeOperation(request, { contextValue }));
+    },
+  };
+}
+
+function singleResult<TData>(response: GraphQLResponse<TData & Record<string, unknown>>): OperationResult<TData> {
+  if (response.body.kind !== "single") throw new Error("incremental delivery is not used by internal operations");
+  return response.body.singleResult as OperationResult<TData>;
+}
+
 /**
  * The operations the edge runs itself (each REST path's one operation, each subscription message)
  * repeat a few dozen texts, and each went through the edge's Apollo Server pipeline: hashing the
@@ -84,23 +133,35 @@ export function clientTextAdmission() {
  * the pipeline itself cost a long answer's garbage collection: a page of 1,000 import records
  * through it took 3–4 ms more than the same operation through this path (bench/results/2026-11-27-paths.md).
  */
-export function directGatewayExecution(options: {
-  server: ApolloServer<EdgeContext>;
-  gateway: ApolloGateway;
-  apiSchema: () => GraphQLSchema;
-  formatError: (formatted: GraphQLFormattedError, error: unknown, requestId?: string) => GraphQLFormattedError;
-  logger: Logger;
-  metrics?: ServiceMetrics;
-  clientTexts: AdmittedTexts;
-}) {
+export function directGatewayExecution(options: DirectExecutionOptions): EdgeExecution {
+  const direct = new DirectExecution(options);
+  return {
+    counts: direct.counts,
+    clientCounts: direct.clientCounts,
+    answerClient: (http, contextValue) => direct.answerClient(http, contextValue),
+    execute: (request, contextValue, origin = "edge") => direct.execute(request, contextValue, origin),
+  };
+}
+
+type AnswerHead = { status?: number; headers: Map<string, string> };
+
+class DirectExecution {
+  readonly counts = { pipeline: 0, direct: 0 };
+  readonly clientCounts = { direct: 0 };
   // The edge's own texts (REST paths, subscription messages) and the texts graphql-ws clients
   // choose apart: a client sending many long texts only ever pushes out clients' texts.
-  const admittedBy: Record<TextOrigin, AdmittedTexts> = { edge: admittedTexts(), client: admittedTexts() };
-  const counts = { pipeline: 0, direct: 0 };
-  const clientCounts = { direct: 0 };
+  private readonly admittedBy: Record<TextOrigin, AdmittedTexts> = { edge: admittedTexts(), client: admittedTexts() };
+
+  constructor(private readonly options: DirectExecutionOptions) {}
+
+  execute<TData>(request: OperationRequest, contextValue: EdgeContext, origin: TextOrigin): Promise<OperationResult<TData>> {
+    const admitted = this.admittedBy[origin];
+    const entry = admitted.get(keyOf(request));
+    return entry ? this.direct<TData>(entry, request, contextValue) : this.throughPipeline<TData>(request, contextValue, admitted);
+  }
 
   /** Apollo Server's error formatting (errorNormalize.js): a code on every error, `extensions.http` moved to the answer's head. */
-  const format = (error: GraphQLError, requestId: string, head?: { status?: number; headers: Map<string, string> }): GraphQLFormattedError => {
+  private format(error: GraphQLError, requestId: string, head?: AnswerHead): GraphQLFormattedError {
     const extensions: Record<string, unknown> = { ...error.extensions, code: error.extensions.code ?? "INTERNAL_SERVER_ERROR" };
     if (isPartialHead(extensions.http)) {
       if (head && extensions.http.status) head.status = extensions.http.status;
@@ -108,17 +169,15 @@ export function directGatewayExecution(options: {
       delete extensions.http;
     }
     try {
-      return options.formatError({ ...error.toJSON(), extensions }, error, requestId);
+      return this.options.formatError({ ...error.toJSON(), extensions }, error, requestId);
     } catch {
       return { message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR" } };
     }
-  };
+  }
 
-  async function throughPipeline<TData>(request: OperationRequest, contextValue: EdgeContext, admitted: AdmittedTexts): Promise<OperationResult<TData>> {
-    counts.pipeline++;
-    const response = await options.server.executeOperation<TData & Record<string, unknown>>(request, { contextValue });
-    if (response.body.kind !== "single") throw new Error("incremental delivery is not used by internal operations");
-    const result = response.body.singleResult as OperationResult<TData>;
+  private async throughPipeline<TData>(request: OperationRequest, contextValue: EdgeContext, admitted: AdmittedTexts): Promise<OperationResult<TData>> {
+    this.counts.pipeline++;
+    const result = singleResult<TData>(await this.options.server.executeOperation<TData & Record<string, unknown>>(request, { contextValue }));
     if (!result.errors?.length) {
       const document = parse(request.query, parseOptionsFor("edge"));
       const operation = getOperationAST(document, request.operationName);
@@ -130,18 +189,18 @@ export function directGatewayExecution(options: {
   }
 
   /** What depends on the variables: Apollo Server's pipeline checks the same in `didResolveOperation` (operation-limits.ts). Throws the refusal; returns the estimated cost. */
-  function checkVariables(entry: Admitted, request: OperationRequest): OperationCost {
+  private checkVariables(entry: Admitted, request: OperationRequest): OperationCost {
     checkOperationText(entry.document, request.variables);
-    return checkOperationCostParts("edge", options.apiSchema(), entry.document, request.variables, request.operationName);
+    return checkOperationCostParts("edge", this.options.apiSchema(), entry.document, request.variables, request.operationName);
   }
 
   /** The gateway's executor on the request context Apollo Server would build. */
-  function run(entry: Admitted, request: OperationRequest, contextValue: EdgeContext) {
+  private run(entry: Admitted, request: OperationRequest, contextValue: EdgeContext) {
     const requestContext = {
       request: { query: request.query, variables: request.variables, operationName: request.operationName },
       response: { http: { headers: new Headers(), status: undefined } },
-      logger: options.logger,
-      schema: options.apiSchema(),
+      logger: this.options.logger,
+      schema: this.options.apiSchema(),
       context: contextValue,
       queryHash: entry.queryHash,
       document: entry.document,
@@ -151,32 +210,33 @@ export function directGatewayExecution(options: {
       metrics: {},
       requestIsBatched: false,
     } as unknown as GatewayGraphQLRequestContext<EdgeContext>;
-    return options.gateway.executor(requestContext);
+    return this.options.gateway.executor(requestContext);
   }
 
   /** Timed as the metrics plugin times the pipeline's operations. */
-  function observe(entry: Admitted, request: OperationRequest, started: number, failed: boolean) {
-    options.metrics?.graphqlDuration.observe(
-      { operation: options.metrics.operationNames.of(entry.operation.name?.value ?? request.operationName ?? null), type: entry.operation.operation, outcome: failed ? "error" : "ok" },
+  private observe(entry: Admitted, request: OperationRequest, started: number, failed: boolean) {
+    const metrics = this.options.metrics;
+    metrics?.graphqlDuration.observe(
+      { operation: metrics.operationNames.of(entry.operation.name?.value ?? request.operationName ?? null), type: entry.operation.operation, outcome: failed ? "error" : "ok" },
       (performance.now() - started) / 1000,
     );
   }
 
-  async function direct<TData>(entry: Admitted, request: OperationRequest, contextValue: EdgeContext): Promise<OperationResult<TData>> {
-    counts.direct++;
+  private async direct<TData>(entry: Admitted, request: OperationRequest, contextValue: EdgeContext): Promise<OperationResult<TData>> {
+    this.counts.direct++;
     const started = performance.now();
     let result: OperationResult<TData>;
     try {
-      const admitted = await admitOperationCost(contextValue, checkVariables(entry, request));
-      const answer = await run(entry, request, contextValue);
+      const admitted = await admitOperationCost(contextValue, this.checkVariables(entry, request));
+      const answer = await this.run(entry, request, contextValue);
       const cost = admitted?.settle(answer.data);
-      result = { ...(answer as OperationResult<TData>), errors: answer.errors?.length ? answer.errors.map((error) => format(asGraphQLError(error), contextValue.requestId)) : undefined };
+      result = { ...(answer as OperationResult<TData>), errors: answer.errors?.length ? answer.errors.map((error) => this.format(asGraphQLError(error), contextValue.requestId)) : undefined };
       if (!result.errors) delete result.errors;
       if (cost) result.extensions = { ...result.extensions, cost };
     } catch (error) {
-      result = { errors: [format(asGraphQLError(error), contextValue.requestId)] };
+      result = { errors: [this.format(asGraphQLError(error), contextValue.requestId)] };
     }
-    observe(entry, request, started, Boolean(result.errors?.length));
+    this.observe(entry, request, started, Boolean(result.errors?.length));
     return result;
   }
 
@@ -187,55 +247,53 @@ export function directGatewayExecution(options: {
    * rules (an error's `extensions.http`, 400 when no data came back, 500 when the executor threw)
    * and `JSON.stringify(result) + "\n"` with the errors first.
    */
-  async function answerClient(http: ClientHttpRequest, contextValue: EdgeContext): Promise<ClientHttpAnswer | undefined> {
+  async answerClient(http: ClientHttpRequest, contextValue: EdgeContext): Promise<ClientHttpAnswer | undefined> {
     const request = plainRequest(http);
     if (!request) return undefined;
-    const entry = options.clientTexts.get(keyOf(request));
+    const entry = this.options.clientTexts.get(keyOf(request));
     if (!entry) return undefined;
     const started = performance.now();
     let requested: OperationCost;
     try {
-      requested = checkVariables(entry, request);
+      requested = this.checkVariables(entry, request);
     } catch {
       return undefined;
     }
-    clientCounts.direct++;
-    const head: { status?: number; headers: Map<string, string> } = { headers: new Map() };
-    let result: { errors?: GraphQLFormattedError[]; data?: unknown; extensions?: Record<string, unknown> };
+    this.clientCounts.direct++;
+    const head: AnswerHead = { headers: new Map() };
     let admitted: AdmittedCost | undefined;
     try {
       admitted = await admitOperationCost(contextValue, requested);
     } catch (error) {
       const refusal = asGraphQLError(error);
-      result = { errors: [format(refusal, contextValue.requestId, head)], extensions: refusal.extensions.cost ? { cost: refusal.extensions.cost } : undefined };
-      head.headers.set("content-type", "application/json; charset=utf-8");
-      return { status: head.status ?? 429, headers: head.headers, body: JSON.stringify(result) + "\n" };
+      const result = { errors: [this.format(refusal, contextValue.requestId, head)], extensions: refusal.extensions.cost ? { cost: refusal.extensions.cost } : undefined };
+      return jsonAnswer(head.status ?? 429, head, result);
     }
+    const result = await this.clientResult(entry, request, contextValue, admitted, head);
+    this.observe(entry, request, started, Boolean(result.errors?.length));
+    return jsonAnswer(head.status ?? 200, head, result);
+  }
+
+  /** The client's result as Apollo Server writes it, its status set on `head` where Apollo Server's rules would. */
+  private async clientResult(entry: Admitted, request: OperationRequest, contextValue: EdgeContext, admitted: AdmittedCost | undefined, head: AnswerHead) {
+    let result: { errors?: GraphQLFormattedError[]; data?: unknown; extensions?: Record<string, unknown> };
     try {
-      const answer = await run(entry, request, contextValue);
-      const errors = answer.errors?.length ? answer.errors.map((error) => format(asGraphQLError(error), contextValue.requestId, head)) : undefined;
+      const answer = await this.run(entry, request, contextValue);
+      const errors = answer.errors?.length ? answer.errors.map((error) => this.format(asGraphQLError(error), contextValue.requestId, head)) : undefined;
       const cost = admitted?.settle(answer.data);
       result = { errors, data: answer.data, extensions: cost ? { ...answer.extensions, cost } : answer.extensions };
       if (errors && answer.data === undefined && !head.status) head.status = 400;
     } catch (error) {
-      result = { errors: [format(asGraphQLError(error), contextValue.requestId, head)] };
+      result = { errors: [this.format(asGraphQLError(error), contextValue.requestId, head)] };
       if (!head.status) head.status = 500;
     }
-    observe(entry, request, started, Boolean(result.errors?.length));
-    head.headers.set("content-type", "application/json; charset=utf-8");
-    return { status: head.status ?? 200, headers: head.headers, body: JSON.stringify(result) + "\n" };
+    return result;
   }
+}
 
-  return {
-    counts,
-    clientCounts,
-    answerClient,
-    execute<TData>(request: OperationRequest, contextValue: EdgeContext, origin: TextOrigin = "edge"): Promise<OperationResult<TData>> {
-      const admitted = admittedBy[origin];
-      const entry = admitted.get(keyOf(request));
-      return entry ? direct<TData>(entry, request, contextValue) : throughPipeline<TData>(request, contextValue, admitted);
-    },
-  };
+function jsonAnswer(status: number, head: AnswerHead, result: unknown): ClientHttpAnswer {
+  head.headers.set("content-type", "application/json; charset=utf-8");
+  return { status, headers: head.headers, body: JSON.stringify(result) + "\n" };
 }
 
 /**

@@ -19,9 +19,9 @@ import { clientIntrospectionPlugin } from "./client-introspection.js";
 import { persistedQueryMissLog } from "./persisted-queries.js";
 import { operationResolutionPlugin } from "./operation-resolution.js";
 import { withEdgeSubscriptions } from "../schema/compose.js";
-import { cacheGatewayOperations } from "./operation-cache.js";
-import { shapeGatewayResultsFast } from "./result-shaping.js";
-import { clientTextAdmission, directGatewayExecution, type ClientHttpAnswer, type ClientHttpRequest, type TextOrigin } from "./direct-execution.js";
+import { useGatewayShortcuts } from "./gateway-shortcuts.js";
+import { edgeExecution, type ClientHttpAnswer, type ClientHttpRequest, type TextOrigin } from "./direct-execution.js";
+import { allShortcutsOn, type PerformanceShortcuts } from "../core/performance-shortcuts.js";
 
 /** Where the gateway finds each subgraph: in this process, or at a URL when run as separate roles. */
 export type SubgraphTargets =
@@ -72,6 +72,8 @@ export async function startEdgeGraph(options: {
   logger: Logger;
   disclosure: SchemaDisclosure;
   metrics?: ServiceMetrics;
+  /** Which of the gateway's shortcuts run (operation cache, result shaping, direct execution); all when absent. */
+  shortcuts?: PerformanceShortcuts;
 }): Promise<EdgeGraph> {
   const { targets, logger } = options;
   let apiSchema: GraphQLSchema | undefined;
@@ -80,8 +82,7 @@ export async function startEdgeGraph(options: {
   // them, probes the cloud metadata addresses (169.254.169.254, metadata.google.internal) on every
   // start. The service calls out to nothing it was not configured to call (test/security).
   process.env.APOLLO_TELEMETRY_DISABLED = "true";
-  cacheGatewayOperations();
-  shapeGatewayResultsFast();
+  const shortcuts = options.shortcuts ?? allShortcutsOn;
   const gateway = new ApolloGateway({
     supergraphSdl: options.supergraphSdl,
     logger,
@@ -105,7 +106,7 @@ export async function startEdgeGraph(options: {
   const requestIds = errorRequestIds<EdgeContext>();
   const formatError = (formatted: GraphQLFormattedError, error: unknown, requestId?: string) => hideUnexpected(formatted, error, edgeLogger, requestId ?? requestIds.of(error));
   const { limitPlugins, ...limits } = apolloLimitOptions<EdgeContext>("edge");
-  const clientTexts = clientTextAdmission();
+  const execution = edgeExecution(shortcuts["direct-execution"]);
   const server = new ApolloServer<EdgeContext>({
     gateway,
     ...limits,
@@ -118,20 +119,11 @@ export async function startEdgeGraph(options: {
     stopOnTerminationSignals: false,
     // Answers are per caller: no cache hints for shared HTTP caches (and no per-field hook for them).
     // No landing page: Apollo's loads its scripts from Apollo's CDN; browsers get our own IDE (GRAPHQL_IDE).
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), operationResolutionPlugin(), ...limitPlugins, costBudgetPlugin(), clientIntrospectionPlugin(() => clientSchema!), ...(options.metrics ? [operationMetricsPlugin<EdgeContext>(options.metrics)] : []), clientTexts.plugin, requestIds.plugin, persistedQueryMissLog<EdgeContext>(edgeLogger)],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), operationResolutionPlugin(), ...limitPlugins, costBudgetPlugin(), clientIntrospectionPlugin(() => clientSchema!), ...(options.metrics ? [operationMetricsPlugin<EdgeContext>(options.metrics)] : []), ...execution.plugins, requestIds.plugin, persistedQueryMissLog<EdgeContext>(edgeLogger)],
   });
   await server.start();
   if (!apiSchema || !clientSchema) throw new Error("gateway started without a schema");
-
-  const direct = directGatewayExecution({ server, gateway, apiSchema: () => apiSchema!, formatError, logger: edgeLogger, metrics: options.metrics, clientTexts: clientTexts.texts });
-  return {
-    server,
-    apiSchema,
-    clientSchema,
-    execute: direct.execute,
-    executeCounts: direct.counts,
-    answerClient: direct.answerClient,
-    clientCounts: direct.clientCounts,
-    stop: () => server.stop(),
-  };
+  useGatewayShortcuts(gateway, shortcuts);
+  const direct = execution.start({ server, gateway, apiSchema: () => apiSchema!, formatError, logger: edgeLogger, metrics: options.metrics });
+  return { server, apiSchema, clientSchema, execute: direct.execute, executeCounts: direct.counts, answerClient: direct.answerClient, clientCounts: direct.clientCounts, stop: () => server.stop() };
 }

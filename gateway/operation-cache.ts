@@ -24,6 +24,13 @@ interface Cached {
 
 const PATCHED = Symbol.for("activities.operationFromDocumentCache");
 const counts = { built: 0, reused: 0 };
+/** The API schemas of gateways that run with the cache off (PERFORMANCE_SHORTCUTS_OFF=operation-cache): their calls go straight through. */
+const plainSchemas = new WeakSet<object>();
+
+/** Leaves the gateway's own build in place for every operation on this (federation) API schema, whoever installed the cache. */
+export function buildGatewayOperationsPlainly(apiSchema: object): void {
+  plainSchemas.add(apiSchema);
+}
 
 export function cacheGatewayOperations(): void {
   const require = createRequire(import.meta.url);
@@ -33,7 +40,7 @@ export function cacheGatewayOperations(): void {
   const bySchema = new WeakMap<object, WeakMap<DefinitionNode, Cached>>();
   const cached: OperationFromDocument & { [PATCHED]?: true } = (schema, document, options) => {
     const first = document.definitions[0];
-    if (options?.validate !== false || options.operationName !== undefined || !first || typeof schema !== "object" || schema === null) return build(schema, document, options);
+    if (options?.validate !== false || options.operationName !== undefined || !first || typeof schema !== "object" || schema === null || plainSchemas.has(schema)) return build(schema, document, options);
     let byNode = bySchema.get(schema);
     if (!byNode) bySchema.set(schema, (byNode = new WeakMap()));
     const hit = byNode.get(first);

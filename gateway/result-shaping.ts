@@ -122,6 +122,13 @@ const GIVE_UP = Symbol("give up");
 const PATCHED = Symbol.for("activities.fastResultShaping");
 const counts = { planned: 0, shaped: 0, handedBack: 0 };
 let installed: { fast: ComputeResponse; original: ComputeResponse } | undefined;
+/** The API schemas of gateways that run with this shaping off (PERFORMANCE_SHORTCUTS_OFF=result-shaping): their answers go to the gateway's own. */
+const plainSchemas = new WeakSet<object>();
+
+/** Leaves every answer of operations on this (federation) API schema to the gateway's own shaping, whoever installed this one. */
+export function shapeGatewayResultsPlainly(apiSchema: object): void {
+  plainSchemas.add(apiSchema);
+}
 
 interface Plan {
   steps: Step[];
@@ -139,7 +146,7 @@ export function shapeGatewayResultsFast(): void {
 
   const fast: ComputeResponse = (args) => {
     const { operation, input } = args;
-    if (!input) return original(args);
+    if (!input || plainSchemas.has(operation.schema())) return original(args);
     let plan = plans.get(operation);
     if (plan === undefined) {
       plan = planOperation(operation, internals);

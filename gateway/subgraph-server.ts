@@ -30,6 +30,8 @@ export async function startSubgraph(
     graphs: ServiceGraphs;
     octo: OctoEngines;
     webhookTargets: WebhookTargets;
+    /** In process, an admitted text's later calls skip Apollo Server's pipeline (PERFORMANCE_SHORTCUTS_OFF=subgraph-direct-execution turns it off); on when absent. */
+    directExecution?: boolean;
   },
 ): Promise<RunningSubgraph> {
   const schema = deps.schema ?? (await definition.buildSchema());
@@ -54,7 +56,7 @@ export async function startSubgraph(
   });
   await server.start();
   const inProcessCounts = { pipeline: 0, direct: 0 };
-  const executeInProcess = inProcessExecutor(server, schema, logger, inProcessCounts, definition.readsTolerateLag);
+  const executeInProcess = inProcessExecutor(server, schema, logger, inProcessCounts, definition.readsTolerateLag, deps.directExecution ?? true);
   const database = definition.findsRowsByKey ? deps.database.forKeyLookups : deps.database;
   const contexts = subgraphContextFactory(deps.verifier, database, definition.makeLoaders, deps.clock, deps.publicUrl, { graphs: deps.graphs, octo: deps.octo, webhookTargets: deps.webhookTargets, logger, clock: deps.clock });
   return {
@@ -77,8 +79,9 @@ export async function startSubgraph(
  * variables (text checks, coercion, cost) and then execute. An answer's errors are formatted as
  * Apollo Server formats them (a code on every error, the unexpected hidden). Nothing reaches this
  * from outside the process; test/integration/in-process-subgraph.test.ts holds the answers equal.
+ * Without `direct`, every call goes through the pipeline and no text is remembered.
  */
-function inProcessExecutor(server: ApolloServer<SubgraphContext>, schema: GraphQLSchema, logger: Logger, counts: { pipeline: number; direct: number }, readsTolerateLag: ReadonlySet<string>) {
+function inProcessExecutor(server: ApolloServer<SubgraphContext>, schema: GraphQLSchema, logger: Logger, counts: { pipeline: number; direct: number }, readsTolerateLag: ReadonlySet<string>, direct: boolean) {
   const admitted = new ValidatedDocuments(500, 50_000);
   const format = (error: GraphQLError, requestId: string): GraphQLFormattedError => {
     // Variables were coerced by the cost check already, so execution cannot fail on them.
@@ -86,13 +89,13 @@ function inProcessExecutor(server: ApolloServer<SubgraphContext>, schema: GraphQ
     return hideUnexpected({ ...error.toJSON(), extensions: { ...error.extensions, code } }, error, logger, requestId);
   };
   return async (request: InProcessRequest, contextValue: SubgraphContext): Promise<FormattedExecutionResult> => {
-    const document = admitted.get(request.query);
+    const document = direct ? admitted.get(request.query) : undefined;
     if (!document) {
       counts.pipeline++;
       const response = await server.executeOperation(request, { contextValue });
       if (response.body.kind !== "single") throw new Error("a subgraph answered with incremental delivery");
       const result = response.body.singleResult;
-      if (!result.errors?.length) admitted.set(request.query, parse(request.query, parseOptionsFor("subgraph")));
+      if (direct && !result.errors?.length) admitted.set(request.query, parse(request.query, parseOptionsFor("subgraph")));
       return result;
     }
     counts.direct++;

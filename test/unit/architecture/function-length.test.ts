@@ -16,7 +16,6 @@ const STILL_LONGER: [string, number][] = [
   ["gateway/subscriptions/ws-server.ts: attachGraphqlWs", 256],
   ["server/service.ts: createService", 208],
   ["subgraphs/booking/engines/octo/octo-engine.ts: octoEngine", 190],
-  ["gateway/direct-execution.ts: directGatewayExecution", 153],
   ["drizzle/database.ts: openPostgres", 152],
   ["core/config.ts: loadConfig", 148],
   ["server/main.ts: main", 144],
