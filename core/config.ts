@@ -3,6 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { databaseAddress, DatabaseTlsSettingError } from "./database-tls.js";
 import { descriptorLimit, reservedDescriptors } from "./descriptor-limit.js";
+import { allShortcutsOn, parseShortcutsOff, type PerformanceShortcuts } from "./performance-shortcuts.js";
 import { secretKeyOf } from "./secret-box.js";
 import { readOtelVariables, type TracingSettings } from "./tracing-settings.js";
 
@@ -116,6 +117,15 @@ const environmentSchema = z.object({
   CATALOGUE_URL: optionalUrl,
   BOOKING_URL: optionalUrl,
   REPORTING_URL: optionalUrl,
+  PERFORMANCE_SHORTCUTS_OFF: z
+    .string()
+    .transform((value, context) => {
+      const read = parseShortcutsOff(value);
+      if ("shortcuts" in read) return read.shortcuts;
+      context.addIssue({ code: z.ZodIssueCode.custom, message: read.problem });
+      return z.NEVER;
+    })
+    .optional(),
 });
 
 /** An account's API limits (identity/account-limits.ts). */
@@ -262,6 +272,11 @@ export interface Config {
   subgraphUrls: { catalogue?: string; booking?: string; reporting?: string };
   /** OpenTelemetry traces as the OTEL_* variables ask for them; undefined: off (the default). */
   tracing: TracingSettings | undefined;
+  /**
+   * Which performance shortcuts run (PERFORMANCE_SHORTCUTS_OFF): all of them unless named off. Off,
+   * the service takes the libraries' own paths and answers the same (docs/performance-machinery.md).
+   */
+  performanceShortcuts: PerformanceShortcuts;
 }
 
 export class ConfigError extends Error {
@@ -282,6 +297,31 @@ const MAX_CONNECTIONS_UNKNOWN_LIMIT = 10_000;
  * `system.descriptorLimit`: the process's RLIMIT_NOFILE, read here unless given (tests give one).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = [], system: { descriptorLimit?: number | null } = {}): Config {
+  const otel = readOtelVariables(env);
+  const e = parseEnvironment(env, argv, otel.problems);
+  const limit = system.descriptorLimit === undefined ? descriptorLimit() : (system.descriptorLimit ?? undefined);
+  const connectionRoom = limit === undefined ? undefined : limit - reservedDescriptors(limit);
+  const problems: string[] = [...otel.problems, ...settingProblems(e)];
+  if (e.HTTP_MAX_CONNECTIONS !== undefined && connectionRoom !== undefined && e.HTTP_MAX_CONNECTIONS > connectionRoom) {
+    problems.push(
+      `HTTP_MAX_CONNECTIONS=${e.HTTP_MAX_CONNECTIONS}: the process may hold ${limit} descriptors (RLIMIT_NOFILE, ulimit -n); at most ${Math.max(0, connectionRoom)} connections leave room for the database, files and outbound calls (raise the limit or lower this)`,
+    );
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return {
+    ...serviceSettings(e),
+    ...databaseSettings(e),
+    ...requestLimits(e, connectionRoom),
+    ...workerSettings(e),
+    performanceShortcuts: e.PERFORMANCE_SHORTCUTS_OFF ?? allShortcutsOn,
+    tracing: otel.settingsFor(e.ROLE),
+  };
+}
+
+type Environment = z.infer<typeof environmentSchema>;
+
+/** The variables as the schema reads them (an empty value is an unset one), `--role` over ROLE; their problems, with OpenTelemetry's, thrown at once. */
+function parseEnvironment(env: NodeJS.ProcessEnv, argv: string[], otelProblems: string[]): Environment {
   const raw: Record<string, string | undefined> = {};
   for (const key of Object.keys(environmentSchema.shape)) {
     const value = env[key];
@@ -289,21 +329,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   }
   const roleFlag = readFlag(argv, "--role");
   if (roleFlag !== undefined) raw.ROLE = roleFlag;
-
   const parsed = environmentSchema.safeParse(raw);
-  const otel = readOtelVariables(env);
-  if (!parsed.success) {
-    throw new ConfigError([
-      ...parsed.error.issues.map((issue) => {
-        const variable = String(issue.path[0]);
-        const shown = variable === "ROLE" && roleFlag !== undefined ? "--role (or ROLE)" : variable;
-        return `${shown}=${JSON.stringify(withoutPassword(raw[variable]))}: ${issue.message}`;
-      }),
-      ...otel.problems,
-    ]);
-  }
-  const e = parsed.data;
-  const problems: string[] = [...otel.problems];
+  if (parsed.success) return parsed.data;
+  throw new ConfigError([
+    ...parsed.error.issues.map((issue) => {
+      const variable = String(issue.path[0]);
+      const shown = variable === "ROLE" && roleFlag !== undefined ? "--role (or ROLE)" : variable;
+      return `${shown}=${JSON.stringify(withoutPassword(raw[variable]))}: ${issue.message}`;
+    }),
+    ...otelProblems,
+  ]);
+}
+
+/** Settings each valid alone that do not go together. */
+function settingProblems(e: Environment): string[] {
+  const problems: string[] = [];
   if (e.DATABASE_DIRECT_URL && !e.DATABASE_URL) {
     problems.push("DATABASE_DIRECT_URL is set without DATABASE_URL: it names PostgreSQL beside the pooler that DATABASE_URL names; set DATABASE_URL (the pooler) too");
   }
@@ -323,6 +363,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   if (e.DATABASE_MIGRATIONS === "verify" && !e.DATABASE_URL) {
     problems.push("DATABASE_MIGRATIONS=verify: needs DATABASE_URL; the embedded database is the service's own and always migrates as it opens");
   }
+  return [...problems, ...roleProblems(e), ...timingProblems(e)];
+}
+
+function roleProblems(e: Environment): string[] {
+  const problems: string[] = [];
   if (e.ROLE !== "all" && !e.DATABASE_URL) {
     problems.push(`ROLE=${e.ROLE}: running one role needs DATABASE_URL; the embedded database serves one process only`);
   }
@@ -342,27 +387,46 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   if (e.ENVIRONMENT === "production" && e.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
     problems.push("WEBHOOK_ALLOW_PRIVATE_TARGETS: never in production (webhooks would reach the service's own network)");
   }
+  return problems;
+}
+
+function timingProblems(e: Environment): string[] {
+  const problems: string[] = [];
   if (e.SHUTDOWN_DRAIN_SECONDS !== undefined && e.SHUTDOWN_DRAIN_SECONDS >= e.SHUTDOWN_GRACE_SECONDS) {
     problems.push(`SHUTDOWN_DRAIN_SECONDS=${e.SHUTDOWN_DRAIN_SECONDS}: must be shorter than SHUTDOWN_GRACE_SECONDS (${e.SHUTDOWN_GRACE_SECONDS}), which bounds the whole stop`);
   }
   if (e.HTTP_HEADERS_TIMEOUT_SECONDS > e.HTTP_REQUEST_TIMEOUT_SECONDS) {
     problems.push(`HTTP_HEADERS_TIMEOUT_SECONDS=${e.HTTP_HEADERS_TIMEOUT_SECONDS}: must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (${e.HTTP_REQUEST_TIMEOUT_SECONDS}), the time for the whole request, head included`);
   }
-  const limit = system.descriptorLimit === undefined ? descriptorLimit() : (system.descriptorLimit ?? undefined);
-  const connectionRoom = limit === undefined ? undefined : limit - reservedDescriptors(limit);
-  if (e.HTTP_MAX_CONNECTIONS !== undefined && connectionRoom !== undefined && e.HTTP_MAX_CONNECTIONS > connectionRoom) {
-    problems.push(
-      `HTTP_MAX_CONNECTIONS=${e.HTTP_MAX_CONNECTIONS}: the process may hold ${limit} descriptors (RLIMIT_NOFILE, ulimit -n); at most ${Math.max(0, connectionRoom)} connections leave room for the database, files and outbound calls (raise the limit or lower this)`,
-    );
-  }
-  if (problems.length) throw new ConfigError(problems);
-  const sandbox = e.ENVIRONMENT === "sandbox";
+  return problems;
+}
 
+function serviceSettings(e: Environment) {
+  const sandbox = e.ENVIRONMENT === "sandbox";
   return {
     port: e.PORT,
     host: e.HOST,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     publicUrlGiven: e.PUBLIC_URL !== undefined,
+    environment: e.ENVIRONMENT,
+    authRealm: e.AUTH_REALM,
+    seedDemo: e.SEED_DEMO ?? sandbox,
+    graphql: { introspection: e.GRAPHQL_INTROSPECTION ?? sandbox, suggestions: e.GRAPHQL_SUGGESTIONS ?? sandbox },
+    graphqlIde: e.GRAPHQL_IDE ?? sandbox,
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
+    exchangeRatesFile: e.EXCHANGE_RATES_FILE === undefined ? undefined : path.resolve(e.EXCHANGE_RATES_FILE),
+    metrics: { token: e.METRICS_TOKEN, openWithoutToken: sandbox },
+    engineSecretsKey: e.ENGINE_SECRETS_KEY === undefined ? undefined : secretKeyOf(e.ENGINE_SECRETS_KEY),
+    role: e.ROLE,
+    webConcurrency: e.WEB_CONCURRENCY ?? (e.DATABASE_URL && e.ROLE !== "worker" ? availableParallelism() : 1),
+    logLevel: e.LOG_LEVEL,
+    passwordSetupTtlSeconds: e.PASSWORD_SETUP_TTL_HOURS * 3600,
+    subgraphUrls: { catalogue: e.CATALOGUE_URL, booking: e.BOOKING_URL, reporting: e.REPORTING_URL },
+  };
+}
+
+function databaseSettings(e: Environment) {
+  return {
     databaseUrl: e.DATABASE_URL,
     databaseDirectUrl: e.DATABASE_DIRECT_URL,
     databaseReadUrl: e.DATABASE_READ_URL,
@@ -370,16 +434,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     databaseMigrations: e.DATABASE_MIGRATIONS,
     databaseRuntimeRole: e.DATABASE_RUNTIME_ROLE,
     dataDir: e.DATA_DIR === "memory" ? "memory" : path.resolve(e.DATA_DIR),
-    environment: e.ENVIRONMENT,
-    authRealm: e.AUTH_REALM,
-    seedDemo: e.SEED_DEMO ?? sandbox,
-    graphql: { introspection: e.GRAPHQL_INTROSPECTION ?? sandbox, suggestions: e.GRAPHQL_SUGGESTIONS ?? sandbox },
-    graphqlIde: e.GRAPHQL_IDE ?? sandbox,
-    trustProxy: trustProxyOf(e.TRUST_PROXY),
     statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     // The server's own address, not a pooler's in front of it.
     databaseStatementsPerAccount: e.DATABASE_STATEMENTS_PER_ACCOUNT ?? defaultStatementsPerAccount(e.DATABASE_DIRECT_URL ?? e.DATABASE_URL),
+  };
+}
+
+function requestLimits(e: Environment, connectionRoom: number | undefined) {
+  return {
     signIn: {
       maxFailuresPerAccount: e.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
       maxFailuresPerAddress: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
@@ -410,9 +473,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
       maxSubscriptionsPerAccount: e.WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT,
       maxBufferedBytes: e.WS_MAX_BUFFERED_BYTES,
     },
-    exchangeRatesFile: e.EXCHANGE_RATES_FILE === undefined ? undefined : path.resolve(e.EXCHANGE_RATES_FILE),
-    metrics: { token: e.METRICS_TOKEN, openWithoutToken: sandbox },
-    engineSecretsKey: e.ENGINE_SECRETS_KEY === undefined ? undefined : secretKeyOf(e.ENGINE_SECRETS_KEY),
+  };
+}
+
+function workerSettings(e: Environment) {
+  return {
     workerLoops: e.WORKER_LOOPS,
     octoImportIntervalMs: e.OCTO_IMPORT_INTERVAL_MINUTES * 60_000,
     demoOctoSupplierPort: e.DEMO_OCTO_SUPPLIER_PORT,
@@ -421,12 +486,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     workerJobConcurrency: e.WORKER_JOB_CONCURRENCY,
     workerPollMs: e.WORKER_POLL_SECONDS * 1000,
-    role: e.ROLE,
-    webConcurrency: e.WEB_CONCURRENCY ?? (e.DATABASE_URL && e.ROLE !== "worker" ? availableParallelism() : 1),
-    logLevel: e.LOG_LEVEL,
-    passwordSetupTtlSeconds: e.PASSWORD_SETUP_TTL_HOURS * 3600,
-    subgraphUrls: { catalogue: e.CATALOGUE_URL, booking: e.BOOKING_URL, reporting: e.REPORTING_URL },
-    tracing: otel.settingsFor(e.ROLE),
   };
 }
 

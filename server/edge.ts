@@ -103,6 +103,7 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
         graphs,
         octo,
         webhookTargets: { allowPrivate: config.webhookAllowPrivateTargets, environment: config.environment },
+        directExecution: config.performanceShortcuts["subgraph-direct-execution"],
       });
     }
     targets = { kind: "in-process", subgraphs: subgraphs as Record<SubgraphName, RunningSubgraph> };
@@ -111,8 +112,7 @@ export async function buildEdge(deps: EdgeDeps): Promise<Edge> {
     targets = { kind: "remote", urls: config.subgraphUrls as Record<SubgraphName, string>, credential };
     graphs = remoteServiceGraphs(() => config.subgraphUrls, credential);
   }
-  graph = await startEdgeGraph({ supergraphSdl: composed.supergraphSdl, targets, logger, disclosure: config.graphql, metrics: deps.metrics });
-  const edgeGraph = graph;
+  const edgeGraph = (graph = await startEdgeGraph({ supergraphSdl: composed.supergraphSdl, targets, logger, disclosure: config.graphql, metrics: deps.metrics, shortcuts: config.performanceShortcuts }));
 
   const limits = new AccountLimits(config.apiLimits, { db: database.db, clock: deps.clock, logger });
   const admit = apiLimitsAdmission(limits);

@@ -40,5 +40,6 @@ export function openServiceDatabase(config: Config, logger?: Logger, signal?: Ab
     onMigrating: () => logger?.debug({ step: "migrating the database" }, "start-up"),
     onNewerSchema: (count) => logger?.warn({ newerMigrations: count }, "the database's schema has migrations this release does not know: a newer release migrated it"),
     signal,
+    shortcuts: config.performanceShortcuts,
   });
 }

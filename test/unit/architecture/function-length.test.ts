@@ -17,7 +17,6 @@ const STILL_LONGER: [string, number][] = [
   ["server/service.ts: createService", 208],
   ["subgraphs/booking/engines/octo/octo-engine.ts: octoEngine", 190],
   ["drizzle/database.ts: openPostgres", 152],
-  ["core/config.ts: loadConfig", 148],
   ["server/main.ts: main", 144],
   ["server/edge.ts: buildEdge", 132],
   ["subgraphs/catalogue/import/import-record.ts: importRecords", 124],
