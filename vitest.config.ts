@@ -12,6 +12,9 @@ const browserFiles = ["test/e2e/graphql-ide.test.ts", "test/e2e/openapi-console-
 // processes; PGlite's database templates), so the PostgreSQL run of the suite would repeat
 // them unchanged.
 const embeddedOnly = process.env.DATABASE_URL ? ["test/security/graceful-shutdown.test.ts", "test/integration/pglite-template.test.ts", "test/security/planted-database-template.test.ts"] : [];
+// The unit tier opens no database at all (test/unit/architecture/unit-tier.test.ts holds it to
+// that): it runs with the embedded run only, since the PostgreSQL run would repeat it unchanged.
+const databaseFree = process.env.DATABASE_URL ? ["test/unit/**"] : [];
 
 export default defineConfig({
   resolve: {
@@ -32,7 +35,7 @@ export default defineConfig({
         test: {
           name: "service",
           include: ["test/**/*.test.ts"],
-          exclude: [...browserFiles, ...embeddedOnly],
+          exclude: [...browserFiles, ...embeddedOnly, ...databaseFree],
           // Files run one after another in each worker, which imports the stack once (about 5 s a
           // file otherwise) and lends every file one embedded database (test/support/stack.ts).
           isolate: false,
