@@ -8,6 +8,8 @@ import { productColumns, type ProductRow } from "../product/product.repository.j
 import { callerModel } from "../product/product.resolver.js";
 import { onlineBookable } from "../product/product.service.js";
 import type { TaxonomyNodeRow } from "../taxonomy/taxonomy.repository.js";
+import type { BookingEngineRow } from "../booking-engine/booking-engine.repository.js";
+import type { SupplierRow } from "../supplier/supplier.repository.js";
 import { taxonomyRecordPaths } from "../taxonomy/taxonomy.service.js";
 import { countryNameLanguages, countryNames } from "../../../core/iso-codes.js";
 
@@ -47,6 +49,17 @@ function only<T>(values: Record<string, T> | null | undefined, languages: readon
   return kept;
 }
 
+/** What every record of a page is rendered with: the request's choices and the page's shared renderings. */
+interface PageRendering {
+  /** languageList (null: every language). */
+  languages: readonly string[] | null;
+  /** The caller's commercial model, which chooses commission rate or net price. */
+  model: string | null;
+  countryNameOf: (row: ImportRow) => string | null;
+  supplierOf: (supplier: SupplierRow) => Record<string, unknown>;
+  taxonomiesOf: (links: TaxonomyNodeRow[]) => unknown[][];
+}
+
 /** The import records of a page, in the page's order; `languages` is languageList (null: every language). */
 export async function importRecords(ctx: CatalogueContext, rows: readonly ImportRow[], languages: readonly string[] | null): Promise<ImportRecord[]> {
   ctx.loaders.knowTaxonomyLinks(rows);
@@ -61,9 +74,24 @@ export async function importRecords(ctx: CatalogueContext, rows: readonly Import
   const supplierById = new Map(suppliers.flatMap((supplier) => (supplier && !(supplier instanceof Error) ? [[supplier.id, supplier] as const] : [])));
   const accepted = ctx.languages;
   const textOf = (translations: LanguageText) => textIn(translations, accepted);
-  // A page has a few countries and title-language sets: name each pair once, not once a record.
+  const page: PageRendering = { languages, model, countryNameOf: countryNamesOnce(textOf), supplierOf: suppliersOnce(), taxonomiesOf: taxonomyPathsOnce(nodes, textOf) };
+  return rows.map((row, index) => {
+    const engine = engineById.get(row.bookingEngineId);
+    const supplier = supplierById.get(row.supplierId);
+    if (!engine) throw new Error(`product ${row.id} has no booking engine ${row.bookingEngineId}`);
+    if (!supplier) throw new Error(`product ${row.id} has no supplier ${row.supplierId}`);
+    const links = linked[index];
+    if (links instanceof Error) throw links;
+    return importRecord(row, engine, supplier, links, page);
+  });
+}
+
+type TextOf = (translations: LanguageText) => string | null;
+
+/** A page has a few countries and title-language sets: name each pair once, not once a record. */
+function countryNamesOnce(textOf: TextOf): PageRendering["countryNameOf"] {
   const countryNameCache = new Map<string, string | null>();
-  const countryNameOf = (row: ImportRow): string | null => {
+  return (row) => {
     if (!row.countryCode) return null;
     const titleLanguages = Object.keys(row.title);
     const key = `${row.countryCode}:${titleLanguages.join(",")}`;
@@ -74,12 +102,16 @@ export async function importRecords(ctx: CatalogueContext, rows: readonly Import
     }
     return name;
   };
+}
 
-  // A page of a thousand records names a few suppliers and a few dozen taxonomy paths: each is
-  // rendered once and the records share it (they are only ever serialised), which took a fifth of
-  // the page's record building and much of its garbage.
+/**
+ * A page of a thousand records names a few suppliers and a few dozen taxonomy paths: each is
+ * rendered once and the records share it (they are only ever serialised), which took a fifth of
+ * the page's record building and much of its garbage.
+ */
+function suppliersOnce(): PageRendering["supplierOf"] {
   const renderedSuppliers = new Map<number, Record<string, unknown>>();
-  const supplierOf = (supplier: NonNullable<ReturnType<typeof supplierById.get>>) => {
+  return (supplier) => {
     let rendered = renderedSuppliers.get(supplier.id);
     if (!rendered) {
       rendered = {
@@ -94,8 +126,12 @@ export async function importRecords(ctx: CatalogueContext, rows: readonly Import
     }
     return rendered;
   };
+}
+
+/** Each set of taxonomy links rendered once a page, as suppliers are. */
+function taxonomyPathsOnce(nodes: ReadonlyMap<string, TaxonomyNodeRow>, textOf: TextOf): PageRendering["taxonomiesOf"] {
   const renderedTaxonomies = new Map<string, unknown[][]>();
-  const taxonomiesOf = (links: TaxonomyNodeRow[]) => {
+  return (links) => {
     const key = links.map((node) => node.uuid).join(",");
     let rendered = renderedTaxonomies.get(key);
     if (!rendered) {
@@ -121,54 +157,49 @@ export async function importRecords(ctx: CatalogueContext, rows: readonly Import
     }
     return rendered;
   };
+}
 
-  return rows.map((row, index) => {
-    const engine = engineById.get(row.bookingEngineId);
-    const supplier = supplierById.get(row.supplierId);
-    if (!engine) throw new Error(`product ${row.id} has no booking engine ${row.bookingEngineId}`);
-    if (!supplier) throw new Error(`product ${row.id} has no supplier ${row.supplierId}`);
-    const links = linked[index];
-    if (links instanceof Error) throw links;
-    return present({
-      id: row.id,
-      externalId: row.externalId,
-      title: only(row.title, languages),
-      creationDate: row.creationDate.toISOString(),
-      updateDate: row.updateDate.toISOString(),
-      bookingEngine: engine.name,
-      bookingEngineName: engineDisplayName(engine.name),
-      galleryImages: (row.galleryImages ?? []).map((image, position) => {
-        const order = image.order ?? position + 1;
-        return { id: `${row.id}-${order}`, url: image.url, order };
-      }),
-      supplier: supplierOf(supplier),
-      onlineBookable: only(onlineBookable(row), languages),
-      descriptors: productDescriptors(row),
-      availableLanguages: Object.keys(row.title).sort(),
-      taxonomies: taxonomiesOf(links),
-      instantConfirmation: row.instantConfirmation,
-      instantDelivery: row.instantDelivery,
-      availabilityType: row.availabilityType,
-      redemptionMethod: row.redemptionMethod,
-      description: only(row.description, languages),
-      bookingUrl: only(row.bookingUrl, languages),
-      minPrice: row.minPrice,
-      maxPrice: row.maxPrice,
-      retailPrice: row.minPrice,
-      estimatedCommissionRate: model === "AGENT" ? commissionRate(row) : null,
-      estimatedNetPrice: model === "RESELLER" ? estimatedNetPrice(row) : null,
-      priceCurrency: row.priceCurrency,
-      address: row.address,
-      placeId: row.placeId,
-      website: row.website,
-      geoLocation: row.latitude !== null || row.geoHash ? present({ latitude: row.latitude, longitude: row.longitude, geoHash: row.geoHash }) : null,
-      duration: row.duration,
-      durationHours: durationInHours(row.duration),
-      cityName: row.cityName,
-      zipCode: row.zipCode,
-      rating: row.rating,
-      numberOfRatings: row.numberOfRatings,
-      countryName: countryNameOf(row),
-    }) as ImportRecord;
-  });
+function importRecord(row: ImportRow, engine: BookingEngineRow, supplier: SupplierRow, links: TaxonomyNodeRow[], page: PageRendering): ImportRecord {
+  const { languages, model } = page;
+  return present({
+    id: row.id,
+    externalId: row.externalId,
+    title: only(row.title, languages),
+    creationDate: row.creationDate.toISOString(),
+    updateDate: row.updateDate.toISOString(),
+    bookingEngine: engine.name,
+    bookingEngineName: engineDisplayName(engine.name),
+    galleryImages: (row.galleryImages ?? []).map((image, position) => {
+      const order = image.order ?? position + 1;
+      return { id: `${row.id}-${order}`, url: image.url, order };
+    }),
+    supplier: page.supplierOf(supplier),
+    onlineBookable: only(onlineBookable(row), languages),
+    descriptors: productDescriptors(row),
+    availableLanguages: Object.keys(row.title).sort(),
+    taxonomies: page.taxonomiesOf(links),
+    instantConfirmation: row.instantConfirmation,
+    instantDelivery: row.instantDelivery,
+    availabilityType: row.availabilityType,
+    redemptionMethod: row.redemptionMethod,
+    description: only(row.description, languages),
+    bookingUrl: only(row.bookingUrl, languages),
+    minPrice: row.minPrice,
+    maxPrice: row.maxPrice,
+    retailPrice: row.minPrice,
+    estimatedCommissionRate: model === "AGENT" ? commissionRate(row) : null,
+    estimatedNetPrice: model === "RESELLER" ? estimatedNetPrice(row) : null,
+    priceCurrency: row.priceCurrency,
+    address: row.address,
+    placeId: row.placeId,
+    website: row.website,
+    geoLocation: row.latitude !== null || row.geoHash ? present({ latitude: row.latitude, longitude: row.longitude, geoHash: row.geoHash }) : null,
+    duration: row.duration,
+    durationHours: durationInHours(row.duration),
+    cityName: row.cityName,
+    zipCode: row.zipCode,
+    rating: row.rating,
+    numberOfRatings: row.numberOfRatings,
+    countryName: page.countryNameOf(row),
+  }) as ImportRecord;
 }
