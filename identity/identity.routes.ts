@@ -93,56 +93,35 @@ const tokenEndpointSchema = {
  */
 export async function identityRoutes(app: FastifyInstance, options: { identity: Identity; config: Config }) {
   const { identity, config } = options;
-  const { paths } = identity;
-  const issuer = () => `${config.publicUrl}${paths.realmBase}`;
+  const issuer = () => `${config.publicUrl}${identity.paths.realmBase}`;
+  addTokenRoute(app, identity);
+  addKeyRoutes(app, identity, issuer);
+  addPasswordSetupRoutes(app, identity, issuer);
+}
 
-  const tokenRoute = {
-    config: { public: true },
-    // A body that cannot be parsed (another content type, broken JSON, too large) fails before the
-    // handler runs; OAuth clients still get the OAuth error shape, as for every other refusal.
-    errorHandler: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
-      const status = error.statusCode ?? 500;
-      if (status < 400 || status >= 500) throw error;
-      noStore(reply);
-      const description = status === 413 ? "The token request body is too large" : `The token request body must be ${FORM}`;
-      return reply.code(status === 413 ? 413 : 400).send({ error: "invalid_request", error_description: description });
-    },
-    schema: tokenEndpointSchema,
-    // The schema documents the endpoint; the handler checks the form itself, so that every refusal is
-    // an OAuth error (RFC 6749 section 5.2) rather than the REST error body, and the answer is sent whole.
-    validatorCompiler: () => () => true,
-    serializerCompiler: () => (data: unknown) => JSON.stringify(data),
-  };
-  app.post(paths.token, tokenRoute, async (request, reply) => {
+const tokenRoute = {
+  config: { public: true },
+  // A body that cannot be parsed (another content type, broken JSON, too large) fails before the
+  // handler runs; OAuth clients still get the OAuth error shape, as for every other refusal.
+  errorHandler: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+    const status = error.statusCode ?? 500;
+    if (status < 400 || status >= 500) throw error;
+    noStore(reply);
+    const description = status === 413 ? "The token request body is too large" : `The token request body must be ${FORM}`;
+    return reply.code(status === 413 ? 413 : 400).send({ error: "invalid_request", error_description: description });
+  },
+  schema: tokenEndpointSchema,
+  // The schema documents the endpoint; the handler checks the form itself, so that every refusal is
+  // an OAuth error (RFC 6749 section 5.2) rather than the REST error body, and the answer is sent whole.
+  validatorCompiler: () => () => true,
+  serializerCompiler: () => (data: unknown) => JSON.stringify(data),
+};
+
+function addTokenRoute(app: FastifyInstance, identity: Identity): void {
+  app.post(identity.paths.token, tokenRoute, async (request, reply) => {
     noStore(reply);
     try {
-      if (!String(request.headers["content-type"] ?? "").toLowerCase().startsWith(FORM)) {
-        throw new OAuthError("invalid_request", `The token request body must be ${FORM}`);
-      }
-      const form = (request.body ?? {}) as Record<string, unknown>;
-      const field = (name: string): string | undefined => {
-        const value = form[name];
-        if (Array.isArray(value)) throw new OAuthError("invalid_request", `Parameter ${name} must be sent once`);
-        // The one text check of the service, answered in the OAuth shape this endpoint keeps.
-        const problem = typeof value === "string" ? textProblem(value) : undefined;
-        if (problem) throw new OAuthError("invalid_request", `Parameter ${name} ${problem}`);
-        return typeof value === "string" && value !== "" ? value : undefined;
-      };
-      authenticateClient(request.headers.authorization, field("client_id"), field("client_secret"));
-      const grantType = field("grant_type");
-      if (!grantType) throw new OAuthError("invalid_request", "Missing parameter: grant_type");
-      if (grantType === "password") {
-        const username = field("username");
-        const password = field("password");
-        if (!username || !password) throw new OAuthError("invalid_request", "Missing parameter: username and password are required");
-        return await identity.tokens.passwordGrant(username, password, field("scope"), request.ip);
-      }
-      if (grantType === "refresh_token") {
-        const refreshToken = field("refresh_token");
-        if (!refreshToken) throw new OAuthError("invalid_request", "Missing parameter: refresh_token");
-        return await identity.tokens.refreshGrant(refreshToken);
-      }
-      throw new OAuthError("unsupported_grant_type", `Unsupported grant_type ${grantType}; use password or refresh_token`);
+      return await grantToken(identity, request);
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
       if (error.status === 401) reply.header("www-authenticate", 'Basic realm="content-partner-api"');
@@ -150,13 +129,51 @@ export async function identityRoutes(app: FastifyInstance, options: { identity: 
       return reply.code(error.status).send({ error: error.error, error_description: error.description });
     }
   });
+}
 
-  app.get(paths.certs, { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
+/** The token a form asks for, by the password or the refresh_token grant; an OAuthError for every refusal. */
+async function grantToken(identity: Identity, request: FastifyRequest) {
+  if (!String(request.headers["content-type"] ?? "").toLowerCase().startsWith(FORM)) {
+    throw new OAuthError("invalid_request", `The token request body must be ${FORM}`);
+  }
+  const field = formFields((request.body ?? {}) as Record<string, unknown>);
+  authenticateClient(request.headers.authorization, field("client_id"), field("client_secret"));
+  const grantType = field("grant_type");
+  if (!grantType) throw new OAuthError("invalid_request", "Missing parameter: grant_type");
+  if (grantType === "password") {
+    const username = field("username");
+    const password = field("password");
+    if (!username || !password) throw new OAuthError("invalid_request", "Missing parameter: username and password are required");
+    return await identity.tokens.passwordGrant(username, password, field("scope"), request.ip);
+  }
+  if (grantType === "refresh_token") {
+    const refreshToken = field("refresh_token");
+    if (!refreshToken) throw new OAuthError("invalid_request", "Missing parameter: refresh_token");
+    return await identity.tokens.refreshGrant(refreshToken);
+  }
+  throw new OAuthError("unsupported_grant_type", `Unsupported grant_type ${grantType}; use password or refresh_token`);
+}
+
+/** A form's parameters, each given once and as acceptable text; an empty one counts as absent. */
+function formFields(form: Record<string, unknown>): (name: string) => string | undefined {
+  return (name) => {
+    const value = form[name];
+    if (Array.isArray(value)) throw new OAuthError("invalid_request", `Parameter ${name} must be sent once`);
+    // The one text check of the service, answered in the OAuth shape this endpoint keeps.
+    const problem = typeof value === "string" ? textProblem(value) : undefined;
+    if (problem) throw new OAuthError("invalid_request", `Parameter ${name} ${problem}`);
+    return typeof value === "string" && value !== "" ? value : undefined;
+  };
+}
+
+/** The signing keys (JWKS) and the discovery document that points at them. */
+function addKeyRoutes(app: FastifyInstance, identity: Identity, issuer: () => string): void {
+  app.get(identity.paths.certs, { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
     reply.header("cache-control", "public, max-age=300");
     return identity.keys.jwks();
   });
 
-  app.get(paths.discovery, { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
+  app.get(identity.paths.discovery, { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
     reply.header("cache-control", "public, max-age=300");
     return {
       issuer: issuer(),
@@ -171,7 +188,11 @@ export async function identityRoutes(app: FastifyInstance, options: { identity: 
       claims_supported: ["sub", "iss", "aud", "exp", "iat", "auth_time", "preferred_username", "realm_access", "org_id", "env"],
     };
   });
+}
 
+/** The page a one-time link opens, and the form on it that sets the password. */
+function addPasswordSetupRoutes(app: FastifyInstance, identity: Identity, issuer: () => string): void {
+  const { paths } = identity;
   app.get(paths.passwordSetup, { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
     const token = String((request.query as Record<string, unknown>).token ?? "");
     noStore(reply);

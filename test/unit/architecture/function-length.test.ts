@@ -19,7 +19,6 @@ const STILL_LONGER: [string, number][] = [
   ["drizzle/database.ts: openPostgres", 152],
   ["server/main.ts: main", 144],
   ["server/edge.ts: buildEdge", 132],
-  ["identity/identity.routes.ts: identityRoutes", 121],
   ["subgraphs/catalogue/recommendation/recommendation.service.ts: recommend", 112],
   ["core/tracing-settings.ts: readOtelVariables", 108],
   ["subgraphs/common/octo/octo-client.ts: attemptOnce", 103],
