@@ -67,6 +67,30 @@ export function sharedTaxonomy(database: Database, now = Date.now()): Promise<Re
   return nodes;
 }
 
+/**
+ * A page links a thousand products to a few dozen nodes: the links come as pairs (or from the
+ * rows that carried them) and each node row is read once (from the current tree, or by uuid for a
+ * node no longer current).
+ */
+function taxonomyNodesOfProducts(db: Database["db"], knownLinks: ReadonlyMap<number, readonly string[]>, taxonomy: () => Promise<ReadonlyMap<string, TaxonomyNodeRow>>) {
+  return new DataLoader<number, TaxonomyNodeRow[]>(async (ids) => {
+    const unknown = ids.filter((id) => !knownLinks.has(id));
+    const [read, current] = await Promise.all([taxonomyRepository.linksOfProducts(db, unknown), taxonomy()]);
+    const links = read.concat(ids.flatMap((id) => knownLinks.get(id)?.map((nodeUuid) => ({ productId: id, nodeUuid })) ?? []));
+    const missing = [...new Set(links.map((link) => link.nodeUuid).filter((uuid) => !current.has(uuid)))];
+    const nodes = missing.length ? new Map([...current, ...(await taxonomyRepository.byUuids(db, missing)).map((node) => [node.uuid, node] as const)]) : current;
+    const byProduct = new Map<number, TaxonomyNodeRow[]>();
+    for (const link of links) {
+      const node = nodes.get(link.nodeUuid);
+      if (!node) continue;
+      const linked = byProduct.get(link.productId);
+      if (linked) linked.push(node);
+      else byProduct.set(link.productId, [node]);
+    }
+    return ids.map((id) => byProduct.get(id) ?? []);
+  });
+}
+
 /** One set per request: every entity fetch of a request is batched, and nothing a caller may see differently is kept across requests (the taxonomy, the same for all, is shared: sharedTaxonomy). */
 export function catalogueLoaders(database: Database, caller: Caller, deps: LoaderDeps): CatalogueLoaders {
   const db = database.db;
@@ -101,24 +125,7 @@ export function catalogueLoaders(database: Database, caller: Caller, deps: Loade
       }
       return byKey(ids, rows.map((row) => row.product), (row) => row.id);
     }),
-    // A page links a thousand products to a few dozen nodes: the links come as pairs and each
-    // node row is read once (from the current tree, or by uuid for a node no longer current).
-    productTaxonomyNodes: new DataLoader(async (ids) => {
-      const unknown = ids.filter((id) => !knownLinks.has(id));
-      const [read, current] = await Promise.all([taxonomyRepository.linksOfProducts(db, unknown), taxonomy()]);
-      const links = read.concat(ids.flatMap((id) => knownLinks.get(id)?.map((nodeUuid) => ({ productId: id, nodeUuid })) ?? []));
-      const missing = [...new Set(links.map((link) => link.nodeUuid).filter((uuid) => !current.has(uuid)))];
-      const nodes = missing.length ? new Map([...current, ...(await taxonomyRepository.byUuids(db, missing)).map((node) => [node.uuid, node] as const)]) : current;
-      const byProduct = new Map<number, TaxonomyNodeRow[]>();
-      for (const link of links) {
-        const node = nodes.get(link.nodeUuid);
-        if (!node) continue;
-        const linked = byProduct.get(link.productId);
-        if (linked) linked.push(node);
-        else byProduct.set(link.productId, [node]);
-      }
-      return ids.map((id) => byProduct.get(id) ?? []);
-    }),
+    productTaxonomyNodes: taxonomyNodesOfProducts(db, knownLinks, taxonomy),
     knowTaxonomyLinks(rows) {
       for (const row of rows) knownLinks.set(row.id, row.taxonomyUuids);
     },

@@ -15,7 +15,6 @@ const MAX_LINES = 60;
 const STILL_LONGER: [string, number][] = [
   ["gateway/subscriptions/ws-server.ts: attachGraphqlWs", 256],
   ["server/service.ts: createService", 208],
-  ["subgraphs/booking/engines/octo/octo-engine.ts: octoEngine", 190],
   ["drizzle/database.ts: openPostgres", 152],
   ["server/main.ts: main", 144],
   ["server/edge.ts: buildEdge", 132],

@@ -14,8 +14,11 @@ import {
   type ConfirmationOutcome,
   type EngineBooking,
   type EngineContact,
+  type HoldRequest,
   type Slot,
+  type UpstreamHolds,
 } from "../booking-engine.js";
+import type { Executor } from "../../../../drizzle/database.js";
 import type { BookingSetup } from "../inventory/booking-setup.js";
 import { localDate, zonedText } from "../../../../core/local-time.js";
 import { chosenOctoOption, FREESALE_PLACES, setupOfOctoProduct } from "./octo-setup.js";
@@ -151,192 +154,216 @@ const confirmed = (booking: Booking): ConfirmationOutcome => {
  * client times out, retries and reconciles every call; this maps OCTO answers onto the flow.
  */
 export function octoEngine(octo: OctoEngines): BookingEngineAdapter {
-  const clientOf = async (engineName: string): Promise<OctoClient> => {
-    const client = await octo.clientFor(engineName).catch((error: unknown) => {
+  return new OctoEngineAdapter(new OctoClients(octo));
+}
+
+/** The client of each OCTO engine; an engine that cannot be reached is the flow's refusal. */
+class OctoClients {
+  constructor(private readonly octo: OctoEngines) {}
+
+  async of(engineName: string): Promise<OctoClient> {
+    const client = await this.octo.clientFor(engineName).catch((error: unknown) => {
       throw engineFailure(engineName, error, () => new EngineRefusal("PRODUCT_NOT_BOOKABLE", "The supplier system is not registered"));
     });
     if (!client) throw new EngineRefusal("PRODUCT_NOT_BOOKABLE", `Engine ${engineName} is not a registered OCTO engine`);
     return client;
-  };
-  /** The booking's engine: the product's facts are not needed to reach it once booked. */
-  const bookingClient = (booking: EngineBooking) => clientOf(booking.engineName);
+  }
 
-  async function slotsOn(product: ProductFacts, setup: BookingSetup, date: string): Promise<Slot[]> {
-    const client = await clientOf(product.bookingEngineName);
-    const remote = setup.remote!;
+  /** The booking's engine: the product's facts are not needed to reach it once booked. */
+  ofBooking(booking: Pick<EngineBooking, "engineName">): Promise<OctoClient> {
+    return this.of(booking.engineName);
+  }
+}
+
+/** Minutes of a hold from now to `until`, as OCTO's expirationMinutes takes them. */
+const holdMinutes = (until: Date, now: Date) => Math.max(1, Math.min(MAX_HOLD_MINUTES, Math.ceil((until.getTime() - now.getTime()) / 60_000)));
+
+class OctoEngineAdapter implements BookingEngineAdapter {
+  readonly name = "OCTO";
+  readonly upstream: OctoHolds;
+
+  constructor(private readonly clients: OctoClients) {
+    this.upstream = new OctoHolds(clients);
+  }
+
+  async setupOf(_db: Executor, product: ProductFacts, language?: string): Promise<BookingSetup | undefined> {
+    if (product.bookingEngineKind !== "OCTO") return undefined;
+    const client = await this.clients.of(product.bookingEngineName);
+    try {
+      // In the flow's language: the supplier's question texts come as it writes them.
+      return setupOfOctoProduct((await client.product(product.externalId, language)).body);
+    } catch (error) {
+      // A product the supplier no longer has is simply not bookable; a refused key is the engine's failure.
+      if (error instanceof OctoRejected && !error.refusesCredentials) return undefined;
+      throw engineFailure(product.bookingEngineName, error, () => new EngineRefusal("PRODUCT_NOT_BOOKABLE", "The supplier refused"));
+    }
+  }
+
+  async availableDates(_db: Executor, product: ProductFacts, setup: BookingSetup, from: string, to: string, now: Date): Promise<string[]> {
+    const client = await this.clients.of(product.bookingEngineName);
+    const today = localDate(now, setup.timeZone);
+    const start = from > today ? from : today;
+    if (start > to) return [];
+    const dates = new Set<string>();
+    for (const optionId of setup.remote!.optionIds) {
+      const answer = await client.calendar({ productId: setup.remote!.productId, optionId, localDateStart: start, localDateEnd: to }).catch((error: unknown) => {
+        throw engineFailure(product.bookingEngineName, error, (rejected) => new EngineRefusal("PRODUCT_NOT_BOOKABLE", `The supplier refused: ${rejected.errorMessage}`));
+      });
+      for (const day of answer.body) {
+        if (day.available && (day.vacancies ?? FREESALE_PLACES) >= setup.minParticipants && day.localDate >= start && day.localDate <= to) dates.add(day.localDate);
+      }
+    }
+    return [...dates].sort();
+  }
+
+  /** The supplier says which departures are still on sale (an opening-hours day is, after its midnight start). */
+  async slots(_db: Executor, product: ProductFacts, setup: BookingSetup, date: string): Promise<Slot[]> {
+    const client = await this.clients.of(product.bookingEngineName);
     const slots: Slot[] = [];
-    for (const optionId of remote.optionIds) {
+    for (const optionId of setup.remote!.optionIds) {
       const answer = await client
-        .availability({ productId: remote.productId, optionId, localDateStart: date, localDateEnd: date })
+        .availability({ productId: setup.remote!.productId, optionId, localDateStart: date, localDateEnd: date })
         .catch((error: unknown) => {
           throw engineFailure(product.bookingEngineName, error, (rejected) => new EngineRefusal("NO_LONGER_AVAILABLE", `The supplier refused: ${rejected.errorMessage}`));
         });
       for (const availability of answer.body) {
-        const startsAt = new Date(availability.localDateTimeStart);
-        if (Number.isNaN(startsAt.getTime()) || availability.localDateTimeStart.slice(0, 10) !== date) continue;
-        const unitPrices = departurePrices(availability.unitPricing, setup.currency);
-        // Priced per booking, the departure's `pricing` is the booking's price there.
-        const fee = remote.bookingPrices && availability.pricing?.currency === setup.currency ? major(availability.pricing) : undefined;
-        const terms = { ...(fee !== undefined ? { fee } : {}), ...availabilityLimits(availability) };
-        slots.push({
-          startsAt,
-          time: availability.localDateTimeStart.slice(11, 16),
-          local: zonedText(startsAt, setup.timeZone),
-          remaining: availability.available ? (availability.vacancies ?? FREESALE_PLACES) : 0,
-          ...(remote.optionKey ? { choice: optionId } : {}),
-          ref: availability.id,
-          ...(unitPrices ? { unitPrices } : {}),
-          ...(Object.keys(terms).length ? { terms } : {}),
-        });
+        const slot = slotOf(availability, setup, optionId, date);
+        if (slot) slots.push(slot);
       }
     }
     return slots.sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime());
   }
 
-  const adapter: BookingEngineAdapter = {
-    name: "OCTO",
+  // Places are held in the supplier's system by `upstream.hold`, never in our inventory.
+  async reserve(): Promise<boolean> {
+    return true;
+  }
+  async release(): Promise<void> {}
 
-    async setupOf(_db, product, language) {
-      if (product.bookingEngineKind !== "OCTO") return undefined;
-      const client = await clientOf(product.bookingEngineName);
-      try {
-        // In the flow's language: the supplier's question texts come as it writes them.
-        return setupOfOctoProduct((await client.product(product.externalId, language)).body);
-      } catch (error) {
-        // A product the supplier no longer has is simply not bookable; a refused key is the engine's failure.
-        if (error instanceof OctoRejected && !error.refusesCredentials) return undefined;
-        throw engineFailure(product.bookingEngineName, error, () => new EngineRefusal("PRODUCT_NOT_BOOKABLE", "The supplier refused"));
-      }
-    },
+  async confirm(_db: Executor, booking: EngineBooking): Promise<ConfirmationOutcome> {
+    const client = await this.clients.ofBooking(booking);
+    try {
+      const answer = await client.confirm(booking.id, { resellerReference: booking.resellerRef, contact: contactOf(booking.contact), ...confirmationItems(booking) });
+      if (answer.body.status === "CONFIRMED") return confirmed(answer.body);
+      return { outcome: "REJECTED", reason: `The supplier answered the confirmation with status ${answer.body.status}` };
+    } catch (error) {
+      if (!(error instanceof OctoRejected)) throw engineFailure(booking.engineName, error, () => new EngineRefusal("BOOKING_REJECTED", "refused"));
+      // An OCTO refusal (an expired hold, a cancelled booking, a refused key) means the supplier did
+      // not confirm: the hold is let go before the booking is refused, so no places stay held for it.
+      await this.upstream.release(booking, "The confirmation was refused");
+      if (error.refusesCredentials) return { outcome: "REJECTED", reason: `ENGINE_REFUSED: ${refusedKey(booking.engineName, error)}; its hold was let go` };
+      return { outcome: "REJECTED", reason: `The supplier refused the confirmation: ${error.errorMessage}` };
+    }
+  }
 
-    async availableDates(_db, product, setup, from, to, now) {
-      const client = await clientOf(product.bookingEngineName);
-      const today = localDate(now, setup.timeZone);
-      const start = from > today ? from : today;
-      if (start > to) return [];
-      const dates = new Set<string>();
-      for (const optionId of setup.remote!.optionIds) {
-        const answer = await client.calendar({ productId: setup.remote!.productId, optionId, localDateStart: start, localDateEnd: to }).catch((error: unknown) => {
-          throw engineFailure(product.bookingEngineName, error, (rejected) => new EngineRefusal("PRODUCT_NOT_BOOKABLE", `The supplier refused: ${rejected.errorMessage}`));
-        });
-        for (const day of answer.body) {
-          if (day.available && (day.vacancies ?? FREESALE_PLACES) >= setup.minParticipants && day.localDate >= start && day.localDate <= to) dates.add(day.localDate);
-        }
-      }
-      return [...dates].sort();
-    },
+  async cancel(_db: Executor, booking: EngineBooking, reason: string): Promise<void> {
+    const client = await this.clients.ofBooking(booking);
+    await client.cancel(booking.id, { reason }).catch((error: unknown) => {
+      throw engineFailure(booking.engineName, error, (rejected) => new EngineRefusal("BOOKING_NOT_CANCELLABLE", `The supplier will not cancel booking ${booking.id}: ${rejected.errorMessage}`));
+    });
+  }
+}
 
-    // The supplier says which departures are still on sale (an opening-hours day is, after its midnight start).
-    slots: (_db, product, setup, date) => slotsOn(product, setup, date),
-
-    // Places are held in the supplier's system by `upstream.hold`, never in our inventory.
-    reserve: async () => true,
-    release: async () => {},
-
-    async confirm(_db, booking) {
-      const client = await bookingClient(booking);
-      try {
-        const answer = await client.confirm(booking.id, { resellerReference: booking.resellerRef, contact: contactOf(booking.contact), ...confirmationItems(booking) });
-        if (answer.body.status === "CONFIRMED") return confirmed(answer.body);
-        return { outcome: "REJECTED", reason: `The supplier answered the confirmation with status ${answer.body.status}` };
-      } catch (error) {
-        if (!(error instanceof OctoRejected)) throw engineFailure(booking.engineName, error, () => new EngineRefusal("BOOKING_REJECTED", "refused"));
-        // An OCTO refusal (an expired hold, a cancelled booking, a refused key) means the supplier did
-        // not confirm: the hold is let go before the booking is refused, so no places stay held for it.
-        await adapter.upstream!.release(booking, "The confirmation was refused");
-        if (error.refusesCredentials) return { outcome: "REJECTED", reason: `ENGINE_REFUSED: ${refusedKey(booking.engineName, error)}; its hold was let go` };
-        return { outcome: "REJECTED", reason: `The supplier refused the confirmation: ${error.errorMessage}` };
-      }
-    },
-
-    async cancel(_db, booking, reason) {
-      const client = await bookingClient(booking);
-      await client.cancel(booking.id, { reason }).catch((error: unknown) => {
-        throw engineFailure(booking.engineName, error, (rejected) => new EngineRefusal("BOOKING_NOT_CANCELLABLE", `The supplier will not cancel booking ${booking.id}: ${rejected.errorMessage}`));
-      });
-    },
-
-    upstream: {
-      async hold(request) {
-        const { product, setup, slot, quantities } = request;
-        const client = await clientOf(product.bookingEngineName);
-        const unitItems = ticketsOf(setup, request.selections, quantities).map((ticket, index) => ({ uuid: unitItemUuid(request.bookingId, index), unitId: ticket.unit }));
-        const minutes = Math.max(1, Math.min(MAX_HOLD_MINUTES, Math.ceil((request.until.getTime() - request.now.getTime()) / 60_000)));
-        let answer;
-        try {
-          answer = await client.reserve({
-            uuid: request.bookingId,
-            productId: setup.remote!.productId,
-            optionId: chosenOctoOption(setup, request.selections),
-            availabilityId: slot.ref,
-            expirationMinutes: minutes,
-            resellerReference: request.resellerRef,
-            unitItems,
-          });
-        } catch (error) {
-          throw engineFailure(product.bookingEngineName, error, holdRefusal);
-        }
-        const held = answer.body;
-        const release = (why: string) => adapter.upstream!.release({ id: request.bookingId, engineName: product.bookingEngineName }, why);
-        if (held.status !== "ON_HOLD" || !held.utcExpiresAt) {
-          await release("not on hold");
-          throw new EngineRefusal("NO_LONGER_AVAILABLE", `The supplier did not hold the places (status ${held.status})`);
-        }
-        // The price the supplier holds at must be the one the buyer saw (spec 2: 9573), in cents.
-        const total = heldTotal(held, setup.currency, Boolean(setup.remote!.bookingPrices));
-        if (total !== undefined) {
-          const expected = priceUnits(unitsShown(setup, request.selections), quantities, setup.currency, "en").total.retail;
-          if (Math.round(total * 100) !== Math.round(expected * 100)) {
-            await release("price changed");
-            throw new EngineRefusal("PRICES_CHANGED", `The supplier's price changed since the selection: ${total} ${setup.currency} for these tickets (was ${expected}). Start a new availability to see the new prices`);
-          }
-        }
-        return { expiresAt: new Date(held.utcExpiresAt) };
-      },
-
-      async extend(booking, until, now) {
-        const client = await bookingClient(booking);
-        const minutes = Math.max(1, Math.min(MAX_HOLD_MINUTES, Math.ceil((until.getTime() - now.getTime()) / 60_000)));
-        try {
-          const answer = await client.extend(booking.id, minutes);
-          return { expiresAt: new Date(answer.body.utcExpiresAt ?? until) };
-        } catch (error) {
-          throw engineFailure(booking.engineName, error, (rejected) => new EngineRefusal("BOOKING_EXPIRED", `The supplier no longer holds booking ${booking.id}: ${rejected.errorMessage}`));
-        }
-      },
-
-      async release(booking, reason) {
-        try {
-          const client = await clientOf(booking.engineName);
-          await client.cancel(booking.id, { reason });
-        } catch {
-          // A hold lapses by itself at its utcExpiresAt; the client has logged the failure.
-        }
-      },
-
-      async settle(booking) {
-        const client = await bookingClient(booking);
-        let current: Booking;
-        try {
-          current = (await client.booking(booking.id)).body;
-        } catch (error) {
-          // Never received: certainly not confirmed.
-          if (error instanceof OctoRejected && error.error === "INVALID_BOOKING_UUID") return { outcome: "REJECTED", reason: "The supplier has no such booking" };
-          return undefined;
-        }
-        if (current.status === "CONFIRMED" || current.status === "REDEEMED") return confirmed(current);
-        if (current.status === "ON_HOLD" || current.status === "PENDING") {
-          // Let the hold go before telling anyone the booking is refused, so it cannot be confirmed later.
-          try {
-            const cancelled = await client.cancel(booking.id, { reason: "The confirmation could not be completed" });
-            if (cancelled.body.status !== "CANCELLED") return undefined;
-          } catch {
-            return undefined;
-          }
-        }
-        return { outcome: "REJECTED", reason: `The supplier could not confirm the booking (it is ${current.status})` };
-      },
-    },
+/** A departure the supplier answered for the date, as a slot; undefined for one not on that date. */
+function slotOf(availability: Availability, setup: BookingSetup, optionId: string, date: string): Slot | undefined {
+  const remote = setup.remote!;
+  const startsAt = new Date(availability.localDateTimeStart);
+  if (Number.isNaN(startsAt.getTime()) || availability.localDateTimeStart.slice(0, 10) !== date) return undefined;
+  const unitPrices = departurePrices(availability.unitPricing, setup.currency);
+  // Priced per booking, the departure's `pricing` is the booking's price there.
+  const fee = remote.bookingPrices && availability.pricing?.currency === setup.currency ? major(availability.pricing) : undefined;
+  const terms = { ...(fee !== undefined ? { fee } : {}), ...availabilityLimits(availability) };
+  return {
+    startsAt,
+    time: availability.localDateTimeStart.slice(11, 16),
+    local: zonedText(startsAt, setup.timeZone),
+    remaining: availability.available ? (availability.vacancies ?? FREESALE_PLACES) : 0,
+    ...(remote.optionKey ? { choice: optionId } : {}),
+    ref: availability.id,
+    ...(unitPrices ? { unitPrices } : {}),
+    ...(Object.keys(terms).length ? { terms } : {}),
   };
-  return adapter;
+}
+
+/** Places held in the supplier's system: held before our booking is written, kept, let go, and settled. */
+class OctoHolds implements UpstreamHolds {
+  constructor(private readonly clients: OctoClients) {}
+
+  async hold(request: HoldRequest): Promise<{ expiresAt: Date }> {
+    const { product, setup, slot, quantities } = request;
+    const client = await this.clients.of(product.bookingEngineName);
+    const unitItems = ticketsOf(setup, request.selections, quantities).map((ticket, index) => ({ uuid: unitItemUuid(request.bookingId, index), unitId: ticket.unit }));
+    let answer;
+    try {
+      answer = await client.reserve({
+        uuid: request.bookingId,
+        productId: setup.remote!.productId,
+        optionId: chosenOctoOption(setup, request.selections),
+        availabilityId: slot.ref,
+        expirationMinutes: holdMinutes(request.until, request.now),
+        resellerReference: request.resellerRef,
+        unitItems,
+      });
+    } catch (error) {
+      throw engineFailure(product.bookingEngineName, error, holdRefusal);
+    }
+    const held = answer.body;
+    const release = (why: string) => this.release({ id: request.bookingId, engineName: product.bookingEngineName }, why);
+    if (held.status !== "ON_HOLD" || !held.utcExpiresAt) {
+      await release("not on hold");
+      throw new EngineRefusal("NO_LONGER_AVAILABLE", `The supplier did not hold the places (status ${held.status})`);
+    }
+    // The price the supplier holds at must be the one the buyer saw (spec 2: 9573), in cents.
+    const total = heldTotal(held, setup.currency, Boolean(setup.remote!.bookingPrices));
+    if (total !== undefined) {
+      const expected = priceUnits(unitsShown(setup, request.selections), quantities, setup.currency, "en").total.retail;
+      if (Math.round(total * 100) !== Math.round(expected * 100)) {
+        await release("price changed");
+        throw new EngineRefusal("PRICES_CHANGED", `The supplier's price changed since the selection: ${total} ${setup.currency} for these tickets (was ${expected}). Start a new availability to see the new prices`);
+      }
+    }
+    return { expiresAt: new Date(held.utcExpiresAt) };
+  }
+
+  async extend(booking: EngineBooking, until: Date, now: Date): Promise<{ expiresAt: Date }> {
+    const client = await this.clients.ofBooking(booking);
+    try {
+      const answer = await client.extend(booking.id, holdMinutes(until, now));
+      return { expiresAt: new Date(answer.body.utcExpiresAt ?? until) };
+    } catch (error) {
+      throw engineFailure(booking.engineName, error, (rejected) => new EngineRefusal("BOOKING_EXPIRED", `The supplier no longer holds booking ${booking.id}: ${rejected.errorMessage}`));
+    }
+  }
+
+  async release(booking: Pick<EngineBooking, "id" | "engineName">, reason: string): Promise<void> {
+    try {
+      const client = await this.clients.ofBooking(booking);
+      await client.cancel(booking.id, { reason });
+    } catch {
+      // A hold lapses by itself at its utcExpiresAt; the client has logged the failure.
+    }
+  }
+
+  async settle(booking: EngineBooking): Promise<ConfirmationOutcome | undefined> {
+    const client = await this.clients.ofBooking(booking);
+    let current: Booking;
+    try {
+      current = (await client.booking(booking.id)).body;
+    } catch (error) {
+      // Never received: certainly not confirmed.
+      if (error instanceof OctoRejected && error.error === "INVALID_BOOKING_UUID") return { outcome: "REJECTED", reason: "The supplier has no such booking" };
+      return undefined;
+    }
+    if (current.status === "CONFIRMED" || current.status === "REDEEMED") return confirmed(current);
+    if (current.status === "ON_HOLD" || current.status === "PENDING") {
+      // Let the hold go before telling anyone the booking is refused, so it cannot be confirmed later.
+      try {
+        const cancelled = await client.cancel(booking.id, { reason: "The confirmation could not be completed" });
+        if (cancelled.body.status !== "CANCELLED") return undefined;
+      } catch {
+        return undefined;
+      }
+    }
+    return { outcome: "REJECTED", reason: `The supplier could not confirm the booking (it is ${current.status})` };
+  }
 }
