@@ -143,91 +143,91 @@ export function applyQuantities(
   changes: { unitId: string; value: number }[],
   remainingCapacity: number,
 ): { quantities: Quantities; problems: FieldProblem[] } {
+  const entries = entryProblems(setup, current, changes);
+  // Aggregate rules are checked on the state after all entries, not after each: the entries of
+  // one call are applied together, so a call that lowers one unit and raises another within the
+  // limits is accepted whatever its order.
+  const problems = changes.length > 0 ? [...entries.problems, ...aggregateProblems(setup, entries, changes.length - 1, remainingCapacity)] : entries.problems;
+  if (problems.length > 0) return { quantities: { ...current }, problems };
+  // Object.fromEntries defines own properties, so even a unit keyed "__proto__" is kept as data.
+  return { quantities: Object.fromEntries(entries.next), problems };
+}
+
+/**
+ * Each entry judged alone, and the quantities after the valid ones. The entries aggregate problems
+ * are attributed to: the last one that raised a quantity, and the last one that chose a group.
+ */
+function entryProblems(setup: BookingSetup, current: Quantities, changes: { unitId: string; value: number }[]) {
   // A Map, not an object lookup: unit keys such as "constructor" must not hit Object.prototype.
   const unitsByKey = new Map(setup.units.map((unit) => [unit.key, unit] as const));
   const next = new Map(setup.units.map((unit) => [unit.key, quantityOf(current, unit.key)] as const));
   const problems: FieldProblem[] = [];
   const seen = new Set<string>();
-  // The entries aggregate problems are attributed to: the last one that raised a quantity, and
-  // the last one that chose a group.
   let lastRaise = -1;
   let lastGroupChoice = -1;
-
   changes.forEach(({ unitId, value }, index) => {
     const unit = typeof unitId === "string" ? unitsByKey.get(unitId) : undefined;
-    let valid = true;
+    const found = problems.length;
     if (unit === undefined) {
       // Only units of the product's setup can be booked.
       problems.push({ field: `[${index}].unitId`, rule: "unknownUnit", message: `No unit option "${String(unitId)}" on this availability` });
-      valid = false;
     } else if (seen.has(unit.key)) {
       // With absolute values two entries for one unit contradict each other; refusing avoids
       // silently keeping whichever came last.
       problems.push({ field: `[${index}].unitId`, rule: "duplicateUnit", message: `Unit option "${unit.key}" is given more than once` });
-      valid = false;
     }
     if (unit !== undefined) seen.add(unit.key);
-    if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-      // The value is the absolute quantity of the unit (decided: not a change), so it is a count.
-      problems.push({ field: `[${index}].value`, rule: "nonNegativeInteger", message: "A quantity is an integer of at least 0" });
-      valid = false;
-    } else if (unit !== undefined && value > unit.maxQuantity) {
-      // No later change can make a quantity above the unit's maximum bookable (spec 2, Limits).
-      problems.push({
-        field: `[${index}].value`,
-        rule: "maxQuantity",
-        message: `At most ${unit.maxQuantity} of unit option "${unit.key}" can be booked`,
-      });
-      valid = false;
-    }
-    if (!valid || unit === undefined) return;
+    const valueProblem = quantityProblem(unit, value, index);
+    if (valueProblem) problems.push(valueProblem);
+    if (problems.length > found || unit === undefined) return;
     if (value > (next.get(unit.key) ?? 0)) lastRaise = index;
     if (unit.unitPriceType === "GROUP" && value > 0) lastGroupChoice = index;
     next.set(unit.key, value);
   });
+  return { next, problems, lastRaise, lastGroupChoice };
+}
 
-  // Aggregate rules are checked on the state after all entries, not after each: the entries of
-  // one call are applied together, so a call that lowers one unit and raises another within the
-  // limits is accepted whatever its order.
-  if (changes.length > 0) {
-    const last = changes.length - 1;
-    const participants = countParticipants(setup, (key) => next.get(key) ?? 0);
-    const raiseField = `[${lastRaise >= 0 ? lastRaise : last}].value`;
-    if (participants > setup.maxParticipants) {
-      // Adding participants can only make it worse (spec 2, Limits: maxParticipants overall).
-      problems.push({
-        field: raiseField,
-        rule: "maxParticipants",
-        message: `At most ${setup.maxParticipants} participants can book together; ${participants} chosen`,
-      });
-    }
-    const tickets = countTickets(setup, (key) => next.get(key) ?? 0);
-    if (setup.ticketLimits?.max !== undefined && tickets > setup.ticketLimits.max) {
-      // A supplier's limit of tickets (unit items) per booking, of the option or of the departure.
-      problems.push({ field: raiseField, rule: "maxUnits", message: `At most ${setup.ticketLimits.max} tickets can be booked together here; ${tickets} chosen` });
-    }
-    if (participants > remainingCapacity) {
-      // Places another booking holds cannot be sold twice.
-      problems.push({
-        field: raiseField,
-        rule: "capacity",
-        message: `Only ${Math.max(0, remainingCapacity)} places are left on this date; ${participants} chosen`,
-      });
-    }
-    const groups = setup.units.filter((unit) => unit.unitPriceType === "GROUP" && (next.get(unit.key) ?? 0) > 0);
-    if (groups.length > 1) {
-      // A booking is a single group (spec 2, "3b. Set prices").
-      problems.push({
-        field: `[${lastGroupChoice >= 0 ? lastGroupChoice : last}].value`,
-        rule: "singleGroup",
-        message: `A booking is a single group; ${groups.map((unit) => `"${unit.key}"`).join(" and ")} are both chosen`,
-      });
-    }
+function quantityProblem(unit: UnitSetup | undefined, value: number, index: number): FieldProblem | undefined {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+    // The value is the absolute quantity of the unit (decided: not a change), so it is a count.
+    return { field: `[${index}].value`, rule: "nonNegativeInteger", message: "A quantity is an integer of at least 0" };
   }
+  if (unit !== undefined && value > unit.maxQuantity) {
+    // No later change can make a quantity above the unit's maximum bookable (spec 2, Limits).
+    return { field: `[${index}].value`, rule: "maxQuantity", message: `At most ${unit.maxQuantity} of unit option "${unit.key}" can be booked` };
+  }
+  return undefined;
+}
 
-  if (problems.length > 0) return { quantities: { ...current }, problems };
-  // Object.fromEntries defines own properties, so even a unit keyed "__proto__" is kept as data.
-  return { quantities: Object.fromEntries(next), problems };
+/** The rules of the whole party: participants, tickets, places left, one group. */
+function aggregateProblems(setup: BookingSetup, entries: ReturnType<typeof entryProblems>, last: number, remainingCapacity: number): FieldProblem[] {
+  const { next, lastRaise, lastGroupChoice } = entries;
+  const problems: FieldProblem[] = [];
+  const participants = countParticipants(setup, (key) => next.get(key) ?? 0);
+  const raiseField = `[${lastRaise >= 0 ? lastRaise : last}].value`;
+  if (participants > setup.maxParticipants) {
+    // Adding participants can only make it worse (spec 2, Limits: maxParticipants overall).
+    problems.push({ field: raiseField, rule: "maxParticipants", message: `At most ${setup.maxParticipants} participants can book together; ${participants} chosen` });
+  }
+  const tickets = countTickets(setup, (key) => next.get(key) ?? 0);
+  if (setup.ticketLimits?.max !== undefined && tickets > setup.ticketLimits.max) {
+    // A supplier's limit of tickets (unit items) per booking, of the option or of the departure.
+    problems.push({ field: raiseField, rule: "maxUnits", message: `At most ${setup.ticketLimits.max} tickets can be booked together here; ${tickets} chosen` });
+  }
+  if (participants > remainingCapacity) {
+    // Places another booking holds cannot be sold twice.
+    problems.push({ field: raiseField, rule: "capacity", message: `Only ${Math.max(0, remainingCapacity)} places are left on this date; ${participants} chosen` });
+  }
+  const groups = setup.units.filter((unit) => unit.unitPriceType === "GROUP" && (next.get(unit.key) ?? 0) > 0);
+  if (groups.length > 1) {
+    // A booking is a single group (spec 2, "3b. Set prices").
+    problems.push({
+      field: `[${lastGroupChoice >= 0 ? lastGroupChoice : last}].value`,
+      rule: "singleGroup",
+      message: `A booking is a single group; ${groups.map((unit) => `"${unit.key}"`).join(" and ")} are both chosen`,
+    });
+  }
+  return problems;
 }
 
 /** Own properties only: a unit keyed "constructor" or "toString" must not read Object.prototype. */
