@@ -101,57 +101,26 @@ export function judgeRecommendationDocument(request: Omit<RecommendationRequest,
   return validate(request).problems.list;
 }
 
-function validate(request: Omit<RecommendationRequest, "paging" | "orderBy">) {
+/** What a judged request narrows the catalogue by, with the problems found on the way. */
+interface JudgedRequest {
+  problems: Problems;
+  center: Center | null;
+  countryCodes: string[] | null;
+  cityName: string | null;
+  currency: string;
+  interests: FullTextQuery[];
+}
+
+function validate(request: Omit<RecommendationRequest, "paging" | "orderBy">): JudgedRequest {
   const p = new Problems();
-  let center: Center | null = null;
-  let countryCodes: string[] | null = null;
-  let cityName: string | null = null;
-  const location = request.location;
-  if (location) {
-    const valueField = location.valueField ?? "location.value";
-    const radius = location.radius ?? DEFAULT_CITY_RADIUS_KM;
-    if (typeof radius !== "number" || !Number.isInteger(radius) || radius < 1 || radius > MAX_RADIUS_KM) p.add("location.radius", "range", `location.radius must be 1 to ${MAX_RADIUS_KM} km`);
-    const values = Array.isArray(location.value) ? (location.value as unknown[]) : null;
-    switch (location.type) {
-      case "continentCode":
-        if (!values?.length || !values.every((v) => typeof v === "string" && (continentCodes as readonly string[]).includes(v))) {
-          p.add(valueField, "continentCode", `${valueField} must list continent codes (${continentCodes.join(", ")})`);
-        } else countryCodes = (values as string[]).flatMap(countriesOfContinent);
-        break;
-      case "countryCode":
-        if (!values?.length || !values.every((v) => typeof v === "string" && isCountryCode(v))) p.add(valueField, "iso3166", `${valueField} must list ISO 3166-1 alpha-2 codes`);
-        else countryCodes = values as string[];
-        break;
-      case "cityName":
-        if (values?.length !== 1 || typeof values[0] !== "string" || values[0].trim() === "") p.add(valueField, "exactlyOne", `${valueField} must hold exactly one city name`);
-        else cityName = (values[0] as string).trim();
-        break;
-      case "iataCode": {
-        const airport = values?.length === 1 && typeof values[0] === "string" ? airportByIata(values[0]) : undefined;
-        if (values?.length !== 1) p.add(valueField, "exactlyOne", `${valueField} must hold exactly one IATA code`);
-        else if (!airport) p.add(valueField, "iata", `${String(values[0])} is not a known IATA airport code`);
-        else center = { latitude: airport.latitude, longitude: airport.longitude, radius: Number(radius) };
-        break;
-      }
-      case "geoPoint": {
-        const point = location.value as { latitude?: unknown; longitude?: unknown } | null;
-        const { latitude, longitude } = point ?? {};
-        if (typeof latitude !== "number" || latitude < -90 || latitude > 90 || typeof longitude !== "number" || longitude < -180 || longitude > 180) {
-          p.add(valueField, "geoPoint", `${valueField} must be {latitude -90..90, longitude -180..180}`);
-        } else center = { latitude, longitude, radius: Number(radius) };
-        break;
-      }
-      default:
-        p.add("location.type", "enum", "location.type must be continentCode, countryCode, cityName, iataCode or geoPoint");
-    }
-  }
+  const { center = null, countryCodes = null, cityName = null } = request.location ? judgeLocation(request.location, p) : {};
   for (const [field, values] of Object.entries(enums)) {
     const value = request[field as keyof typeof enums];
     if (value !== null && value !== undefined && !(values as readonly string[]).includes(value)) p.add(field, "enum", `${field} must be one of ${values.join(", ")}`);
   }
   if (request.travelDate !== null && request.travelDate !== undefined) {
     if (!isDate(request.travelDate)) p.add("travelDate", "date", "travelDate must be YYYY-MM-DD");
-    else if (location?.type === "countryCode") p.add("travelDate", "notWithCountryCode", "travelDate cannot be combined with a countryCode location");
+    else if (request.location?.type === "countryCode") p.add("travelDate", "notWithCountryCode", "travelDate cannot be combined with a countryCode location");
   }
   const currency = request.currencyCode ?? "EUR";
   if (!isCurrencyCode(currency) || !isConvertible(currency)) p.add("currencyCode", "currency", `currencyCode ${currency} is not a currency prices can be converted to`);
@@ -160,22 +129,73 @@ function validate(request: Omit<RecommendationRequest, "paging" | "orderBy">) {
     if (value !== null && value !== undefined && (!Number.isInteger(value) || value < 0)) p.add(field, "nonNegativeInteger", `${field} must be a whole number of 0 or more`);
   }
   if (typeof request.minPrice === "number" && typeof request.maxPrice === "number" && request.minPrice > request.maxPrice) p.add("maxPrice", "minPriceNotAbove", "maxPrice must not be below minPrice");
-  let interests: FullTextQuery[] = [];
-  if ((request.interests?.length ?? 0) > 10 || request.interests?.some((i) => typeof i !== "string" || i.trim() === "" || i.length > 100)) {
-    p.add("interests", "list", "interests: at most 10 texts of 1 to 100 characters");
-  } else {
-    // Read as a text criterion of Search is (full-text.ts): what PostgreSQL's parser would fail on is refused here.
-    interests = (request.interests ?? []).map((interest, index) => {
-      try {
-        return parseFullText(interest);
-      } catch (error) {
-        if (!(error instanceof FullTextProblem)) throw error;
-        p.add(`interests[${index}]`, "fullText", `interests[${index}]: ${error.message}`);
-        return [];
-      }
-    });
-  }
+  const interests = judgeInterests(request.interests, p);
   return { problems: p, center, countryCodes, cityName, currency, interests };
+}
+
+/** Where a location asks for: a circle around a point, a list of countries or a city. */
+function judgeLocation(location: NonNullable<RecommendationRequest["location"]>, p: Problems): { center?: Center; countryCodes?: string[]; cityName?: string } {
+  const valueField = location.valueField ?? "location.value";
+  const radius = location.radius ?? DEFAULT_CITY_RADIUS_KM;
+  if (typeof radius !== "number" || !Number.isInteger(radius) || radius < 1 || radius > MAX_RADIUS_KM) p.add("location.radius", "range", `location.radius must be 1 to ${MAX_RADIUS_KM} km`);
+  const values = Array.isArray(location.value) ? (location.value as unknown[]) : null;
+  switch (location.type) {
+    case "continentCode":
+      if (!values?.length || !values.every((v) => typeof v === "string" && (continentCodes as readonly string[]).includes(v))) {
+        p.add(valueField, "continentCode", `${valueField} must list continent codes (${continentCodes.join(", ")})`);
+        return {};
+      }
+      return { countryCodes: (values as string[]).flatMap(countriesOfContinent) };
+    case "countryCode":
+      if (!values?.length || !values.every((v) => typeof v === "string" && isCountryCode(v))) {
+        p.add(valueField, "iso3166", `${valueField} must list ISO 3166-1 alpha-2 codes`);
+        return {};
+      }
+      return { countryCodes: values as string[] };
+    case "cityName":
+      if (values?.length !== 1 || typeof values[0] !== "string" || values[0].trim() === "") {
+        p.add(valueField, "exactlyOne", `${valueField} must hold exactly one city name`);
+        return {};
+      }
+      return { cityName: (values[0] as string).trim() };
+    case "iataCode": {
+      const airport = values?.length === 1 && typeof values[0] === "string" ? airportByIata(values[0]) : undefined;
+      if (values?.length !== 1) p.add(valueField, "exactlyOne", `${valueField} must hold exactly one IATA code`);
+      else if (!airport) p.add(valueField, "iata", `${String(values[0])} is not a known IATA airport code`);
+      else return { center: { latitude: airport.latitude, longitude: airport.longitude, radius: Number(radius) } };
+      return {};
+    }
+    case "geoPoint": {
+      const point = location.value as { latitude?: unknown; longitude?: unknown } | null;
+      const { latitude, longitude } = point ?? {};
+      if (typeof latitude !== "number" || latitude < -90 || latitude > 90 || typeof longitude !== "number" || longitude < -180 || longitude > 180) {
+        p.add(valueField, "geoPoint", `${valueField} must be {latitude -90..90, longitude -180..180}`);
+        return {};
+      }
+      return { center: { latitude, longitude, radius: Number(radius) } };
+    }
+    default:
+      p.add("location.type", "enum", "location.type must be continentCode, countryCode, cityName, iataCode or geoPoint");
+      return {};
+  }
+}
+
+/** The interests as full-text queries; none when the list itself is refused. */
+function judgeInterests(given: RecommendationRequest["interests"], p: Problems): FullTextQuery[] {
+  if ((given?.length ?? 0) > 10 || given?.some((i) => typeof i !== "string" || i.trim() === "" || i.length > 100)) {
+    p.add("interests", "list", "interests: at most 10 texts of 1 to 100 characters");
+    return [];
+  }
+  // Read as a text criterion of Search is (full-text.ts): what PostgreSQL's parser would fail on is refused here.
+  return (given ?? []).map((interest, index) => {
+    try {
+      return parseFullText(interest);
+    } catch (error) {
+      if (!(error instanceof FullTextProblem)) throw error;
+      p.add(`interests[${index}]`, "fullText", `interests[${index}]: ${error.message}`);
+      return [];
+    }
+  });
 }
 
 function subcategoryExclusions(request: RecommendationRequest): string[] {
@@ -227,16 +247,34 @@ export async function recommend(ctx: CatalogueContext, request: RecommendationRe
   await consumerAccess(ctx);
   // The paging arguments are checked before anything is read; the ranking gives the list's length for paging back.
   pageRequest(request.paging, largestPage, (cursor) => (offsetOf(cursorCodec.decode(cursor)) === null ? null : cursor));
-  const { problems, center, countryCodes, cityName, currency, interests } = validate(request);
+  const judged = await judgedRequest(ctx, request);
+  const candidates = await candidatesOf(ctx, request, judged);
+  const weights = relevanceWeights(request, judged);
+  const weightSum = Object.values(weights).reduce((a, b) => a + b, 0);
+  const scored = candidates.flatMap((candidate) => scoreCandidate(candidate, request, judged, weights, weightSum) ?? []);
+  sortScored(scored, request.orderBy);
+  const ranked = await withVariety(ctx, scored, request.varietyLevel);
+  return recommendationPage(request, ranked, largestPage, judged.currency);
+}
+
+/** The request judged, an unknown category included; refused when anything is wrong. */
+async function judgedRequest(ctx: CatalogueContext, request: RecommendationRequest): Promise<JudgedRequest> {
+  const judged = validate(request);
+  const { problems } = judged;
   const known = await ctx.loaders.taxonomy();
   const slugs = new Map([...known.values()].map((node) => [node.slug, node]));
   (request.categories ?? []).forEach((slug, index) => {
     if (!slugs.has(slug)) problems.add(`categories[${index}]`, "taxonomy", `${slug} is not a taxonomy slug`);
   });
   if (!problems.empty) throw rejected("INVALID_RECOMMENDATION_REQUEST", problems.list.map((p: FieldProblem) => p.message).join("; "), problems.list);
+  return judged;
+}
 
+type Candidate = Awaited<ReturnType<typeof recommendationRepository.candidates>>[number];
+
+function candidatesOf(ctx: CatalogueContext, request: RecommendationRequest, { center, countryCodes, cityName, interests }: JudgedRequest): Promise<Candidate[]> {
   const config = searchConfigs[ctx.languages[0] ?? "en"] ?? "simple";
-  const candidates = await recommendationRepository.candidates(
+  return recommendationRepository.candidates(
     ctx.database.db,
     {
       config,
@@ -252,71 +290,89 @@ export async function recommend(ctx: CatalogueContext, request: RecommendationRe
     },
     CANDIDATE_CAP,
   );
+}
 
-  const weights = {
+type Weights = Record<keyof typeof RELEVANCE_WEIGHTS, number>;
+
+/** The components a request uses, weighted; the others weigh nothing. */
+function relevanceWeights(request: RecommendationRequest, { interests, center }: JudgedRequest): Weights {
+  return {
     text: interests.length ? RELEVANCE_WEIGHTS.text : 0,
     category: request.categories?.length ? RELEVANCE_WEIGHTS.category : 0,
     distance: center ? RELEVANCE_WEIGHTS.distance : 0,
     rating: RELEVANCE_WEIGHTS.rating,
     popularity: RELEVANCE_WEIGHTS.popularity,
   };
-  const weightSum = Object.values(weights).reduce((a, b) => a + b, 0);
-  const scored: { row: ProductRow; score: number; displayMin: number | null; displayMax: number | null }[] = [];
-  for (const candidate of candidates) {
-    const row = candidate.row;
-    let distanceScore = 0;
-    if (center) {
-      if (row.latitude === null || row.longitude === null) continue;
-      const km = distanceKm(center, { latitude: row.latitude, longitude: row.longitude });
-      if (km > center.radius) continue;
-      distanceScore = 1 - km / center.radius;
-    }
-    if (request.travelDate && !availableOn(row.availabilityPeriods, request.travelDate)) continue;
-    if (request.activityContext === "Business") {
-      const hours = hoursOf(row.duration);
-      if (hours !== null && hours > BUSINESS_MAX_HOURS) continue;
-    }
-    const priceCurrency = row.priceCurrency ?? currency;
-    const low = row.minPrice ?? row.averagePrice;
-    const high = row.maxPrice ?? low;
-    const displayMin = low === null ? null : convert(low, priceCurrency, currency);
-    const displayMax = high === null ? null : convert(high, priceCurrency, currency);
-    if (typeof request.minPrice === "number" || typeof request.maxPrice === "number") {
-      if (displayMin === null) continue;
-      if (typeof request.maxPrice === "number" && displayMin > request.maxPrice) continue;
-      if (typeof request.minPrice === "number" && (displayMax ?? displayMin) < request.minPrice) continue;
-    }
-    const components = {
-      text: interests.length ? Number(candidate.interestHits) / interests.length : 0,
-      category: Number(candidate.categoryStrength),
-      distance: distanceScore,
-      rating: row.rating === null ? 0.5 : row.rating / 5,
-      popularity: Math.min(1, Math.log1p(row.numberOfRatings ?? 0) / Math.log1p(10_000)),
-    };
-    const score = (Object.keys(weights) as (keyof typeof weights)[]).reduce((sum, key) => sum + weights[key] * components[key], 0) / weightSum;
-    scored.push({ row, score: Math.round(score * 10_000) / 10_000, displayMin, displayMax });
-  }
+}
 
-  const descending = request.orderBy.direction === OrderDirection.DESC;
-  const key = request.orderBy.field;
+interface Scored {
+  row: ProductRow;
+  score: number;
+  displayMin: number | null;
+  displayMax: number | null;
+}
+
+/** A candidate scored, with its prices in the requested currency; undefined when a filter SQL could not apply leaves it out. */
+function scoreCandidate(candidate: Candidate, request: RecommendationRequest, { center, currency, interests }: JudgedRequest, weights: Weights, weightSum: number): Scored | undefined {
+  const row = candidate.row;
+  let distanceScore = 0;
+  if (center) {
+    if (row.latitude === null || row.longitude === null) return undefined;
+    const km = distanceKm(center, { latitude: row.latitude, longitude: row.longitude });
+    if (km > center.radius) return undefined;
+    distanceScore = 1 - km / center.radius;
+  }
+  if (request.travelDate && !availableOn(row.availabilityPeriods, request.travelDate)) return undefined;
+  if (request.activityContext === "Business") {
+    const hours = hoursOf(row.duration);
+    if (hours !== null && hours > BUSINESS_MAX_HOURS) return undefined;
+  }
+  const priceCurrency = row.priceCurrency ?? currency;
+  const low = row.minPrice ?? row.averagePrice;
+  const high = row.maxPrice ?? low;
+  const displayMin = low === null ? null : convert(low, priceCurrency, currency);
+  const displayMax = high === null ? null : convert(high, priceCurrency, currency);
+  if (typeof request.minPrice === "number" || typeof request.maxPrice === "number") {
+    if (displayMin === null) return undefined;
+    if (typeof request.maxPrice === "number" && displayMin > request.maxPrice) return undefined;
+    if (typeof request.minPrice === "number" && (displayMax ?? displayMin) < request.minPrice) return undefined;
+  }
+  const components: Weights = {
+    text: interests.length ? Number(candidate.interestHits) / interests.length : 0,
+    category: Number(candidate.categoryStrength),
+    distance: distanceScore,
+    rating: row.rating === null ? 0.5 : row.rating / 5,
+    popularity: Math.min(1, Math.log1p(row.numberOfRatings ?? 0) / Math.log1p(10_000)),
+  };
+  const score = (Object.keys(weights) as (keyof Weights)[]).reduce((sum, key) => sum + weights[key] * components[key], 0) / weightSum;
+  return { row, score: Math.round(score * 10_000) / 10_000, displayMin, displayMax };
+}
+
+function sortScored(scored: Scored[], orderBy: RecommendationOrder): void {
+  const descending = orderBy.direction === OrderDirection.DESC;
+  const key = orderBy.field;
   // Without a price, an activity comes last by price either way.
-  const value = (s: (typeof scored)[number]) =>
+  const value = (s: Scored) =>
     key === RecommendationSortField.PRICE ? (s.displayMin ?? (descending ? -Infinity : Infinity)) : key === RecommendationSortField.RATING ? (s.row.rating ?? 0) : s.score;
   scored.sort((a, b) => (descending ? value(b) - value(a) : value(a) - value(b)) || b.score - a.score || a.row.id - b.row.id);
+}
 
-  let ranked = scored;
-  const cap = perSubcategory[request.varietyLevel ?? "Low"];
-  if (Number.isFinite(cap)) {
-    const links = await ctx.loaders.productTaxonomyNodes.loadMany(scored.map((s) => s.row.id));
-    const counts = new Map<string, number>();
-    ranked = scored.filter((s, index) => {
-      const nodes = links[index];
-      const sub = Array.isArray(nodes) ? (nodes.find((n) => n.level === 2)?.code ?? "none") : "none";
-      const seen = counts.get(sub) ?? 0;
-      counts.set(sub, seen + 1);
-      return seen < cap;
-    });
-  }
+/** varietyLevel: the ranking with at most so many of each subcategory. */
+async function withVariety(ctx: CatalogueContext, scored: Scored[], varietyLevel: string | null | undefined): Promise<Scored[]> {
+  const cap = perSubcategory[varietyLevel ?? "Low"];
+  if (!Number.isFinite(cap)) return scored;
+  const links = await ctx.loaders.productTaxonomyNodes.loadMany(scored.map((s) => s.row.id));
+  const counts = new Map<string, number>();
+  return scored.filter((s, index) => {
+    const nodes = links[index];
+    const sub = Array.isArray(nodes) ? (nodes.find((n) => n.level === 2)?.code ?? "none") : "none";
+    const seen = counts.get(sub) ?? 0;
+    counts.set(sub, seen + 1);
+    return seen < cap;
+  });
+}
+
+function recommendationPage(request: RecommendationRequest, ranked: Scored[], largestPage: number, currency: string): Connection<Product> & { edges: Recommendation[] } {
   const { start, size } = positionSlice(request.paging, largestPage, ranked.length);
   const page = {
     rows: ranked.slice(start, start + size),
