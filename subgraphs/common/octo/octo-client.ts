@@ -136,6 +136,9 @@ export interface OctoAnswer<T> {
 
 const breakers = new Map<string, CircuitBreaker>();
 
+/** Records one attempt's outcome, with what else is known of it (status, cause, problems). */
+type CallLog = (outcome: string, extra?: Record<string, unknown>) => void;
+
 /**
  * Calls one OCTO supplier system: every call has a timeout, failures that may pass are retried
  * with jittered backoff, a circuit breaker per engine stops calls to a supplier that keeps failing,
@@ -303,8 +306,20 @@ export class OctoClient {
   }
 
   private async attemptOnce<T>(spec: CallSpec, attempt: number, span: Span | undefined): Promise<OctoAnswer<T>> {
+    const log = this.callLog(spec, attempt, span);
+    if (!this.breaker.admit()) {
+      log("circuit-open");
+      throw new OctoUnavailable(`${this.connection.engineName}: the circuit is open after repeated failures; next try in ${Math.ceil(this.breaker.retryAfterMs() / 1000)} s`);
+    }
+    const response = await this.send(spec, log);
+    const parsed = await this.readAnswer(spec, response, log);
+    return this.judgeAnswer<T>(spec, response, parsed, log);
+  }
+
+  /** Records an attempt's outcome, from now on: on its span, in the metrics and in the log. */
+  private callLog(spec: CallSpec, attempt: number, span: Span | undefined): CallLog {
     const started = performance.now();
-    const log = (outcome: string, extra: Record<string, unknown> = {}) => {
+    return (outcome, extra = {}) => {
       const seconds = (performance.now() - started) / 1000;
       if (span) {
         span.setAttribute("activities.octo.outcome", outcome);
@@ -316,13 +331,12 @@ export class OctoClient {
       this.metrics?.engineCalls.observe({ engine: this.connection.engineName, path: `${spec.method} ${pathTemplate(spec.path)}`, outcome }, seconds);
       this.logger[outcome === "ok" ? "info" : "warn"]({ method: spec.method, path: spec.path, attempt: attempt + 1, outcome, durationMs: Math.round(seconds * 10_000) / 10, ...extra }, "octo call");
     };
-    if (!this.breaker.admit()) {
-      log("circuit-open");
-      throw new OctoUnavailable(`${this.connection.engineName}: the circuit is open after repeated failures; next try in ${Math.ceil(this.breaker.retryAfterMs() / 1000)} s`);
-    }
-    let response: Response;
+  }
+
+  /** Sends the request; a failure before any answer says whether the request may have arrived. */
+  private async send(spec: CallSpec, log: CallLog): Promise<Response> {
     try {
-      response = await fetch(this.urlOf(spec), {
+      return await fetch(this.urlOf(spec), {
         method: spec.method,
         headers: {
           authorization: `Bearer ${this.connection.apiKey}`,
@@ -352,6 +366,10 @@ export class OctoClient {
       log(timedOut ? "timeout" : "network-error", { cause: cause ?? (error as Error).name });
       throw new OctoOutcomeUnknown(`${this.connection.engineName}: ${timedOut ? `no answer within ${this.timeoutMs} ms` : `connection lost (${cause ?? (error as Error).message})`}`);
     }
+  }
+
+  /** The answer's body read whole (and bounded) and parsed as JSON; undefined when it is not JSON. */
+  private async readAnswer(spec: CallSpec, response: Response, log: CallLog): Promise<unknown> {
     let text: string;
     try {
       text = await boundedText(response, MAX_ANSWER_BYTES);
@@ -366,12 +384,15 @@ export class OctoClient {
       log(timedOut ? "timeout" : "network-error", { status: response.status });
       throw new OctoOutcomeUnknown(`${this.connection.engineName}: ${timedOut ? `the answer did not finish within ${this.timeoutMs} ms` : "the connection was lost during the answer"}`);
     }
-    let parsed: unknown;
     try {
-      parsed = text ? JSON.parse(text) : undefined;
+      return text ? JSON.parse(text) : undefined;
     } catch {
-      parsed = undefined;
+      return undefined;
     }
+  }
+
+  /** The answer when it is a conforming success; otherwise the failure, the OCTO error or the non-conformance it is. */
+  private judgeAnswer<T>(spec: CallSpec, response: Response, parsed: unknown, log: CallLog): OctoAnswer<T> {
     if (response.status >= 500) {
       this.breaker.failed();
       log("server-error", { status: response.status, error: (parsed as { error?: string } | undefined)?.error });
