@@ -152,38 +152,76 @@ const typedTier = (tier: CancellationTier) => ({ label: typedText(tier.label), d
  * `setup.units.0.label.translations.1.text`).
  */
 export function setupDocumentOf(input: BookingSetupInput) {
-  const problems: FieldProblem[] = [];
-  const withheld = new Set<string>();
-  const places = new Map<string, string>();
-  let duplicates = 0;
-  const text = (value: BookingSetupTextInput, path: (string | number)[]): Text | undefined => {
+  const reader = new SetupDocumentReader();
+  const document = reader.document(input);
+  return { document, problems: reader.problems, withheld: reader.withheld, places: reader.places };
+}
+
+type Path = (string | number)[];
+const condition = (value: BookingSetupConditionInput | null | undefined) => (value == null ? undefined : { option: value.option, equals: value.equals });
+
+/** Reads a typed setup into the document's shape, keeping what it finds wrong with its texts. */
+class SetupDocumentReader {
+  readonly problems: FieldProblem[] = [];
+  readonly withheld = new Set<string>();
+  readonly places = new Map<string, string>();
+  private duplicates = 0;
+
+  document(input: BookingSetupInput) {
+    return given({
+      timeZone: input.timeZone,
+      startTimes: input.startTimes,
+      capacityPerSlot: input.capacityPerSlot,
+      minParticipants: input.minParticipants,
+      maxParticipants: input.maxParticipants,
+      currency: input.currency,
+      fixedFee: input.fixedFee == null ? undefined : Number(input.fixedFee),
+      options: input.options?.map((o, i) => this.option(o, ["options", i])),
+      units: input.units.map((u, i) => this.unit(u, ["units", i])),
+      questions:
+        input.questions == null
+          ? undefined
+          : given({ customer: this.questions(input.questions.customer, "customer"), booking: this.questions(input.questions.booking, "booking"), participant: this.questions(input.questions.participant, "participant") }),
+      cancellationTiers: input.cancellationTiers?.map((t, i) => this.tier(t, ["cancellationTiers", i])),
+      leadTravellerName: input.leadTravellerName,
+      confirmationDelaySeconds: input.confirmationDelaySeconds,
+      bookingHorizonDays: input.bookingHorizonDays,
+    });
+  }
+
+  private text(value: BookingSetupTextInput, path: Path): Text | undefined {
     const field = ["setup", ...path].join(".");
     if ((value.text == null) === (value.translations == null)) {
-      problems.push({ field, rule: "custom", message: value.text == null ? "give text or translations" : "give text or translations, not both" });
-      withheld.add(field);
+      this.problems.push({ field, rule: "custom", message: value.text == null ? "give text or translations" : "give text or translations, not both" });
+      this.withheld.add(field);
       return undefined;
     }
     if (value.translations == null) return value.text!;
     // A language given twice leaves its text unknown. One problem a list, and a few in all.
     const [repeated] = repeatedLanguages(value.translations);
     if (repeated !== undefined) {
-      if (duplicates++ < MAX_DUPLICATES_NAMED) problems.push({ field: `${field}.translations.${repeated}.language`, rule: "uniqueLanguage", message: `${value.translations[repeated].language} is given twice` });
-      withheld.add(field);
+      if (this.duplicates++ < MAX_DUPLICATES_NAMED) this.problems.push({ field: `${field}.translations.${repeated}.language`, rule: "uniqueLanguage", message: `${value.translations[repeated].language} is given twice` });
+      this.withheld.add(field);
       return undefined;
     }
-    value.translations.forEach(({ language }, index) => places.set(`${field}.${language}`, `${field}.translations.${index}.text`));
+    value.translations.forEach(({ language }, index) => this.places.set(`${field}.${language}`, `${field}.translations.${index}.text`));
     return Object.fromEntries(value.translations.map((translation) => [translation.language, translation.text]));
-  };
-  const optionalText = (value: BookingSetupTextInput | null | undefined, path: (string | number)[]) => (value == null ? undefined : text(value, path));
-  const choice = (value: BookingSetupChoiceInput, path: (string | number)[]) => ({ key: value.key, label: text(value.label, [...path, "label"]) });
-  const condition = (value: BookingSetupConditionInput | null | undefined) => (value == null ? undefined : { option: value.option, equals: value.equals });
-  const option = (value: BookingSetupOptionInput, path: (string | number)[]) =>
-    given({ key: value.key, label: text(value.label, [...path, "label"]), dataType: value.dataType, choices: value.choices?.map((c, i) => choice(c, [...path, "choices", i])), shownWhen: condition(value.shownWhen) });
-  const unit = (value: BookingSetupUnitInput, path: (string | number)[]) =>
-    given({
+  }
+
+  private choice(value: BookingSetupChoiceInput, path: Path) {
+    return { key: value.key, label: this.text(value.label, [...path, "label"]) };
+  }
+
+  private option(value: BookingSetupOptionInput, path: Path) {
+    const choices = value.choices?.map((c, i) => this.choice(c, [...path, "choices", i]));
+    return given({ key: value.key, label: this.text(value.label, [...path, "label"]), dataType: value.dataType, choices, shownWhen: condition(value.shownWhen) });
+  }
+
+  private unit(value: BookingSetupUnitInput, path: Path) {
+    return given({
       key: value.key,
-      label: text(value.label, [...path, "label"]),
-      description: optionalText(value.description, [...path, "description"]),
+      label: this.text(value.label, [...path, "label"]),
+      description: value.description == null ? undefined : this.text(value.description, [...path, "description"]),
       minAge: value.minAge,
       maxAge: value.maxAge,
       unitPriceType: value.unitPriceType,
@@ -195,35 +233,26 @@ export function setupDocumentOf(input: BookingSetupInput) {
       paxCount: value.paxCount,
       shownWhen: condition(value.shownWhen),
     });
-  const question = (value: BookingSetupQuestionInput, path: (string | number)[]): Record<string, unknown> =>
-    given({
+  }
+
+  private question(value: BookingSetupQuestionInput, path: Path): Record<string, unknown> {
+    return given({
       key: value.key,
-      question: text(value.question, [...path, "question"]),
+      question: this.text(value.question, [...path, "question"]),
       dataType: value.dataType,
       dataFormat: value.dataFormat,
-      choices: value.choices?.map((c, i) => choice(c, [...path, "choices", i])),
-      followUps: value.followUps?.map((f, i) => ({ equals: f.equals, questions: f.questions.map((q, j) => question(q, [...path, "followUps", i, "questions", j])) })),
+      choices: value.choices?.map((c, i) => this.choice(c, [...path, "choices", i])),
+      followUps: value.followUps?.map((f, i) => ({ equals: f.equals, questions: f.questions.map((q, j) => this.question(q, [...path, "followUps", i, "questions", j])) })),
     });
-  const questions = (list: BookingSetupQuestionInput[] | null | undefined, group: string) => list?.map((q, i) => question(q, ["questions", group, i]));
-  const tier = (value: BookingSetupCancellationTierInput, path: (string | number)[]) =>
-    given({ label: text(value.label, [...path, "label"]), duration: value.duration, refundPercentage: percentageOfRate(value.refundRate) });
-  const document = given({
-    timeZone: input.timeZone,
-    startTimes: input.startTimes,
-    capacityPerSlot: input.capacityPerSlot,
-    minParticipants: input.minParticipants,
-    maxParticipants: input.maxParticipants,
-    currency: input.currency,
-    fixedFee: input.fixedFee == null ? undefined : Number(input.fixedFee),
-    options: input.options?.map((o, i) => option(o, ["options", i])),
-    units: input.units.map((u, i) => unit(u, ["units", i])),
-    questions: input.questions == null ? undefined : given({ customer: questions(input.questions.customer, "customer"), booking: questions(input.questions.booking, "booking"), participant: questions(input.questions.participant, "participant") }),
-    cancellationTiers: input.cancellationTiers?.map((t, i) => tier(t, ["cancellationTiers", i])),
-    leadTravellerName: input.leadTravellerName,
-    confirmationDelaySeconds: input.confirmationDelaySeconds,
-    bookingHorizonDays: input.bookingHorizonDays,
-  });
-  return { document, problems, withheld, places };
+  }
+
+  private questions(list: BookingSetupQuestionInput[] | null | undefined, group: string) {
+    return list?.map((q, i) => this.question(q, ["questions", group, i]));
+  }
+
+  private tier(value: BookingSetupCancellationTierInput, path: Path) {
+    return given({ label: this.text(value.label, [...path, "label"]), duration: value.duration, refundPercentage: percentageOfRate(value.refundRate) });
+  }
 }
 
 /** A typed setup judged by the setup's rules: the setup, or every problem named by the input's own fields. */

@@ -24,8 +24,6 @@ const STILL_LONGER: [string, number][] = [
   ["drizzle/database.ts: openPglite", 82],
   ["subgraphs/catalogue/product/product.rules.ts: productProblems", 80],
   ["subgraphs/catalogue/product/consumer-record.ts: recordOf", 79],
-  ["subgraphs/booking/booking-setup/setup-document.ts: setupDocumentOf", 74],
-  ["subgraphs/booking/engines/octo/octo-setup.ts: setupOfOctoProduct", 72],
   ["subgraphs/catalogue/product/product.service.ts: toProduct", 70],
   ["subgraphs/booking/voucher/voucher-pdf.ts: renderVoucherPdf", 69],
   ["subgraphs/catalogue/import/octo-import.ts: runImport", 69],

@@ -120,36 +120,9 @@ export function setupOfOctoProduct(product: ProductWithQuestions): BookingSetup 
   if (!currency || !product.timeZone) return undefined;
   const several = options.length > 1;
   const perBooking = pricedPerBooking(product);
-  const bookingPrices: Record<string, number> = {};
-  const limits: Record<string, BookingLimits> = {};
-  const units: UnitSetup[] = [];
-  for (const option of options) {
-    limits[option.id] = optionLimits(option);
-    if (perBooking) {
-      // The option's price is the booking's; its units (the people the supplier counts) cost nothing apart.
-      const price = retailIn(option.pricingFrom ?? option.pricing, currency);
-      if (price === undefined) return undefined;
-      bookingPrices[option.id] = price;
-    }
-    for (const unit of option.units) {
-      const price = perBooking ? 0 : retailIn(unit.pricingFrom ?? unit.pricing, currency);
-      if (price === undefined) return undefined;
-      const { minAge, maxAge, minQuantity, maxQuantity, accompaniedBy } = unit.restrictions;
-      units.push({
-        key: unit.id,
-        label: unit.title ?? unit.internalName,
-        minAge: Math.max(0, minAge ?? 0),
-        ...(maxAge !== undefined && maxAge !== null && maxAge >= (minAge ?? 0) ? { maxAge } : {}),
-        unitPriceType: "PER_PERSON",
-        price,
-        minQuantity: minQuantity ?? 0,
-        maxQuantity: Math.max(1, maxQuantity ?? limits[option.id].maxUnits ?? 1000),
-        accompaniedBy: accompaniedBy ?? [],
-        ...(unit.restrictions.paxCount > 1 ? { paxCount: unit.restrictions.paxCount } : {}),
-        ...(several ? { shownWhen: { option: SUPPLIER_OPTION_KEY, equals: option.id } } : {}),
-      });
-    }
-  }
+  const priced = pricedUnits(options, currency, perBooking, several);
+  if (!priced) return undefined;
+  const { units, bookingPrices, limits } = priced;
   // OCTO bounds tickets and people per option; the flow counts people, and a ticket may admit
   // several. Product-wide: the loosest option's bounds; the chosen option's apply once it is chosen.
   const mostPax = Math.max(1, ...units.map((unit) => unit.paxCount ?? 1));
@@ -184,6 +157,48 @@ export function setupOfOctoProduct(product: ProductWithQuestions): BookingSetup 
       limits,
       ...(Object.keys(asked.remote).length ? { questions: asked.remote } : {}),
     },
+  };
+}
+
+/**
+ * Every option's units as the setup's, with each option's limits and, priced per booking, its
+ * price; undefined when a price is missing in the sale currency.
+ */
+function pricedUnits(options: Option[], currency: string, perBooking: boolean, several: boolean) {
+  const bookingPrices: Record<string, number> = {};
+  const limits: Record<string, BookingLimits> = {};
+  const units: UnitSetup[] = [];
+  for (const option of options) {
+    limits[option.id] = optionLimits(option);
+    if (perBooking) {
+      // The option's price is the booking's; its units (the people the supplier counts) cost nothing apart.
+      const price = retailIn(option.pricingFrom ?? option.pricing, currency);
+      if (price === undefined) return undefined;
+      bookingPrices[option.id] = price;
+    }
+    for (const unit of option.units) {
+      const price = perBooking ? 0 : retailIn(unit.pricingFrom ?? unit.pricing, currency);
+      if (price === undefined) return undefined;
+      units.push(unitSetupOf(unit, option, price, limits[option.id], several));
+    }
+  }
+  return { units, bookingPrices, limits };
+}
+
+function unitSetupOf(unit: Option["units"][number], option: Option, price: number, limits: BookingLimits, several: boolean): UnitSetup {
+  const { minAge, maxAge, minQuantity, maxQuantity, accompaniedBy } = unit.restrictions;
+  return {
+    key: unit.id,
+    label: unit.title ?? unit.internalName,
+    minAge: Math.max(0, minAge ?? 0),
+    ...(maxAge !== undefined && maxAge !== null && maxAge >= (minAge ?? 0) ? { maxAge } : {}),
+    unitPriceType: "PER_PERSON",
+    price,
+    minQuantity: minQuantity ?? 0,
+    maxQuantity: Math.max(1, maxQuantity ?? limits.maxUnits ?? 1000),
+    accompaniedBy: accompaniedBy ?? [],
+    ...(unit.restrictions.paxCount > 1 ? { paxCount: unit.restrictions.paxCount } : {}),
+    ...(several ? { shownWhen: { option: SUPPLIER_OPTION_KEY, equals: option.id } } : {}),
   };
 }
 
