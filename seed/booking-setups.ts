@@ -48,34 +48,9 @@ export function demoBookingSetup(
   const periods = demoPeriods(today, random, openingHours);
   const group = template.pricingUnit === "GROUP" || template.pricingUnit === "PER_BOAT";
   const language = city.languages[0] ?? "en";
-  const units: BookingSetupDocument["units"] = group
-    ? [
-        { key: "small-group", label: { en: "Group of up to 4" }, minAge: 0, unitPriceType: "GROUP", price, minQuantity: 1, maxQuantity: 4 },
-        { key: "large-group", label: { en: "Group of 5 to 10" }, minAge: 0, unitPriceType: "GROUP", price: Math.round(price * 1.8), minQuantity: 5, maxQuantity: 10 },
-      ]
-    : [
-        { key: "adult", label: { en: "Adult", [language]: language === "de" ? "Erwachsene" : language === "fr" ? "Adulte" : "Adult" }, minAge: 18, maxAge: 64, unitPriceType: "PER_PERSON", price, maxQuantity: 15 },
-        { key: "senior", label: { en: "Senior (65+)" }, minAge: 65, unitPriceType: "PER_PERSON", price: Math.round(price * 0.8 * 100) / 100, maxQuantity: 15 },
-        {
-          key: "child",
-          label: { en: "Child (4-17)" },
-          minAge: 4,
-          maxAge: 17,
-          unitPriceType: "PER_PERSON",
-          price: Math.round(price * 0.5 * 100) / 100,
-          maxQuantity: 10,
-          accompaniedBy: ["adult", "senior"],
-          maxPerCompanion: 3,
-        },
-      ];
-  const options: BookingSetupDocument["options"] = [];
-  if (random.chance(0.5)) {
-    options.push({ key: "language", label: { en: "Tour language" }, dataType: "OPTIONS", choices: [{ key: "en", label: "English" }, ...(language !== "en" ? [{ key: language, label: language.toUpperCase() }] : [])] });
-  }
-  if (template.subcategory === "day-trips" || random.chance(0.2)) {
-    options.push({ key: "transfer", label: { en: "Hotel transfer" }, dataType: "BOOLEAN" });
-    options.push({ key: "hotelArea", label: { en: "Hotel area" }, dataType: "OPTIONS", choices: [{ key: "centre", label: "City centre" }, { key: "outskirts", label: "Outskirts" }], shownWhen: { option: "transfer", equals: "true" } });
-  }
+  const units = demoUnits(group, language, price);
+  const options = demoOptions(template.subcategory, language, random);
+  // The random choices stay in this order, so that one seed gives the same catalogue.
   return {
     periods,
     setup: {
@@ -88,44 +63,91 @@ export function demoBookingSetup(
       fixedFee: template.subcategory === "day-trips" ? Math.round(price * 0.4) : 0,
       options,
       units,
-      questions: {
-        customer: [
-          { key: "firstName", question: { en: "First name", de: "Vorname", fr: "Prénom" }, dataType: "TEXT" },
-          { key: "lastName", question: { en: "Last name", de: "Nachname", fr: "Nom" }, dataType: "TEXT" },
-          { key: "email", question: { en: "E-mail address" }, dataType: "TEXT", dataFormat: "EMAIL_ADDRESS" },
-          { key: "phone", question: { en: "Mobile phone (with country code)" }, dataType: "TEXT", dataFormat: "PHONE_NUMBER" },
-        ],
-        booking: [
+      questions: demoQuestions(group),
+      leadTravellerName: ["firstName", "lastName"],
+      cancellationTiers: demoCancellationTiers(random),
+      confirmationDelaySeconds: random.pick([1, 2, 3, 5]),
+    },
+  };
+}
+
+/** Groups of two sizes for private tours; otherwise adults, seniors and accompanied children. */
+function demoUnits(group: boolean, language: string, price: number): BookingSetupDocument["units"] {
+  if (group) {
+    return [
+      { key: "small-group", label: { en: "Group of up to 4" }, minAge: 0, unitPriceType: "GROUP", price, minQuantity: 1, maxQuantity: 4 },
+      { key: "large-group", label: { en: "Group of 5 to 10" }, minAge: 0, unitPriceType: "GROUP", price: Math.round(price * 1.8), minQuantity: 5, maxQuantity: 10 },
+    ];
+  }
+  return [
+    { key: "adult", label: { en: "Adult", [language]: language === "de" ? "Erwachsene" : language === "fr" ? "Adulte" : "Adult" }, minAge: 18, maxAge: 64, unitPriceType: "PER_PERSON", price, maxQuantity: 15 },
+    { key: "senior", label: { en: "Senior (65+)" }, minAge: 65, unitPriceType: "PER_PERSON", price: Math.round(price * 0.8 * 100) / 100, maxQuantity: 15 },
+    {
+      key: "child",
+      label: { en: "Child (4-17)" },
+      minAge: 4,
+      maxAge: 17,
+      unitPriceType: "PER_PERSON",
+      price: Math.round(price * 0.5 * 100) / 100,
+      maxQuantity: 10,
+      accompaniedBy: ["adult", "senior"],
+      maxPerCompanion: 3,
+    },
+  ];
+}
+
+/** Sometimes a tour language; for day trips (and now and then others) a hotel transfer that reveals the hotel's area. */
+function demoOptions(subcategory: string, language: string, random: Random): BookingSetupDocument["options"] {
+  const options: BookingSetupDocument["options"] = [];
+  if (random.chance(0.5)) {
+    options.push({ key: "language", label: { en: "Tour language" }, dataType: "OPTIONS", choices: [{ key: "en", label: "English" }, ...(language !== "en" ? [{ key: language, label: language.toUpperCase() }] : [])] });
+  }
+  if (subcategory === "day-trips" || random.chance(0.2)) {
+    options.push({ key: "transfer", label: { en: "Hotel transfer" }, dataType: "BOOLEAN" });
+    options.push({ key: "hotelArea", label: { en: "Hotel area" }, dataType: "OPTIONS", choices: [{ key: "centre", label: "City centre" }, { key: "outskirts", label: "Outskirts" }], shownWhen: { option: "transfer", equals: "true" } });
+  }
+  return options;
+}
+
+/** The customer's contact, a dietary question with follow-ups two levels deep, and each participant's name unless priced per group. */
+function demoQuestions(group: boolean): BookingSetupDocument["questions"] {
+  return {
+    customer: [
+      { key: "firstName", question: { en: "First name", de: "Vorname", fr: "Prénom" }, dataType: "TEXT" },
+      { key: "lastName", question: { en: "Last name", de: "Nachname", fr: "Nom" }, dataType: "TEXT" },
+      { key: "email", question: { en: "E-mail address" }, dataType: "TEXT", dataFormat: "EMAIL_ADDRESS" },
+      { key: "phone", question: { en: "Mobile phone (with country code)" }, dataType: "TEXT", dataFormat: "PHONE_NUMBER" },
+    ],
+    booking: [
+      {
+        key: "dietary",
+        question: { en: "Any dietary requirements?" },
+        dataType: "BOOLEAN",
+        followUps: [
           {
-            key: "dietary",
-            question: { en: "Any dietary requirements?" },
-            dataType: "BOOLEAN",
-            followUps: [
+            equals: "true",
+            questions: [
               {
-                equals: "true",
-                questions: [
-                  {
-                    key: "diet",
-                    question: { en: "Which one?" },
-                    dataType: "OPTIONS",
-                    choices: [{ key: "vegetarian", label: "Vegetarian" }, { key: "vegan", label: "Vegan" }, { key: "allergy", label: "Allergy" }],
-                    followUps: [{ equals: "allergy", questions: [{ key: "allergyDetails", question: { en: "Describe the allergy" }, dataType: "LONG_TEXT" }] }],
-                  },
-                ],
+                key: "diet",
+                question: { en: "Which one?" },
+                dataType: "OPTIONS",
+                choices: [{ key: "vegetarian", label: "Vegetarian" }, { key: "vegan", label: "Vegan" }, { key: "allergy", label: "Allergy" }],
+                followUps: [{ equals: "allergy", questions: [{ key: "allergyDetails", question: { en: "Describe the allergy" }, dataType: "LONG_TEXT" }] }],
               },
             ],
           },
         ],
-        participant: group ? [] : [{ key: "participantName", question: { en: "Participant's full name" }, dataType: "TEXT" }],
       },
-      leadTravellerName: ["firstName", "lastName"],
-      cancellationTiers: random.chance(0.85)
-        ? [
-            { label: { en: "Full refund up to 24 hours before" }, duration: "PT24H", refundPercentage: 100 },
-            ...(random.chance(0.5) ? [{ label: { en: "Half refund up to 6 hours before" }, duration: "PT6H", refundPercentage: 50 }] : []),
-          ]
-        : [],
-      confirmationDelaySeconds: random.pick([1, 2, 3, 5]),
-    },
+    ],
+    participant: group ? [] : [{ key: "participantName", question: { en: "Participant's full name" }, dataType: "TEXT" }],
   };
+}
+
+/** Most products refund in full up to a day before, some by half up to six hours before. */
+function demoCancellationTiers(random: Random): BookingSetupDocument["cancellationTiers"] {
+  if (!random.chance(0.85)) return [];
+  return [
+    { label: { en: "Full refund up to 24 hours before" }, duration: "PT24H", refundPercentage: 100 },
+    ...(random.chance(0.5) ? [{ label: { en: "Half refund up to 6 hours before" }, duration: "PT6H", refundPercentage: 50 }] : []),
+  ];
 }

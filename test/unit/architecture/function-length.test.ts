@@ -19,7 +19,6 @@ const STILL_LONGER: [string, number][] = [
   ["server/main.ts: main", 144],
   ["server/edge.ts: buildEdge", 132],
   ["core/tracing-settings.ts: readOtelVariables", 108],
-  ["seed/booking-setups.ts: demoBookingSetup", 92],
   ["identity/account.service.ts: createAccount", 86],
   ["drizzle/database.ts: openPglite", 82],
   ["subgraphs/catalogue/product/product.rules.ts: productProblems", 80],
