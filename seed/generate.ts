@@ -1,20 +1,46 @@
 import "reflect-metadata";
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../core/config.js";
+import { ConfigError, loadConfig, type Config } from "../core/config.js";
 import { bookingEngineRepository } from "../subgraphs/catalogue/booking-engine/booking-engine.repository.js";
 import { supplierValues } from "../subgraphs/catalogue/supplier/supplier.rules.js";
 import { taxonomyRepository } from "../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
 import { sql } from "drizzle-orm";
-import { openDatabase } from "../drizzle/database.js";
+import { openDatabase, type Database } from "../drizzle/database.js";
 import { suppliers } from "../drizzle/schema.js";
 import { cities } from "./catalogue-data.js";
 import { insertProducts, productFor, randomSource } from "./catalogue.js";
+
+interface GenerateArguments {
+  total: number;
+  supplierCount: number;
+  engine: string;
+  seed: number;
+}
 
 /**
  * `npm run seed -- --products N [--suppliers S] [--engine NAME] [--seed X]`: adds N generated
  * products (for benchmarks) to the configured database, under S new suppliers of the engine.
  */
 async function main() {
+  const args = readArguments();
+  const config = configOrExit();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir });
+  try {
+    await taxonomyRepository.ensureSeed(database.db);
+    const { engine } = await bookingEngineRepository.ensure(database.db, args.engine);
+    const started = Date.now();
+    const written = await generateProducts(database, engine.id, args, started);
+    // Fresh statistics: without them the planner sorts every match of a keyset or search page
+    // (180 ms instead of 3 ms at 100k), and benchmarks run right after a seed measure that.
+    await database.db.execute(sql`analyze products, product_taxonomies, product_changes, suppliers`);
+    console.log(`Done: ${written} products under ${args.supplierCount} suppliers of ${engine.name} in ${((Date.now() - started) / 1000).toFixed(1)} s (statistics updated)`);
+  } finally {
+    await database.close();
+  }
+}
+
+/** The command line's numbers; exits 2 with the usage when one is not a whole number of 1 or more. */
+function readArguments(): GenerateArguments {
   const { values } = parseArgs({
     args: process.argv.slice(2),
     options: {
@@ -34,9 +60,12 @@ async function main() {
     console.error("--suppliers must be a whole number of 1 or more");
     process.exit(2);
   }
-  let config;
+  return { total, supplierCount, engine: values.engine!, seed: Number(values.seed) };
+}
+
+function configOrExit(): Config {
   try {
-    config = loadConfig({ ...process.env, ROLE: undefined });
+    return loadConfig({ ...process.env, ROLE: undefined });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -44,42 +73,35 @@ async function main() {
     }
     throw error;
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir });
-  try {
-    await taxonomyRepository.ensureSeed(database.db);
-    const { engine } = await bookingEngineRepository.ensure(database.db, values.engine!);
-    const random = randomSource(Number(values.seed));
-    const runId = Date.now().toString(36).toUpperCase();
-    const started = Date.now();
-    const perSupplier = Math.ceil(total / supplierCount);
-    let written = 0;
-    for (let s = 0; s < supplierCount && written < total; s++) {
-      const home = cities[s % cities.length];
-      const [supplier] = await database.db
-        .insert(suppliers)
-        .values({
-          ...supplierValues({ externalId: `GEN-${runId}-${s}`, country: home.country, name: `Generated supplier ${s + 1} (${home.name})`, channel: "generator" }, engine.id),
-        })
-        .returning();
-      const count = Math.min(perSupplier, total - written);
-      // One transaction per chunk: a crash leaves whole chunks, and PostgreSQL is not holding one huge transaction.
-      for (let offset = 0; offset < count; offset += 5000) {
-        const chunk = Array.from({ length: Math.min(5000, count - offset) }, (_, i) =>
-          productFor(written + offset + i, cities[(s + offset + i) % cities.length], random, `GEN-${runId}-${s}`),
-        );
-        await database.db.transaction((tx) => insertProducts(tx, supplier, chunk, new Date()));
-      }
-      written += count;
-      const seconds = (Date.now() - started) / 1000;
-      console.log(`${written}/${total} products (${Math.round(written / seconds)} per second)`);
+}
+
+/** Writes the products, spread over new suppliers each at home in another city; returns how many. */
+async function generateProducts(database: Database, engineId: number, { total, supplierCount, seed }: GenerateArguments, started: number): Promise<number> {
+  const random = randomSource(seed);
+  const runId = Date.now().toString(36).toUpperCase();
+  const perSupplier = Math.ceil(total / supplierCount);
+  let written = 0;
+  for (let s = 0; s < supplierCount && written < total; s++) {
+    const home = cities[s % cities.length];
+    const [supplier] = await database.db
+      .insert(suppliers)
+      .values({
+        ...supplierValues({ externalId: `GEN-${runId}-${s}`, country: home.country, name: `Generated supplier ${s + 1} (${home.name})`, channel: "generator" }, engineId),
+      })
+      .returning();
+    const count = Math.min(perSupplier, total - written);
+    // One transaction per chunk: a crash leaves whole chunks, and PostgreSQL is not holding one huge transaction.
+    for (let offset = 0; offset < count; offset += 5000) {
+      const chunk = Array.from({ length: Math.min(5000, count - offset) }, (_, i) =>
+        productFor(written + offset + i, cities[(s + offset + i) % cities.length], random, `GEN-${runId}-${s}`),
+      );
+      await database.db.transaction((tx) => insertProducts(tx, supplier, chunk, new Date()));
     }
-    // Fresh statistics: without them the planner sorts every match of a keyset or search page
-    // (180 ms instead of 3 ms at 100k), and benchmarks run right after a seed measure that.
-    await database.db.execute(sql`analyze products, product_taxonomies, product_changes, suppliers`);
-    console.log(`Done: ${written} products under ${supplierCount} suppliers of ${engine.name} in ${((Date.now() - started) / 1000).toFixed(1)} s (statistics updated)`);
-  } finally {
-    await database.close();
+    written += count;
+    const seconds = (Date.now() - started) / 1000;
+    console.log(`${written}/${total} products (${Math.round(written / seconds)} per second)`);
   }
+  return written;
 }
 
 main().catch((error) => {
