@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 
 export interface IdeAssets {
   /** File name (ide.js, ide.css) to its content */
@@ -14,11 +14,38 @@ const contentTypes: Record<string, string> = {
 };
 
 /**
+ * Where `npm run build` writes the bundle, beside the compiled server: a build serves it as it is,
+ * so production installs neither the bundler nor GraphiQL and React (development dependencies).
+ */
+export const BUILT_ASSETS_FOLDER = path.join(path.dirname(fileURLToPath(import.meta.url)), "ide-assets");
+
+/** The IDE's files: the build's, or, run from the sources, bundled now. */
+export async function ideAssets(builtFolder = BUILT_ASSETS_FOLDER): Promise<IdeAssets> {
+  return existsSync(builtFolder) ? readAssets(builtFolder) : bundleIde();
+}
+
+async function readAssets(folder: string): Promise<IdeAssets> {
+  const files = new Map<string, { contentType: string; body: Uint8Array }>();
+  for (const name of await readdir(folder)) files.set(name, { contentType: contentTypeOf(name), body: await readFile(path.join(folder, name)) });
+  return { files };
+}
+
+/** `npm run build`: the bundle written where the compiled server looks for it. */
+export async function writeIdeAssets(folder: string): Promise<void> {
+  const { files } = await bundleIde();
+  await mkdir(folder, { recursive: true });
+  for (const [name, file] of files) await writeFile(path.join(folder, name), file.body);
+}
+
+const contentTypeOf = (name: string) => contentTypes[path.extname(name)] ?? "text/plain; charset=utf-8";
+
+/**
  * Bundles the IDE's browser code (GraphiQL, React, the sign-in form) from node_modules, in
  * memory. Done on the first request for the IDE rather than at start: most processes never
  * serve it, and a build takes a second or two.
  */
 export async function bundleIde(): Promise<IdeAssets> {
+  const { build } = await import("esbuild");
   const result = await build({
     entryPoints: { ide: path.join(browserFolder(), "ide.jsx") },
     bundle: true,
@@ -36,7 +63,7 @@ export async function bundleIde(): Promise<IdeAssets> {
   const files = new Map<string, { contentType: string; body: Uint8Array }>();
   for (const file of result.outputFiles) {
     const name = path.basename(file.path);
-    files.set(name, { contentType: contentTypes[path.extname(name)] ?? "text/plain; charset=utf-8", body: file.contents });
+    files.set(name, { contentType: contentTypeOf(name), body: file.contents });
   }
   return { files };
 }

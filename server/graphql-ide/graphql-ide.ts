@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { bundleIde, type IdeAssets } from "./bundle.js";
+import { ideAssets, type IdeAssets } from "./bundle.js";
 
 /** Where the IDE's scripts and styles are served, next to the API they talk to. */
 export const IDE_ASSETS_PATH = "/graphql/ide";
@@ -30,9 +30,9 @@ export interface GraphqlIde {
 
 export function graphqlIde(options: { tokenPath: string }): GraphqlIde {
   let assets: Promise<IdeAssets> | undefined;
-  // Built once per process; a failed build is tried again on the next request.
+  // Read (a build's) or bundled (the sources') once per process; a failure is tried again on the next request.
   const load = () =>
-    (assets ??= bundleIde().catch((error) => {
+    (assets ??= ideAssets().catch((error) => {
       assets = undefined;
       throw error;
     }));
