@@ -6,7 +6,7 @@ import type { Database, Executor } from "../drizzle/database.js";
 import { bookingEngines, bookingSetups, productChanges, products, productTaxonomies, suppliers } from "../drizzle/schema.js";
 import { bookingSetupSchema, type BookingSetup } from "../subgraphs/booking/engines/inventory/booking-setup.js";
 import { demoBookingSetup } from "./booking-setups.js";
-import { cities, eurTo, inCity, templates, type City } from "./catalogue-data.js";
+import { cities, eurTo, inCity, templates, type ActivityTemplate, type City } from "./catalogue-data.js";
 import { INVENTORY_ENGINE } from "./demo.js";
 
 /** A small deterministic PRNG (mulberry32): the same seed gives the same catalogue on every machine. */
@@ -35,9 +35,7 @@ export function productFor(index: number, city: City, random: Random, externalPr
   const template = templates[index % templates.length];
   const languages = ["en", ...city.languages].filter((language) => template.title[language as keyof typeof template.title]);
   const title = Object.fromEntries(languages.map((language) => [language, `${template.title[language as "en"]} ${inCity[language]} ${city.name}`]));
-  const rate = eurTo[city.currency] ?? 1;
-  const low = round(template.price[0] * rate * (0.85 + random.next() * 0.3), city.currency);
-  const high = Math.max(low, round(template.price[1] * rate * (0.85 + random.next() * 0.3), city.currency));
+  const [low, high] = priceRange(template, city, random);
   const jitter = () => (random.next() - 0.5) * 0.06;
   const rating = Math.round((3.4 + random.next() * 1.6) * 10) / 10;
   const request: ProductRequest = {
@@ -76,6 +74,22 @@ export function productFor(index: number, city: City, random: Random, externalPr
     modalitiesIncluded: { en: "Professional guide/nAll entrance fees listed" },
     modalitiesExcluded: { en: "Hotel pick-up/nTips" },
   };
+  setPrices(request, template, low, high);
+  if (random.chance(0.3)) request.bookingUrl = { en: `https://book.activities.example/${request.externalId}` };
+  setCommission(request, index);
+  return request;
+}
+
+/** The template's prices in the city's currency, each varied by up to 15 % either way. */
+function priceRange(template: ActivityTemplate, city: City, random: Random): [low: number, high: number] {
+  const rate = eurTo[city.currency] ?? 1;
+  const low = round(template.price[0] * rate * (0.85 + random.next() * 0.3), city.currency);
+  const high = Math.max(low, round(template.price[1] * rate * (0.85 + random.next() * 0.3), city.currency));
+  return [low, high];
+}
+
+/** A restaurant states an average price and a price level; an activity its lowest and highest price. */
+function setPrices(request: ProductRequest, template: ActivityTemplate, low: number, high: number): void {
   if (template.restaurant) {
     request.averagePrice = Math.round((low + high) / 2);
     request.priceLevel = Math.min(4, Math.max(1, Math.ceil((template.price[1] / 260) * 4)));
@@ -83,14 +97,17 @@ export function productFor(index: number, city: City, random: Random, externalPr
     request.minPrice = low;
     request.maxPrice = high;
   }
-  if (random.chance(0.3)) request.bookingUrl = { en: `https://book.activities.example/${request.externalId}` };
-  // Commission terms as suppliers state them: mostly a share of the retail price (15-30 %), one in
-  // five as an amount per adult. Derived from the index, not drawn, so that adding them left the
-  // rest of the generated catalogue as it was.
+}
+
+/**
+ * Commission terms as suppliers state them: mostly a share of the retail price (15-30 %), one in
+ * five as an amount per adult. Derived from the index, not drawn, so that adding them left the
+ * rest of the generated catalogue as it was.
+ */
+function setCommission(request: ProductRequest, index: number): void {
   const share = (15 + ((index * 7) % 16)) / 100;
   if (index % 5 === 4 && request.minPrice) request.estCommNet = Math.round(request.minPrice * share * 100) / 100;
   else request.estCommFrpricePerc = share;
-  return request;
 }
 
 /**
@@ -157,61 +174,83 @@ export async function seedDemoCatalogue(database: Database, now: Date, signal?: 
     .from(suppliers)
     .where(and(eq(suppliers.bookingEngineId, engine.id), inArray(suppliers.externalId, demoSuppliers.map((s) => s.externalId)), isNull(suppliers.deletedAt)));
   if (existing.length) return { suppliers: 0, products: 0 };
-  const random = randomSource(20261122);
-  // A source of its own, so that booking setups do not change the catalogue content the seed makes.
-  const setupRandom = randomSource(5);
+  const randoms: DemoRandoms = {
+    content: randomSource(20261122),
+    // A source of its own, so that booking setups do not change the catalogue content the seed makes.
+    setups: randomSource(5),
+  };
   const today = now.toISOString().slice(0, 10);
   let count = 0;
   await database.db.transaction(async (tx) => {
     for (const demo of demoSuppliers) {
       signal?.throwIfAborted();
-      const home = cities.find((c) => c.name === demo.cities[0])!;
-      const [supplier] = await tx
-        .insert(suppliers)
-        .values({
-          ...supplierValues(
-            {
-              externalId: demo.externalId,
-              country: demo.country,
-              name: demo.name,
-              channel: "demo",
-              supplierContact: { website: `https://${demo.externalId.toLowerCase()}.activities.example`, email: `hello@${demo.externalId.toLowerCase()}.activities.example` },
-              geoLocation: { latitude: home.latitude, longitude: home.longitude },
-            },
-            engine.id,
-          ),
-          creationDate: now,
-          updateDate: now,
-        })
-        .returning();
-      const requests: ProductRequest[] = [];
-      const setups: (BookingSetup | undefined)[] = [];
-      for (const cityName of demo.cities) {
-        const city = cities.find((c) => c.name === cityName)!;
-        for (let i = 0; i < DEMO_PRODUCTS_PER_CITY; i++) {
-          const index = count + requests.length;
-          const request = productFor(index, city, random, demo.externalId);
-          const template = templates[index % templates.length];
-          // Two products in three are bookable through the built-in inventory; restaurants are not.
-          if (!template.restaurant && index % 3 !== 2) {
-            const demoSetup = demoBookingSetup(template, city, setupRandom, request.minPrice ?? 30, today);
-            request.availabilityPeriods = demoSetup.periods;
-            setups.push(bookingSetupSchema.parse(demoSetup.setup));
-          } else {
-            setups.push(undefined);
-          }
-          requests.push(request);
-        }
-      }
+      const supplier = await insertDemoSupplier(tx, demo, engine.id, now);
+      const { requests, setups } = demoProducts(demo, count, randoms, today);
       const ids = await insertProducts(tx, supplier, requests, now);
-      const setupRows = ids.flatMap((productId, i) => (setups[i] ? [{ productId, setup: setups[i], updatedAt: now }] : []));
-      if (setupRows.length) {
-        // Seeded as both subgraphs would leave them once booking had told the catalogue of each setup.
-        await tx.insert(bookingSetups).values(setupRows);
-        await tx.update(products).set({ bookingFlow: true }).where(inArray(products.id, setupRows.map((row) => row.productId)));
-      }
+      await insertBookingSetups(tx, ids, setups, now);
       count += ids.length;
     }
   });
   return { suppliers: demoSuppliers.length, products: count };
+}
+
+type DemoSupplier = (typeof demoSuppliers)[number];
+interface DemoRandoms {
+  content: Random;
+  setups: Random;
+}
+
+async function insertDemoSupplier(tx: Executor, demo: DemoSupplier, engineId: number, now: Date) {
+  const home = cities.find((c) => c.name === demo.cities[0])!;
+  const [supplier] = await tx
+    .insert(suppliers)
+    .values({
+      ...supplierValues(
+        {
+          externalId: demo.externalId,
+          country: demo.country,
+          name: demo.name,
+          channel: "demo",
+          supplierContact: { website: `https://${demo.externalId.toLowerCase()}.activities.example`, email: `hello@${demo.externalId.toLowerCase()}.activities.example` },
+          geoLocation: { latitude: home.latitude, longitude: home.longitude },
+        },
+        engineId,
+      ),
+      creationDate: now,
+      updateDate: now,
+    })
+    .returning();
+  return supplier;
+}
+
+/** A supplier's products, numbered on from `count`, in each of its cities, each with its booking setup or none. */
+function demoProducts(demo: DemoSupplier, count: number, randoms: DemoRandoms, today: string): { requests: ProductRequest[]; setups: (BookingSetup | undefined)[] } {
+  const requests: ProductRequest[] = [];
+  const setups: (BookingSetup | undefined)[] = [];
+  for (const cityName of demo.cities) {
+    const city = cities.find((c) => c.name === cityName)!;
+    for (let i = 0; i < DEMO_PRODUCTS_PER_CITY; i++) {
+      const index = count + requests.length;
+      const request = productFor(index, city, randoms.content, demo.externalId);
+      const template = templates[index % templates.length];
+      // Two products in three are bookable through the built-in inventory; restaurants are not.
+      if (!template.restaurant && index % 3 !== 2) {
+        const demoSetup = demoBookingSetup(template, city, randoms.setups, request.minPrice ?? 30, today);
+        request.availabilityPeriods = demoSetup.periods;
+        setups.push(bookingSetupSchema.parse(demoSetup.setup));
+      } else {
+        setups.push(undefined);
+      }
+      requests.push(request);
+    }
+  }
+  return { requests, setups };
+}
+
+async function insertBookingSetups(tx: Executor, ids: number[], setups: (BookingSetup | undefined)[], now: Date): Promise<void> {
+  const setupRows = ids.flatMap((productId, i) => (setups[i] ? [{ productId, setup: setups[i], updatedAt: now }] : []));
+  if (!setupRows.length) return;
+  // Seeded as both subgraphs would leave them once booking had told the catalogue of each setup.
+  await tx.insert(bookingSetups).values(setupRows);
+  await tx.update(products).set({ bookingFlow: true }).where(inArray(products.id, setupRows.map((row) => row.productId)));
 }

@@ -28,10 +28,8 @@ const STILL_LONGER: [string, number][] = [
   ["subgraphs/catalogue/import/octo-import.ts: runImport", 69],
   ["gateway/gateway.ts: startEdgeGraph", 69],
   ["subgraphs/catalogue/search/search-expression.ts: parseSearch", 68],
-  ["seed/catalogue.ts: seedDemoCatalogue", 66],
   ["subgraphs/catalogue/import/octo-content.ts: productRequestFromOcto", 64],
   ["subgraphs/catalogue/product/product.rules.ts: productValues", 61],
-  ["seed/catalogue.ts: productFor", 61],
 ];
 
 function sourceFiles(dir: string): string[] {
