@@ -2,6 +2,7 @@ import countries from "i18n-iso-countries";
 import type { Clock } from "../core/clock.js";
 import { isRole, organisationRoles, type Role } from "../core/roles.js";
 import type { Database } from "../drizzle/database.js";
+import type { Executor } from "../drizzle/executor.js";
 import { channels } from "../drizzle/events.js";
 import { BOOKING_ENGINE_NAME } from "../core/booking-engine-name.js";
 import type { OrganisationRecord, PartnerDirectory } from "./partner-directory.js";
@@ -57,6 +58,40 @@ export interface AccountServiceSettings {
   partners: PartnerDirectory;
 }
 
+/** The input's username, role, country and model, each checked; an AccountError names the first that is wrong. */
+function checkedAccountInput(input: CreateAccountInput): { username: string; role: Role; country: string | undefined; model: string | undefined } {
+  const username = input.username?.trim() ?? "";
+  if (!USERNAME.test(username)) {
+    throw new AccountError("INVALID_INPUT", "--username must be 3 to 128 letters, digits or . _ @ + -");
+  }
+  if (!isRole(input.role)) {
+    throw new AccountError("INVALID_INPUT", `--role must be one of PLATFORM_CATALOG_MANAGEMENT, CONTENT_PARTNER, CONSUMER, OPERATOR`);
+  }
+  const role: Role = input.role;
+  if (organisationRoles.includes(role) && !input.organisation) {
+    throw new AccountError("INVALID_INPUT", `--organisation is required for a ${role} account`);
+  }
+  if (input.password !== undefined) {
+    const problem = passwordProblem(input.password, username);
+    if (problem) throw new AccountError("INVALID_INPUT", `--password ${problem}`);
+  }
+  const country = input.country?.toUpperCase();
+  if (country !== undefined && !countries.isValid(country)) {
+    throw new AccountError("INVALID_INPUT", "--country must be an ISO 3166-1 alpha-2 code");
+  }
+  const model = input.model?.toUpperCase();
+  if (model !== undefined && model !== "AGENT" && model !== "RESELLER") {
+    throw new AccountError("INVALID_INPUT", "--model must be agent or reseller");
+  }
+  if (input.bookingEngine !== undefined && !BOOKING_ENGINE_NAME.test(input.bookingEngine)) {
+    throw new AccountError("INVALID_INPUT", "--booking-engine must be an upper-case identifier (A-Z, 0-9, _)");
+  }
+  if (!input.organisation && (country || model || input.bookingEngine)) {
+    throw new AccountError("INVALID_INPUT", "--country, --model and --booking-engine describe an organisation: give --organisation too");
+  }
+  return { username, role, country, model };
+}
+
 /** Accounts, organisations and password-setup links: what the operator CLI and demo seed drive. */
 export class AccountService {
   constructor(
@@ -65,35 +100,7 @@ export class AccountService {
   ) {}
 
   async createAccount(input: CreateAccountInput): Promise<CreatedAccount> {
-    const username = input.username?.trim() ?? "";
-    if (!USERNAME.test(username)) {
-      throw new AccountError("INVALID_INPUT", "--username must be 3 to 128 letters, digits or . _ @ + -");
-    }
-    if (!isRole(input.role)) {
-      throw new AccountError("INVALID_INPUT", `--role must be one of PLATFORM_CATALOG_MANAGEMENT, CONTENT_PARTNER, CONSUMER, OPERATOR`);
-    }
-    const role: Role = input.role;
-    if (organisationRoles.includes(role) && !input.organisation) {
-      throw new AccountError("INVALID_INPUT", `--organisation is required for a ${role} account`);
-    }
-    if (input.password !== undefined) {
-      const problem = passwordProblem(input.password, username);
-      if (problem) throw new AccountError("INVALID_INPUT", `--password ${problem}`);
-    }
-    const country = input.country?.toUpperCase();
-    if (country !== undefined && !countries.isValid(country)) {
-      throw new AccountError("INVALID_INPUT", "--country must be an ISO 3166-1 alpha-2 code");
-    }
-    const model = input.model?.toUpperCase();
-    if (model !== undefined && model !== "AGENT" && model !== "RESELLER") {
-      throw new AccountError("INVALID_INPUT", "--model must be agent or reseller");
-    }
-    if (input.bookingEngine !== undefined && !BOOKING_ENGINE_NAME.test(input.bookingEngine)) {
-      throw new AccountError("INVALID_INPUT", "--booking-engine must be an upper-case identifier (A-Z, 0-9, _)");
-    }
-    if (!input.organisation && (country || model || input.bookingEngine)) {
-      throw new AccountError("INVALID_INPUT", "--country, --model and --booking-engine describe an organisation: give --organisation too");
-    }
+    const { username, role, country, model } = checkedAccountInput(input);
     const passwordHash = input.password === undefined ? null : await hashPassword(input.password, this.settings.hashing);
     const now = this.settings.clock.now();
 
@@ -101,41 +108,7 @@ export class AccountService {
       if (await repo.byUsername(tx, this.settings.environment, username)) {
         throw new AccountError("CONFLICT", `the ${this.settings.environment} environment already has an account named ${username}`);
       }
-      let organisation: OrganisationRecord | undefined;
-      if (input.organisation) {
-        organisation = await this.settings.partners.organisationByName(tx, input.organisation);
-        let engineId: number | null = null;
-        if (input.bookingEngine) {
-          const { engineId: ensured, created } = await this.settings.partners.ensureBookingEngine(tx, input.bookingEngine);
-          engineId = ensured;
-          if (created) {
-            await this.database.events.publish(tx, channels.bookingEvents, {
-              type: "booking-engine.registered",
-              bookingEngineId: ensured,
-            });
-          }
-        }
-        if (organisation) {
-          const conflicts = [
-            country && country !== organisation.countryCode ? `country ${organisation.countryCode}` : undefined,
-            model && model !== organisation.commercialModel ? `model ${organisation.commercialModel.toLowerCase()}` : undefined,
-            engineId !== null && engineId !== organisation.bookingEngineId ? "another booking engine" : undefined,
-          ].filter(Boolean);
-          if (conflicts.length) {
-            throw new AccountError("CONFLICT", `organisation ${organisation.name} already exists with ${conflicts.join(", ")}`);
-          }
-        } else {
-          if (!country || !model) {
-            throw new AccountError("INVALID_INPUT", `organisation ${input.organisation} is new: --country and --model are required to create it`);
-          }
-          organisation = await this.settings.partners.createOrganisation(tx, {
-            name: input.organisation,
-            countryCode: country,
-            commercialModel: model,
-            bookingEngineId: engineId,
-          });
-        }
-      }
+      const organisation = input.organisation ? await this.organisationFor(tx, input.organisation, country, model, input.bookingEngine) : undefined;
       const account = await repo.insert(tx, {
         username,
         environment: this.settings.environment,
@@ -149,6 +122,42 @@ export class AccountService {
       const link = await this.issueLink(tx, account.id, now);
       return { account, organisation, passwordSetupUrl: link.url, passwordSetupExpiresAt: link.expiresAt };
     });
+  }
+
+  /**
+   * The organisation of that name: an existing one must agree with what is given of it, a new one
+   * is created from it (country and model required). The booking engine named is registered first.
+   */
+  private async organisationFor(tx: Executor, name: string, country: string | undefined, model: string | undefined, bookingEngine: string | undefined): Promise<OrganisationRecord> {
+    const organisation = await this.settings.partners.organisationByName(tx, name);
+    const engineId = bookingEngine ? await this.ensureBookingEngine(tx, bookingEngine) : null;
+    if (organisation) {
+      const conflicts = [
+        country && country !== organisation.countryCode ? `country ${organisation.countryCode}` : undefined,
+        model && model !== organisation.commercialModel ? `model ${organisation.commercialModel.toLowerCase()}` : undefined,
+        engineId !== null && engineId !== organisation.bookingEngineId ? "another booking engine" : undefined,
+      ].filter(Boolean);
+      if (conflicts.length) {
+        throw new AccountError("CONFLICT", `organisation ${organisation.name} already exists with ${conflicts.join(", ")}`);
+      }
+      return organisation;
+    }
+    if (!country || !model) {
+      throw new AccountError("INVALID_INPUT", `organisation ${name} is new: --country and --model are required to create it`);
+    }
+    return this.settings.partners.createOrganisation(tx, { name, countryCode: country, commercialModel: model, bookingEngineId: engineId });
+  }
+
+  /** The booking engine's id; a new one is announced, as the catalogue announces the engines it registers. */
+  private async ensureBookingEngine(tx: Executor, name: string): Promise<number> {
+    const { engineId, created } = await this.settings.partners.ensureBookingEngine(tx, name);
+    if (created) {
+      await this.database.events.publish(tx, channels.bookingEvents, {
+        type: "booking-engine.registered",
+        bookingEngineId: engineId,
+      });
+    }
+    return engineId;
   }
 
   async listAccounts() {
