@@ -93,9 +93,35 @@ export interface ProductRequest {
 const MAX_TEXT = 100_000;
 const MAX_PRICE = 10_000_000;
 
-/** Every problem of a product request: the spec's field table, then the rules between fields. */
+/**
+ * Every problem of a product request: the spec's field table, then the rules between fields. The
+ * problems come in the table's order, each part of it checked in turn.
+ */
 export function productProblems(input: ProductRequest): Problems {
   const p = new Problems();
+  descriptionProblems(p, input);
+  priceProblems(p, input);
+  number(p, "minParticipants", input.minParticipants, { min: 1, integer: true });
+  number(p, "maxParticipants", input.maxParticipants, { min: 1, integer: true });
+  if (typeof input.minParticipants === "number" && typeof input.maxParticipants === "number" && input.minParticipants > input.maxParticipants) {
+    p.add("maxParticipants", "minParticipantsNotAbove", "maxParticipants must not be below minParticipants");
+  }
+  string(p, "address", input.address, { max: 512 });
+  string(p, "placeId", input.placeId, { max: 255 });
+  webUrl(p, "website", input.website, { max: 512 });
+  geoLocation(p, "geoLocation", input.geoLocation);
+  string(p, "duration", input.duration, { max: 255 });
+  duration(p, "duration", input.duration);
+  galleryProblems(p, input.galleryImage);
+  categoryProblems(p, input.categories);
+  availabilityPeriodProblems(p, input.availabilityPeriods);
+  itineraryProblems(p, input.itinerary);
+  termsProblems(p, input);
+  return p;
+}
+
+/** What the product is and says: its ids, names, place, ratings, confirmation, texts and links. */
+function descriptionProblems(p: Problems, input: ProductRequest): void {
   string(p, "externalId", input.externalId, { max: 255, required: true });
   languageObject(p, "title", input.title, { required: true, max: 255 });
   country(p, "countryCode", input.countryCode);
@@ -116,6 +142,10 @@ export function productProblems(input: ProductRequest): Problems {
   languageObject(p, "bookingUrl", input.bookingUrl, { max: 2048, url: true });
   string(p, "thumbnailImage", input.thumbnailImage, { max: 255 });
   string(p, "bookingEngine", input.bookingEngine, { max: 255 });
+}
+
+/** Prices, their currency (required with any price) and the unit they are per. */
+function priceProblems(p: Problems, input: ProductRequest): void {
   number(p, "minPrice", input.minPrice, { min: 0, max: MAX_PRICE });
   number(p, "maxPrice", input.maxPrice, { min: 0, max: MAX_PRICE });
   if (typeof input.minPrice === "number" && typeof input.maxPrice === "number" && input.minPrice > input.maxPrice) {
@@ -128,25 +158,20 @@ export function productProblems(input: ProductRequest): Problems {
   oneOf(p, "pricingUnit", input.pricingUnit, pricingUnits);
   number(p, "priceLevel", input.priceLevel, { min: 1, max: 4, integer: true });
   number(p, "averagePrice", input.averagePrice, { min: 0, max: MAX_PRICE });
-  number(p, "minParticipants", input.minParticipants, { min: 1, integer: true });
-  number(p, "maxParticipants", input.maxParticipants, { min: 1, integer: true });
-  if (typeof input.minParticipants === "number" && typeof input.maxParticipants === "number" && input.minParticipants > input.maxParticipants) {
-    p.add("maxParticipants", "minParticipantsNotAbove", "maxParticipants must not be below minParticipants");
-  }
-  string(p, "address", input.address, { max: 512 });
-  string(p, "placeId", input.placeId, { max: 255 });
-  webUrl(p, "website", input.website, { max: 512 });
-  geoLocation(p, "geoLocation", input.geoLocation);
-  string(p, "duration", input.duration, { max: 255 });
-  duration(p, "duration", input.duration);
-  array(p, "galleryImage", input.galleryImage, (item, path) => {
+}
+
+function galleryProblems(p: Problems, value: unknown): void {
+  array(p, "galleryImage", value, (item, path) => {
     if (!object(p, path, item)) return;
     const image = item as Record<string, unknown>;
     string(p, `${path}.title`, image.title, { max: 255 });
     webUrl(p, `${path}.url`, image.url, { max: 512, required: true });
     number(p, `${path}.order`, image.order, { min: 0, integer: true });
   }, { max: 100 });
-  array(p, "categories", input.categories, (item, path) => {
+}
+
+function categoryProblems(p: Problems, value: unknown): void {
+  array(p, "categories", value, (item, path) => {
     if (!object(p, path, item)) return;
     const category = item as Record<string, unknown>;
     number(p, `${path}.level`, category.level, { min: 1, max: 3, integer: true });
@@ -155,8 +180,10 @@ export function productProblems(input: ProductRequest): Problems {
     languageObject(p, `${path}.name`, category.name, { max: 255 });
     languageObject(p, `${path}.description`, category.description, { max: MAX_TEXT });
   }, { max: 50 });
-  availabilityPeriodProblems(p, input.availabilityPeriods);
-  itineraryProblems(p, input.itinerary);
+}
+
+/** Cancellation, accessibility, commission, the sales flags and the free metadata. */
+function termsProblems(p: Problems, input: ProductRequest): void {
   booleanValue(p, "isCancellable", input.isCancellable);
   number(p, "cancellationCutOffAmount", input.cancellationCutOffAmount, { min: 0, integer: true });
   oneOf(p, "cancellationCutOffUnit", input.cancellationCutOffUnit, cancellationCutOffUnits);
@@ -172,7 +199,6 @@ export function productProblems(input: ProductRequest): Problems {
     object(p, "metadata", input.metadata);
     if (JSON.stringify(input.metadata).length > 65_536) p.add("metadata", "maxSize", "metadata must be at most 64 KiB of JSON");
   }
-  return p;
 }
 
 /**
@@ -278,15 +304,9 @@ export function withGeoHash(location: ProductRequest["geoLocation"]): { latitude
   };
 }
 
-/** Column values of a valid request, for the given supplier and the engine it is booked through. */
-export function productValues(input: ProductRequest, supplier: { id: number; bookingEngineId: number }, bookingEngineId: number): ProductValues {
-  const geo = withGeoHash(input.geoLocation);
+/** The optional texts in several languages, null when not given. */
+function languageTextValues(input: ProductRequest) {
   return {
-    supplierId: supplier.id,
-    scopeEngineId: supplier.bookingEngineId,
-    externalId: input.externalId!,
-    bookingEngineId,
-    title: input.title!,
     subtitle: input.subtitle ?? null,
     shortDescription: input.shortDescription ?? null,
     description: input.description ?? null,
@@ -296,6 +316,19 @@ export function productValues(input: ProductRequest, supplier: { id: number; boo
     modalitiesIncluded: input.modalitiesIncluded ?? null,
     modalitiesExcluded: input.modalitiesExcluded ?? null,
     modalitiesAdditionalInfo: input.modalitiesAdditionalInfo ?? null,
+  };
+}
+
+/** Column values of a valid request, for the given supplier and the engine it is booked through. */
+export function productValues(input: ProductRequest, supplier: { id: number; bookingEngineId: number }, bookingEngineId: number): ProductValues {
+  const geo = withGeoHash(input.geoLocation);
+  return {
+    supplierId: supplier.id,
+    scopeEngineId: supplier.bookingEngineId,
+    externalId: input.externalId!,
+    bookingEngineId,
+    title: input.title!,
+    ...languageTextValues(input),
     countryCode: input.countryCode ?? null,
     zipCode: input.zipCode ?? null,
     cityName: input.cityName ?? null,

@@ -19,7 +19,6 @@ const STILL_LONGER: [string, number][] = [
   ["server/edge.ts: buildEdge", 132],
   ["core/tracing-settings.ts: readOtelVariables", 108],
   ["drizzle/database.ts: openPglite", 82],
-  ["subgraphs/catalogue/product/product.rules.ts: productProblems", 80],
   ["subgraphs/catalogue/product/consumer-record.ts: recordOf", 79],
   ["subgraphs/catalogue/product/product.service.ts: toProduct", 70],
   ["subgraphs/booking/voucher/voucher-pdf.ts: renderVoucherPdf", 69],
@@ -27,7 +26,6 @@ const STILL_LONGER: [string, number][] = [
   ["gateway/gateway.ts: startEdgeGraph", 69],
   ["subgraphs/catalogue/search/search-expression.ts: parseSearch", 68],
   ["subgraphs/catalogue/import/octo-content.ts: productRequestFromOcto", 64],
-  ["subgraphs/catalogue/product/product.rules.ts: productValues", 61],
 ];
 
 function sourceFiles(dir: string): string[] {
