@@ -11,7 +11,7 @@ import type { AvailabilityRow } from "../../subgraphs/booking/availability/avail
 import type { AvailabilityStore, BookingStore, BookingStores } from "../../subgraphs/booking/booking-stores.js";
 import type { BookingRow } from "../../subgraphs/booking/booking/booking.repository.js";
 import type { ProductFacts } from "../../subgraphs/booking/catalogue-facts.js";
-import type { BookingEngineAdapter, ConfirmationOutcome, EngineBooking, Slot, UpstreamHolds } from "../../subgraphs/booking/engines/booking-engine.js";
+import type { BookingEngineAdapter, ConfirmationOutcome, EngineBooking, HoldRequest, Slot, UpstreamHolds } from "../../subgraphs/booking/engines/booking-engine.js";
 import { parseBookingSetup, type BookingSetup, type BookingSetupDocument } from "../../subgraphs/booking/engines/inventory/booking-setup.js";
 import type { BookingContext, BookingLoaders } from "../../subgraphs/booking/loaders.js";
 
@@ -142,6 +142,36 @@ export class TableEngine implements BookingEngineAdapter {
   async cancel(_db: Executor, booking: EngineBooking, reason: string): Promise<void> {
     if (this.cancelRefusal) throw this.cancelRefusal;
     this.cancelled.push({ bookingId: booking.id, reason });
+  }
+}
+
+/**
+ * A supplier that holds places in its own system (as an OCTO engine's does): it holds for as long
+ * as `holdFor` says, and answers holds and extensions as the test scripts them.
+ */
+export class SupplierHolds implements UpstreamHolds {
+  holdFor = 3600_000;
+  /** What the next hold throws instead of holding. */
+  holdRefusal: Error | undefined;
+  /** What the next extension throws instead of extending. */
+  extendRefusal: Error | undefined;
+  readonly held: string[] = [];
+  readonly released: string[] = [];
+
+  async hold(request: HoldRequest): Promise<{ expiresAt: Date }> {
+    if (this.holdRefusal) throw this.holdRefusal;
+    this.held.push(request.bookingId);
+    return { expiresAt: new Date(request.now.getTime() + this.holdFor) };
+  }
+  async extend(_booking: EngineBooking, until: Date): Promise<{ expiresAt: Date }> {
+    if (this.extendRefusal) throw this.extendRefusal;
+    return { expiresAt: until };
+  }
+  async release(booking: Pick<EngineBooking, "id">): Promise<void> {
+    this.released.push(booking.id);
+  }
+  async settle(): Promise<ConfirmationOutcome | undefined> {
+    return undefined;
   }
 }
 

@@ -5,9 +5,9 @@ import { availabilityService } from "../../../subgraphs/booking/availability/ava
 import { bookingService, BOOKING_HOLD_MS } from "../../../subgraphs/booking/booking/booking.service.js";
 import type { Availability } from "../../../subgraphs/booking/availability/availability.type.js";
 import type { Booking } from "../../../subgraphs/booking/booking/booking.type.js";
-import { EngineRefusal } from "../../../subgraphs/booking/engines/booking-engine.js";
+import { EngineRefusal, TransientEngineError } from "../../../subgraphs/booking/engines/booking-engine.js";
 import type { BookingSetupDocument } from "../../../subgraphs/booking/engines/inventory/booking-setup.js";
-import { bookingWorld, type BookingWorld } from "../../support/booking-fakes.js";
+import { bookingWorld, SupplierHolds, type BookingWorld } from "../../support/booking-fakes.js";
 
 /*
  * The service tier of the booking flow: every refusal of every step, judged by the real services
@@ -388,6 +388,76 @@ describe("step 7, cancellation", () => {
     expect(await refusal(bookingService.cancel(world.ctx(), booking.legacyResourceId, null))).toBe("BOOKING_NOT_CANCELLABLE");
     expect(world.bookings.rows.get(booking.legacyResourceId)!.status).toBe("CONFIRMED");
     expect(await refusal(bookingService.cancel(world.ctx(another), booking.legacyResourceId, null))).toBe("FORBIDDEN");
+  });
+});
+
+describe("a supplier that holds places in its own system", () => {
+  function supplierWorld() {
+    const world = bookingWorld();
+    const supplier = new SupplierHolds();
+    world.engine.upstream = supplier;
+    return { world, supplier };
+  }
+
+  it("holds before the booking is written, and writes nothing when the supplier refuses or does not answer", async () => {
+    const { world, supplier } = supplierWorld();
+    const booking = await held(world);
+    expect(supplier.held).toEqual([booking.legacyResourceId]);
+    // Places are the supplier's to count: our table is not touched.
+    expect(world.engine.placesLeft(world.bookings.rows.get(booking.legacyResourceId)!.productId, new Date(`${DAY}T08:00:00Z`))).toBe(6);
+
+    for (const [thrown, refused] of [
+      [new EngineRefusal("NO_LONGER_AVAILABLE", "sold out upstream"), "NO_LONGER_AVAILABLE"],
+      [new EngineRefusal("PRICES_CHANGED", "the supplier's price moved"), "PRICES_CHANGED"],
+      [new TransientEngineError("timed out"), "ENGINE_UNAVAILABLE"],
+    ] as const) {
+      const next = supplierWorld();
+      next.supplier.holdRefusal = thrown;
+      expect(await refusal(held(next.world))).toBe(refused);
+      expect(next.world.bookings.rows.size).toBe(0);
+    }
+  });
+
+  it("extends a shorter supplier hold when answering, and expires the booking once the supplier has let it go", async () => {
+    const { world, supplier } = supplierWorld();
+    supplier.holdFor = 10 * 60_000;
+    const booking = await held(world);
+    const id = booking.legacyResourceId;
+    world.clock.advance(60);
+    await bookingService.answer(world.ctx(), id, answersOf(booking));
+    expect(world.bookings.rows.get(id)!.holdExpiresAt.getTime()).toBe(world.bookings.rows.get(id)!.creationDate.getTime() + BOOKING_HOLD_MS);
+
+    const lapsing = supplierWorld();
+    lapsing.supplier.holdFor = 10 * 60_000;
+    const short = await held(lapsing.world);
+    lapsing.world.clock.advance(60);
+    lapsing.supplier.extendRefusal = new EngineRefusal("BOOKING_EXPIRED", "no longer held");
+    expect(await refusal(bookingService.answer(lapsing.world.ctx(), short.legacyResourceId, answersOf(short)))).toBe("BOOKING_EXPIRED");
+    expect(lapsing.world.bookings.rows.get(short.legacyResourceId)!.status).toBe("EXPIRED");
+  });
+
+  it("refuses a confirmation when the supplier refuses the service's key, leaving the booking as it was", async () => {
+    const { world, supplier } = supplierWorld();
+    supplier.holdFor = 10 * 60_000;
+    const booking = await held(world);
+    const id = booking.legacyResourceId;
+    world.clock.advance(60);
+    supplier.extendRefusal = undefined;
+    await bookingService.answer(world.ctx(), id, answersOf(booking));
+    // Answering extended the hold to our hour; shorten it again, as a supplier that keeps less would.
+    await world.bookings.update(undefined as never, id, { holdExpiresAt: new Date(world.clock.now().getTime() + 5 * 60_000) });
+    const before = structuredClone(world.bookings.rows.get(id));
+    supplier.extendRefusal = new EngineRefusal("ENGINE_REFUSED", "the key is refused");
+    expect(await refusal(bookingService.confirm(world.ctx(), id, null))).toBe("ENGINE_REFUSED");
+    expect(world.bookings.rows.get(id)).toEqual(before);
+    expect(world.bookings.jobs).toEqual([]);
+  });
+
+  it("lets the supplier's hold go when a held booking is cancelled", async () => {
+    const { world, supplier } = supplierWorld();
+    const booking = await held(world);
+    await bookingService.cancel(world.ctx(), booking.legacyResourceId, null);
+    expect(supplier.released).toEqual([booking.legacyResourceId]);
   });
 });
 
