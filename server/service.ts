@@ -76,51 +76,117 @@ export class StartAborted extends Error {
   }
 }
 
-/** Builds the process for its configured role; `npm start`, the role launcher and the tests all come through here. */
-export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
-  const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? createLogger(config.logLevel);
-  // What start-up has opened so far, closed in reverse if a step fails or a stop signal
-  // interrupts it. Each step runs to its end (a seed is one transaction); the signal is looked at
-  // between steps.
-  const opened: (() => Promise<unknown>)[] = [];
-  const closeOpened = async () => {
-    for (const close of opened.reverse()) await close().catch((error) => logger.warn({ err: error }, "closing after an interrupted start failed"));
-  };
-  const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
-    logger.debug({ step: name }, "start-up");
+/** What every role is built from once the database is open. */
+interface ServiceBasis {
+  config: Config;
+  database: Database;
+  identity: Identity;
+  logger: Logger;
+  clock: Clock;
+  octo: OctoEngines;
+  metrics: ServiceMetrics;
+}
+
+/** What the process's role serves with, and what the demo seed added on this start. */
+interface RoleParts {
+  app: FastifyInstance;
+  closeApp: () => Promise<void>;
+  edge?: Edge;
+  seeded: SeededAccount[];
+  demoCatalogue: { suppliers: number; products: number };
+  demoOcto?: DemoOctoSupplier;
+}
+
+/** What the service stops besides its role's parts. */
+interface ServiceStops {
+  ownsDatabase: boolean;
+  stopCountingTransitions: () => Promise<void>;
+  stopRates: () => void;
+}
+
+/**
+ * Start-up's steps, and what they have opened so far, closed in reverse if a step fails or a stop
+ * signal interrupts it. Each step runs to its end (a seed is one transaction); the signal is
+ * looked at between steps.
+ */
+class StartUpSteps {
+  private readonly opened: (() => Promise<unknown>)[] = [];
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  get aborted(): boolean {
+    return this.signal?.aborted ?? false;
+  }
+
+  /** Closed in reverse should start-up not complete. */
+  opens(close: () => Promise<unknown>): void {
+    this.opened.push(close);
+  }
+
+  async run<T>(name: string, run: () => Promise<T>): Promise<T> {
+    this.logger.debug({ step: name }, "start-up");
     let value: T;
     try {
       value = await run();
     } catch (error) {
-      await closeOpened();
+      await this.closeOpened();
       // A step that gave up because of the signal (the catalogue seed, between its suppliers) was stopped, not broken.
-      if (options.signal?.aborted) throw new StartAborted();
+      if (this.signal?.aborted) throw new StartAborted();
       throw error;
     }
-    if (options.signal?.aborted) {
-      await closeOpened();
+    if (this.signal?.aborted) {
+      await this.closeOpened();
       throw new StartAborted();
     }
     return value;
-  };
-  const ownsDatabase = !options.database;
+  }
+
+  private async closeOpened(): Promise<void> {
+    for (const close of this.opened.reverse()) await close().catch((error) => this.logger.warn({ err: error }, "closing after an interrupted start failed"));
+  }
+}
+
+/** Builds the process for its configured role; `npm start`, the role launcher and the tests all come through here. */
+export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const steps = new StartUpSteps(logger, options.signal);
+  const database = await openDatabase(config, options, logger, steps);
+  const identity = createIdentity(config, database, clock, partnerDirectory);
+  const metrics = serviceMetrics(database);
+  const octo = octoEnginesFor(config, database, logger, clock, metrics);
+  warnWithoutEngineSecretsKey(config, logger);
+  const basis: ServiceBasis = { config, database, identity, logger, clock, octo, metrics };
+  const stopCountingTransitions = await steps.run("listening for booking events", () => countBookingTransitions(basis, steps));
+  const stopRates = await loadServingState(basis, steps);
+  const role = await startRole(basis, steps, options.signal);
+  const worker = config.role === "all" || config.role === "worker" ? await startServiceWorker(basis, role.edge) : undefined;
+  return serviceOf(basis, role, worker, { ownsDatabase: !options.database, stopCountingTransitions, stopRates });
+}
+
+/** The database given, or the service's own, opened while the graph composes. */
+async function openDatabase(config: Config, options: ServiceOptions, logger: Logger, steps: StartUpSteps): Promise<Database> {
   const opening = options.database ? undefined : (options.openingDatabase ?? openServiceDatabase(config, logger, options.signal));
   // Its failure is taken by the step below, not reported as unhandled while the graph composes.
   opening?.catch(() => undefined);
   // The supergraph depends on the code alone: composed while the database opens, on another
   // thread (PGlite) or server, the edge finds it ready (0.5–1 s of a start's CPU). A composition
   // that fails is not cached: the edge composes again and its start fails with the reason.
-  if ((config.role === "all" || config.role === "edge") && !options.signal?.aborted) {
+  if ((config.role === "all" || config.role === "edge") && !steps.aborted) {
     logger.debug({ step: "composing the graph" }, "start-up");
     await composeGraph().catch(() => undefined);
   }
-  const database = await step("waiting for the database", async () => {
+  return steps.run("waiting for the database", async () => {
     const db = options.database ?? (await opening!);
-    if (ownsDatabase) opened.push(() => db.close());
+    if (!options.database) steps.opens(() => db.close());
     return db;
   });
-  const identity = createIdentity(config, database, clock, partnerDirectory);
+}
+
+function serviceMetrics(database: Database): ServiceMetrics {
   const metrics = new ServiceMetrics();
   // Neither driver reports how busy its connections are; the database counts it where statements are handed over.
   const pool = () => database.poolUse();
@@ -135,116 +201,144 @@ export async function createService(config: Config, options: ServiceOptions = {}
     metrics.gauge("activities_database_replica_serving", "1 while the read replica (DATABASE_READ_URL) serves the reads that tolerate lag, 0 while they go to the primary", (set) => set(replica().usable ? 1 : 0));
     metrics.gauge("activities_database_replica_lag_seconds", "How far the read replica's replay is behind the primary, as its last probe read it; NaN while it cannot be reached, +Inf before it replayed anything", (set) => set(replica().lagSeconds ?? Number.NaN));
   }
-  const octo = octoEnginesFor(config, database, logger, clock, metrics);
+  return metrics;
+}
+
+function warnWithoutEngineSecretsKey(config: Config, logger: Logger): void {
   if (config.environment === "production" && !config.engineSecretsKey && config.role !== "edge" && config.role !== "reporting") {
     // Not a reason to refuse the start: a deployment without webhooks or OCTO engines needs no key.
     logger.warn("ENGINE_SECRETS_KEY is not set: webhook endpoints cannot be created or given a new secret, and OCTO engines cannot be registered (409 ENGINE_SECRETS_KEY_MISSING)");
   }
-  // Counted once they commit (LISTEN delivers then), and only by the process that made them.
-  const stopCountingTransitions = await step("listening for booking events", async () => {
-    const stop = await database.events.subscribe(channels.bookingEvents, (payload) => {
-      const event = payload as { type?: string; status?: string; origin?: string };
-      if (event.type === "booking.status" && event.origin === PROCESS_ORIGIN && typeof event.status === "string") metrics.bookingTransitions.inc({ status: event.status });
-    });
-    opened.push(stop);
-    return stop;
+}
+
+/** Booking transitions are counted once they commit (LISTEN delivers then), and only by the process that made them. */
+async function countBookingTransitions({ database, metrics }: ServiceBasis, steps: StartUpSteps): Promise<() => Promise<void>> {
+  const stop = await database.events.subscribe(channels.bookingEvents, (payload) => {
+    const event = payload as { type?: string; status?: string; origin?: string };
+    if (event.type === "booking.status" && event.origin === PROCESS_ORIGIN && typeof event.status === "string") metrics.bookingTransitions.inc({ status: event.status });
   });
+  steps.opens(stop);
+  return stop;
+}
+
+/** What every role needs loaded before it serves; gives back the exchange rates file's stop. */
+async function loadServingState({ config, database, identity, logger, clock }: ServiceBasis, steps: StartUpSteps): Promise<() => void> {
   // The first key is made before serving, so concurrent first requests cannot each make one.
-  await step("loading the signing key", () => identity.keys.signingKey());
+  await steps.run("loading the signing key", () => identity.keys.signingKey());
   // Where this environment's users are sent: the operator CLI builds its links from it when run without PUBLIC_URL.
   if ((config.role === "all" || config.role === "edge") && config.publicUrlGiven) {
-    await step("recording the public address", () => publicAddressRepository.record(database.db, config.environment, config.publicUrl, clock.now()));
+    await steps.run("recording the public address", () => publicAddressRepository.record(database.db, config.environment, config.publicUrl, clock.now()));
   }
   if (config.role !== "worker") {
-    await step("loading revoked sessions", async () => {
-      opened.push(() => identity.revocations.close());
+    await steps.run("loading revoked sessions", async () => {
+      steps.opens(() => identity.revocations.close());
       await identity.revocations.start(logger);
     });
   }
-  let stopRates = () => {};
-  if (config.exchangeRatesFile) {
-    const file = config.exchangeRatesFile;
-    await step("loading the exchange rates file", async () => {
-      stopRates = await useRatesFile(file, logger);
-      opened.push(async () => stopRates());
-    });
-  }
+  const stopRates = config.exchangeRatesFile ? await useExchangeRatesFile(config.exchangeRatesFile, logger, steps) : () => {};
   // Reference data every role relies on (category codes are validated against it).
-  await step("loading the taxonomy", () => taxonomyRepository.ensureSeed(database.db));
+  await steps.run("loading the taxonomy", () => taxonomyRepository.ensureSeed(database.db));
+  return stopRates;
+}
 
+function useExchangeRatesFile(file: string, logger: Logger, steps: StartUpSteps): Promise<() => void> {
+  return steps.run("loading the exchange rates file", async () => {
+    const stop = await useRatesFile(file, logger);
+    steps.opens(async () => stop());
+    return stop;
+  });
+}
+
+const nothingSeeded = () => ({ seeded: [], demoCatalogue: { suppliers: 0, products: 0 } });
+
+async function startRole(basis: ServiceBasis, steps: StartUpSteps, signal: AbortSignal | undefined): Promise<RoleParts> {
+  const { role } = basis.config;
+  if (role === "all" || role === "edge") return startEdgeRole(basis, steps, signal);
+  if (role === "worker") return { ...nothingSeeded(), ...(await workerApp(basis)) };
+  return { ...nothingSeeded(), ...(await startSubgraphRole(basis, steps)) };
+}
+
+/** The edge, in the single-process start with its subgraphs and the demo's seed. */
+async function startEdgeRole(basis: ServiceBasis, steps: StartUpSteps, signal: AbortSignal | undefined): Promise<RoleParts> {
+  const { config, database, identity, clock } = basis;
   let seeded: SeededAccount[] = [];
   let demoCatalogue = { suppliers: 0, products: 0 };
-  let demoOcto: DemoOctoSupplier | undefined;
-  let edge: Edge | undefined;
-  let worker: Worker | undefined;
-  let app: FastifyInstance;
-  let closeApp: () => Promise<void>;
-
-  if (config.role === "all" || config.role === "edge") {
-    if (config.role === "all" && config.seedDemo) {
-      seeded = await step("seeding the demo accounts", () => seedDemo(database, identity.accounts, config.environment));
-      demoCatalogue = await step("seeding the demo catalogue", () => seedDemoCatalogue(database, clock.now(), options.signal));
-    }
-    edge = await step("building the edge", async () => {
-      const built = await buildEdge({ config, database, identity, logger, clock, octo, metrics, mode: config.role === "all" ? "in-process" : "remote" });
-      opened.push(() => built.close());
-      return built;
-    });
-    if (config.role === "all" && config.seedDemo && config.environment === "sandbox") {
-      const graphs = edge.graphs;
-      // A demo extra: the service runs without it if it cannot start.
-      demoOcto = await step("registering the demo OCTO supplier", () =>
-        startDemoOctoSupplier({ database, octo, graphs, clock, logger, port: config.demoOctoSupplierPort }).catch((error: unknown) => {
-          // A pinned port that is taken is the likeliest cause: say which setting pinned it.
-          const pinned = config.demoOctoSupplierPort ? ` (DEMO_OCTO_SUPPLIER_PORT=${config.demoOctoSupplierPort})` : "";
-          logger.warn({ err: error }, `the demo OCTO supplier could not be started or registered${pinned}; the service runs without it`);
-          return undefined;
-        }),
-      );
-      if (demoOcto) opened.push(() => demoOcto!.close());
-    }
-    app = edge.app;
-    closeApp = edge.close;
-  } else if (config.role === "worker") {
-    app = await createHttpApp({
-      logger,
-      trustProxy: config.trustProxy,
-      http: config.http,
-      metrics,
-      metricsAccess: config.metrics,
-      readiness: async () => {
-        await database.ping();
-        return true;
-      },
-    });
-    closeApp = () => app.close();
-  } else {
-    const subgraph = await step(`building the ${config.role} subgraph`, async () => {
-      const built = await buildSubgraphApp(config.role as SubgraphName, { config, database, identity, logger, clock, octo, metrics });
-      opened.push(() => built.close());
-      return built;
-    });
-    app = subgraph.app;
-    closeApp = subgraph.close;
+  if (config.role === "all" && config.seedDemo) {
+    seeded = await steps.run("seeding the demo accounts", () => seedDemo(database, identity.accounts, config.environment));
+    demoCatalogue = await steps.run("seeding the demo catalogue", () => seedDemoCatalogue(database, clock.now(), signal));
   }
-  if (config.role === "all" || config.role === "worker") {
-    const graphs = edge?.graphs ?? remoteServiceGraphs(() => config.subgraphUrls, await GatewayCredential.load(database.db, clock));
-    worker = startWorker({
-      database,
-      logger,
-      clock,
-      loops: config.workerLoops,
-      jobConcurrency: config.workerJobConcurrency,
-      pollIntervalMs: config.workerPollMs,
-      octoImportIntervalMs: config.octoImportIntervalMs,
-      signIn: config.signIn,
-      graphs,
-      octo,
-      webhooks: { allowPrivate: config.webhookAllowPrivateTargets, timeoutMs: config.webhookTimeoutMs },
-      metrics,
-    });
-  }
+  const edge = await steps.run("building the edge", async () => {
+    const built = await buildEdge({ ...basis, mode: config.role === "all" ? "in-process" : "remote" });
+    steps.opens(() => built.close());
+    return built;
+  });
+  const demoOcto = config.role === "all" && config.seedDemo && config.environment === "sandbox" ? await startDemoOcto(basis, edge, steps) : undefined;
+  return { app: edge.app, closeApp: edge.close, edge, seeded, demoCatalogue, demoOcto };
+}
 
+/** A demo extra: the service runs without it if it cannot start. */
+async function startDemoOcto({ config, database, octo, clock, logger }: ServiceBasis, edge: Edge, steps: StartUpSteps): Promise<DemoOctoSupplier | undefined> {
+  const graphs = edge.graphs;
+  const demoOcto = await steps.run("registering the demo OCTO supplier", () =>
+    startDemoOctoSupplier({ database, octo, graphs, clock, logger, port: config.demoOctoSupplierPort }).catch((error: unknown) => {
+      // A pinned port that is taken is the likeliest cause: say which setting pinned it.
+      const pinned = config.demoOctoSupplierPort ? ` (DEMO_OCTO_SUPPLIER_PORT=${config.demoOctoSupplierPort})` : "";
+      logger.warn({ err: error }, `the demo OCTO supplier could not be started or registered${pinned}; the service runs without it`);
+      return undefined;
+    }),
+  );
+  if (demoOcto) steps.opens(() => demoOcto.close());
+  return demoOcto;
+}
+
+/** The worker's app serves its health and metrics only. */
+async function workerApp({ config, database, logger, metrics }: ServiceBasis): Promise<Pick<RoleParts, "app" | "closeApp">> {
+  const app = await createHttpApp({
+    logger,
+    trustProxy: config.trustProxy,
+    http: config.http,
+    metrics,
+    metricsAccess: config.metrics,
+    readiness: async () => {
+      await database.ping();
+      return true;
+    },
+  });
+  return { app, closeApp: () => app.close() };
+}
+
+async function startSubgraphRole(basis: ServiceBasis, steps: StartUpSteps): Promise<Pick<RoleParts, "app" | "closeApp">> {
+  const subgraph = await steps.run(`building the ${basis.config.role} subgraph`, async () => {
+    const built = await buildSubgraphApp(basis.config.role as SubgraphName, { ...basis });
+    steps.opens(() => built.close());
+    return built;
+  });
+  return { app: subgraph.app, closeApp: subgraph.close };
+}
+
+/** The worker calls the subgraphs in process beside the edge, or over HTTP in a process of its own. */
+async function startServiceWorker({ config, database, logger, clock, octo, metrics }: ServiceBasis, edge: Edge | undefined): Promise<Worker> {
+  const graphs = edge?.graphs ?? remoteServiceGraphs(() => config.subgraphUrls, await GatewayCredential.load(database.db, clock));
+  return startWorker({
+    database,
+    logger,
+    clock,
+    loops: config.workerLoops,
+    jobConcurrency: config.workerJobConcurrency,
+    pollIntervalMs: config.workerPollMs,
+    octoImportIntervalMs: config.octoImportIntervalMs,
+    signIn: config.signIn,
+    graphs,
+    octo,
+    webhooks: { allowPrivate: config.webhookAllowPrivateTargets, timeoutMs: config.webhookTimeoutMs },
+    metrics,
+  });
+}
+
+function serviceOf(basis: ServiceBasis, role: RoleParts, worker: Worker | undefined, stops: ServiceStops): Service {
+  const { config, database, identity, logger, octo, metrics } = basis;
+  const { app, closeApp, edge, seeded, demoCatalogue, demoOcto } = role;
+  const { ownsDatabase, stopCountingTransitions, stopRates } = stops;
   const service: Service = {
     config,
     database,
