@@ -110,32 +110,23 @@ function supplierRecord(supplier: SupplierRow, languages: readonly string[]): Re
   }));
 }
 
-function recordOf(
-  product: Product,
-  engine: BookingEngineRow,
-  supplier: Readonly<Record<string, unknown>>,
-  taxonomies: readonly (readonly TaxonomyEntry[])[],
-  languages: readonly string[],
-  externalClientId: string | null,
-): ConsumerRecord {
-  const text = (value: LocalizedText | null) => (value ? (textIn(value.translations, languages) ?? undefined) : undefined);
-  const availableLanguages = Object.keys(product.title.translations).sort();
-  const language = languages.find((l) => l in product.onlineBookable) ?? availableLanguages[0];
-  const periods = product.availabilityPeriods as { weeklyPeriods?: unknown } | null;
-  const geoLocation = product.geoLocation;
-  // In the REST schema's order (consumerProductSchema), the members every record has first, as
-  // its compiled serializer writes them: the REST routes send the record with JSON.stringify, and
-  // their bodies stay byte for byte what that serializer would write. Unknown fields are
-  // undefined, which JSON leaves out as the contract's records do; one literal keeps every record
-  // the same shape.
+/**
+ * The record, one literal in the REST schema's order (consumerProductSchema), the members every
+ * record has first, as its compiled serializer writes them: the REST routes send the record with
+ * JSON.stringify, and their bodies stay byte for byte what that serializer would write. Unknown
+ * fields are undefined, which JSON leaves out as the contract's records do. One literal keeps
+ * every record the same shape, which JSON.stringify writes fastest: built from parts spread into
+ * it, a page's records took a sixth longer to build and write.
+ */
+function recordOf(product: Product, engine: BookingEngineRow, supplier: Readonly<Record<string, unknown>>, taxonomies: readonly (readonly TaxonomyEntry[])[], languages: readonly string[], externalClientId: string | null): ConsumerRecord {
   return {
     id: product.legacyResourceId,
     externalId: product.externalId,
-    title: text(product.title),
+    title: textOf(product.title, languages),
     bookingEngine: engine.name,
     bookingEngineName: engineDisplayName(engine.name),
-    onlineBookable: language ? Boolean(product.onlineBookable[language]) : false,
-    availableLanguages,
+    onlineBookable: onlineBookableIn(product, languages),
+    availableLanguages: Object.keys(product.title.translations).sort(),
     taxonomies,
     creationDate: product.creationDate.toISOString(),
     updateDate: product.updateDate.toISOString(),
@@ -151,14 +142,14 @@ function recordOf(
     skipTheLine: product.skipTheLine ?? undefined,
     availabilityType: product.availabilityType ?? undefined,
     redemptionMethod: product.redemptionMethod ?? undefined,
-    subtitle: text(product.subtitle),
-    shortDescription: text(product.shortDescription),
-    description: text(product.description),
-    experienceHighlights: text(product.experienceHighlights),
-    cancellationCutOff: text(product.cancellationCutOff),
-    modalitiesIncluded: text(product.modalitiesIncluded),
-    modalitiesExcluded: text(product.modalitiesExcluded),
-    modalitiesAdditionalInfo: text(product.modalitiesAdditionalInfo),
+    subtitle: textOf(product.subtitle, languages),
+    shortDescription: textOf(product.shortDescription, languages),
+    description: textOf(product.description, languages),
+    experienceHighlights: textOf(product.experienceHighlights, languages),
+    cancellationCutOff: textOf(product.cancellationCutOff, languages),
+    modalitiesIncluded: textOf(product.modalitiesIncluded, languages),
+    modalitiesExcluded: textOf(product.modalitiesExcluded, languages),
+    modalitiesAdditionalInfo: textOf(product.modalitiesAdditionalInfo, languages),
     thumbnailImage: product.thumbnailImage ?? undefined,
     minPrice: product.minPrice ?? undefined,
     maxPrice: product.maxPrice ?? undefined,
@@ -171,9 +162,7 @@ function recordOf(
     address: product.address ?? undefined,
     placeId: product.placeId ?? undefined,
     website: product.website ?? undefined,
-    geoLocation: geoLocation
-      ? { latitude: geoLocation.latitude ?? undefined, longitude: geoLocation.longitude ?? undefined, geoHash: geoLocation.geoHash ?? undefined }
-      : undefined,
+    geoLocation: geoLocationOf(product),
     duration: product.duration ?? undefined,
     durationHours: durationInHours(product.duration) ?? undefined,
     cityName: product.cityName ?? undefined,
@@ -181,11 +170,30 @@ function recordOf(
     countryCode: product.countryCode ?? undefined,
     rating: product.rating ?? undefined,
     numberOfRatings: product.numberOfRatings ?? undefined,
-    availabilityPeriods: periods?.weeklyPeriods ? { weeklyPeriods: periods.weeklyPeriods } : undefined,
+    availabilityPeriods: weeklyPeriodsOf(product),
     isCancellable: product.isCancellable ?? undefined,
     cancellationCutOffAmount: product.cancellationCutOffAmount ?? undefined,
     cancellationCutOffUnit: product.cancellationCutOffUnit ?? undefined,
     handiAccess: product.handiAccess ?? undefined,
     countryName: product.country ? (textIn(product.country.name.translations, languages) ?? undefined) : undefined,
   };
+}
+
+/** A text in the first of the caller's languages it has; undefined (left out) when there is none. */
+const textOf = (value: LocalizedText | null, languages: readonly string[]) => (value ? (textIn(value.translations, languages) ?? undefined) : undefined);
+
+/** Whether it is bookable online in the first of the caller's languages it states, else in the first of its own. */
+function onlineBookableIn(product: Product, languages: readonly string[]): boolean {
+  const language = languages.find((l) => l in product.onlineBookable) ?? Object.keys(product.title.translations).sort()[0];
+  return language ? Boolean(product.onlineBookable[language]) : false;
+}
+
+function geoLocationOf({ geoLocation }: Product) {
+  return geoLocation ? { latitude: geoLocation.latitude ?? undefined, longitude: geoLocation.longitude ?? undefined, geoHash: geoLocation.geoHash ?? undefined } : undefined;
+}
+
+/** Only the weekly periods: the spontaneous period is not part of the consumer's record. */
+function weeklyPeriodsOf(product: Product) {
+  const periods = product.availabilityPeriods as { weeklyPeriods?: unknown } | null;
+  return periods?.weeklyPeriods ? { weeklyPeriods: periods.weeklyPeriods } : undefined;
 }

@@ -18,7 +18,6 @@ const STILL_LONGER: [string, number][] = [
   ["server/edge.ts: buildEdge", 132],
   ["core/tracing-settings.ts: readOtelVariables", 108],
   ["drizzle/database.ts: openPglite", 82],
-  ["subgraphs/catalogue/product/consumer-record.ts: recordOf", 79],
   ["subgraphs/catalogue/product/product.service.ts: toProduct", 70],
   ["subgraphs/booking/voucher/voucher-pdf.ts: renderVoucherPdf", 69],
   ["subgraphs/catalogue/import/octo-import.ts: runImport", 69],
