@@ -179,6 +179,23 @@ async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Da
   const entriesBefore = dataDir !== "memory" && !made ? new Set(readdirSync(dataDir)) : undefined;
   // On its own thread: a statement there never holds up the event loop serving other requests.
   const client = new RemotePglite({ dataDir, template });
+  await startPglite(client, { dataDir, made, template, entriesBefore, releaseLock }, options);
+  return pgliteDatabase(client, releaseLock, options);
+}
+
+/** An embedded database being opened: its folder, whether it existed, the template it is made from, and its folder's lock. */
+interface PgliteOpening {
+  dataDir: string;
+  made: boolean;
+  template: string | undefined;
+  /** What a folder that held no database held before it was made in it. */
+  entriesBefore: Set<string> | undefined;
+  releaseLock: () => void;
+}
+
+/** Opens the database to the end, or closes it, lets its folder go and throws. */
+async function startPglite(client: RemotePglite, opening: PgliteOpening, options: DatabaseOptions): Promise<void> {
+  const { dataDir, made, entriesBefore } = opening;
   // A database being made (in memory, or in a folder that held none) has nothing to keep yet: a
   // stop abandons it at once, with what it wrote, rather than wait seconds for it. One that exists
   // is opened to the end and closed, never cut off while it writes.
@@ -191,33 +208,45 @@ async function openPglite(dataDir: string, options: DatabaseOptions): Promise<Da
   if (!made) options.signal?.addEventListener("abort", abandon, { once: true });
   try {
     options.signal?.throwIfAborted();
-    const { fromTemplate } = await client.waitReady.catch((error: Error) => {
-      if (options.signal?.aborted || dataDir === "memory") throw error;
-      // Files of something else (another PostgreSQL's, a damaged database): the folder is the operator's to fix.
-      throw new DataFolderUnusable(path.resolve(dataDir), `the embedded database in ${path.resolve(dataDir)} cannot be opened (${error.message})`);
-    });
-    if (options.migrate !== false) {
-      options.onMigrating?.();
-      await migratePglite(withSessionShortcuts(drizzlePglite({ client: client as never }), shortcutsOf(options)), { migrationsFolder });
-    }
-    // A template is a cache: a start that cannot write one (a full disk) goes on without it.
-    if (template && !fromTemplate) await client.dump(template).then(() => pruneTemplates(template)).catch(() => undefined);
-    // Session settings, on the one connection for as long as it is open.
-    for (const [name, value] of Object.entries(SESSION_SETTINGS)) await client.query("select set_config($1, $2, false)", [name, value]);
+    await preparePglite(client, opening, options);
   } catch (error) {
     if (options.signal?.aborted && !made && !abandoning) abandon();
     await abandoning;
     await client.close().catch(() => undefined);
-    releaseLock();
+    opening.releaseLock();
     throw options.signal?.aborted ? options.signal.reason : error;
   } finally {
     options.signal?.removeEventListener("abort", abandon);
   }
+}
+
+/** Once its thread is ready: the migrations, the template kept for the next database made, and the session settings. */
+async function preparePglite(client: RemotePglite, { dataDir, template }: PgliteOpening, options: DatabaseOptions): Promise<void> {
+  const { fromTemplate } = await client.waitReady.catch((error: Error) => {
+    if (options.signal?.aborted || dataDir === "memory") throw error;
+    // Files of something else (another PostgreSQL's, a damaged database): the folder is the operator's to fix.
+    throw new DataFolderUnusable(path.resolve(dataDir), `the embedded database in ${path.resolve(dataDir)} cannot be opened (${error.message})`);
+  });
+  if (options.migrate !== false) {
+    options.onMigrating?.();
+    await migratePglite(withSessionShortcuts(drizzlePglite({ client: client as never }), shortcutsOf(options)), { migrationsFolder });
+  }
+  // A template is a cache: a start that cannot write one (a full disk) goes on without it.
+  if (template && !fromTemplate) await client.dump(template).then(() => pruneTemplates(template)).catch(() => undefined);
+  // Session settings, on the one connection for as long as it is open.
+  for (const [name, value] of Object.entries(SESSION_SETTINGS)) await client.query("select set_config($1, $2, false)", [name, value]);
+}
+
+/** What each of a database's views shares: its driver, events, pools' use, replica, ping and close. */
+type SharedByViews = Pick<Database, "driver" | "events" | "poolUse" | "replicaState" | "ping" | "close">;
+
+/** The open embedded database, its views one per account. */
+function pgliteDatabase(client: RemotePglite, releaseLock: () => void, options: DatabaseOptions): Database {
   // One connection: every statement and transaction takes it in turn.
   const observer = new DriverObserver(1);
   const share = new FairShare(PGLITE_TURNS);
   const events = new PgliteEventChannel(client);
-  const shared = {
+  const shared: SharedByViews = {
     driver: "pglite" as const,
     events,
     poolUse: () => ({ ...observer.use, statementsQueued: share.queued }),
@@ -417,92 +446,150 @@ function unreachable(url: string, mode: SslMode, error: unknown): DatabaseUnreac
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const directUrl = options.directUrl ?? url;
-  const pooled = directUrl !== url;
-  const [address, directAddress] = [databaseAddress(url), databaseAddress(directUrl)];
-  const connect = (at: typeof address, settings: postgres.Options<Record<string, postgres.PostgresType>>) => postgresPool(shortcutsOf(options), at.url, { onnotice: () => {}, ssl: at.ssl, ...settings });
-  // A single-connection client on PostgreSQL itself that reads the server's limit and, with the
-  // session lock, migrates; without a statement timeout (the role's default, when pooled, is for requests).
-  const opener = connect(directAddress, { max: 1, connection: { statement_timeout: 0 } });
+  const target: PostgresTarget = { url, address: databaseAddress(url), directUrl, directAddress: databaseAddress(directUrl), pooled: directUrl !== url };
+  const maxConnections = await prepareServer(target, options);
+  const pools = openPools(target, maxConnections, options);
+  if (target.pooled) await checkPooler(target, pools, options);
+  const replica = options.readUrl ? await openReplica(options.readUrl, pools.client, target.pooled, maxConnections, options) : undefined;
+  const shared = postgresShared(pools, replica);
+  const replicaViewOf = replica ? replicaViews(shared, replica, pools.statements, options, (account) => viewOf(account)) : undefined;
+  const replicaFor = (account: string) => (replica?.monitor.state.usable ? replicaViewOf!(account) : undefined);
+  const viewOf = primaryViews(shared, pools, options, replicaFor);
+  return viewOf(SERVICE_ACCOUNT);
+}
+
+/** Where a PostgreSQL database is: its URL, and PostgreSQL itself when that URL is a transaction pooler's. */
+interface PostgresTarget {
+  url: string;
+  address: DatabaseAddress;
+  directUrl: string;
+  directAddress: DatabaseAddress;
+  pooled: boolean;
+}
+
+/** The pools of a PostgreSQL database, and what their statements share. */
+interface PostgresPools {
+  /** Statements planned for their values at each execution. */
+  client: postgres.Sql;
+  keyLookupClient: postgres.Sql;
+  /** The connection LISTEN holds. */
+  listener: postgres.Sql;
+  observer: DriverObserver;
+  statements: PreparedStatementPolicy;
+  clientShare: FairShare;
+  keyLookupShare: FairShare;
+}
+
+type Replica = Awaited<ReturnType<typeof openReplica>>;
+
+function connectTo(at: DatabaseAddress, settings: postgres.Options<Record<string, postgres.PostgresType>>, options: DatabaseOptions): postgres.Sql {
+  return postgresPool(shortcutsOf(options), at.url, { onnotice: () => {}, ssl: at.ssl, ...settings });
+}
+
+/**
+ * Before the pools open, on PostgreSQL itself: the pools' size, the migrations and, behind a
+ * pooler, the role's settings. A single-connection client that reads the server's limit and, with
+ * the session lock, migrates; without a statement timeout (the role's default, when pooled, is for
+ * requests). Gives the connections each pool may open.
+ */
+async function prepareServer(target: PostgresTarget, options: DatabaseOptions): Promise<number> {
+  const opener = connectTo(target.directAddress, { max: 1, connection: { statement_timeout: 0 } }, options);
   const hangUp = () => void opener.end({ timeout: 0 });
   options.signal?.addEventListener("abort", hangUp, { once: true });
-  let maxConnections: number;
   try {
     options.signal?.throwIfAborted();
-    if (pooled) {
-      // The pooler holds the server's connections: its own sizes (max_client_conn, default_pool_size) are the operator's.
-      maxConnections = options.maxConnections ?? POOLED_CONNECTIONS;
-    } else {
-      const plan = planPoolSize(await readConnectionLimit(opener), { processes: options.processes ?? 1, requested: options.maxConnections });
-      if ("refused" in plan) throw new ConnectionBudgetError(plan.refused);
-      maxConnections = plan.poolSize;
-    }
+    const maxConnections = await poolSize(opener, target.pooled, options);
     // Held until the opener closes: concurrent starts migrate, and write the role's settings, one at a time.
-    let locked = false;
-    const lock = async () => {
-      if (!locked) await opener`select pg_advisory_lock(${MIGRATION_LOCK})`;
-      locked = true;
-    };
-    const migrations = options.migrate === false ? undefined : (options.migrations ?? "apply");
-    if (migrations) {
-      // Read first: a schema up to date asks nothing of the role's rights, so a least-privileged role starts on it.
-      const state = await readSchemaState(opener, migrationsFolder);
-      if (state.newer) options.onNewerSchema?.(state.newer);
-      if (state.pending.length && migrations === "verify") throw new SchemaBehind(behindMessage(state.pending));
-      if (state.pending.length) {
-        await lock();
-        options.onMigrating?.();
-        await applyMigrations(opener, migrationsFolder, state.pending);
-      }
-    }
-    if (pooled) {
+    const lock = migrationLock(opener);
+    await migrateOnOpen(opener, lock, options);
+    if (target.pooled) {
       await lock();
       await applyRoleSettings(opener, connectionSettings(options));
     }
+    return maxConnections;
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    throw unreachable(directUrl, directAddress.mode, error) ?? error;
+    throw unreachable(target.directUrl, target.directAddress.mode, error) ?? error;
   } finally {
     options.signal?.removeEventListener("abort", hangUp);
     await opener.end({ timeout: 5 });
   }
+}
+
+async function poolSize(opener: postgres.Sql, pooled: boolean, options: DatabaseOptions): Promise<number> {
+  // The pooler holds the server's connections: its own sizes (max_client_conn, default_pool_size) are the operator's.
+  if (pooled) return options.maxConnections ?? POOLED_CONNECTIONS;
+  const plan = planPoolSize(await readConnectionLimit(opener), { processes: options.processes ?? 1, requested: options.maxConnections });
+  if ("refused" in plan) throw new ConnectionBudgetError(plan.refused);
+  return plan.poolSize;
+}
+
+/** Takes the migration lock on the connection the first time it is called; it is held until that connection closes. */
+function migrationLock(opener: postgres.Sql): () => Promise<void> {
+  let locked = false;
+  return async () => {
+    if (!locked) await opener`select pg_advisory_lock(${MIGRATION_LOCK})`;
+    locked = true;
+  };
+}
+
+async function migrateOnOpen(opener: postgres.Sql, lock: () => Promise<void>, options: DatabaseOptions): Promise<void> {
+  const migrations = options.migrate === false ? undefined : (options.migrations ?? "apply");
+  if (!migrations) return;
+  // Read first: a schema up to date asks nothing of the role's rights, so a least-privileged role starts on it.
+  const state = await readSchemaState(opener, migrationsFolder);
+  if (state.newer) options.onNewerSchema?.(state.newer);
+  if (state.pending.length && migrations === "verify") throw new SchemaBehind(behindMessage(state.pending));
+  if (state.pending.length) {
+    await lock();
+    options.onMigrating?.();
+    await applyMigrations(opener, migrationsFolder, state.pending);
+  }
+}
+
+function openPools(target: PostgresTarget, maxConnections: number, options: DatabaseOptions): PostgresPools {
+  const { pooled, address, directAddress } = target;
   const pool = (planning: typeof PREPARED_PLANNING | typeof KEY_LOOKUP_PLANNING) =>
     pooled
       ? // A transaction pooler hands each transaction whichever server connection is free: nothing
         // may live in a session (startup settings, named prepared statements). The settings are
         // the role's own (applyRoleSettings), which every server connection the pooler opens starts with.
-        connect(address, { max: maxConnections, prepare: false })
-      : connect(address, { max: maxConnections, connection: { ...connectionSettings(options), ...planning } });
+        connectTo(address, { max: maxConnections, prepare: false }, options)
+      : connectTo(address, { max: maxConnections, connection: { ...connectionSettings(options), ...planning } }, options);
   // Two pools of `maxConnections` each; postgres.js opens a connection only when a statement needs
   // one. Through a pooler, one: without prepared statements the plan setting that tells them apart has nothing to choose.
   const client = pool(PREPARED_PLANNING);
   const keyLookupClient = pooled ? client : pool(KEY_LOOKUP_PLANNING);
   const observer = new DriverObserver((pooled ? 1 : 2) * maxConnections);
   // LISTEN holds a session: on PostgreSQL itself, never through a transaction pooler.
-  const listener = pooled ? connect(directAddress, { max: 1 }) : client;
+  const listener = pooled ? connectTo(directAddress, { max: 1 }, options) : client;
   // One policy for both: no connection of either holds more prepared statements than it admits (none through a pooler, nor with the shortcut off).
   const statements = pooled || !shortcutsOf(options)["prepared-statements"] ? new PreparedStatementPolicy(0) : (options.preparedStatements ?? new PreparedStatementPolicy());
   // Each pool's connections shared between accounts.
   const turns = postgresTurns(maxConnections, options.statementsPerAccount);
   const clientShare = new FairShare(turns);
   const keyLookupShare = pooled ? clientShare : new FairShare(turns);
-  const drizzleOn = (target: postgres.Sql, connections: StatementConnections, share: FairShare, account: string) =>
-    withSessionShortcuts(drizzlePostgres(observedPostgres(target, observer, statements, { share, account }), { schema, logger: queryLogger(options, connections) }) as unknown as Db, shortcutsOf(options));
-  if (pooled) {
-    // The opener reached PostgreSQL itself; the pooler's address (its TLS, its users) is tried here, so that a start says what is wrong with it.
-    let stale: string[];
-    try {
-      stale = await staleSettings(client, directAddress, Object.keys(connectionSettings(options)));
-    } catch (error) {
-      await Promise.all([client.end({ timeout: 0 }), listener.end({ timeout: 0 })]);
-      throw unreachable(url, address.mode, error) ?? error;
-    }
-    if (stale.length) options.onStaleSettings?.(stale);
+  return { client, keyLookupClient, listener, observer, statements, clientShare, keyLookupShare };
+}
+
+/** The opener reached PostgreSQL itself; the pooler's address (its TLS, its users) is tried here, so that a start says what is wrong with it. */
+async function checkPooler(target: PostgresTarget, pools: PostgresPools, options: DatabaseOptions): Promise<void> {
+  let stale: string[];
+  try {
+    stale = await staleSettings(pools.client, target.directAddress, Object.keys(connectionSettings(options)));
+  } catch (error) {
+    await Promise.all([pools.client.end({ timeout: 0 }), pools.listener.end({ timeout: 0 })]);
+    throw unreachable(target.url, target.address.mode, error) ?? error;
   }
-  const replica = options.readUrl ? await openReplica(options.readUrl, client, pooled, maxConnections, options) : undefined;
+  if (stale.length) options.onStaleSettings?.(stale);
+}
+
+function postgresShared(pools: PostgresPools, replica: Replica | undefined): SharedByViews {
+  const { client, keyLookupClient, listener, observer } = pools;
   const events = new PostgresEventChannel(listener);
   const clients = [...new Set([client, keyLookupClient, listener])];
-  const shares = [...new Set([clientShare, keyLookupShare])];
-  const shared = {
+  const shares = [...new Set([pools.clientShare, pools.keyLookupShare])];
+  return {
     driver: "postgres" as const,
     events,
     poolUse: () => ({ ...observer.use, statementsQueued: shares.reduce((sum, share) => sum + share.queued, 0) }),
@@ -516,35 +603,24 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       await Promise.all(clients.map((open) => open.end({ timeout: 5 })));
     },
   };
-  const replicaViewOf = replica
-    ? accountViews((account): Database => {
-        const view: Database = {
-          ...shared,
-          db: withSessionShortcuts(drizzlePostgres(observedPostgres(replica.client, replica.observer, statements, { share: replica.share, account }), { schema, logger: queryLogger(options, "lagging reads") }) as unknown as Db, shortcutsOf(options)),
-          get forKeyLookups() {
-            return view;
-          },
-          get forLaggingReads() {
-            return view;
-          },
-          get primary() {
-            return viewOf(account);
-          },
-          forAccount: (other) => replicaViewOf!(other),
-        };
-        return view;
-      })
-    : undefined;
+}
+
+/**
+ * Each account's views of the primary: the one planned per execution, and its key lookups'. A
+ * read that tolerates lag goes to the account's replica view while `replicaFor` gives one.
+ */
+function primaryViews(shared: SharedByViews, pools: PostgresPools, options: DatabaseOptions, replicaFor: (account: string) => Database | undefined): (account: string) => Database {
+  const drizzleOn = (target: postgres.Sql, connections: StatementConnections, share: FairShare, account: string) =>
+    withSessionShortcuts(drizzlePostgres(observedPostgres(target, pools.observer, pools.statements, { share, account }), { schema, logger: queryLogger(options, connections) }) as unknown as Db, shortcutsOf(options));
   const viewOf = accountViews((account): Database => {
-    const lagging = (onPrimary: Database) => (replica?.monitor.state.usable ? replicaViewOf!(account) : onPrimary);
     const keyLookups: Database = {
       ...shared,
-      db: drizzleOn(keyLookupClient, "key lookups", keyLookupShare, account),
+      db: drizzleOn(pools.keyLookupClient, "key lookups", pools.keyLookupShare, account),
       get forKeyLookups() {
         return keyLookups;
       },
       get forLaggingReads() {
-        return lagging(keyLookups);
+        return replicaFor(account) ?? keyLookups;
       },
       get primary() {
         return keyLookups;
@@ -553,10 +629,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     };
     const planned: Database = {
       ...shared,
-      db: drizzleOn(client, "planned per execution", clientShare, account),
+      db: drizzleOn(pools.client, "planned per execution", pools.clientShare, account),
       forKeyLookups: keyLookups,
       get forLaggingReads() {
-        return lagging(planned);
+        return replicaFor(account) ?? planned;
       },
       get primary() {
         return planned;
@@ -565,7 +641,29 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     };
     return planned;
   });
-  return viewOf(SERVICE_ACCOUNT);
+  return viewOf;
+}
+
+/** Each account's view of the read replica, whose primary is the account's view of the primary. */
+function replicaViews(shared: SharedByViews, replica: Replica, statements: PreparedStatementPolicy, options: DatabaseOptions, primaryOf: (account: string) => Database): (account: string) => Database {
+  const replicaViewOf = accountViews((account): Database => {
+    const view: Database = {
+      ...shared,
+      db: withSessionShortcuts(drizzlePostgres(observedPostgres(replica.client, replica.observer, statements, { share: replica.share, account }), { schema, logger: queryLogger(options, "lagging reads") }) as unknown as Db, shortcutsOf(options)),
+      get forKeyLookups() {
+        return view;
+      },
+      get forLaggingReads() {
+        return view;
+      },
+      get primary() {
+        return primaryOf(account);
+      },
+      forAccount: (other) => replicaViewOf(other),
+    };
+    return view;
+  });
+  return replicaViewOf;
 }
 
 /** A postgres.js pool whose queues of connections are the bounded ones, or the driver's own with the driver-queue shortcut off (driver-queue/choice.ts). */

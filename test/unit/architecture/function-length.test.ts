@@ -13,11 +13,9 @@ const FOLDERS = ["core", "drizzle", "identity", "subgraphs", "schema", "gateway"
 const MAX_LINES = 60;
 
 const STILL_LONGER: [string, number][] = [
-  ["drizzle/database.ts: openPostgres", 152],
   ["server/main.ts: main", 144],
   ["server/edge.ts: buildEdge", 132],
   ["core/tracing-settings.ts: readOtelVariables", 108],
-  ["drizzle/database.ts: openPglite", 82],
   ["subgraphs/catalogue/product/product.service.ts: toProduct", 70],
   ["subgraphs/booking/voucher/voucher-pdf.ts: renderVoucherPdf", 69],
   ["subgraphs/catalogue/import/octo-import.ts: runImport", 69],
