@@ -45,24 +45,14 @@ function nameLanguages(titleLanguages: string[]): readonly string[] {
 const knownNameLanguages = new Map<string, readonly string[]>();
 
 export function toProduct(row: ProductRow): Product {
-  const languages = nameLanguages(Object.keys(row.title));
   return {
     id: toGlobalId("Product", row.id),
     legacyResourceId: row.id,
     externalId: row.externalId,
     supplierId: row.supplierId,
-    title: localized(row.title)!,
-    subtitle: localized(row.subtitle),
-    shortDescription: localized(row.shortDescription),
-    description: localized(row.description),
-    experienceHighlights: localized(row.experienceHighlights),
-    bookingUrl: localized(row.bookingUrl),
-    cancellationCutOff: localized(row.cancellationCutOff),
-    modalitiesIncluded: localized(row.modalitiesIncluded),
-    modalitiesExcluded: localized(row.modalitiesExcluded),
-    modalitiesAdditionalInfo: localized(row.modalitiesAdditionalInfo),
+    ...localizedTexts(row),
     countryCode: row.countryCode,
-    country: row.countryCode ? { code: row.countryCode, name: localized(sharedCountryNames(row.countryCode, languages))! } : null,
+    country: countryOf(row),
     zipCode: row.zipCode,
     cityName: row.cityName,
     rating: row.rating,
@@ -90,12 +80,7 @@ export function toProduct(row: ProductRow): Product {
     geoLocation: row.latitude !== null || row.geoHash ? { latitude: row.latitude, longitude: row.longitude, geoHash: row.geoHash } : null,
     duration: row.duration,
     galleryImages: (row.galleryImages ?? []).map((image) => ({ title: image.title ?? null, url: image.url, order: image.order ?? null })),
-    categories: (row.categories ?? []).map((category) => ({
-      level: category.level,
-      code: category.code,
-      name: localized(category.name),
-      description: localized(category.description),
-    })),
+    categories: categoriesOf(row),
     availabilityPeriods: row.availabilityPeriods,
     itinerary: row.itinerary,
     isCancellable: row.isCancellable,
@@ -113,6 +98,36 @@ export function toProduct(row: ProductRow): Product {
     creationDate: row.creationDate,
     updateDate: row.updateDate,
   };
+}
+
+/** The product's texts in every language it has them in. */
+function localizedTexts(row: ProductRow) {
+  return {
+    title: localized(row.title)!,
+    subtitle: localized(row.subtitle),
+    shortDescription: localized(row.shortDescription),
+    description: localized(row.description),
+    experienceHighlights: localized(row.experienceHighlights),
+    bookingUrl: localized(row.bookingUrl),
+    cancellationCutOff: localized(row.cancellationCutOff),
+    modalitiesIncluded: localized(row.modalitiesIncluded),
+    modalitiesExcluded: localized(row.modalitiesExcluded),
+    modalitiesAdditionalInfo: localized(row.modalitiesAdditionalInfo),
+  };
+}
+
+/** The country, named in the languages of the product's title (and the usual ones). */
+function countryOf(row: ProductRow): Product["country"] {
+  return row.countryCode ? { code: row.countryCode, name: localized(sharedCountryNames(row.countryCode, nameLanguages(Object.keys(row.title))))! } : null;
+}
+
+function categoriesOf(row: ProductRow): Product["categories"] {
+  return (row.categories ?? []).map((category) => ({
+    level: category.level,
+    code: category.code,
+    name: localized(category.name),
+    description: localized(category.description),
+  }));
 }
 
 interface Resolved {

@@ -16,7 +16,6 @@ const STILL_LONGER: [string, number][] = [
   ["server/main.ts: main", 144],
   ["server/edge.ts: buildEdge", 132],
   ["core/tracing-settings.ts: readOtelVariables", 108],
-  ["subgraphs/catalogue/product/product.service.ts: toProduct", 70],
   ["subgraphs/booking/voucher/voucher-pdf.ts: renderVoucherPdf", 69],
   ["subgraphs/catalogue/import/octo-import.ts: runImport", 69],
   ["gateway/gateway.ts: startEdgeGraph", 69],
