@@ -1,3 +1,4 @@
+import type { Supplier } from "@octocloud/types";
 import { octoSaleCurrency } from "../../common/octo/octo-sellable.js";
 import { createHash } from "node:crypto";
 import type { GraphQLError } from "graphql";
@@ -126,60 +127,13 @@ export async function importOctoEngine(callerCtx: CatalogueContext, engineName: 
 }
 
 async function runImport(ctx: CatalogueContext, engineId: number, engineName: string, settings: OctoEngineSettings): Promise<OctoImportReport> {
-  const engine = { id: engineId };
-
-  let supplierAnswer;
-  let versions: Map<string, OctoProductVersion[]>;
-  try {
-    const client = (await ctx.loaders.octo.clientFor(engineName))!;
-    supplierAnswer = (await client.supplier()).body;
-    versions = await fetchVersions(client, settings.capabilities.includes("octo/content"));
-  } catch (error) {
-    throw importError(engineName, error) ?? error;
-  }
-
-  const supplierRequest = supplierRequestFromOcto(supplierAnswer, settings.countryCode, engine.id);
-  const existingSupplier = await supplierRepository.liveByExternalId(ctx.database.db, engine.id, supplierAnswer.id);
-  let supplierId: number;
-  let supplierCreated = false;
-  let supplierUpdated = false;
-  if (!existingSupplier) {
-    supplierId = (await supplierService.create(ctx, supplierRequest)).legacyResourceId;
-    supplierCreated = true;
-  } else {
-    supplierId = existingSupplier.id;
-    if (!supplierMatches(existingSupplier, supplierRequest)) {
-      await supplierService.update(ctx, supplierId, supplierRequest);
-      supplierUpdated = true;
-    }
-  }
-
-  const report: OctoImportReport = { engine: engineName, engineId, supplierId, supplierCreated, supplierUpdated, created: 0, updated: 0, unchanged: 0, deprecated: 0, undeprecated: 0, refused: [] };
-  const current = new Map((await productRepository.ofSupplier(ctx.database.db, supplierId)).map((row) => [row.externalId, row]));
+  const { supplierAnswer, versions } = await engineContent(ctx, engineName, settings);
+  const supplier = await importSupplier(ctx, supplierAnswer, settings.countryCode, engineId);
+  const report: OctoImportReport = { engine: engineName, engineId, ...supplier, created: 0, updated: 0, unchanged: 0, deprecated: 0, undeprecated: 0, refused: [] };
+  const current = new Map((await productRepository.ofSupplier(ctx.database.db, supplier.supplierId)).map((row) => [row.externalId, row]));
   for (const [externalId, productVersions] of versions) {
-    const mapped = productRequestFromOcto(productVersions, engineName);
-    const hash = contentHash(mapped);
-    const request: ProductRequest = { ...mapped, metadata: { octo: { ...(mapped.metadata as { octo: object }).octo, contentHash: hash } } };
-    const row = current.get(externalId);
-    // The booking flow sells it in the supplier's system when the engine's rule allows.
-    const bookable = octoSaleCurrency(productVersions[0].product) !== undefined;
     try {
-      if (!row) {
-        await productService.push(ctx, supplierId, request, bookable);
-        report.created++;
-        continue;
-      }
-      if (storedHash(row) !== hash) {
-        await productService.update(ctx, supplierId, row.id, request, bookable);
-        report.updated++;
-      } else {
-        report.unchanged++;
-        if (row.bookingFlow !== bookable) await productService.recordImportedBookingFlow(ctx, row.id, bookable);
-      }
-      if (row.deprecated) {
-        await productService.setDeprecated(ctx, supplierId, row.id, false);
-        report.undeprecated++;
-      }
+      await importProduct(ctx, report, productVersions, current.get(externalId));
     } catch (error) {
       const graphError = error as GraphQLError;
       if (!graphError.extensions?.code || graphError.extensions.code === "INTERNAL_SERVER_ERROR") throw error;
@@ -189,8 +143,59 @@ async function runImport(ctx: CatalogueContext, engineId: number, engineName: st
   for (const [externalId, row] of current) {
     // Only what an import brought: a product a partner added by hand under this supplier stays.
     if (versions.has(externalId) || row.deprecated || storedHash(row) === undefined) continue;
-    await productService.setDeprecated(ctx, supplierId, row.id, true);
+    await productService.setDeprecated(ctx, supplier.supplierId, row.id, true);
     report.deprecated++;
   }
   return report;
+}
+
+/** The supplier and every product's versions (one per language with octo/content), as the engine answers them. */
+async function engineContent(ctx: CatalogueContext, engineName: string, settings: OctoEngineSettings): Promise<{ supplierAnswer: Supplier; versions: Map<string, OctoProductVersion[]> }> {
+  try {
+    const client = (await ctx.loaders.octo.clientFor(engineName))!;
+    const supplierAnswer = (await client.supplier()).body;
+    const versions = await fetchVersions(client, settings.capabilities.includes("octo/content"));
+    return { supplierAnswer, versions };
+  } catch (error) {
+    throw importError(engineName, error) ?? error;
+  }
+}
+
+/** Our supplier for the engine's: created the first time, updated when its content changed. */
+async function importSupplier(ctx: CatalogueContext, supplierAnswer: Supplier, countryCode: string, engineId: number): Promise<Pick<OctoImportReport, "supplierId" | "supplierCreated" | "supplierUpdated">> {
+  const supplierRequest = supplierRequestFromOcto(supplierAnswer, countryCode, engineId);
+  const existingSupplier = await supplierRepository.liveByExternalId(ctx.database.db, engineId, supplierAnswer.id);
+  if (!existingSupplier) {
+    return { supplierId: (await supplierService.create(ctx, supplierRequest)).legacyResourceId, supplierCreated: true, supplierUpdated: false };
+  }
+  const supplierId = existingSupplier.id;
+  if (supplierMatches(existingSupplier, supplierRequest)) return { supplierId, supplierCreated: false, supplierUpdated: false };
+  await supplierService.update(ctx, supplierId, supplierRequest);
+  return { supplierId, supplierCreated: false, supplierUpdated: true };
+}
+
+/** One product: created, updated when its content changed, undeprecated when it is back; counted in the report. */
+async function importProduct(ctx: CatalogueContext, report: OctoImportReport, productVersions: OctoProductVersion[], row: ProductRow | undefined): Promise<void> {
+  const { supplierId } = report;
+  const mapped = productRequestFromOcto(productVersions, report.engine);
+  const hash = contentHash(mapped);
+  const request: ProductRequest = { ...mapped, metadata: { octo: { ...(mapped.metadata as { octo: object }).octo, contentHash: hash } } };
+  // The booking flow sells it in the supplier's system when the engine's rule allows.
+  const bookable = octoSaleCurrency(productVersions[0].product) !== undefined;
+  if (!row) {
+    await productService.push(ctx, supplierId, request, bookable);
+    report.created++;
+    return;
+  }
+  if (storedHash(row) !== hash) {
+    await productService.update(ctx, supplierId, row.id, request, bookable);
+    report.updated++;
+  } else {
+    report.unchanged++;
+    if (row.bookingFlow !== bookable) await productService.recordImportedBookingFlow(ctx, row.id, bookable);
+  }
+  if (row.deprecated) {
+    await productService.setDeprecated(ctx, supplierId, row.id, false);
+    report.undeprecated++;
+  }
 }
