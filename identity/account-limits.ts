@@ -1,11 +1,12 @@
 import type { Clock } from "../core/clock.js";
+import { EDGE_REFUSALS } from "../core/edge-refusals.js";
 import type { AccountLimitSettings } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import type { Executor } from "../drizzle/database.js";
 import { accountLimitsRepository, type AccountUsage, type SharedUsage } from "./account-limits.repository.js";
 
 /** Which limit refused: the `reason` of the 429 TOO_MANY_REQUESTS. */
-export type LimitReason = "REQUEST_RATE" | "COST_BUDGET" | "IN_FLIGHT";
+export type LimitReason = keyof Pick<typeof EDGE_REFUSALS, "REQUEST_RATE" | "COST_BUDGET" | "IN_FLIGHT">;
 
 export interface RateDecision {
   allowed: boolean;
@@ -163,7 +164,7 @@ export class AccountLimits {
     let state = this.accounts.get(accountId);
     if (!state) this.accounts.set(accountId, (state = this.fresh()));
     if (cap > 0 && state.inFlight >= cap) {
-      return { reason: "IN_FLIGHT", retryAfterSeconds: 1, message: `The account already has ${cap} operations running; wait for their answers` };
+      return { reason: EDGE_REFUSALS.IN_FLIGHT.reason, retryAfterSeconds: 1, message: `The account already has ${cap} operations running; wait for their answers` };
     }
     state.inFlight++;
     state.lastUsed = this.deps.clock.now().getTime();

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { edgeRefusalBody, type PlainEdgeRefusalName } from "../core/edge-refusals.js";
 import type { FieldProblem } from "../core/errors.js";
 
 /**
@@ -63,6 +64,12 @@ export class RestError extends Error {
   }
 }
 
+/** A refusal of the edge's table (core/edge-refusals.ts), thrown: its status and code, the message and the fields at fault. */
+export function restRefusal(name: PlainEdgeRefusalName, message: string, details?: FieldProblem[]): RestError {
+  const body = edgeRefusalBody(name, message, details);
+  return new RestError(body.status, body.code, body.message, body.details);
+}
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: Omit<ErrorBody, "requestId">) {
   const body: ErrorBody = { ...error, requestId: String(request.id) };
   if (body.reason === undefined) delete body.reason;
@@ -82,14 +89,15 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     socket.destroy(error);
     return;
   }
-  const [status, code, message] =
+  const refusal =
     error.code === "HPE_HEADER_OVERFLOW"
-      ? [431, "REQUEST_HEADER_FIELDS_TOO_LARGE", "The request line and headers are larger than the service accepts"]
+      ? edgeRefusalBody("REQUEST_HEADER_FIELDS_TOO_LARGE", "The request line and headers are larger than the service accepts")
       : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-        ? [408, "REQUEST_TIMEOUT", "The request was not received in time"]
-        : [400, "BAD_REQUEST", "The request is not valid HTTP"];
+        ? edgeRefusalBody("REQUEST_TIMEOUT", "The request was not received in time")
+        : edgeRefusalBody("BAD_REQUEST", "The request is not valid HTTP");
   const requestId = randomUUID();
-  const body = JSON.stringify({ status, code, message, requestId } satisfies ErrorBody);
+  const body = JSON.stringify({ ...refusal, requestId } satisfies ErrorBody);
+  const { status } = refusal;
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +

@@ -1,6 +1,7 @@
 import type { GraphQLFormattedError } from "graphql";
+import { EDGE_REFUSALS } from "../core/edge-refusals.js";
 import { HTTP_STATUS_OF_CODE, type FieldProblem } from "../core/errors.js";
-import { RestError } from "./error-body.js";
+import { RestError, restRefusal } from "./error-body.js";
 
 /**
  * Maps the first error of a GraphQL result to the REST error a route answers with. A route may
@@ -10,10 +11,10 @@ import { RestError } from "./error-body.js";
  */
 export function restErrorFrom(errors: readonly GraphQLFormattedError[], overrides: Record<string, number> = {}, parameters: Record<string, string> = {}): RestError {
   const first = errors[0];
-  const code = typeof first.extensions?.code === "string" ? first.extensions.code : "INTERNAL_SERVER_ERROR";
+  const code = typeof first.extensions?.code === "string" ? first.extensions.code : EDGE_REFUSALS.INTERNAL_SERVER_ERROR.code;
   const status = overrides[code] ?? (Object.hasOwn(HTTP_STATUS_OF_CODE, code) ? HTTP_STATUS_OF_CODE[code as keyof typeof HTTP_STATUS_OF_CODE] : 500);
   // A documented refusal answered with 500 (9563) keeps its message and code; other 500s say nothing.
-  if (status === 500 && code !== "NO_LONGER_AVAILABLE") return new RestError(500, "INTERNAL_SERVER_ERROR", "Internal server error");
+  if (status === 500 && code !== "NO_LONGER_AVAILABLE") return restRefusal("INTERNAL_SERVER_ERROR", "Internal server error");
   const given = first.extensions?.problems as FieldProblem[] | undefined;
   // A variable the operation refused (its type, its text): the REST parameter it came from, never `$name`.
   if (given?.some((problem) => problem.field.startsWith("$"))) {
@@ -24,7 +25,7 @@ export function restErrorFrom(errors: readonly GraphQLFormattedError[], override
   const reason = typeof first.extensions?.reason === "string" ? first.extensions.reason : undefined;
   if (code === "TOO_MANY_REQUESTS") {
     const retryAfterSeconds = typeof first.extensions?.retryAfterSeconds === "number" ? first.extensions.retryAfterSeconds : 1;
-    return new RestError(status, code, first.message, undefined, undefined, { reason: reason ?? "REQUEST_RATE", retryAfterSeconds });
+    return new RestError(status, code, first.message, undefined, undefined, { reason: reason ?? EDGE_REFUSALS.REQUEST_RATE.reason, retryAfterSeconds });
   }
   const restCode = reason ?? (code === "BAD_USER_INPUT" ? "VALIDATION_FAILED" : code);
   // An argument the route fills from a parameter of another name (a connection's `after` from REST's `before`).

@@ -4,7 +4,7 @@ import Negotiator from "negotiator";
 import type { FieldProblem } from "../core/errors.js";
 import type { EdgeContext } from "../gateway/edge-context.js";
 import type { EdgeGraph } from "../gateway/gateway.js";
-import { errorResponse, RestError } from "./error-body.js";
+import { errorResponse, RestError, restRefusal } from "./error-body.js";
 import { restErrorFrom } from "./graphql-errors.js";
 
 declare module "fastify" {
@@ -113,17 +113,17 @@ export function registerRestRoute<TData>(app: FastifyInstance, graph: EdgeGraph,
     preHandler: async (request) => rejectNonFiniteNumbers(request),
     handler: async (request, reply) => {
       const context = request.edgeContext;
-      if (!context) throw new RestError(401, "UNAUTHENTICATED", "A valid bearer access token is required");
+      if (!context) throw restRefusal("UNAUTHENTICATED", "A valid bearer access token is required");
       const run: RunOperation = async <T>(query: string, variables: Record<string, unknown>) => {
         const result = await graph.execute<T>({ query, variables }, context);
         if (result.errors?.length) throw restErrorFrom(result.errors, route.statusOverrides, route.parameters);
-        if (!result.data) throw new RestError(500, "INTERNAL_SERVER_ERROR", "Internal server error");
+        if (!result.data) throw restRefusal("INTERNAL_SERVER_ERROR", "Internal server error");
         return result.data;
       };
       if (route.csv) {
         reply.header("vary", "Accept");
         const chosen = new Negotiator(request).mediaType([JSON_TYPE, CSV_TYPE]);
-        if (!chosen) throw new RestError(406, "NOT_ACCEPTABLE", `This path answers ${JSON_TYPE} or ${CSV_TYPE}`);
+        if (!chosen) throw restRefusal("NOT_ACCEPTABLE", `This path answers ${JSON_TYPE} or ${CSV_TYPE}`);
         if (chosen === CSV_TYPE) return streamCsv(route.csv, request, reply, run);
       }
       const otherwise = route.otherwise;

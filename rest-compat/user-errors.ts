@@ -1,6 +1,6 @@
 import type { FieldProblem } from "../core/errors.js";
 import { isRefusalCode, statusOfRefusal } from "../core/refusals.js";
-import { RestError } from "./error-body.js";
+import { RestError, restRefusal } from "./error-body.js";
 
 /** A mutation payload's refusal as the graph answers it (`userErrors { code message field rule errorCode }`). */
 export interface UserErrorData {
@@ -24,7 +24,7 @@ export function refusedUnlessEmpty<T extends { userErrors: UserErrorData[] }>(pa
   const [first] = payload.userErrors;
   if (!first) return payload;
   // A code the table does not hold cannot be answered truthfully: the graph and this layer disagree.
-  if (!isRefusalCode(first.code)) throw new RestError(500, "INTERNAL_SERVER_ERROR", "Internal server error");
+  if (!isRefusalCode(first.code)) throw restRefusal("INTERNAL_SERVER_ERROR", "Internal server error");
   const status = statusOfRefusal(first.code);
   const details: FieldProblem[] = payload.userErrors.flatMap((error) => (error.field && error.rule ? [{ field: typeof parameters === "function" ? parameters(error.field) : restField(error.field, parameters), rule: error.rule, message: error.message }] : []));
   const message = details.length ? details.map((detail) => `${detail.field}: ${detail.message}`).join("; ") : first.message;

@@ -1,18 +1,14 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import type { Caller } from "../core/caller.js";
+import { edgeRefusalBody, graphqlBodyOf, type EdgeRefusalBody } from "../core/edge-refusals.js";
 import type { AccountLimits } from "../identity/account-limits.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "../identity/token-verifier.js";
 
 /** How a path answers a refused request: the REST error body, or a GraphQL response. */
 export type Refusal = (request: FastifyRequest, reply: FastifyReply, refusal: RefusalBody) => FastifyReply;
 
-/** A refusal before any operation: `reason` says which limit refused a 429. */
-export interface RefusalBody {
-  status: number;
-  code: string;
-  message: string;
-  reason?: string;
-}
+/** A refusal before any operation (core/edge-refusals.ts): `reason` says which limit refused a 429. */
+export type RefusalBody = EdgeRefusalBody;
 
 /** Admits a verified caller or refuses (the account's API limits); may set answer headers. */
 export type Admission = (caller: Caller, reply: FastifyReply) => Promise<RefusalBody | undefined> | RefusalBody | undefined;
@@ -28,13 +24,13 @@ export function apiAccessHook(deps: { verifier: TokenVerifier; admit?: Admission
     if (request.routeOptions.config?.public) return;
     reply.header("cache-control", "no-store");
     const token = bearerToken(request.headers.authorization);
-    if (!token) return deps.refuse(request, reply, { status: 401, code: "UNAUTHENTICATED", message: "A bearer access token is required (Authorization: Bearer <token>)" });
+    if (!token) return deps.refuse(request, reply, edgeRefusalBody("UNAUTHENTICATED", "A bearer access token is required (Authorization: Bearer <token>)"));
     let caller: Caller;
     try {
       caller = await deps.verifier.verify(token);
     } catch (error) {
       if (!(error instanceof InvalidTokenError)) throw error;
-      return deps.refuse(request, reply, { status: 401, code: "UNAUTHENTICATED", message: `Invalid access token: ${error.message}` });
+      return deps.refuse(request, reply, edgeRefusalBody("UNAUTHENTICATED", `Invalid access token: ${error.message}`));
     }
     const refused = await deps.admit?.(caller, reply);
     if (refused) return deps.refuse(request, reply, refused);
@@ -43,10 +39,7 @@ export function apiAccessHook(deps: { verifier: TokenVerifier; admit?: Admission
 }
 
 /** GraphQL clients read errors from `errors[].extensions.code`, whatever the HTTP status. */
-export const graphqlRefusal: Refusal = (_request, reply, { status, code, message, reason }) => {
-  if (status === 401) reply.header("www-authenticate", 'Bearer realm="activities", error="invalid_token"');
-  return reply
-    .code(status)
-    .type("application/json; charset=utf-8")
-    .send({ errors: [{ message, extensions: reason ? { code, reason } : { code } }] });
+export const graphqlRefusal: Refusal = (_request, reply, refusal) => {
+  if (refusal.status === 401) reply.header("www-authenticate", 'Bearer realm="activities", error="invalid_token"');
+  return reply.code(refusal.status).type("application/json; charset=utf-8").send(graphqlBodyOf(refusal));
 };

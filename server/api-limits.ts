@@ -1,5 +1,6 @@
 import type { FastifyReply } from "fastify";
 import type { Caller } from "../core/caller.js";
+import { edgeRefusalBody } from "../core/edge-refusals.js";
 import { requestRateMessage, type AccountLimits } from "../identity/account-limits.js";
 import type { Admission } from "./api-access.js";
 
@@ -17,7 +18,7 @@ export function apiLimitsAdmission(limits: AccountLimits): Admission | undefined
     const place = limits.enter(caller.accountId);
     if (typeof place !== "function") {
       reply.header("retry-after", String(place.retryAfterSeconds));
-      return { status: 429, code: "TOO_MANY_REQUESTS", reason: place.reason, message: place.message };
+      return edgeRefusalBody(place.reason, place.message);
     }
     reply.raw.once("close", place);
     if (requests === 0) return undefined;
@@ -29,6 +30,6 @@ export function apiLimitsAdmission(limits: AccountLimits): Admission | undefined
       .header("ratelimit-policy", `${decision.limit};w=${windowSeconds}`);
     if (decision.allowed) return undefined;
     reply.header("retry-after", String(decision.resetSeconds));
-    return { status: 429, code: "TOO_MANY_REQUESTS", reason: "REQUEST_RATE", message: requestRateMessage(decision) };
+    return edgeRefusalBody("REQUEST_RATE", requestRateMessage(decision));
   };
 }

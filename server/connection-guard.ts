@@ -4,6 +4,7 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import proxyAddr from "@fastify/proxy-addr";
 import ipaddr from "ipaddr.js";
+import { edgeRefusalBody, graphqlBodyOf, type EdgeRefusalName } from "../core/edge-refusals.js";
 
 /** Config.http's part that the server itself enforces. */
 export interface ConnectionLimits {
@@ -19,14 +20,14 @@ export interface ConnectionLimits {
 export type RefusalReason = "per_client" | "max_connections" | "event_loop_delay" | "stopping";
 
 /** What a refused caller is told: always 503 with Retry-After; the code says which limit. */
-const refusals: Record<RefusalReason, { code: string; message: (limits: ConnectionLimits) => string }> = {
+const refusals: Record<RefusalReason, { refusal: EdgeRefusalName; message: (limits: ConnectionLimits) => string }> = {
   per_client: {
-    code: "TOO_MANY_CONNECTIONS",
+    refusal: "TOO_MANY_CONNECTIONS",
     message: (limits) => `This client address already holds ${limits.maxConnectionsPerAddress} connections, the most one address may; retry once one of them has closed`,
   },
-  max_connections: { code: "OVERLOADED", message: () => "The service holds as many connections as it can; retry shortly" },
-  event_loop_delay: { code: "OVERLOADED", message: () => "The service is overloaded; retry shortly" },
-  stopping: { code: "SHUTTING_DOWN", message: () => "The service is shutting down; retry (another instance answers)" },
+  max_connections: { refusal: "OVERLOADED", message: () => "The service holds as many connections as it can; retry shortly" },
+  event_loop_delay: { refusal: "OVERLOADED", message: () => "The service is overloaded; retry shortly" },
+  stopping: { refusal: "SHUTTING_DOWN", message: () => "The service is shutting down; retry (another instance answers)" },
 };
 
 export const RETRY_AFTER_SECONDS = 2;
@@ -149,8 +150,8 @@ export class ConnectionGuard {
       }
     }
     if (refused) {
-      const { head, body } = this.refusalAnswer(refused, request.url, true);
-      socket.end(`HTTP/1.1 503 ${STATUS_CODES[503]}\r\n${Object.entries(head).map(([name, value]) => `${name}: ${value}`).join("\r\n")}\r\n\r\n${body}`, () => socket.destroy());
+      const { status, head, body } = this.refusalAnswer(refused, request.url, true);
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(head).map(([name, value]) => `${name}: ${value}`).join("\r\n")}\r\n\r\n${body}`, () => socket.destroy());
       return false;
     }
     if (tracked) tracked.upgraded = true;
@@ -263,17 +264,18 @@ export class ConnectionGuard {
 
   private refuse(request: IncomingMessage, response: ServerResponse, reason: RefusalReason, keepConnection: boolean, count = true): void {
     if (count) this.onRefusal(reason);
-    const { head, body } = this.refusalAnswer(reason, request.url, !keepConnection);
-    response.writeHead(503, head).end(body);
+    const { status, head, body } = this.refusalAnswer(reason, request.url, !keepConnection);
+    response.writeHead(status, head).end(body);
   }
 
-  private refusalAnswer(reason: RefusalReason, url: string | undefined, close: boolean): { head: Record<string, string | number>; body: string } {
+  private refusalAnswer(reason: RefusalReason, url: string | undefined, close: boolean): { status: number; head: Record<string, string | number>; body: string } {
     const requestId = randomUUID();
-    const { code, message: describe } = refusals[reason];
-    const message = describe(this.limits);
+    const { refusal, message } = refusals[reason];
+    const answer = edgeRefusalBody(refusal, message(this.limits));
     // A GraphQL client reads errors from the body it knows; every other path gets the REST error body.
-    const body = JSON.stringify(pathOf(url) === "/graphql" ? { errors: [{ message, extensions: { code } }] } : { status: 503, code, message, requestId });
+    const body = JSON.stringify(pathOf(url) === "/graphql" ? graphqlBodyOf(answer) : { ...answer, requestId });
     return {
+      status: answer.status,
       head: {
         "content-type": "application/json; charset=utf-8",
         "content-length": Buffer.byteLength(body),

@@ -5,9 +5,10 @@ import helmet from "helmet";
 import underPressure from "@fastify/under-pressure";
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
 import type { Config } from "../core/config.js";
+import { EDGE_REFUSALS, edgeRefusalBody, type EdgeRefusalBody, type EdgeRefusalName } from "../core/edge-refusals.js";
 import type { Logger } from "../core/logger.js";
 import { redactUrl, requestIdFor } from "../core/logger.js";
-import { clientErrorHandler, RestError, sendError } from "../rest-compat/error-body.js";
+import { clientErrorHandler, RestError, restRefusal, sendError } from "../rest-compat/error-body.js";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../core/input-text.js";
 import { activeTracer } from "../core/tracing.js";
 import { graphqlRefusal } from "./api-access.js";
@@ -15,19 +16,15 @@ import { ConnectionGuard, RETRY_AFTER_SECONDS } from "./connection-guard.js";
 import { nameRequestSpan, tracedRequests, type IncomingTraceContext } from "./http-tracing.js";
 import { routeSchemaCompilers } from "./route-schema-compilers.js";
 
-const statusCodes: Record<number, string> = {
-  400: "BAD_REQUEST",
-  401: "UNAUTHENTICATED",
-  403: "FORBIDDEN",
-  404: "NOT_FOUND",
-  405: "METHOD_NOT_ALLOWED",
-  406: "NOT_ACCEPTABLE",
-  409: "CONFLICT",
-  413: "PAYLOAD_TOO_LARGE",
-  414: "URI_TOO_LONG",
-  415: "UNSUPPORTED_MEDIA_TYPE",
-  429: "TOO_MANY_REQUESTS",
-};
+/** The refusals a 4xx of Fastify's or a plugin's is answered as, by their status. */
+const FRAMEWORK_REFUSALS = new Map<number, EdgeRefusalName>(
+  (["BAD_REQUEST", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "METHOD_NOT_ALLOWED", "NOT_ACCEPTABLE", "CONFLICT", "PAYLOAD_TOO_LARGE", "URI_TOO_LONG", "UNSUPPORTED_MEDIA_TYPE", "TOO_MANY_REQUESTS"] as const).map(
+    (name) => [EDGE_REFUSALS[name].status, name],
+  ),
+);
+
+/** A 4xx of Fastify's: its refusal, or BAD_REQUEST with the status Fastify gave. */
+const frameworkRefusal = (status: number, message: string): EdgeRefusalBody => ({ ...edgeRefusalBody(FRAMEWORK_REFUSALS.get(status) ?? "BAD_REQUEST", message), status });
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -83,7 +80,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
       const message = error.code === "FST_ERR_BAD_URL" ? "The request path is not valid percent-encoded UTF-8" : status === 414 ? "A path segment is too long" : "The request is not valid";
       reply.header("x-request-id", request.id).header("x-content-type-options", "nosniff").header("cache-control", "no-store");
-      return sendError(request, reply, { status, code: statusCodes[status] ?? "BAD_REQUEST", message });
+      return sendError(request, reply, frameworkRefusal(status, message));
     },
     // What Node's HTTP parser refuses before Fastify sees a request (an oversized head, a malformed one).
     clientErrorHandler,
@@ -128,7 +125,7 @@ async function shedLoad(app: FastifyInstance, maxEventLoopDelay: number, guard: 
       if (NEVER_SHED.has(request.routeOptions.url ?? "") || !shedding()) return;
       metrics?.httpRefusals.inc({ reason: "event_loop_delay" });
       reply.header("retry-after", String(RETRY_AFTER_SECONDS)).header("cache-control", "no-store");
-      const refusal = { status: 503, code: "OVERLOADED", message: "The service is overloaded; retry shortly" };
+      const refusal = edgeRefusalBody("OVERLOADED", "The service is overloaded; retry shortly");
       if (request.routeOptions.url === "/graphql") graphqlRefusal(request, reply, refusal);
       else sendError(request, reply, refusal);
     },
@@ -154,7 +151,7 @@ function boundJsonNesting(app: FastifyInstance): void {
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) =>
     parseJson(request, body as string, (error: Error | null, value?: unknown) => {
       if (error) return done(error);
-      if (nestsDeeperThan(value)) return done(new RestError(400, "BAD_REQUEST", `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels`));
+      if (nestsDeeperThan(value)) return done(restRefusal("BAD_REQUEST", `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels`));
       done(null, value);
     }),
   );
@@ -181,26 +178,22 @@ function answerErrorsInOneBody(app: FastifyInstance): void {
       return sendError(request, reply, { status: error.status, code: error.code, message: error.message, details: error.details, errorCode: error.errorCode, reason: error.throttle?.reason });
     }
     if (error.validation) {
-      return sendError(request, reply, {
-        status: 400,
-        code: "VALIDATION_FAILED",
-        message: "The request is not valid",
-        details: error.validation.map((problem) => ({
-          field: fieldOf(error.validationContext, problem.instancePath, problem.params),
-          rule: problem.keyword,
-          message: problem.message ?? "is not valid",
-        })),
-      });
+      const details = error.validation.map((problem) => ({
+        field: fieldOf(error.validationContext, problem.instancePath, problem.params),
+        rule: problem.keyword,
+        message: problem.message ?? "is not valid",
+      }));
+      return sendError(request, reply, edgeRefusalBody("VALIDATION_FAILED", "The request is not valid", details));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return sendError(request, reply, { status, code: statusCodes[status] ?? "BAD_REQUEST", message: error.message });
+      return sendError(request, reply, frameworkRefusal(status, error.message));
     }
     request.log.error({ err: error }, "unhandled error");
-    return sendError(request, reply, { status: 500, code: "INTERNAL_SERVER_ERROR", message: "Internal server error" });
+    return sendError(request, reply, edgeRefusalBody("INTERNAL_SERVER_ERROR", "Internal server error"));
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, { status: 404, code: "NOT_FOUND", message: `No route ${request.method} ${redactUrl(request.url.split("?")[0])}` }),
+    sendError(request, reply, edgeRefusalBody("NOT_FOUND", `No route ${request.method} ${redactUrl(request.url.split("?")[0])}`)),
   );
 }
 

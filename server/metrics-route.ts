@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import { edgeRefusalBody } from "../core/edge-refusals.js";
 import type { ServiceMetrics } from "../core/metrics.js";
 import { sendError } from "../rest-compat/error-body.js";
 import { clusterMetricsSource } from "./cluster-metrics.js";
@@ -24,7 +25,7 @@ export function registerMetricsRoute(app: FastifyInstance, metrics: ServiceMetri
       const given = Buffer.from(request.headers.authorization ?? "");
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
         reply.header("www-authenticate", 'Bearer realm="metrics"');
-        return sendError(request, reply, { status: 401, code: "UNAUTHENTICATED", message: "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>" });
+        return sendError(request, reply, edgeRefusalBody("UNAUTHENTICATED", "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>"));
       }
     }
     let text: string;
@@ -32,7 +33,7 @@ export function registerMetricsRoute(app: FastifyInstance, metrics: ServiceMetri
       text = await read();
     } catch (error) {
       request.log.warn({ err: error }, "metrics not gathered");
-      return sendError(request, reply, { status: 503, code: "SERVICE_UNAVAILABLE", message: (error as Error).message });
+      return sendError(request, reply, edgeRefusalBody("SERVICE_UNAVAILABLE", (error as Error).message));
     }
     reply.header("content-type", metrics.registry.contentType).header("cache-control", "no-store");
     return text;

@@ -10,7 +10,7 @@ import { GATEWAY_CREDENTIAL_HEADER, GatewayCredential, SERVICE_CREDENTIAL_HEADER
 import { remoteServiceGraphs } from "../subgraphs/common/service-graph.js";
 import type { Identity } from "../identity/identity.js";
 import { bearerToken } from "../identity/token-verifier.js";
-import { RestError } from "../rest-compat/error-body.js";
+import { restRefusal } from "../rest-compat/error-body.js";
 import { startSubgraph } from "../gateway/subgraph-server.js";
 import { subgraphDefinitions, type SubgraphName } from "../subgraphs/subgraphs.js";
 import { createHttpApp } from "./http-app.js";
@@ -67,7 +67,7 @@ export async function buildSubgraphApp(
     }
     const header = request.headers[GATEWAY_CREDENTIAL_HEADER];
     if (!credential.verify(typeof header === "string" ? header : undefined, bearerToken(request.headers.authorization))) {
-      throw new RestError(403, "FORBIDDEN", "This subgraph answers only the gateway");
+      throw restRefusal("FORBIDDEN", "This subgraph answers only the gateway");
     }
   });
   mountApollo(app, "/graphql", subgraph.server, async (request) => {
