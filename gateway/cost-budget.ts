@@ -5,6 +5,7 @@ import type { SubscriptionCosts } from "./subscriptions/subscription-engine.js";
 import type { EdgeContext } from "./edge-context.js";
 import { checkOperationCostParts, type OperationCost } from "./operation-limits.js";
 import { queuedTurn } from "../core/event-loop-turns.js";
+import { edgeError } from "../core/edge-refusals.js";
 
 /** `extensions.cost` of every GraphQL answer, as Shopify reports it. */
 export interface CostExtension {
@@ -33,14 +34,9 @@ export async function admitOperationCost(context: EdgeContext, cost: OperationCo
   const decision = await limits.admitCost(accountId, requested);
   if (!decision.allowed) {
     const report: CostExtension = { requestedQueryCost: requested, actualQueryCost: null, throttleStatus: decision.status };
-    throw new GraphQLError(decision.message, {
-      extensions: {
-        code: "TOO_MANY_REQUESTS",
-        reason: "COST_BUDGET",
-        retryAfterSeconds: decision.retryAfterSeconds,
-        cost: report,
-        http: { status: 429, headers: new Map([["retry-after", String(decision.retryAfterSeconds)]]) },
-      },
+    throw edgeError("COST_BUDGET", decision.message, {
+      extensions: { retryAfterSeconds: decision.retryAfterSeconds, cost: report },
+      http: new Map([["retry-after", String(decision.retryAfterSeconds)]]),
     });
   }
   return {
@@ -120,7 +116,7 @@ export function subscriptionCosts(limits: AccountLimits): SubscriptionCosts | un
     async admit(caller, points) {
       const decision = await limits.admitCost(caller.accountId, points);
       if (decision.allowed) return undefined;
-      return new GraphQLError(decision.message, { extensions: { code: "TOO_MANY_REQUESTS", reason: "COST_BUDGET", retryAfterSeconds: decision.retryAfterSeconds } });
+      return edgeError("COST_BUDGET", decision.message, { extensions: { retryAfterSeconds: decision.retryAfterSeconds } });
     },
     charge: (caller, points) => limits.charge(caller.accountId, points),
   };

@@ -1,6 +1,7 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from "@apollo/gateway";
 import type { GatewayGraphQLResponse } from "@apollo/server-gateway-interface";
 import { GraphQLError } from "graphql";
+import { edgeError } from "../core/edge-refusals.js";
 import type { RunningSubgraph } from "../subgraphs/common/running-subgraph.js";
 import { type EdgeContext, forwardedHeaders } from "./edge-context.js";
 import { GATEWAY_CREDENTIAL_HEADER, type GatewayCredential } from "../identity/gateway-credential.js";
@@ -16,7 +17,7 @@ export class InProcessDataSource implements GraphQLDataSource<EdgeContext> {
 
   async process(options: GraphQLDataSourceProcessOptions<EdgeContext>): Promise<GatewayGraphQLResponse> {
     const edgeContext = "context" in options ? (options.context as EdgeContext) : undefined;
-    if (!edgeContext?.token) return { errors: [{ message: "No caller to forward", extensions: { code: "UNAUTHENTICATED" } }] };
+    if (!edgeContext?.token) return { errors: [edgeError("UNAUTHENTICATED", "No caller to forward").toJSON()] };
     // The plan was made on this turn; the subgraph's work starts on the next (core/event-loop-turns.ts).
     await nextTurn();
     let contextValue;

@@ -3,6 +3,7 @@ import type { ApolloGateway } from "@apollo/gateway";
 import type { ApolloServer, ApolloServerPlugin, GraphQLResponse } from "@apollo/server";
 import type { GatewayGraphQLRequestContext } from "@apollo/server-gateway-interface";
 import { getOperationAST, GraphQLError, parse, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
+import { EDGE_REFUSALS, edgeError } from "../core/edge-refusals.js";
 import { checkOperationText } from "../core/input-text.js";
 import type { Logger } from "../core/logger.js";
 import type { ServiceMetrics } from "../core/metrics.js";
@@ -162,7 +163,7 @@ class DirectExecution {
 
   /** Apollo Server's error formatting (errorNormalize.js): a code on every error, `extensions.http` moved to the answer's head. */
   private format(error: GraphQLError, requestId: string, head?: AnswerHead): GraphQLFormattedError {
-    const extensions: Record<string, unknown> = { ...error.extensions, code: error.extensions.code ?? "INTERNAL_SERVER_ERROR" };
+    const extensions: Record<string, unknown> = { ...error.extensions, code: error.extensions.code ?? EDGE_REFUSALS.INTERNAL_SERVER_ERROR.code };
     if (isPartialHead(extensions.http)) {
       if (head && extensions.http.status) head.status = extensions.http.status;
       if (head && extensions.http.headers) for (const [name, value] of extensions.http.headers) head.headers.set(name, value);
@@ -171,7 +172,7 @@ class DirectExecution {
     try {
       return this.options.formatError({ ...error.toJSON(), extensions }, error, requestId);
     } catch {
-      return { message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR" } };
+      return edgeError("INTERNAL_SERVER_ERROR", "Internal server error").toJSON();
     }
   }
 

@@ -27,6 +27,7 @@ import {
   visit,
 } from "graphql";
 import { getComplexity, type ComplexityEstimator } from "graphql-query-complexity";
+import { edgeError } from "../core/edge-refusals.js";
 import { badInput } from "../core/errors.js";
 import { checkOperationText } from "../core/input-text.js";
 import { queuedTurn } from "../core/event-loop-turns.js";
@@ -451,12 +452,12 @@ export function checkOperationCostParts(
       return { total, fixed };
     } catch (error) {
       if (!(error instanceof GraphQLError)) throw error;
-      return refusal("OPERATION_TOO_LARGE", error.message);
+      return edgeError("OPERATION_TOO_LARGE", error.message, { http: true });
     }
   };
   const cost = costMemo.of(scope, schema, document, variables, operationName, estimate);
   if (cost instanceof GraphQLError) throw cost;
-  if (cost.total > maxCost) throw refusal("COST_LIMIT_EXCEEDED", `The operation's estimated cost is ${cost.total}; the limit is ${maxCost}. Ask for smaller pages or fewer nested lists.`);
+  if (cost.total > maxCost) throw edgeError("COST_LIMIT_EXCEEDED", `The operation's estimated cost is ${cost.total}; the limit is ${maxCost}. Ask for smaller pages or fewer nested lists.`, { http: true });
   return cost;
 }
 
@@ -552,17 +553,13 @@ function checkVariables(schema: GraphQLSchema, document: DocumentNode, variables
   throw badInput(coerced.errors[0].message, problems);
 }
 
-function refusal(reason: string, message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: "GRAPHQL_VALIDATION_FAILED", reason, http: { status: 400 } } });
-}
-
 /** graphql-armor's rules report through the validation context instead of throwing out of validate(). */
-const reportAs = (reason: string) => ({
+const reportAs = (refusal: "TOO_MANY_ALIASES" | "TOO_MANY_DIRECTIVES" | "TOO_DEEP") => ({
   propagateOnRejection: false,
   exposeLimits: true,
   onReject: [
     (context: ValidationContext | null, error: GraphQLError) =>
-      context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, ""), { extensions: { code: "GRAPHQL_VALIDATION_FAILED", reason } })),
+      context?.reportError(edgeError(refusal, error.message.replace(/^Syntax Error: /, ""))),
   ],
 });
 
@@ -594,12 +591,7 @@ function maxMutationsRule(max: number): ValidationRule {
       };
       const mutations = count(node.selectionSet);
       if (mutations > max) {
-        context.reportError(
-          new GraphQLError(`The operation runs ${mutations} mutations; the limit is ${max} per operation`, {
-            nodes: [node],
-            extensions: { code: "GRAPHQL_VALIDATION_FAILED", reason: "TOO_MANY_MUTATIONS" },
-          }),
-        );
+        context.reportError(edgeError("TOO_MANY_MUTATIONS", `The operation runs ${mutations} mutations; the limit is ${max} per operation`, { nodes: [node] }));
       }
     },
   });
@@ -669,7 +661,7 @@ export function checkEdgeOperation(
 ): { document: DocumentNode; cost: number } | { errors: GraphQLError[] } {
   // Over HTTP the body parser has bounded this already; a WebSocket message comes here directly.
   if (nestsDeeperThan(request.variables)) {
-    return { errors: [new GraphQLError(`The variables nest deeper than ${MAX_JSON_DEPTH} levels`, { extensions: { code: "BAD_USER_INPUT" } })] };
+    return { errors: [edgeError("BAD_USER_INPUT", `The variables nest deeper than ${MAX_JSON_DEPTH} levels`)] };
   }
   let document = validated?.get(request.query);
   if (!document) {
@@ -744,18 +736,15 @@ function parseAndValidate(
     document = parse(query, parseOptionsFor("edge"));
   } catch (error) {
     const message = error instanceof GraphQLError ? error.message : "The operation could not be parsed";
-    return { errors: [new GraphQLError(message, { extensions: { code: "GRAPHQL_PARSE_FAILED" } })] };
+    return { errors: [edgeError("GRAPHQL_PARSE_FAILED", message)] };
   }
   const rules = [...specifiedRules, ...(disclosure.introspection ? [] : [NoSchemaIntrospectionCustomRule]), ...limitValidationRules("edge")];
   const invalid = validate(schema, document, rules, { maxErrors: 20 });
   if (invalid.length) {
     return {
-      errors: invalid.map(
-        (error) =>
-          new GraphQLError(disclosure.suggestions ? error.message : withoutSuggestions(error.message), {
-            nodes: error.nodes,
-            extensions: { ...error.extensions, code: "GRAPHQL_VALIDATION_FAILED" },
-          }),
+      // The limits' own refusals keep their reason.
+      errors: invalid.map((error) =>
+        edgeError("GRAPHQL_VALIDATION_FAILED", disclosure.suggestions ? error.message : withoutSuggestions(error.message), { nodes: error.nodes, extensions: error.extensions }),
       ),
     };
   }

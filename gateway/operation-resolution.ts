@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin, BaseContext } from "@apollo/server";
-import { GraphQLError } from "graphql";
+import { edgeError } from "../core/edge-refusals.js";
 
 /**
  * Refuses, as the client's mistake (400), an operation the gateway cannot run. Apollo Server
@@ -16,12 +16,10 @@ export function operationResolutionPlugin<TContext extends BaseContext>(): Apoll
         async didResolveOperation({ operation, request }) {
           if (!operation) {
             const message = request.operationName ? `Unknown operation named "${request.operationName}".` : "Must provide operation name if query contains multiple operations.";
-            throw new GraphQLError(message, { extensions: { code: "OPERATION_RESOLUTION_FAILURE", http: { status: 400 } } });
+            throw edgeError("OPERATION_RESOLUTION_FAILURE", message, { http: true });
           }
           if (operation.operation === "subscription") {
-            throw new GraphQLError("Subscriptions are served over graphql-ws on this path (WebSocket), not over HTTP", {
-              extensions: { code: "BAD_REQUEST", http: { status: 400 } },
-            });
+            throw edgeError("BAD_REQUEST", "Subscriptions are served over graphql-ws on this path (WebSocket), not over HTTP", { http: true });
           }
         },
       };

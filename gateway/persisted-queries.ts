@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ApolloServerPlugin } from "@apollo/server";
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import { edgeRefusalBody, graphqlBodyOf, type EdgeRefusalBody } from "../core/edge-refusals.js";
 import type { Logger } from "../core/logger.js";
 
 /**
@@ -14,13 +15,6 @@ import type { Logger } from "../core/logger.js";
  * it reads the request, with the codes Apollo's clients and router know, and logged at info: the
  * caller's mistake, not the service's.
  */
-export type PersistedQueryCode = "PERSISTED_QUERY_NOT_SUPPORTED" | "PERSISTED_QUERY_HASH_MISMATCH" | "PERSISTED_QUERY_NOT_FOUND" | "BAD_REQUEST";
-
-export interface PersistedQueryRefusal {
-  status: number;
-  code: PersistedQueryCode;
-  message: string;
-}
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -30,7 +24,7 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
  * answers it as it should: no extension, a known hash, an unknown one (PERSISTED_QUERY_NOT_FOUND),
  * a text sent with its own hash (registered), or a request it refuses for another reason.
  */
-export function persistedQueryRefusal(method: string, body: unknown, queryString: unknown): PersistedQueryRefusal | undefined {
+export function persistedQueryRefusal(method: string, body: unknown, queryString: unknown): EdgeRefusalBody | undefined {
   let extensions: unknown;
   let query: unknown;
   if (method === "POST") {
@@ -50,18 +44,18 @@ export function persistedQueryRefusal(method: string, body: unknown, queryString
   const persisted = extensions.persistedQuery;
   if (!isObject(persisted) || persisted.version !== 1) {
     // Apollo Server's own answer when persisted queries are off: its clients then send the text alone.
-    return { status: 200, code: "PERSISTED_QUERY_NOT_SUPPORTED", message: "Only version 1 of automatic persisted queries is supported: send the operation's text" };
+    return edgeRefusalBody("PERSISTED_QUERY_NOT_SUPPORTED", "Only version 1 of automatic persisted queries is supported: send the operation's text");
   }
   const hash = persisted.sha256Hash;
-  if (typeof hash !== "string") return { status: 400, code: "BAD_REQUEST", message: "extensions.persistedQuery.sha256Hash must be the SHA-256 of the operation's text, in lower-case hex" };
+  if (typeof hash !== "string") return edgeRefusalBody("BAD_REQUEST", "extensions.persistedQuery.sha256Hash must be the SHA-256 of the operation's text, in lower-case hex");
   if (typeof query === "string" && query !== "") {
     if (createHash("sha256").update(query).digest("hex") !== hash) {
-      return { status: 400, code: "PERSISTED_QUERY_HASH_MISMATCH", message: "extensions.persistedQuery.sha256Hash is not the SHA-256 of the query sent (lower-case hex of its UTF-8 text)" };
+      return edgeRefusalBody("PERSISTED_QUERY_HASH_MISMATCH", "extensions.persistedQuery.sha256Hash is not the SHA-256 of the query sent (lower-case hex of its UTF-8 text)");
     }
     return undefined;
   }
   // No text can have this hash: it is unknown, as Apollo Server would find.
-  if (!SHA256_HEX.test(hash)) return { status: 200, code: "PERSISTED_QUERY_NOT_FOUND", message: "PersistedQueryNotFound" };
+  if (!SHA256_HEX.test(hash)) return edgeRefusalBody("PERSISTED_QUERY_NOT_FOUND", "PersistedQueryNotFound");
   return undefined;
 }
 
@@ -76,7 +70,7 @@ export function persistedQueryCheck(): preHandlerAsyncHookHandler {
     return reply
       .code(refusal.status)
       .header("content-type", "application/json; charset=utf-8")
-      .send(`${JSON.stringify({ errors: [{ message: refusal.message, extensions: { code: refusal.code } }] })}\n`);
+      .send(`${JSON.stringify(graphqlBodyOf(refusal))}\n`);
   };
 }
 

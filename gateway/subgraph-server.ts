@@ -2,6 +2,7 @@ import type { WebhookTargets } from "../subgraphs/common/webhooks/webhook-endpoi
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { execute, getOperationAST, GraphQLError, Kind, parse, type OperationDefinitionNode, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
+import { EDGE_REFUSALS, edgeError } from "../core/edge-refusals.js";
 import { checkOperationText } from "../core/input-text.js";
 import type { Clock } from "../core/clock.js";
 import type { Logger } from "../core/logger.js";
@@ -85,7 +86,7 @@ function inProcessExecutor(server: ApolloServer<SubgraphContext>, schema: GraphQ
   const admitted = new ValidatedDocuments(500, 50_000);
   const format = (error: GraphQLError, requestId: string): GraphQLFormattedError => {
     // Variables were coerced by the cost check already, so execution cannot fail on them.
-    const code = error.extensions.code ?? "INTERNAL_SERVER_ERROR";
+    const code = error.extensions.code ?? EDGE_REFUSALS.INTERNAL_SERVER_ERROR.code;
     return hideUnexpected({ ...error.toJSON(), extensions: { ...error.extensions, code } }, error, logger, requestId);
   };
   return async (request: InProcessRequest, contextValue: SubgraphContext): Promise<FormattedExecutionResult> => {
@@ -218,8 +219,8 @@ export function hideUnexpected(formatted: GraphQLFormattedError, error: unknown,
   }
   if (isStatementTimeout(error)) {
     logger.warn({ err: error, requestId }, "statement timeout");
-    return { message: "The operation took longer than the service allows; try again, or ask for less", path: formatted.path, extensions: { code: "OPERATION_TIMEOUT" } };
+    return edgeError("OPERATION_TIMEOUT", "The operation took longer than the service allows; try again, or ask for less", { path: formatted.path }).toJSON();
   }
   logger.error({ err: error, requestId }, "unexpected GraphQL error");
-  return { message: "Internal server error", path: formatted.path, extensions: { code: "INTERNAL_SERVER_ERROR" } };
+  return edgeError("INTERNAL_SERVER_ERROR", "Internal server error", { path: formatted.path }).toJSON();
 }

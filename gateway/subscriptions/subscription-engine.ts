@@ -12,6 +12,7 @@ import {
 } from "graphql";
 import { getArgumentValues } from "graphql/execution/values.js";
 import type { Caller } from "../../core/caller.js";
+import { edgeError } from "../../core/edge-refusals.js";
 import type { Logger } from "../../core/logger.js";
 import type { EventChannel } from "../../drizzle/events.js";
 import type { EdgeContext } from "../edge-context.js";
@@ -97,11 +98,11 @@ export class SubscriptionEngine {
   async subscribe(request: SubscriptionRequest): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
     const fieldNode = request.operation.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD);
     if (!fieldNode || request.operation.selectionSet.selections.length !== 1) {
-      return failure("A subscription selects exactly one field directly (no fragments at the top level)", "BAD_USER_INPUT");
+      return failure("A subscription selects exactly one field directly (no fragments at the top level)");
     }
     const definition = this.deps.subscriptions.find((s) => s.field === fieldNode.name.value);
     const fieldDef = request.schema.getSubscriptionType()?.getFields()[fieldNode.name.value];
-    if (!definition || !fieldDef) return failure(`Unknown subscription ${fieldNode.name.value}`, "BAD_USER_INPUT");
+    if (!definition || !fieldDef) return failure(`Unknown subscription ${fieldNode.name.value}`);
     const args = getArgumentValues(fieldDef, fieldNode, request.variableValues);
     let cost: number;
     try {
@@ -232,7 +233,7 @@ export class SubscriptionEngine {
     );
     if (result.errors?.length || !result.data) return { errors: (result.errors ?? []).map(toGraphQLError) };
     // The entity field answers null for an id that names nothing the caller may see.
-    if (result.data.entity === null) return { errors: [new GraphQLError(`No ${definition.entityQuery.field} has this id`, { extensions: { code: "NOT_FOUND" } })] };
+    if (result.data.entity === null) return { errors: [edgeError("NOT_FOUND", `No ${definition.entityQuery.field} has this id`)] };
     return { entity: result.data.entity };
   }
 
@@ -276,7 +277,7 @@ export class SubscriptionEngine {
         live.push(member);
         continue;
       }
-      member.output.push({ errors: [new GraphQLError("The session has ended; subscribe again with a new token", { extensions: { code: "UNAUTHENTICATED" } })] });
+      member.output.push({ errors: [edgeError("UNAUTHENTICATED", "The session has ended; subscribe again with a new token")] });
       await member.output.close();
     }
     if (!live.length) return;
@@ -289,7 +290,7 @@ export class SubscriptionEngine {
     } catch (error) {
       // The logger's child is made only here: an idle subscriber should not carry one.
       this.deps.logger.child({ subscription: definition.field, requestId: reader.requestId }).error({ err: error }, "subscription message failed");
-      const failed = { errors: [new GraphQLError("Internal server error", { extensions: { code: "INTERNAL_SERVER_ERROR" } })] };
+      const failed = { errors: [edgeError("INTERNAL_SERVER_ERROR", "Internal server error")] };
       await this.inBatches(live, (member) => member.output.push(failed));
       return;
     }
@@ -423,7 +424,7 @@ function entityQuery(document: DocumentNode, operation: OperationDefinitionNode,
   return `query EdgeSubscriptionMessage(${header}) { __entity: ${definition.entityQuery.field}(id: $__entityId) ${selection} }\n${fragmentText}`;
 }
 
-const failure = (message: string, code: string): ExecutionResult => ({ errors: [new GraphQLError(message, { extensions: { code } })] });
+const failure = (message: string): ExecutionResult => ({ errors: [edgeError("BAD_USER_INPUT", message)] });
 
 export function toGraphQLError(error: { message: string; path?: readonly (string | number)[]; extensions?: Record<string, unknown> }): GraphQLError {
   return new GraphQLError(error.message, { path: error.path, extensions: error.extensions });

@@ -6,6 +6,7 @@ import { CloseCode, type ConnectionInitMessage, type Context, type SubscribePayl
 import { useServer, type Extra } from "graphql-ws/use/ws";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { Caller } from "../../core/caller.js";
+import { edgeError } from "../../core/edge-refusals.js";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../core/logger.js";
 import type { SessionRevocations } from "../../identity/session-revocations.js";
@@ -118,9 +119,9 @@ function languageOf(ctx: SocketContext): string | undefined {
 const secondOf = (caller: Caller) => Math.floor(caller.expiresAt.getTime() / 1000);
 
 const overRate = (decision: RateDecision) =>
-  new GraphQLError(requestRateMessage(decision), { extensions: { code: "TOO_MANY_REQUESTS", reason: "REQUEST_RATE", retryAfterSeconds: decision.resetSeconds } });
+  edgeError("REQUEST_RATE", requestRateMessage(decision), { extensions: { retryAfterSeconds: decision.resetSeconds } });
 
-const sessionEnded = () => new GraphQLError("The session has ended; reconnect with a new token", { extensions: { code: "UNAUTHENTICATED" } });
+const sessionEnded = () => edgeError("UNAUTHENTICATED", "The session has ended; reconnect with a new token");
 
 /**
  * The open connections, each closed when the token it was opened with would no longer be
@@ -274,7 +275,7 @@ class SocketOperations {
 
   /** subscribe: the operation's arguments when it may run, or why it may not. */
   async admit(ctx: SocketContext, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
-    if (this.stopping) return [new GraphQLError("The server is shutting down; reconnect", { extensions: { code: "SHUTTING_DOWN" } })];
+    if (this.stopping) return [edgeError("SHUTTING_DOWN", "The server is shutting down; reconnect")];
     const state = this.connections.stateOf(ctx.extra);
     // Judged again for every operation: the sweep and the revocation events close the socket
     // soon, but never after an operation has been let through on a dead session.
@@ -298,7 +299,7 @@ class SocketOperations {
     const state = args.contextValue as ConnectionState;
     const place = this.options.accountLimits && state.caller ? this.options.accountLimits.enter(state.caller.accountId) : undefined;
     if (place && typeof place !== "function") {
-      return Promise.resolve({ errors: [new GraphQLError(place.message, { extensions: { code: "TOO_MANY_REQUESTS", reason: place.reason, retryAfterSeconds: place.retryAfterSeconds } })] });
+      return Promise.resolve({ errors: [edgeError(place.reason, place.message, { extensions: { retryAfterSeconds: place.retryAfterSeconds } })] });
     }
     const running = this.executeThroughGateway(args);
     if (place) void running.finally(place).catch(() => undefined);
@@ -362,9 +363,7 @@ class SocketOperations {
   private async holdSubscription(caller: Caller, context: OperationContext): Promise<GraphQLError | undefined> {
     // Taken before anything is awaited, so that subscribes arriving together cannot all pass the cap.
     if (!this.subscriptions.take(caller.accountId)) {
-      return new GraphQLError(`This account holds ${this.limits.maxSubscriptionsPerAccount} subscriptions, the most it may; complete one to start another`, {
-        extensions: { code: "TOO_MANY_REQUESTS", reason: "SUBSCRIPTION_CAP" },
-      });
+      return edgeError("SUBSCRIPTION_CAP", `This account holds ${this.limits.maxSubscriptionsPerAccount} subscriptions, the most it may; complete one to start another`);
     }
     let held = true;
     const release = () => {
