@@ -58,23 +58,7 @@ export function productRequestFromOcto(versions: OctoProductVersion[], bookingEn
   if (versions.length === 0) throw new Error("an OCTO product needs at least one version");
   const [{ product }] = versions;
   const defaultOption = product.options.find((option) => option.default) ?? product.options[0];
-  // Each unit's "from" price, or each option's when the product is priced per booking.
-  const prices = fromPrices(product as ProductWithQuestions);
-  const currency = prices[0]?.currency ?? null;
-  const inCurrency = prices.filter((pricing) => pricing.currency === currency);
-  const retail = inCurrency.map((pricing) => major(pricing, pricing.retail));
-  // The commission we earn on the cheapest unit: OCTO quotes what we pay the supplier as `net`.
-  const cheapest = inCurrency.reduce<Pricing | undefined>((lowest, pricing) => (!lowest || pricing.retail < lowest.retail ? pricing : lowest), undefined);
-  const margin = cheapest && typeof cheapest.net === "number" && cheapest.net < cheapest.retail && cheapest.retail > 0 ? cheapest.retail - cheapest.net : null;
-  const start = product.locations?.find((location) => location.types.includes("START" as never)) ?? product.locations?.[0];
-  const address = start?.place.postalAddress;
-  const images = (product.media ?? []).filter(isImage);
-  const cover = images.find((media) => media.rel === "COVER") ?? images[0];
-  // A gallery image is a link consumers follow: one that is none would refuse the whole product.
-  const gallery = images.filter((media) => media.rel === "GALLERY" && isWebUrl(media.src));
   const minutes = octoDurationMinutes(product as ProductWithQuestions);
-  const cutoffUnit = defaultOption?.cancellationCutoffUnit as string | undefined;
-
   return {
     externalId: product.id,
     // OCTO requires no title without octo/content: the supplier's internal name stands in.
@@ -88,26 +72,11 @@ export function productRequestFromOcto(versions: OctoProductVersion[], bookingEn
     availabilityType: product.availabilityType,
     redemptionMethod: product.redemptionMethod,
     bookingEngine,
-    countryCode: address?.addressCountry?.toUpperCase() ?? null,
-    zipCode: address?.postalCode ?? null,
-    cityName: address?.addressLocality ?? null,
-    address: address?.streetAddress ?? null,
-    geoLocation: start ? { latitude: start.place.latitude, longitude: start.place.longitude } : null,
-    thumbnailImage: cover?.src ?? null,
-    galleryImage: gallery.length ? gallery.map((media, index) => ({ url: media.src, title: media.title, order: index + 1 })) : null,
+    ...placeOf(product),
+    ...imagesOf(product),
     duration: typeof minutes === "number" ? isoMinutes(minutes) : null,
-    minPrice: retail.length ? Math.min(...retail) : null,
-    maxPrice: retail.length ? Math.max(...retail) : null,
-    priceCurrency: retail.length ? currency : null,
-    pricingUnit: retail.length ? (product.pricingPer === "BOOKING" ? "GROUP" : "PER_PERSON") : null,
-    estCommNet: margin !== null && cheapest ? major(cheapest, margin) : null,
-    estCommFrpricePerc: margin !== null && cheapest ? Math.round((margin / cheapest.retail) * 10_000) / 10_000 : null,
-    minParticipants: defaultOption?.restrictions.minUnits ?? null,
-    maxParticipants: defaultOption?.restrictions.maxUnits ?? null,
-    isCancellable: defaultOption ? true : null,
-    cancellationCutOffAmount: defaultOption?.cancellationCutoffAmount ?? null,
-    cancellationCutOffUnit: cutoffUnit ?? null,
-    cancellationCutOff: defaultOption ? { en: defaultOption.cancellationCutoff } : null,
+    ...priceTermsOf(product),
+    ...optionTermsOf(defaultOption),
     channel: "octo",
     metadata: {
       octo: {
@@ -116,6 +85,64 @@ export function productRequestFromOcto(versions: OctoProductVersion[], bookingEn
         options: product.options.map((option) => ({ id: option.id, units: option.units.map((unit) => ({ id: unit.id, type: unit.type })) })),
       },
     },
+  };
+}
+
+/** Where the product starts: its START location, else its first. */
+function placeOf(product: Product): Pick<ProductRequest, "countryCode" | "zipCode" | "cityName" | "address" | "geoLocation"> {
+  const start = product.locations?.find((location) => location.types.includes("START" as never)) ?? product.locations?.[0];
+  const address = start?.place.postalAddress;
+  return {
+    countryCode: address?.addressCountry?.toUpperCase() ?? null,
+    zipCode: address?.postalCode ?? null,
+    cityName: address?.addressLocality ?? null,
+    address: address?.streetAddress ?? null,
+    geoLocation: start ? { latitude: start.place.latitude, longitude: start.place.longitude } : null,
+  };
+}
+
+/** The cover image as the thumbnail, and the gallery's images. */
+function imagesOf(product: Product): Pick<ProductRequest, "thumbnailImage" | "galleryImage"> {
+  const images = (product.media ?? []).filter(isImage);
+  const cover = images.find((media) => media.rel === "COVER") ?? images[0];
+  // A gallery image is a link consumers follow: one that is none would refuse the whole product.
+  const gallery = images.filter((media) => media.rel === "GALLERY" && isWebUrl(media.src));
+  return {
+    thumbnailImage: cover?.src ?? null,
+    galleryImage: gallery.length ? gallery.map((media, index) => ({ url: media.src, title: media.title, order: index + 1 })) : null,
+  };
+}
+
+/** The price range in the first price's currency, the pricing unit, and the commission we earn. */
+function priceTermsOf(product: Product): Pick<ProductRequest, "minPrice" | "maxPrice" | "priceCurrency" | "pricingUnit" | "estCommNet" | "estCommFrpricePerc"> {
+  // Each unit's "from" price, or each option's when the product is priced per booking.
+  const prices = fromPrices(product as ProductWithQuestions);
+  const currency = prices[0]?.currency ?? null;
+  const inCurrency = prices.filter((pricing) => pricing.currency === currency);
+  const retail = inCurrency.map((pricing) => major(pricing, pricing.retail));
+  // The commission we earn on the cheapest unit: OCTO quotes what we pay the supplier as `net`.
+  const cheapest = inCurrency.reduce<Pricing | undefined>((lowest, pricing) => (!lowest || pricing.retail < lowest.retail ? pricing : lowest), undefined);
+  const margin = cheapest && typeof cheapest.net === "number" && cheapest.net < cheapest.retail && cheapest.retail > 0 ? cheapest.retail - cheapest.net : null;
+  return {
+    minPrice: retail.length ? Math.min(...retail) : null,
+    maxPrice: retail.length ? Math.max(...retail) : null,
+    priceCurrency: retail.length ? currency : null,
+    pricingUnit: retail.length ? (product.pricingPer === "BOOKING" ? "GROUP" : "PER_PERSON") : null,
+    estCommNet: margin !== null && cheapest ? major(cheapest, margin) : null,
+    estCommFrpricePerc: margin !== null && cheapest ? Math.round((margin / cheapest.retail) * 10_000) / 10_000 : null,
+  };
+}
+
+/** The participants and cancellation terms of the default option (or the first). */
+function optionTermsOf(defaultOption: Product["options"][number] | undefined) {
+  const cutoffUnit = defaultOption?.cancellationCutoffUnit as string | undefined;
+  return {
+    minParticipants: defaultOption?.restrictions.minUnits ?? null,
+    maxParticipants: defaultOption?.restrictions.maxUnits ?? null,
+    isCancellable: defaultOption ? true : null,
+    cancellationCutOffAmount: defaultOption?.cancellationCutoffAmount ?? null,
+    cancellationCutOffUnit: cutoffUnit ?? null,
+    cancellationCutOff: defaultOption ? { en: defaultOption.cancellationCutoff } : null,
   };
 }
 

@@ -18,7 +18,6 @@ const STILL_LONGER: [string, number][] = [
   ["subgraphs/booking/voucher/voucher-pdf.ts: renderVoucherPdf", 69],
   ["gateway/gateway.ts: startEdgeGraph", 69],
   ["subgraphs/catalogue/search/search-expression.ts: parseSearch", 68],
-  ["subgraphs/catalogue/import/octo-content.ts: productRequestFromOcto", 64],
 ];
 
 function sourceFiles(dir: string): string[] {
