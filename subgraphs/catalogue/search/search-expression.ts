@@ -89,63 +89,9 @@ function tokenize(input: string): Token[] {
 export function parseSearch(input: string): SearchNode {
   if (input.length > MAX_LENGTH) throw new SearchSyntaxError(`The expression is longer than ${MAX_LENGTH} characters`, MAX_LENGTH);
   if (input.trim() === "") throw new SearchSyntaxError("The expression is empty: give at least one criterion such as title:museum", 0);
-  const tokens = tokenize(input);
-  let index = 0;
-  let criteria = 0;
-  const peek = () => tokens[index];
-  const isKeyword = (token: Token, keyword: "AND" | "OR") => token.type === "word" && token.text.toUpperCase() === keyword;
-
-  const expression = (): SearchNode => {
-    const operands = [andTerm()];
-    while (isKeyword(peek(), "OR")) {
-      index++;
-      operands.push(andTerm());
-    }
-    return operands.length === 1 ? operands[0] : { kind: "or", operands };
-  };
-  const andTerm = (): SearchNode => {
-    const operands = [factor()];
-    while (isKeyword(peek(), "AND")) {
-      index++;
-      operands.push(factor());
-    }
-    return operands.length === 1 ? operands[0] : { kind: "and", operands };
-  };
-  const factor = (): SearchNode => {
-    const token = peek();
-    if (token.type === "open") {
-      index++;
-      const inner = expression();
-      if (peek().type !== "close") throw new SearchSyntaxError("Expected a closing parenthesis", peek().position);
-      index++;
-      return inner;
-    }
-    return criterion();
-  };
-  const criterion = (): SearchNode => {
-    const field = peek();
-    if (field.type === "end") throw new SearchSyntaxError("Expected a criterion field:value but the expression ends", field.position);
-    if (field.type !== "word" || isKeyword(field, "AND") || isKeyword(field, "OR")) {
-      throw new SearchSyntaxError(`Expected a field name, found ${describe(field)}`, field.position);
-    }
-    index++;
-    if (peek().type !== "colon") throw new SearchSyntaxError(`Expected ':' after the field ${field.text}`, peek().position);
-    index++;
-    let operator: SearchOperator = "=";
-    if (peek().type === "operator") {
-      operator = peek().text as SearchOperator;
-      index++;
-    }
-    const value = peek();
-    if (value.type !== "word" && value.type !== "quoted") throw new SearchSyntaxError(`Expected a value for ${field.text}, found ${describe(value)}`, value.position);
-    if (value.text.trim() === "") throw new SearchSyntaxError(`The value of ${field.text} is empty`, value.position);
-    index++;
-    if (++criteria > MAX_CRITERIA) throw new SearchSyntaxError(`At most ${MAX_CRITERIA} criteria`, field.position);
-    return { kind: "criterion", field: field.text, operator, value: value.text, position: field.position, valuePosition: value.position };
-  };
-
-  const tree = expression();
-  const rest = peek();
+  const parser = new SearchParser(tokenize(input));
+  const tree = parser.expression();
+  const rest = parser.peek();
   if (rest.type !== "end") {
     throw new SearchSyntaxError(
       rest.type === "close" ? "Unexpected closing parenthesis" : `Expected AND, OR or the end, found ${describe(rest)}`,
@@ -153,6 +99,69 @@ export function parseSearch(input: string): SearchNode {
     );
   }
   return tree;
+}
+
+const isKeyword = (token: Token, keyword: "AND" | "OR") => token.type === "word" && token.text.toUpperCase() === keyword;
+
+/** The grammar's rules, one method each, over the tokens from the current one on. */
+class SearchParser {
+  private index = 0;
+  private criteria = 0;
+
+  constructor(private readonly tokens: Token[]) {}
+
+  peek(): Token {
+    return this.tokens[this.index];
+  }
+
+  expression(): SearchNode {
+    const operands = [this.andTerm()];
+    while (isKeyword(this.peek(), "OR")) {
+      this.index++;
+      operands.push(this.andTerm());
+    }
+    return operands.length === 1 ? operands[0] : { kind: "or", operands };
+  }
+
+  private andTerm(): SearchNode {
+    const operands = [this.factor()];
+    while (isKeyword(this.peek(), "AND")) {
+      this.index++;
+      operands.push(this.factor());
+    }
+    return operands.length === 1 ? operands[0] : { kind: "and", operands };
+  }
+
+  private factor(): SearchNode {
+    if (this.peek().type !== "open") return this.criterion();
+    this.index++;
+    const inner = this.expression();
+    if (this.peek().type !== "close") throw new SearchSyntaxError("Expected a closing parenthesis", this.peek().position);
+    this.index++;
+    return inner;
+  }
+
+  private criterion(): SearchNode {
+    const field = this.peek();
+    if (field.type === "end") throw new SearchSyntaxError("Expected a criterion field:value but the expression ends", field.position);
+    if (field.type !== "word" || isKeyword(field, "AND") || isKeyword(field, "OR")) {
+      throw new SearchSyntaxError(`Expected a field name, found ${describe(field)}`, field.position);
+    }
+    this.index++;
+    if (this.peek().type !== "colon") throw new SearchSyntaxError(`Expected ':' after the field ${field.text}`, this.peek().position);
+    this.index++;
+    let operator: SearchOperator = "=";
+    if (this.peek().type === "operator") {
+      operator = this.peek().text as SearchOperator;
+      this.index++;
+    }
+    const value = this.peek();
+    if (value.type !== "word" && value.type !== "quoted") throw new SearchSyntaxError(`Expected a value for ${field.text}, found ${describe(value)}`, value.position);
+    if (value.text.trim() === "") throw new SearchSyntaxError(`The value of ${field.text} is empty`, value.position);
+    this.index++;
+    if (++this.criteria > MAX_CRITERIA) throw new SearchSyntaxError(`At most ${MAX_CRITERIA} criteria`, field.position);
+    return { kind: "criterion", field: field.text, operator, value: value.text, position: field.position, valuePosition: value.position };
+  }
 }
 
 function describe(token: Token): string {
