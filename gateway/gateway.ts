@@ -3,7 +3,7 @@ import { operationMetricsPlugin, timedDataSource } from "./metrics-plugin.js";
 import { tracedDataSource } from "./tracing-data-source.js";
 import { activeTracer } from "../core/tracing.js";
 import { ApolloGateway, type GraphQLDataSource } from "@apollo/gateway";
-import { ApolloServer } from "@apollo/server";
+import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import type { GraphQLFormattedError, GraphQLSchema } from "graphql";
 import type { Logger } from "../core/logger.js";
@@ -65,8 +65,7 @@ export interface SchemaDisclosure {
   suggestions: boolean;
 }
 
-/** @apollo/gateway on the static supergraph composed in code, served by the edge's Apollo Server. */
-export async function startEdgeGraph(options: {
+export interface EdgeGraphOptions {
   supergraphSdl: string;
   targets: SubgraphTargets;
   logger: Logger;
@@ -74,8 +73,11 @@ export async function startEdgeGraph(options: {
   metrics?: ServiceMetrics;
   /** Which of the gateway's shortcuts run (operation cache, result shaping, direct execution); all when absent. */
   shortcuts?: PerformanceShortcuts;
-}): Promise<EdgeGraph> {
-  const { targets, logger } = options;
+}
+
+/** @apollo/gateway on the static supergraph composed in code, served by the edge's Apollo Server. */
+export async function startEdgeGraph(options: EdgeGraphOptions): Promise<EdgeGraph> {
+  const { logger } = options;
   let apiSchema: GraphQLSchema | undefined;
   let clientSchema: GraphQLSchema | undefined;
   // Unless this is set, @apollo/gateway sends anonymous usage metrics to Apollo and, to label
@@ -83,8 +85,28 @@ export async function startEdgeGraph(options: {
   // start. The service calls out to nothing it was not configured to call (test/security).
   process.env.APOLLO_TELEMETRY_DISABLED = "true";
   const shortcuts = options.shortcuts ?? allShortcutsOn;
-  const gateway = new ApolloGateway({
-    supergraphSdl: options.supergraphSdl,
+  const gateway = staticGateway(options);
+  gateway.onSchemaLoadOrUpdate(({ apiSchema: schema }) => {
+    apiSchema = schema;
+    clientSchema = withEdgeSubscriptions(schema);
+  });
+  const edgeLogger = logger.child({ component: "gateway" });
+  const requestIds = errorRequestIds<EdgeContext>();
+  const formatError = (formatted: GraphQLFormattedError, error: unknown, requestId?: string) => hideUnexpected(formatted, error, edgeLogger, requestId ?? requestIds.of(error));
+  const execution = edgeExecution(shortcuts["direct-execution"]);
+  const plugins = [...execution.plugins, requestIds.plugin];
+  const server = edgeServer(gateway, options, { logger: edgeLogger, formatError, plugins, clientSchema: () => clientSchema! });
+  await server.start();
+  if (!apiSchema || !clientSchema) throw new Error("gateway started without a schema");
+  useGatewayShortcuts(gateway, shortcuts);
+  const direct = execution.start({ server, gateway, apiSchema: () => apiSchema!, formatError, logger: edgeLogger, metrics: options.metrics });
+  return { server, apiSchema, clientSchema, execute: direct.execute, executeCounts: direct.counts, answerClient: direct.answerClient, clientCounts: direct.clientCounts, stop: () => server.stop() };
+}
+
+/** The gateway over the supergraph, calling each subgraph in process or at its URL, traced and timed when those are on. */
+function staticGateway({ supergraphSdl, targets, logger, metrics }: EdgeGraphOptions): ApolloGateway {
+  return new ApolloGateway({
+    supergraphSdl,
     logger,
     // With tracing on, the gateway's own spans (gateway.request, .plan, .execute, .fetch) join the
     // request's trace. Without the document: it may carry a caller's literal values; exceptions
@@ -95,35 +117,43 @@ export async function startEdgeGraph(options: {
       let source: GraphQLDataSource<EdgeContext> =
         targets.kind === "in-process" ? new InProcessDataSource(targets.subgraphs[subgraph]) : new ForwardingRemoteDataSource({ url: targets.urls[subgraph] ?? url }, targets.credential);
       if (activeTracer()) source = tracedDataSource(subgraph, source, targets.kind);
-      return options.metrics ? timedDataSource(subgraph, source, options.metrics) : source;
+      return metrics ? timedDataSource(subgraph, source, metrics) : source;
     },
   });
-  gateway.onSchemaLoadOrUpdate(({ apiSchema: schema }) => {
-    apiSchema = schema;
-    clientSchema = withEdgeSubscriptions(schema);
-  });
-  const edgeLogger = logger.child({ component: "gateway" });
-  const requestIds = errorRequestIds<EdgeContext>();
-  const formatError = (formatted: GraphQLFormattedError, error: unknown, requestId?: string) => hideUnexpected(formatted, error, edgeLogger, requestId ?? requestIds.of(error));
+}
+
+/**
+ * The edge's Apollo Server over the gateway. `parts.plugins` (the execution's, then the request
+ * ids') come after the server's own, before the log of persisted-query misses.
+ */
+function edgeServer(
+  gateway: ApolloGateway,
+  { disclosure, metrics }: EdgeGraphOptions,
+  parts: { logger: Logger; formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError; plugins: ApolloServerPlugin<EdgeContext>[]; clientSchema: () => GraphQLSchema },
+): ApolloServer<EdgeContext> {
   const { limitPlugins, ...limits } = apolloLimitOptions<EdgeContext>("edge");
-  const execution = edgeExecution(shortcuts["direct-execution"]);
-  const server = new ApolloServer<EdgeContext>({
+  return new ApolloServer<EdgeContext>({
     gateway,
     ...limits,
-    introspection: options.disclosure.introspection,
-    hideSchemaDetailsFromClientErrors: !options.disclosure.suggestions,
+    introspection: disclosure.introspection,
+    hideSchemaDetailsFromClientErrors: !disclosure.suggestions,
     includeStacktraceInErrorResponses: false,
-    formatError,
-    logger: edgeLogger,
+    formatError: parts.formatError,
+    logger: parts.logger,
     // The process stops its servers itself, in order, after the HTTP requests have drained.
     stopOnTerminationSignals: false,
     // Answers are per caller: no cache hints for shared HTTP caches (and no per-field hook for them).
     // No landing page: Apollo's loads its scripts from Apollo's CDN; browsers get our own IDE (GRAPHQL_IDE).
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), operationResolutionPlugin(), ...limitPlugins, costBudgetPlugin(), clientIntrospectionPlugin(() => clientSchema!), ...(options.metrics ? [operationMetricsPlugin<EdgeContext>(options.metrics)] : []), ...execution.plugins, requestIds.plugin, persistedQueryMissLog<EdgeContext>(edgeLogger)],
+    plugins: [
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginLandingPageDisabled(),
+      operationResolutionPlugin(),
+      ...limitPlugins,
+      costBudgetPlugin(),
+      clientIntrospectionPlugin(parts.clientSchema),
+      ...(metrics ? [operationMetricsPlugin<EdgeContext>(metrics)] : []),
+      ...parts.plugins,
+      persistedQueryMissLog<EdgeContext>(parts.logger),
+    ],
   });
-  await server.start();
-  if (!apiSchema || !clientSchema) throw new Error("gateway started without a schema");
-  useGatewayShortcuts(gateway, shortcuts);
-  const direct = execution.start({ server, gateway, apiSchema: () => apiSchema!, formatError, logger: edgeLogger, metrics: options.metrics });
-  return { server, apiSchema, clientSchema, execute: direct.execute, executeCounts: direct.counts, answerClient: direct.answerClient, clientCounts: direct.clientCounts, stop: () => server.stop() };
 }
