@@ -1,4 +1,4 @@
-import { offsetCursor } from "../subgraphs/common/relay/connection.js";
+import { offsetCursor } from "../subgraphs/common/relay/relay.connection.js";
 
 /**
  * The operation the noisy-neighbour and cost benchmarks load the service with: 30 aliases of a

@@ -43,7 +43,7 @@ export type ProductWithQuestions = Omit<Product, "options"> & Asked & { options:
 /** The most required questions a product may ask for the flow to sell it: the bound of a booking setup's question lists. */
 export const MAX_REQUIRED_QUESTIONS = 30;
 
-/** The bounds of a booking setup's questions (booking-setup.ts), which a supplier's are held to as well. */
+/** The bounds of a booking setup's questions (booking-setup.schema.ts), which a supplier's are held to as well. */
 export const MAX_CHOICES = 100;
 export const MAX_QUESTION_TEXT = 500;
 

@@ -443,7 +443,7 @@ export const productChanges = pgTable(
  * taxonomy nodes and change log), over 16 slots: each such transaction adds one to one slot as it
  * commits (deferred triggers, migration 0016), so the sum read in a statement's snapshot names
  * exactly the catalogue that statement sees. A process keeps a search's total beside the sum it
- * was counted at (subgraphs/catalogue/search/search-totals.ts). Slots, so that concurrent writers
+ * was counted at (subgraphs/catalogue/search/search.totals.ts). Slots, so that concurrent writers
  * rarely wait for each other's commit on one row.
  */
 export const catalogueVersions = pgTable("catalogue_versions", {
@@ -524,7 +524,7 @@ export const productTrackingIds = pgTable(
 // ---------------------------------------------------------------------------------------------
 // Booking (owned by the booking subgraph)
 
-/** The built-in inventory engine's setup of a product (subgraphs/booking/engines/inventory/booking-setup.ts). */
+/** The built-in inventory engine's setup of a product (subgraphs/booking/engines/inventory/booking-setup.schema.ts). */
 export const bookingSetups = pgTable("booking_setups", {
   productId: integer("product_id")
     .primaryKey()

@@ -2,7 +2,7 @@ import { RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSource
 import type { GatewayGraphQLResponse } from "@apollo/server-gateway-interface";
 import { GraphQLError } from "graphql";
 import { edgeError } from "../core/edge-refusals.js";
-import type { RunningSubgraph } from "../subgraphs/common/running-subgraph.js";
+import type { RunningSubgraph } from "../subgraphs/common/subgraph.running.js";
 import { type EdgeContext, forwardedHeaders } from "./edge-context.js";
 import { GATEWAY_CREDENTIAL_HEADER, type GatewayCredential } from "../identity/gateway-credential.js";
 import { traceHeaders } from "../core/tracing.js";

@@ -32,17 +32,17 @@ import { badInput } from "../core/errors.js";
 import { checkOperationText } from "../core/input-text.js";
 import { queuedTurn } from "../core/event-loop-turns.js";
 import { MAX_SUPPLIER_PRODUCTS_PAGE } from "../subgraphs/catalogue/product/product.service.js";
-import { MAX_IMPORT_PAGE } from "../subgraphs/catalogue/import/activity-import.js";
+import { MAX_IMPORT_PAGE } from "../subgraphs/catalogue/import/activity-import.service.js";
 import { MAX_TOP_ACTIVITIES } from "../subgraphs/catalogue/recommendation/recommendation.resolver.js";
 import { MAX_WEBHOOK_MESSAGE_PAGE } from "../subgraphs/booking/webhooks/webhook.service.js";
 import { MAX_ORGANISATION_PAGE } from "../subgraphs/catalogue/organisation/organisation.service.js";
-import { DEFAULT_PAGE_SIZE } from "../subgraphs/common/relay/connection.js";
+import { DEFAULT_PAGE_SIZE } from "../subgraphs/common/relay/relay.connection.js";
 import { MAX_NODES } from "../subgraphs/node/node.subgraph.js";
 import { MAX_RECOMMENDATION_PAGE } from "../subgraphs/catalogue/recommendation/recommendation.service.js";
 import { MAX_SEARCH_PAGE_SIZE } from "../subgraphs/catalogue/search/search.service.js";
-import { parseSearch, type SearchNode } from "../subgraphs/catalogue/search/search-expression.js";
+import { parseSearch, type SearchNode } from "../subgraphs/catalogue/search/search.expression.js";
 import { MAX_SUPPLIER_PAGE } from "../subgraphs/catalogue/supplier/supplier.service.js";
-import { MAX_REPORT_PAGE } from "../subgraphs/reporting/booking-report/report-query.js";
+import { MAX_REPORT_PAGE } from "../subgraphs/reporting/booking-report/booking-report.query.js";
 
 /**
  * Every bound on a GraphQL operation, in one place (docs/spec-decisions.md, "Operation limits").

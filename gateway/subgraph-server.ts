@@ -1,4 +1,4 @@
-import type { WebhookTargets } from "../subgraphs/common/webhooks/webhook-endpoints.js";
+import type { WebhookTargets } from "../subgraphs/common/webhooks/webhook-endpoint.rules.js";
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { execute, getOperationAST, GraphQLError, Kind, parse, type OperationDefinitionNode, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
@@ -10,11 +10,11 @@ import type { Database } from "../drizzle/database.js";
 import type { TokenVerifier } from "../identity/token-verifier.js";
 import type { SchemaDisclosure } from "./gateway.js";
 import { apolloLimitOptions, checkOperationCost, parseOptionsFor, ValidatedDocuments } from "./operation-limits.js";
-import type { SubgraphDefinition } from "../subgraphs/subgraphs.js";
-import { readWithLag, subgraphContextFactory, type SubgraphContext } from "../subgraphs/common/context.js";
-import type { OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
-import type { ServiceGraphs } from "../subgraphs/common/service-graph.js";
-import type { InProcessRequest, RunningSubgraph } from "../subgraphs/common/running-subgraph.js";
+import type { SubgraphDefinition } from "../subgraphs/subgraph.names.js";
+import { readWithLag, subgraphContextFactory, type SubgraphContext } from "../subgraphs/common/subgraph.context.js";
+import type { OctoEngines } from "../subgraphs/common/octo/octo.engines.js";
+import type { ServiceGraphs } from "../subgraphs/common/service.graph.js";
+import type { InProcessRequest, RunningSubgraph } from "../subgraphs/common/subgraph.running.js";
 
 /** One subgraph on its own Apollo Server, whether mounted in the single process or run as a role. */
 export async function startSubgraph(

@@ -14,7 +14,7 @@ export interface OrganisationRecord {
 /**
  * What the account service needs of the organisations accounts belong to and of a content
  * partner's booking engine: the catalogue owns both tables and implements this
- * (`subgraphs/catalogue/organisation/partner-directory.ts`); the server hands it over, so identity,
+ * (`subgraphs/catalogue/organisation/organisation.partner-directory.ts`); the server hands it over, so identity,
  * below the subgraphs, imports none of their code.
  */
 export interface PartnerDirectory {

@@ -2,7 +2,7 @@ import { composeServices } from "@apollo/composition";
 import { printSubgraphSchema } from "@apollo/subgraph";
 import { extendSchema, lexicographicSortSchema, parse, printSchema, type GraphQLSchema } from "graphql";
 import { edgeSubscriptionsSdl } from "./edge-subscriptions.js";
-import { subgraphDefinitions, subgraphNames, type SubgraphName } from "../subgraphs/subgraphs.js";
+import { subgraphDefinitions, subgraphNames, type SubgraphName } from "../subgraphs/subgraph.names.js";
 
 export interface ComposedGraph {
   subgraphs: Record<SubgraphName, { sdl: string; schema: import("graphql").GraphQLSchema }>;

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { edgeSubscriptionsSdl } from "./edge-subscriptions.js";
-import { subgraphNames } from "../subgraphs/subgraphs.js";
+import { subgraphNames } from "../subgraphs/subgraph.names.js";
 import { composeGraph, printApiSchema } from "./compose.js";
 
 export const schemaFolder = path.dirname(fileURLToPath(import.meta.url));

@@ -1,4 +1,4 @@
-import type { BookingSetupDocument } from "../subgraphs/booking/engines/inventory/booking-setup.js";
+import type { BookingSetupDocument } from "../subgraphs/booking/engines/inventory/booking-setup.schema.js";
 import type { City } from "./catalogue-data.js";
 import type { randomSource } from "./catalogue.js";
 

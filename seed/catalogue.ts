@@ -4,7 +4,7 @@ import { supplierValues } from "../subgraphs/catalogue/supplier/supplier.rules.j
 import { taxonomyRepository } from "../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
 import type { Database, Executor } from "../drizzle/database.js";
 import { bookingEngines, bookingSetups, productChanges, products, productTaxonomies, suppliers } from "../drizzle/schema.js";
-import { bookingSetupSchema, type BookingSetup } from "../subgraphs/booking/engines/inventory/booking-setup.js";
+import { bookingSetupSchema, type BookingSetup } from "../subgraphs/booking/engines/inventory/booking-setup.schema.js";
 import { demoBookingSetup } from "./booking-setups.js";
 import { cities, eurTo, inCity, templates, type ActivityTemplate, type City } from "./catalogue-data.js";
 import { INVENTORY_ENGINE } from "./demo.js";

@@ -4,8 +4,8 @@ import type { Logger } from "../core/logger.js";
 import type { Database } from "../drizzle/database.js";
 import { createOctoSupplier } from "../octo-supplier/octo-supplier.js";
 import { registerOctoEngine } from "../subgraphs/catalogue/booking-engine/octo-engine.service.js";
-import type { OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
-import type { ServiceGraphs } from "../subgraphs/common/service-graph.js";
+import type { OctoEngines } from "../subgraphs/common/octo/octo.engines.js";
+import type { ServiceGraphs } from "../subgraphs/common/service.graph.js";
 
 /** The engine name the demo gives the local OCTO supplier. */
 export const DEMO_OCTO_ENGINE = "PARIS_DISCOVERY_OCTO";

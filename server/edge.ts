@@ -1,7 +1,7 @@
 import type { ServiceMetrics } from "../core/metrics.js";
-import { octoEnginesFor, type OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
+import { octoEnginesFor, type OctoEngines } from "../subgraphs/common/octo/octo.engines.js";
 import { randomUUID } from "node:crypto";
-import { inProcessServiceGraphs, remoteServiceGraphs, type ServiceGraphs } from "../subgraphs/common/service-graph.js";
+import { inProcessServiceGraphs, remoteServiceGraphs, type ServiceGraphs } from "../subgraphs/common/service.graph.js";
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import type { Clock } from "../core/clock.js";
 import type { Config } from "../core/config.js";
@@ -25,8 +25,8 @@ import { apiLimitsAdmission } from "./api-limits.js";
 import { AccountLimits } from "../identity/account-limits.js";
 import { composeGraph, type ComposedGraph } from "../schema/compose.js";
 import { startSubgraph } from "../gateway/subgraph-server.js";
-import type { RunningSubgraph } from "../subgraphs/common/running-subgraph.js";
-import { subgraphDefinitions, subgraphNames, type SubgraphName } from "../subgraphs/subgraphs.js";
+import type { RunningSubgraph } from "../subgraphs/common/subgraph.running.js";
+import { subgraphDefinitions, subgraphNames, type SubgraphName } from "../subgraphs/subgraph.names.js";
 import { createHttpApp } from "./http-app.js";
 import { graphqlIde, type GraphqlIde } from "./graphql-ide/graphql-ide.js";
 

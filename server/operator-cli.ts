@@ -6,10 +6,10 @@ import { DataFolderUnusable } from "../drizzle/data-folder.js";
 import { openDatabase, type Database } from "../drizzle/database.js";
 import { AccountError, type AccountService } from "../identity/account.service.js";
 import { createIdentity } from "../identity/identity.js";
-import { partnerDirectory } from "../subgraphs/catalogue/organisation/partner-directory.js";
+import { partnerDirectory } from "../subgraphs/catalogue/organisation/organisation.partner-directory.js";
 import { publicAddressRepository } from "../identity/public-address.repository.js";
 import { createLogger } from "../core/logger.js";
-import { OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
+import { OctoEngines } from "../subgraphs/common/octo/octo.engines.js";
 import { OctoRegistrationRefused, registerOctoEngine } from "../subgraphs/catalogue/booking-engine/octo-engine.service.js";
 
 const USAGE = `Usage: npm run operator -- <command> [options]

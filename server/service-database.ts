@@ -3,7 +3,7 @@ import type { Logger } from "../core/logger.js";
 import { openDatabase, type Database } from "../drizzle/database.js";
 
 /**
- * The roles that run a subgraph with reads that tolerate lag (subgraphs.ts, readsTolerateLag),
+ * The roles that run a subgraph with reads that tolerate lag (subgraph.names.ts, readsTolerateLag),
  * and the single process. Written out rather than read from the subgraphs: this module loads
  * before them, while the database opens (server/main.ts); a test holds the two equal.
  */

@@ -1,7 +1,7 @@
 import { PROCESS_ORIGIN, ServiceMetrics } from "../core/metrics.js";
 import { channels } from "../drizzle/events.js";
 import { startDemoOctoSupplier, type DemoOctoSupplier } from "./demo-octo-supplier.js";
-import { octoEnginesFor, type OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
+import { octoEnginesFor, type OctoEngines } from "../subgraphs/common/octo/octo.engines.js";
 import "reflect-metadata";
 import type { FastifyInstance } from "fastify";
 import { systemClock, type Clock } from "../core/clock.js";
@@ -12,18 +12,18 @@ import type { Database } from "../drizzle/database.js";
 import { seedDemoCatalogue } from "../seed/catalogue.js";
 import { seedDemo, type SeededAccount } from "../seed/demo.js";
 import { createIdentity, type Identity } from "../identity/identity.js";
-import { partnerDirectory } from "../subgraphs/catalogue/organisation/partner-directory.js";
+import { partnerDirectory } from "../subgraphs/catalogue/organisation/organisation.partner-directory.js";
 import { publicAddressRepository } from "../identity/public-address.repository.js";
 import { taxonomyRepository } from "../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
 import { GatewayCredential } from "../identity/gateway-credential.js";
-import { remoteServiceGraphs } from "../subgraphs/common/service-graph.js";
+import { remoteServiceGraphs } from "../subgraphs/common/service.graph.js";
 import { buildEdge, type Edge } from "./edge.js";
 import { createHttpApp } from "./http-app.js";
 import { openServiceDatabase } from "./service-database.js";
 import { composeGraph } from "../schema/compose.js";
 import { buildSubgraphApp } from "./subgraph-app.js";
 import { startWorker, type Worker } from "./worker.js";
-import type { SubgraphName } from "../subgraphs/subgraphs.js";
+import type { SubgraphName } from "../subgraphs/subgraph.names.js";
 
 export interface Service {
   config: Config;

@@ -1,5 +1,5 @@
 import type { ServiceMetrics } from "../core/metrics.js";
-import { octoEnginesFor, type OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
+import { octoEnginesFor, type OctoEngines } from "../subgraphs/common/octo/octo.engines.js";
 import type { FastifyInstance } from "fastify";
 import { mountApollo } from "../core/apollo-fastify.js";
 import type { Clock } from "../core/clock.js";
@@ -7,12 +7,12 @@ import type { Config } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import type { Database } from "../drizzle/database.js";
 import { GATEWAY_CREDENTIAL_HEADER, GatewayCredential, SERVICE_CREDENTIAL_HEADER, type GraphService } from "../identity/gateway-credential.js";
-import { remoteServiceGraphs } from "../subgraphs/common/service-graph.js";
+import { remoteServiceGraphs } from "../subgraphs/common/service.graph.js";
 import type { Identity } from "../identity/identity.js";
 import { bearerToken } from "../identity/token-verifier.js";
 import { restRefusal } from "../rest-compat/error-body.js";
 import { startSubgraph } from "../gateway/subgraph-server.js";
-import { subgraphDefinitions, type SubgraphName } from "../subgraphs/subgraphs.js";
+import { subgraphDefinitions, type SubgraphName } from "../subgraphs/subgraph.names.js";
 import { createHttpApp } from "./http-app.js";
 
 /**

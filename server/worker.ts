@@ -1,5 +1,5 @@
-import { deliverDueWebhooks } from "../subgraphs/common/webhooks/webhook-delivery.js";
-import type { OctoEngines } from "../subgraphs/common/octo/octo-engines.js";
+import { deliverDueWebhooks } from "../subgraphs/common/webhooks/webhook-delivery.service.js";
+import type { OctoEngines } from "../subgraphs/common/octo/octo.engines.js";
 import type { ServiceMetrics } from "../core/metrics.js";
 import type { Resolver } from "../core/outbound-address.js";
 import { AsyncResource } from "node:async_hooks";
@@ -10,9 +10,9 @@ import { channels } from "../drizzle/events.js";
 import { accountRepository } from "../identity/account.repository.js";
 import { refreshTokenRepository } from "../identity/refresh-token.repository.js";
 import { removeExpiredSignInFailures, type SignInThrottleSettings } from "../identity/sign-in-throttle.js";
-import type { ServiceGraphs } from "../subgraphs/common/service-graph.js";
-import { announceBookingFlows, nextBookingFlowAnnouncementDue } from "../subgraphs/booking/booking-flow/booking-flow-announcements.js";
-import { BookingJobPool, bookingJobQueue, expireHolds, redactAnswers, type JobDeps } from "../subgraphs/booking/jobs/booking-jobs.js";
+import type { ServiceGraphs } from "../subgraphs/common/service.graph.js";
+import { announceBookingFlows, nextBookingFlowAnnouncementDue } from "../subgraphs/booking/booking-flow/booking-flow.announcements.js";
+import { BookingJobPool, bookingJobQueue, expireHolds, redactAnswers, type JobDeps } from "../subgraphs/booking/jobs/booking-job.runner.js";
 
 export interface Worker {
   /**

@@ -10,8 +10,8 @@ import { createBenchAccount } from "../bench-accounts.js";
 import { fitCostModel, type Fit, type Observation } from "./fit.js";
 import { cloneSelection, minimalSelectionOf, removePath, render, selectionOf, type Selection } from "./selections.js";
 import { HEAVY_SEARCH, HEAVY_SEARCH_LABEL } from "../heavy-search.js";
-import { parseBookingSetup } from "../../subgraphs/booking/engines/inventory/booking-setup.js";
-import { typedSetupOf } from "../../subgraphs/booking/booking-setup/setup-document.js";
+import { parseBookingSetup } from "../../subgraphs/booking/engines/inventory/booking-setup.schema.js";
+import { typedSetupOf } from "../../subgraphs/booking/booking-setup/booking-setup.document.js";
 
 /**
  * The cost model's calibration: representative operations of every root field, each timed warm

@@ -3,8 +3,8 @@ import { fillPlaceholders } from "drizzle-orm";
 import { PgliteSession, PglitePreparedQuery } from "drizzle-orm/pglite/session";
 import { PostgresJsPreparedQuery, PostgresJsSession } from "drizzle-orm/postgres-js/session";
 import type { Service } from "../../server/service.js";
-import type { HeaderMap } from "../../subgraphs/common/context.js";
-import type { SubgraphName } from "../../subgraphs/subgraphs.js";
+import type { HeaderMap } from "../../subgraphs/common/subgraph.context.js";
+import type { SubgraphName } from "../../subgraphs/subgraph.names.js";
 
 /** One SQL statement a request ran, as drizzle sent it to the driver; `tx` groups the statements of one transaction. */
 export interface CapturedStatement {

@@ -4,7 +4,7 @@ import type { RemotePglite } from "../../drizzle/pglite-thread/remote.js";
 import Fastify from "fastify";
 import postgres from "postgres";
 import type { Service } from "../../server/service.js";
-import type { SubgraphName } from "../../subgraphs/subgraphs.js";
+import type { SubgraphName } from "../../subgraphs/subgraph.names.js";
 import type { CapturedStatement, CapturedSubgraphCall } from "./capture.js";
 
 /** What the limit route of one scenario replays and answers: the REST request's SQL and its body. */

@@ -1,8 +1,8 @@
-import type { NodeType } from "../common/relay/node-type.js";
+import type { NodeType } from "../common/relay/relay.node-type.js";
 import { availabilityService } from "./availability/availability.service.js";
 import { webhookNodeTypes } from "./webhooks/webhook.nodes.js";
 import { bookingRepository } from "./booking/booking.repository.js";
-import { owns } from "./booking-access.js";
+import { owns } from "./booking.access.js";
 import { isUuid } from "../../core/uuid.js";
 
 /** The booking subgraph's types that `node(id)` finds: each the caller's own, as its queries show them. */

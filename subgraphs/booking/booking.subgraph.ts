@@ -1,15 +1,15 @@
 import type { GraphQLSchema } from "graphql";
-import { buildFederatedSchema } from "../common/build-subgraph.js";
+import { buildFederatedSchema } from "../common/subgraph.build.js";
 import { availabilityKey, AvailabilityResolver } from "./availability/availability.resolver.js";
 import { availabilityService } from "./availability/availability.service.js";
 import { bookingKey, BookingResolver } from "./booking/booking.resolver.js";
 import { bookingService } from "./booking/booking.service.js";
-import { BookingReportTerms, BookingReportTermsResolver, reportedBooking } from "./booking-report/booking-report-terms.js";
+import { BookingReportTerms, BookingReportTermsResolver, reportedBooking } from "./booking-report/booking-report.terms.js";
 import { BookingSetupResolver } from "./booking-setup/booking-setup.resolver.js";
-import type { BookingContext } from "./loaders.js";
+import type { BookingContext } from "./booking.loaders.js";
 import { webhookReferenceResolvers, WebhookResolver } from "./webhooks/webhook.resolver.js";
 
-export { bookingLoaders } from "./loaders.js";
+export { bookingLoaders } from "./booking.loaders.js";
 export { bookingNodeTypes } from "./booking.nodes.js";
 
 /** The booking subgraph: booking setups and the booking flow (spec 2), and the terms of reported bookings. */

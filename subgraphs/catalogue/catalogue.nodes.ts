@@ -1,10 +1,10 @@
 import { serialKey } from "../../core/global-id.js";
 import { hasAnyRole, hasScope } from "../../core/caller.js";
 import { MANAGE_SCOPE, managementRoles } from "../../core/roles.js";
-import type { NodeType } from "../common/relay/node-type.js";
+import type { NodeType } from "../common/relay/relay.node-type.js";
 import { supplierRepository } from "./supplier/supplier.repository.js";
 import { productRepository } from "./product/product.repository.js";
-import { READ_SCOPE } from "./consumer-access.js";
+import { READ_SCOPE } from "./consumer.access.js";
 import { taxonomyRepository } from "./taxonomy/taxonomy.repository.js";
 import { isUuid } from "../../core/uuid.js";
 import { bookingEngineRepository } from "./booking-engine/booking-engine.repository.js";

@@ -1,9 +1,9 @@
 import type { GraphQLSchema } from "graphql";
 import { notFound } from "../../core/errors.js";
-import { buildFederatedSchema } from "../common/build-subgraph.js";
+import { buildFederatedSchema } from "../common/subgraph.build.js";
 import { BookingEngineResolver } from "./booking-engine/booking-engine.resolver.js";
-import { LocalizedTextResolver } from "./language/localized-text.js";
-import type { CatalogueContext } from "./loaders.js";
+import { LocalizedTextResolver } from "./language/localized-text.type.js";
+import type { CatalogueContext } from "./catalogue.loaders.js";
 import { OrganisationResolver } from "./organisation/organisation.resolver.js";
 import { organisationService, toOrganisation } from "./organisation/organisation.service.js";
 import { organisationKey } from "./organisation/organisation.resolver.js";
@@ -11,13 +11,13 @@ import { bookingEngineOf } from "./booking-engine/booking-engine.resolver.js";
 import { bookingEngineRef } from "./booking-engine/booking-engine.type.js";
 import { keyOfGlobalId } from "../../core/global-id.js";
 import { ProductResolver } from "./product/product.resolver.js";
-import { BookingProductFactsResolver } from "./product/booking-facts.js";
+import { BookingProductFactsResolver } from "./product/product.booking-facts.js";
 import { toProduct } from "./product/product.service.js";
 import { productKey } from "./product/product.type.js";
-import { ActiveActivityConnectionResolver, ActivityImportResolver } from "./import/activity-import.js";
+import { ActiveActivityConnectionResolver, ActivityImportResolver } from "./import/activity-import.service.js";
 import { OctoImportResolver } from "./import/octo-import.resolver.js";
 import { RecommendationResolver } from "./recommendation/recommendation.resolver.js";
-import { ProductChangesResolver } from "./search/product-changes.js";
+import { ProductChangesResolver } from "./search/product-changes.service.js";
 import { CatalogueConsumerResolver } from "./search/search.resolver.js";
 import { SupplierResolver } from "./supplier/supplier.resolver.js";
 import { supplierKey } from "./supplier/supplier.type.js";
@@ -25,7 +25,7 @@ import { TaxonomyNodeResolver } from "./taxonomy/taxonomy.resolver.js";
 import { toTaxonomyNode } from "./taxonomy/taxonomy.service.js";
 import { toSupplier } from "./supplier/supplier.service.js";
 
-export { catalogueLoaders } from "./loaders.js";
+export { catalogueLoaders } from "./catalogue.loaders.js";
 /** The catalogue's types that `node(id)` finds. */
 export { catalogueNodeTypes } from "./catalogue.nodes.js";
 

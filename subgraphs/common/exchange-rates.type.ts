@@ -1,5 +1,5 @@
 import { Directive, Field, ObjectType } from "type-graphql";
-import { DateScalar } from "./scalars.js";
+import { DateScalar } from "./common.scalars.js";
 
 /** Shareable: the booking flow's prices and the catalogue's recommendations both say which rates they used. */
 @ObjectType({ description: "The exchange rates prices were converted at (extension): their day and where they came from" })

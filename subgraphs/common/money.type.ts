@@ -1,7 +1,7 @@
 import { Directive, Field, ObjectType } from "type-graphql";
 import { decimalOf } from "../../core/decimal.js";
 import { minorUnitDigits } from "../../core/iso-codes.js";
-import { CurrencyCodeScalar, DecimalScalar } from "./scalars.js";
+import { CurrencyCodeScalar, DecimalScalar } from "./common.scalars.js";
 
 @Directive("@shareable")
 @ObjectType({ description: "An amount of money in a currency" })

@@ -1,5 +1,5 @@
 import { Directive, Field, InputType, ObjectType } from "type-graphql";
-import { LanguageCodeScalar } from "./scalars.js";
+import { LanguageCodeScalar } from "./common.scalars.js";
 
 /*
  * A text in one language, as every text in several languages is listed (a product's, a booking

@@ -5,9 +5,9 @@ import type { Caller } from "../../core/caller.js";
 import { badInput } from "../../core/errors.js";
 import { parseGlobalId } from "../../core/global-id.js";
 import type { Database } from "../../drizzle/database.js";
-import { buildFederatedSchema } from "../common/build-subgraph.js";
-import type { SubgraphContext } from "../common/context.js";
-import type { NodeType } from "../common/relay/node-type.js";
+import { buildFederatedSchema } from "../common/subgraph.build.js";
+import type { SubgraphContext } from "../common/subgraph.context.js";
+import type { NodeType } from "../common/relay/relay.node-type.js";
 import { Node, nodeStub, type NodeReference } from "./node.type.js";
 
 /** The most ids one `nodes` call resolves. */

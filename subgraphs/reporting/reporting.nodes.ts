@@ -1,6 +1,6 @@
 import { canSeeReport, reportingVisibility, type ReportingVisibility } from "../../core/reporting-visibility.js";
 import { isUuid } from "../../core/uuid.js";
-import type { NodeType } from "../common/relay/node-type.js";
+import type { NodeType } from "../common/relay/relay.node-type.js";
 import { bookingReportRepository } from "./booking-report/booking-report.repository.js";
 
 /** The reporting subgraph's types that `node(id)` finds, as bookingReport(id) shows them. */

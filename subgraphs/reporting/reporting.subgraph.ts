@@ -1,12 +1,12 @@
 import type { GraphQLSchema } from "graphql";
-import { buildFederatedSchema } from "../common/build-subgraph.js";
+import { buildFederatedSchema } from "../common/subgraph.build.js";
 import { notFound } from "../../core/errors.js";
 import { BookingReportResolver, bookingReportKey } from "./booking-report/booking-report.resolver.js";
 import { bookingReportService } from "./booking-report/booking-report.service.js";
-import type { ReportingContext } from "./loaders.js";
+import type { ReportingContext } from "./reporting.loaders.js";
 import { ReportingAccessResolver } from "./reporting-access/reporting-access.resolver.js";
 
-export { reportingLoaders } from "./loaders.js";
+export { reportingLoaders } from "./reporting.loaders.js";
 /** The reporting subgraph's types that `node(id)` finds. */
 export { reportingNodeTypes } from "./reporting.nodes.js";
 

@@ -4,8 +4,8 @@ import { bookingFlowAnnouncements, bookingSetups, productChanges } from "../../d
 import { bookableProduct, consumer, everyDay, familySetup, newRef } from "../support/booking.js";
 import { contentPartner, productRequest, restClient, signIn, supplierRequest } from "../support/catalogue.js";
 import { graphql, useStack } from "../support/stack.js";
-import { announceBookingFlows, noteBookingFlow } from "../../subgraphs/booking/booking-flow/booking-flow-announcements.js";
-import { inProcessServiceGraphs, type ServiceGraphs } from "../../subgraphs/common/service-graph.js";
+import { announceBookingFlows, noteBookingFlow } from "../../subgraphs/booking/booking-flow/booking-flow.announcements.js";
+import { inProcessServiceGraphs, type ServiceGraphs } from "../../subgraphs/common/service.graph.js";
 
 const t = useStack();
 const changesOf = async (productId: number) =>

@@ -6,8 +6,8 @@ import { createOctoSupplier, type OctoSupplier } from "../../octo-supplier/octo-
 import { toGlobalId } from "../../core/global-id.js";
 import { getJson, graphql, useStack } from "../support/stack.js";
 import { familySetup } from "../support/booking.js";
-import { parseBookingSetup } from "../../subgraphs/booking/engines/inventory/booking-setup.js";
-import { typedSetupOf } from "../../subgraphs/booking/booking-setup/setup-document.js";
+import { parseBookingSetup } from "../../subgraphs/booking/engines/inventory/booking-setup.schema.js";
+import { typedSetupOf } from "../../subgraphs/booking/booking-setup/booking-setup.document.js";
 
 const SUPPLIER_KEY = `octo-key-${randomUUID()}`;
 

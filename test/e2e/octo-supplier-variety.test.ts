@@ -3,10 +3,10 @@ import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { bookings } from "../../drizzle/schema.js";
 import { createOctoSupplier, type OctoSupplier } from "../../octo-supplier/octo-supplier.js";
-import type { ProductFacts } from "../../subgraphs/booking/catalogue-facts.js";
-import { EngineRefusal } from "../../subgraphs/booking/engines/booking-engine.js";
-import { engineRegistry } from "../../subgraphs/booking/engines/engine-registry.js";
-import { resetCircuitBreakers } from "../../subgraphs/common/octo/octo-client.js";
+import type { ProductFacts } from "../../subgraphs/booking/catalogue.facts.js";
+import { EngineRefusal } from "../../subgraphs/booking/engines/booking.engine.js";
+import { engineRegistry } from "../../subgraphs/booking/engines/engine.registry.js";
+import { resetCircuitBreakers } from "../../subgraphs/common/octo/octo.client.js";
 import { consumer, newRef, validAnswers, type BookingClient } from "../support/booking.js";
 import { getJson, useStack } from "../support/stack.js";
 

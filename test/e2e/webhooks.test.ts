@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toGlobalId } from "../../core/global-id.js";
 import { webhookEndpoints, webhookMessages } from "../../drizzle/schema.js";
 import { createWebhookReceiver, type VerifiedDelivery } from "../../examples/webhook-receiver/receiver.js";
-import { verifyWebhookSignature } from "../../subgraphs/common/webhooks/webhook-signature.js";
+import { verifyWebhookSignature } from "../../subgraphs/common/webhooks/webhook.signature.js";
 import { bookableAvailability, bookableProduct, consumer, newRef } from "../support/booking.js";
 import { contentPartner, productRequest, supplierRequest } from "../support/catalogue.js";
 import { graphql, useStack } from "../support/stack.js";

@@ -4,7 +4,7 @@ import { systemClock } from "../../core/clock.js";
 import { createLogger } from "../../core/logger.js";
 import { bookingJobs } from "../../drizzle/schema.js";
 import { startWorker } from "../../server/worker.js";
-import { BookingJobPool } from "../../subgraphs/booking/jobs/booking-jobs.js";
+import { BookingJobPool } from "../../subgraphs/booking/jobs/booking-job.runner.js";
 import { bookableAvailability, bookableProduct, consumer, familySetup, newRef, validAnswers } from "../support/booking.js";
 import { useStack, type Stack } from "../support/stack.js";
 

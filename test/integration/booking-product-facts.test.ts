@@ -1,9 +1,9 @@
 import { languageObjectOf } from "../../rest-compat/language-objects.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { catalogueFacts } from "../../subgraphs/booking/catalogue-facts.js";
-import { MAX_BOOKING_FACT_IDS } from "../../subgraphs/common/booking-product-facts.js";
-import { inProcessServiceGraphs } from "../../subgraphs/common/service-graph.js";
-import type { RunningSubgraph } from "../../subgraphs/common/running-subgraph.js";
+import { catalogueFacts } from "../../subgraphs/booking/catalogue.facts.js";
+import { MAX_BOOKING_FACT_IDS } from "../../subgraphs/common/booking-product.facts.js";
+import { inProcessServiceGraphs } from "../../subgraphs/common/service.graph.js";
+import type { RunningSubgraph } from "../../subgraphs/common/subgraph.running.js";
 import { bookableProduct, type BookableProduct } from "../support/booking.js";
 import { productRequest, signIn } from "../support/catalogue.js";
 import { typedPeriodsOf } from "../../subgraphs/catalogue/product/availability-periods.type.js";

@@ -2,12 +2,12 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { rows, type Database } from "../../drizzle/database.js";
 import { searchConfigs } from "../../drizzle/schema.js";
-import { parseFullText, tsQuery } from "../../subgraphs/catalogue/search/full-text.js";
+import { parseFullText, tsQuery } from "../../subgraphs/catalogue/search/search.full-text.js";
 import { openTestDatabase } from "../support/stack.js";
 
 /**
  * Full-text values are read as websearch_to_tsquery reads them, but the tsquery is built from
- * each word or phrase (subgraphs/catalogue/search/full-text.ts). For what callers ordinarily type
+ * each word or phrase (subgraphs/catalogue/search/search.full-text.ts). For what callers ordinarily type
  * the result is the very tsquery websearch_to_tsquery gave, in every configuration search uses;
  * what PostgreSQL's parser fails on is refused before any SQL runs.
  */

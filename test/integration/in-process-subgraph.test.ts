@@ -1,7 +1,7 @@
 import { toGlobalId } from "../../core/global-id.js";
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RunningSubgraph } from "../../subgraphs/common/running-subgraph.js";
+import type { RunningSubgraph } from "../../subgraphs/common/subgraph.running.js";
 import { contentPartner, productRequest, supplierRequest } from "../support/catalogue.js";
 import { useStack } from "../support/stack.js";
 

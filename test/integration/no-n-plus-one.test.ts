@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookAttempts, webhookMessages } from "../../drizzle/schema.js";
 import { openDatabase, type Database } from "../../drizzle/database.js";
-import { SHARED_TAXONOMY_MS, sharedTaxonomy } from "../../subgraphs/catalogue/loaders.js";
+import { SHARED_TAXONOMY_MS, sharedTaxonomy } from "../../subgraphs/catalogue/catalogue.loaders.js";
 import { bookableAvailability, bookableProduct, consumer as bookingConsumer, newRef, validAnswers } from "../support/booking.js";
 import { contentPartner, productRequest, restClient, supplierRequest } from "../support/catalogue.js";
 import { graphql, startStack, type Stack } from "../support/stack.js";

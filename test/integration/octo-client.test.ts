@@ -7,7 +7,7 @@ import { createLogger } from "../../core/logger.js";
 import { morningSupplierClock } from "../support/octo-supplier-clock.js";
 import { createOctoSupplier, type FaultRule, type OctoSupplier } from "../../octo-supplier/octo-supplier.js";
 import { octoLocalDateTime } from "../../octo-supplier/supplier-state.js";
-import { MAX_ANSWER_BYTES, OctoClient, OctoNonConforming, OctoRejected, OctoUnavailable, resetCircuitBreakers, type OctoClientOptions } from "../../subgraphs/common/octo/octo-client.js";
+import { MAX_ANSWER_BYTES, OctoClient, OctoNonConforming, OctoRejected, OctoUnavailable, resetCircuitBreakers, type OctoClientOptions } from "../../subgraphs/common/octo/octo.client.js";
 import { addDays, instantOf, localDate } from "../../core/local-time.js";
 import { freePort } from "../support/child-process.js";
 

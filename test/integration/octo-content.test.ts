@@ -2,11 +2,11 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../core/logger.js";
 import { createOctoSupplier, type OctoSupplier } from "../../octo-supplier/octo-supplier.js";
-import { isoMinutes, languageOf, productRequestFromOcto, supplierRequestFromOcto, type OctoProductVersion } from "../../subgraphs/catalogue/import/octo-content.js";
+import { isoMinutes, languageOf, productRequestFromOcto, supplierRequestFromOcto, type OctoProductVersion } from "../../subgraphs/catalogue/import/octo-import.content.js";
 import { productProblems } from "../../subgraphs/catalogue/product/product.rules.js";
 import { supplierProblems } from "../../subgraphs/catalogue/supplier/supplier.rules.js";
-import { OctoClient } from "../../subgraphs/common/octo/octo-client.js";
-import { octoDurationMinutes } from "../../subgraphs/common/octo/octo-fields.js";
+import { OctoClient } from "../../subgraphs/common/octo/octo.client.js";
+import { octoDurationMinutes } from "../../subgraphs/common/octo/octo.fields.js";
 import type { ProductWithQuestions } from "../../core/octo-questions.js";
 
 const KEY = "octo-content-test-key";

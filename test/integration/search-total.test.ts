@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseSearch } from "../../subgraphs/catalogue/search/search-expression.js";
-import { compileSearch } from "../../subgraphs/catalogue/search/search-sql.js";
+import { parseSearch } from "../../subgraphs/catalogue/search/search.expression.js";
+import { compileSearch } from "../../subgraphs/catalogue/search/search.sql.js";
 import { productSearchRepository, visibleToConsumers, type SearchPageQuery } from "../../subgraphs/catalogue/search/product-search.repository.js";
-import { countedTotal } from "../../subgraphs/catalogue/search/search-totals.js";
+import { countedTotal } from "../../subgraphs/catalogue/search/search.totals.js";
 import { products } from "../../drizzle/schema.js";
 import { contentPartner, productRequest, restClient, signIn, supplierRequest } from "../support/catalogue.js";
 import { graphql, useStack } from "../support/stack.js";
@@ -87,7 +87,7 @@ describe("search totals and the preferred country's pages", () => {
     const changes = await consumer.get(`/api/consumer/diff/products?Search=${encodeURIComponent(`title:zeppelin AND bookingEngine:${engineName}`)}&resultsPerPage=2`);
     expect(changes.body).toMatchObject({ totalResults: 5, totalResultsEstimated: false });
   });
-  describe("a filter's total kept while the catalogue is unchanged (search-totals.ts)", () => {
+  describe("a filter's total kept while the catalogue is unchanged (search.totals.ts)", () => {
     const filter = (expression: string) => and(visibleToConsumers, compileSearch(parseSearch(expression), { language: "en" }))!;
 
     it("counts once, then reuses the total until a change commits, and counts again at once after it", async () => {

@@ -6,7 +6,7 @@ import { createLogger } from "../../core/logger.js";
 import type { Database } from "../../drizzle/database.js";
 import { accounts, passwordSetupTokens, refreshTokens, signInFailures } from "../../drizzle/schema.js";
 import { startWorker } from "../../server/worker.js";
-import { inProcessServiceGraphs } from "../../subgraphs/common/service-graph.js";
+import { inProcessServiceGraphs } from "../../subgraphs/common/service.graph.js";
 import { openOwnTestDatabase } from "../support/stack.js";
 
 describe("worker housekeeping", () => {

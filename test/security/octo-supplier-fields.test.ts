@@ -1,10 +1,10 @@
 import type { Product } from "@octocloud/types";
 import { describe, expect, it } from "vitest";
-import { heldTotal } from "../../subgraphs/booking/engines/octo/octo-engine.js";
-import { setupOfOctoProduct } from "../../subgraphs/booking/engines/octo/octo-setup.js";
-import { productRequestFromOcto } from "../../subgraphs/catalogue/import/octo-content.js";
+import { heldTotal } from "../../subgraphs/booking/engines/octo/octo.engine.js";
+import { setupOfOctoProduct } from "../../subgraphs/booking/engines/octo/octo.setup.js";
+import { productRequestFromOcto } from "../../subgraphs/catalogue/import/octo-import.content.js";
 import { productProblems } from "../../subgraphs/catalogue/product/product.rules.js";
-import { availabilityLimits, octoDurationMinutes } from "../../subgraphs/common/octo/octo-fields.js";
+import { availabilityLimits, octoDurationMinutes } from "../../subgraphs/common/octo/octo.fields.js";
 import type { ProductWithQuestions } from "../../core/octo-questions.js";
 
 const price = (retail: number, currencyPrecision = 2) => ({ original: retail, retail, net: null, currency: "EUR", currencyPrecision, includedTaxes: [] });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOctoSupplier, type OctoSupplier } from "../../octo-supplier/octo-supplier.js";
-import { resetCircuitBreakers } from "../../subgraphs/common/octo/octo-client.js";
+import { resetCircuitBreakers } from "../../subgraphs/common/octo/octo.client.js";
 import { consumer, newRef } from "../support/booking.js";
 import { getJson, useStack } from "../support/stack.js";
 

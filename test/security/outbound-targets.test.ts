@@ -6,9 +6,9 @@ import { createLogger } from "../../core/logger.js";
 import type { Resolver } from "../../core/outbound-address.js";
 import { webhookAttempts, webhookMessages } from "../../drizzle/schema.js";
 import { registerOctoEngine } from "../../subgraphs/catalogue/booking-engine/octo-engine.service.js";
-import { OctoEngines } from "../../subgraphs/common/octo/octo-engines.js";
-import { deliverDueWebhooks } from "../../subgraphs/common/webhooks/webhook-delivery.js";
-import { endpointProblems } from "../../subgraphs/common/webhooks/webhook-endpoints.js";
+import { OctoEngines } from "../../subgraphs/common/octo/octo.engines.js";
+import { deliverDueWebhooks } from "../../subgraphs/common/webhooks/webhook-delivery.service.js";
+import { endpointProblems } from "../../subgraphs/common/webhooks/webhook-endpoint.rules.js";
 import { consumer } from "../support/booking.js";
 import { graphql, useStack } from "../support/stack.js";
 

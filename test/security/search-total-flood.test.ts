@@ -1,9 +1,9 @@
 import { and } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { parseSearch } from "../../subgraphs/catalogue/search/search-expression.js";
-import { compileSearch } from "../../subgraphs/catalogue/search/search-sql.js";
+import { parseSearch } from "../../subgraphs/catalogue/search/search.expression.js";
+import { compileSearch } from "../../subgraphs/catalogue/search/search.sql.js";
 import { visibleToConsumers } from "../../subgraphs/catalogue/search/product-search.repository.js";
-import { countedTotal } from "../../subgraphs/catalogue/search/search-totals.js";
+import { countedTotal } from "../../subgraphs/catalogue/search/search.totals.js";
 import { useStack } from "../support/stack.js";
 
 /**

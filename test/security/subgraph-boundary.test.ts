@@ -4,7 +4,7 @@ import { ManualClock, systemClock } from "../../core/clock.js";
 import type { Database } from "../../drizzle/database.js";
 import { GATEWAY_CREDENTIAL_HEADER, GatewayCredential, SERVICE_CREDENTIAL_HEADER } from "../../identity/gateway-credential.js";
 import { buildEdge, type Edge } from "../../server/edge.js";
-import { subgraphNames, type SubgraphName } from "../../subgraphs/subgraphs.js";
+import { subgraphNames, type SubgraphName } from "../../subgraphs/subgraph.names.js";
 import { contentPartner, productRequest, restClient, signIn, supplierRequest } from "../support/catalogue.js";
 import { startSubgraphRoles } from "../support/subgraph-roles.js";
 import { openTestDatabase, startStack, type Stack } from "../support/stack.js";

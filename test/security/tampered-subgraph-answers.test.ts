@@ -4,7 +4,7 @@ import { systemClock } from "../../core/clock.js";
 import type { Database } from "../../drizzle/database.js";
 import { fastShapingCounts } from "../../gateway/result-shaping.js";
 import { buildEdge, type Edge } from "../../server/edge.js";
-import type { SubgraphName } from "../../subgraphs/subgraphs.js";
+import type { SubgraphName } from "../../subgraphs/subgraph.names.js";
 import { signIn } from "../support/catalogue.js";
 import { startSubgraphRoles } from "../support/subgraph-roles.js";
 import type { Stack } from "../support/stack.js";

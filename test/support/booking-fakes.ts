@@ -5,15 +5,15 @@ import { ManualClock } from "../../core/clock.js";
 import { instantOf, zonedText } from "../../core/local-time.js";
 import type { Database, Executor } from "../../drizzle/database.js";
 import type { Notice } from "../../drizzle/events.js";
-import type { OctoEngines } from "../../subgraphs/common/octo/octo-engines.js";
-import type { WebhookTargets } from "../../subgraphs/common/webhooks/webhook-endpoints.js";
+import type { OctoEngines } from "../../subgraphs/common/octo/octo.engines.js";
+import type { WebhookTargets } from "../../subgraphs/common/webhooks/webhook-endpoint.rules.js";
 import type { AvailabilityRow } from "../../subgraphs/booking/availability/availability.repository.js";
-import type { AvailabilityStore, BookingStore, BookingStores } from "../../subgraphs/booking/booking-stores.js";
+import type { AvailabilityStore, BookingStore, BookingStores } from "../../subgraphs/booking/booking.stores.js";
 import type { BookingRow } from "../../subgraphs/booking/booking/booking.repository.js";
-import type { ProductFacts } from "../../subgraphs/booking/catalogue-facts.js";
-import type { BookingEngineAdapter, ConfirmationOutcome, EngineBooking, HoldRequest, Slot, UpstreamHolds } from "../../subgraphs/booking/engines/booking-engine.js";
-import { parseBookingSetup, type BookingSetup, type BookingSetupDocument } from "../../subgraphs/booking/engines/inventory/booking-setup.js";
-import type { BookingContext, BookingLoaders } from "../../subgraphs/booking/loaders.js";
+import type { ProductFacts } from "../../subgraphs/booking/catalogue.facts.js";
+import type { BookingEngineAdapter, ConfirmationOutcome, EngineBooking, HoldRequest, Slot, UpstreamHolds } from "../../subgraphs/booking/engines/booking.engine.js";
+import { parseBookingSetup, type BookingSetup, type BookingSetupDocument } from "../../subgraphs/booking/engines/inventory/booking-setup.schema.js";
+import type { BookingContext, BookingLoaders } from "../../subgraphs/booking/booking.loaders.js";
 
 /*
  * The booking flow's world in memory, for the service tier: the stores (availabilities, bookings,

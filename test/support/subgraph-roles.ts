@@ -3,10 +3,10 @@ import type { Config } from "../../core/config.js";
 import { createLogger, type Logger } from "../../core/logger.js";
 import type { Database } from "../../drizzle/database.js";
 import { createIdentity, type Identity } from "../../identity/identity.js";
-import { partnerDirectory } from "../../subgraphs/catalogue/organisation/partner-directory.js";
+import { partnerDirectory } from "../../subgraphs/catalogue/organisation/organisation.partner-directory.js";
 import { buildSubgraphApp } from "../../server/subgraph-app.js";
 import { taxonomyRepository } from "../../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
-import { subgraphNames, type SubgraphName } from "../../subgraphs/subgraphs.js";
+import { subgraphNames, type SubgraphName } from "../../subgraphs/subgraph.names.js";
 import { openTestDatabase, testConfig } from "./stack.js";
 
 export interface SubgraphRoles {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isEmailAddress, isPhoneNumber, isWebUrl } from "../../core/contact-details.js";
-import { EmailAddressScalar, PhoneNumberScalar, UrlScalar } from "../../subgraphs/common/scalars.js";
+import { EmailAddressScalar, PhoneNumberScalar, UrlScalar } from "../../subgraphs/common/common.scalars.js";
 
 describe("contact details' shapes", () => {
   it("take links a consumer can follow, as written, and nothing a page would run", () => {

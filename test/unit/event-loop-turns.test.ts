@@ -8,8 +8,8 @@ import { TurnChain } from "../../core/event-loop-turns.js";
 import { InProcessDataSource } from "../../gateway/data-sources.js";
 import { apolloLimitOptions } from "../../gateway/operation-limits.js";
 import type { EdgeContext } from "../../gateway/edge-context.js";
-import { buildFederatedSchema } from "../../subgraphs/common/build-subgraph.js";
-import type { RunningSubgraph } from "../../subgraphs/common/running-subgraph.js";
+import { buildFederatedSchema } from "../../subgraphs/common/subgraph.build.js";
+import type { RunningSubgraph } from "../../subgraphs/common/subgraph.running.js";
 
 /**
  * An operation's phases, and a query's root fields, each start on a turn of the event loop of

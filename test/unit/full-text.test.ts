@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FullTextProblem, parseFullText } from "../../subgraphs/catalogue/search/full-text.js";
-import { parseSearch } from "../../subgraphs/catalogue/search/search-expression.js";
+import { FullTextProblem, parseFullText } from "../../subgraphs/catalogue/search/search.full-text.js";
+import { parseSearch } from "../../subgraphs/catalogue/search/search.expression.js";
 
 const term = (text: string, exclude = false) => ({ text, exclude });
 

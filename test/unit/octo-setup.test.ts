@@ -1,9 +1,9 @@
 import type { Product } from "@octocloud/types";
 import { describe, expect, it } from "vitest";
-import { octoSaleCurrency } from "../../subgraphs/common/octo/octo-sellable.js";
-import { availabilityView, visibleOptions } from "../../subgraphs/booking/availability/availability-view.js";
+import { octoSaleCurrency } from "../../subgraphs/common/octo/octo.sellable.js";
+import { availabilityView, visibleOptions } from "../../subgraphs/booking/availability/availability.view.js";
 import { offerOf } from "../../subgraphs/booking/availability/availability.service.js";
-import { setupOfOctoProduct } from "../../subgraphs/booking/engines/octo/octo-setup.js";
+import { setupOfOctoProduct } from "../../subgraphs/booking/engines/octo/octo.setup.js";
 
 const price = (retail: number, currency = "EUR") => ({ original: retail, retail, net: null, currency, currencyPrecision: 2, includedTaxes: [] });
 const unit = (id: string, retail: number, currency?: string) => ({
@@ -124,7 +124,7 @@ describe("a supplier's questions (octo/questions) in the setup", () => {
 
 describe("a supplier's voucher", () => {
   it("takes a PDF it serves over http(s) and the code its ticket is scanned by, nothing else", async () => {
-    const { supplierVoucher } = await import("../../subgraphs/booking/engines/octo/octo-engine.js");
+    const { supplierVoucher } = await import("../../subgraphs/booking/engines/octo/octo.engine.js");
     const ticket = (deliveryOptions: { deliveryFormat: string; deliveryValue: string }[]) => ({ redemptionMethod: "DIGITAL", utcRedeemedAt: null, deliveryOptions }) as never;
     expect(supplierVoucher(ticket([{ deliveryFormat: "QRCODE", deliveryValue: "PD-1" }, { deliveryFormat: "PDF_URL", deliveryValue: "https://s.example/t/1.pdf" }]))).toEqual({ code: "PD-1", url: "https://s.example/t/1.pdf" });
     expect(supplierVoucher(ticket([{ deliveryFormat: "PDF_URL", deliveryValue: "javascript:alert(1)" }, { deliveryFormat: "CODE128", deliveryValue: "x".repeat(501) }]))).toBeUndefined();
@@ -176,7 +176,7 @@ describe("what suppliers send beyond the first shape (issue 40)", () => {
   });
 
   it("reads a held total from the booking, else from its unit items, each at its own precision", async () => {
-    const { heldTotal } = await import("../../subgraphs/booking/engines/octo/octo-engine.js");
+    const { heldTotal } = await import("../../subgraphs/booking/engines/octo/octo.engine.js");
     const booking = (pricing: unknown, items: unknown[]) => ({ pricing, unitItems: items.map((item) => ({ pricing: item })) }) as never;
     const zero = { ...price(0), currencyPrecision: 0 };
     expect(heldTotal(booking(price(5500), [price(2200), price(3300)]), "EUR", false)).toBe(55);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSearch, SearchSyntaxError } from "../../subgraphs/catalogue/search/search-expression.js";
+import { parseSearch, SearchSyntaxError } from "../../subgraphs/catalogue/search/search.expression.js";
 
 const c = (field: string, value: string, operator = "=") => expect.objectContaining({ kind: "criterion", field, operator, value });
 

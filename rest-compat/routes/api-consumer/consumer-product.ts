@@ -1,5 +1,5 @@
 import { statusOfRefusal, type RefusalCode } from "../../../core/refusals.js";
-import { offsetCursor } from "../../../subgraphs/common/relay/connection.js";
+import { offsetCursor } from "../../../subgraphs/common/relay/relay.connection.js";
 import { MAX_SEARCH_PAGE_SIZE } from "../../../subgraphs/catalogue/search/search.service.js";
 import { RestError } from "../../error-body.js";
 import { answer, answerInt, bool, int, num, str, type JsonSchema } from "../../json-schema.js";
@@ -7,7 +7,7 @@ import { weeklyPeriodsSchema } from "../api-supplier-product/product-body.js";
 
 /**
  * The consumer product record of spec 3, built by the catalogue in one step per product
- * (subgraphs/catalogue/product/consumer-record.ts): texts in the caller's language, the engine by
+ * (subgraphs/catalogue/product/product.consumer-record.ts): texts in the caller's language, the engine by
  * name, taxonomy paths of {id, name, level}, bookingUrl with externalClientId.
  */
 export const CONSUMER_PRODUCT_FIELDS = /* GraphQL */ `
@@ -21,7 +21,7 @@ export interface ConsumerProductData {
 }
 
 
-/** The supplier part of a record, shared by its products' records (consumer-record.ts, supplierRecord). */
+/** The supplier part of a record, shared by its products' records (product.consumer-record.ts, supplierRecord). */
 const supplierPart = answer(
   {
     id: answerInt("Supplier id"),
@@ -37,7 +37,7 @@ const supplierPart = answer(
 );
 
 /**
- * Every member of the consumer product record, in the order consumer-record.ts writes them: the
+ * Every member of the consumer product record, in the order product.consumer-record.ts writes them: the
  * routes that send records use JSON.stringify (RestRoute.plainJson), and a test holds their bodies
  * equal to what this schema's compiled serializer writes, which is the required members first.
  * Members present on every record are required; the others are absent when the product has no

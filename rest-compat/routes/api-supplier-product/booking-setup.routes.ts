@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
-import { parseBookingSetup } from "../../../subgraphs/booking/engines/inventory/booking-setup.js";
+import { parseBookingSetup } from "../../../subgraphs/booking/engines/inventory/booking-setup.schema.js";
 import type { BookingSetupInput } from "../../../subgraphs/booking/booking-setup/booking-setup.type.js";
-import { setupDocumentOf, typedSetupOf, typedSetupOfAnswer } from "../../../subgraphs/booking/booking-setup/setup-document.js";
+import { setupDocumentOf, typedSetupOf, typedSetupOfAnswer } from "../../../subgraphs/booking/booking-setup/booking-setup.document.js";
 import { errorResponse, RestError } from "../../error-body.js";
 import { oncePerRequest } from "../../once-per-request.js";
 import { freeObject, idParam, keepsOtherMembers, obj } from "../../json-schema.js";

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from "fastify";
 import type { FieldProblem } from "../../../core/errors.js";
 import { productProblems, type ProductRequest } from "../../../subgraphs/catalogue/product/product.rules.js";
-import { productInputOf } from "../../../subgraphs/catalogue/product/product-input.js";
+import { productInputOf } from "../../../subgraphs/catalogue/product/product.input.js";
 import { productRefusal } from "../../../subgraphs/catalogue/product/product.service.js";
-import { userErrorsOf } from "../../../subgraphs/common/user-errors.js";
+import { userErrorsOf } from "../../../subgraphs/common/user.errors.js";
 import { RestError } from "../../error-body.js";
 import { oncePerRequest } from "../../once-per-request.js";
 import { pickBySchema } from "../../json-schema.js";

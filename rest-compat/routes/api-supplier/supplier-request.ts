@@ -1,10 +1,10 @@
 import type { FastifyRequest } from "fastify";
 import type { FieldProblem } from "../../../core/errors.js";
 import { toGlobalId } from "../../../core/global-id.js";
-import { engineRequestRefusal } from "../../../subgraphs/catalogue/management-access.js";
+import { engineRequestRefusal } from "../../../subgraphs/catalogue/management.access.js";
 import { supplierRefusal } from "../../../subgraphs/catalogue/supplier/supplier.service.js";
 import { supplierProblems, type SupplierRequest } from "../../../subgraphs/catalogue/supplier/supplier.rules.js";
-import { userErrorsOf } from "../../../subgraphs/common/user-errors.js";
+import { userErrorsOf } from "../../../subgraphs/common/user.errors.js";
 import { pickBySchema } from "../../json-schema.js";
 import { oncePerRequest } from "../../once-per-request.js";
 import type { RestRoute } from "../../rest-route.js";

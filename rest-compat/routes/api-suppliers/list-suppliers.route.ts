@@ -1,4 +1,4 @@
-import { offsetCursor } from "../../../subgraphs/common/relay/connection.js";
+import { offsetCursor } from "../../../subgraphs/common/relay/relay.connection.js";
 import { MAX_SUPPLIER_PAGE } from "../../../subgraphs/catalogue/supplier/supplier.service.js";
 import { int, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";

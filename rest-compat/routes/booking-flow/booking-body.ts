@@ -2,15 +2,15 @@ import type { FastifyRequest } from "fastify";
 import type { GraphQLError } from "graphql";
 import { isCurrencyCode } from "../../../core/iso-codes.js";
 import { currencyRefusal } from "../../../subgraphs/booking/availability/availability.service.js";
-import { userErrorsOf } from "../../../subgraphs/common/user-errors.js";
+import { userErrorsOf } from "../../../subgraphs/common/user.errors.js";
 import { refusedBeforeTyping } from "../../refused-before-typing.js";
 import { refusedUnlessEmpty } from "../../user-errors.js";
 import { answer, arr, bool, int, num, obj, str, type JsonSchema } from "../../json-schema.js";
 import { RestError } from "../../error-body.js";
-import { contractAvailability, contractAvailabilityOption, contractBooking, withoutNulls, type AvailabilityData, type BookingData } from "../../../subgraphs/booking/contract-bodies.js";
+import { contractAvailability, contractAvailabilityOption, contractBooking, withoutNulls, type AvailabilityData, type BookingData } from "../../../subgraphs/booking/contract.bodies.js";
 import { toGlobalId } from "../../../core/global-id.js";
 import { productIdOf, uuidParameter } from "../../path-ids.js";
-import { MAX_FOLLOW_UP_DEPTH } from "../../../subgraphs/booking/engines/inventory/booking-setup.js";
+import { MAX_FOLLOW_UP_DEPTH } from "../../../subgraphs/booking/engines/inventory/booking-setup.schema.js";
 
 /** The graph's availability option, as every REST body that shows one selects it. */
 export const AVAILABILITY_OPTION_FIELDS = "id label level dataType choices { key label } selectedValue selectedLabel";
@@ -31,8 +31,8 @@ export const AVAILABILITY_FIELDS = /* GraphQL */ `
   }
 `;
 
-export { choiceMap, withoutNulls } from "../../../subgraphs/booking/contract-bodies.js";
-export type { AvailabilityData as GraphAvailability, AvailabilityOptionData as GraphAvailabilityOption, BookingData as GraphBooking } from "../../../subgraphs/booking/contract-bodies.js";
+export { choiceMap, withoutNulls } from "../../../subgraphs/booking/contract.bodies.js";
+export type { AvailabilityData as GraphAvailability, AvailabilityOptionData as GraphAvailabilityOption, BookingData as GraphBooking } from "../../../subgraphs/booking/contract.bodies.js";
 
 /** Spec 2's availability option from the graph's. */
 export const restAvailabilityOption = contractAvailabilityOption;

@@ -16,7 +16,7 @@ import {
   CANCELLATION_FIELDS,
   type GraphBooking,
 } from "./booking-body.js";
-import { contractCancellation, percentageOfRate, type CancellationData } from "../../../subgraphs/booking/contract-bodies.js";
+import { contractCancellation, percentageOfRate, type CancellationData } from "../../../subgraphs/booking/contract.bodies.js";
 import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
 import { toGlobalId } from "../../../core/global-id.js";
 

@@ -3,7 +3,7 @@ import type { RestRoute } from "../../rest-route.js";
 import { IMPORT_META_FIELDS, IMPORT_PARAMETERS, importMeta, importMetaSchema, importQuery, importVariables, malformedImportCodes, type ImportConnectionData } from "./import-common.js";
 
 
-/** A taxonomy node of an import record (import-record.ts, taxonomiesOf), in the order it is written. */
+/** A taxonomy node of an import record (activity-import.records.ts, taxonomiesOf), in the order it is written. */
 const taxonomyNode = answer(
   {
     uuid: str("Node id"),
@@ -23,7 +23,7 @@ const taxonomyNode = answer(
 );
 
 /**
- * The import record of spec 3, every member in the order import-record.ts writes them, those every
+ * The import record of spec 3, every member in the order activity-import.records.ts writes them, those every
  * record has first (the route sends records with JSON.stringify, and a test holds the bytes equal
  * to this schema's compiled serializer, which writes required members first). Texts are language
  * objects, limited to languageList when given.
@@ -82,7 +82,7 @@ const importRecordSchema = answer(
 );
 
 interface Data {
-  /** records: spec 3's import records, built by the catalogue (subgraphs/catalogue/import/import-record.ts). */
+  /** records: spec 3's import records, built by the catalogue (subgraphs/catalogue/import/activity-import.records.ts). */
   activeActivities: ImportConnectionData & { records: Record<string, unknown>[] };
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import { answer, int, str, type JsonSchema } from "../../json-schema.js";
 import { selfLink } from "../../rest-route.js";
-import { importCodesRefusal, MAX_IMPORT_PAGE } from "../../../subgraphs/catalogue/import/activity-import.js";
+import { importCodesRefusal, MAX_IMPORT_PAGE } from "../../../subgraphs/catalogue/import/activity-import.service.js";
 import { restErrorFrom } from "../../graphql-errors.js";
 import { refusedBeforeTyping } from "../../refused-before-typing.js";
 import { pagingRefusal } from "../api-consumer/consumer-product.js";

@@ -3,7 +3,7 @@ import type { FieldProblem } from "../../../core/errors.js";
 import { statusOfRefusal } from "../../../core/refusals.js";
 import { judgeRecommendationDocument, MAX_RECOMMENDATION_PAGE } from "../../../subgraphs/catalogue/recommendation/recommendation.service.js";
 import { inputOfDocument, type RecommendationDocument } from "../../../subgraphs/catalogue/recommendation/recommendation-input.type.js";
-import { offsetCursor } from "../../../subgraphs/common/relay/connection.js";
+import { offsetCursor } from "../../../subgraphs/common/relay/relay.connection.js";
 import { RestError } from "../../error-body.js";
 import { answer, arr, int, obj, str, freeObject, type JsonSchema } from "../../json-schema.js";
 import { oncePerRequest } from "../../once-per-request.js";

@@ -1,11 +1,11 @@
 import { isCalendarDate } from "../../../core/calendar-date.js";
 import type { FieldProblem } from "../../../core/errors.js";
-import { offsetCursor } from "../../../subgraphs/common/relay/connection.js";
+import { offsetCursor } from "../../../subgraphs/common/relay/relay.connection.js";
 import { errorResponse, RestError } from "../../error-body.js";
 import type { FastifyRequest } from "fastify";
 import { answer, str, type JsonSchema } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
-import { REPORT_CSV_COLUMNS } from "../../../subgraphs/reporting/booking-report/report-csv.js";
+import { REPORT_CSV_COLUMNS } from "../../../subgraphs/reporting/booking-report/booking-report.csv.js";
 import { pageLinks, REPORT_FIELDS, reportBody, reportSchema, type ReportData } from "./report-body.js";
 
 const STATUSES = ["PENDING_CONFIRM", "CONFIRMED", "REJECTED", "CANCELLED", "REDEEMED"];

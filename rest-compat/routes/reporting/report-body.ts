@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import { answer, arr, bool, int, num, str, type JsonSchema } from "../../json-schema.js";
 import { selfLink } from "../../rest-route.js";
-import { contractCancellationTier, type CancellationTierData } from "../../../subgraphs/booking/contract-bodies.js";
+import { contractCancellationTier, type CancellationTierData } from "../../../subgraphs/booking/contract.bodies.js";
 import { availabilityOptionSchema, cancellationPolicySchema, restAvailabilityOption, withoutNulls, type GraphAvailabilityOption } from "../booking-flow/booking-body.js";
 
 /** The list item of spec 2 ("Reporting record (list item)"), in the contract's field order. */

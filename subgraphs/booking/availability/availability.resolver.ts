@@ -1,8 +1,8 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
 import { keyOfGlobalId, serialKeyOfGlobalId } from "../../../core/global-id.js";
-import { DateScalar } from "../../common/scalars.js";
-import { payloadOf } from "../../common/user-errors.js";
-import type { BookingContext } from "../loaders.js";
+import { DateScalar } from "../../common/common.scalars.js";
+import { payloadOf } from "../../common/user.errors.js";
+import type { BookingContext } from "../booking.loaders.js";
 import { availabilityService } from "./availability.service.js";
 import {
   Availability,

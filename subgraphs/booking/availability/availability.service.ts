@@ -5,14 +5,14 @@ import { badInput, notFound } from "../../../core/errors.js";
 import type { Database, Executor } from "../../../drizzle/database.js";
 import type { Caller } from "../../../core/caller.js";
 import type { FieldProblem } from "../../../core/errors.js";
-import { bookingAccess, owns } from "../booking-access.js";
-import { bookingRefusal, viaEngine } from "../booking-errors.js";
-import type { BookingEngineAdapter, Slot } from "../engines/booking-engine.js";
-import type { BookingSetup } from "../engines/inventory/booking-setup.js";
+import { bookingAccess, owns } from "../booking.access.js";
+import { bookingRefusal, viaEngine } from "../booking.errors.js";
+import type { BookingEngineAdapter, Slot } from "../engines/booking.engine.js";
+import type { BookingSetup } from "../engines/inventory/booking-setup.schema.js";
 import { addDays, endOfMonth, instantOf, localDate } from "../../../core/local-time.js";
-import type { BookingContext } from "../loaders.js";
-import { applyQuantities, isAcceptedCurrency, ACCEPTED_CURRENCIES } from "../pricing/price-rules.js";
-import type { ProductFacts } from "../catalogue-facts.js";
+import type { BookingContext } from "../booking.loaders.js";
+import { applyQuantities, isAcceptedCurrency, ACCEPTED_CURRENCIES } from "../pricing/price.rules.js";
+import type { ProductFacts } from "../catalogue.facts.js";
 import { availabilityRepository, type AvailabilityRow } from "./availability.repository.js";
 import type { Availability, OptionDataType, UnitPriceType } from "./availability.type.js";
 import { moneyOf } from "../../common/money.type.js";
@@ -27,7 +27,7 @@ import {
   type AvailabilitySetup,
   type AvailabilityState,
   type AvailabilityView,
-} from "./availability-view.js";
+} from "./availability.view.js";
 
 /** Spec 2, Limits: an availability can be worked on for up to one hour. */
 export const AVAILABILITY_LIFETIME_MS = 3600 * 1000;

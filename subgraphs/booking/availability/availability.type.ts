@@ -1,8 +1,8 @@
 import { Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { ExchangeRates } from "../../common/exchange-rates.type.js";
 import { Money } from "../../common/money.type.js";
-import { CurrencyCodeScalar, DateScalar, DateTimeScalar, UuidScalar } from "../../common/scalars.js";
-import { UserError } from "../../common/user-errors.js";
+import { CurrencyCodeScalar, DateScalar, DateTimeScalar, UuidScalar } from "../../common/common.scalars.js";
+import { UserError } from "../../common/user.errors.js";
 
 export enum OptionDataType {
   OPTIONS = "OPTIONS",

@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
 import { serialKeyOfGlobalId } from "../../../core/global-id.js";
-import { payloadOf, type InputFields } from "../../common/user-errors.js";
-import type { BookingContext } from "../loaders.js";
+import { payloadOf, type InputFields } from "../../common/user.errors.js";
+import type { BookingContext } from "../booking.loaders.js";
 import { bookingSetupService, type ProductBookingSetupState, type SetupAddress } from "./booking-setup.service.js";
 import {
   ProductBookingSetup,
@@ -11,7 +11,7 @@ import {
   SetProductBookingSetupPayload,
   type BookingSetup,
 } from "./booking-setup.type.js";
-import { setupAnswerOf } from "./setup-document.js";
+import { setupAnswerOf } from "./booking-setup.document.js";
 
 /** The graph's refund is a rate where the document's is a percentage: its faults are named by the input's field. */
 const SETUP_INPUT: InputFields = { notFound: "productId", rename: { refundPercentage: "refundRate" } };

@@ -2,15 +2,15 @@ import { hasAnyRole, hasScope } from "../../../core/caller.js";
 import { forbidden, notFound } from "../../../core/errors.js";
 import { rejected } from "../../../core/refusals.js";
 import { MANAGE_SCOPE, managementRoles } from "../../../core/roles.js";
-import { BookingEngineKind } from "../../common/booking-engine-kind.js";
-import { bookingRefusal } from "../booking-errors.js";
-import type { BookingSetup } from "../engines/inventory/booking-setup.js";
+import { BookingEngineKind } from "../../common/booking-engine.kind.js";
+import { bookingRefusal } from "../booking.errors.js";
+import type { BookingSetup } from "../engines/inventory/booking-setup.schema.js";
 import { bookingSetupRepository } from "../engines/inventory/booking-setup.repository.js";
-import { noteBookingFlow } from "../booking-flow/booking-flow-announcements.js";
-import type { BookingContext } from "../loaders.js";
-import type { ProductFacts } from "../catalogue-facts.js";
+import { noteBookingFlow } from "../booking-flow/booking-flow.announcements.js";
+import type { BookingContext } from "../booking.loaders.js";
+import type { ProductFacts } from "../catalogue.facts.js";
 import type { BookingSetupInput } from "./booking-setup.type.js";
-import { judgeTypedSetup } from "./setup-document.js";
+import { judgeTypedSetup } from "./booking-setup.document.js";
 
 /** A product whose setup is managed, addressed by its number and, as a precondition, its supplier's. */
 export interface SetupAddress {

@@ -1,9 +1,9 @@
 import { Field, ID, InputType, Int, ObjectType } from "type-graphql";
-import { BookingEngineKind } from "../../common/booking-engine-kind.js";
-import { ProductReference } from "../../common/product-reference.js";
-import { CurrencyCodeScalar, DecimalScalar } from "../../common/scalars.js";
+import { BookingEngineKind } from "../../common/booking-engine.kind.js";
+import { ProductReference } from "../../common/product.reference.js";
+import { CurrencyCodeScalar, DecimalScalar } from "../../common/common.scalars.js";
 import { Translation, TranslationInput } from "../../common/translation.type.js";
-import { UserError } from "../../common/user-errors.js";
+import { UserError } from "../../common/user.errors.js";
 import { OptionDataType, UnitPriceType } from "../availability/availability.type.js";
 import { QuestionDataFormat, QuestionDataType } from "../booking/booking.type.js";
 

@@ -1,12 +1,12 @@
-import type { AvailabilitySetup } from "../availability/availability-view.js";
-import { bookingAccess } from "../booking-access.js";
-import { bookingRefusal } from "../booking-errors.js";
-import type { BookingContext } from "../loaders.js";
-import { validateAnswers } from "../questions/question-rules.js";
-import { lockOwned, view, type Outcome } from "./booking-steps.js";
-import { questionContextOf } from "./booking-view.js";
+import type { AvailabilitySetup } from "../availability/availability.view.js";
+import { bookingAccess } from "../booking.access.js";
+import { bookingRefusal } from "../booking.errors.js";
+import type { BookingContext } from "../booking.loaders.js";
+import { validateAnswers } from "../questions/question.rules.js";
+import { lockOwned, view, type Outcome } from "./booking.steps.js";
+import { questionContextOf } from "./booking.view.js";
 import type { Booking } from "./booking.type.js";
-import { applyKeptHold, EXTEND_FIRST, holdToExtend, keepingUpstreamHold, UNASKED } from "./supplier-hold.js";
+import { applyKeptHold, EXTEND_FIRST, holdToExtend, keepingUpstreamHold, UNASKED } from "./supplier-hold.steps.js";
 
 /** Step 5b: the full list of answers; follow-ups appear and vanish with their parents' answers. */
 export async function answerQuestions(ctx: BookingContext, bookingId: string, answers: { id: string; value: string | null }[]): Promise<Booking> {

@@ -1,12 +1,12 @@
 import { notFound } from "../../../core/errors.js";
 import { checkUuid } from "../../../core/uuid.js";
-import type { AvailabilitySetup } from "../availability/availability-view.js";
-import { bookingRefusal } from "../booking-errors.js";
-import { localized } from "../engines/inventory/booking-setup.js";
-import type { BookingContext } from "../loaders.js";
-import { customerAnswer } from "../questions/question-rules.js";
-import { verifyVoucherLink } from "../voucher/voucher-link.js";
-import { availabilityOfBooking } from "./booking-view.js";
+import type { AvailabilitySetup } from "../availability/availability.view.js";
+import { bookingRefusal } from "../booking.errors.js";
+import { localized } from "../engines/inventory/booking-setup.schema.js";
+import type { BookingContext } from "../booking.loaders.js";
+import { customerAnswer } from "../questions/question.rules.js";
+import { verifyVoucherLink } from "../voucher/voucher.link.js";
+import { availabilityOfBooking } from "./booking.view.js";
 import type { BookingRow } from "./booking.repository.js";
 import type { VoucherDocument } from "./booking.type.js";
 
@@ -22,7 +22,7 @@ export async function bookingVoucher(ctx: BookingContext, bookingId: string, exp
   const product = await ctx.loaders.catalogue.product.load(row.productId);
   const availability = availabilityOfBooking(row);
   // Loaded on the first voucher: pdf-lib and fontkit are 0.4 s of every start's CPU otherwise.
-  const { renderVoucherPdf } = await import("../voucher/voucher-pdf.js");
+  const { renderVoucherPdf } = await import("../voucher/voucher.pdf.js");
   const pdf = await renderVoucherPdf({
     bookingId: row.id,
     bookingCode: row.bookingCode,

@@ -1,8 +1,8 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
 import { keyOfGlobalId } from "../../../core/global-id.js";
-import { payloadOf } from "../../common/user-errors.js";
+import { payloadOf } from "../../common/user.errors.js";
 import { availabilityKey } from "../availability/availability.resolver.js";
-import type { BookingContext } from "../loaders.js";
+import type { BookingContext } from "../booking.loaders.js";
 import { bookingService } from "./booking.service.js";
 import {
   AnswerBookingQuestionsInput,

@@ -1,16 +1,16 @@
 import { isUuid } from "../../../core/uuid.js";
-import { bookingAccess, owns } from "../booking-access.js";
-import { bookingRefusal } from "../booking-errors.js";
-import type { BookingContext } from "../loaders.js";
+import { bookingAccess, owns } from "../booking.access.js";
+import { bookingRefusal } from "../booking.errors.js";
+import type { BookingContext } from "../booking.loaders.js";
 import { answerQuestions } from "./answer-questions.step.js";
-import { view } from "./booking-steps.js";
+import { view } from "./booking.steps.js";
 import { bookingVoucher } from "./booking-voucher.step.js";
 import type { Booking } from "./booking.type.js";
 import { cancelBooking } from "./cancel-booking.step.js";
 import { confirmBooking } from "./confirm-booking.step.js";
 import { createBooking } from "./create-booking.step.js";
 
-export { BOOKING_HOLD_MS, engineBooking, engineOfBooking, expireHold } from "./booking-steps.js";
+export { BOOKING_HOLD_MS, engineBooking, engineOfBooking, expireHold } from "./booking.steps.js";
 
 /** The booking steps the resolvers call: each step lives in its own `*.step.ts` file. */
 export const bookingService = {

@@ -1,9 +1,9 @@
 import { Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
-import { ProductReference } from "../../common/product-reference.js";
+import { ProductReference } from "../../common/product.reference.js";
 import { Money } from "../../common/money.type.js";
 import { ExchangeRates } from "../../common/exchange-rates.type.js";
-import { CurrencyCodeScalar, DateTimeScalar, DecimalScalar, UrlScalar, UuidScalar } from "../../common/scalars.js";
-import { UserError } from "../../common/user-errors.js";
+import { CurrencyCodeScalar, DateTimeScalar, DecimalScalar, UrlScalar, UuidScalar } from "../../common/common.scalars.js";
+import { UserError } from "../../common/user.errors.js";
 import { Availability, Choice } from "../availability/availability.type.js";
 
 export enum BookingStatus {

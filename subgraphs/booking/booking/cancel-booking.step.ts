@@ -1,14 +1,14 @@
 import { badInput } from "../../../core/errors.js";
 import type { Executor } from "../../../drizzle/database.js";
-import type { AvailabilitySetup } from "../availability/availability-view.js";
-import { bookingAccess } from "../booking-access.js";
-import { bookingRefusal, viaEngine } from "../booking-errors.js";
-import { rateOfPercentage } from "../contract-bodies.js";
-import type { BookingContext } from "../loaders.js";
-import { engineBooking, engineOfBooking, lockOwned, ownedUnlocked, releasePlaces, view } from "./booking-steps.js";
+import type { AvailabilitySetup } from "../availability/availability.view.js";
+import { bookingAccess } from "../booking.access.js";
+import { bookingRefusal, viaEngine } from "../booking.errors.js";
+import { rateOfPercentage } from "../contract.bodies.js";
+import type { BookingContext } from "../booking.loaders.js";
+import { engineBooking, engineOfBooking, lockOwned, ownedUnlocked, releasePlaces, view } from "./booking.steps.js";
 import type { BookingRow } from "./booking.repository.js";
 import type { CancellationInformation } from "./booking.type.js";
-import { cancellationTerms, type CancellationTerms } from "./cancellation-rules.js";
+import { cancellationTerms, type CancellationTerms } from "./cancellation.rules.js";
 
 /** Step 7, DELETE: under the tier in force; the places go back to the slot. */
 export async function cancelBooking(ctx: BookingContext, bookingId: string, reason: string | null): Promise<CancellationInformation> {

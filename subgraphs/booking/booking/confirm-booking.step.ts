@@ -1,16 +1,16 @@
 import { badInput } from "../../../core/errors.js";
 import type { Executor } from "../../../drizzle/database.js";
-import type { AvailabilitySetup } from "../availability/availability-view.js";
-import { bookingAccess } from "../booking-access.js";
-import { bookingRefusal } from "../booking-errors.js";
-import { bookingJobNotice } from "../jobs/booking-job-notice.js";
-import type { BookingContext } from "../loaders.js";
-import { isQuestionStepComplete } from "../questions/question-rules.js";
-import { checkReference, expireHold, lockOwned, view, type Outcome } from "./booking-steps.js";
-import { questionsOf } from "./booking-view.js";
+import type { AvailabilitySetup } from "../availability/availability.view.js";
+import { bookingAccess } from "../booking.access.js";
+import { bookingRefusal } from "../booking.errors.js";
+import { bookingJobNotice } from "../jobs/booking-job.notice.js";
+import type { BookingContext } from "../booking.loaders.js";
+import { isQuestionStepComplete } from "../questions/question.rules.js";
+import { checkReference, expireHold, lockOwned, view, type Outcome } from "./booking.steps.js";
+import { questionsOf } from "./booking.view.js";
 import type { BookingRow } from "./booking.repository.js";
 import type { Booking } from "./booking.type.js";
-import { applyKeptHold, EXTEND_FIRST, holdToExtend, keepingUpstreamHold, UNASKED, type KeptHold } from "./supplier-hold.js";
+import { applyKeptHold, EXTEND_FIRST, holdToExtend, keepingUpstreamHold, UNASKED, type KeptHold } from "./supplier-hold.steps.js";
 
 /**
  * Step 6. The supplier confirmation is a job written in the same transaction, so a payment

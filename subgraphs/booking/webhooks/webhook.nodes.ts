@@ -1,5 +1,5 @@
 import { isUuid } from "../../../core/uuid.js";
-import type { NodeType } from "../../common/relay/node-type.js";
+import type { NodeType } from "../../common/relay/relay.node-type.js";
 import { webhookEndpointRepository } from "../../common/webhooks/webhook-endpoint.repository.js";
 import { webhookOrganisationOf } from "./webhook.service.js";
 

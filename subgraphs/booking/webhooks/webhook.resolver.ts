@@ -1,8 +1,8 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import { keyOfGlobalId } from "../../../core/global-id.js";
-import type { Connection } from "../../common/relay/connection.js";
-import { payloadOf } from "../../common/user-errors.js";
-import type { BookingContext } from "../loaders.js";
+import type { Connection } from "../../common/relay/relay.connection.js";
+import { payloadOf } from "../../common/user.errors.js";
+import type { BookingContext } from "../booking.loaders.js";
 import { MAX_WEBHOOK_MESSAGE_PAGE, webhookService } from "./webhook.service.js";
 import {
   CreateWebhookEndpointInput,

@@ -4,13 +4,13 @@ import { rejected } from "../../../core/refusals.js";
 import { MANAGE_SCOPE } from "../../../core/roles.js";
 import { isUuid } from "../../../core/uuid.js";
 import { keyOfGlobalId, toGlobalId } from "../../../core/global-id.js";
-import { cappedCount, connectionFrom, pageRequest, type Connection, type PagingArguments } from "../../common/relay/connection.js";
-import { endpointProblems, MAX_ENDPOINTS } from "../../common/webhooks/webhook-endpoints.js";
+import { cappedCount, connectionFrom, pageRequest, type Connection, type PagingArguments } from "../../common/relay/relay.connection.js";
+import { endpointProblems, MAX_ENDPOINTS } from "../../common/webhooks/webhook-endpoint.rules.js";
 import { webhookEndpointRepository, type WebhookAttemptRow, type WebhookEndpointRow, type WebhookMessageRow } from "../../common/webhooks/webhook-endpoint.repository.js";
 import { hasScope, type Caller } from "../../../core/caller.js";
-import { EngineSecretsUnavailable } from "../../common/sealed-secrets.js";
-import { BOOKING_SCOPE } from "../booking-access.js";
-import type { BookingContext } from "../loaders.js";
+import { EngineSecretsUnavailable } from "../../common/sealed.secrets.js";
+import { BOOKING_SCOPE } from "../booking.access.js";
+import type { BookingContext } from "../booking.loaders.js";
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookAttemptOutcome, WebhookEndpoint, WebhookEventType, WebhookMessage, WebhookMessageStatus } from "./webhook.type.js";
 
 /** How many messages one page of an endpoint's log holds at most. */

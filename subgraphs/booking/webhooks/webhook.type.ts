@@ -1,7 +1,7 @@
 import { Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
-import { ConnectionOf, EdgeOf } from "../../common/relay/connection.js";
-import { DateTimeScalar, UrlScalar, UuidScalar } from "../../common/scalars.js";
-import { UserError } from "../../common/user-errors.js";
+import { ConnectionOf, EdgeOf } from "../../common/relay/relay.connection.js";
+import { DateTimeScalar, UrlScalar, UuidScalar } from "../../common/common.scalars.js";
+import { UserError } from "../../common/user.errors.js";
 
 export enum WebhookEventType {
   BOOKING_STATUS_CHANGED = "booking.status_changed",

@@ -3,12 +3,12 @@ import { serialKeyOfGlobalId } from "../../../core/global-id.js";
 import { hasAnyRole } from "../../../core/caller.js";
 import { forbidden, notFound } from "../../../core/errors.js";
 import { platformRoles } from "../../../core/roles.js";
-import type { CatalogueContext } from "../loaders.js";
-import { managementAccess } from "../management-access.js";
+import type { CatalogueContext } from "../catalogue.loaders.js";
+import { managementAccess } from "../management.access.js";
 import { bookingEngineRepository, type BookingEngineRow } from "./booking-engine.repository.js";
-import { BookingEngineKind } from "../../common/booking-engine-kind.js";
+import { BookingEngineKind } from "../../common/booking-engine.kind.js";
 import { BookingEngine, bookingEngineRef, type OctoCapability, OctoEngineSettings, RegisterOctoEngineInput, RegisterOctoEnginePayload } from "./booking-engine.type.js";
-import { payloadOf } from "../../common/user-errors.js";
+import { payloadOf } from "../../common/user.errors.js";
 import { OctoRegistrationRefused, registerOctoEngine } from "./octo-engine.service.js";
 
 async function row(ctx: CatalogueContext, engine: BookingEngine): Promise<BookingEngineRow> {

@@ -1,7 +1,7 @@
 import { Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { toGlobalId } from "../../../core/global-id.js";
-import { CountryCodeScalar, DateTimeScalar, UrlScalar } from "../../common/scalars.js";
-import { UserError } from "../../common/user-errors.js";
+import { CountryCodeScalar, DateTimeScalar, UrlScalar } from "../../common/common.scalars.js";
+import { UserError } from "../../common/user.errors.js";
 
 /**
  * Products, suppliers and organisations hold an engine by id; its name and kind are read (batched)

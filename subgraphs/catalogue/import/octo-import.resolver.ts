@@ -1,13 +1,13 @@
 import { Arg, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Resolver, Root } from "type-graphql";
 import { badInput, forbidden, notFound } from "../../../core/errors.js";
 import { serialKeyOfGlobalId } from "../../../core/global-id.js";
-import { payloadOf, UserError } from "../../common/user-errors.js";
+import { payloadOf, UserError } from "../../common/user.errors.js";
 import { BookingEngine, bookingEngineRef } from "../booking-engine/booking-engine.type.js";
-import type { CatalogueContext } from "../loaders.js";
-import { managementAccess } from "../management-access.js";
+import type { CatalogueContext } from "../catalogue.loaders.js";
+import { managementAccess } from "../management.access.js";
 import { supplierService } from "../supplier/supplier.service.js";
 import { Supplier } from "../supplier/supplier.type.js";
-import { importOctoEngine } from "./octo-import.js";
+import { importOctoEngine } from "./octo-import.service.js";
 
 @InputType({ description: "The OCTO engine to import: by its global id or by its name, one of the two" })
 export class ImportOctoEngineInput {

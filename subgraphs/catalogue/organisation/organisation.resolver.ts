@@ -1,8 +1,8 @@
-import { type Connection, PagingArgsOf, type PagingArguments } from "../../common/relay/connection.js";
+import { type Connection, PagingArgsOf, type PagingArguments } from "../../common/relay/relay.connection.js";
 import { Arg, Args, Authorized, Ctx, ID, Query, Resolver } from "type-graphql";
 import { serialKeyOfGlobalId } from "../../../core/global-id.js";
 import { platformRoles } from "../../../core/roles.js";
-import type { CatalogueContext } from "../loaders.js";
+import type { CatalogueContext } from "../catalogue.loaders.js";
 import { MAX_ORGANISATION_PAGE, organisationService } from "./organisation.service.js";
 import { Account, Organisation, OrganisationConnection } from "./organisation.type.js";
 

@@ -4,10 +4,10 @@ import { toGlobalId } from "../../../core/global-id.js";
 import { platformRoles } from "../../../core/roles.js";
 import type { Database } from "../../../drizzle/database.js";
 import { organisationRepository, type OrganisationRow } from "./organisation.repository.js";
-import type { CatalogueLoaders } from "../loaders.js";
+import type { CatalogueLoaders } from "../catalogue.loaders.js";
 import { type Account, CommercialModel, Environment, type Organisation, type Role } from "./organisation.type.js";
 import { bookingEngineRef } from "../booking-engine/booking-engine.type.js";
-import { connectionFrom, CountPrecision, cursorCodec, pageRequest, type Connection, type PagingArguments } from "../../common/relay/connection.js";
+import { connectionFrom, CountPrecision, cursorCodec, pageRequest, type Connection, type PagingArguments } from "../../common/relay/relay.connection.js";
 
 export const toOrganisation = (row: OrganisationRow): Organisation => ({
   id: toGlobalId("Organisation", row.id),

@@ -1,6 +1,6 @@
 import { Directive, Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
-import { ConnectionOf, EdgeOf } from "../../common/relay/connection.js";
-import { CountryCodeScalar, DateTimeScalar, UuidScalar } from "../../common/scalars.js";
+import { ConnectionOf, EdgeOf } from "../../common/relay/relay.connection.js";
+import { CountryCodeScalar, DateTimeScalar, UuidScalar } from "../../common/common.scalars.js";
 import { roles } from "../../../core/roles.js";
 import { BookingEngine } from "../booking-engine/booking-engine.type.js";
 

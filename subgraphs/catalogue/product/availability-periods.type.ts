@@ -1,6 +1,6 @@
 import { Field, InputType, ObjectType } from "type-graphql";
-import { DateScalar } from "../../common/scalars.js";
-import { membersHolding as present } from "../../common/document-members.js";
+import { DateScalar } from "../../common/common.scalars.js";
+import { membersHolding as present } from "../../common/document.members.js";
 
 /**
  * When a product is open (spec 1's availabilityPeriods, whose shape docs/spec-decisions.md fixes):

@@ -2,11 +2,11 @@ import { Field, Float, InputType, ObjectType, registerEnumType } from "type-grap
 import type { LanguageText } from "../../../drizzle/schema.js";
 import { eachText, withContractSeparators, withLineBreaks } from "../../../core/line-breaks.js";
 import { TranslationInput } from "../../common/translation.type.js";
-import { translationsOfObject } from "../language/translation-input.js";
-import { LocalizedText, localized } from "../language/localized-text.js";
+import { translationsOfObject } from "../language/translation.input.js";
+import { LocalizedText, localized } from "../language/localized-text.type.js";
 import { itineraryTypes, itineraryUnitTypes } from "./product.rules.js";
-import { closedSet } from "../../common/closed-set.js";
-import { membersHolding as present } from "../../common/document-members.js";
+import { closedSet } from "../../common/closed-set.enum.js";
+import { membersHolding as present } from "../../common/document.members.js";
 
 /**
  * A product's route (spec 1's itinerary, whose shape docs/spec-decisions.md fixes): units (stops,

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, getTableColumns, gt, gte, isNull, lt, sql, t
 import { anyOf, compiledSelect } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { bookingEngines, products, suppliers } from "../../../drizzle/schema.js";
-import type { ProductFacts } from "../../common/booking-product-facts.js";
+import type { ProductFacts } from "../../common/booking-product.facts.js";
 
 /** Every column but the search ones, which are large and only ever used inside SQL. */
 // Search's own columns (documents, sort keys, the taxonomy nodes the triggers keep) are never read as content.
@@ -27,7 +27,7 @@ const productsWithOwnersByIds = compiledSelect<{ ids: number[] }, { product: Pro
     .innerJoin(suppliers, eq(suppliers.id, products.supplierId))
     .where(anyOf(products.id, "ids")),
 );
-/** The narrow row a booking step asks of a live product (catalogue/product/booking-facts.ts). */
+/** The narrow row a booking step asks of a live product (catalogue/product/product.booking-facts.ts). */
 const liveBookingFactsByIds = compiledSelect<{ ids: number[] }, ProductFacts>((db) =>
   db
     .select({

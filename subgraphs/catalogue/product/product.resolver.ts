@@ -1,21 +1,21 @@
 import { Arg, Ctx, Directive, FieldResolver, Float, ID, Int, Mutation, Resolver, Root } from "type-graphql";
 import { Money, statedMoney } from "../../common/money.type.js";
-import { DecimalScalar, LanguageCodeScalar } from "../../common/scalars.js";
+import { DecimalScalar, LanguageCodeScalar } from "../../common/common.scalars.js";
 import { decimalOf } from "../../../core/decimal.js";
 import { Descriptor, TaxonomyNode } from "../taxonomy/taxonomy.type.js";
 import { taxonomyPaths } from "../taxonomy/taxonomy.service.js";
 import { commissionRate, estimatedNetPrice } from "../../../core/commission.js";
 import { bookingLink, durationInHours, productDescriptors } from "./product.consumer.js";
-import type { CatalogueContext } from "../loaders.js";
+import type { CatalogueContext } from "../catalogue.loaders.js";
 import { toSupplier } from "../supplier/supplier.service.js";
 import { Supplier } from "../supplier/supplier.type.js";
-import { JSONObjectScalar } from "../../common/json-scalars.js";
-import { consumerRecord, type ConsumerRecord } from "./consumer-record.js";
+import { JSONObjectScalar } from "../../common/json.scalars.js";
+import { consumerRecord, type ConsumerRecord } from "./product.consumer-record.js";
 import { productService } from "./product.service.js";
 import { eachText, withLineBreaks } from "../../../core/line-breaks.js";
-import { LocalizedText, localized } from "../language/localized-text.js";
-import { PRODUCT_INPUT_NAMES, productRequestOf } from "./product-input.js";
-import { TranslationPlaces } from "../language/translation-input.js";
+import { LocalizedText, localized } from "../language/localized-text.type.js";
+import { PRODUCT_INPUT_NAMES, productRequestOf } from "./product.input.js";
+import { TranslationPlaces } from "../language/translation.input.js";
 import { AvailabilityPeriods, typedPeriodsOf } from "./availability-periods.type.js";
 import { Itinerary, typedItineraryOf } from "./itinerary.type.js";
 import {
@@ -34,7 +34,7 @@ import {
   UpdateProductInput,
   UpdateProductPayload,
 } from "./product.type.js";
-import { payloadOf, type InputFields } from "../../common/user-errors.js";
+import { payloadOf, type InputFields } from "../../common/user.errors.js";
 import { supplierKey } from "../supplier/supplier.type.js";
 
 /** How the product mutations' refusals name their input's fields. */

@@ -18,7 +18,7 @@ import {
   Problems,
   string,
   webUrl,
-} from "../validation/checks.js";
+} from "../validation/validation.checks.js";
 
 export const availabilityTypes = ["START_TIME", "OPENING_HOURS"] as const;
 export const redemptionMethods = ["MANIFEST", "DIGITAL", "PRINT"] as const;

@@ -1,15 +1,15 @@
 import { toGlobalId } from "../../../core/global-id.js";
-import { connectionFrom, CountPrecision, offsetOfRequest, OrderDirection, pageRequest, serialCursor, serialPosition, type Connection, type PagingArguments } from "../../common/relay/connection.js";
+import { connectionFrom, CountPrecision, offsetOfRequest, OrderDirection, pageRequest, serialCursor, serialPosition, type Connection, type PagingArguments } from "../../common/relay/relay.connection.js";
 import { badInput, forbidden, notFound, type FieldProblem } from "../../../core/errors.js";
 import { rejected } from "../../../core/refusals.js";
 import { bookingEngineRepository, type BookingEngineRow } from "../booking-engine/booking-engine.repository.js";
-import { localized } from "../language/localized-text.js";
-import type { CatalogueContext } from "../loaders.js";
-import { canManageEngine, managementAccess, type ManagementAccess } from "../management-access.js";
+import { localized } from "../language/localized-text.type.js";
+import type { CatalogueContext } from "../catalogue.loaders.js";
+import { canManageEngine, managementAccess, type ManagementAccess } from "../management.access.js";
 import { supplierRepository, type SupplierRow } from "../supplier/supplier.repository.js";
 import { taxonomyRepository } from "../taxonomy/taxonomy.repository.js";
-import { nextUpdateDate } from "../timestamps.js";
-import { Problems, country, number, string } from "../validation/checks.js";
+import { nextUpdateDate } from "../catalogue.timestamps.js";
+import { Problems, country, number, string } from "../validation/validation.checks.js";
 import { countryNameLanguages, sharedCountryNames } from "../../../core/iso-codes.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { productChangeRepository } from "./product-change.repository.js";
@@ -295,7 +295,7 @@ export const productService = {
 
   /**
    * An OCTO import tells it for its products by the rule the booking engine sells under
-   * (subgraphs/common/octo/octo-sellable.ts): the flow books them in the supplier's system.
+   * (subgraphs/common/octo/octo.sellable.ts): the flow books them in the supplier's system.
    */
   recordImportedBookingFlow: (ctx: CatalogueContext, productId: number, bookable: boolean): Promise<boolean> => writeBookingFlow(ctx, productId, bookable),
 

@@ -1,9 +1,9 @@
 import { Field, Float, InputType, Int, registerEnumType } from "type-graphql";
-import { CountryCodeScalar, CurrencyCodeScalar, DateScalar } from "../../common/scalars.js";
+import { CountryCodeScalar, CurrencyCodeScalar, DateScalar } from "../../common/common.scalars.js";
 import type { FieldProblem } from "../../../core/errors.js";
 import { rejected } from "../../../core/refusals.js";
-import { continentCodes } from "./places.js";
-import { closedSet } from "../../common/closed-set.js";
+import { continentCodes } from "./recommendation.places.js";
+import { closedSet } from "../../common/closed-set.enum.js";
 import type { RecommendationRequest } from "./recommendation.service.js";
 
 /**

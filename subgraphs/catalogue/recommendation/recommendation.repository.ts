@@ -3,7 +3,7 @@ import type { Executor } from "../../../drizzle/executor.js";
 import { bookingEngines, products, productTaxonomies, taxonomyNodes } from "../../../drizzle/schema.js";
 import { productColumns, type ProductRow } from "../product/product.repository.js";
 import { visibleToConsumers } from "../search/product-search.repository.js";
-import { tsQuery, type FullTextQuery } from "../search/full-text.js";
+import { tsQuery, type FullTextQuery } from "../search/search.full-text.js";
 
 /** What narrows the catalogue to a recommendation's candidates, each part optional. */
 export interface CandidateCriteria {

@@ -1,10 +1,10 @@
 import { Arg, Args, Ctx, Field, Float, InputType, Int, ObjectType, Query, registerEnumType, Resolver } from "type-graphql";
-import { ConnectionOf, OrderDirection, type Connection, PagingArgsOf, type PagingArguments } from "../../common/relay/connection.js";
+import { ConnectionOf, OrderDirection, type Connection, PagingArgsOf, type PagingArguments } from "../../common/relay/relay.connection.js";
 import { Money } from "../../common/money.type.js";
 import { rejected } from "../../../core/refusals.js";
 import { ExchangeRates } from "../../common/exchange-rates.type.js";
-import { consumerAccess } from "../consumer-access.js";
-import type { CatalogueContext } from "../loaders.js";
+import { consumerAccess } from "../consumer.access.js";
+import type { CatalogueContext } from "../catalogue.loaders.js";
 import { Product } from "../product/product.type.js";
 import { documentOfInput, RecommendationInput } from "./recommendation-input.type.js";
 import { MAX_RECOMMENDATION_PAGE, recommend, RecommendationSortField } from "./recommendation.service.js";

@@ -2,18 +2,18 @@ import { type FieldProblem } from "../../../core/errors.js";
 import { rejected } from "../../../core/refusals.js";
 import { searchConfigs } from "../../../drizzle/schema.js";
 import { recommendationRepository } from "./recommendation.repository.js";
-import { consumerAccess } from "../consumer-access.js";
-import type { CatalogueContext } from "../loaders.js";
+import { consumerAccess } from "../consumer.access.js";
+import type { CatalogueContext } from "../catalogue.loaders.js";
 import type { ProductRow } from "../product/product.repository.js";
 import { toProduct } from "../product/product.service.js";
 import type { Product } from "../product/product.type.js";
 import { moneyOf, type Money } from "../../common/money.type.js";
-import { CountPrecision, cursorCodec, offsetOf, OrderDirection, pageRequest, positionConnection, positionSlice, type Connection, type PagingArguments } from "../../common/relay/connection.js";
-import { FullTextProblem, parseFullText, type FullTextQuery } from "../search/full-text.js";
-import { isDate, Problems } from "../validation/checks.js";
+import { CountPrecision, cursorCodec, offsetOf, OrderDirection, pageRequest, positionConnection, positionSlice, type Connection, type PagingArguments } from "../../common/relay/relay.connection.js";
+import { FullTextProblem, parseFullText, type FullTextQuery } from "../search/search.full-text.js";
+import { isDate, Problems } from "../validation/validation.checks.js";
 import { isCountryCode, isCurrencyCode } from "../../../core/iso-codes.js";
 import { conversion, convert, isConvertible, type RatesUsed } from "../../../core/exchange-rates.js";
-import { airportByIata, continentCodes, countriesOfContinent, distanceKm } from "./places.js";
+import { airportByIata, continentCodes, countriesOfContinent, distanceKm } from "./recommendation.places.js";
 
 export interface RecommendationRequest {
   /** Spec 3's form; `valueField` names `value` in the caller's words ("location.value" unless given). */
@@ -186,7 +186,7 @@ function judgeInterests(given: RecommendationRequest["interests"], p: Problems):
     p.add("interests", "list", "interests: at most 10 texts of 1 to 100 characters");
     return [];
   }
-  // Read as a text criterion of Search is (full-text.ts): what PostgreSQL's parser would fail on is refused here.
+  // Read as a text criterion of Search is (search.full-text.ts): what PostgreSQL's parser would fail on is refused here.
   return (given ?? []).map((interest, index) => {
     try {
       return parseFullText(interest);

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { rows as rawRows, type Executor } from "../../../drizzle/database.js";
 import { products } from "../../../drizzle/schema.js";
 import { productsWithTaxonomyByIds, type ProductRow } from "../product/product.repository.js";
-import { countedTotal, estimatedTotal, type CountedTotal } from "./search-totals.js";
+import { countedTotal, estimatedTotal, type CountedTotal } from "./search.totals.js";
 
 export const sortingFields = ["title", "rating", "numberOfRatings", "minPrice", "maxPrice", "cityName", "creationDate", "updateDate", "id"] as const;
 export type SortingField = (typeof sortingFields)[number];
@@ -112,7 +112,7 @@ export const productSearchRepository = {
     // be full (its total then known without it) had few matches, so counting them cost little.
     // A page reaching past the cap is either not full (its total known) or answered an estimate.
     // Work memory and the `<%` operator's threshold are the connections' own (SESSION_SETTINGS).
-    // The count is kept by the process while the catalogue is unchanged (search-totals.ts).
+    // The count is kept by the process while the catalogue is unchanged (search.totals.ts).
     if (query.withTotal === false) return { rows: (await pageRows(db)).rows, total: null };
     const counting = query.offset + query.limit > cap ? Promise.resolve(undefined) : countedTotal(db, query.where, cap + 1);
     const [page, counted] = await Promise.all([pageRows(db), counting]);

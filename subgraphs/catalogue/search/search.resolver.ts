@@ -1,10 +1,10 @@
-import { type Connection, PagingArgsOf, type PagingArguments } from "../../common/relay/connection.js";
+import { type Connection, PagingArgsOf, type PagingArguments } from "../../common/relay/relay.connection.js";
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, ID, Info, Query, Resolver } from "type-graphql";
 import { productKey } from "../product/product.type.js";
-import { asksFor } from "../../common/selection.js";
-import { consumerAccess } from "../consumer-access.js";
-import type { CatalogueContext } from "../loaders.js";
+import { asksFor } from "../../common/operation.selection.js";
+import { consumerAccess } from "../consumer.access.js";
+import type { CatalogueContext } from "../catalogue.loaders.js";
 import { Product, ProductConnection, ProductOrder } from "../product/product.type.js";
 import { taxonomyTree } from "../taxonomy/taxonomy.service.js";
 import { TaxonomyNode } from "../taxonomy/taxonomy.type.js";

@@ -1,14 +1,14 @@
-import { CountPrecision, OrderDirection, positionConnection, positionSlice, type Connection, type PagingArguments, type PositionPage } from "../../common/relay/connection.js";
+import { CountPrecision, OrderDirection, positionConnection, positionSlice, type Connection, type PagingArguments, type PositionPage } from "../../common/relay/relay.connection.js";
 import { rejected } from "../../../core/refusals.js";
-import { consumerAccess } from "../consumer-access.js";
-import type { CatalogueContext } from "../loaders.js";
+import { consumerAccess } from "../consumer.access.js";
+import type { CatalogueContext } from "../catalogue.loaders.js";
 import { toProduct } from "../product/product.service.js";
 import { ProductSortField, type Product, type ProductOrder } from "../product/product.type.js";
-import { parseSearch, SearchSyntaxError } from "./search-expression.js";
-import { compileSearch } from "./search-sql.js";
+import { parseSearch, SearchSyntaxError } from "./search.expression.js";
+import { compileSearch } from "./search.sql.js";
 import { visibleToConsumers, type SearchRow, type SortingField } from "./product-search.repository.js";
 import { and, type SQL } from "drizzle-orm";
-import { startRecordLookups } from "../product/consumer-record.js";
+import { startRecordLookups } from "../product/product.consumer-record.js";
 
 export const MAX_SEARCH_PAGE_SIZE = 1000;
 

@@ -1,9 +1,9 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
 import { serialKeyOfGlobalId } from "../../../core/global-id.js";
 import { countryNames } from "../../../core/iso-codes.js";
-import { type Connection, OrderDirection, PagingArgsOf, type PagingArguments } from "../../common/relay/connection.js";
-import { payloadOf, type InputFields } from "../../common/user-errors.js";
-import type { CatalogueContext } from "../loaders.js";
+import { type Connection, OrderDirection, PagingArgsOf, type PagingArguments } from "../../common/relay/relay.connection.js";
+import { payloadOf, type InputFields } from "../../common/user.errors.js";
+import type { CatalogueContext } from "../catalogue.loaders.js";
 import { MAX_SUPPLIER_PRODUCTS_PAGE, productService } from "../product/product.service.js";
 import { ProductConnection, SupplierProductFilter, SupplierProductOrder, SupplierProductOrderField, type Product } from "../product/product.type.js";
 import type { SupplierRequest } from "./supplier.rules.js";

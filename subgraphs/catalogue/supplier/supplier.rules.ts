@@ -1,5 +1,5 @@
 import geohash from "ngeohash";
-import { country, email, geoLocation, object, phoneNumber, Problems, string, webUrl } from "../validation/checks.js";
+import { country, email, geoLocation, object, phoneNumber, Problems, string, webUrl } from "../validation/validation.checks.js";
 import type { SupplierValues } from "./supplier.repository.js";
 
 /** A supplier request (spec 1, "Supplier (request fields for create and update)"). */

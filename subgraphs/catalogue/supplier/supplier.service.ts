@@ -1,13 +1,13 @@
 import { badInput, notFound, type FieldProblem } from "../../../core/errors.js";
 import { rejected } from "../../../core/refusals.js";
-import { nextUpdateDate } from "../timestamps.js";
+import { nextUpdateDate } from "../catalogue.timestamps.js";
 import { bookingEngineRepository } from "../booking-engine/booking-engine.repository.js";
-import { type CatalogueContext } from "../loaders.js";
-import { canManageEngine, engineForRequest, managementAccess } from "../management-access.js";
+import { type CatalogueContext } from "../catalogue.loaders.js";
+import { canManageEngine, engineForRequest, managementAccess } from "../management.access.js";
 import { productRepository } from "../product/product.repository.js";
 import { productChangeRepository } from "../product/product-change.repository.js";
 import { supplierId, type Supplier, type SupplierOrder } from "./supplier.type.js";
-import { connectionFrom, CountPrecision, offsetOfRequest, OrderDirection, pageRequest, serialCursor, serialPosition, type Connection, type PagingArguments } from "../../common/relay/connection.js";
+import { connectionFrom, CountPrecision, offsetOfRequest, OrderDirection, pageRequest, serialCursor, serialPosition, type Connection, type PagingArguments } from "../../common/relay/relay.connection.js";
 import { supplierRepository, type SupplierRow } from "./supplier.repository.js";
 import { supplierProblems, supplierValues, type SupplierRequest } from "./supplier.rules.js";
 import { bookingEngineRef } from "../booking-engine/booking-engine.type.js";

@@ -1,8 +1,8 @@
 import { Directive, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { serialKeyOfGlobalId, toGlobalId } from "../../../core/global-id.js";
-import { ConnectionOf, EdgeOf, OrderDirection } from "../../common/relay/connection.js";
-import { CountryCodeScalar, DateTimeScalar, EmailAddressScalar, PhoneNumberScalar, UrlScalar } from "../../common/scalars.js";
-import { UserError } from "../../common/user-errors.js";
+import { ConnectionOf, EdgeOf, OrderDirection } from "../../common/relay/relay.connection.js";
+import { CountryCodeScalar, DateTimeScalar, EmailAddressScalar, PhoneNumberScalar, UrlScalar } from "../../common/common.scalars.js";
+import { UserError } from "../../common/user.errors.js";
 import { BookingEngine } from "../booking-engine/booking-engine.type.js";
 
 @ObjectType({ description: "How a supplier is reached; each part as the content partner gave it" })

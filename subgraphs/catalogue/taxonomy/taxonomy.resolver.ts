@@ -1,5 +1,5 @@
 import { Ctx, FieldResolver, Resolver, Root } from "type-graphql";
-import type { CatalogueContext } from "../loaders.js";
+import type { CatalogueContext } from "../catalogue.loaders.js";
 import { byEnglishName, toTaxonomyNode } from "./taxonomy.service.js";
 import { TaxonomyNode } from "./taxonomy.type.js";
 

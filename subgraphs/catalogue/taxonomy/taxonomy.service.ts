@@ -1,6 +1,6 @@
 import { toGlobalId } from "../../../core/global-id.js";
 import type { LanguageText } from "../../../drizzle/schema.js";
-import { localized, type LocalizedText } from "../language/localized-text.js";
+import { localized, type LocalizedText } from "../language/localized-text.type.js";
 import type { TaxonomyNodeRow } from "./taxonomy.repository.js";
 import type { TaxonomyFamily, TaxonomyNode } from "./taxonomy.type.js";
 

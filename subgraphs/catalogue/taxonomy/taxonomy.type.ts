@@ -1,6 +1,6 @@
 import { Directive, Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
-import { DateScalar, UuidScalar } from "../../common/scalars.js";
-import { LocalizedText } from "../language/localized-text.js";
+import { DateScalar, UuidScalar } from "../../common/common.scalars.js";
+import { LocalizedText } from "../language/localized-text.type.js";
 
 /** The values are the taxonomy's own (`activities`); the graph names them in upper case. */
 export enum TaxonomyFamily {

@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
 import type { Executor } from "../../../drizzle/executor.js";
 import { webhookAttempts, webhookEndpoints, webhookMessages } from "../../../drizzle/schema.js";
-import type { SealedSecrets } from "../sealed-secrets.js";
-import type { WebhookEventType } from "./webhook-events.js";
-import type { WebhookEndpointInput } from "./webhook-endpoints.js";
-import { newWebhookSecret } from "./webhook-signature.js";
+import type { SealedSecrets } from "../sealed.secrets.js";
+import type { WebhookEventType } from "./webhook.events.js";
+import type { WebhookEndpointInput } from "./webhook-endpoint.rules.js";
+import { newWebhookSecret } from "./webhook.signature.js";
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 export type WebhookMessageRow = typeof webhookMessages.$inferSelect;

@@ -3,7 +3,7 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import { anyOf, compiledSelect } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { webhookEndpoints, webhookMessages } from "../../../drizzle/schema.js";
-import type { WebhookEventType } from "./webhook-events.js";
+import type { WebhookEventType } from "./webhook.events.js";
 
 // Every booking status change asks which endpoints want it: built once (compiled-select.ts).
 const enabledEndpoints = compiledSelect<{ organisations: number[]; type: WebhookEventType }, { id: (typeof webhookEndpoints.$inferSelect)["id"]; organisationId: number }>((db) =>

@@ -3,7 +3,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { ReportingVisibility } from "../../../core/reporting-visibility.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { bookingReports } from "../../../drizzle/schema.js";
-import type { Range, ReportQuery } from "./report-query.js";
+import type { Range, ReportQuery } from "./booking-report.query.js";
 
 export type BookingReportRow = typeof bookingReports.$inferSelect;
 

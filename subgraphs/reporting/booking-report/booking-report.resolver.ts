@@ -1,10 +1,10 @@
-import { PagingArgsOf, type PagingArguments } from "../../common/relay/connection.js";
+import { PagingArgsOf, type PagingArguments } from "../../common/relay/relay.connection.js";
 import { Arg, Args, Ctx, ID, Query, Resolver } from "type-graphql";
 import { keyOfGlobalId } from "../../../core/global-id.js";
-import type { ReportingContext } from "../loaders.js";
+import type { ReportingContext } from "../reporting.loaders.js";
 import { bookingReportService, type BookingReportPage } from "./booking-report.service.js";
 import { BookingReport, BookingReportConnection, BookingReportFilter, BookingReportOrder } from "./booking-report.type.js";
-import { MAX_REPORT_PAGE } from "./report-query.js";
+import { MAX_REPORT_PAGE } from "./booking-report.query.js";
 
 /** The booking id a report's global id names, or null. */
 export const bookingReportKey = (id: string): string | null => keyOfGlobalId(id, "BookingReport");

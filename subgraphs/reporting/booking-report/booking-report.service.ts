@@ -2,12 +2,12 @@ import { toGlobalId } from "../../../core/global-id.js";
 import { canSeeReport, reportingVisibility } from "../../../core/reporting-visibility.js";
 import { isUuid } from "../../../core/uuid.js";
 import { moneyOf } from "../../common/money.type.js";
-import { connectionFrom, cursorCodec, CountPrecision, keyOrOffset, offsetOfRequest, OrderDirection, pageRequest, type Connection, type PagingArguments } from "../../common/relay/connection.js";
-import type { ReportingContext } from "../loaders.js";
+import { connectionFrom, cursorCodec, CountPrecision, keyOrOffset, offsetOfRequest, OrderDirection, pageRequest, type Connection, type PagingArguments } from "../../common/relay/relay.connection.js";
+import type { ReportingContext } from "../reporting.loaders.js";
 import { bookingReportRepository, type BookingReportRow } from "./booking-report.repository.js";
 import { BookingFlowType, type BookingReport, type BookingReportFilter, type BookingReportOrder, type ReportedBookingStatus } from "./booking-report.type.js";
-import { REPORT_CSV_HEADER, reportCsvLine } from "./report-csv.js";
-import { MAX_REPORT_PAGE, reportQuery } from "./report-query.js";
+import { REPORT_CSV_HEADER, reportCsvLine } from "./booking-report.csv.js";
+import { MAX_REPORT_PAGE, reportQuery } from "./booking-report.query.js";
 
 export function toBookingReport(row: BookingReportRow): BookingReport {
   return {

@@ -1,8 +1,8 @@
 import { Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { Money } from "../../common/money.type.js";
-import { ProductReference } from "../../common/product-reference.js";
-import { ConnectionOf, EdgeOf, OrderDirection } from "../../common/relay/connection.js";
-import { DateScalar, DateTimeScalar, UuidScalar } from "../../common/scalars.js";
+import { ProductReference } from "../../common/product.reference.js";
+import { ConnectionOf, EdgeOf, OrderDirection } from "../../common/relay/relay.connection.js";
+import { DateScalar, DateTimeScalar, UuidScalar } from "../../common/common.scalars.js";
 import { OrganisationReference } from "../reporting-access/reporting-access.type.js";
 
 /** The statuses a booking is reported in: from the moment it reached the supplier. */

@@ -1,6 +1,6 @@
 import { Ctx, Query, Resolver } from "type-graphql";
 import { reportingVisibility } from "../../../core/reporting-visibility.js";
-import type { SubgraphContext } from "../../common/context.js";
+import type { SubgraphContext } from "../../common/subgraph.context.js";
 import { ReportingAccess, ReportingScope } from "./reporting-access.type.js";
 
 @Resolver()

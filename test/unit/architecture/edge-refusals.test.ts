@@ -21,9 +21,9 @@ const EXCEPTIONS: { file: string; found: string; why: string }[] = [
   { file: "gateway/direct-execution.ts", found: "new GraphQLError(original.message", why: "a thrown value wrapped as Apollo Server wraps it: no code, so formatted as INTERNAL_SERVER_ERROR" },
   { file: "gateway/subscriptions/subscription-engine.ts", found: "new GraphQLError(error.message", why: "an error the graph answered, rebuilt with its own code and path" },
   { file: "gateway/subscriptions/ws-server.ts", found: 'new GraphQLError("No operation to run"', why: "graphql-ws identifies the operation before it subscribes, refusing one it cannot: a guard no message reaches" },
-  { file: "subgraphs/common/json-scalars.ts", found: "new GraphQLError(`${name} must be a JSON object`", why: "a scalar's coercion error: graphql-js makes it part of its own refusal of the variable or argument" },
-  { file: "subgraphs/common/json-scalars.ts", found: "new GraphQLError(`${name} must be an object literal`", why: "a scalar's coercion error, as above" },
-  { file: "subgraphs/common/json-scalars.ts", found: 'new GraphQLError("Variables are not accepted inside JSON literals', why: "a scalar's coercion error, as above" },
+  { file: "subgraphs/common/json.scalars.ts", found: "new GraphQLError(`${name} must be a JSON object`", why: "a scalar's coercion error: graphql-js makes it part of its own refusal of the variable or argument" },
+  { file: "subgraphs/common/json.scalars.ts", found: "new GraphQLError(`${name} must be an object literal`", why: "a scalar's coercion error, as above" },
+  { file: "subgraphs/common/json.scalars.ts", found: 'new GraphQLError("Variables are not accepted inside JSON literals', why: "a scalar's coercion error, as above" },
   { file: "subgraphs/catalogue/product/product.consumer.ts", found: 'reason: "DEPRECATED"', why: "a product descriptor's reason: data of the graph, not a refusal" },
 ];
 

@@ -2,12 +2,12 @@ import "reflect-metadata";
 import { execute, parse, type GraphQLObjectType, type GraphQLSchema } from "graphql";
 import { Authorized, Field, ObjectType, Query, Resolver, UseMiddleware, type MiddlewareFn } from "type-graphql";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildFederatedSchema } from "../../../subgraphs/common/build-subgraph.js";
-import { subgraphDefinitions } from "../../../subgraphs/subgraphs.js";
+import { buildFederatedSchema } from "../../../subgraphs/common/subgraph.build.js";
+import { subgraphDefinitions } from "../../../subgraphs/subgraph.names.js";
 
 /**
  * A field that only reads the property of its name is left without a resolver
- * (subgraphs/common/build-subgraph.ts), so GraphQL reads it directly instead of through
+ * (subgraphs/common/subgraph.build.ts), so GraphQL reads it directly instead of through
  * type-graphql's per-call wrapper. Every field that needs the wrapper keeps it: roles, middleware,
  * a field resolver, or a schema name that differs from the property's.
  */

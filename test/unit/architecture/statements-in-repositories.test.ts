@@ -14,9 +14,9 @@ const FOLDERS = ["core", "identity", "subgraphs", "schema", "gateway", "rest-com
 const STILL_OUTSIDE = [
   "seed/catalogue.ts",
   "seed/generate.ts",
-  "subgraphs/catalogue/import/activity-import.ts",
-  "subgraphs/catalogue/import/import-record.ts",
-  "subgraphs/catalogue/search/search-sql.ts",
+  "subgraphs/catalogue/import/activity-import.service.ts",
+  "subgraphs/catalogue/import/activity-import.records.ts",
+  "subgraphs/catalogue/search/search.sql.ts",
 ];
 
 function sourceFiles(dir: string): string[] {

@@ -1,12 +1,12 @@
 import type { GraphQLError } from "graphql";
 import { describe, expect, it } from "vitest";
-import { signVoucherLink } from "../../../subgraphs/booking/voucher/voucher-link.js";
+import { signVoucherLink } from "../../../subgraphs/booking/voucher/voucher.link.js";
 import { availabilityService } from "../../../subgraphs/booking/availability/availability.service.js";
 import { bookingService, BOOKING_HOLD_MS } from "../../../subgraphs/booking/booking/booking.service.js";
 import type { Availability } from "../../../subgraphs/booking/availability/availability.type.js";
 import type { Booking } from "../../../subgraphs/booking/booking/booking.type.js";
-import { EngineRefusal, TransientEngineError } from "../../../subgraphs/booking/engines/booking-engine.js";
-import type { BookingSetupDocument } from "../../../subgraphs/booking/engines/inventory/booking-setup.js";
+import { EngineRefusal, TransientEngineError } from "../../../subgraphs/booking/engines/booking.engine.js";
+import type { BookingSetupDocument } from "../../../subgraphs/booking/engines/inventory/booking-setup.schema.js";
 import { bookingWorld, SupplierHolds, type BookingWorld } from "../../support/booking-fakes.js";
 
 /*

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { choiceMap, contractCancellationTier, percentageOfRate, rateOfPercentage, withoutNulls } from "../../../subgraphs/booking/contract-bodies.js";
+import { choiceMap, contractCancellationTier, percentageOfRate, rateOfPercentage, withoutNulls } from "../../../subgraphs/booking/contract.bodies.js";
 
 /** The graph writes shares as exact decimals (0 to 1); the contract as percentages: the two are moved by text, not float arithmetic. */
 describe("spec 2's bodies from the graph's", () => {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { derivedUuid } from "../../../subgraphs/booking/derived-id.js";
+import { derivedUuid } from "../../../subgraphs/booking/booking.ids.js";
 
 /** The name-based UUID of the input, computed here the long way. */
 function expected(kind: string, owner: string, path: string): string {

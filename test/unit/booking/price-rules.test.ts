@@ -5,7 +5,7 @@ import {
   bookingSetupSchema,
   type BookingSetup,
   type BookingSetupDocument,
-} from "../../../subgraphs/booking/engines/inventory/booking-setup.js";
+} from "../../../subgraphs/booking/engines/inventory/booking-setup.schema.js";
 import {
   ACCEPTED_CURRENCIES,
   applyQuantities,
@@ -14,8 +14,8 @@ import {
   type PricedAvailability,
   type Quantities,
   type UnitOptionView,
-} from "../../../subgraphs/booking/pricing/price-rules.js";
-import { unitsShown } from "../../../subgraphs/booking/availability/availability-view.js";
+} from "../../../subgraphs/booking/pricing/price.rules.js";
+import { unitsShown } from "../../../subgraphs/booking/availability/availability.view.js";
 
 type UnitInput = BookingSetupDocument["units"][number];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { QuestionSetup } from "../../../subgraphs/booking/engines/inventory/booking-setup.js";
+import type { QuestionSetup } from "../../../subgraphs/booking/engines/inventory/booking-setup.schema.js";
 import {
   isQuestionStepComplete,
   participantId,
@@ -9,7 +9,7 @@ import {
   type QuestionContext,
   type QuestionGroups,
   type QuestionView,
-} from "../../../subgraphs/booking/questions/question-rules.js";
+} from "../../../subgraphs/booking/questions/question.rules.js";
 
 type Questions = { customer: QuestionSetup[]; booking: QuestionSetup[]; participant: QuestionSetup[] };
 

@@ -1,7 +1,7 @@
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
-import { signVoucherLink, verifyVoucherLink, voucherPath } from "../../../subgraphs/booking/voucher/voucher-link.js";
-import { renderVoucherPdf, SANDBOX_BANNER, type VoucherContent } from "../../../subgraphs/booking/voucher/voucher-pdf.js";
+import { signVoucherLink, verifyVoucherLink, voucherPath } from "../../../subgraphs/booking/voucher/voucher.link.js";
+import { renderVoucherPdf, SANDBOX_BANNER, type VoucherContent } from "../../../subgraphs/booking/voucher/voucher.pdf.js";
 import { pdfLines, pdfRightmostEdge } from "../../support/pdf-text.js";
 
 const content = (overrides: Partial<VoucherContent> = {}): VoucherContent => ({

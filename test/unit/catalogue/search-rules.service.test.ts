@@ -4,14 +4,14 @@ import { describe, expect, it } from "vitest";
 import type { Caller } from "../../../core/caller.js";
 import { ManualClock } from "../../../core/clock.js";
 import type { Database } from "../../../drizzle/database.js";
-import type { CatalogueContext, CatalogueLoaders } from "../../../subgraphs/catalogue/loaders.js";
+import type { CatalogueContext, CatalogueLoaders } from "../../../subgraphs/catalogue/catalogue.loaders.js";
 import type { OrganisationRow } from "../../../subgraphs/catalogue/organisation/organisation.repository.js";
 import type { ProductRow } from "../../../subgraphs/catalogue/product/product.repository.js";
 import { ProductSortField } from "../../../subgraphs/catalogue/product/product.type.js";
 import type { SearchPageQuery, SearchRow } from "../../../subgraphs/catalogue/search/product-search.repository.js";
 import { DEFAULT_PRODUCT_ORDER, pageSearch, type SearchRequest } from "../../../subgraphs/catalogue/search/search.service.js";
 import { visibleToConsumers } from "../../../subgraphs/catalogue/search/product-search.repository.js";
-import { CountPrecision, offsetCursor, OrderDirection } from "../../../subgraphs/common/relay/connection.js";
+import { CountPrecision, offsetCursor, OrderDirection } from "../../../subgraphs/common/relay/relay.connection.js";
 
 /*
  * The service tier of search: every rule a search request is judged by (access, paging, the

@@ -2,7 +2,7 @@ import { getOperationAST, parse } from "graphql";
 import { describe, expect, it } from "vitest";
 import { toleratesLag } from "../../../gateway/subgraph-server.js";
 import { REPLICA_READING_ROLES } from "../../../server/service-database.js";
-import { subgraphDefinitions, subgraphNames } from "../../../subgraphs/subgraphs.js";
+import { subgraphDefinitions, subgraphNames } from "../../../subgraphs/subgraph.names.js";
 
 const catalogue = subgraphDefinitions.catalogue.readsTolerateLag;
 const tolerates = (text: string, operationName?: string) => toleratesLag(getOperationAST(parse(text), operationName), catalogue);

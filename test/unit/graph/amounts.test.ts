@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { decimalOf } from "../../../core/decimal.js";
 import { statedMoney } from "../../../subgraphs/common/money.type.js";
-import { setupAnswerOf, setupDocumentOf, typedSetupOf, typedSetupOfAnswer } from "../../../subgraphs/booking/booking-setup/setup-document.js";
-import { parseBookingSetup } from "../../../subgraphs/booking/engines/inventory/booking-setup.js";
+import { setupAnswerOf, setupDocumentOf, typedSetupOf, typedSetupOfAnswer } from "../../../subgraphs/booking/booking-setup/booking-setup.document.js";
+import { parseBookingSetup } from "../../../subgraphs/booking/engines/inventory/booking-setup.schema.js";
 import type { BookingSetupInput } from "../../../subgraphs/booking/booking-setup/booking-setup.type.js";
 import { familySetup } from "../../support/booking.js";
-import { productInputOf, productRequestOf, type ProductInputFields } from "../../../subgraphs/catalogue/product/product-input.js";
-import { TranslationPlaces } from "../../../subgraphs/catalogue/language/translation-input.js";
+import { productInputOf, productRequestOf, type ProductInputFields } from "../../../subgraphs/catalogue/product/product.input.js";
+import { TranslationPlaces } from "../../../subgraphs/catalogue/language/translation.input.js";
 
 describe("amounts as the graph writes them", () => {
   it("are plain decimal text, never an exponent", () => {

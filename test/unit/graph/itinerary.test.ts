@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TranslationPlaces } from "../../../subgraphs/catalogue/language/translation-input.js";
+import { TranslationPlaces } from "../../../subgraphs/catalogue/language/translation.input.js";
 import { itineraryDocumentOf, itineraryDocumentOfAnswer, itineraryInputOf, typedItineraryOf, type ItineraryInput } from "../../../subgraphs/catalogue/product/itinerary.type.js";
 
 /** A reader of translations, as a product's mutations give one. */

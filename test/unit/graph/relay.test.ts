@@ -6,8 +6,8 @@ import { keyOfGlobalId, parseGlobalId, toGlobalId } from "../../../core/global-i
 import { REFUSALS, statusOfRefusal, type RefusalCode } from "../../../core/refusals.js";
 import { refusedUnlessEmpty, restField } from "../../../rest-compat/user-errors.js";
 import { RestError } from "../../../rest-compat/error-body.js";
-import { cappedCount, connectionFrom, cursorCodec, keyOrOffset, offsetCursor, offsetOf, offsetOfRequest, pageRequest, whenAsked } from "../../../subgraphs/common/relay/connection.js";
-import { payloadOf, userErrorsOf } from "../../../subgraphs/common/user-errors.js";
+import { cappedCount, connectionFrom, cursorCodec, keyOrOffset, offsetCursor, offsetOf, offsetOfRequest, pageRequest, whenAsked } from "../../../subgraphs/common/relay/relay.connection.js";
+import { payloadOf, userErrorsOf } from "../../../subgraphs/common/user.errors.js";
 
 describe("global ids", () => {
   it("round-trip a type and a key, and name nothing for another type or a mangled id", () => {

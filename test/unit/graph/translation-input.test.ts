@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { badInput } from "../../../core/errors.js";
-import { TranslationPlaces, translationsOfObject } from "../../../subgraphs/catalogue/language/translation-input.js";
+import { TranslationPlaces, translationsOfObject } from "../../../subgraphs/catalogue/language/translation.input.js";
 import { MAX_DUPLICATES_NAMED } from "../../../subgraphs/common/translation.type.js";
 
 describe("an input's translations and spec 1's language objects", () => {

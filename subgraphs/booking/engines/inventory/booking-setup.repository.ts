@@ -2,7 +2,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import { compiledSelect } from "../../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../../drizzle/database.js";
 import { bookingSetups, slotInventory } from "../../../../drizzle/schema.js";
-import { bookingSetupSchema, type BookingSetup } from "./booking-setup.js";
+import { bookingSetupSchema, type BookingSetup } from "./booking-setup.schema.js";
 
 // Every booking step reads its product's setup: built once (compiled-select.ts). As text: the
 // text is what a parsed setup is remembered by (parsedSetup).
