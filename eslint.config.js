@@ -16,6 +16,9 @@ export default tseslint.config(
   {
     files: ["**/*.ts", "**/*.mts", "**/*.js", "**/*.mjs"],
     extends: [tseslint.configs.recommended, comments.recommended],
+    // Named, so that ESLint run in a process that has linted another folder (the graph lint's
+    // test) still knows which project these files belong to.
+    languageOptions: { parserOptions: { tsconfigRootDir: import.meta.dirname } },
     rules: {
       "@eslint-community/eslint-comments/require-description": ["error", { ignore: [] }],
       // A leading underscore names what is left out on purpose (`{ secret: _secret, ...shown }`).
