@@ -260,6 +260,32 @@ const TRUNCATED = "\u2026 (truncated)";
  */
 export async function renderVoucherPdf(content: VoucherContent): Promise<Uint8Array> {
   const faces = await loadFaces();
+  const doc = await voucherDocument(content, faces);
+  const blocks = voucherBlocks(content, faces);
+  const footer = [`Booking ID: ${content.bookingId}`, `Issued: ${content.issuedAt.toISOString()}`].map((text) => printableIn(faces, "regular", text));
+
+  const sandbox = content.environment === "sandbox";
+  const type = await Typeset.for(doc, faces, [
+    ...blocks.map((b): [string, Style] => [b.text, b.style]),
+    ...footer.map((text): [string, Style] => [text, "regular"]),
+    [TRUNCATED, "regular"],
+    ...(sandbox ? [[SANDBOX_BANNER, "bold"] as [string, Style]] : []),
+  ]);
+
+  const page = doc.addPage(PageSizes.A4);
+  if (sandbox) drawSandboxMarks(page, type);
+
+  const lines = blocks.flatMap((b) =>
+    type.wrap(b.text, b.style, b.size, TEXT_WIDTH).map((text, i): Line => ({ ...b, text, spaceBefore: i === 0 ? b.spaceBefore : 0 })),
+  );
+  const top = PAGE_HEIGHT - MARGIN - (sandbox ? BANNER_HEIGHT + 12 : 0);
+  drawBody(page, type, fitToPage(lines, top - (MARGIN + FOOTER_HEIGHT)), top);
+  drawFooter(page, type, footer);
+  return doc.save({ useObjectStreams: false });
+}
+
+/** The document with its metadata, its fonts taken from the faces already parsed. */
+async function voucherDocument(content: VoucherContent, faces: Faces): Promise<PDFDocument> {
   const faceFonts = new Map([...faces.regular, ...faces.bold].map((f) => [f.bytes, f.font]));
   // Without updateMetadata: false pdf-lib stamps the current time, and identical content would give different bytes.
   const doc = await PDFDocument.create({ updateMetadata: false });
@@ -271,7 +297,11 @@ export async function renderVoucherPdf(content: VoucherContent): Promise<Uint8Ar
   doc.setProducer("pdf-lib");
   doc.setCreationDate(content.issuedAt);
   doc.setModificationDate(content.issuedAt);
+  return doc;
+}
 
+/** The voucher's text, top to bottom: what it is, its code, the product, then each field that has a value. */
+function voucherBlocks(content: VoucherContent, faces: Faces): Line[] {
   const blocks: Line[] = [];
   const add = (text: string, style: Style, size: number, color: RGB, spaceBefore = 0): void => {
     blocks.push({ text: printableIn(faces, style, text), style, size, color, spaceBefore });
@@ -300,32 +330,15 @@ export async function renderVoucherPdf(content: VoucherContent): Promise<Uint8Ar
   if (present(content.leadTraveller)) field("Lead traveller", [content.leadTraveller]);
   if (present(content.supplierCode)) field("Supplier's ticket code", [content.supplierCode]);
   field("Total", [formatTotal(content.total)]);
-  const footer = [`Booking ID: ${content.bookingId}`, `Issued: ${content.issuedAt.toISOString()}`].map((text) => printableIn(faces, "regular", text));
+  return blocks;
+}
 
-  const sandbox = content.environment === "sandbox";
-  const type = await Typeset.for(doc, faces, [
-    ...blocks.map((b): [string, Style] => [b.text, b.style]),
-    ...footer.map((text): [string, Style] => [text, "regular"]),
-    [TRUNCATED, "regular"],
-    ...(sandbox ? [[SANDBOX_BANNER, "bold"] as [string, Style]] : []),
-  ]);
-
-  const page = doc.addPage(PageSizes.A4);
-  if (sandbox) drawSandboxMarks(page, type);
-
-  const lines = blocks.flatMap((b) =>
-    type.wrap(b.text, b.style, b.size, TEXT_WIDTH).map((text, i): Line => ({ ...b, text, spaceBefore: i === 0 ? b.spaceBefore : 0 })),
-  );
-  const top = PAGE_HEIGHT - MARGIN - (sandbox ? BANNER_HEIGHT + 12 : 0);
-  drawBody(page, type, fitToPage(lines, top - (MARGIN + FOOTER_HEIGHT)), top);
-
+function drawFooter(page: PDFPage, type: Typeset, footer: string[]): void {
   footer.forEach((text, i) => {
     // Footer lines are cut rather than wrapped: their space is reserved and must not grow into the body.
     const [first = ""] = type.wrap(text, "regular", 8, TEXT_WIDTH);
     type.draw(page, first, "regular", { x: MARGIN, y: MARGIN + (footer.length - 1 - i) * 11, size: 8, color: MUTED });
   });
-
-  return doc.save({ useObjectStreams: false });
 }
 
 const lineHeight = (line: Line): number => line.spaceBefore + line.size * LINE_SPACING;
