@@ -2,7 +2,7 @@ import type { Product } from "@octocloud/types";
 import { describe, expect, it } from "vitest";
 import { octoSaleCurrency } from "../../subgraphs/common/octo/octo.sellable.js";
 import { availabilityView, visibleOptions } from "../../subgraphs/booking/availability/availability.view.js";
-import { offerOf } from "../../subgraphs/booking/availability/availability.service.js";
+import { offerOf } from "../../subgraphs/booking/availability/availability.steps.js";
 import { setupOfOctoProduct } from "../../subgraphs/booking/engines/octo/octo.setup.js";
 
 const price = (retail: number, currency = "EUR") => ({ original: retail, retail, net: null, currency, currencyPrecision: 2, includedTaxes: [] });

@@ -2,7 +2,7 @@ import type { FastifyRequest } from "fastify";
 import { errorResponse } from "../../error-body.js";
 import { restErrorFrom } from "../../graphql-errors.js";
 import { refusedBeforeTyping } from "../../refused-before-typing.js";
-import { dateRangeRefusal } from "../../../subgraphs/booking/availability/availability.service.js";
+import { dateRangeRefusal } from "../../../subgraphs/booking/availability/availability.steps.js";
 import { answer, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { query } from "./booking-body.js";

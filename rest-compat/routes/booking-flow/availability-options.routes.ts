@@ -5,7 +5,7 @@ import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-
 import { answeredAsUserError, AVAILABILITY_FIELDS, availabilityIdOf, BOOKING_ACCESS, availabilitySchema, params, productAvailabilityParams, restAvailability, type GraphAvailability } from "./booking-body.js";
 import { productIdOf } from "../../path-ids.js";
 import { refusedBeforeTyping } from "../../refused-before-typing.js";
-import { dateRefusal } from "../../../subgraphs/booking/availability/availability.service.js";
+import { dateRefusal } from "../../../subgraphs/booking/availability/availability.steps.js";
 
 type Payload = { availability: GraphAvailability; userErrors: UserErrorData[] };
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type { GraphQLError } from "graphql";
 import { isCurrencyCode } from "../../../core/iso-codes.js";
-import { currencyRefusal } from "../../../subgraphs/booking/availability/availability.service.js";
+import { currencyRefusal } from "../../../subgraphs/booking/availability/availability.steps.js";
 import { userErrorsOf } from "../../../subgraphs/common/user.errors.js";
 import { refusedBeforeTyping } from "../../refused-before-typing.js";
 import { refusedUnlessEmpty } from "../../user-errors.js";

@@ -4,17 +4,7 @@ import { DateScalar } from "../../common/common.scalars.js";
 import { payloadOf } from "../../common/user.errors.js";
 import type { BookingContext } from "../booking.loaders.js";
 import { availabilityService } from "./availability.service.js";
-import {
-  Availability,
-  CreateAvailabilityInput,
-  CreateAvailabilityPayload,
-  PriceAvailabilityInput,
-  PriceAvailabilityPayload,
-  SetAvailabilityOptionInput,
-  SetAvailabilityOptionPayload,
-  SetAvailabilityQuantitiesInput,
-  SetAvailabilityQuantitiesPayload,
-} from "./availability.type.js";
+import { Availability, CreateAvailabilityInput, CreateAvailabilityPayload, PriceAvailabilityInput, PriceAvailabilityPayload, SetAvailabilityOptionInput, SetAvailabilityOptionPayload, SetAvailabilityQuantitiesInput, SetAvailabilityQuantitiesPayload } from "./availability.type.js";
 
 /** An id of another type, or no id at all, names nothing: an empty key, which no row has. */
 export const availabilityKey = (id: string) => keyOfGlobalId(id, "Availability") ?? "";

@@ -5,7 +5,7 @@ import { notFound } from "../../../core/errors.js";
 import { canSeeReport, reportingVisibility } from "../../../core/reporting-visibility.js";
 import type { AvailabilitySetup } from "../availability/availability.view.js";
 import { AvailabilityOption } from "../availability/availability.type.js";
-import { toAvailability } from "../availability/availability.service.js";
+import { toAvailability } from "../availability/availability.steps.js";
 import { availabilityOfBooking, toCancellation } from "../booking/booking.view.js";
 import type { BookingRow } from "../booking/booking.repository.js";
 import { CancellationPolicyTier } from "../booking/booking.type.js";

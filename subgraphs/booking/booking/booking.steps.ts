@@ -3,7 +3,7 @@ import { notFound, type FieldProblem } from "../../../core/errors.js";
 import { isUuid } from "../../../core/uuid.js";
 import type { Executor } from "../../../drizzle/database.js";
 import type { AvailabilitySetup } from "../availability/availability.view.js";
-import { AVAILABILITY_LIFETIME_MS } from "../availability/availability.service.js";
+import { AVAILABILITY_LIFETIME_MS } from "../availability/availability.steps.js";
 import { owns } from "../booking.access.js";
 import { bookingRefusal } from "../booking.errors.js";
 import type { BookingStores } from "../booking.stores.js";

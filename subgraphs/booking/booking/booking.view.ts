@@ -4,7 +4,7 @@ import type { Database, Executor } from "../../../drizzle/database.js";
 import { channels, type Notice } from "../../../drizzle/events.js";
 import { serviceSecret } from "../../../drizzle/service-secret.js";
 import { availabilityView, ticketsOf, type AvailabilitySetup } from "../availability/availability.view.js";
-import { stateOf, toAvailability } from "../availability/availability.service.js";
+import { stateOf, toAvailability } from "../availability/availability.steps.js";
 import { contractBooking, rateOfPercentage, withoutNulls } from "../contract.bodies.js";
 import { toGlobalId } from "../../../core/global-id.js";
 import { moneyOf } from "../../common/money.type.js";

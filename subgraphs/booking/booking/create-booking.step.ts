@@ -8,7 +8,7 @@ import { isUuid } from "../../../core/uuid.js";
 import type { Executor } from "../../../drizzle/database.js";
 import { availabilityView, unitsShown, type AvailabilitySetup } from "../availability/availability.view.js";
 import type { AvailabilityRow } from "../availability/availability.repository.js";
-import { chosenSlot, flowLanguage, sellable, stateOf, withOffer, type Sellable } from "../availability/availability.service.js";
+import { chosenSlot, flowLanguage, sellable, stateOf, withOffer, type Sellable } from "../availability/availability.steps.js";
 import { bookingAccess, owns, type Owner } from "../booking.access.js";
 import { bookingRefusal, viaEngine } from "../booking.errors.js";
 import type { ProductFacts } from "../catalogue.facts.js";
