@@ -8,10 +8,12 @@ import { defineConfig } from "vitest/config";
  */
 const browserFiles = ["test/e2e/graphql-ide.test.ts", "test/e2e/openapi-console-browser.test.ts"];
 
-// They run on the embedded database whatever DATABASE_URL says (graceful shutdown's child
-// processes; PGlite's database templates), so the PostgreSQL run of the suite would repeat
-// them unchanged.
-const embeddedOnly = process.env.DATABASE_URL ? ["test/security/graceful-shutdown.test.ts", "test/integration/pglite-template.test.ts", "test/security/planted-database-template.test.ts"] : [];
+// The PostgreSQL run of the suite would repeat them unchanged: they run on the embedded database
+// whatever DATABASE_URL says (graceful shutdown's child processes; PGlite's database templates),
+// or look at what does not depend on it (the tracing modules a started process imports).
+const embeddedOnly = process.env.DATABASE_URL
+  ? ["test/security/graceful-shutdown.test.ts", "test/integration/pglite-template.test.ts", "test/security/planted-database-template.test.ts", "test/e2e/tracing-modules.test.ts"]
+  : [];
 // The unit tier opens no database at all (test/unit/architecture/unit-tier.test.ts holds it to
 // that): it runs with the embedded run only, since the PostgreSQL run would repeat it unchanged.
 const databaseFree = process.env.DATABASE_URL ? ["test/unit/**"] : [];
