@@ -12,7 +12,7 @@ import { bookingEngineRef } from "./booking-engine/booking-engine.type.js";
 import { keyOfGlobalId } from "../../core/global-id.js";
 import { ProductResolver } from "./product/product.resolver.js";
 import { BookingProductFactsResolver } from "./product/product.booking-facts.js";
-import { toProduct } from "./product/product.service.js";
+import { toProduct } from "./product/product.view.js";
 import { productKey } from "./product/product.type.js";
 import { ActiveActivityConnectionResolver, ActivityImportResolver } from "./import/activity-import.service.js";
 import { OctoImportResolver } from "./import/octo-import.resolver.js";

@@ -6,7 +6,7 @@ import type { CatalogueContext } from "../catalogue.loaders.js";
 import { durationInHours, present, productDescriptors } from "../product/product.consumer.js";
 import { productColumns, type ProductRow } from "../product/product.repository.js";
 import { callerModel } from "../product/product.resolver.js";
-import { onlineBookable } from "../product/product.service.js";
+import { onlineBookable } from "../product/product.view.js";
 import type { TaxonomyNodeRow } from "../taxonomy/taxonomy.repository.js";
 import type { BookingEngineRow } from "../booking-engine/booking-engine.repository.js";
 import type { SupplierRow } from "../supplier/supplier.repository.js";

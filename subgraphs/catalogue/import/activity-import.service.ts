@@ -11,7 +11,7 @@ import { JSONObjectScalar } from "../../common/json.scalars.js";
 import { CountryCodeScalar, LanguageCodeScalar } from "../../common/common.scalars.js";
 import { asksFor } from "../../common/operation.selection.js";
 import { productColumns, productColumnsWithTaxonomy } from "../product/product.repository.js";
-import { toProduct } from "../product/product.service.js";
+import { toProduct } from "../product/product.view.js";
 import { Product, ProductEdge } from "../product/product.type.js";
 import { isCountryCode, isLanguageCode } from "../../../core/iso-codes.js";
 import { CursorError, decodeCursor, encodeCursor, filtersDigest } from "./activity-import.cursor.js";

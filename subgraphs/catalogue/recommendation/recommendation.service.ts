@@ -5,7 +5,7 @@ import { recommendationRepository } from "./recommendation.repository.js";
 import { consumerAccess } from "../consumer.access.js";
 import type { CatalogueContext } from "../catalogue.loaders.js";
 import type { ProductRow } from "../product/product.repository.js";
-import { toProduct } from "../product/product.service.js";
+import { toProduct } from "../product/product.view.js";
 import type { Product } from "../product/product.type.js";
 import { moneyOf, type Money } from "../../common/money.type.js";
 import { CountPrecision, cursorCodec, offsetOf, OrderDirection, pageRequest, positionConnection, positionSlice, type Connection, type PagingArguments } from "../../common/relay/relay.connection.js";

@@ -10,7 +10,7 @@ import { consumerAccess } from "../consumer.access.js";
 import type { CatalogueContext } from "../catalogue.loaders.js";
 import { startRecordLookups } from "../product/product.consumer-record.js";
 import { productChangeRepository } from "../product/product-change.repository.js";
-import { toProduct } from "../product/product.service.js";
+import { toProduct } from "../product/product.view.js";
 import { Product, ProductOrder } from "../product/product.type.js";
 import { visibleToConsumers } from "./product-search.repository.js";
 import { DEFAULT_PRODUCT_ORDER, MAX_SEARCH_PAGE_SIZE, pageSearch, type SearchRequest } from "./search.service.js";

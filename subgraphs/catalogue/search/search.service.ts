@@ -2,7 +2,7 @@ import { CountPrecision, OrderDirection, positionConnection, positionSlice, type
 import { rejected } from "../../../core/refusals.js";
 import { consumerAccess } from "../consumer.access.js";
 import type { CatalogueContext } from "../catalogue.loaders.js";
-import { toProduct } from "../product/product.service.js";
+import { toProduct } from "../product/product.view.js";
 import { ProductSortField, type Product, type ProductOrder } from "../product/product.type.js";
 import { parseSearch, SearchSyntaxError } from "./search.expression.js";
 import { compileSearch } from "./search.sql.js";
