@@ -38,7 +38,7 @@ import { MAX_WEBHOOK_MESSAGE_PAGE } from "../subgraphs/booking/webhooks/webhook.
 import { MAX_ORGANISATION_PAGE } from "../subgraphs/catalogue/organisation/organisation.service.js";
 import { DEFAULT_PAGE_SIZE } from "../subgraphs/common/relay/relay.connection.js";
 import { MAX_NODES } from "../subgraphs/node/node.subgraph.js";
-import { MAX_RECOMMENDATION_PAGE } from "../subgraphs/catalogue/recommendation/recommendation.service.js";
+import { MAX_RECOMMENDATION_PAGE } from "../subgraphs/catalogue/recommendation/recommendation.rules.js";
 import { MAX_SEARCH_PAGE_SIZE } from "../subgraphs/catalogue/search/search.service.js";
 import { parseSearch, type SearchNode } from "../subgraphs/catalogue/search/search.expression.js";
 import { MAX_SUPPLIER_PAGE } from "../subgraphs/catalogue/supplier/supplier.service.js";

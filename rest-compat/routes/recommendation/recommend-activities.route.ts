@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type { FieldProblem } from "../../../core/errors.js";
 import { statusOfRefusal } from "../../../core/refusals.js";
-import { judgeRecommendationDocument, MAX_RECOMMENDATION_PAGE } from "../../../subgraphs/catalogue/recommendation/recommendation.service.js";
+import { judgeRecommendationDocument, MAX_RECOMMENDATION_PAGE } from "../../../subgraphs/catalogue/recommendation/recommendation.rules.js";
 import { inputOfDocument, type RecommendationDocument } from "../../../subgraphs/catalogue/recommendation/recommendation-input.type.js";
 import { offsetCursor } from "../../../subgraphs/common/relay/relay.connection.js";
 import { RestError } from "../../error-body.js";

@@ -4,7 +4,7 @@ import type { FieldProblem } from "../../../core/errors.js";
 import { rejected } from "../../../core/refusals.js";
 import { continentCodes } from "./recommendation.places.js";
 import { closedSet } from "../../common/closed-set.enum.js";
-import type { RecommendationRequest } from "./recommendation.service.js";
+import type { RecommendationRequest } from "./recommendation.rules.js";
 
 /**
  * The closed sets of a recommendation request. Spec 3 spells their values in title case

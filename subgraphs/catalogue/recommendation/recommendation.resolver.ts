@@ -7,7 +7,8 @@ import { consumerAccess } from "../consumer.access.js";
 import type { CatalogueContext } from "../catalogue.loaders.js";
 import { Product } from "../product/product.type.js";
 import { documentOfInput, RecommendationInput } from "./recommendation-input.type.js";
-import { MAX_RECOMMENDATION_PAGE, recommend, RecommendationSortField } from "./recommendation.service.js";
+import { MAX_RECOMMENDATION_PAGE, RecommendationSortField } from "./recommendation.rules.js";
+import { recommend } from "./recommendation.service.js";
 
 registerEnumType(RecommendationSortField, {
   name: "RecommendationSortField",
