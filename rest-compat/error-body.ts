@@ -4,6 +4,7 @@ import type { Socket } from "node:net";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { edgeRefusalBody, type PlainEdgeRefusalName } from "../core/edge-refusals.js";
 import type { FieldProblem } from "../core/errors.js";
+import { REFUSALS, statusOfRefusal, type Refusal, type RefusalCode } from "../core/refusals.js";
 
 /**
  * The one body of every REST error (docs/spec-decisions.md, "REST error body"):
@@ -62,6 +63,15 @@ export class RestError extends Error {
     super(message);
     this.name = "RestError";
   }
+}
+
+/**
+ * A refusal of the services' table (core/refusals.ts) answered by a REST path itself: its status,
+ * code and contract number come from the table, as the graph's refusals do.
+ */
+export function restRejected(reason: RefusalCode, message: string, details?: FieldProblem[]): RestError {
+  const refusal: Refusal = REFUSALS[reason];
+  return new RestError(statusOfRefusal(reason), reason, message, details, refusal.errorCode);
 }
 
 /** A refusal of the edge's table (core/edge-refusals.ts), thrown: its status and code, the message and the fields at fault. */

@@ -5,7 +5,7 @@ import type { Config } from "../core/config.js";
 import type { EdgeGraph } from "../gateway/gateway.js";
 import type { IdentityPaths } from "../identity/identity.js";
 import { textProblems } from "../core/input-text.js";
-import { errorBodySchema, RestError } from "./error-body.js";
+import { errorBodySchema, restRejected } from "./error-body.js";
 import { registerRestRoute } from "./rest-route.js";
 import { restRoutes } from "./routes/index.js";
 import { bookingFlowSchemas } from "./routes/booking-flow/booking-body.js";
@@ -71,7 +71,7 @@ export async function restCompatPlugin(
   // becomes a variable of an operation (whose names are the layer's own).
   app.addHook("preValidation", async (request) => {
     const problems = [...textProblems(request.params, ""), ...textProblems(request.query, ""), ...textProblems(request.body, "")];
-    if (problems.length) throw new RestError(400, "VALIDATION_FAILED", problems.length === 1 ? problems[0].message : "The request is not valid", problems);
+    if (problems.length) throw restRejected("VALIDATION_FAILED", problems.length === 1 ? problems[0].message : "The request is not valid", problems);
   });
   // Links in answers (paging) are built from the configured public address, never from a
   // caller's Host or X-Forwarded-Host.

@@ -4,7 +4,7 @@ import Negotiator from "negotiator";
 import type { FieldProblem } from "../core/errors.js";
 import type { EdgeContext } from "../gateway/edge-context.js";
 import type { EdgeGraph } from "../gateway/gateway.js";
-import { errorResponse, RestError, restRefusal } from "./error-body.js";
+import { errorResponse, restRefusal, restRejected } from "./error-body.js";
 import { restErrorFrom } from "./graphql-errors.js";
 
 declare module "fastify" {
@@ -159,7 +159,7 @@ function rejectNonFiniteNumbers(request: FastifyRequest) {
     else if (value && typeof value === "object") for (const [key, item] of Object.entries(value)) walk(item, field ? `${field}.${key}` : key);
   };
   for (const part of [request.params, request.query]) walk(part, "");
-  if (problems.length) throw new RestError(400, "VALIDATION_FAILED", "The request is not valid", problems);
+  if (problems.length) throw restRejected("VALIDATION_FAILED", "The request is not valid", problems);
 }
 
 /**

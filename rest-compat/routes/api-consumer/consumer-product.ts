@@ -1,7 +1,7 @@
-import { statusOfRefusal, type RefusalCode } from "../../../core/refusals.js";
+import { type RefusalCode } from "../../../core/refusals.js";
 import { offsetCursor } from "../../../subgraphs/common/relay/relay.connection.js";
 import { MAX_SEARCH_PAGE_SIZE } from "../../../subgraphs/catalogue/search/search.service.js";
-import { RestError } from "../../error-body.js";
+import { RestError, restRejected } from "../../error-body.js";
 import { answer, answerInt, bool, int, num, str, type JsonSchema } from "../../json-schema.js";
 import { weeklyPeriodsSchema } from "../api-supplier-product/product-body.js";
 
@@ -142,7 +142,7 @@ const SORT_FIELDS: Record<string, string> = {
 
 /** A refusal of spec 3's paging parameters, which the graph does not take: its connections page by cursor. */
 export function pagingRefusal(code: RefusalCode, field: string, rule: string, message: string): RestError {
-  return new RestError(statusOfRefusal(code), code, message, [{ field, rule, message }]);
+  return restRejected(code, message, [{ field, rule, message }]);
 }
 
 /**
@@ -184,7 +184,7 @@ export function pageNumbers(items: number, { count, precision }: TotalCountData,
   const [pageNumber, resultsPerPage] = [Number(query.pageNumber), Number(query.resultsPerPage)];
   const estimated = precision === "ESTIMATED";
   if (items === 0 && count > 0) {
-    throw new RestError(404, "NOT_FOUND", `Page ${pageNumber} is past the last page (${estimated ? "about " : ""}${Math.ceil(count / resultsPerPage)})`);
+    throw restRejected("NOT_FOUND", `Page ${pageNumber} is past the last page (${estimated ? "about " : ""}${Math.ceil(count / resultsPerPage)})`);
   }
   return { pageNumber, resultsPerPage, totalResults: count, totalResultsEstimated: estimated };
 }

@@ -1,5 +1,5 @@
 import { toGlobalId } from "../../../core/global-id.js";
-import { errorResponse, RestError } from "../../error-body.js";
+import { errorResponse, restRejected } from "../../error-body.js";
 import { answer, idParam, obj } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import { CONSUMER_PRODUCT_FIELDS, CONSUMER_RECORD_REQUIRED, consumerRecordProperties, externalClientIdParam, type ConsumerProductData } from "./consumer-product.js";
@@ -35,7 +35,7 @@ export const getConsumerProductRoute: RestRoute<{ product: (ConsumerProductData 
   }),
   plainJson: true,
   respond: ({ product }) => {
-    if (!product) throw new RestError(404, "NOT_FOUND", "No product of the catalogue has this id");
+    if (!product) throw restRejected("NOT_FOUND", "No product of the catalogue has this id");
     const { id, ...record } = product.consumerRecord;
     // trackingId feature: a per-call id in `id`, the catalogue id in `productId`.
     // The graph writes a tracking id (48 bits) as an ID; spec 3's is a number, which holds 48 bits exactly.

@@ -2,7 +2,7 @@ import type { FastifyRequest } from "fastify";
 import { parseBookingSetup } from "../../../subgraphs/booking/engines/inventory/booking-setup.schema.js";
 import type { BookingSetupInput } from "../../../subgraphs/booking/booking-setup/booking-setup.type.js";
 import { setupDocumentOf, typedSetupOf, typedSetupOfAnswer } from "../../../subgraphs/booking/booking-setup/booking-setup.document.js";
-import { errorResponse, RestError } from "../../error-body.js";
+import { errorResponse, restRejected } from "../../error-body.js";
 import { oncePerRequest } from "../../once-per-request.js";
 import { freeObject, idParam, keepsOtherMembers, obj } from "../../json-schema.js";
 import { productIdOf, supplierIdOf } from "../../path-ids.js";
@@ -44,8 +44,8 @@ const SETUP_FIELDS = /* GraphQL */ `
 
 type SetupData = { setup: Parameters<typeof typedSetupOfAnswer>[0] | null };
 const documentOf = (setup: NonNullable<SetupData["setup"]>) => setupDocumentOf(typedSetupOfAnswer(setup) as unknown as BookingSetupInput).document;
-const noSetup = (request: FastifyRequest) => new RestError(404, "NOT_FOUND", `Product ${(request.params as { productId: number }).productId} of this supplier has no booking setup`);
-const unknownProduct = (request: FastifyRequest) => new RestError(404, "NOT_FOUND", `Product ${(request.params as { productId: number }).productId} of supplier ${(request.params as { supplierId: number }).supplierId} not found`);
+const noSetup = (request: FastifyRequest) => restRejected("NOT_FOUND", `Product ${(request.params as { productId: number }).productId} of this supplier has no booking setup`);
+const unknownProduct = (request: FastifyRequest) => restRejected("NOT_FOUND", `Product ${(request.params as { productId: number }).productId} of supplier ${(request.params as { supplierId: number }).supplierId} not found`);
 
 /** The body judged once per request: whether the mutation can carry it, and its faults when not. */
 const judgement = oncePerRequest((request) => parseBookingSetup(request.body));
@@ -85,10 +85,10 @@ export const putBookingSetupRoute: RestRoute<{ setProductBookingSetup: { product
     respond: ({ productBookingSetup }: { productBookingSetup: { bookingEngineKind: string } | null }, request) => {
       if (!productBookingSetup) throw unknownProduct(request);
       if (productBookingSetup.bookingEngineKind !== "INVENTORY") {
-        throw new RestError(400, "SETUP_NOT_FOR_ENGINE", `The product is booked in its supplier's own system (a ${productBookingSetup.bookingEngineKind} engine); booking setups are for the built-in inventory`);
+        throw restRejected("SETUP_NOT_FOR_ENGINE", `The product is booked in its supplier's own system (a ${productBookingSetup.bookingEngineKind} engine); booking setups are for the built-in inventory`);
       }
       const problems = judgement(request).problems!;
-      throw new RestError(400, "INVALID_SETUP", `Invalid booking setup: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`, problems);
+      throw restRejected("INVALID_SETUP", `Invalid booking setup: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`, problems);
     },
   },
 };

@@ -1,4 +1,4 @@
-import { errorResponse, RestError } from "../../error-body.js";
+import { errorResponse, restRejected } from "../../error-body.js";
 import { supplierIdOf } from "../../path-ids.js";
 import { int, num, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
@@ -51,7 +51,7 @@ export const listProductsRoute: RestRoute<Data> = {
     merge: (pages) => ({ supplier: pages[0].supplier && { ...pages[0].supplier, products: { ...pages[0].supplier.products, nodes: pages.flatMap((page) => page.supplier?.products.nodes ?? []) } } }),
   },
   respond: ({ supplier }, request) => {
-    if (!supplier) throw new RestError(404, "NOT_FOUND", `Supplier ${(request.params as { supplierId: number }).supplierId} not found`);
+    if (!supplier) throw restRejected("NOT_FOUND", `Supplier ${(request.params as { supplierId: number }).supplierId} not found`);
     return supplier.products.nodes.map((product) => productBody(product, pathSupplier(request)));
   },
 };

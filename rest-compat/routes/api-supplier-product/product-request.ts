@@ -4,7 +4,7 @@ import { productProblems, type ProductRequest } from "../../../subgraphs/catalog
 import { productInputOf } from "../../../subgraphs/catalogue/product/product.input.js";
 import { productRefusal } from "../../../subgraphs/catalogue/product/product.service.js";
 import { userErrorsOf } from "../../../subgraphs/common/user.errors.js";
-import { RestError } from "../../error-body.js";
+import { restRejected } from "../../error-body.js";
 import { oncePerRequest } from "../../once-per-request.js";
 import { pickBySchema } from "../../json-schema.js";
 import { productIdOf, supplierIdOf } from "../../path-ids.js";
@@ -42,8 +42,8 @@ export function refusedProductBody(target: "supplier" | "product"): NonNullable<
     variables: (request) => (target === "supplier" ? { supplierId: supplierIdOf(request) } : { supplierId: supplierIdOf(request), productId: productIdOf(request) }),
     respond: ({ supplier, product }: { supplier: { id: string } | null; product?: { supplier: { id: string } } | null }, request) => {
       const { supplierId } = request.params as { supplierId: number };
-      if (!supplier) throw new RestError(404, "NOT_FOUND", target === "supplier" ? `Supplier ${supplierId} not found` : "Product not found");
-      if (target === "product" && product?.supplier.id !== supplier.id) throw new RestError(404, "NOT_FOUND", "Product not found");
+      if (!supplier) throw restRejected("NOT_FOUND", target === "supplier" ? `Supplier ${supplierId} not found` : "Product not found");
+      if (target === "product" && product?.supplier.id !== supplier.id) throw restRejected("NOT_FOUND", "Product not found");
       refusedUnlessEmpty({ userErrors: userErrorsOf(productRefusal(judgement(request)))! }, PRODUCT_PARAMETERS);
       throw new Error("A refused product body was not refused");
     },

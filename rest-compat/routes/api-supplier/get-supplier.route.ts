@@ -1,4 +1,4 @@
-import { errorResponse, RestError } from "../../error-body.js";
+import { errorResponse, restRejected } from "../../error-body.js";
 import type { RestRoute } from "../../rest-route.js";
 import { SUPPLIER_FIELDS, supplierBody, supplierIdParams, supplierResponseSchema, type SupplierData } from "./supplier-body.js";
 import { supplierIdOf } from "../../path-ids.js";
@@ -21,7 +21,7 @@ export const getSupplierRoute: RestRoute<{ supplier: SupplierData | null }> = {
   `,
   variables: (request) => ({ id: supplierIdOf(request) }),
   respond: ({ supplier }) => {
-    if (!supplier) throw new RestError(404, "NOT_FOUND", "No supplier of the caller's booking engine has this id");
+    if (!supplier) throw restRejected("NOT_FOUND", "No supplier of the caller's booking engine has this id");
     return supplierBody(supplier);
   },
 };

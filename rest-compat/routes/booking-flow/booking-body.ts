@@ -6,7 +6,7 @@ import { userErrorsOf } from "../../../subgraphs/common/user.errors.js";
 import { refusedBeforeTyping } from "../../refused-before-typing.js";
 import { refusedUnlessEmpty } from "../../user-errors.js";
 import { answer, arr, bool, int, num, obj, str, type JsonSchema } from "../../json-schema.js";
-import { RestError } from "../../error-body.js";
+import { restRejected } from "../../error-body.js";
 import { contractAvailability, contractAvailabilityOption, contractBooking, withoutNulls, type AvailabilityData, type BookingData } from "../../../subgraphs/booking/contract.bodies.js";
 import { toGlobalId } from "../../../core/global-id.js";
 import { productIdOf, uuidParameter } from "../../path-ids.js";
@@ -248,7 +248,7 @@ export const externalClientIdHeader: JsonSchema = {
 /** Header names are case-insensitive; Node gives them in lower case. */
 export function externalClientId(request: FastifyRequest): string | null {
   const value = request.headers.externalclientid;
-  if (Array.isArray(value)) throw new RestError(400, "VALIDATION_FAILED", "externalClientId header given more than once");
+  if (Array.isArray(value)) throw restRejected("VALIDATION_FAILED", "externalClientId header given more than once");
   return value ?? null;
 }
 

@@ -1,5 +1,5 @@
 import { isCurrencyCode } from "../../../core/iso-codes.js";
-import { errorResponse, RestError } from "../../error-body.js";
+import { errorResponse, restRejected } from "../../error-body.js";
 import { arr, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
 import {
@@ -25,7 +25,7 @@ type Payload<K extends string, T> = { [key in K]: T | null } & { userErrors: Use
 
 /** GET answers null for an id that names no booking: the contract's 404. */
 const found = (booking: BookingData | null): BookingData => {
-  if (!booking) throw new RestError(404, "NOT_FOUND", "No booking has this id");
+  if (!booking) throw restRejected("NOT_FOUND", "No booking has this id");
   return booking;
 };
 
@@ -63,7 +63,7 @@ export const createBookingRoute: RestRoute<{ createBooking: Payload<"booking", B
     const body = request.body as { availabilityId: string; resellerRef?: string | null };
     const fromQuery = query<{ resellerRef?: string | null; currencyCode?: string | null }>(request);
     if (body.resellerRef && fromQuery.resellerRef && body.resellerRef !== fromQuery.resellerRef) {
-      throw new RestError(400, "VALIDATION_FAILED", "resellerRef differs between the body and the query", [
+      throw restRejected("VALIDATION_FAILED", "resellerRef differs between the body and the query", [
         { field: "resellerRef", rule: "consistent", message: "give one resellerRef, in the body or the query" },
       ]);
     }

@@ -3,7 +3,7 @@ import { isUuid } from "../../../core/uuid.js";
 import type { FastifyInstance } from "fastify";
 import type { EdgeContext } from "../../../gateway/edge-context.js";
 import type { EdgeGraph } from "../../../gateway/gateway.js";
-import { errorResponse, RestError } from "../../error-body.js";
+import { errorResponse, restRejected } from "../../error-body.js";
 import { restErrorFrom } from "../../graphql-errors.js";
 import { obj, str } from "../../json-schema.js";
 
@@ -41,7 +41,7 @@ export function registerVoucherRoute(app: FastifyInstance, graph: EdgeGraph, lin
       const { file } = request.params as { file: string };
       const { expires, signature } = request.query as { expires?: string; signature?: string };
       const match = /^(.+)\.pdf$/.exec(file);
-      if (!match || !isUuid(match[1])) throw new RestError(404, "NOT_FOUND", "No such voucher");
+      if (!match || !isUuid(match[1])) throw restRejected("NOT_FOUND", "No such voucher");
       const result = await graph.execute<{ bookingVoucher: { fileName: string; pdfBase64: string } }>(
         { query: OPERATION, variables: { bookingId: toGlobalId("Booking", match[1].toLowerCase()), expires: expires ?? "", signature: signature ?? "" } },
         await linkContext(String(request.id)),

@@ -1,10 +1,9 @@
 import type { FastifyRequest } from "fastify";
 import type { FieldProblem } from "../../../core/errors.js";
-import { statusOfRefusal } from "../../../core/refusals.js";
 import { judgeRecommendationDocument, MAX_RECOMMENDATION_PAGE } from "../../../subgraphs/catalogue/recommendation/recommendation.rules.js";
 import { inputOfDocument, type RecommendationDocument } from "../../../subgraphs/catalogue/recommendation/recommendation-input.type.js";
 import { offsetCursor } from "../../../subgraphs/common/relay/relay.connection.js";
-import { RestError } from "../../error-body.js";
+import { restRejected } from "../../error-body.js";
 import { answer, arr, int, obj, str, freeObject, type JsonSchema } from "../../json-schema.js";
 import { oncePerRequest } from "../../once-per-request.js";
 import type { RestRoute } from "../../rest-route.js";
@@ -70,7 +69,7 @@ function pageVariables(query: Record<string, unknown>) {
   if (!Number.isInteger(offset) || offset < 0) problems.push({ field: "page[offset]", rule: "minimum", message: "page[offset] must be 0 or more" });
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RECOMMENDATION_PAGE) problems.push({ field: "page[limit]", rule: "range", message: `page[limit] must be 1 to ${MAX_RECOMMENDATION_PAGE}` });
   if (!Object.hasOwn(ORDERS, sort)) problems.push({ field: "page[sort]", rule: "enum", message: "page[sort] must be price, rating or pertinence, with + or -" });
-  if (problems.length) throw new RestError(statusOfRefusal("INVALID_RECOMMENDATION_REQUEST"), "INVALID_RECOMMENDATION_REQUEST", problems.map((p) => p.message).join("; "), problems);
+  if (problems.length) throw restRejected("INVALID_RECOMMENDATION_REQUEST", problems.map((p) => p.message).join("; "), problems);
   return { orderBy: ORDERS[sort], first: limit, after: offset > 0 ? offsetCursor(offset) : null, externalClientId: null };
 }
 const description =
@@ -203,7 +202,7 @@ function refusal(documentOf: (request: FastifyRequest) => Record<string, unknown
         slugs.has(slug) ? [] : [{ field: `categories[${index}]`, rule: "taxonomy", message: `${slug} is not a taxonomy slug` }],
       );
       const problems = [...judgement(request), ...unknown];
-      throw new RestError(statusOfRefusal("INVALID_RECOMMENDATION_REQUEST"), "INVALID_RECOMMENDATION_REQUEST", problems.map((p) => p.message).join("; "), problems);
+      throw restRejected("INVALID_RECOMMENDATION_REQUEST", problems.map((p) => p.message).join("; "), problems);
     },
   };
 }

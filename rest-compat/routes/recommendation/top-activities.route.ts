@@ -1,6 +1,5 @@
-import { statusOfRefusal } from "../../../core/refusals.js";
 import { MAX_TOP_ACTIVITIES } from "../../../subgraphs/catalogue/recommendation/recommendation.resolver.js";
-import { RestError } from "../../error-body.js";
+import { restRejected } from "../../error-body.js";
 import { answer, int, num, obj, str } from "../../json-schema.js";
 import { CONSUMER_RECORD_REQUIRED } from "../api-consumer/consumer-product.js";
 import type { RestRoute } from "../../rest-route.js";
@@ -48,7 +47,7 @@ export const topActivitiesRoute: RestRoute<{ topActivities: { edges: (Recommenda
     // The graph's connection refuses a page size by its own rule: the path's code is given here.
     if (!Number.isInteger(max) || max < 1 || max > MAX_TOP_ACTIVITIES) {
       const message = `maxRecommendations must be 1 to ${MAX_TOP_ACTIVITIES}`;
-      throw new RestError(statusOfRefusal("INVALID_PARAMETER"), "INVALID_PARAMETER", message, [{ field: "maxRecommendations", rule: "range", message }]);
+      throw restRejected("INVALID_PARAMETER", message, [{ field: "maxRecommendations", rule: "range", message }]);
     }
     return { iataCode: q.iataCode ?? null, cityName: q.cityName ?? null, lat: q.lat ?? null, lon: q.lon ?? null, radius: q.radius, first: max, externalClientId: null };
   },

@@ -1,5 +1,5 @@
 import { toGlobalId } from "../../../core/global-id.js";
-import { errorResponse, RestError } from "../../error-body.js";
+import { errorResponse, restRejected } from "../../error-body.js";
 import { uuidParameter } from "../../path-ids.js";
 import { str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
@@ -33,7 +33,7 @@ export const getBookingReportRoute: RestRoute<{ bookingReport: ReportDetailData 
   `,
   variables: (request) => ({ id: toGlobalId("BookingReport", uuidParameter(request, "id")) }),
   respond: ({ bookingReport }) => {
-    if (!bookingReport) throw new RestError(404, "NOT_FOUND", "No booking the caller may report on has this id");
+    if (!bookingReport) throw restRejected("NOT_FOUND", "No booking the caller may report on has this id");
     return reportDetailBody(bookingReport);
   },
 };

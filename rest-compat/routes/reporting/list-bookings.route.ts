@@ -1,7 +1,7 @@
 import { isCalendarDate } from "../../../core/calendar-date.js";
 import type { FieldProblem } from "../../../core/errors.js";
 import { offsetCursor } from "../../../subgraphs/common/relay/relay.connection.js";
-import { errorResponse, RestError } from "../../error-body.js";
+import { errorResponse, restRejected } from "../../error-body.js";
 import type { FastifyRequest } from "fastify";
 import { answer, str, type JsonSchema } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
@@ -76,7 +76,7 @@ function filterOf(request: FastifyRequest) {
     externalClientId: text("externalClientId"),
     bookingEngineName: text("bookingEngineName"),
   };
-  if (problems.length) throw new RestError(400, "VALIDATION_FAILED", `Wrong filter expression: ${problems.map((p) => p.field).join(", ")}`, problems);
+  if (problems.length) throw restRejected("VALIDATION_FAILED", `Wrong filter expression: ${problems.map((p) => p.field).join(", ")}`, problems);
   return filter;
 }
 

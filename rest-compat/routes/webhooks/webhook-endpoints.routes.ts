@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { toGlobalId } from "../../../core/global-id.js";
-import { RestError, errorResponse } from "../../error-body.js";
+import { errorResponse, restRejected } from "../../error-body.js";
 import { refusedUnlessEmpty, USER_ERRORS, type UserErrorData } from "../../user-errors.js";
 import { answer, arr, bool, int, keepsOtherMembers, obj, str } from "../../json-schema.js";
 import type { RestRoute } from "../../rest-route.js";
@@ -59,10 +59,10 @@ const messageId = (request: FastifyRequest) => toGlobalId("WebhookMessage", (req
 /** Wire names in, GraphQL enum names out; an unknown one is refused naming its index. */
 function eventTypesIn(given: unknown): string[] | undefined {
   if (given === undefined || given === null) return undefined;
-  if (!Array.isArray(given)) throw new RestError(400, "VALIDATION_FAILED", "eventTypes must be an array", [{ field: "eventTypes", rule: "type", message: "an array of event types" }]);
+  if (!Array.isArray(given)) throw restRejected("VALIDATION_FAILED", "eventTypes must be an array", [{ field: "eventTypes", rule: "type", message: "an array of event types" }]);
   return given.map((type, index) => {
     const name = typeof type === "string" ? EVENT_TYPES[type] : undefined;
-    if (!name) throw new RestError(400, "VALIDATION_FAILED", `eventTypes[${index}] must be one of ${Object.keys(EVENT_TYPES).join(", ")}`, [{ field: `eventTypes[${index}]`, rule: "enum", message: `one of ${Object.keys(EVENT_TYPES).join(", ")}` }]);
+    if (!name) throw restRejected("VALIDATION_FAILED", `eventTypes[${index}] must be one of ${Object.keys(EVENT_TYPES).join(", ")}`, [{ field: `eventTypes[${index}]`, rule: "enum", message: `one of ${Object.keys(EVENT_TYPES).join(", ")}` }]);
     return name;
   });
 }
@@ -221,7 +221,7 @@ export const listWebhookMessagesRoute: RestRoute<{ node: { messages: { nodes: Me
     return { endpointId: endpointId(request), first: query.first ?? 50, after: query.before === undefined ? null : toGlobalId("WebhookMessage", query.before) };
   },
   respond: ({ node }) => {
-    if (!node) throw new RestError(404, "NOT_FOUND", "No webhook endpoint of the caller's organisation has this id");
+    if (!node) throw restRejected("NOT_FOUND", "No webhook endpoint of the caller's organisation has this id");
     return node.messages.nodes.map(messageOut);
   },
 };

@@ -39,12 +39,6 @@ const ours = () => FOLDERS.flatMap((folder) => sourceFiles(path.join(root, folde
 
 const isCodeLiteral = (node: ts.Node): node is ts.StringLiteralLike => ts.isStringLiteralLike(node) && /^[A-Z][A-Z0-9_]*$/.test(node.text);
 
-/** A REST error with a status of its own is one of the services' refusals answered by a REST path, with the table's status. */
-function servicesRefusal(node: ts.NewExpression): boolean {
-  const [status, code] = node.arguments ?? [];
-  return !!code && isCodeLiteral(code) && isRefusalCode(code.text) && Number((status as ts.NumericLiteral).text) === statusOfRefusal(code.text);
-}
-
 /** The refusals built by hand in a file: a code or reason written into an object, a GraphQL error made, a REST error's own status. */
 function handBuilt(file: string, text: string): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
@@ -54,7 +48,8 @@ function handBuilt(file: string, text: string): string[] {
       found.push(node.getText(source));
     } else if (ts.isNewExpression(node) && node.expression.getText(source) === "GraphQLError") {
       found.push(node.getText(source));
-    } else if (ts.isNewExpression(node) && node.expression.getText(source) === "RestError" && node.arguments?.[0] && ts.isNumericLiteral(node.arguments[0]) && !servicesRefusal(node)) {
+    } else if (ts.isNewExpression(node) && node.expression.getText(source) === "RestError" && node.arguments?.[0] && ts.isNumericLiteral(node.arguments[0])) {
+      // A REST path's own refusal of the services' table is restRejected(name, …), which takes its status from the table.
       found.push(node.getText(source));
     }
     ts.forEachChild(node, visit);
@@ -92,13 +87,14 @@ describe("the edge's refusals", () => {
     expect(stale, "an exception no longer found: take it off the list").toEqual([]);
   });
 
-  it("find a refusal planted by hand, and leave the services' refusals a REST path answers with their own status", () => {
+  it("find a refusal planted by hand, a REST error given its status by hand included, and leave the table's builders alone", () => {
     const planted = [
       'sendError(request, reply, { status: 503, code: "OVERLOADED", message: "m" });',
       'throw new GraphQLError("m", { extensions: { code: "TOO_MANY_REQUESTS", reason: "COST_BUDGET" } });',
       'throw new RestError(400, "BAD_REQUEST", "m");',
       'throw new RestError(400, "NOT_FOUND", "m");',
       'throw new RestError(404, "NOT_FOUND", "m");',
+      'throw restRejected("NOT_FOUND", "m");',
       'throw edgeError("COST_BUDGET", "m", { extensions: { retryAfterSeconds: 1 } });',
     ].join("\n");
     expect(handBuilt("planted.ts", planted)).toEqual([
@@ -108,6 +104,7 @@ describe("the edge's refusals", () => {
       'planted.ts: reason: "COST_BUDGET"',
       'planted.ts: new RestError(400, "BAD_REQUEST", "m")',
       'planted.ts: new RestError(400, "NOT_FOUND", "m")',
+      'planted.ts: new RestError(404, "NOT_FOUND", "m")',
     ]);
   });
 
