@@ -36,10 +36,16 @@ export const taxonomyRepository = {
         rows.push({ uuid: nodeUuid(slug), family: TAXONOMY_FAMILY, level: 2, code: child.code, parentUuid, slug, name: child.name, startDate: TAXONOMY_START_DATE });
       }
     }
-    await db
-      .insert(taxonomyNodes)
-      .values(rows)
-      .onConflictDoUpdate({ target: taxonomyNodes.uuid, set: { name: sql`excluded.name`, code: sql`excluded.code`, slug: sql`excluded.slug` } });
+    // Processes starting together on a new database seed one after another: the second then finds
+    // the first's rows by uuid. Side by side, a row the first has not committed yet is not seen as
+    // that conflict, and the second fails on the (slug, version) key instead.
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('taxonomy_nodes seed'))`);
+      await tx
+        .insert(taxonomyNodes)
+        .values(rows)
+        .onConflictDoUpdate({ target: taxonomyNodes.uuid, set: { name: sql`excluded.name`, code: sql`excluded.code`, slug: sql`excluded.slug` } });
+    });
   },
 
   async currentByCodes(db: Executor, level: number, codes: readonly string[]): Promise<TaxonomyNodeRow[]> {
