@@ -1,7 +1,7 @@
 import { and, or, sql, type SQL } from "drizzle-orm";
-import { products, suppliers, bookingEngines, taxonomyNodes, searchConfigs } from "../../../drizzle/schema.js";
 import { SearchSyntaxError, type SearchNode, type SearchOperator } from "./search.expression.js";
-import { FullTextProblem, parseFullText, tsQuery } from "./search.full-text.js";
+import { FullTextProblem, parseFullText } from "./search.full-text.js";
+import { searchCriterionRepository as conditions, type SearchWords } from "./search-criterion.repository.js";
 
 type Criterion = Extract<SearchNode, { kind: "criterion" }>;
 type Compiler = (value: string, operator: SearchOperator, context: SearchContext, criterion: Criterion) => SQL;
@@ -11,28 +11,17 @@ export interface SearchContext {
   language: string;
 }
 
-/** Similarity from which a typo-tolerant match counts (pg_trgm word similarity). */
-export const FUZZY_THRESHOLD = 0.45;
-
-/** Escapes LIKE's wildcards; identifiers keep their case, texts are compared in lower case by the callers. */
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
-const likePattern = (value: string) => escapeLike(value.toLowerCase());
-
 /**
- * Words of the value in the caller's language's configuration or in none (`simple`), as
- * `websearch_to_tsquery` reads them, built from sanitised terms (search.full-text.ts): what PostgreSQL's
+ * The value's words, as `websearch_to_tsquery` reads them (search.full-text.ts): what PostgreSQL's
  * tsquery parser would refuse is refused here, naming the criterion.
  */
-function fullText(column: SQL, value: string, context: SearchContext, criterion: Criterion): SQL {
-  const config = searchConfigs[context.language] ?? "simple";
-  let query;
+function wordsOf(value: string, context: SearchContext, criterion: Criterion): SearchWords {
   try {
-    query = parseFullText(value);
+    return { query: parseFullText(value), language: context.language };
   } catch (error) {
     if (!(error instanceof FullTextProblem)) throw error;
     throw new SearchSyntaxError(`The value of ${criterion.field}: ${error.message}`, criterion.valuePosition);
   }
-  return sql`${column} @@ (${tsQuery(query, config)} || ${tsQuery(query, "simple")})`;
 }
 
 function numberOf(value: string, criterion: Criterion): number {
@@ -42,104 +31,53 @@ function numberOf(value: string, criterion: Criterion): number {
 }
 
 const numeric =
-  (column: SQL | typeof products.rating): Compiler =>
-  (value, operator, _context, criterion) => {
-    const n = numberOf(value, criterion);
-    if (operator === "<") return sql`${column} < ${n}`;
-    if (operator === ">") return sql`${column} > ${n}`;
-    return sql`${column} = ${n}`;
-  };
+  (field: Parameters<typeof conditions.numeric>[0]): Compiler =>
+  (value, operator, _context, criterion) =>
+    conditions.numeric(field, operator, numberOf(value, criterion));
 
-const INT4_MIN = -2_147_483_648;
-const INT4_MAX = 2_147_483_647;
-
-/**
- * A criterion on an integer column: PostgreSQL reads the value as the column's type, and one past
- * 32 bits (`priceLevel:<1e20`) would fail the statement. The comparison is decided here instead,
- * with the same meaning: below a bound past the largest integer is every row with a value, above
- * it none, and equal to a fraction or to a value out of range none.
- */
+/** A number past an integer column's range is decided by the repository, not sent (priceLevel:<1e20). */
 const integer =
-  (column: SQL): Compiler =>
-  (value, operator, _context, criterion) => {
-    const n = numberOf(value, criterion);
-    if (operator === "<") {
-      const bound = Math.ceil(n);
-      if (bound > INT4_MAX) return sql`${column} is not null`;
-      return bound <= INT4_MIN ? sql`false` : sql`${column} < ${bound}`;
-    }
-    if (operator === ">") {
-      const bound = Math.floor(n);
-      if (bound < INT4_MIN) return sql`${column} is not null`;
-      return bound >= INT4_MAX ? sql`false` : sql`${column} > ${bound}`;
-    }
-    return Number.isInteger(n) && n >= INT4_MIN && n <= INT4_MAX ? sql`${column} = ${n}` : sql`false`;
-  };
+  (field: Parameters<typeof conditions.integer>[0]): Compiler =>
+  (value, operator, _context, criterion) =>
+    conditions.integer(field, operator, numberOf(value, criterion));
 
-/** Each searchable field, the operators it takes, and the SQL of a criterion on it. */
+/** Each searchable field, the operators it takes, and its condition (search-criterion.repository.ts) of a checked value. */
 const fields: Record<string, { operators: SearchOperator[]; compile: Compiler; description: string }> = {
   title: {
     operators: ["=", "^", "~"],
     description: "words of the title (any language); ^ a title starting with; ~ typo-tolerant",
-    compile: (value, operator, context, criterion) => {
-      if (operator === "^") return sql`${products.titleText} like ${`%"${likePattern(value)}%`}`;
-      if (operator === "~") return sql`(${fullText(sql`${products.titleDocument}`, value, context, criterion)} or ${value.toLowerCase()} <% ${products.titleText})`;
-      return fullText(sql`${products.titleDocument}`, value, context, criterion);
-    },
+    compile: (value, operator, context, criterion) =>
+      operator === "^" ? conditions.titleStartsWith(value) : conditions.titleWords(wordsOf(value, context, criterion), operator === "~" ? value : null),
   },
   description: {
     operators: ["="],
     description: "words of the short or full description",
-    compile: (value, _operator, context, criterion) => fullText(sql`${products.descriptionDocument}`, value, context, criterion),
+    compile: (value, _operator, context, criterion) => conditions.descriptionWords(wordsOf(value, context, criterion)),
   },
   text: {
     operators: ["=", "~"],
     description: "words of the title or the descriptions; ~ adds typo-tolerant title matches",
-    compile: (value, operator, context, criterion) => {
-      const words = or(fullText(sql`${products.titleDocument}`, value, context, criterion), fullText(sql`${products.descriptionDocument}`, value, context, criterion))!;
-      return operator === "~" ? sql`(${words} or ${value.toLowerCase()} <% ${products.titleText})` : words;
-    },
+    compile: (value, operator, context, criterion) => conditions.textWords(wordsOf(value, context, criterion), operator === "~" ? value : null),
   },
   supplierExternalId: {
     operators: ["=", "^"],
     description: "the supplier's externalId, exactly or by prefix",
-    compile: (value, operator) =>
-      sql`exists (select 1 from ${suppliers} where ${suppliers.id} = ${products.supplierId} and ${
-        operator === "^" ? sql`${suppliers.externalId} like ${`${escapeLike(value)}%`}` : sql`${suppliers.externalId} = ${value}`
-      })`,
+    compile: (value, operator) => conditions.supplierExternalId(value, operator === "^"),
   },
-  taxonomy: {
-    operators: ["="],
-    description: "a taxonomy slug, exactly (level 1 or 2)",
-    // On the product's own nodes (kept equal to product_taxonomies by triggers): a filter that an
-    // index-only walk of the caller's country can test, where a join read each match's links.
-    compile: (value) => sql`${products.taxonomyUuids} && array(select ${taxonomyNodes.uuid} from ${taxonomyNodes} where ${taxonomyNodes.slug} = ${value})`,
-  },
+  taxonomy: { operators: ["="], description: "a taxonomy slug, exactly (level 1 or 2)", compile: (value) => conditions.taxonomySlug(value) },
   externalId: {
     operators: ["=", "^"],
     description: "the product's externalId, exactly or by prefix",
-    compile: (value, operator) => (operator === "^" ? sql`${products.externalId} like ${`${escapeLike(value)}%`}` : sql`${products.externalId} = ${value}`),
+    compile: (value, operator) => conditions.externalId(value, operator === "^"),
   },
-  cityName: {
-    operators: ["=", "^", "~"],
-    description: "the city, ignoring case; ^ starting with; ~ typo-tolerant",
-    compile: (value, operator) => {
-      if (operator === "^") return sql`lower(${products.cityName}) like ${`${likePattern(value)}%`}`;
-      if (operator === "~") return sql`similarity(lower(${products.cityName}), ${value.toLowerCase()}) >= ${FUZZY_THRESHOLD}`;
-      return sql`lower(${products.cityName}) = ${value.toLowerCase()}`;
-    },
-  },
-  countryCode: { operators: ["="], description: "ISO 3166-1 alpha-2", compile: (value) => sql`${products.countryCode} = ${value.toUpperCase()}` },
-  bookingEngine: {
-    operators: ["="],
-    description: "the booking engine name",
-    compile: (value) => sql`exists (select 1 from ${bookingEngines} where ${bookingEngines.id} = ${products.bookingEngineId} and ${bookingEngines.name} = ${value})`,
-  },
-  rating: { operators: ["=", "<", ">"], description: "0 to 5", compile: numeric(products.rating) },
-  numberOfRatings: { operators: ["=", "<", ">"], description: "count of ratings", compile: integer(sql`${products.numberOfRatings}`) },
-  minPrice: { operators: ["=", "<", ">"], description: "in the product's currency", compile: numeric(sql`${products.minPrice}`) },
-  maxPrice: { operators: ["=", "<", ">"], description: "in the product's currency", compile: numeric(sql`${products.maxPrice}`) },
-  priceLevel: { operators: ["=", "<", ">"], description: "1 to 4", compile: integer(sql`${products.priceLevel}`) },
+  cityName: { operators: ["=", "^", "~"], description: "the city, ignoring case; ^ starting with; ~ typo-tolerant", compile: (value, operator) => conditions.cityName(value, operator) },
+  countryCode: { operators: ["="], description: "ISO 3166-1 alpha-2", compile: (value) => conditions.countryCode(value) },
+  bookingEngine: { operators: ["="], description: "the booking engine name", compile: (value) => conditions.bookingEngineName(value) },
+  rating: { operators: ["=", "<", ">"], description: "0 to 5", compile: numeric("rating") },
+  numberOfRatings: { operators: ["=", "<", ">"], description: "count of ratings", compile: integer("numberOfRatings") },
+  minPrice: { operators: ["=", "<", ">"], description: "in the product's currency", compile: numeric("minPrice") },
+  maxPrice: { operators: ["=", "<", ">"], description: "in the product's currency", compile: numeric("maxPrice") },
+  priceLevel: { operators: ["=", "<", ">"], description: "1 to 4", compile: integer("priceLevel") },
 };
 
 export const searchFields = Object.fromEntries(Object.entries(fields).map(([name, f]) => [name, { operators: f.operators, description: f.description }]));

@@ -16,7 +16,6 @@ const STILL_OUTSIDE = [
   "seed/generate.ts",
   "subgraphs/catalogue/import/activity-import.service.ts",
   "subgraphs/catalogue/import/activity-import.records.ts",
-  "subgraphs/catalogue/search/search.sql.ts",
 ];
 
 function sourceFiles(dir: string): string[] {
