@@ -1,10 +1,10 @@
 import { commissionRate, estimatedNetPrice } from "../../../core/commission.js";
-import { products, type LanguageText } from "../../../drizzle/schema.js";
+import type { LanguageText } from "../../../drizzle/schema.js";
 import { engineDisplayName } from "../booking-engine/booking-engine.resolver.js";
 import { textIn } from "../language/localized-text.type.js";
 import type { CatalogueContext } from "../catalogue.loaders.js";
 import { durationInHours, present, productDescriptors } from "../product/product.consumer.js";
-import { productColumns, type ProductRow } from "../product/product.repository.js";
+import { productColumnsWithTaxonomy, type productColumns, type ProductRow } from "../product/product.repository.js";
 import { callerModel } from "../product/product.resolver.js";
 import { onlineBookable } from "../product/product.view.js";
 import type { TaxonomyNodeRow } from "../taxonomy/taxonomy.repository.js";
@@ -34,10 +34,10 @@ const IMPORT_RECORD_FIELDS = [
 ] as const satisfies readonly (keyof typeof productColumns)[];
 type ImportField = (typeof IMPORT_RECORD_FIELDS)[number];
 // With the row's taxonomy nodes: the page's links then need no query of their own.
-export const importRecordColumns = {
-  ...(Object.fromEntries(IMPORT_RECORD_FIELDS.map((field) => [field, productColumns[field]])) as Pick<typeof productColumns, ImportField>),
-  taxonomyUuids: products.taxonomyUuids,
-};
+export const importRecordColumns = Object.fromEntries([...IMPORT_RECORD_FIELDS, "taxonomyUuids" as const].map((field) => [field, productColumnsWithTaxonomy[field]])) as Pick<
+  typeof productColumnsWithTaxonomy,
+  ImportField | "taxonomyUuids"
+>;
 export type ImportRow = Pick<ProductRow, ImportField> & { taxonomyUuids: string[] };
 
 /** Keeps only the languages asked for (languageList), when any were. */

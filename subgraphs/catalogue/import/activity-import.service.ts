@@ -1,10 +1,8 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, Field, FieldResolver, Info, InputType, ObjectType, Query, Resolver, Root } from "type-graphql";
 import { ConnectionOf, CountPrecision, pageRequest, whenAsked, type PageInfo, type PagingArguments, type TotalCount, PagingArgsOf } from "../../common/relay/relay.connection.js";
 import { rejected, type RefusalCode } from "../../../core/refusals.js";
-import { rows as rawRows } from "../../../drizzle/database.js";
-import { bookingEngines, products } from "../../../drizzle/schema.js";
 import { consumerAccess } from "../consumer.access.js";
 import type { CatalogueContext } from "../catalogue.loaders.js";
 import { JSONObjectScalar } from "../../common/json.scalars.js";
@@ -16,6 +14,8 @@ import { Product, ProductEdge } from "../product/product.type.js";
 import { isCountryCode, isLanguageCode } from "../../../core/iso-codes.js";
 import { CursorError, decodeCursor, encodeCursor, filtersDigest } from "./activity-import.cursor.js";
 import { importRecordColumns, importRecords, type ImportRecord, type ImportRow } from "./activity-import.records.js";
+import { activityImportRepository } from "./activity-import.repository.js";
+import { searchTotalRepository } from "../search/search-total.repository.js";
 
 export const MAX_IMPORT_PAGE = 1000;
 /** How far back the inactive import looks (spec 3 leaves the number of days open). */
@@ -122,16 +122,7 @@ async function prepare(ctx: CatalogueContext, kind: "active" | "inactive", reque
     }
     if (modifiedSince && modifiedSince.toISOString() > asOf) throw problem("MODIFIED_SINCE_AFTER_CURSOR", "filter.modifiedSince", "modifiedSince is newer than the cursor's run");
   }
-  const conditions: (SQL | undefined)[] = [
-    kind === "active" ? and(isNull(products.deletedAt), eq(products.deprecated, false)) : or(isNotNull(products.deletedAt), eq(products.deprecated, true)),
-    modifiedSince ? gte(products.updateDate, modifiedSince) : undefined,
-    request.countryCodes?.length ? inArray(products.countryCode, request.countryCodes) : undefined,
-    request.bookingEngines?.length
-      ? inArray(products.bookingEngineId, ctx.database.db.select({ id: bookingEngines.id }).from(bookingEngines).where(inArray(bookingEngines.name, request.bookingEngines)))
-      : undefined,
-    request.languages?.length ? sql`${products.title} ?| ${sql.raw(`array[${request.languages.map((l) => `'${l}'`).join(",")}]`)}` : undefined,
-  ];
-  const where = and(...conditions)!;
+  const where = activityImportRepository.matching(ctx.database.db, { kind, ...request });
   return { where, page, position, asOf, filters, carriedCount };
 }
 
@@ -139,10 +130,9 @@ async function prepare(ctx: CatalogueContext, kind: "active" | "inactive", reque
 const DEFAULT_IMPORT_PAGE = 100;
 
 async function countMatches(ctx: CatalogueContext, where: SQL): Promise<number> {
-  const [{ total }] = await ctx.database.db.select({ total: count() }).from(sql`(select 1 from ${products} where ${where} limit ${EXACT_COUNT_LIMIT + 1}) as capped`);
-  if (Number(total) <= EXACT_COUNT_LIMIT) return Number(total);
-  const [plan] = await rawRows<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }>(ctx.database.db, sql`explain (format json) select 1 from ${products} where ${where}`);
-  return Math.max(EXACT_COUNT_LIMIT + 1, Math.round(plan["QUERY PLAN"][0].Plan["Plan Rows"]));
+  const counted = await activityImportRepository.countUpTo(ctx.database.db, where, EXACT_COUNT_LIMIT + 1);
+  if (counted <= EXACT_COUNT_LIMIT) return counted;
+  return Math.max(EXACT_COUNT_LIMIT + 1, await searchTotalRepository.plannedMatches(ctx.database.db, where));
 }
 
 /** A count above the exact limit is the planner's estimate. */
@@ -162,12 +152,7 @@ async function keysetPage<C extends Partial<typeof productColumns>>(ctx: Catalog
   // is approximate anyway and that a run is better off seeing stay put.
   const counting = carriedCount !== null ? carriedCount : request.withTotal ? countMatches(ctx, where) : null;
   const [rows, total] = await Promise.all([
-    ctx.database.db
-      .select(columns as C & { id: typeof products.id })
-      .from(products)
-      .where(and(where, position === null ? undefined : forward ? gt(products.id, position) : lt(products.id, position)))
-      .orderBy(forward ? asc(products.id) : desc(products.id))
-      .limit(page.size + 1),
+    activityImportRepository.page(ctx.database.db, columns, where, position, forward, page.size + 1),
     counting,
   ]);
   const state = { kind, asOf, filters, ...(total === null ? {} : { count: { value: total, modifiedSince: request.modifiedSince?.toISOString() ?? null } }) };

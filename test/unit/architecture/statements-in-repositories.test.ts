@@ -14,8 +14,6 @@ const FOLDERS = ["core", "identity", "subgraphs", "schema", "gateway", "rest-com
 const STILL_OUTSIDE = [
   "seed/catalogue.ts",
   "seed/generate.ts",
-  "subgraphs/catalogue/import/activity-import.service.ts",
-  "subgraphs/catalogue/import/activity-import.records.ts",
 ];
 
 function sourceFiles(dir: string): string[] {
