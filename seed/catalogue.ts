@@ -1,9 +1,10 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
-import { productProblems, productValues, type ProductRequest } from "../subgraphs/catalogue/product/product.rules.js";
-import { supplierValues } from "../subgraphs/catalogue/supplier/supplier.rules.js";
-import { taxonomyRepository } from "../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
+import type { ProductRequest } from "../subgraphs/catalogue/product/product.rules.js";
+import { createProductsInBulk } from "../subgraphs/catalogue/product/product.service.js";
+import { bookingEngineRepository } from "../subgraphs/catalogue/booking-engine/booking-engine.repository.js";
+import { supplierRepository, type SupplierRow } from "../subgraphs/catalogue/supplier/supplier.repository.js";
+import { supplierProblems, supplierValues, type SupplierRequest } from "../subgraphs/catalogue/supplier/supplier.rules.js";
 import type { Database, Executor } from "../drizzle/database.js";
-import { bookingEngines, bookingSetups, productChanges, products, productTaxonomies, suppliers } from "../drizzle/schema.js";
+import { bookingSetupRepository } from "../subgraphs/booking/engines/inventory/booking-setup.repository.js";
 import { bookingSetupSchema, type BookingSetup } from "../subgraphs/booking/engines/inventory/booking-setup.schema.js";
 import { demoBookingSetup } from "./booking-setups.js";
 import { cities, eurTo, inCity, templates, type ActivityTemplate, type City } from "./catalogue-data.js";
@@ -111,39 +112,20 @@ function setCommission(request: ProductRequest, index: number): void {
 }
 
 /**
- * Inserts products for one supplier in batches, with their NEW change records and taxonomy
- * links, the rows the service itself would write. Every request is validated first: a generator
- * that produced an invalid product is a bug, and fails loudly.
+ * Products for one supplier, written by the catalogue's bulk creation: each checked by the
+ * catalogue's rules, with its taxonomy links, its NEW change and the product.changed messages
+ * that change calls for. `bookingFlow[i]`: the booking flow sells `requests[i]` (its setup is
+ * written beside it).
  */
-export async function insertProducts(
-  db: Executor,
-  supplier: { id: number; bookingEngineId: number },
-  requests: ProductRequest[],
-  now: Date,
-  batchSize = 500,
-): Promise<number[]> {
-  const nodes = await taxonomyRepository.allCurrent(db);
-  const nodeByCode = new Map(nodes.map((node) => [`${node.level}:${node.code}`, node.uuid]));
-  const ids: number[] = [];
-  for (let start = 0; start < requests.length; start += batchSize) {
-    const batch = requests.slice(start, start + batchSize);
-    for (const request of batch) {
-      const problems = productProblems(request);
-      if (!problems.empty) throw new Error(`generated product ${request.externalId} is invalid: ${JSON.stringify(problems.list)}`);
-    }
-    const rows = await db
-      .insert(products)
-      .values(batch.map((request) => ({ ...productValues(request, supplier, supplier.bookingEngineId), creationDate: now, updateDate: now })))
-      .returning({ id: products.id });
-    const batchIds = rows.map((row) => row.id);
-    ids.push(...batchIds);
-    await db.insert(productChanges).values(batchIds.map((productId) => ({ productId, changeType: "NEW" as const, changedAt: now })));
-    const links = batch.flatMap((request, i) =>
-      (request.categories ?? []).map((c) => nodeByCode.get(`${c.level}:${c.code}`)).filter((uuid): uuid is string => Boolean(uuid)).map((nodeUuid) => ({ productId: batchIds[i], nodeUuid })),
-    );
-    if (links.length) await db.insert(productTaxonomies).values(links);
-  }
-  return ids;
+export function insertProducts(db: Executor, supplier: { id: number; bookingEngineId: number }, requests: ProductRequest[], now: Date, bookingFlow: boolean[] = []): Promise<number[]> {
+  return createProductsInBulk(db, supplier, requests, now, bookingFlow);
+}
+
+/** A supplier as its service creates one, checked by the catalogue's rules first. */
+export async function insertSupplier(db: Executor, request: SupplierRequest, engineId: number, now: Date): Promise<SupplierRow> {
+  const problems = supplierProblems(request);
+  if (!problems.empty) throw new Error(`supplier ${request.externalId} is invalid: ${JSON.stringify(problems.list)}`);
+  return supplierRepository.insert(db, supplierValues(request, engineId), now);
 }
 
 /** The demo suppliers: one per region, each with the cities it runs activities in. */
@@ -167,12 +149,9 @@ export const DEMO_PRODUCTS_PER_CITY = 9;
  * transaction, all or nothing), and the next start seeds again.
  */
 export async function seedDemoCatalogue(database: Database, now: Date, signal?: AbortSignal): Promise<{ suppliers: number; products: number }> {
-  const [engine] = await database.db.select().from(bookingEngines).where(eq(bookingEngines.name, INVENTORY_ENGINE));
+  const engine = await bookingEngineRepository.byName(database.db, INVENTORY_ENGINE);
   if (!engine) return { suppliers: 0, products: 0 };
-  const existing = await database.db
-    .select({ id: suppliers.id })
-    .from(suppliers)
-    .where(and(eq(suppliers.bookingEngineId, engine.id), inArray(suppliers.externalId, demoSuppliers.map((s) => s.externalId)), isNull(suppliers.deletedAt)));
+  const existing = await supplierRepository.liveByExternalIds(database.db, engine.id, demoSuppliers.map((s) => s.externalId));
   if (existing.length) return { suppliers: 0, products: 0 };
   const randoms: DemoRandoms = {
     content: randomSource(20261122),
@@ -186,7 +165,7 @@ export async function seedDemoCatalogue(database: Database, now: Date, signal?: 
       signal?.throwIfAborted();
       const supplier = await insertDemoSupplier(tx, demo, engine.id, now);
       const { requests, setups } = demoProducts(demo, count, randoms, today);
-      const ids = await insertProducts(tx, supplier, requests, now);
+      const ids = await insertProducts(tx, supplier, requests, now, setups.map(Boolean));
       await insertBookingSetups(tx, ids, setups, now);
       count += ids.length;
     }
@@ -200,27 +179,17 @@ interface DemoRandoms {
   setups: Random;
 }
 
-async function insertDemoSupplier(tx: Executor, demo: DemoSupplier, engineId: number, now: Date) {
+function insertDemoSupplier(tx: Executor, demo: DemoSupplier, engineId: number, now: Date): Promise<SupplierRow> {
   const home = cities.find((c) => c.name === demo.cities[0])!;
-  const [supplier] = await tx
-    .insert(suppliers)
-    .values({
-      ...supplierValues(
-        {
-          externalId: demo.externalId,
-          country: demo.country,
-          name: demo.name,
-          channel: "demo",
-          supplierContact: { website: `https://${demo.externalId.toLowerCase()}.activities.example`, email: `hello@${demo.externalId.toLowerCase()}.activities.example` },
-          geoLocation: { latitude: home.latitude, longitude: home.longitude },
-        },
-        engineId,
-      ),
-      creationDate: now,
-      updateDate: now,
-    })
-    .returning();
-  return supplier;
+  const request: SupplierRequest = {
+    externalId: demo.externalId,
+    country: demo.country,
+    name: demo.name,
+    channel: "demo",
+    supplierContact: { website: `https://${demo.externalId.toLowerCase()}.activities.example`, email: `hello@${demo.externalId.toLowerCase()}.activities.example` },
+    geoLocation: { latitude: home.latitude, longitude: home.longitude },
+  };
+  return insertSupplier(tx, request, engineId, now);
 }
 
 /** A supplier's products, numbered on from `count`, in each of its cities, each with its booking setup or none. */
@@ -247,10 +216,11 @@ function demoProducts(demo: DemoSupplier, count: number, randoms: DemoRandoms, t
   return { requests, setups };
 }
 
+/**
+ * The setups, written by booking's repository. No booking-flow announcement goes with them: the
+ * catalogue's side was written in the same transaction, by its own code (the products were made
+ * with `bookingFlow`), so a tell would change nothing (docs/architecture.md, "The seed").
+ */
 async function insertBookingSetups(tx: Executor, ids: number[], setups: (BookingSetup | undefined)[], now: Date): Promise<void> {
-  const setupRows = ids.flatMap((productId, i) => (setups[i] ? [{ productId, setup: setups[i], updatedAt: now }] : []));
-  if (!setupRows.length) return;
-  // Seeded as both subgraphs would leave them once booking had told the catalogue of each setup.
-  await tx.insert(bookingSetups).values(setupRows);
-  await tx.update(products).set({ bookingFlow: true }).where(inArray(products.id, setupRows.map((row) => row.productId)));
+  await bookingSetupRepository.insertNew(tx, ids.flatMap((productId, i) => (setups[i] ? [{ productId, setup: setups[i] }] : [])), now);
 }

@@ -2,13 +2,11 @@ import "reflect-metadata";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig, type Config } from "../core/config.js";
 import { bookingEngineRepository } from "../subgraphs/catalogue/booking-engine/booking-engine.repository.js";
-import { supplierValues } from "../subgraphs/catalogue/supplier/supplier.rules.js";
+import { productRepository } from "../subgraphs/catalogue/product/product.repository.js";
 import { taxonomyRepository } from "../subgraphs/catalogue/taxonomy/taxonomy.repository.js";
-import { sql } from "drizzle-orm";
 import { openDatabase, type Database } from "../drizzle/database.js";
-import { suppliers } from "../drizzle/schema.js";
 import { cities } from "./catalogue-data.js";
-import { insertProducts, productFor, randomSource } from "./catalogue.js";
+import { insertProducts, insertSupplier, productFor, randomSource } from "./catalogue.js";
 
 interface GenerateArguments {
   total: number;
@@ -30,9 +28,8 @@ async function main() {
     const { engine } = await bookingEngineRepository.ensure(database.db, args.engine);
     const started = Date.now();
     const written = await generateProducts(database, engine.id, args, started);
-    // Fresh statistics: without them the planner sorts every match of a keyset or search page
-    // (180 ms instead of 3 ms at 100k), and benchmarks run right after a seed measure that.
-    await database.db.execute(sql`analyze products, product_taxonomies, product_changes, suppliers`);
+    // Benchmarks run right after a seed, before autovacuum would have refreshed the statistics.
+    await productRepository.refreshStatistics(database.db);
     console.log(`Done: ${written} products under ${args.supplierCount} suppliers of ${engine.name} in ${((Date.now() - started) / 1000).toFixed(1)} s (statistics updated)`);
   } finally {
     await database.close();
@@ -83,12 +80,8 @@ async function generateProducts(database: Database, engineId: number, { total, s
   let written = 0;
   for (let s = 0; s < supplierCount && written < total; s++) {
     const home = cities[s % cities.length];
-    const [supplier] = await database.db
-      .insert(suppliers)
-      .values({
-        ...supplierValues({ externalId: `GEN-${runId}-${s}`, country: home.country, name: `Generated supplier ${s + 1} (${home.name})`, channel: "generator" }, engineId),
-      })
-      .returning();
+    const request = { externalId: `GEN-${runId}-${s}`, country: home.country, name: `Generated supplier ${s + 1} (${home.name})`, channel: "generator" };
+    const supplier = await insertSupplier(database.db, request, engineId, new Date());
     const count = Math.min(perSupplier, total - written);
     // One transaction per chunk: a crash leaves whole chunks, and PostgreSQL is not holding one huge transaction.
     for (let offset = 0; offset < count; offset += 5000) {

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,7 +7,7 @@ import { promisify } from "node:util";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, rows, type Database } from "../../drizzle/database.js";
-import { bookingEngines, bookingSetups, productChanges, products, productTaxonomies, suppliers } from "../../drizzle/schema.js";
+import { bookingEngines, bookingFlowAnnouncements, bookingSetups, organisations, productChanges, products, productTaxonomies, suppliers, webhookEndpoints, webhookMessages } from "../../drizzle/schema.js";
 import { bookingSetupSchema } from "../../subgraphs/booking/engines/inventory/booking-setup.schema.js";
 import { inventoryEngine } from "../../subgraphs/booking/engines/inventory/inventory.engine.js";
 import type { ProductFacts } from "../../subgraphs/booking/catalogue.facts.js";
@@ -20,7 +21,13 @@ describe("demo catalogue", () => {
   beforeAll(async () => {
     database = await openDatabase({ dataDir: "memory" });
     await taxonomyRepository.ensureSeed(database.db);
-    await database.db.insert(bookingEngines).values({ name: INVENTORY_ENGINE });
+    const [engine] = await database.db.insert(bookingEngines).values({ name: INVENTORY_ENGINE }).returning();
+    // The demo partner's organisation, listening for its engine's product changes.
+    const [partner] = await database.db.insert(organisations).values({ name: "Seed Listener AG", countryCode: "CH", commercialModel: "AGENT", bookingEngineId: engine.id }).returning();
+    const at = new Date("2026-11-22T08:00:00Z");
+    await database.db
+      .insert(webhookEndpoints)
+      .values({ id: randomUUID(), organisationId: partner.id, url: "https://hooks.example.com/", eventTypes: ["product.changed"], sealedSecret: "unused", createdAt: at, updatedAt: at });
   });
   afterAll(async () => database?.close());
 
@@ -61,6 +68,9 @@ describe("demo catalogue", () => {
     expect(changes).toBe(result.products);
     const linked = await database.db.selectDistinct({ productId: productTaxonomies.productId }).from(productTaxonomies);
     expect(linked).toHaveLength(result.products);
+    // Written through the catalogue's own creation: a partner listening hears of every new product, as of any other.
+    const messages = await database.db.select({ payload: webhookMessages.payload }).from(webhookMessages).where(eq(webhookMessages.eventType, "product.changed"));
+    expect(messages.map((m) => (m.payload.data as { changeType: string }).changeType)).toEqual(Array(result.products).fill("NEW"));
   });
 
   it("makes a good share of the demo products bookable, with varied setups that sell dates", async () => {
@@ -69,6 +79,10 @@ describe("demo catalogue", () => {
     const setups = await database.db.select().from(bookingSetups);
     const total = (await database.db.select({ id: products.id }).from(products)).length;
     expect(setups.length).toBeGreaterThan(total / 2);
+    // The catalogue shows what booking sells, written in the seed's transaction: nothing is left to tell it.
+    const bookable = await database.db.select({ id: products.id }).from(products).where(eq(products.bookingFlow, true));
+    expect(bookable.map((p) => p.id).sort()).toEqual(setups.map((s) => s.productId).sort());
+    expect(await database.db.select().from(bookingFlowAnnouncements)).toEqual([]);
     const parsed = setups.map((row) => ({ productId: row.productId, setup: bookingSetupSchema.parse(row.setup) }));
     expect(new Set(parsed.map((p) => p.setup.units[0].unitPriceType))).toEqual(new Set(["PER_PERSON", "GROUP"]));
     expect(parsed.some((p) => p.setup.fixedFee > 0)).toBe(true);

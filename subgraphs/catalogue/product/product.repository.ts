@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, getTableColumns, gt, gte, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { anyOf, compiledSelect } from "../../../drizzle/compiled-select.js";
 import type { Executor } from "../../../drizzle/database.js";
-import { bookingEngines, products, suppliers } from "../../../drizzle/schema.js";
+import { bookingEngines, productChanges, products, productTaxonomies, suppliers } from "../../../drizzle/schema.js";
 import type { ProductFacts } from "../../common/booking-product.facts.js";
 
 /** Every column but the search ones, which are large and only ever used inside SQL. */
@@ -143,6 +143,25 @@ export const productRepository = {
   async insert(db: Executor, values: ProductValues, now: Date): Promise<ProductRow> {
     const [row] = await db.insert(products).values({ ...values, creationDate: now, updateDate: now }).returning(productColumns);
     return row;
+  },
+
+  /** New products in one statement; their ids in the order of `values`. */
+  async insertMany(db: Executor, values: readonly ProductValues[], now: Date): Promise<number[]> {
+    if (!values.length) return [];
+    const rows = await db
+      .insert(products)
+      .values(values.map((value) => ({ ...value, creationDate: now, updateDate: now })))
+      .returning({ id: products.id });
+    return rows.map((row) => row.id);
+  },
+
+  /**
+   * The planner's statistics of the catalogue's tables, after a bulk write: without them it sorts
+   * every match of a keyset or search page (180 ms instead of 3 ms at 100k products), until
+   * autovacuum gets to them.
+   */
+  async refreshStatistics(db: Executor): Promise<void> {
+    await db.execute(sql`analyze ${products}, ${productTaxonomies}, ${productChanges}, ${suppliers}`);
   },
 
   async replace(db: Executor, id: number, values: ProductValues, updateDate: Date): Promise<ProductRow> {

@@ -103,6 +103,48 @@ async function writeBookingFlow(ctx: CatalogueContext, productId: number, bookab
   });
 }
 
+/** Products a bulk creation writes a statement at a time: about 60 columns each stay within a statement's parameters. */
+const BULK_BATCH = 500;
+
+/**
+ * Creates products in bulk for a tool that holds the database itself (the demo and benchmark
+ * seeds): there is no caller, so no rights are checked. Otherwise each is written as `push`
+ * creates one: its row, its taxonomy links, and its NEW change with the product.changed messages
+ * that change calls for, in the caller's transaction, a few statements per batch. Every request is
+ * checked first, its category codes included: a generator that made an invalid product has a bug,
+ * and fails loudly. `bookingFlow[i]`: the booking flow sells `requests[i]` from the start (the tool
+ * writes its setup beside it). Returns the new ids in the order of the requests.
+ */
+export async function createProductsInBulk(
+  db: Executor,
+  supplier: { id: number; bookingEngineId: number },
+  requests: readonly ProductRequest[],
+  now: Date,
+  bookingFlow: readonly boolean[] = [],
+): Promise<number[]> {
+  const nodes = await taxonomyRepository.allCurrent(db);
+  const nodeByCode = new Map(nodes.map((node) => [`${node.level}:${node.code}`, node.uuid]));
+  const nodeUuidsOf = (request: ProductRequest) => {
+    const problems = productProblems(request);
+    for (const [index, c] of (request.categories ?? []).entries()) {
+      if (!nodeByCode.has(`${c.level}:${c.code}`)) problems.add(`categories[${index}].code`, "taxonomy", `${c.code} is not a level ${c.level} code of the activities taxonomy`);
+    }
+    if (!problems.empty) throw new Error(`product ${request.externalId} is invalid: ${JSON.stringify(problems.list)}`);
+    return [...new Set((request.categories ?? []).map((c) => nodeByCode.get(`${c.level}:${c.code}`)!))];
+  };
+  const ids: number[] = [];
+  for (let start = 0; start < requests.length; start += BULK_BATCH) {
+    const batch = requests.slice(start, start + BULK_BATCH);
+    const nodeUuids = batch.map(nodeUuidsOf);
+    const values = batch.map((request, i) => ({ ...productValues(request, supplier, supplier.bookingEngineId), bookingFlow: bookingFlow[start + i] ?? false }));
+    const batchIds = await productRepository.insertMany(db, values, now);
+    await productChangeRepository.append(db, batchIds, "NEW", now);
+    await taxonomyRepository.linkNewProducts(db, batchIds.flatMap((productId, i) => nodeUuids[i].map((nodeUuid) => ({ productId, nodeUuid }))));
+    ids.push(...batchIds);
+  }
+  return ids;
+}
+
 export const productService = {
   /**
    * The supplier of a live product the caller manages, for a mutation that addresses the product

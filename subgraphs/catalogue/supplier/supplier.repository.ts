@@ -36,6 +36,14 @@ export const supplierRepository = {
     return row;
   },
 
+  async liveByExternalIds(db: Executor, engineId: number, externalIds: readonly string[]): Promise<SupplierRow[]> {
+    if (!externalIds.length) return [];
+    return db
+      .select()
+      .from(suppliers)
+      .where(and(eq(suppliers.bookingEngineId, engineId), inArray(suppliers.externalId, [...externalIds]), live));
+  },
+
   /**
    * Up to `limit` live suppliers of an engine by number, ascending or descending, from a position:
    * beyond a supplier's number, or past the first `offset` of the order (REST's numbered pages).

@@ -65,6 +65,11 @@ export const taxonomyRepository = {
     if (nodeUuids.length) await db.insert(productTaxonomies).values([...new Set(nodeUuids)].map((nodeUuid) => ({ productId, nodeUuid })));
   },
 
+  /** Links of products that have none yet (products just made), in one statement. */
+  async linkNewProducts(db: Executor, links: readonly { productId: number; nodeUuid: string }[]): Promise<void> {
+    if (links.length) await db.insert(productTaxonomies).values([...links]);
+  },
+
   /** Which nodes each product is linked to: pairs only, the nodes themselves come from byUuids. */
   async linksOfProducts(db: Executor, productIds: readonly number[]): Promise<{ productId: number; nodeUuid: string }[]> {
     if (!productIds.length) return [];

@@ -80,6 +80,11 @@ export const bookingSetupRepository = {
     });
   },
 
+  /** Setups of products that have none yet (products just made: no slot of theirs exists), in one statement. */
+  async insertNew(db: Executor, setups: readonly { productId: number; setup: BookingSetup }[], now: Date): Promise<void> {
+    if (setups.length) await db.insert(bookingSetups).values(setups.map(({ productId, setup }) => ({ productId, setup, updatedAt: now })));
+  },
+
   async remove(db: Executor, productId: number): Promise<boolean> {
     const rows = await db.delete(bookingSetups).where(eq(bookingSetups.productId, productId)).returning({ id: bookingSetups.productId });
     return rows.length > 0;
