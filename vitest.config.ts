@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { testFilesWithoutDatabase } from "./test/support/database-use.js";
 
 /**
  * Files that drive Chromium through playwright-core, which makes an AsyncLocalStorage of its own:
@@ -9,14 +10,28 @@ import { defineConfig } from "vitest/config";
 const browserFiles = ["test/e2e/graphql-ide.test.ts", "test/e2e/openapi-console-browser.test.ts"];
 
 // The PostgreSQL run of the suite would repeat them unchanged: they run on the embedded database
-// whatever DATABASE_URL says (graceful shutdown's child processes; PGlite's database templates),
+// whatever DATABASE_URL says (graceful shutdown's child processes; PGlite's database templates and thread),
 // or look at what does not depend on it (the tracing modules a started process imports).
 const embeddedOnly = process.env.DATABASE_URL
-  ? ["test/security/graceful-shutdown.test.ts", "test/integration/pglite-template.test.ts", "test/security/planted-database-template.test.ts", "test/e2e/tracing-modules.test.ts"]
+  ? [
+      "test/security/graceful-shutdown.test.ts",
+      "test/integration/pglite-template.test.ts",
+      "test/security/planted-database-template.test.ts",
+      "test/e2e/tracing-modules.test.ts",
+      "test/integration/pglite-thread-stop.test.ts",
+      // Node's own timeouts on slow heads, bodies and idle connections: no statement is involved.
+      "test/security/slow-connections.test.ts",
+    ]
   : [];
-// The unit tier opens no database at all (test/unit/architecture/unit-tier.test.ts holds it to
-// that): it runs with the embedded run only, since the PostgreSQL run would repeat it unchanged.
-const databaseFree = process.env.DATABASE_URL ? ["test/unit/**"] : [];
+// What needs several processes sharing one database, which only PostgreSQL serves.
+const postgresOnly = process.env.DATABASE_URL ? [] : ["test/e2e/shared-limits.test.ts"];
+// A file that opens no database (the unit tier, and the graph's lint, the generated code's drift
+// and the like) would repeat itself unchanged on PostgreSQL: it runs with the embedded run only
+// (test/support/database-use.ts tells which; test/unit/architecture/unit-tier.test.ts holds it).
+const databaseFree = process.env.DATABASE_URL ? testFilesWithoutDatabase(import.meta.dirname) : [];
+// Files a run leaves to another (.ci/run: the PgBouncer run's files, aside from the direct
+// PostgreSQL run), space-separated; vitest's --exclude does not reach a project's files.
+const excludedByTheRun = (process.env.EXCLUDE_TEST_FILES ?? "").split(/\s+/).filter(Boolean);
 
 export default defineConfig({
   resolve: {
@@ -37,7 +52,7 @@ export default defineConfig({
         test: {
           name: "service",
           include: ["test/**/*.test.ts"],
-          exclude: [...browserFiles, ...embeddedOnly, ...databaseFree],
+          exclude: [...browserFiles, ...embeddedOnly, ...databaseFree, ...postgresOnly, ...excludedByTheRun],
           // Files run one after another in each worker, which imports the stack once (about 5 s a
           // file otherwise) and lends every file one embedded database (test/support/stack.ts).
           isolate: false,

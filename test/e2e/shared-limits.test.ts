@@ -28,8 +28,9 @@ function send(base: string, method: string, pathname: string, headers: Record<st
 
 /**
  * The account's request rate and cost budget hold for the service as a whole, not per process:
- * `npm start` with WEB_CONCURRENCY=2 on PostgreSQL (on the embedded database, which serves one
- * process, the same checks hold for the one). Requests alternate between the processes.
+ * `npm start` with WEB_CONCURRENCY=2 on PostgreSQL, requests alternating between the processes.
+ * It runs with the PostgreSQL run only (vitest.config.ts): the embedded database serves one
+ * process, whose limits test/security/throttling.test.ts holds.
  */
 describe("API limits across the processes of a service", { timeout: 240_000 }, () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "shared-limits-"));
@@ -40,14 +41,11 @@ describe("API limits across the processes of a service", { timeout: 240_000 }, (
   });
 
   it("admits about one limit of requests and one bucket of cost between both processes, not one each", async () => {
-    let databaseUrl: string | undefined;
-    if (process.env.DATABASE_URL) {
-      const own = await openOwnTestDatabase();
-      await own.database.close();
-      drops.push(own.drop);
-      databaseUrl = own.url;
-    }
-    const processes = databaseUrl ? 2 : 1;
+    const own = await openOwnTestDatabase();
+    await own.database.close();
+    drops.push(own.drop);
+    const databaseUrl = own.url;
+    const processes = 2;
     const options = { databaseUrl, dataDir };
     const username = await createAccount(options, "CONSUMER");
     // Windows are fixed, aligned to the clock: 40 requests straddling a boundary would fairly be
