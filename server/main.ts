@@ -94,6 +94,8 @@ class ServiceStart {
   ) {}
 
   stop(signal: string): void {
+    // Where the start was when it took the signal: the start-up steps logged before this line.
+    this.logger.debug({ signal }, "signal taken");
     const force = setTimeout(() => {
       console.error(`shutdown took longer than SHUTDOWN_GRACE_SECONDS (${this.config.shutdownGraceMs / 1000} s); exiting with requests unanswered`);
       this.service?.app.server.closeAllConnections();

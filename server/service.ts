@@ -137,6 +137,9 @@ class StartUpSteps {
       if (this.signal?.aborted) throw new StartAborted();
       throw error;
     }
+    // A signal is taken between macrotasks: a step that ended without waiting on I/O (a database
+    // already open, a synchronous composition) would otherwise carry the start into the next one.
+    await new Promise((resolve) => setImmediate(resolve));
     if (this.signal?.aborted) {
       await this.closeOpened();
       throw new StartAborted();
