@@ -3,6 +3,7 @@ import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { execute, getOperationAST, GraphQLError, Kind, parse, type OperationDefinitionNode, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
 import { EDGE_REFUSALS, edgeError } from "../core/edge-refusals.js";
+import { HTTP_STATUS_OF_CODE } from "../core/errors.js";
 import { checkOperationText } from "../core/input-text.js";
 import type { Clock } from "../core/clock.js";
 import type { Logger } from "../core/logger.js";
@@ -156,25 +157,14 @@ const executionResultsAnswer200: ApolloServerPlugin<SubgraphContext> = {
   },
 };
 
-const EXPECTED_CODES = new Set([
-  "UNAUTHENTICATED",
-  "FORBIDDEN",
-  "NOT_FOUND",
-  "BAD_USER_INPUT",
-  "CONFLICT",
-  "GONE",
-  "NO_LONGER_AVAILABLE",
-  "GRAPHQL_VALIDATION_FAILED",
-  "GRAPHQL_PARSE_FAILED",
-  "BAD_REQUEST",
-  "PERSISTED_QUERY_NOT_FOUND",
-  "PERSISTED_QUERY_NOT_SUPPORTED",
-  "PERSISTED_QUERY_HASH_MISMATCH",
-  "OPERATION_RESOLUTION_FAILURE",
-  "OPERATION_TIMEOUT",
-  "SERVICE_UNAVAILABLE",
-  "TOO_MANY_REQUESTS",
-]);
+/**
+ * The codes an error keeps on its way out: every code of the two refusal tables, the services'
+ * (core/errors.ts, which core/refusals.ts names) and the edge's (core/edge-refusals.ts), but the
+ * unexpected's own. Any other code (a library's, the gateway's DOWNSTREAM_SERVICE_ERROR) is hidden.
+ */
+export const EXPECTED_CODES: ReadonlySet<string> = new Set(
+  [...Object.keys(HTTP_STATUS_OF_CODE), ...Object.values(EDGE_REFUSALS).map((refusal) => refusal.code)].filter((code) => code !== "INTERNAL_SERVER_ERROR"),
+);
 
 /** PostgreSQL cancelled a statement at its statement_timeout (drizzle wraps the driver's error as `cause`). */
 function isStatementTimeout(error: unknown): boolean {
