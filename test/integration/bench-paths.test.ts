@@ -17,7 +17,8 @@ import { NO_ACCOUNT_LIMITS } from "../../bench/service-settings.js";
 /**
  * `npm run bench:paths` is run on demand, not in CI: its core runs here at a tiny scale (72
  * products of `npm run seed`'s generator, one or two requests per cell) so that it cannot rot.
- * Only the shape of the result is checked; timings mean nothing at this scale.
+ * Only the shape of the result is checked; timings mean nothing at this scale. It runs with the
+ * PostgreSQL run only (vitest.config.ts), where the documented runs are measured.
  */
 const PRODUCTS = 72;
 describe("bench:paths at a tiny scale", () => {

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { formatSubscriptionBench, runSubscriptionBench } from "../../bench/subscriptions.js";
 import { openOwnTestDatabase } from "../support/stack.js";
 
-/** `npm run bench:subscriptions` at a tiny scale, so that the script cannot rot: its shape, never its timings. */
+/**
+ * `npm run bench:subscriptions` at a tiny scale, so that the script cannot rot: its shape, never its
+ * timings. It runs with the PostgreSQL run only (vitest.config.ts), the database the bench needs.
+ */
 describe("the subscription benchmark", () => {
   it("holds idle subscribers over real graphql-ws sockets, times the watched subscriber's messages and reports memory per idle subscriber", async () => {
     const own = await openOwnTestDatabase();
