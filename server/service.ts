@@ -137,9 +137,11 @@ class StartUpSteps {
       if (this.signal?.aborted) throw new StartAborted();
       throw error;
     }
-    // A signal is taken between macrotasks: a step that ended without waiting on I/O (a database
-    // already open, a synchronous composition) would otherwise carry the start into the next one.
-    await new Promise((resolve) => setImmediate(resolve));
+    // A signal is taken when the event loop polls for I/O: a step that ended without waiting on
+    // I/O (a database already open, a synchronous composition) would otherwise carry the start
+    // into the next one. One setImmediate is not enough: queued from an I/O callback, it runs
+    // before the loop polls again; the second runs only after a poll.
+    await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
     if (this.signal?.aborted) {
       await this.closeOpened();
       throw new StartAborted();
