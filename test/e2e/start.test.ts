@@ -3,20 +3,30 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectionsPerProcess, readConnectionLimit } from "../../drizzle/connection-budget.js";
 import { migrationsFolder, openDatabase, rows } from "../../drizzle/database.js";
 import { sql } from "drizzle-orm";
-import { freePort, login, ready, serviceCommand, startProcess, stopAndWait, until, type Running } from "../support/child-process.js";
+import { builtServiceCommand } from "../support/built-service.js";
+import { freePort, login, npmStartCommand, ready, startProcess, stopAndWait, until, type Running } from "../support/child-process.js";
 import { validAnswers } from "../support/booking.js";
 import { openOwnTestDatabase } from "../support/stack.js";
 
-/** The real entry point, as `npm start` runs it, in child processes. */
-const start = startProcess;
+/**
+ * The real entry point in child processes: `npm start` for the first start below; the compiled
+ * build (the same code, loaded without the TypeScript loader: seconds of CPU less a start) for the
+ * many starts and stops after it.
+ */
+let built: { file: string; args: string[] };
+beforeAll(async () => {
+  built = await builtServiceCommand();
+}, 180_000);
+const start = (env: Record<string, string>, args: string[] = [], user?: { uid: number; gid: number }) => startProcess(env, args, built, user);
+const npmStart = (env: Record<string, string>) => startProcess(env, [], npmStartCommand);
 
 // The child runs on the embedded database whatever DATABASE_URL says, so the PostgreSQL run of
 // the suite would repeat it unchanged; it runs with the embedded run only.
-if (!process.env.DATABASE_URL) describe("npm start: one process on the embedded database", () => {
+if (!process.env.DATABASE_URL) describe("the service's start: one process on the embedded database", () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "activities-start-"));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -25,7 +35,7 @@ if (!process.env.DATABASE_URL) describe("npm start: one process on the embedded 
     const base = `http://127.0.0.1:${port}`;
     // The stop is judged by its exit code, not its speed: a busy machine gets time to answer in flight.
     const env = { DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: base, SHUTDOWN_GRACE_SECONDS: "120" };
-    const first = start(env);
+    const first = npmStart(env);
     await ready(base);
     const printed = await until("credentials printed", async () => (first.output().includes("demo-reseller") ? first.output() : undefined));
     expect(printed).toContain(`GraphQL (HTTP and graphql-ws): ${base}/graphql (a browser gets the GraphiQL IDE there)`);
@@ -74,7 +84,7 @@ if (!process.env.DATABASE_URL) describe("npm start: one process on the embedded 
 
     // The demo supplier's port pinned this time, as an operator behind a firewall would.
     const supplierPort = await freePort();
-    const second = start({ ...env, DEMO_OCTO_SUPPLIER_PORT: String(supplierPort) });
+    const second = npmStart({ ...env, DEMO_OCTO_SUPPLIER_PORT: String(supplierPort) });
     try {
       await ready(base);
       expect(second.output()).not.toContain("Demo accounts created");
@@ -260,7 +270,7 @@ if (!process.env.DATABASE_URL) describe("npm start: one process on the embedded 
         [path.join(readOnly, "database"), `${path.join(readOnly, "database")} cannot be created (permission denied, EACCES)`, user],
         [readOnly, `files cannot be written in ${readOnly} (permission denied, EACCES)`, user],
       ];
-      const runs = cases.map(([dataDir, , as]) => startProcess({ DATA_DIR: dataDir, PORT: "0" }, [], serviceCommand, as));
+      const runs = cases.map(([dataDir, , as]) => start({ DATA_DIR: dataDir, PORT: "0" }, [], as));
       for (const [index, [dataDir, reason]] of cases.entries()) {
         expect({ dataDir, code: await runs[index].exited, output: runs[index].output() }).toEqual({ dataDir, code: 1, output: `DATA_DIR=${JSON.stringify(dataDir)}: ${reason}\n` });
       }

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtServiceCommand } from "../support/built-service.js";
 import { freePort, ready, startProcess, stopAndWait } from "../support/child-process.js";
 
 interface OtlpAttribute {
@@ -12,12 +13,12 @@ interface OtlpJson {
 }
 
 /**
- * The process as `npm start` runs it, with tracing turned on by the standard variables only: spans
+ * The process as the production command runs it (the compiled build), with tracing turned on by the standard variables only: spans
  * go to the OTLP endpoint named, labelled as the variables say, and a SIGTERM sends the ones still
  * buffered before the process exits 0. On the embedded database, or on PostgreSQL in the suite's
  * PostgreSQL run.
  */
-describe("npm start with OTEL_* variables", () => {
+describe("the service started with OTEL_* variables", () => {
   const batches: OtlpJson[] = [];
   let collector: Server;
   let endpoint: string;
@@ -53,7 +54,7 @@ describe("npm start with OTEL_* variables", () => {
       OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=e2e,team=bookings%20and%20more",
       // A batch would wait a minute: only the stop can send this one.
       OTEL_BSP_SCHEDULE_DELAY: "60000",
-    });
+    }, [], await builtServiceCommand());
     await ready(base);
     // A sign-in that fails: the token endpoint reads and writes the database.
     const answered = await fetch(`${base}/auth/realms/activities/protocol/openid-connect/token`, {

@@ -4,16 +4,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, ready, root, serviceCommand, startProcess, stopAndWait } from "../support/child-process.js";
+import { builtServiceCommand } from "../support/built-service.js";
+import { freePort, ready, root, startProcess, stopAndWait } from "../support/child-process.js";
 
 /** The modules of the OpenTelemetry SDK and exporters this service installs (@apollo/gateway's own copies live under it, not here). */
 const sdkModules = ["sdk-trace-base", "context-async-hooks", "resources", "exporter-trace-otlp-http", "exporter-trace-otlp-proto"];
 const installed = (name: string) => pathToFileURL(path.join(root, "node_modules", "@opentelemetry", name)).href + "/";
-const tracingSdk = pathToFileURL(path.join(root, "core", "tracing-sdk.")).href;
+const tracingSdk = pathToFileURL(path.join(root, "dist", "core", "tracing-sdk.js")).href;
 
 /**
- * What tracing costs a process that does not trace: nothing of the SDK is loaded. `npm start`'s
- * command with a recorder of every module the process imports (test/support/module-record.mjs),
+ * What tracing costs a process that does not trace: nothing of the SDK is loaded. The production
+ * command (the compiled build) with a recorder of every module the process imports (test/support/module-record.mjs),
  * started, made ready and stopped; with tracing on, only the exporter of the configured protocol is
  * loaded, and it exports.
  */
@@ -40,7 +41,8 @@ describe("the OpenTelemetry modules a process loads", () => {
     const record = path.join(folder, `${name}.txt`);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const command = { file: serviceCommand.file, args: [...serviceCommand.args.slice(0, -1), "--import", pathToFileURL(path.join(root, "test/support/module-record.mjs")).href, ...serviceCommand.args.slice(-1)] };
+    const built = await builtServiceCommand();
+    const command = { file: built.file, args: ["--import", pathToFileURL(path.join(root, "test/support/module-record.mjs")).href, ...built.args] };
     const running = startProcess(
       {
         ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL, WEB_CONCURRENCY: "1" } : { DATA_DIR: "memory" }),

@@ -1,9 +1,8 @@
-import { execFile } from "node:child_process";
 import http from "node:http";
-import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { freePort, login, printedPartner, ready, root, startProcess, until, type Running } from "../support/child-process.js";
+import { builtServiceCommand } from "../support/built-service.js";
+import { freePort, login, printedPartner, ready, startProcess, until, type Running } from "../support/child-process.js";
 import { head, openConnection, type RawConnection } from "../support/raw-http.js";
 
 /**
@@ -86,9 +85,10 @@ async function openSocket(port: number, token: string): Promise<{ closed: Promis
 }
 
 describe("graceful shutdown", () => {
+  let built: { file: string; args: string[] };
   beforeAll(async () => {
-    // The production command runs compiled JavaScript; build it as the README says.
-    await promisify(execFile)(npm, ["run", "build"], { cwd: root });
+    // The production command runs compiled JavaScript, built as the README says (npm run build).
+    built = await builtServiceCommand();
   }, 180_000);
 
   it("answers 20 requests the kernel had queued when SIGTERM reached a process too busy to take them, closes WebSockets with 1001 and exits 0 (node dist/server/main.js)", async () => {
@@ -96,7 +96,7 @@ describe("graceful shutdown", () => {
     const base = `http://127.0.0.1:${port}`;
     // The 20 come from one account at once: more than the 16 in flight an account may have, which
     // the API limits' own tests cover; here they must all be answered.
-    const running = startProcess({ DATA_DIR: "memory", PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: "info", API_MAX_IN_FLIGHT_PER_ACCOUNT: "0" }, [], { file: process.execPath, args: ["dist/server/main.js"] });
+    const running = startProcess({ DATA_DIR: "memory", PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: "info", API_MAX_IN_FLIGHT_PER_ACCOUNT: "0" }, [], built);
     await ready(base);
     const partner = await printedPartner(running);
     const token = await login(base, partner.username, partner.password);
@@ -127,7 +127,7 @@ describe("graceful shutdown", () => {
     // Timeouts longer than the grace: only the stop itself can end the slow connections in time.
     const env = { DATA_DIR: "memory", PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: "info", SHUTDOWN_DRAIN_SECONDS: "8", SHUTDOWN_GRACE_SECONDS: "60" };
     const slowTimeouts = { HTTP_HEADERS_TIMEOUT_SECONDS: "300", HTTP_REQUEST_TIMEOUT_SECONDS: "300", HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: "300" };
-    const running = startProcess({ ...env, ...slowTimeouts }, [], { file: process.execPath, args: ["dist/server/main.js"] });
+    const running = startProcess({ ...env, ...slowTimeouts }, [], built);
     await ready(base);
     const partner = await printedPartner(running);
     const token = await login(base, partner.username, partner.password);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/config.js";
 import { accountRepository } from "../../identity/account.repository.js";
+import { builtServiceCommand } from "../support/built-service.js";
 import { startProcess, stopAndWait, until } from "../support/child-process.js";
 import { templateBooking } from "../support/reporting.js";
 import { getJson, graphql, openOwnTestDatabase, startStack, type Stack } from "../support/stack.js";
@@ -96,7 +97,8 @@ describe("production defaults", () => {
   // The child runs on the embedded database whatever DATABASE_URL says, so the PostgreSQL run of
   // the suite would repeat it unchanged (about 16 s of a worker in CI).
   if (!process.env.DATABASE_URL) it("prints no demo account on a production start, and seeds nothing", async () => {
-    const running = startProcess({ ENVIRONMENT: "production", DATA_DIR: "memory", PORT: "0" });
+    // The production command: the compiled build.
+    const running = startProcess({ ENVIRONMENT: "production", DATA_DIR: "memory", PORT: "0" }, [], await builtServiceCommand());
     await until("the start-up lines", async () => (running.output().includes("Health:") ? true : undefined));
     expect(await stopAndWait(running)).toBe(0);
     expect(running.output()).toContain("role all, production");

@@ -12,8 +12,8 @@ export interface Running {
   exited: Promise<number | null>;
 }
 
-/** `npm start`'s command. */
-export const serviceCommand = { file: process.execPath, args: ["--import", "tsx", "server/main.ts"] };
+/** `npm start`'s command: the sources through tsx. The compiled build's is in built-service.ts. */
+export const npmStartCommand = { file: process.execPath, args: ["--import", "tsx", "server/main.ts"] };
 
 /** Children still running, and whether each leads its own process group (detached). */
 const running = new Map<ChildProcess, boolean>();
@@ -47,7 +47,7 @@ export function killStartedProcesses(): void {
 export function startProcess(
   env: Record<string, string>,
   args: string[] = [],
-  command: { file: string; args: string[]; detached?: boolean } = serviceCommand,
+  command: { file: string; args: string[]; detached?: boolean } = npmStartCommand,
   user?: { uid: number; gid: number },
 ): Running {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "warn", ...env };
