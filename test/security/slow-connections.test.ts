@@ -31,7 +31,7 @@ async function slowBody(url: string, path: string, token?: string): Promise<{ co
 const requestTimedOut = { status: 408, code: "REQUEST_TIMEOUT", message: "The request was not received in time", requestId: expect.any(String) };
 
 function slowClientTests(t: { stack: Stack }) {
-  it("cuts a request body that trickles in past the request timeout, with 408, on the token endpoint, /graphql and an unknown path", async () => {
+  it("cuts a request body that trickles in past the request timeout, with 408, on the token endpoint, /graphql and an unknown path", async ({ expect }) => {
     const token = await t.stack.tokenFor("CONSUMER");
     const slow = await Promise.all([slowBody(t.stack.url, TOKEN_PATH), slowBody(t.stack.url, "/graphql", token), slowBody(t.stack.url, "/no/such/path")]);
     for (const { connection, sent } of slow) {
@@ -44,7 +44,7 @@ function slowClientTests(t: { stack: Stack }) {
     }
   });
 
-  it("closes the connection of an answer sent before the body arrived (401 without a token), rather than wait for the rest", async () => {
+  it("closes the connection of an answer sent before the body arrived (401 without a token), rather than wait for the rest", async ({ expect }) => {
     const { connection, sent } = await slowBody(t.stack.url, "/graphql");
     const answers = await connection.closed;
     expect(answers.map((answer) => answer.status)).toEqual([401]);
@@ -53,7 +53,7 @@ function slowClientTests(t: { stack: Stack }) {
     expect(sent()).toBeLessThan(100_000);
   });
 
-  it("answers a body that arrives in pieces within the request timeout", async () => {
+  it("answers a body that arrives in pieces within the request timeout", async ({ expect }) => {
     const { username, password } = await t.stack.createAccount("CONSUMER");
     const body = new URLSearchParams({ client_id: "content-partner-api", grant_type: "password", username, password }).toString();
     const connection = await openConnection(t.stack.url);
@@ -69,7 +69,7 @@ function slowClientTests(t: { stack: Stack }) {
     connection.close();
   });
 
-  it("cuts a request head that trickles in past the headers timeout, and a connection that sends nothing", async () => {
+  it("cuts a request head that trickles in past the headers timeout, and a connection that sends nothing", async ({ expect }) => {
     const slowHead = await openConnection(t.stack.url);
     slowHead.write("GET /health/live HTTP/1.1\r\nHost: localhost\r\n");
     const { sent } = slowHead.trickle("X-Padding: 0\r\n".repeat(1000), 100);
@@ -82,7 +82,7 @@ function slowClientTests(t: { stack: Stack }) {
     expect(sent()).toBeLessThan(14_000);
   });
 
-  it("answers a head that arrives in pieces within the headers timeout", async () => {
+  it("answers a head that arrives in pieces within the headers timeout", async ({ expect }) => {
     const connection = await openConnection(t.stack.url);
     const request = head("GET", "/health/live");
     connection.write(request.slice(0, 10));
@@ -93,7 +93,7 @@ function slowClientTests(t: { stack: Stack }) {
     connection.close();
   });
 
-  it("keeps a keep-alive connection for a request sent in time, and closes it once idle past the keep-alive timeout", async () => {
+  it("keeps a keep-alive connection for a request sent in time, and closes it once idle past the keep-alive timeout", async ({ expect }) => {
     const connection = await openConnection(t.stack.url);
     connection.write(head("GET", "/health/live"));
     await expect.poll(() => connection.answers().length, { timeout: 10_000 }).toBe(1);
@@ -106,7 +106,7 @@ function slowClientTests(t: { stack: Stack }) {
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
   });
 
-  it("leaves a WebSocket open past every timeout: an upgraded connection is no longer a slow request", async () => {
+  it("leaves a WebSocket open past every timeout: an upgraded connection is no longer a slow request", async ({ expect }) => {
     const token = await t.stack.tokenFor("CONSUMER");
     const socket = new WebSocket(`${t.stack.url.replace("http", "ws")}/graphql`, "graphql-transport-ws");
     const messages: { type: string }[] = [];
@@ -125,7 +125,8 @@ function slowClientTests(t: { stack: Stack }) {
   });
 }
 
-describe("slow clients", () => {
+// Each test waits seconds on the service's timeouts, idle: they wait side by side, on connections of their own.
+describe.concurrent("slow clients", () => {
   const t = useStack({ env: timeouts });
   slowClientTests(t);
 
@@ -151,7 +152,7 @@ describe("slow clients", () => {
  * With tracing on the service's HTTP server is made around the tracing handler: the same
  * timeouts must hold there.
  */
-describe("slow clients, with tracing on", () => {
+describe.concurrent("slow clients, with tracing on", () => {
   let tracing: Tracing;
   beforeAll(async () => {
     const settings = testConfig({ OTEL_TRACES_EXPORTER: "console" }).tracing!;
