@@ -23,10 +23,13 @@ const embeddedOnly = process.env.DATABASE_URL
       "test/security/slow-connections.test.ts",
     ]
   : [];
-// What needs several processes sharing one database, which only PostgreSQL serves; and the checks
+// What needs several processes sharing one database, which only PostgreSQL serves (the limits of
+// a service of two processes; a sandbox and a production service on one database); and the checks
 // that a benchmark's harness still runs, where its documented runs are measured (PostgreSQL): the
 // harness is the same code on either database.
-const postgresOnly = process.env.DATABASE_URL ? [] : ["test/e2e/shared-limits.test.ts", "test/integration/bench-paths.test.ts", "test/integration/subscription-bench.test.ts"];
+const postgresOnly = process.env.DATABASE_URL
+  ? []
+  : ["test/e2e/shared-limits.test.ts", "test/e2e/operator-environments.test.ts", "test/integration/bench-paths.test.ts", "test/integration/subscription-bench.test.ts"];
 // A file that opens no database (the unit tier, and the graph's lint, the generated code's drift
 // and the like) would repeat itself unchanged on PostgreSQL: it runs with the embedded run only
 // (test/support/database-use.ts tells which; test/unit/architecture/unit-tier.test.ts holds it).

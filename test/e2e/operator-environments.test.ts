@@ -1,9 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../drizzle/database.js";
 import { runOperatorCommand } from "../../server/operator-cli.js";
 import { openOwnTestDatabase, startStack, type Stack } from "../support/stack.js";
 
@@ -11,35 +7,35 @@ import { openOwnTestDatabase, startStack, type Stack } from "../support/stack.js
  * The operator CLI makes and finds accounts of the environment ENVIRONMENT names, as the service
  * does: on one database shared by a sandbox and a production service, each command reaches its
  * own environment's accounts only.
+ *
+ * It runs with the PostgreSQL run only (vitest.config.ts): two services sharing a database is a
+ * deployment on PostgreSQL, where the embedded database serves one process at a time. The CLI on
+ * an embedded folder is held by test/e2e/password-setup.test.ts.
  */
-// Every CLI call opens the embedded database anew, and the services open it between them: seconds each on a loaded machine.
 describe("operator CLI on a database shared by both environments", { timeout: 120_000 }, () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "activities-cli-environments-"));
-  /** PostgreSQL: a database of this file's own (the CLI opens it by its URL); embedded: a folder. */
-  let own: Awaited<ReturnType<typeof openOwnTestDatabase>> | undefined;
+  /** A database of this file's own, which the CLI opens by its URL. */
+  let own: Awaited<ReturnType<typeof openOwnTestDatabase>>;
   const publicUrl = { sandbox: "https://sandbox.activities.test", production: "https://api.activities.test" };
   const cli = async (environment: "sandbox" | "production", ...argv: string[]) => run({ ENVIRONMENT: environment, PUBLIC_URL: publicUrl[environment] }, argv);
   /** As an operator who does not know, or forgot, the service's address. */
   const cliWithoutAddress = async (environment: "sandbox" | "production", ...argv: string[]) => run({ ENVIRONMENT: environment }, argv);
   const run = async (settings: Record<string, string>, argv: string[]) => {
-    const env = { ...process.env, ...settings, LOG_LEVEL: "silent", DATA_DIR: dataDir, DATABASE_URL: own?.url };
+    const env = { ...process.env, ...settings, LOG_LEVEL: "silent", DATABASE_URL: own.url };
     const out: string[] = [];
     const err: string[] = [];
     const code = await runOperatorCommand(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) });
     return { code, out: out.join("\n"), err: err.join("\n") };
   };
 
-  /** Both services on the database, for as long as `use` runs: the embedded one serves one opener at a time. */
+  /** Both services on the database, for as long as `use` runs. */
   const withServices = async (use: (services: { sandbox: Stack; production: Stack }) => Promise<void>) => {
-    const database: Database = own ? own.database : await openDatabase({ dataDir });
-    const sandbox = await startStack({ database, env: { ENVIRONMENT: "sandbox" } });
-    const production = await startStack({ database, env: { ENVIRONMENT: "production" } });
+    const sandbox = await startStack({ database: own.database, env: { ENVIRONMENT: "sandbox" } });
+    const production = await startStack({ database: own.database, env: { ENVIRONMENT: "production" } });
     try {
       await use({ sandbox, production });
     } finally {
       await sandbox.close();
       await production.close();
-      if (!own) await database.close();
     }
   };
   const signIn = async (stack: Stack, username: string, password: string) => {
@@ -55,12 +51,11 @@ describe("operator CLI on a database shared by both environments", { timeout: 12
   let link: URL;
 
   beforeAll(async () => {
-    if (process.env.DATABASE_URL) own = await openOwnTestDatabase();
+    own = await openOwnTestDatabase();
   });
   afterAll(async () => {
     await own?.database.close();
     await own?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it("creates each account in the CLI's environment, a username once per environment", async () => {
@@ -142,10 +137,8 @@ describe("operator CLI on a database shared by both environments", { timeout: 12
     expect(new URL(inSandbox.out.match(/http:\/\/localhost:4000\/\S+/)![0]).origin).toBe("http://localhost:4000");
 
     // A production service starts with its address: the CLI links there from then on, and says so.
-    const database: Database = own ? own.database : await openDatabase({ dataDir });
-    const production = await startStack({ database, env: { ENVIRONMENT: "production", PUBLIC_URL: publicUrl.production } });
+    const production = await startStack({ database: own.database, env: { ENVIRONMENT: "production", PUBLIC_URL: publicUrl.production } });
     await production.close();
-    if (!own) await database.close();
     const created = await cliWithoutAddress("production", "create-account", "--username", late, "--role", "OPERATOR");
     expect(created.code).toBe(0);
     expect(created.out).toMatch(new RegExp(`^Links use ${publicUrl.production}, the PUBLIC_URL the production service last started with \\(`));
