@@ -13,7 +13,8 @@ const ratesFile = path.join(folder, "eurofxref-daily.xml");
 writeFileSync(ratesFile, ecbDaily([{ date: "2026-11-23", rates: { USD: "1.2000", GBP: "0.8500", CHF: "0.9500" } }]));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-const ctx = useStack({ env: { EXCHANGE_RATES_FILE: ratesFile } });
+const logLines: string[] = [];
+const ctx = useStack({ env: { EXCHANGE_RATES_FILE: ratesFile }, logLines });
 const BOOKINGS = "/booking-flow/v1/bookings";
 
 async function until<T>(probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
@@ -60,9 +61,10 @@ describe("exchange rates from a file", () => {
     const ours = recommended.body.data.find((item: { id: number }) => item.id === productId);
     expect(ours).toMatchObject({ priceCurrency: "USD", exchangeRates: { date: "2026-11-24", source: `ECB reference rates (${ratesFile})` } });
 
-    // A broken file later keeps the rates in force.
+    // A broken file later keeps the rates in force, and is logged.
     writeFileSync(ratesFile, "<not-rates/>");
-    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const refused = await until(async () => logLines.find((line) => line.includes("exchange rates file not reloaded")));
+    expect(JSON.parse(refused)).toMatchObject({ level: 40, file: ratesFile, msg: "exchange rates file not reloaded; the rates in force stay" });
     expect((await buyer.rest.get(`${base}/${quoted.id}/prices?currencyCode=USD`)).body.exchangeRates.date).toBe("2026-11-24");
   }, 60_000);
 
