@@ -14,7 +14,6 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { array, object, string, ValidationError, type AnySchema } from "yup";
 import type { Clock } from "../core/clock.js";
 import { addDays } from "../core/local-time.js";
-import { ticketPdf } from "./ticket-pdf.js";
 import { renderAvailability, renderBooking, renderCalendarDay, renderProduct, renderSupplier, type RenderContext } from "./octo-render.js";
 import { SUPPLIER_LANGUAGES, type SupplierLanguage } from "./supplier-catalogue.js";
 import { OctoError, SupplierState, type ConfirmRequest, type ReserveRequest, type UpdateRequest } from "./supplier-state.js";
@@ -214,6 +213,9 @@ function addTicketRoute({ app, state }: SupplierParts): void {
     const ticket = state.confirmedById(request.params.file.replace(/\.pdf$/, ""));
     if (!ticket || !request.params.file.endsWith(".pdf")) return reply.code(404).send({ error: "NOT_FOUND", errorMessage: "No such ticket" });
     reply.header("content-type", "application/pdf");
+    // Loaded on the first ticket: the service starts this supplier for its demo, and pdf-lib was
+    // 136 of the modules every start loaded.
+    const { ticketPdf } = await import("./ticket-pdf.js");
     return Buffer.from(await ticketPdf(ticket, state));
   });
 }
