@@ -107,8 +107,10 @@ export async function startEdgeGraph(options: EdgeGraphOptions): Promise<EdgeGra
 function staticGateway({ supergraphSdl, targets, logger, metrics }: EdgeGraphOptions): ApolloGateway {
   return new ApolloGateway({
     supergraphSdl,
-    // Composed in this process by @apollo/composition, which validated it: the gateway's second
-    // validation (on unless NODE_ENV=production) cost every start, and every test stack, ~25 ms.
+    // Composed by @apollo/composition, which validated it: in this process, or as the committed
+    // schema/supergraph.graphql that the schema's drift test holds equal to a fresh composition
+    // (schema/compose.ts). The gateway's second validation (on unless NODE_ENV=production) cost
+    // every start, and every test stack, ~25 ms.
     validateSupergraph: false,
     logger,
     // With tracing on, the gateway's own spans (gateway.request, .plan, .execute, .fetch) join the
