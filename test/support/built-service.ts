@@ -59,9 +59,10 @@ async function takeLock(): Promise<void> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
-    // A lock older than any build is one a killed run left behind.
+    // A lock older than any build (about 6 s) is one a killed run left behind; it is taken back
+    // well before a waiting run would give up.
     const age = Date.now() - Number(statSafe(LOCK)?.mtimeMs ?? Date.now());
-    if (age > 600_000) rmSync(LOCK, { recursive: true, force: true });
+    if (age > 120_000) rmSync(LOCK, { recursive: true, force: true });
     if (Date.now() > deadline) throw new Error(`waited five minutes for another test run's build (${LOCK})`);
     await sleep(200);
   }
